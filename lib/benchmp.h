@@ -1,0 +1,268 @@
+/* benchmp.h: the public API of libbenchmp, an lmbench-style benchmark engine. */
+#ifndef BENCHMP_H
+#define BENCHMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(BM_BUILDING_LIBRARY) && defined(__GNUC__)
+#define BM_EXTERN __attribute__((visibility("default")))
+#else
+#define BM_EXTERN
+#endif
+
+/*
+ * Errors.  Every function that can fail returns 0 on success or a negative
+ * code: either one of these, or a system error as -errno.  bm_strerror()
+ * names both kinds.
+ */
+enum bm_error {
+	BM_OK = 0,
+	BM_EPARSE = -1001,	/* a value is malformed */
+	BM_ERANGE = -1002,	/* a value is out of its range */
+	BM_ECONFIG = -1003,	/* an unknown word in a config string */
+	BM_ENOTIMER = -1004,	/* no listed subtimer initialised */
+	BM_ENOTSUP = -1005,	/* not supported on this machine */
+	BM_ECHILD = -1006,	/* a worker process died */
+	BM_ETIMEDOUT = -1007,	/* a worker did not answer in time */
+	BM_EPROTO = -1008,	/* a worker sent a malformed record */
+	BM_EINTR = -1009,	/* the run was interrupted by a signal */
+	BM_EBENCH = -1010,	/* a benchmark callback reported failure */
+	BM_ECALIB = -1011	/* calibration failed */
+};
+
+/* Name an error code returned by any bm_ function. */
+BM_EXTERN const char *bm_strerror(int err);
+
+/* The library's version string, e.g. "0.1.0". */
+BM_EXTERN const char *bm_version(void);
+
+/* Iteration counts. */
+typedef uint64_t bm_iter_t;
+
+/*
+ * Parsers for numbers a user types, with full checking: no sign, no
+ * trailing garbage, no overflow.  They return 0, BM_EPARSE or BM_ERANGE.
+ */
+
+/* Parse a size with an optional k/m/g suffix (powers of 1024, as lmbench). */
+BM_EXTERN int bm_parse_size(const char *s, uint64_t *out);
+/* Parse an unsigned decimal integer within [min, max]. */
+BM_EXTERN int bm_parse_uint(const char *s, uint64_t min, uint64_t max,
+    uint64_t *out);
+/* Parse a finite decimal number within [min, max]. */
+BM_EXTERN int bm_parse_double(const char *s, double min, double max,
+    double *out);
+
+/*
+ * Timers.  A timer is a clock subtimer (passage of time) and an optional
+ * cycle subtimer, chosen by a config string such as
+ * "clock=posix-monotonic-raw,posix-monotonic cycle=x86-rdtscp,null".
+ */
+enum bm_subtimer_kind {
+	BM_SUBTIMER_CLOCK = 0,
+	BM_SUBTIMER_CYCLE = 1
+};
+
+/* What bm_timer_list() says of one subtimer. */
+typedef struct bm_subtimer_info {
+	const char *name;	/* e.g. "posix-monotonic" */
+	int kind;		/* enum bm_subtimer_kind */
+	int status;		/* 0 when it initialises here, else an error */
+	char detail[96];	/* why it does not work, or what it reads */
+} bm_subtimer_info;
+
+/* Fill up to max entries describing every subtimer; *count gets the total. */
+BM_EXTERN int bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count);
+/* Return 1 when a config string contains the word "list", else 0. */
+BM_EXTERN int bm_timer_config_wants_list(const char *config);
+
+/*
+ * The context: a timer, the calibration, the worker placement policy and
+ * the detail of the last error.  One per process is the usual use.
+ */
+typedef struct bm_ctx bm_ctx;
+
+/* Create a context with the default timer; calibration is deferred. */
+BM_EXTERN int bm_ctx_new(bm_ctx **ctxp);
+/* Release a context. */
+BM_EXTERN void bm_ctx_free(bm_ctx *ctx);
+/* The detail of the last error on this context ("" when there is none). */
+BM_EXTERN const char *bm_ctx_errmsg(const bm_ctx *ctx);
+/* Choose the timer from a config string; NULL or "" keeps the default. */
+BM_EXTERN int bm_ctx_set_timer(bm_ctx *ctx, const char *config);
+/* The name of the active clock or cycle subtimer. */
+BM_EXTERN const char *bm_ctx_timer_name(const bm_ctx *ctx, int kind);
+/* Choose the worker placement policy: default, single, unique, list:CPUS. */
+BM_EXTERN int bm_ctx_set_sched(bm_ctx *ctx, const char *policy);
+/*
+ * Read BENCHMP_TIMER, BENCHMP_SCHED, ENOUGH, TIMING_O and LOOP_O.  A
+ * malformed or out-of-range value is an error whose detail names the
+ * variable; nothing is silently ignored.
+ */
+BM_EXTERN int bm_ctx_load_env(bm_ctx *ctx);
+
+/* Calibration values: microseconds, as lmbench's timing(3). */
+enum {
+	BM_CAL_ENOUGH = 1u << 0,	/* enough came from ENOUGH */
+	BM_CAL_TIMING_O = 1u << 1,	/* timing_o came from TIMING_O */
+	BM_CAL_LOOP_O = 1u << 2		/* loop_o came from LOOP_O */
+};
+
+typedef struct bm_calibration {
+	uint64_t enough_us;	/* shortest trustworthy interval */
+	double timing_o_us;	/* cost of one start+stop of the clock */
+	double loop_o_us;	/* cost of one empty loop iteration */
+	unsigned from_env;	/* BM_CAL_* bits */
+	double seconds;		/* how long measuring took */
+} bm_calibration;
+
+/* Set one calibration value by hand, as the environment would. */
+BM_EXTERN int bm_ctx_set_calibration(bm_ctx *ctx, unsigned which,
+    double value);
+/* Calibrate what is not yet known (once per context) and report it. */
+BM_EXTERN int bm_calibrate(bm_ctx *ctx, bm_calibration *out);
+
+/*
+ * A benchmark: initialize(n, cookie) once per worker, benchmark(n, cookie)
+ * to do the operation n times, cleanup(n, cookie) at the end.  Each returns
+ * 0 or a negative error; initialize and cleanup may be NULL.
+ */
+typedef int (*bm_fn)(bm_iter_t n, void *cookie);
+
+typedef struct bm_bench {
+	bm_fn initialize;
+	bm_fn benchmark;
+	bm_fn cleanup;
+	void *cookie;
+} bm_bench;
+
+/* How to run a benchmark. */
+typedef struct bm_options {
+	uint64_t enough_us;	/* interval floor; 0: the calibrated one */
+	unsigned parallel;	/* worker processes, >= 1 */
+	uint64_t warmup_us;	/* all workers run untimed this long first */
+	unsigned repetitions;	/* timed intervals per worker, >= 1 */
+	uint64_t timeout_us;	/* bound on each wait; 0: derived */
+} bm_options;
+
+#define BM_DEFAULT_REPETITIONS 11
+#define BM_MAX_PARALLEL 4096
+#define BM_MAX_REPETITIONS 100000
+
+/* Fill options with the defaults (parallel 1, warmup 0, 11 repetitions). */
+BM_EXTERN void bm_options_init(bm_options *o);
+
+/* One accepted timing interval of one worker. */
+typedef struct bm_sample {
+	double ns;		/* interval length, overheads subtracted */
+	uint64_t n;		/* operations in the interval */
+	double cycles;		/* cycles in the interval, or NAN */
+	unsigned worker;	/* which worker */
+} bm_sample;
+
+/* Robust statistics of a sample of values. */
+typedef struct bm_stats {
+	size_t count;
+	double median;
+	double min;
+	double max;
+	double mean;
+	double stddev;		/* sample standard deviation */
+	double cv;		/* stddev / mean */
+	double ci_lo;		/* 95% confidence interval of the median */
+	double ci_hi;
+	double mad;		/* median absolute deviation */
+	unsigned flags;		/* BM_STATS_* */
+} bm_stats;
+
+enum {
+	BM_STATS_NOISY = 1u << 0,	/* the CI is wide relative to median */
+	BM_STATS_BIMODAL = 1u << 1	/* the values form two clusters */
+};
+
+/* Compute statistics of n values (n >= 1); v is not modified. */
+BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
+
+/* Everything a run produced. */
+typedef struct bm_result {
+	bm_stats per_op_ns;	/* over every sample: ns per operation */
+	double ops_per_s;	/* aggregate over workers */
+	double cycles_per_op;	/* median, or NAN without a cycle timer */
+	bm_sample *samples;	/* parallel * repetitions, worker-major */
+	size_t nsamples;
+	unsigned parallel;
+	unsigned repetitions;
+	uint64_t warmup_us;
+	uint64_t enough_us;	/* the interval length used */
+	double wall_s;		/* the whole run, fork to reap */
+} bm_result;
+
+/*
+ * Run a benchmark in options->parallel worker processes and collect their
+ * samples.  Calibrates the context first if needed.  On failure the detail
+ * (which worker, which signal) is in bm_ctx_errmsg(); every worker has been
+ * killed and reaped either way.
+ */
+BM_EXTERN int bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
+    bm_result *res);
+/* Release the samples of a result. */
+BM_EXTERN void bm_result_free(bm_result *res);
+/* After BM_EINTR: the signal that interrupted the run. */
+BM_EXTERN int bm_ctx_signal(const bm_ctx *ctx);
+
+/*
+ * Inside a worker.  A benchmark whose body cannot return (for example one
+ * that leaves through a signal handler) calls bm_interval() itself to end
+ * one interval and learn the count for the next, as lmbench's
+ * benchmp_interval().
+ */
+typedef struct bm_state bm_state;
+
+/* The running worker's state, or NULL outside a worker. */
+BM_EXTERN bm_state *bm_state_current(void);
+/* End the current interval and return the iteration count for the next. */
+BM_EXTERN bm_iter_t bm_interval(bm_state *s);
+/* The index of the running worker, 0 to parallel - 1. */
+BM_EXTERN unsigned bm_worker_index(const bm_state *s);
+
+/*
+ * Result records: one JSON object (a line of JSON Lines) per result.
+ */
+typedef struct bm_param {
+	const char *key;
+	const char *str;	/* a string value, or NULL for num */
+	double num;
+} bm_param;
+
+typedef struct bm_record {
+	const char *tool;	/* "lat_syscall" */
+	const char *case_name;	/* "null" */
+	const bm_param *params;
+	size_t nparams;
+	const char *metric;	/* "latency" or "bandwidth" */
+	const char *unit;	/* "us", "ns", "MB/s" */
+	double value;		/* the figure the classic line prints */
+	/*
+	 * How to turn a sample's ns per operation into the unit: with
+	 * inverse 0, x = ns * scale; with inverse 1, x = scale / ns (for
+	 * rates, multiplied by parallel to give the aggregate).
+	 */
+	double scale;
+	int inverse;
+	const bm_result *result;
+} bm_record;
+
+/* Format a record as one line of JSON (with '\n'); free() the string. */
+BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
+    char **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BENCHMP_H */

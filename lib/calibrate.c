@@ -1,0 +1,245 @@
+/* calibrate.c: measure enough, the timing overhead and the loop overhead. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Candidate interval lengths for get_enough, shortest first.  lmbench
+ * starts at 5 ms because its clock counts microseconds; a nanosecond clock
+ * read in tens of nanoseconds is exact to 0.1% at 100 us, so the question
+ * becomes only whether the machine behaves linearly at that length.
+ */
+static const uint64_t cal_candidates_us[] = {
+	100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000
+};
+#define CAL_NCANDIDATES \
+	(sizeof(cal_candidates_us) / sizeof(cal_candidates_us[0]))
+
+/* Reads of the clock for the timing overhead; the median is kept. */
+#define CAL_TIMING_READS 1001
+/* Tries per point; the minimum filters interrupts and preemption. */
+#define CAL_TRIES 3
+/* Linearity: doubling n must double the time to within this fraction. */
+#define CAL_LINEAR 0.005
+/* Repeatability: the median try within this fraction of the minimum. */
+#define CAL_REPEAT 0.01
+/* The clock's error over an interval must stay below this fraction. */
+#define CAL_CLOCK_ERROR 0.001
+/* Give up escalating after this long and keep the last candidate. */
+#define CAL_BUDGET_NS 150000000u
+/* Spin this long first so the core leaves any idle state. */
+#define CAL_SPIN_NS 2000000u
+/* Aim the loop-overhead fit at intervals this long. */
+#define CAL_LOOP_NS 200000.0
+
+/* An empty loop the compiler must keep: one branch per iteration. */
+void
+bm__empty_loop(bm_iter_t n)
+{
+	bm_iter_t i;
+
+	for (i = 0; i < n; i++)
+		__asm__ volatile("" ::: "memory");
+}
+
+/* A benchmark body that does nothing, called through a pointer. */
+static int __attribute__((noinline))
+cal_noop(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+/* Sort helper for doubles. */
+static int
+cal_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Time one empty loop of n iterations, in nanoseconds. */
+static double
+cal_time_loop(const bm__timer *t, bm_iter_t n)
+{
+	uint64_t t0, t1;
+
+	t0 = bm__clock_now(t);
+	bm__empty_loop(n);
+	t1 = bm__clock_now(t);
+	return t1 > t0 ? (double)(t1 - t0) : 0.0;
+}
+
+/* The minimum and median of CAL_TRIES timings of an n-iteration loop. */
+static void
+cal_tries(const bm__timer *t, bm_iter_t n, double *min, double *median)
+{
+	double v[CAL_TRIES];
+	int i;
+
+	for (i = 0; i < CAL_TRIES; i++)
+		v[i] = cal_time_loop(t, n);
+	qsort(v, CAL_TRIES, sizeof(v[0]), cal_cmp);
+	*min = v[0];
+	*median = v[CAL_TRIES / 2];
+}
+
+/*
+ * The cost of timing an interval: two clock reads around an indirect call
+ * to an empty benchmark, as the engine does.  Also the clock's resolution,
+ * the smallest non-zero step seen.
+ */
+static int
+cal_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
+{
+	double *d;
+	bm_fn volatile fn = cal_noop;
+	uint64_t t0, t1;
+	double step = INFINITY;
+	int i;
+
+	d = calloc(CAL_TIMING_READS, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	for (i = 0; i < CAL_TIMING_READS; i++) {
+		t0 = bm__clock_now(t);
+		(void)fn(0, NULL);
+		t1 = bm__clock_now(t);
+		d[i] = t1 > t0 ? (double)(t1 - t0) : 0.0;
+		if (d[i] > 0 && d[i] < step)
+			step = d[i];
+	}
+	qsort(d, CAL_TIMING_READS, sizeof(*d), cal_cmp);
+	*ovh_ns = d[CAL_TIMING_READS / 2];
+	*res_ns = isinf(step) ? 1e6 : step;
+	free(d);
+	return 0;
+}
+
+/*
+ * The cost of one empty loop iteration, from the slope of time against n
+ * (t(2n) - t(n)) / n, which cancels the fixed cost of reading the clock.
+ */
+static double
+cal_loop_o(const bm__timer *t)
+{
+	bm_iter_t n = 1u << 14;
+	double t1, t2, med;
+
+	/* Grow n until one loop takes a measurable while. */
+	while ((t1 = cal_time_loop(t, n)) < CAL_LOOP_NS / 8 &&
+	    n < ((bm_iter_t)1 << 40))
+		n *= 8;
+	if (t1 > 0)
+		n = (bm_iter_t)ceil((double)n * CAL_LOOP_NS / t1);
+	if (n < 1)
+		n = 1;
+	cal_tries(t, n, &t1, &med);
+	cal_tries(t, 2 * n, &t2, &med);
+	return t2 > t1 ? (t2 - t1) / (double)n : 0.0;
+}
+
+/*
+ * Whether intervals of length e_ns are trustworthy: the clock's error is
+ * small against them, doubling the work doubles the time, and repeated
+ * tries agree.
+ */
+static int
+cal_enough_ok(const bm__timer *t, double e_ns, double per_iter_ns,
+    double ovh_ns, double res_ns)
+{
+	double min1, med1, min2, med2;
+	bm_iter_t n;
+
+	if ((ovh_ns + res_ns) > CAL_CLOCK_ERROR * e_ns)
+		return 0;
+	n = (bm_iter_t)ceil(e_ns / per_iter_ns);
+	if (n < 1)
+		n = 1;
+	cal_tries(t, n, &min1, &med1);
+	cal_tries(t, 2 * n, &min2, &med2);
+	if (min1 <= 0)
+		return 0;
+	if (fabs(min2 - 2 * min1) > CAL_LINEAR * 2 * min1)
+		return 0;
+	if (med1 - min1 > CAL_REPEAT * min1 || med2 - min2 > CAL_REPEAT * min2)
+		return 0;
+	return 1;
+}
+
+/* Find the shortest candidate interval that passes; always returns one. */
+static uint64_t
+cal_enough(const bm__timer *t, double per_iter_ns, double ovh_ns,
+    double res_ns, uint64_t started)
+{
+	size_t i;
+
+	if (per_iter_ns <= 0)
+		per_iter_ns = 0.25;
+	for (i = 0; i < CAL_NCANDIDATES; i++) {
+		if (cal_enough_ok(t, (double)cal_candidates_us[i] * 1000.0,
+		    per_iter_ns, ovh_ns, res_ns))
+			return cal_candidates_us[i];
+		/*
+		 * A machine too noisy to pass quickly gets the next longer
+		 * candidate rather than an endless search: longer intervals
+		 * average the noise out, which is what enough is for.
+		 */
+		if (bm__deadline_now() - started > CAL_BUDGET_NS)
+			return i + 1 < CAL_NCANDIDATES ?
+			    cal_candidates_us[i + 1] : cal_candidates_us[i];
+	}
+	return cal_candidates_us[CAL_NCANDIDATES - 1];
+}
+
+/* Measure every calibration value the context does not know yet. */
+int
+bm__calibrate(bm_ctx *ctx)
+{
+	const bm__timer *t = &ctx->timer;
+	uint64_t started = bm__deadline_now();
+	double ovh_ns, res_ns, per_iter_ns;
+	int rc;
+
+	if (t->clock == NULL)
+		return bm__fail(ctx, BM_ECALIB, "no clock subtimer");
+	while (bm__deadline_now() - started < CAL_SPIN_NS)
+		bm__empty_loop(1000);
+	if ((rc = cal_timing_o(t, &ovh_ns, &res_ns)) != 0)
+		return bm__fail(ctx, rc, "calibration: %s", bm_strerror(rc));
+	if (!(ctx->known & BM__KNOWN_TIMING_O))
+		ctx->cal.timing_o_us = ovh_ns / 1000.0;
+	per_iter_ns = cal_loop_o(t);
+	if (!(ctx->known & BM__KNOWN_LOOP_O))
+		ctx->cal.loop_o_us = per_iter_ns / 1000.0;
+	if (!(ctx->known & BM__KNOWN_ENOUGH))
+		ctx->cal.enough_us = cal_enough(t, per_iter_ns, ovh_ns, res_ns,
+		    started);
+	ctx->known |= BM__KNOWN_ALL;
+	ctx->cal.seconds = (double)(bm__deadline_now() - started) / 1e9;
+	return 0;
+}
+
+/* Calibrate what is not yet known and report the values. */
+int
+bm_calibrate(bm_ctx *ctx, bm_calibration *out)
+{
+	int rc;
+
+	if (ctx == NULL)
+		return -EINVAL;
+	if ((ctx->known & BM__KNOWN_ALL) != BM__KNOWN_ALL &&
+	    (rc = bm__calibrate(ctx)) != 0)
+		return rc;
+	if (out != NULL)
+		*out = ctx->cal;
+	return 0;
+}

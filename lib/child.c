@@ -1,0 +1,295 @@
+/* child.c: the worker side of the engine, a state machine driven over pipes. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#include "internal.h"
+
+/* The phases a worker goes through, in order. */
+enum child_phase {
+	CHILD_WARMUP,		/* untimed batches until the start byte */
+	CHILD_TIMING,		/* timed intervals until repetitions are kept */
+	CHILD_COOLDOWN		/* untimed batches until asked for the record */
+};
+
+/*
+ * Accept an interval that reached this fraction of enough.  The next
+ * count aims a little past enough (CHILD_AIM) so that ordinary jitter does
+ * not push intervals below the floor and waste them.
+ */
+#define CHILD_ACCEPT 0.8
+#define CHILD_AIM 1.1
+/* Grow n this much at most per interval while the interval is short. */
+#define CHILD_GROW 8.0
+/* No count beyond this: an empty benchmark must still terminate. */
+#define CHILD_MAX_N ((bm_iter_t)1 << 62)
+/* How long a finished worker waits for the exit byte before leaving. */
+#define CHILD_EXIT_WAIT_MS 60000
+
+/* Everything one worker knows; lives on the worker's stack. */
+struct bm_state {
+	bm_ctx *ctx;
+	const bm_bench *bench;
+	unsigned worker;
+	unsigned repetitions;
+	int ctl_fd;
+	int resp_fd;
+	int phase;
+	int inflight;		/* a benchmark call is being timed */
+	int ready_sent;
+	int initialized;	/* initialize succeeded: cleanup is due */
+	bm_iter_t n;		/* count for the call in flight */
+	uint64_t enough_ns;
+	double timing_o_ns;
+	double loop_o_ns;
+	uint64_t t0;		/* clock at the start of the call */
+	uint64_t c0;		/* cycles at the start of the call */
+	int cycles;		/* the cycle subtimer reports counts */
+	unsigned count;		/* samples kept */
+	struct bm__wire *samples;
+};
+
+/*
+ * The worker's state for bm_state_current(): a benchmark that leaves its
+ * body through a signal handler has no other way to reach it.  It is set
+ * only in a forked worker, which runs one benchmark and exits.
+ */
+static bm_state *child_current;
+
+/* The running worker's state, or NULL outside a worker. */
+bm_state *
+bm_state_current(void)
+{
+	return child_current;
+}
+
+/* The index of the running worker. */
+unsigned
+bm_worker_index(const bm_state *s)
+{
+	return s != NULL ? s->worker : 0;
+}
+
+/* Send one event byte, leaving quietly if the parent has gone. */
+static void
+child_send(bm_state *s, unsigned char msg)
+{
+	if (bm__write_full(s->resp_fd, &msg, 1) != 0)
+		_exit(4);
+}
+
+/*
+ * Send the record: an event byte, the header and the samples in a single
+ * buffer, so the parent sees them together.
+ */
+static void
+child_send_record(bm_state *s, unsigned char msg, int status)
+{
+	struct bm__record_hdr hdr;
+	size_t body = (size_t)s->count * sizeof(struct bm__wire);
+	unsigned char *buf;
+
+	hdr.magic = BM__RECORD_MAGIC;
+	hdr.status = status;
+	hdr.worker = s->worker;
+	hdr.count = s->count;
+	buf = malloc(1 + sizeof(hdr) + body);
+	if (buf == NULL)
+		_exit(4);
+	buf[0] = msg;
+	memcpy(buf + 1, &hdr, sizeof(hdr));
+	if (body > 0)
+		memcpy(buf + 1 + sizeof(hdr), s->samples, body);
+	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body) != 0)
+		_exit(4);
+	free(buf);
+}
+
+/* Report a failed callback to the parent, clean up and exit. */
+static void __attribute__((noreturn))
+child_fail(bm_state *s, int status)
+{
+	s->count = 0;
+	child_send_record(s, BM__MSG_FAIL, status);
+	if (s->initialized && s->bench->cleanup != NULL)
+		(void)s->bench->cleanup(0, s->bench->cookie);
+	_exit(3);
+}
+
+/*
+ * Look for a command from the parent without waiting; return it, 0 when
+ * there is none.  End of file means the parent is gone: leave.
+ */
+static int
+child_poll_cmd(bm_state *s)
+{
+	struct pollfd pfd = { .fd = s->ctl_fd, .events = POLLIN };
+	unsigned char cmd;
+	ssize_t got;
+
+	if (poll(&pfd, 1, 0) <= 0)
+		return 0;
+	got = read(s->ctl_fd, &cmd, 1);
+	if (got == 0)
+		_exit(4);
+	if (got < 0)
+		return 0;
+	return cmd;
+}
+
+/* Send the record, clean up, and exit when the parent says so. */
+static void __attribute__((noreturn))
+child_finish(bm_state *s)
+{
+	unsigned char cmd = 0;
+	int rc;
+
+	child_send_record(s, BM__MSG_RESULT, 0);
+	if (s->bench->cleanup != NULL &&
+	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
+		_exit(3);
+	rc = bm__read_full(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
+	_exit(rc == 0 && cmd == BM__CMD_EXIT ? 0 : 4);
+}
+
+/*
+ * Choose the count for the next call from the last one: grow quickly while
+ * the interval is far too short, then scale to aim just past enough.
+ */
+static bm_iter_t
+child_next_n(const bm_state *s, uint64_t elapsed)
+{
+	double target = (double)s->enough_ns * CHILD_AIM;
+	double next;
+
+	if (elapsed == 0 || (double)elapsed * CHILD_GROW < target)
+		next = (double)s->n * CHILD_GROW;
+	else
+		next = ceil((double)s->n * target / (double)elapsed);
+	if (next < 1)
+		next = 1;
+	if (next > (double)CHILD_MAX_N)
+		next = (double)CHILD_MAX_N;
+	return (bm_iter_t)next;
+}
+
+/* Keep one timed interval, minus the clock and loop overheads. */
+static void
+child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles)
+{
+	struct bm__wire *w = &s->samples[s->count++];
+	double ns;
+
+	ns = (double)elapsed - s->timing_o_ns - (double)s->n * s->loop_o_ns;
+	/* Below the overheads the honest figure is zero, not negative. */
+	w->ns = ns > 0 ? ns : 0;
+	w->n = s->n;
+	w->cycles = s->cycles ? (double)cycles : NAN;
+}
+
+/*
+ * End the call in flight (if any) and return the count for the next one,
+ * starting its clock last.  This is the whole state machine: warmup, then
+ * timing_interval, then cooldown, which ends in child_finish().
+ */
+bm_iter_t
+bm_interval(bm_state *s)
+{
+	const bm__timer *t = &s->ctx->timer;
+	uint64_t t1, c1 = 0, elapsed = 0;
+	int cmd, accepted;
+
+	t1 = bm__clock_now(t);
+	if (s->cycles)
+		c1 = bm__cycle_now(t);
+	if (s->inflight) {
+		elapsed = t1 > s->t0 ? t1 - s->t0 : 0;
+		accepted = (double)elapsed >= CHILD_ACCEPT * (double)s->enough_ns
+		    || s->n >= CHILD_MAX_N;
+		switch (s->phase) {
+		case CHILD_WARMUP:
+			if (!s->ready_sent) {
+				child_send(s, BM__MSG_READY);
+				s->ready_sent = 1;
+			}
+			cmd = child_poll_cmd(s);
+			if (cmd == BM__CMD_START)
+				s->phase = CHILD_TIMING;
+			break;
+		case CHILD_TIMING:
+			if (!accepted)
+				break;
+			child_keep(s, elapsed, c1 - s->c0);
+			if (s->count == s->repetitions) {
+				child_send(s, BM__MSG_DONE);
+				s->phase = CHILD_COOLDOWN;
+			}
+			break;
+		case CHILD_COOLDOWN:
+			if (child_poll_cmd(s) == BM__CMD_RESULT)
+				child_finish(s);
+			break;
+		}
+		if (!accepted || elapsed > 2 * s->enough_ns)
+			s->n = child_next_n(s, elapsed);
+	}
+	s->inflight = 1;
+	if (s->cycles)
+		s->c0 = bm__cycle_now(t);
+	s->t0 = bm__clock_now(t);
+	return s->n;
+}
+
+/* Run one worker to completion; never returns. */
+void
+bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
+    uint64_t enough_us, unsigned worker, int ctl_fd, int resp_fd)
+{
+	bm_state s;
+	int rc;
+
+	bm__signals_restore_in_child();
+#if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
+	/* No orphans: if the parent dies, so does the worker. */
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+	memset(&s, 0, sizeof(s));
+	s.ctx = ctx;
+	s.bench = b;
+	s.worker = worker;
+	s.repetitions = o->repetitions;
+	s.ctl_fd = ctl_fd;
+	s.resp_fd = resp_fd;
+	s.phase = CHILD_WARMUP;
+	s.n = 1;
+	s.enough_ns = enough_us * 1000u;
+	s.timing_o_ns = ctx->cal.timing_o_us * 1000.0;
+	s.loop_o_ns = ctx->cal.loop_o_us * 1000.0;
+	s.samples = calloc(o->repetitions, sizeof(*s.samples));
+	if (s.samples == NULL)
+		child_fail(&s, -ENOMEM);
+	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
+		child_fail(&s, rc);
+	s.cycles = bm__timer_has_cycles(&ctx->timer);
+	if ((rc = bm__sched_apply(&ctx->sched, worker)) != 0)
+		child_fail(&s, rc);
+	child_current = &s;
+	if (b->initialize != NULL && (rc = b->initialize(0, b->cookie)) < 0)
+		child_fail(&s, rc);
+	s.initialized = 1;
+	child_send(&s, BM__MSG_INIT);
+	for (;;) {
+		rc = b->benchmark(bm_interval(&s), b->cookie);
+		if (rc < 0)
+			child_fail(&s, rc);
+	}
+}

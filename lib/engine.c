@@ -1,0 +1,612 @@
+/* engine.c: the parent side of the engine: fork workers, drive them, merge. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* What the parent has heard from a worker. */
+enum {
+	W_INIT = 1u << 0,
+	W_READY = 1u << 1,
+	W_DONE = 1u << 2,
+	W_RESULT = 1u << 3,
+	W_REAPED = 1u << 4
+};
+
+/* Bounds on waits that do not depend on the benchmark. */
+/* initialize may allocate and touch gigabytes: it gets a minute. */
+#define ENGINE_INIT_TIMEOUT_NS (60ull * 1000000000u)
+#define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
+#define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
+
+/* One worker as the parent sees it. */
+struct engine_worker {
+	pid_t pid;
+	int ctl;		/* parent writes commands */
+	int resp;		/* parent reads events and the record */
+	unsigned seen;		/* W_* */
+	int wstatus;		/* from waitpid once reaped */
+};
+
+/* One run of bm_run(). */
+struct engine {
+	bm_ctx *ctx;
+	const bm_options *o;
+	bm_result *res;
+	unsigned nw;		/* workers forked so far */
+	struct engine_worker *w;
+	struct pollfd *pfd;
+	unsigned *pidx;		/* pfd slot to worker */
+	uint64_t phase_timeout_ns;
+};
+
+/* Describe how a reaped worker ended. */
+static void
+engine_describe(int wstatus, char *buf, size_t len)
+{
+	if (WIFSIGNALED(wstatus))
+		(void)snprintf(buf, len, "killed by signal %d (%s)",
+		    WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
+	else if (WIFEXITED(wstatus))
+		(void)snprintf(buf, len, "exited with status %d",
+		    WEXITSTATUS(wstatus));
+	else
+		(void)snprintf(buf, len, "ended (wait status %#x)", wstatus);
+}
+
+/*
+ * Reap one worker, waiting at most timeout_ns: 0 once reaped, BM_ETIMEDOUT
+ * if it is still running.  A worker already reaped by someone else (the
+ * application set SIGCHLD to SIG_IGN) counts as reaped.
+ */
+static int
+engine_reap(struct engine_worker *w, uint64_t timeout_ns)
+{
+	uint64_t deadline = bm__deadline_now() + timeout_ns;
+	struct timespec pause = { 0, 1000000 };
+	pid_t got;
+
+	if (w->seen & W_REAPED)
+		return 0;
+	for (;;) {
+		got = waitpid(w->pid, &w->wstatus, WNOHANG);
+		if (got == w->pid || (got < 0 && errno == ECHILD)) {
+			if (got < 0)
+				w->wstatus = 0;
+			w->seen |= W_REAPED;
+			return 0;
+		}
+		if (got < 0 && errno != EINTR)
+			return -errno;
+		if (bm__deadline_now() >= deadline)
+			return BM_ETIMEDOUT;
+		(void)nanosleep(&pause, NULL);
+	}
+}
+
+/* Kill and reap every worker still running: no zombie, no orphan. */
+static void
+engine_kill_all(struct engine *e)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nw; i++)
+		if (!(e->w[i].seen & W_REAPED))
+			(void)kill(e->w[i].pid, SIGKILL);
+	for (i = 0; i < e->nw; i++)
+		(void)engine_reap(&e->w[i], ENGINE_REAP_TIMEOUT_NS);
+}
+
+/* Close the parent's ends of every worker's pipes. */
+static void
+engine_close_all(struct engine *e)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nw; i++) {
+		if (e->w[i].ctl >= 0)
+			(void)close(e->w[i].ctl);
+		if (e->w[i].resp >= 0)
+			(void)close(e->w[i].resp);
+		e->w[i].ctl = e->w[i].resp = -1;
+	}
+}
+
+/* The run was interrupted by a signal. */
+static int
+engine_interrupted(struct engine *e)
+{
+	e->ctx->last_signal = bm__signals_caught();
+	return bm__fail(e->ctx, BM_EINTR, "interrupted by signal %d (%s)",
+	    (int)bm__signals_caught(), strsignal(bm__signals_caught()));
+}
+
+/* A worker closed its pipe: find out how it ended. */
+static int
+engine_died(struct engine *e, unsigned i)
+{
+	struct engine_worker *w = &e->w[i];
+	char how[96];
+
+	if (engine_reap(w, ENGINE_REAP_TIMEOUT_NS) != 0)
+		return bm__fail(e->ctx, BM_EPROTO,
+		    "worker %u (pid %ld) closed its pipe but kept running",
+		    i, (long)w->pid);
+	if (bm__signals_caught())
+		return engine_interrupted(e);
+	engine_describe(w->wstatus, how, sizeof(how));
+	return bm__fail(e->ctx, BM_ECHILD, "worker %u (pid %ld) %s", i,
+	    (long)w->pid, how);
+}
+
+/* Read a worker's record header and check it. */
+static int
+engine_read_hdr(struct engine *e, unsigned i, struct bm__record_hdr *h)
+{
+	int rc;
+
+	rc = bm__read_full(e->w[i].resp, h, sizeof(*h),
+	    (int)(e->phase_timeout_ns / 1000000u));
+	if (rc == BM_EPROTO)
+		return engine_died(e, i);
+	if (rc != 0)
+		return bm__fail(e->ctx, rc, "worker %u: reading its record: %s",
+		    i, bm_strerror(rc));
+	if (h->magic != BM__RECORD_MAGIC || h->worker != i)
+		return bm__fail(e->ctx, BM_EPROTO,
+		    "worker %u sent a malformed record", i);
+	return 0;
+}
+
+/* A worker reported that a callback failed. */
+static int
+engine_callback_failed(struct engine *e, unsigned i)
+{
+	struct bm__record_hdr h;
+	int rc;
+
+	if ((rc = engine_read_hdr(e, i, &h)) != 0)
+		return rc;
+	return bm__fail(e->ctx, BM_EBENCH, "worker %u: benchmark failed: %s",
+	    i, bm_strerror(h.status));
+}
+
+/* Read a worker's samples into the result. */
+static int
+engine_read_record(struct engine *e, unsigned i)
+{
+	struct bm__record_hdr h;
+	struct bm__wire *wire;
+	bm_sample *out;
+	unsigned k;
+	int rc;
+
+	if ((rc = engine_read_hdr(e, i, &h)) != 0)
+		return rc;
+	if (h.count != e->o->repetitions)
+		return bm__fail(e->ctx, BM_EPROTO,
+		    "worker %u sent %u samples, not %u", i, h.count,
+		    e->o->repetitions);
+	wire = calloc(h.count, sizeof(*wire));
+	if (wire == NULL)
+		return bm__fail(e->ctx, -ENOMEM, "no memory for samples");
+	rc = bm__read_full(e->w[i].resp, wire, h.count * sizeof(*wire),
+	    (int)(e->phase_timeout_ns / 1000000u));
+	if (rc == 0) {
+		out = &e->res->samples[(size_t)i * e->o->repetitions];
+		for (k = 0; k < h.count; k++) {
+			out[k].ns = wire[k].ns;
+			out[k].n = wire[k].n;
+			out[k].cycles = wire[k].cycles;
+			out[k].worker = i;
+		}
+	}
+	free(wire);
+	if (rc == BM_EPROTO)
+		return engine_died(e, i);
+	if (rc != 0)
+		return bm__fail(e->ctx, rc, "worker %u: reading samples: %s", i,
+		    bm_strerror(rc));
+	return 0;
+}
+
+/* Handle one byte (or end of file) from worker i while waiting for want. */
+static int
+engine_event(struct engine *e, unsigned i, unsigned char want,
+    unsigned flag)
+{
+	unsigned char msg;
+	ssize_t got;
+
+	got = read(e->w[i].resp, &msg, 1);
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 :
+		    bm__fail(e->ctx, -errno, "worker %u: read: %s", i,
+		    strerror(errno));
+	if (got == 0)
+		return engine_died(e, i);
+	if (msg == BM__MSG_FAIL)
+		return engine_callback_failed(e, i);
+	if (msg != want)
+		return bm__fail(e->ctx, BM_EPROTO,
+		    "worker %u sent '%c' while the parent waited for '%c'", i,
+		    msg, want);
+	e->w[i].seen |= flag;
+	if (flag == W_RESULT)
+		return engine_read_record(e, i);
+	return 0;
+}
+
+/*
+ * Wait until every worker has sent want (flag marks it), or until the
+ * deadline when want is 0 (the parent's warmup sleep, which still notices
+ * a worker that dies).  Any other event is a failure.
+ */
+static int
+engine_wait(struct engine *e, unsigned char want, unsigned flag,
+    uint64_t timeout_ns, const char *doing)
+{
+	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
+	unsigned i, k;
+	int rc, ms;
+
+	for (;;) {
+		if (bm__signals_caught())
+			return engine_interrupted(e);
+		k = 0;
+		e->pfd[k].fd = bm__signals_fd();
+		e->pfd[k++].events = POLLIN;
+		for (i = 0; i < e->nw; i++) {
+			if (want != 0 && (e->w[i].seen & flag))
+				continue;
+			e->pfd[k].fd = e->w[i].resp;
+			e->pfd[k].events = POLLIN;
+			e->pidx[k++] = i;
+		}
+		if (k == 1 && want != 0)
+			return 0;
+		now = bm__deadline_now();
+		if (now >= deadline) {
+			if (want == 0)
+				return 0;
+			return bm__fail(e->ctx, BM_ETIMEDOUT,
+			    "worker %u (pid %ld) did not %s within %.1f s",
+			    e->pidx[1], (long)e->w[e->pidx[1]].pid, doing,
+			    (double)timeout_ns / 1e9);
+		}
+		ms = (int)((deadline - now + 999999) / 1000000u);
+		rc = poll(e->pfd, k, ms);
+		if (rc < 0 && errno != EINTR)
+			return bm__fail(e->ctx, -errno, "poll: %s",
+			    strerror(errno));
+		if (rc <= 0)
+			continue;
+		for (i = 1; i < k; i++) {
+			if (e->pfd[i].revents == 0)
+				continue;
+			if (bm__signals_caught())
+				return engine_interrupted(e);
+			if ((rc = engine_event(e, e->pidx[i], want, flag)) != 0)
+				return rc;
+		}
+	}
+}
+
+/* Send one command byte to every worker. */
+static int
+engine_send_all(struct engine *e, unsigned char cmd)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < e->nw; i++) {
+		rc = bm__write_full(e->w[i].ctl, &cmd, 1);
+		if (rc == -EPIPE)
+			return engine_died(e, i);
+		if (rc != 0)
+			return bm__fail(e->ctx, rc, "worker %u: write: %s", i,
+			    bm_strerror(rc));
+	}
+	return 0;
+}
+
+/*
+ * Make room for two descriptors per worker: raise the soft limit up to the
+ * hard one when a large -P needs it.
+ */
+static int
+engine_fd_room(bm_ctx *ctx, unsigned parallel)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)parallel * 2 + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return bm__fail(ctx, -errno, "getrlimit: %s", strerror(errno));
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+			return bm__fail(ctx, -EMFILE,
+			    "%u workers need %lu descriptors; the limit is %lu",
+			    parallel, (unsigned long)need,
+			    (unsigned long)rl.rlim_max);
+		rl.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			return bm__fail(ctx, -errno, "setrlimit: %s",
+			    strerror(errno));
+	}
+	return 0;
+}
+
+/* Fork worker i with its two pipes. */
+static int
+engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
+    unsigned i)
+{
+	int ctl[2], resp[2];
+	unsigned j;
+	pid_t pid;
+
+	if (pipe2(ctl, O_CLOEXEC) != 0)
+		return bm__fail(e->ctx, -errno, "pipe for worker %u: %s", i,
+		    strerror(errno));
+	if (pipe2(resp, O_CLOEXEC) != 0) {
+		(void)close(ctl[0]);
+		(void)close(ctl[1]);
+		return bm__fail(e->ctx, -errno, "pipe for worker %u: %s", i,
+		    strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		(void)close(ctl[0]);
+		(void)close(ctl[1]);
+		(void)close(resp[0]);
+		(void)close(resp[1]);
+		return bm__fail(e->ctx, -err, "fork worker %u: %s", i,
+		    strerror(err));
+	}
+	if (pid == 0) {
+		/* The worker keeps only its own two ends. */
+		for (j = 0; j < e->nw; j++) {
+			(void)close(e->w[j].ctl);
+			(void)close(e->w[j].resp);
+		}
+		(void)close(ctl[1]);
+		(void)close(resp[0]);
+		bm__child_main(e->ctx, b, e->o, enough_us, i, ctl[0], resp[1]);
+	}
+	(void)close(ctl[0]);
+	(void)close(resp[1]);
+	e->w[i].pid = pid;
+	e->w[i].ctl = ctl[1];
+	e->w[i].resp = resp[0];
+	e->w[i].seen = 0;
+	e->nw = i + 1;
+	return 0;
+}
+
+/* Sort helper for doubles. */
+static int
+engine_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Merge the samples: statistics per operation, aggregate rate, cycles. */
+static int
+engine_merge(struct engine *e)
+{
+	bm_result *r = e->res;
+	unsigned reps = e->o->repetitions, i, k;
+	double *v, *cy, med;
+	size_t ncy = 0;
+	int rc;
+
+	v = calloc(r->nsamples, sizeof(*v));
+	cy = calloc(r->nsamples, sizeof(*cy));
+	if (v == NULL || cy == NULL) {
+		free(v);
+		free(cy);
+		return bm__fail(e->ctx, -ENOMEM, "no memory for statistics");
+	}
+	for (k = 0; k < r->nsamples; k++) {
+		v[k] = r->samples[k].ns / (double)r->samples[k].n;
+		if (!isnan(r->samples[k].cycles))
+			cy[ncy++] = r->samples[k].cycles /
+			    (double)r->samples[k].n;
+	}
+	rc = bm_stats_compute(v, r->nsamples, &r->per_op_ns);
+	/* The aggregate rate: each worker's median rate, summed. */
+	r->ops_per_s = 0;
+	for (i = 0; rc == 0 && i < r->parallel; i++) {
+		qsort(v + (size_t)i * reps, reps, sizeof(*v), engine_cmp);
+		med = reps % 2 ? v[(size_t)i * reps + reps / 2] :
+		    (v[(size_t)i * reps + reps / 2 - 1] +
+		    v[(size_t)i * reps + reps / 2]) / 2;
+		r->ops_per_s += med > 0 ? 1e9 / med : INFINITY;
+	}
+	r->cycles_per_op = NAN;
+	if (ncy > 0) {
+		qsort(cy, ncy, sizeof(*cy), engine_cmp);
+		r->cycles_per_op = ncy % 2 ? cy[ncy / 2] :
+		    (cy[ncy / 2 - 1] + cy[ncy / 2]) / 2;
+	}
+	free(v);
+	free(cy);
+	if (rc != 0)
+		return bm__fail(e->ctx, rc, "statistics: %s", bm_strerror(rc));
+	return 0;
+}
+
+/* The protocol, from forking to the last record. */
+static int
+engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < e->o->parallel; i++) {
+		if (bm__signals_caught())
+			return engine_interrupted(e);
+		if ((rc = engine_fork(e, b, enough_us, i)) != 0)
+			return rc;
+	}
+	rc = engine_wait(e, BM__MSG_INIT, W_INIT,
+	    e->o->timeout_us ? e->phase_timeout_ns : ENGINE_INIT_TIMEOUT_NS,
+	    "initialise");
+	if (rc == 0)
+		rc = engine_wait(e, BM__MSG_READY, W_READY,
+		    e->phase_timeout_ns, "finish its first pass");
+	if (rc == 0 && e->o->warmup_us > 0)
+		rc = engine_wait(e, 0, 0, e->o->warmup_us * 1000u, "warm up");
+	if (rc == 0)
+		rc = engine_send_all(e, BM__CMD_START);
+	if (rc == 0)
+		rc = engine_wait(e, BM__MSG_DONE, W_DONE, e->phase_timeout_ns,
+		    "finish its intervals");
+	if (rc == 0)
+		rc = engine_send_all(e, BM__CMD_RESULT);
+	if (rc == 0)
+		rc = engine_wait(e, BM__MSG_RESULT, W_RESULT,
+		    e->phase_timeout_ns, "send its record");
+	if (rc == 0)
+		rc = engine_send_all(e, BM__CMD_EXIT);
+	for (i = 0; rc == 0 && i < e->nw; i++) {
+		if (engine_reap(&e->w[i], ENGINE_REAP_TIMEOUT_NS) != 0)
+			rc = bm__fail(e->ctx, BM_ETIMEDOUT,
+			    "worker %u (pid %ld) did not exit", i,
+			    (long)e->w[i].pid);
+		else if (!WIFEXITED(e->w[i].wstatus) ||
+		    WEXITSTATUS(e->w[i].wstatus) != 0)
+			rc = engine_died(e, i);
+	}
+	return rc;
+}
+
+/* Fill options with the defaults. */
+void
+bm_options_init(bm_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->parallel = 1;
+	o->repetitions = BM_DEFAULT_REPETITIONS;
+}
+
+/* Check the options a caller passed. */
+static int
+engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
+{
+	if (b == NULL || b->benchmark == NULL || o == NULL)
+		return bm__fail(ctx, -EINVAL, "no benchmark or no options");
+	if (o->parallel < 1 || o->parallel > BM_MAX_PARALLEL)
+		return bm__fail(ctx, BM_ERANGE,
+		    "parallel %u is out of range (1 to %u)", o->parallel,
+		    BM_MAX_PARALLEL);
+	if (o->repetitions < 1 || o->repetitions > BM_MAX_REPETITIONS)
+		return bm__fail(ctx, BM_ERANGE,
+		    "repetitions %u is out of range (1 to %u)",
+		    o->repetitions, BM_MAX_REPETITIONS);
+	if (o->enough_us > 60000000u || o->warmup_us > 3600000000u)
+		return bm__fail(ctx, BM_ERANGE,
+		    "enough or warmup is out of range");
+	return 0;
+}
+
+/* Run a benchmark in parallel workers and collect their samples. */
+int
+bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
+{
+	struct engine e;
+	bm_calibration cal;
+	uint64_t enough_us, t0;
+	int rc;
+
+	if (ctx == NULL || res == NULL)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	ctx->err[0] = '\0';
+	ctx->last_signal = 0;
+	if ((rc = engine_check(ctx, b, o)) != 0)
+		return rc;
+	if ((rc = bm_calibrate(ctx, &cal)) != 0)
+		return rc;
+	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
+		return rc;
+	enough_us = o->enough_us > cal.enough_us ? o->enough_us :
+	    cal.enough_us;
+
+	memset(&e, 0, sizeof(e));
+	e.ctx = ctx;
+	e.o = o;
+	e.res = res;
+	/*
+	 * A wait may last as long as the intervals themselves (with the
+	 * counts still being found) and a generous margin for a loaded
+	 * machine; a benchmark that hangs is caught after that, not later.
+	 */
+	e.phase_timeout_ns = o->timeout_us ? o->timeout_us * 1000u :
+	    ENGINE_BASE_TIMEOUT_NS +
+	    20u * enough_us * 1000u * (o->repetitions + 8u);
+	e.w = calloc(o->parallel, sizeof(*e.w));
+	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
+	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
+	res->nsamples = (size_t)o->parallel * o->repetitions;
+	res->samples = calloc(res->nsamples, sizeof(*res->samples));
+	if (e.w == NULL || e.pfd == NULL || e.pidx == NULL ||
+	    res->samples == NULL) {
+		rc = bm__fail(ctx, -ENOMEM, "no memory for %u workers",
+		    o->parallel);
+		goto out;
+	}
+	res->parallel = o->parallel;
+	res->repetitions = o->repetitions;
+	res->warmup_us = o->warmup_us;
+	res->enough_us = enough_us;
+
+	if ((rc = bm__signals_install()) != 0) {
+		rc = bm__fail(ctx, rc, "signal pipe: %s", bm_strerror(rc));
+		goto out;
+	}
+	t0 = bm__deadline_now();
+	rc = engine_drive(&e, b, enough_us);
+	engine_kill_all(&e);
+	engine_close_all(&e);
+	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
+	if (rc == 0 && bm__signals_caught())
+		rc = engine_interrupted(&e);
+	bm__signals_close();
+	if (rc == 0)
+		rc = engine_merge(&e);
+out:
+	free(e.w);
+	free(e.pfd);
+	free(e.pidx);
+	if (rc != 0)
+		bm_result_free(res);
+	return rc;
+}
+
+/* Release the samples of a result. */
+void
+bm_result_free(bm_result *res)
+{
+	if (res == NULL)
+		return;
+	free(res->samples);
+	res->samples = NULL;
+	res->nsamples = 0;
+}

@@ -1,0 +1,197 @@
+/* internal.h: declarations shared between library files, never installed. */
+#ifndef BM_INTERNAL_H
+#define BM_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchmp.h"
+
+/* Flags of a subtimer backend. */
+enum {
+	BM__ST_NODATA = 1u << 0	/* initialises but reports nothing (null) */
+};
+
+/*
+ * One subtimer backend, defined in its own file (timer-*.c, cycle-*.c).
+ * init() returns 0 or an error and writes why into detail; now() reads
+ * nanoseconds (clocks) or a count (cycle counters); after_fork() reopens
+ * per-process resources in a freshly forked worker.
+ */
+typedef struct bm__subtimer_ops {
+	const char *name;
+	int kind;			/* enum bm_subtimer_kind */
+	unsigned flags;			/* BM__ST_* */
+	const char *what;		/* one line: what it reads */
+	int (*init)(void **priv, char *detail, size_t len);
+	uint64_t (*now)(void *priv);
+	int (*after_fork)(void *priv);	/* may be NULL */
+	void (*fini)(void *priv);	/* may be NULL */
+} bm__subtimer_ops;
+
+/* The backends the build includes (see timer.c's registry). */
+extern const bm__subtimer_ops bm__clock_posix_monotonic;
+extern const bm__subtimer_ops bm__clock_posix_monotonic_raw;
+extern const bm__subtimer_ops bm__clock_posix_thread_cputime;
+extern const bm__subtimer_ops bm__clock_stdc_clock;
+extern const bm__subtimer_ops bm__cycle_x86_rdtscp;
+extern const bm__subtimer_ops bm__cycle_linux_perf_event;
+extern const bm__subtimer_ops bm__cycle_null;
+
+/* A timer: an initialised clock and cycle subtimer. */
+typedef struct bm__timer {
+	const bm__subtimer_ops *clock;
+	void *clock_priv;
+	const bm__subtimer_ops *cycle;	/* never NULL once initialised */
+	void *cycle_priv;
+} bm__timer;
+
+/*
+ * Initialise a timer from a config string (NULL: the default).  On error,
+ * err names the offending word or subtimer.  The word "list" is ignored
+ * here: the caller prints the list.
+ */
+int bm__timer_init(bm__timer *t, const char *config, char *err,
+    size_t errlen);
+/* Release a timer's subtimers. */
+void bm__timer_fini(bm__timer *t);
+/* Reopen per-process resources after fork (perf event descriptors). */
+int bm__timer_after_fork(bm__timer *t);
+
+/* Read the clock subtimer in nanoseconds. */
+static inline uint64_t
+bm__clock_now(const bm__timer *t)
+{
+	return t->clock->now(t->clock_priv);
+}
+
+/* Return 1 when the cycle subtimer reports counts. */
+static inline int
+bm__timer_has_cycles(const bm__timer *t)
+{
+	return t->cycle != NULL && !(t->cycle->flags & BM__ST_NODATA);
+}
+
+/* Read the cycle subtimer. */
+static inline uint64_t
+bm__cycle_now(const bm__timer *t)
+{
+	return t->cycle->now(t->cycle_priv);
+}
+
+/* Worker placement policy. */
+enum bm__sched_kind {
+	BM__SCHED_DEFAULT = 0,	/* leave placement to the kernel */
+	BM__SCHED_SINGLE,	/* every worker on the first allowed CPU */
+	BM__SCHED_UNIQUE,	/* worker i on the i-th allowed CPU, cycling */
+	BM__SCHED_LIST		/* worker i on cpus[i % ncpus] */
+};
+
+#define BM__SCHED_MAX_CPUS 1024
+
+typedef struct bm__sched {
+	int kind;
+	unsigned ncpus;
+	unsigned short cpus[BM__SCHED_MAX_CPUS];
+} bm__sched;
+
+/* Parse a placement policy; detail says what was wrong. */
+int bm__sched_parse(bm__sched *s, const char *policy, char *err,
+    size_t errlen);
+/* Pin the calling worker according to the policy; 0 or -errno. */
+int bm__sched_apply(const bm__sched *s, unsigned worker);
+
+/* Which calibration values are known (measured or set). */
+enum {
+	BM__KNOWN_ENOUGH = BM_CAL_ENOUGH,
+	BM__KNOWN_TIMING_O = BM_CAL_TIMING_O,
+	BM__KNOWN_LOOP_O = BM_CAL_LOOP_O,
+	BM__KNOWN_ALL = BM_CAL_ENOUGH | BM_CAL_TIMING_O | BM_CAL_LOOP_O
+};
+
+/* The context behind bm_ctx. */
+struct bm_ctx {
+	bm__timer timer;
+	bm__sched sched;
+	bm_calibration cal;
+	unsigned known;		/* BM__KNOWN_* */
+	int last_signal;
+	char err[256];
+};
+
+/* Record an error's detail on the context and return err. */
+int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * The worker side: run one worker process to completion.  Called in the
+ * child right after fork; never returns.
+ */
+void bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
+    uint64_t enough_us, unsigned worker, int ctl_fd, int resp_fd)
+    __attribute__((noreturn));
+
+/*
+ * The pipe protocol between the parent (engine.c) and a worker
+ * (child.c).  Parent to worker, on the control pipe: one byte per command.
+ * Worker to parent, on the response pipe: one byte per event, and after
+ * BM__MSG_RESULT a record: struct bm__record_hdr then count bm__wire
+ * samples.
+ */
+enum {
+	BM__CMD_START = 'S',	/* leave warmup, start timing */
+	BM__CMD_RESULT = 'R',	/* send your record */
+	BM__CMD_EXIT = 'X',	/* clean up and exit */
+	BM__MSG_INIT = 'i',	/* initialize returned */
+	BM__MSG_READY = 'r',	/* first untimed pass done, warming up */
+	BM__MSG_DONE = 'd',	/* all intervals recorded, cooling down */
+	BM__MSG_RESULT = 'R',	/* a record follows */
+	BM__MSG_FAIL = 'f'	/* a record with status < 0 follows */
+};
+
+#define BM__RECORD_MAGIC 0x626d7031u	/* "bmp1" */
+
+struct bm__record_hdr {
+	uint32_t magic;
+	int32_t status;		/* 0, or the error a callback returned */
+	uint32_t worker;
+	uint32_t count;		/* samples that follow */
+};
+
+struct bm__wire {
+	double ns;
+	uint64_t n;
+	double cycles;
+};
+
+/*
+ * Read exactly len bytes within timeout_ms (-1: no bound), surviving EINTR
+ * and short reads: 0, -errno, BM_ETIMEDOUT, or BM_EPROTO at end of file.
+ */
+int bm__read_full(int fd, void *buf, size_t len, int timeout_ms);
+/* Write exactly len bytes, surviving EINTR and short writes; 0 or -errno. */
+int bm__write_full(int fd, const void *buf, size_t len);
+/* Monotonic time in nanoseconds for deadlines (not for measuring). */
+uint64_t bm__deadline_now(void);
+
+/*
+ * Signals during a run (signal.c): install catches SIGINT, SIGTERM and
+ * SIGHUP (noting the first in bm__signals_caught() and waking
+ * bm__signals_fd()) and ignores SIGPIPE; close restores the application's
+ * dispositions.  In a freshly forked worker, restore_in_child gives back
+ * the application's dispositions and closes the signal pipe.
+ */
+int bm__signals_install(void);
+void bm__signals_close(void);
+void bm__signals_restore_in_child(void);
+int bm__signals_caught(void);
+int bm__signals_fd(void);
+
+/* The calibration's measurements (calibrate.c). */
+int bm__calibrate(bm_ctx *ctx);
+
+/* A loop of n empty iterations, kept by the compiler (calibrate.c). */
+void bm__empty_loop(bm_iter_t n);
+
+#endif /* BM_INTERNAL_H */

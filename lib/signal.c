@@ -1,0 +1,118 @@
+/* signal.c: SIGINT, SIGTERM and SIGHUP during a run, so workers are reaped. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/*
+ * Signals.  A handler can reach nothing but globals, so the engine keeps
+ * the pipe it writes to and the dispositions it replaced here.  They are
+ * set only while bm_run() is running.
+ */
+static const int signals_list[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+#define SIGNALS_N (sizeof(signals_list) / sizeof(signals_list[0]))
+static struct sigaction signals_saved[SIGNALS_N];
+static int signals_installed[SIGNALS_N];
+static int signals_sigpipe[2] = { -1, -1 };
+static volatile sig_atomic_t signals_caught;
+
+/* Note a signal and wake the parent's poll. */
+static void
+signals_on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)sig;
+
+	if (signals_caught == 0)
+		signals_caught = sig;
+	if (write(signals_sigpipe[1], &c, 1) < 0) {
+		/* The pipe is full: the flag alone is enough. */
+	}
+	errno = saved;
+}
+
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP so the workers can be reaped, and
+ * ignore SIGPIPE so a dead worker's pipe is an error, not a death.  A
+ * signal the application ignores stays ignored.
+ */
+int
+bm__signals_install(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	if (pipe2(signals_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		return -errno;
+	signals_caught = 0;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < SIGNALS_N; i++) {
+		signals_installed[i] = 0;
+		if (sigaction(signals_list[i], NULL, &signals_saved[i]) != 0)
+			continue;
+		if (signals_saved[i].sa_handler == SIG_IGN)
+			continue;
+		sa.sa_handler = signals_list[i] == SIGPIPE ?
+		    SIG_IGN : signals_on_signal;
+		if (sigaction(signals_list[i], &sa, NULL) == 0)
+			signals_installed[i] = 1;
+	}
+	return 0;
+}
+
+/* Put back the dispositions replaced by bm__signals_install(). */
+static void
+signals_restore(void)
+{
+	size_t i;
+
+	for (i = 0; i < SIGNALS_N; i++) {
+		if (signals_installed[i])
+			(void)sigaction(signals_list[i], &signals_saved[i],
+			    NULL);
+		signals_installed[i] = 0;
+	}
+}
+
+/* Restore the application's dispositions and close the signal pipe. */
+void
+bm__signals_close(void)
+{
+	signals_restore();
+	if (signals_sigpipe[0] >= 0)
+		(void)close(signals_sigpipe[0]);
+	if (signals_sigpipe[1] >= 0)
+		(void)close(signals_sigpipe[1]);
+	signals_sigpipe[0] = signals_sigpipe[1] = -1;
+}
+
+/* In a worker: the application's dispositions, no signal pipe. */
+void
+bm__signals_restore_in_child(void)
+{
+	sigset_t none;
+
+	bm__signals_close();
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The signal that interrupted the run, or 0. */
+int
+bm__signals_caught(void)
+{
+	return signals_caught;
+}
+
+/* The descriptor that becomes readable when a signal arrives. */
+int
+bm__signals_fd(void)
+{
+	return signals_sigpipe[0];
+}

@@ -1,0 +1,508 @@
+/* check_engine.c: the engine: parallel runs, known costs, faults, signals. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Nanoseconds on the monotonic clock. */
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A context with a short fixed enough so the tests run fast. */
+static bm_ctx *
+test_ctx(void)
+{
+	bm_ctx *ctx = NULL;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 1000), 0);
+	return ctx;
+}
+
+/* Assert this process has no child left, running or zombie. */
+static void
+assert_no_children(void)
+{
+	pid_t got = waitpid(-1, NULL, WNOHANG);
+
+	ck_assert_int_eq(got, -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+
+/* Each operation spins until 5 microseconds of wall time have passed. */
+static int
+bench_spin5us(bm_iter_t n, void *cookie)
+{
+	uint64_t until;
+
+	(void)cookie;
+	while (n-- > 0) {
+		until = now_ns() + 5000;
+		while (now_ns() < until)
+			;
+	}
+	return 0;
+}
+
+/*
+ * An operation of known cost: at least 5 us by construction, plus one
+ * clock read of overshoot.  The median must land in [4.9, 6.0] us with 1,
+ * 2 and 4 workers (4 on two CPUs still measure wall time per operation).
+ */
+static void
+known_cost(unsigned parallel)
+{
+	bm_bench b = { NULL, bench_spin5us, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	size_t k;
+
+	bm_options_init(&o);
+	o.parallel = parallel;
+	o.repetitions = 5;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nsamples, (size_t)parallel * 5);
+	ck_assert_uint_eq(r.parallel, parallel);
+	for (k = 0; k < r.nsamples; k++) {
+		ck_assert_uint_eq(r.samples[k].worker, k / 5);
+		ck_assert_uint_ge(r.samples[k].n, 1);
+		ck_assert(r.samples[k].ns > 0);
+		ck_assert(isnan(r.samples[k].cycles));
+	}
+	ck_assert_msg(r.per_op_ns.median >= 4900 && r.per_op_ns.median <= 6000,
+	    "median %.1f ns per 5 us operation", r.per_op_ns.median);
+	ck_assert(r.ops_per_s > 0.5 * parallel * 1e9 / 6000);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+
+START_TEST(test_known_cost_p1)
+{
+	known_cost(1);
+}
+END_TEST
+
+START_TEST(test_known_cost_p2)
+{
+	known_cost(2);
+}
+END_TEST
+
+START_TEST(test_known_cost_p4)
+{
+	known_cost(4);
+}
+END_TEST
+
+/* An empty loop: after the loop overhead is subtracted, almost nothing. */
+static int
+bench_empty(bm_iter_t n, void *cookie)
+{
+	(void)cookie;
+	bm__empty_loop(n);
+	return 0;
+}
+
+START_TEST(test_empty_benchmark)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert(r.per_op_ns.median >= 0);
+	/* Generous here; make bench holds it to 0.5 ns. */
+	ck_assert_msg(r.per_op_ns.median < 2.0, "empty loop %.3f ns/op",
+	    r.per_op_ns.median);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Worker 1 kills itself on its first call. */
+static int
+bench_crash(bm_iter_t n, void *cookie)
+{
+	(void)cookie;
+	if (bm_worker_index(bm_state_current()) == 1)
+		raise(SIGKILL);
+	bm__empty_loop(n);
+	return 0;
+}
+
+START_TEST(test_child_crash)
+{
+	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0 = now_ns();
+
+	bm_options_init(&o);
+	o.parallel = 3;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ECHILD);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
+	    strstr(bm_ctx_errmsg(ctx), "signal 9") != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert(now_ns() - t0 < 5000000000u);
+	ck_assert_ptr_null(r.samples);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* Worker 0 never returns from its first call. */
+static int
+bench_hang(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	if (bm_worker_index(bm_state_current()) == 0)
+		for (;;)
+			pause();
+	return 0;
+}
+
+START_TEST(test_child_hang)
+{
+	bm_bench b = { NULL, bench_hang, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0 = now_ns();
+
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.timeout_us = 500000;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 0") != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert(now_ns() - t0 < 3000000000u);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* A hang with the derived timeout: bounded by the interval length. */
+START_TEST(test_child_hang_derived_timeout)
+{
+	bm_bench b = { NULL, bench_hang, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0 = now_ns();
+
+	bm_options_init(&o);
+	o.repetitions = 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
+	/*
+	 * Worker 0 hangs in its first pass: the bound is 10 s plus twenty
+	 * times the expected intervals (1 ms each here), not a minute.
+	 */
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "first pass") != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert(now_ns() - t0 < 12000000000u);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* The benchmark callback reports an error. */
+static int
+bench_fail(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return -EIO;
+}
+
+START_TEST(test_callback_error)
+{
+	bm_bench b = { NULL, bench_fail, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	o.parallel = 2;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EBENCH);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), strerror(EIO)) != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* initialize fails: the run fails, nothing is left. */
+static int
+init_fail(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return -ENOMEM;
+}
+
+START_TEST(test_initialize_error)
+{
+	bm_bench b = { init_fail, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EBENCH);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* A long benchmark to interrupt: each operation spins 5 us. */
+static void
+interrupt_with(int sig)
+{
+	bm_bench b = { NULL, bench_spin5us, NULL, NULL };
+	struct sigevent sev;
+	struct itimerspec its;
+	timer_t tid;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0 = now_ns();
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = sig;
+	ck_assert_int_eq(timer_create(CLOCK_MONOTONIC, &sev, &tid), 0);
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_nsec = 300000000;
+	ck_assert_int_eq(timer_settime(tid, 0, &its, NULL), 0);
+	bm_options_init(&o);
+	o.parallel = 3;
+	o.enough_us = 200000;
+	o.repetitions = 100;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EINTR);
+	ck_assert_int_eq(bm_ctx_signal(ctx), sig);
+	ck_assert(now_ns() - t0 < 5000000000u);
+	timer_delete(tid);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+
+START_TEST(test_sigterm_parent)
+{
+	interrupt_with(SIGTERM);
+}
+END_TEST
+
+START_TEST(test_sigint_parent)
+{
+	interrupt_with(SIGINT);
+}
+END_TEST
+
+/* A benchmark that drives intervals itself, as lmbench's lat_sig does. */
+static int
+bench_self_driven(bm_iter_t n, void *cookie)
+{
+	bm_state *s = bm_state_current();
+
+	(void)cookie;
+	for (;;) {
+		bm__empty_loop(n * 10);
+		n = bm_interval(s);
+	}
+	return 0;
+}
+
+START_TEST(test_self_driven)
+{
+	bm_bench b = { NULL, bench_self_driven, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	o.parallel = 2;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nsamples, 2 * BM_DEFAULT_REPETITIONS);
+	ck_assert(r.per_op_ns.median > 0);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* Warmup: the parent lets the workers run this long before timing. */
+START_TEST(test_warmup)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	o.warmup_us = 150000;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert(r.wall_s >= 0.15);
+	ck_assert_uint_eq(r.warmup_us, 150000);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_bad_options)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench none = { NULL, NULL, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	bm_options_init(&o);
+	o.parallel = 0;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	o.parallel = BM_MAX_PARALLEL + 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_options_init(&o);
+	o.repetitions = 0;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_options_init(&o);
+	ck_assert_int_eq(bm_run(ctx, &none, &o, &r), -EINVAL);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Cleanup runs in every worker: each writes a byte to a shared pipe. */
+static int cleanup_fd = -1;
+
+static int
+cleanup_note(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return write(cleanup_fd, "c", 1) == 1 ? 0 : -errno;
+}
+
+START_TEST(test_cleanup_runs)
+{
+	bm_bench b = { NULL, bench_empty, cleanup_note, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	int fds[2];
+	char buf[8];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	cleanup_fd = fds[1];
+	bm_options_init(&o);
+	o.parallel = 4;
+	o.repetitions = 3;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert_int_eq(read(fds[0], buf, sizeof(buf)), 4);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Calibration converges fast and gives sane values. */
+START_TEST(test_calibration)
+{
+	bm_calibration cal;
+	bm_ctx *ctx = NULL;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_calibrate(ctx, &cal), 0);
+	ck_assert_uint_ge(cal.enough_us, 100);
+	ck_assert_uint_le(cal.enough_us, 100000);
+	ck_assert(cal.timing_o_us > 0 && cal.timing_o_us < 10);
+	ck_assert(cal.loop_o_us >= 0 && cal.loop_o_us < 0.01);
+	ck_assert_uint_eq(cal.from_env, 0);
+	/* The budget is 0.25 s on this machine (make bench); be generous. */
+	ck_assert_msg(cal.seconds < 2.0, "calibration took %.3f s",
+	    cal.seconds);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Values set by hand (as from the environment) skip measuring. */
+START_TEST(test_calibration_given)
+{
+	bm_calibration cal;
+	bm_ctx *ctx = NULL;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 3000), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0.05),
+	    0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0.0003),
+	    0);
+	ck_assert_int_eq(bm_calibrate(ctx, &cal), 0);
+	ck_assert_uint_eq(cal.enough_us, 3000);
+	ck_assert(cal.timing_o_us == 0.05 && cal.loop_o_us == 0.0003);
+	ck_assert_uint_eq(cal.from_env, BM_CAL_ENOUGH | BM_CAL_TIMING_O |
+	    BM_CAL_LOOP_O);
+	ck_assert(cal.seconds == 0);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* The engine suite. */
+static Suite *
+engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("engine");
+
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, test_known_cost_p1);
+	tcase_add_test(tc, test_known_cost_p2);
+	tcase_add_test(tc, test_known_cost_p4);
+	tcase_add_test(tc, test_empty_benchmark);
+	tcase_add_test(tc, test_child_crash);
+	tcase_add_test(tc, test_child_hang);
+	tcase_add_test(tc, test_child_hang_derived_timeout);
+	tcase_add_test(tc, test_callback_error);
+	tcase_add_test(tc, test_initialize_error);
+	tcase_add_test(tc, test_sigterm_parent);
+	tcase_add_test(tc, test_sigint_parent);
+	tcase_add_test(tc, test_self_driven);
+	tcase_add_test(tc, test_warmup);
+	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_cleanup_runs);
+	tcase_add_test(tc, test_calibration);
+	tcase_add_test(tc, test_calibration_given);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	SRunner *sr = srunner_create(engine_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
