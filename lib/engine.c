@@ -30,6 +30,7 @@ enum {
 #define ENGINE_INIT_TIMEOUT_NS (60ull * 1000000000u)
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
+#define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
 
 /* One worker as the parent sees it. */
 struct engine_worker {
@@ -397,61 +398,6 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
 	return 0;
 }
 
-/* Sort helper for doubles. */
-static int
-engine_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Merge the samples: statistics per operation, aggregate rate, cycles. */
-static int
-engine_merge(struct engine *e)
-{
-	bm_result *r = e->res;
-	unsigned reps = e->o->repetitions, i, k;
-	double *v, *cy, med;
-	size_t ncy = 0;
-	int rc;
-
-	v = calloc(r->nsamples, sizeof(*v));
-	cy = calloc(r->nsamples, sizeof(*cy));
-	if (v == NULL || cy == NULL) {
-		free(v);
-		free(cy);
-		return bm__fail(e->ctx, -ENOMEM, "no memory for statistics");
-	}
-	for (k = 0; k < r->nsamples; k++) {
-		v[k] = r->samples[k].ns / (double)r->samples[k].n;
-		if (!isnan(r->samples[k].cycles))
-			cy[ncy++] = r->samples[k].cycles /
-			    (double)r->samples[k].n;
-	}
-	rc = bm_stats_compute(v, r->nsamples, &r->per_op_ns);
-	/* The aggregate rate: each worker's median rate, summed. */
-	r->ops_per_s = 0;
-	for (i = 0; rc == 0 && i < r->parallel; i++) {
-		qsort(v + (size_t)i * reps, reps, sizeof(*v), engine_cmp);
-		med = reps % 2 ? v[(size_t)i * reps + reps / 2] :
-		    (v[(size_t)i * reps + reps / 2 - 1] +
-		    v[(size_t)i * reps + reps / 2]) / 2;
-		r->ops_per_s += med > 0 ? 1e9 / med : INFINITY;
-	}
-	r->cycles_per_op = NAN;
-	if (ncy > 0) {
-		qsort(cy, ncy, sizeof(*cy), engine_cmp);
-		r->cycles_per_op = ncy % 2 ? cy[ncy / 2] :
-		    (cy[ncy / 2 - 1] + cy[ncy / 2]) / 2;
-	}
-	free(v);
-	free(cy);
-	if (rc != 0)
-		return bm__fail(e->ctx, rc, "statistics: %s", bm_strerror(rc));
-	return 0;
-}
-
 /* The protocol, from forking to the last record. */
 static int
 engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
@@ -523,7 +469,30 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 	if (o->enough_us > 60000000u || o->warmup_us > 3600000000u)
 		return bm__fail(ctx, BM_ERANGE,
 		    "enough or warmup is out of range");
+	if (o->timeout_us > ENGINE_MAX_TIMEOUT_US)
+		return bm__fail(ctx, BM_ERANGE,
+		    "timeout is out of range (at most a week)");
 	return 0;
+}
+
+/*
+ * The bound on each wait: the caller's, or as long as the intervals
+ * themselves may take (with the counts still being found) plus a generous
+ * margin for a loaded machine, so a benchmark that hangs is caught after
+ * that and not later.  Computed in double and capped: the product of the
+ * largest enough and repetitions overflows 64 bits of nanoseconds.
+ */
+static uint64_t
+engine_phase_timeout(const bm_options *o, uint64_t enough_us)
+{
+	double ns;
+
+	if (o->timeout_us != 0)
+		return o->timeout_us * 1000u;
+	ns = (double)ENGINE_BASE_TIMEOUT_NS +
+	    20.0 * (double)enough_us * 1000.0 * (o->repetitions + 8.0);
+	return ns > ENGINE_MAX_TIMEOUT_US * 1000.0 ?
+	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
 }
 
 /* Run a benchmark in parallel workers and collect their samples. */
@@ -553,14 +522,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.ctx = ctx;
 	e.o = o;
 	e.res = res;
-	/*
-	 * A wait may last as long as the intervals themselves (with the
-	 * counts still being found) and a generous margin for a loaded
-	 * machine; a benchmark that hangs is caught after that, not later.
-	 */
-	e.phase_timeout_ns = o->timeout_us ? o->timeout_us * 1000u :
-	    ENGINE_BASE_TIMEOUT_NS +
-	    20u * enough_us * 1000u * (o->repetitions + 8u);
+	e.phase_timeout_ns = engine_phase_timeout(o, enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
@@ -590,7 +552,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		rc = engine_interrupted(&e);
 	bm__signals_close();
 	if (rc == 0)
-		rc = engine_merge(&e);
+		rc = bm__result_merge(ctx, res, o->repetitions);
 out:
 	free(e.w);
 	free(e.pfd);
@@ -598,15 +560,4 @@ out:
 	if (rc != 0)
 		bm_result_free(res);
 	return rc;
-}
-
-/* Release the samples of a result. */
-void
-bm_result_free(bm_result *res)
-{
-	if (res == NULL)
-		return;
-	free(res->samples);
-	res->samples = NULL;
-	res->nsamples = 0;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "benchmp.h"
 
@@ -36,8 +37,28 @@ extern const bm__subtimer_ops bm__clock_posix_monotonic_raw;
 extern const bm__subtimer_ops bm__clock_posix_thread_cputime;
 extern const bm__subtimer_ops bm__clock_stdc_clock;
 extern const bm__subtimer_ops bm__cycle_x86_rdtscp;
+extern const bm__subtimer_ops bm__cycle_x86_rdtsc;
 extern const bm__subtimer_ops bm__cycle_linux_perf_event;
 extern const bm__subtimer_ops bm__cycle_null;
+
+/*
+ * Shared by the POSIX clock backends (timer.c): check that a clock works
+ * and describe it in detail; read it in nanoseconds.
+ */
+int bm__posix_clock_init(clockid_t id, const char *name, char *detail,
+    size_t len);
+
+static inline uint64_t
+bm__posix_clock_read(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Return 1 when the x86 TSC is invariant (cycle-x86-rdtscp.c). */
+int bm__x86_tsc_invariant(void);
 
 /* A timer: an initialised clock and cycle subtimer. */
 typedef struct bm__timer {
@@ -187,6 +208,9 @@ void bm__signals_close(void);
 void bm__signals_restore_in_child(void);
 int bm__signals_caught(void);
 int bm__signals_fd(void);
+
+/* Merge the samples of a finished run into its figures (result.c). */
+int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
 
 /* The calibration's measurements (calibrate.c). */
 int bm__calibrate(bm_ctx *ctx);

@@ -1,0 +1,307 @@
+/* record.c: a result as one line of JSON (JSON Lines). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* A growing string; after a failure it stays failed. */
+struct rec_buf {
+	char *s;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+/* Append formatted text. */
+static void __attribute__((format(printf, 2, 3)))
+rec_printf(struct rec_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t need;
+	char *n;
+	int w;
+
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (w < 0) {
+		b->err = -EINVAL;
+		return;
+	}
+	if ((size_t)w < b->cap - b->len) {
+		b->len += (size_t)w;
+		return;
+	}
+	need = b->len + (size_t)w + 1;
+	if ((n = realloc(b->s, need * 2)) == NULL) {
+		b->err = -ENOMEM;
+		return;
+	}
+	b->s = n;
+	b->cap = need * 2;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)w;
+}
+
+/* Length of the valid UTF-8 sequence at p (at most left bytes), or 0. */
+static size_t
+rec_utf8_len(const unsigned char *p, size_t left)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * Append a JSON string.  Control characters are escaped and bytes that are
+ * not valid UTF-8 become U+FFFD, so the line is valid JSON whatever a file
+ * name or host name contains.
+ */
+static void
+rec_string(struct rec_buf *b, const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	size_t left, n;
+
+	if (str == NULL) {
+		rec_printf(b, "null");
+		return;
+	}
+	left = strlen(str);
+	rec_printf(b, "\"");
+	while (left > 0) {
+		n = rec_utf8_len(p, left);
+		if (n == 0) {
+			rec_printf(b, "\\ufffd");
+			n = 1;
+		} else if (*p == '"' || *p == '\\')
+			rec_printf(b, "\\%c", *p);
+		else if (*p == '\n')
+			rec_printf(b, "\\n");
+		else if (*p == '\t')
+			rec_printf(b, "\\t");
+		else if (*p == '\r')
+			rec_printf(b, "\\r");
+		else if (*p < 0x20 || *p == 0x7f)
+			rec_printf(b, "\\u%04x", *p);
+		else
+			rec_printf(b, "%.*s", (int)n, (const char *)p);
+		p += n;
+		left -= n;
+	}
+	rec_printf(b, "\"");
+}
+
+/* Append a number exactly, or null where JSON has no number for it. */
+static void
+rec_number(struct rec_buf *b, double v)
+{
+	if (isfinite(v))
+		rec_printf(b, "%.17g", v);
+	else
+		rec_printf(b, "null");
+}
+
+/* Append "key":value for a string. */
+static void
+rec_kstr(struct rec_buf *b, const char *key, const char *v)
+{
+	rec_printf(b, ",\"%s\":", key);
+	rec_string(b, v);
+}
+
+/* Append "key":value for a number. */
+static void
+rec_knum(struct rec_buf *b, const char *key, double v)
+{
+	rec_printf(b, ",\"%s\":", key);
+	rec_number(b, v);
+}
+
+/* Convert one sample's time per operation into the record's unit. */
+static double
+rec_convert(const bm_record *rec, double ns_per_op)
+{
+	if (!rec->inverse)
+		return ns_per_op * rec->scale;
+	return ns_per_op > 0 ? rec->scale / ns_per_op *
+	    rec->result->parallel : INFINITY;
+}
+
+/* Append the statistics of the samples, in the record's unit. */
+static int
+rec_stats(struct rec_buf *b, const bm_record *rec)
+{
+	const bm_result *r = rec->result;
+	bm_stats st;
+	double *x;
+	size_t i;
+	int rc;
+
+	if (r->nsamples == 0 || r->samples == NULL)
+		return BM_ERANGE;
+	if ((x = malloc(r->nsamples * sizeof *x)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < r->nsamples; i++)
+		x[i] = rec_convert(rec, r->samples[i].ns /
+		    (double)r->samples[i].n);
+	if ((rc = bm_stats_compute(x, r->nsamples, &st)) != 0) {
+		free(x);
+		return rc;
+	}
+	rec_knum(b, "median", st.median);
+	rec_knum(b, "min", st.min);
+	rec_knum(b, "max", st.max);
+	rec_knum(b, "mean", st.mean);
+	rec_knum(b, "stddev", st.stddev);
+	rec_knum(b, "cv", st.cv);
+	rec_knum(b, "ci_lo", st.ci_lo);
+	rec_knum(b, "ci_hi", st.ci_hi);
+	rec_printf(b, ",\"ci_level\":0.95,\"samples\":%zu", st.count);
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
+	    st.flags & BM_STATS_NOISY ? "true" : "false",
+	    st.flags & BM_STATS_BIMODAL ? "true" : "false");
+	rec_printf(b, ",\"values\":[");
+	for (i = 0; i < r->nsamples; i++) {
+		if (i > 0)
+			rec_printf(b, ",");
+		rec_number(b, x[i]);
+	}
+	rec_printf(b, "]");
+	free(x);
+	return 0;
+}
+
+/* Append the calibration and timer the context used. */
+static void
+rec_context(struct rec_buf *b, const bm_ctx *ctx)
+{
+	if (ctx == NULL) {
+		rec_printf(b, ",\"calibration\":null,\"timer\":null");
+		return;
+	}
+	rec_printf(b, ",\"calibration\":{\"enough_us\":%llu",
+	    (unsigned long long)ctx->cal.enough_us);
+	rec_knum(b, "timing_o_us", ctx->cal.timing_o_us);
+	rec_knum(b, "loop_o_us", ctx->cal.loop_o_us);
+	rec_printf(b, ",\"from_env\":{\"enough\":%s,\"timing_o\":%s,"
+	    "\"loop_o\":%s}}",
+	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
+	    ctx->cal.from_env & BM_CAL_TIMING_O ? "true" : "false",
+	    ctx->cal.from_env & BM_CAL_LOOP_O ? "true" : "false");
+	rec_printf(b, ",\"timer\":{\"clock\":");
+	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK));
+	rec_printf(b, ",\"cycle\":");
+	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CYCLE));
+	rec_printf(b, "}");
+}
+
+/* Append the host name and the time stamp (UTC, ISO 8601). */
+static void
+rec_where_when(struct rec_buf *b)
+{
+	char host[256], stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (gethostname(host, sizeof host) != 0)
+		host[0] = '\0';
+	host[sizeof host - 1] = '\0';
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		stamp[0] = '\0';
+	rec_kstr(b, "host", host);
+	rec_kstr(b, "timestamp", stamp);
+}
+
+/* Format a record as one line of JSON; the caller frees *out. */
+int
+bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
+{
+	struct rec_buf b = { NULL, 0, 0, 0 };
+	const bm_result *r;
+	size_t i;
+	int rc;
+
+	if (out == NULL || rec == NULL || rec->tool == NULL ||
+	    rec->result == NULL || (rec->nparams > 0 && rec->params == NULL))
+		return -EINVAL;
+	*out = NULL;
+	r = rec->result;
+	if ((b.s = malloc(1024)) == NULL)
+		return -ENOMEM;
+	b.cap = 1024;
+	rec_printf(&b, "{\"tool\":");
+	rec_string(&b, rec->tool);
+	rec_kstr(&b, "case", rec->case_name);
+	rec_printf(&b, ",\"params\":{");
+	for (i = 0; i < rec->nparams; i++) {
+		rec_printf(&b, "%s", i > 0 ? "," : "");
+		rec_string(&b, rec->params[i].key);
+		rec_printf(&b, ":");
+		if (rec->params[i].str != NULL)
+			rec_string(&b, rec->params[i].str);
+		else
+			rec_number(&b, rec->params[i].num);
+	}
+	rec_printf(&b, "}");
+	rec_kstr(&b, "metric", rec->metric);
+	rec_kstr(&b, "unit", rec->unit);
+	rec_knum(&b, "value", rec->value);
+	if ((rc = rec_stats(&b, rec)) != 0) {
+		free(b.s);
+		return rc;
+	}
+	rec_printf(&b, ",\"parallel\":%u,\"repetitions\":%u", r->parallel,
+	    r->repetitions);
+	rec_printf(&b, ",\"warmup_us\":%llu,\"enough_us\":%llu",
+	    (unsigned long long)r->warmup_us,
+	    (unsigned long long)r->enough_us);
+	rec_knum(&b, "wall_s", r->wall_s);
+	rec_knum(&b, "ops_per_s", r->ops_per_s);
+	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
+	rec_context(&b, ctx);
+	rec_where_when(&b);
+	rec_kstr(&b, "version", bm_version());
+	rec_printf(&b, "}\n");
+	if (b.err != 0) {
+		free(b.s);
+		return b.err;
+	}
+	*out = b.s;
+	return 0;
+}

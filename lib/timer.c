@@ -1,0 +1,312 @@
+/* timer.c: the registry of subtimers and the timer config string. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Every subtimer benchmp knows, in order of preference within a kind. */
+static const struct timer_entry {
+	const char *name;
+	int kind;
+	const bm__subtimer_ops *ops;	/* NULL: not built here */
+} timer_registry[] = {
+	{ "posix-monotonic", BM_SUBTIMER_CLOCK, &bm__clock_posix_monotonic },
+#ifdef BM_HAVE_MONOTONIC_RAW
+	{ "posix-monotonic-raw", BM_SUBTIMER_CLOCK,
+	    &bm__clock_posix_monotonic_raw },
+#else
+	{ "posix-monotonic-raw", BM_SUBTIMER_CLOCK, NULL },
+#endif
+#ifdef BM_HAVE_THREAD_CPUTIME
+	{ "posix-thread-cputime", BM_SUBTIMER_CLOCK,
+	    &bm__clock_posix_thread_cputime },
+#else
+	{ "posix-thread-cputime", BM_SUBTIMER_CLOCK, NULL },
+#endif
+	{ "stdc-clock", BM_SUBTIMER_CLOCK, &bm__clock_stdc_clock },
+#ifdef BM_HAVE_X86
+	{ "x86-rdtscp", BM_SUBTIMER_CYCLE, &bm__cycle_x86_rdtscp },
+	{ "x86-rdtsc", BM_SUBTIMER_CYCLE, &bm__cycle_x86_rdtsc },
+#else
+	{ "x86-rdtscp", BM_SUBTIMER_CYCLE, NULL },
+	{ "x86-rdtsc", BM_SUBTIMER_CYCLE, NULL },
+#endif
+#ifdef BM_HAVE_PERF_EVENT
+	{ "linux-perf-event", BM_SUBTIMER_CYCLE,
+	    &bm__cycle_linux_perf_event },
+#else
+	{ "linux-perf-event", BM_SUBTIMER_CYCLE, NULL },
+#endif
+	{ "null", BM_SUBTIMER_CYCLE, &bm__cycle_null },
+};
+#define TIMER_NENTRIES (sizeof timer_registry / sizeof timer_registry[0])
+
+static const char *const timer_kind_names[] = { "clock", "cycle counter" };
+
+/* Check that a POSIX clock works here and describe it. */
+int
+bm__posix_clock_init(clockid_t id, const char *name, char *detail,
+    size_t len)
+{
+	struct timespec res, now;
+
+	if (clock_getres(id, &res) != 0 || clock_gettime(id, &now) != 0) {
+		snprintf(detail, len, "%s: %s", name, strerror(errno));
+		return -errno;
+	}
+	snprintf(detail, len, "%s, resolution %ld ns", name,
+	    (long)res.tv_sec * 1000000000L + res.tv_nsec);
+	return 0;
+}
+
+/* Find a registry entry by name (len bytes of name), or NULL. */
+static const struct timer_entry *
+timer_find(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < TIMER_NENTRIES; i++) {
+		if (strlen(timer_registry[i].name) == len &&
+		    strncmp(timer_registry[i].name, name, len) == 0)
+			return &timer_registry[i];
+	}
+	return NULL;
+}
+
+/*
+ * Check a comma-separated list of names of one kind without initialising
+ * anything, so that a typo late in a list is reported even when an earlier
+ * name would have won.
+ */
+static int
+timer_check_list(const char *list, size_t len, int kind, const char *word,
+    int wlen, char *err, size_t errlen)
+{
+	const struct timer_entry *e;
+	const char *p = list, *end = list + len, *comma;
+	size_t n;
+
+	if (len == 0) {
+		snprintf(err, errlen, "empty list in timer config word "
+		    "'%.*s'", wlen, word);
+		return BM_EPARSE;
+	}
+	while (p <= end) {
+		comma = memchr(p, ',', (size_t)(end - p));
+		n = (size_t)((comma != NULL ? comma : end) - p);
+		if (n == 0) {
+			snprintf(err, errlen, "empty name in timer config word "
+			    "'%.*s'", wlen, word);
+			return BM_EPARSE;
+		}
+		if ((e = timer_find(p, n)) == NULL) {
+			snprintf(err, errlen, "unknown %s '%.*s' in timer "
+			    "config", timer_kind_names[kind], (int)n, p);
+			return BM_ECONFIG;
+		}
+		if (e->kind != kind) {
+			snprintf(err, errlen, "'%.*s' is a %s, not a %s",
+			    (int)n, p, timer_kind_names[e->kind],
+			    timer_kind_names[kind]);
+			return BM_ECONFIG;
+		}
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+/*
+ * Initialise the first subtimer of a checked list that works; when none
+ * does, say why each one failed.
+ */
+static int
+timer_pick(const char *list, size_t len, int kind,
+    const bm__subtimer_ops **ops, void **priv, char *err, size_t errlen)
+{
+	const struct timer_entry *e;
+	const char *p = list, *end = list + len, *comma;
+	char detail[128];
+	size_t n, used;
+
+	used = (size_t)snprintf(err, errlen, "no %s works:",
+	    timer_kind_names[kind]);
+	for (;;) {
+		comma = memchr(p, ',', (size_t)(end - p));
+		n = (size_t)((comma != NULL ? comma : end) - p);
+		e = timer_find(p, n);
+		detail[0] = '\0';
+		if (e->ops == NULL)
+			snprintf(detail, sizeof detail,
+			    "not built for this platform");
+		else if (e->ops->init(priv, detail, sizeof detail) == 0) {
+			*ops = e->ops;
+			err[0] = '\0';
+			return 0;
+		}
+		if (used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used,
+			    "%s %s: %s", p == list ? "" : ";", e->name, detail);
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	return BM_ENOTIMER;
+}
+
+/* Find "key=" words of a config string; check everything else. */
+static int
+timer_split(const char *config, const char **clock, size_t *clen,
+    const char **cycle, size_t *cylen, char *err, size_t errlen)
+{
+	const char *p = config, *w;
+	size_t n;
+
+	*clock = *cycle = NULL;
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " \t\n");
+		if (*p == '\0')
+			break;
+		w = p;
+		n = strcspn(w, " \t\n");
+		p = w + n;
+		if (n == 4 && strncmp(w, "list", 4) == 0)
+			continue;
+		if (n >= 6 && strncmp(w, "clock=", 6) == 0) {
+			if (*clock != NULL)
+				goto repeated;
+			*clock = w + 6;
+			*clen = n - 6;
+		} else if (n >= 6 && strncmp(w, "cycle=", 6) == 0) {
+			if (*cycle != NULL)
+				goto repeated;
+			*cycle = w + 6;
+			*cylen = n - 6;
+		} else {
+			snprintf(err, errlen, "unknown word '%.*s' in timer "
+			    "config (expected clock=NAMES, cycle=NAMES or "
+			    "list)", (int)n, w);
+			return BM_ECONFIG;
+		}
+		continue;
+repeated:
+		snprintf(err, errlen, "'%.*s' repeats a key in timer config",
+		    (int)n, w);
+		return BM_ECONFIG;
+	}
+	return 0;
+}
+
+/* Initialise a timer from a config string (NULL: the default). */
+int
+bm__timer_init(bm__timer *t, const char *config, char *err, size_t errlen)
+{
+	const char *clock, *cycle;
+	size_t clen = 0, cylen = 0;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if ((rc = timer_split(config, &clock, &clen, &cycle, &cylen, err,
+	    errlen)) != 0)
+		return rc;
+	if (clock == NULL) {
+		clock = "posix-monotonic";
+		clen = strlen(clock);
+	}
+	if (cycle == NULL) {
+		cycle = "null";
+		cylen = strlen(cycle);
+	}
+	if ((rc = timer_check_list(clock, clen, BM_SUBTIMER_CLOCK,
+	    clock - 6, (int)clen + 6, err, errlen)) != 0 ||
+	    (rc = timer_check_list(cycle, cylen, BM_SUBTIMER_CYCLE,
+	    cycle - 6, (int)cylen + 6, err, errlen)) != 0)
+		return rc;
+	if ((rc = timer_pick(clock, clen, BM_SUBTIMER_CLOCK, &t->clock,
+	    &t->clock_priv, err, errlen)) != 0)
+		return rc;
+	if ((rc = timer_pick(cycle, cylen, BM_SUBTIMER_CYCLE, &t->cycle,
+	    &t->cycle_priv, err, errlen)) != 0) {
+		bm__timer_fini(t);
+		return rc;
+	}
+	return 0;
+}
+
+/* Release a timer's subtimers. */
+void
+bm__timer_fini(bm__timer *t)
+{
+	if (t->clock != NULL && t->clock->fini != NULL)
+		t->clock->fini(t->clock_priv);
+	if (t->cycle != NULL && t->cycle->fini != NULL)
+		t->cycle->fini(t->cycle_priv);
+	memset(t, 0, sizeof *t);
+}
+
+/* Reopen per-process resources in a freshly forked worker. */
+int
+bm__timer_after_fork(bm__timer *t)
+{
+	int rc;
+
+	if (t->clock != NULL && t->clock->after_fork != NULL &&
+	    (rc = t->clock->after_fork(t->clock_priv)) != 0)
+		return rc;
+	if (t->cycle != NULL && t->cycle->after_fork != NULL &&
+	    (rc = t->cycle->after_fork(t->cycle_priv)) != 0)
+		return rc;
+	return 0;
+}
+
+/* Describe every subtimer and whether it initialises here. */
+int
+bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count)
+{
+	const struct timer_entry *e;
+	void *priv;
+	size_t i;
+	int rc;
+
+	if (count != NULL)
+		*count = TIMER_NENTRIES;
+	for (i = 0; i < TIMER_NENTRIES && i < max; i++) {
+		e = &timer_registry[i];
+		out[i].name = e->name;
+		out[i].kind = e->kind;
+		out[i].detail[0] = '\0';
+		if (e->ops == NULL) {
+			out[i].status = BM_ENOTSUP;
+			snprintf(out[i].detail, sizeof out[i].detail,
+			    "not built for this platform");
+			continue;
+		}
+		priv = NULL;
+		rc = e->ops->init(&priv, out[i].detail, sizeof out[i].detail);
+		out[i].status = rc;
+		if (rc == 0 && e->ops->fini != NULL)
+			e->ops->fini(priv);
+	}
+	return 0;
+}
+
+/* Return 1 when a config string contains the word "list". */
+int
+bm_timer_config_wants_list(const char *config)
+{
+	const char *p = config;
+	size_t n;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (n == 4 && strncmp(p, "list", 4) == 0)
+			return 1;
+		p += n;
+	}
+	return 0;
+}
