@@ -1,0 +1,350 @@
+/* bw_mem.c: memory bandwidth of reading, writing and copying, as lmbench's bw_mem. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tool.h"
+
+/*
+ * Memory moves in blocks of 512 bytes (128 ints), the unit lmbench's loops
+ * are unrolled over.  The "rd", "wr", "rdwr" and "cp" modes touch one int
+ * in four (one every 16 bytes) yet count every byte, as lmbench's do, so
+ * that their figures compare with lmbench's; the "f" modes touch them all.
+ */
+#define BW_BLOCK 512
+#define BW_INTS (BW_BLOCK / sizeof(int))
+/* The second buffer of "conflict" starts this far from the first. */
+#define BW_CONFLICT_ALIGN (2u << 20)
+/*
+ * The largest size accepted: any larger and the mapping's length could
+ * overflow.  Sizes no machine has are refused by mmap, a runtime error.
+ */
+#define BW_MAX_SIZE ((uint64_t)(SIZE_MAX / 4))
+
+/* One worker's buffers. */
+struct bw_state {
+	size_t size;		/* bytes per buffer, a multiple of BW_BLOCK */
+	int two;		/* the mode copies: a second buffer */
+	int conflict;		/* place both buffers on the same cache sets */
+	char *map;		/* the mapping(s) */
+	size_t maplen;
+	int *src;
+	int *dst;
+	volatile int sink;	/* keeps reads from being optimised away */
+};
+
+/* Read one int in four. */
+static int
+bw_rd(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	const int *end = s->src + s->size / sizeof(int), *p;
+	int sum = 0;
+	size_t i;
+
+	while (n-- > 0) {
+		for (p = s->src; p < end; p += BW_INTS) {
+			for (i = 0; i < BW_INTS; i += 4)
+				sum += p[i];
+		}
+	}
+	s->sink = sum;
+	return 0;
+}
+
+/* Write one int in four. */
+static int
+bw_wr(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	int *end = s->src + s->size / sizeof(int), *p;
+	size_t i;
+
+	while (n-- > 0) {
+		for (p = s->src; p < end; p += BW_INTS) {
+			for (i = 0; i < BW_INTS; i += 4)
+				p[i] = (int)n;
+		}
+	}
+	return 0;
+}
+
+/* Read and write back one int in four. */
+static int
+bw_rdwr(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	int *end = s->src + s->size / sizeof(int), *p;
+	int sum = 0;
+	size_t i;
+
+	while (n-- > 0) {
+		for (p = s->src; p < end; p += BW_INTS) {
+			for (i = 0; i < BW_INTS; i += 4) {
+				sum += p[i];
+				p[i] = sum;
+			}
+		}
+	}
+	s->sink = sum;
+	return 0;
+}
+
+/* Copy one int in four. */
+static int
+bw_cp(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	const int *end = s->src + s->size / sizeof(int), *p;
+	int *d;
+	size_t i;
+
+	while (n-- > 0) {
+		for (p = s->src, d = s->dst; p < end; p += BW_INTS,
+		    d += BW_INTS) {
+			for (i = 0; i < BW_INTS; i += 4)
+				d[i] = p[i];
+		}
+	}
+	return 0;
+}
+
+/* Read every int. */
+static int
+bw_frd(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	const int *end = s->src + s->size / sizeof(int), *p;
+	int sum = 0;
+
+	while (n-- > 0) {
+		for (p = s->src; p < end; p++)
+			sum += *p;
+	}
+	s->sink = sum;
+	return 0;
+}
+
+/* Write every int. */
+static int
+bw_fwr(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	int *end = s->src + s->size / sizeof(int), *p;
+
+	while (n-- > 0) {
+		for (p = s->src; p < end; p++)
+			*p = (int)n;
+	}
+	return 0;
+}
+
+/* Copy every int. */
+static int
+bw_fcp(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+	const int *end = s->src + s->size / sizeof(int), *p;
+	int *d;
+
+	while (n-- > 0) {
+		for (p = s->src, d = s->dst; p < end; p++, d++)
+			*d = *p;
+	}
+	return 0;
+}
+
+/* Zero the buffer with the C library. */
+static int
+bw_bzero(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+
+	while (n-- > 0) {
+		memset(s->src, 0, s->size);
+		__asm__ volatile("" : : "r"(s->src) : "memory");
+	}
+	return 0;
+}
+
+/* Copy the buffer with the C library. */
+static int
+bw_bcopy(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+
+	while (n-- > 0) {
+		memmove(s->dst, s->src, s->size);
+		__asm__ volatile("" : : "r"(s->dst) : "memory");
+	}
+	return 0;
+}
+
+/* How long the mapping for the buffers must be. */
+static size_t
+bw_maplen(const struct bw_state *s)
+{
+	size_t gap;
+
+	if (!s->two)
+		return s->size;
+	/*
+	 * With conflict the second buffer starts a multiple of 2 MB after
+	 * the first, so both have the same low address bits and fall on
+	 * the same sets of every cache indexed by them; without it, one
+	 * 512-byte block more keeps them apart.
+	 */
+	gap = s->conflict ? (s->size + BW_CONFLICT_ALIGN - 1) /
+	    BW_CONFLICT_ALIGN * BW_CONFLICT_ALIGN : s->size + BW_BLOCK;
+	return gap + s->size;
+}
+
+/* Map and touch a worker's buffers. */
+static int
+bw_init(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+
+	(void)n;
+	s->maplen = bw_maplen(s);
+	s->map = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->map == MAP_FAILED) {
+		s->map = NULL;
+		return -errno;
+	}
+	s->src = (int *)(void *)s->map;
+	s->dst = s->two ? (int *)(void *)(s->map + s->maplen - s->size) :
+	    NULL;
+	/* Fault every page in now, not in the first timed pass. */
+	memset(s->map, 1, s->maplen);
+	return 0;
+}
+
+/* Unmap a worker's buffers. */
+static int
+bw_cleanup(bm_iter_t n, void *cookie)
+{
+	struct bw_state *s = cookie;
+
+	(void)n;
+	if (s->map != NULL && munmap(s->map, s->maplen) != 0)
+		return -errno;
+	s->map = NULL;
+	return 0;
+}
+
+static const struct bw_mode {
+	const char *name;
+	bm_fn fn;
+	int two;
+} bw_modes[] = {
+	{ "rd", bw_rd, 0 },
+	{ "wr", bw_wr, 0 },
+	{ "rdwr", bw_rdwr, 0 },
+	{ "cp", bw_cp, 1 },
+	{ "frd", bw_frd, 0 },
+	{ "fwr", bw_fwr, 0 },
+	{ "fcp", bw_fcp, 1 },
+	{ "bzero", bw_bzero, 0 },
+	{ "bcopy", bw_bcopy, 1 },
+};
+#define BW_NMODES (sizeof bw_modes / sizeof bw_modes[0])
+
+/*
+ * Check that the buffers can be mapped at all before forking workers, so
+ * that an impossible size is one clear message, not one per worker.
+ */
+static void
+bw_precheck(const struct tool *t, const struct bw_state *s)
+{
+	size_t len = bw_maplen(s);
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
+		    strerror(errno));
+	munmap(p, len);
+}
+
+/* Measure one mode's bandwidth and print "MB MB/s". */
+int
+main(int argc, char **argv)
+{
+	struct tool t = { "bw_mem", "size rd|wr|rdwr|cp|frd|fwr|fcp|bzero|"
+	    "bcopy [conflict]", "\nsize takes a k, m or g suffix (powers of "
+	    "1024) and is rounded down to a multiple of 512 bytes.\n", NULL,
+	    { 0 }, 0, NULL };
+	struct bw_state s;
+	const struct bw_mode *m = NULL;
+	bm_param params[2];
+	bm_record rec;
+	bm_result r;
+	bm_bench b;
+	char line[128];
+	uint64_t size;
+	size_t i;
+	int first;
+
+	memset(&s, 0, sizeof s);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	if (argc - first < 2)
+		tool_usage_error(&t, "missing %s", argc - first == 0 ?
+		    "the size and the mode" : "the mode");
+	if (argc - first > 3)
+		tool_usage_error(&t, "too many arguments");
+	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
+	for (i = 0; i < BW_NMODES; i++) {
+		if (strcmp(argv[first + 1], bw_modes[i].name) == 0)
+			m = &bw_modes[i];
+	}
+	if (m == NULL)
+		tool_usage_error(&t, "unknown mode '%s'", argv[first + 1]);
+	if (argc - first == 3) {
+		if (strcmp(argv[first + 2], "conflict") != 0)
+			tool_usage_error(&t, "unknown argument '%s' (expected "
+			    "conflict)", argv[first + 2]);
+		s.conflict = 1;
+	}
+	s.size = (size_t)(size / BW_BLOCK * BW_BLOCK);
+	s.two = m->two;
+	tool_setup(&t);
+	bw_precheck(&t, &s);
+
+	b.initialize = bw_init;
+	b.benchmark = m->fn;
+	b.cleanup = bw_cleanup;
+	b.cookie = &s;
+	tool_run(&t, &b, &r);
+
+	params[0].key = "size";
+	params[0].str = NULL;
+	params[0].num = (double)s.size;
+	params[1].key = "conflict";
+	params[1].str = s.conflict ? "yes" : "no";
+	params[1].num = 0;
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = m->name;
+	rec.params = params;
+	rec.nparams = 2;
+	rec.metric = "bandwidth";
+	rec.unit = "MB/s";
+	/* MB/s = (size / 1e6) / (ns / 1e9), summed over the workers. */
+	rec.scale = (double)s.size * 1e3;
+	rec.inverse = 1;
+	rec.value = rec.scale / r.per_op_ns.median * r.parallel;
+	rec.result = &r;
+	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
+	    rec.value);
+	tool_report(&t, &rec, line);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}

@@ -1,0 +1,88 @@
+/* calib.c: the shared main of the calibration tools enough, timing_o and loop_o. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tool.h"
+
+enum {
+	CALIB_OPT_EXPORT = TOOL_OPT_BASE,
+	CALIB_OPT_ALL
+};
+
+static const struct option calib_long[] = {
+	{ "export", no_argument, NULL, CALIB_OPT_EXPORT },
+	{ "all", no_argument, NULL, CALIB_OPT_ALL },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What the options asked for. */
+static struct {
+	int export;
+	int all;
+} calib_opts;
+
+/* Take --export and --all. */
+static void
+calib_option(struct tool *t, int opt, const char *arg)
+{
+	(void)arg;
+	if (opt == CALIB_OPT_EXPORT)
+		calib_opts.export = 1;
+	else if (opt == CALIB_OPT_ALL)
+		calib_opts.all = 1;
+	else
+		tool_usage_error(t, "unexpected option");
+}
+
+/* Print one value, bare or as an export line for the shell. */
+static void
+calib_print(const bm_calibration *cal, unsigned which, int export)
+{
+	const char *var = which == BM_CAL_ENOUGH ? "ENOUGH" :
+	    which == BM_CAL_TIMING_O ? "TIMING_O" : "LOOP_O";
+
+	if (export)
+		printf("export %s=", var);
+	if (which == BM_CAL_ENOUGH)
+		printf("%llu\n", (unsigned long long)cal->enough_us);
+	else
+		printf("%.6f\n", which == BM_CAL_TIMING_O ? cal->timing_o_us :
+		    cal->loop_o_us);
+}
+
+/*
+ * Calibrate (values in the environment are taken as given) and print.
+ * timing_o and loop_o print microseconds with six decimals, where lmbench
+ * printed whole microseconds and so reported 0 on every modern machine.
+ */
+int
+tool_calibration_main(const char *name, unsigned which, int argc,
+    char **argv)
+{
+	struct tool t;
+	bm_calibration cal;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	t.name = name;
+	t.args = "[--export] [--all]";
+	t.extra_usage = "  --export        print export VAR=value for the "
+	    "shell\n  --all           print ENOUGH, TIMING_O and LOOP_O "
+	    "(implies --export)\n";
+	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option) !=
+	    argc)
+		tool_usage_error(&t, "unexpected argument '%s'",
+		    argv[optind]);
+	tool_setup(&t);
+	if ((rc = bm_calibrate(t.ctx, &cal)) != 0)
+		tool_lib_fail(&t, rc, "calibration");
+	if (calib_opts.all) {
+		calib_print(&cal, BM_CAL_ENOUGH, 1);
+		calib_print(&cal, BM_CAL_TIMING_O, 1);
+		calib_print(&cal, BM_CAL_LOOP_O, 1);
+	} else
+		calib_print(&cal, which, calib_opts.export);
+	return tool_finish(&t);
+}

@@ -1,0 +1,11 @@
+/* enough.c: print the shortest interval a measurement can trust, as lmbench's enough. */
+#include "config.h"
+
+#include "tool.h"
+
+/* Calibrate and print the value. */
+int
+main(int argc, char **argv)
+{
+	return tool_calibration_main("enough", BM_CAL_ENOUGH, argc, argv);
+}

@@ -1,0 +1,216 @@
+/* lat_syscall.c: the latency of simple system calls, as lmbench's lat_syscall. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* One worker's state: the file and, once initialised, its descriptor. */
+struct syscall_state {
+	const char *file;
+	int write;		/* open for writing (the write mode) */
+	int fd;
+};
+
+/* getppid(): the cheapest call that always enters the kernel. */
+static int
+syscall_null(bm_iter_t n, void *cookie)
+{
+	(void)cookie;
+	while (n-- > 0)
+		(void)getppid();
+	return 0;
+}
+
+/* Read one byte from /dev/zero. */
+static int
+syscall_read(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+	char c;
+
+	while (n-- > 0) {
+		if (read(s->fd, &c, 1) != 1)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Write one byte to /dev/null. */
+static int
+syscall_write(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+	char c = 0;
+
+	while (n-- > 0) {
+		if (write(s->fd, &c, 1) != 1)
+			return -errno;
+	}
+	return 0;
+}
+
+/* stat() the file by name. */
+static int
+syscall_stat(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+	struct stat st;
+
+	while (n-- > 0) {
+		if (stat(s->file, &st) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* fstat() the open file. */
+static int
+syscall_fstat(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+	struct stat st;
+
+	while (n-- > 0) {
+		if (fstat(s->fd, &st) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* open() and close() the file. */
+static int
+syscall_open(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+	int fd;
+
+	while (n-- > 0) {
+		if ((fd = open(s->file, O_RDONLY)) < 0)
+			return -errno;
+		close(fd);
+	}
+	return 0;
+}
+
+/* Open the worker's descriptor (each worker is its own process). */
+static int
+syscall_init(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+
+	(void)n;
+	if ((s->fd = open(s->file, s->write ? O_WRONLY : O_RDONLY)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Close the worker's descriptor. */
+static int
+syscall_cleanup(bm_iter_t n, void *cookie)
+{
+	struct syscall_state *s = cookie;
+
+	(void)n;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	return 0;
+}
+
+static const struct syscall_mode {
+	const char *name;
+	const char *label;
+	bm_fn fn;
+	int needs_fd;		/* open the file in each worker */
+	const char *fixed_file;	/* the file this mode always uses */
+} syscall_modes[] = {
+	{ "null", "Simple syscall", syscall_null, 0, NULL },
+	{ "read", "Simple read", syscall_read, 1, "/dev/zero" },
+	{ "write", "Simple write", syscall_write, 1, "/dev/null" },
+	{ "stat", "Simple stat", syscall_stat, 0, NULL },
+	{ "fstat", "Simple fstat", syscall_fstat, 1, NULL },
+	{ "open", "Simple open/close", syscall_open, 0, NULL },
+};
+#define SYSCALL_NMODES (sizeof syscall_modes / sizeof syscall_modes[0])
+
+/* Measure one system call and print its latency. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = { "lat_syscall", "null|read|write|stat|fstat|open "
+	    "[file]", "\nThe file (default /dev/null) is used by stat, fstat "
+	    "and open.\n", NULL, { 0 }, 0, NULL };
+	struct syscall_state s = { "/dev/null", 0, -1 };
+	const struct syscall_mode *m = NULL;
+	struct stat st;
+	bm_bench b;
+	bm_result r;
+	bm_param param;
+	bm_record rec;
+	char line[128];
+	size_t i;
+	int first, fd;
+
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	if (first >= argc)
+		tool_usage_error(&t, "missing the system call to measure");
+	for (i = 0; i < SYSCALL_NMODES; i++) {
+		if (strcmp(argv[first], syscall_modes[i].name) == 0)
+			m = &syscall_modes[i];
+	}
+	if (m == NULL)
+		tool_usage_error(&t, "unknown system call '%s'", argv[first]);
+	if (first + 2 < argc)
+		tool_usage_error(&t, "too many arguments");
+	if (first + 1 < argc) {
+		if (m->fixed_file != NULL || m->fn == syscall_null)
+			tool_usage_error(&t, "%s takes no file", m->name);
+		s.file = argv[first + 1];
+	}
+	if (m->fixed_file != NULL)
+		s.file = m->fixed_file;
+	s.write = m->fn == syscall_write;
+	tool_setup(&t);
+
+	/* Refuse a file we cannot use before any worker starts. */
+	if (m->fn == syscall_stat && stat(s.file, &st) != 0)
+		tool_fail(&t, "cannot stat %s: %s", s.file, strerror(errno));
+	if (m->needs_fd || m->fn == syscall_open) {
+		if ((fd = open(s.file, s.write ? O_WRONLY : O_RDONLY)) < 0)
+			tool_fail(&t, "cannot open %s: %s", s.file,
+			    strerror(errno));
+		close(fd);
+	}
+
+	b.initialize = m->needs_fd ? syscall_init : NULL;
+	b.benchmark = m->fn;
+	b.cleanup = m->needs_fd ? syscall_cleanup : NULL;
+	b.cookie = &s;
+	tool_run(&t, &b, &r);
+
+	param.key = "file";
+	param.str = s.file;
+	param.num = 0;
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = m->name;
+	rec.params = &param;
+	rec.nparams = m->fn == syscall_null ? 0 : 1;
+	rec.metric = "latency";
+	rec.unit = "us";
+	rec.value = r.per_op_ns.median / 1000.0;
+	rec.scale = 1e-3;
+	rec.inverse = 0;
+	rec.result = &r;
+	snprintf(line, sizeof line, "%s: %.4f microseconds\n", m->label,
+	    rec.value);
+	tool_report(&t, &rec, line);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}

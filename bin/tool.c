@@ -1,0 +1,303 @@
+/* tool.c: options, errors and output shared by benchmp's tools. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#define TOOL_MAX_LONG 32
+#define TOOL_MAX_WARMUP_US 3600000000u
+
+enum {
+	TOOL_OPT_JSON = 1,
+	TOOL_OPT_TIMER
+};
+
+static const struct option tool_long_common[] = {
+	{ "json", no_argument, NULL, TOOL_OPT_JSON },
+	{ "timer", required_argument, NULL, TOOL_OPT_TIMER },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+};
+#define TOOL_NCOMMON (sizeof tool_long_common / sizeof tool_long_common[0])
+
+/* Print the one-line usage. */
+static void
+tool_usage_line(const struct tool *t, FILE *f)
+{
+	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
+	    "[--timer=CONFIG] %s\n", t->name, t->args);
+}
+
+/* Print the full help to stdout and exit 0. */
+static void __attribute__((noreturn))
+tool_help(const struct tool *t)
+{
+	tool_usage_line(t, stdout);
+	printf("\n"
+	    "  -P n            run n worker processes in parallel (1 to %u)\n"
+	    "  -W us           warm up for us microseconds before timing\n"
+	    "  -N reps         timed intervals per worker (1 to %u, "
+	    "default %u)\n"
+	    "  --json          print one JSON record per result instead of "
+	    "the line\n"
+	    "  --timer=CONFIG  clock=NAMES cycle=NAMES, or list\n"
+	    "  -h, --help      print this help\n"
+	    "  -V, --version   print the version\n",
+	    BM_MAX_PARALLEL, BM_MAX_REPETITIONS, BM_DEFAULT_REPETITIONS);
+	if (t->extra_usage != NULL)
+		fputs(t->extra_usage, stdout);
+	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
+	    "BENCHMP_SCHED.\nResults go to stdout; see %s(8).\n", t->name);
+	exit(fflush(stdout) == 0 ? 0 : 1);
+}
+
+/* Print a message and the usage line to stderr and exit 2. */
+void
+tool_usage_error(const struct tool *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", t->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	tool_usage_line(t, stderr);
+	exit(2);
+}
+
+/* Print a runtime failure and exit 1. */
+void
+tool_fail(const struct tool *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", t->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Report a library error: bad input exits 2, anything else 1. */
+void
+tool_lib_fail(const struct tool *t, int rc, const char *doing)
+{
+	const char *detail = t->ctx != NULL ? bm_ctx_errmsg(t->ctx) : "";
+
+	if (*detail == '\0')
+		detail = bm_strerror(rc);
+	fprintf(stderr, "%s: %s%s%s\n", t->name, doing != NULL ? doing : "",
+	    doing != NULL ? ": " : "", detail);
+	switch (rc) {
+	case BM_EPARSE:
+	case BM_ERANGE:
+	case BM_ECONFIG:
+		exit(2);
+	default:
+		exit(1);
+	}
+}
+
+/* Parse an unsigned number within [min, max] or exit 2 naming it. */
+uint64_t
+tool_uint(const struct tool *t, const char *what, const char *s,
+    uint64_t min, uint64_t max)
+{
+	uint64_t v = 0;
+	int rc;
+
+	if ((rc = bm_parse_uint(s, min, max, &v)) == BM_EPARSE)
+		tool_usage_error(t, "%s: '%s' is not a number", what, s);
+	if (rc != 0)
+		tool_usage_error(t, "%s: %s is out of range (%llu to %llu)",
+		    what, s, (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+/* Parse a size with k/m/g within [min, max] or exit 2 naming it. */
+uint64_t
+tool_size(const struct tool *t, const char *what, const char *s,
+    uint64_t min, uint64_t max)
+{
+	uint64_t v = 0;
+	int rc;
+
+	rc = bm_parse_size(s, &v);
+	if (rc == BM_EPARSE)
+		tool_usage_error(t, "%s: '%s' is not a size (digits and an "
+		    "optional k, m or g)", what, s);
+	if (rc != 0 || v < min || v > max)
+		tool_usage_error(t, "%s: %s is out of range (%llu to %llu "
+		    "bytes)", what, s, (unsigned long long)min,
+		    (unsigned long long)max);
+	return v;
+}
+
+/* Print every subtimer and whether it works here, then exit 0. */
+static void __attribute__((noreturn))
+tool_list_timers(const struct tool *t)
+{
+	bm_subtimer_info info[32];
+	size_t n, i;
+
+	if (bm_timer_list(info, 32, &n) != 0)
+		tool_fail(t, "cannot list the timers");
+	for (i = 0; i < n && i < 32; i++) {
+		printf("%-6s %-22s %s: %s\n",
+		    info[i].kind == BM_SUBTIMER_CLOCK ? "clock" : "cycle",
+		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
+		    info[i].detail);
+	}
+	exit(fflush(stdout) == 0 ? 0 : 1);
+}
+
+/* Parse the command line; return the index of the first operand. */
+int
+tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
+    const struct option *extra_long,
+    void (*extra)(struct tool *t, int opt, const char *arg))
+{
+	struct option longopts[TOOL_MAX_LONG];
+	char shortopts[64];
+	size_t n = 0;
+	int opt;
+
+	bm_options_init(&t->opts);
+	memcpy(longopts, tool_long_common, sizeof tool_long_common);
+	n = TOOL_NCOMMON;
+	while (extra_long != NULL && extra_long->name != NULL &&
+	    n < TOOL_MAX_LONG - 1)
+		longopts[n++] = *extra_long++;
+	memset(&longopts[n], 0, sizeof longopts[n]);
+	snprintf(shortopts, sizeof shortopts, "+P:W:N:hV%s",
+	    extra_short != NULL ? extra_short : "");
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts,
+	    NULL)) != -1) {
+		switch (opt) {
+		case 'P':
+			t->opts.parallel = (unsigned)tool_uint(t, "-P", optarg,
+			    1, BM_MAX_PARALLEL);
+			break;
+		case 'W':
+			t->opts.warmup_us = tool_uint(t, "-W", optarg, 0,
+			    TOOL_MAX_WARMUP_US);
+			break;
+		case 'N':
+			t->opts.repetitions = (unsigned)tool_uint(t, "-N",
+			    optarg, 1, BM_MAX_REPETITIONS);
+			break;
+		case 'h':
+			tool_help(t);
+		case 'V':
+			printf("%s (benchmp) %s\n", t->name, bm_version());
+			exit(fflush(stdout) == 0 ? 0 : 1);
+		case TOOL_OPT_JSON:
+			t->json = 1;
+			break;
+		case TOOL_OPT_TIMER:
+			t->timer = optarg;
+			break;
+		case '?':
+			if (optopt != 0)
+				tool_usage_error(t, "unknown option or missing "
+				    "value: -%c", optopt);
+			tool_usage_error(t, "unknown option or missing value: "
+			    "%s", argv[optind - 1]);
+		case ':':
+			tool_usage_error(t, "option needs a value: %s",
+			    argv[optind - 1]);
+		default:
+			if (extra == NULL)
+				tool_usage_error(t, "unexpected option");
+			extra(t, opt, optarg);
+			break;
+		}
+	}
+	if (t->timer != NULL && bm_timer_config_wants_list(t->timer))
+		tool_list_timers(t);
+	return optind;
+}
+
+/* Create the context and apply the environment and --timer. */
+void
+tool_setup(struct tool *t)
+{
+	const char *env;
+	int rc;
+
+	if ((rc = bm_ctx_new(&t->ctx)) != 0)
+		tool_lib_fail(t, rc, "cannot set up");
+	env = getenv("BENCHMP_TIMER");
+	if (t->timer == NULL && env != NULL && bm_timer_config_wants_list(env))
+		tool_list_timers(t);
+	if ((rc = bm_ctx_load_env(t->ctx)) != 0)
+		tool_lib_fail(t, rc, NULL);
+	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
+		tool_lib_fail(t, rc, "--timer");
+}
+
+/*
+ * Run the benchmark.  An interrupted run has already reaped its workers:
+ * say so, then die of the same signal so the shell sees it.
+ */
+void
+tool_run(struct tool *t, const bm_bench *b, bm_result *res)
+{
+	int rc, sig;
+
+	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
+		return;
+	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
+		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
+		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
+		    sig == SIGHUP ? "HUP" : "NAL");
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		exit(128 + sig);
+	}
+	if (rc == BM_ERANGE || rc == BM_EPARSE)
+		rc = -EINVAL;	/* options were checked: not a usage error */
+	tool_lib_fail(t, rc, NULL);
+}
+
+/* Print the classic line or, with --json, the record. */
+void
+tool_report(struct tool *t, const bm_record *rec, const char *line)
+{
+	char *json;
+	int rc;
+
+	if (t->json) {
+		if ((rc = bm_record_json(t->ctx, rec, &json)) != 0)
+			tool_lib_fail(t, rc, "formatting the record");
+		fputs(json, stdout);
+		free(json);
+	} else
+		fputs(line, stdout);
+	if (fflush(stdout) != 0)
+		tool_fail(t, "writing the result: %s", strerror(errno));
+}
+
+/* Release the context and check that stdout was written. */
+int
+tool_finish(struct tool *t)
+{
+	bm_ctx_free(t->ctx);
+	t->ctx = NULL;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: writing the result: %s\n", t->name,
+		    strerror(errno));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,79 @@
+/* tool.h: what every benchmp command-line tool shares. */
+#ifndef BM_TOOL_H
+#define BM_TOOL_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "benchmp.h"
+
+/* A tool's run: its name, options, context and output mode. */
+struct tool {
+	const char *name;		/* for messages: "lat_syscall" */
+	const char *args;		/* positional part of the usage line */
+	const char *extra_usage;	/* tool-specific option lines, or NULL */
+	bm_ctx *ctx;
+	bm_options opts;
+	int json;			/* --json: records instead of lines */
+	const char *timer;		/* --timer=CONFIG */
+};
+
+/* Tool-specific options start here so they never clash with ours. */
+#define TOOL_OPT_BASE 0x100
+
+/*
+ * Parse the command line: the common options here, tool-specific ones
+ * (short letters in extra_short, long ones in extra_long) through extra(),
+ * which returns 0 or calls tool_usage_error().  Returns optind.  Handles
+ * -h and -V (exit 0) and usage errors (exit 2).
+ */
+int tool_parse(struct tool *t, int argc, char **argv,
+    const char *extra_short, const struct option *extra_long,
+    void (*extra)(struct tool *t, int opt, const char *arg));
+
+/* Create the context, read the environment and --timer; exits on error. */
+void tool_setup(struct tool *t);
+
+/* Print the usage line to stderr after a message and exit 2. */
+void tool_usage_error(const struct tool *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Print a runtime failure and exit 1. */
+void tool_fail(const struct tool *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Report a library error and exit: 2 for bad input, 1 otherwise. */
+void tool_lib_fail(const struct tool *t, int rc, const char *doing)
+    __attribute__((noreturn));
+
+/* Parse a size argument (k/m/g) within [min, max]; usage error if bad. */
+uint64_t tool_size(const struct tool *t, const char *what, const char *s,
+    uint64_t min, uint64_t max);
+
+/* Parse an unsigned argument within [min, max]; usage error if bad. */
+uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
+    uint64_t min, uint64_t max);
+
+/*
+ * Run a benchmark with the tool's options; on failure print why and exit
+ * (re-raising an interrupting signal).
+ */
+void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
+
+/*
+ * Print a result: the classic line (already formatted, with its newline)
+ * or, with --json, the record.  Exits 1 if stdout fails.
+ */
+void tool_report(struct tool *t, const bm_record *rec, const char *line);
+
+/*
+ * The main of enough, timing_o and loop_o: calibrate and print the value
+ * which (BM_CAL_*) as lmbench did, or as export lines.
+ */
+int tool_calibration_main(const char *name, unsigned which, int argc,
+    char **argv);
+
+/* Release the context; check that stdout reached its destination. */
+int tool_finish(struct tool *t);
+
+#endif /* BM_TOOL_H */
