@@ -1,0 +1,104 @@
+# lib.sh: helpers shared by the CLI test scripts (sourced, POSIX sh).
+
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+bin=$top_builddir/bin
+me=${0##*/}
+failures=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-test.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# Keep the runs short: the figures do not matter in these tests.
+ENOUGH=2000 TIMING_O=0.03 LOOP_O=0.0003
+export ENOUGH TIMING_O LOOP_O
+unset BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
+BENCHMP_TEST_TAG=$$
+export BENCHMP_TEST_TAG
+
+# Record a failure and go on.
+fail() {
+	echo "FAIL: $me: $*" >&2
+	failures=$((failures + 1))
+}
+
+# Run a command, keeping stdout in $tmp/out and stderr in $tmp/err; the
+# exit status is in $rc.
+run() {
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+
+# expect_exit STATUS PATTERN CMD...: the command exits with STATUS and its
+# stderr matches the extended regular expression PATTERN.
+expect_exit() {
+	want=$1
+	pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne "$want" ]; then
+		fail "'$*' exited $rc, expected $want: $(head -n 2 "$tmp/err")"
+	elif ! grep -Eq -- "$pat" "$tmp/err"; then
+		fail "'$*': stderr does not match '$pat': $(head -n 2 "$tmp/err")"
+	fi
+}
+
+# expect_line REGEX CMD...: the command succeeds and prints exactly one
+# line on stdout, matching REGEX.
+expect_line() {
+	pat=$1
+	shift
+	run "$@"
+	if [ "$rc" -ne 0 ]; then
+		fail "'$*' exited $rc: $(head -n 2 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
+		fail "'$*' printed $(wc -l <"$tmp/out") lines, not 1"
+	elif ! grep -Eq -- "$pat" "$tmp/out"; then
+		fail "'$*' printed '$(cat "$tmp/out")', not matching '$pat'"
+	fi
+}
+
+# have_jq: 0 when jq can check JSON here.
+have_jq() {
+	command -v jq >/dev/null 2>&1
+}
+
+# expect_json FILTER CMD...: the command prints one JSON line for which
+# jq's FILTER is true.
+expect_json() {
+	filter=$1
+	shift
+	run "$@"
+	if [ "$rc" -ne 0 ]; then
+		fail "'$*' exited $rc: $(head -n 2 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
+		fail "'$*' printed $(wc -l <"$tmp/out") lines, not 1"
+	elif ! jq -e "$filter" "$tmp/out" >/dev/null; then
+		fail "'$*': jq '$filter' is not true for $(cut -c1-300 "$tmp/out")"
+	fi
+}
+
+# no_children: no tool process started by this script is left running.
+# The tools and their forked workers inherit BENCHMP_TEST_TAG; processes
+# of other test scripts running in parallel carry another tag.
+no_children() {
+	sleep 0.1
+	left=
+	for p in $(pgrep 'lat_|bw_|enough|timing_o|loop_o' 2>/dev/null); do
+		[ "$p" = $$ ] && continue
+		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		    grep -qx "BENCHMP_TEST_TAG=$$"; then
+			left="$left $p($(cat "/proc/$p/comm" 2>/dev/null))"
+		fi
+	done
+	[ -z "$left" ] || fail "processes left behind:$left"
+}
+
+# finish: the exit status of the script.
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$me: $failures failure(s)" >&2
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# bw_mem-output.sh: bw_mem prints lmbench's "MB MB/s" line for every mode.
+. "$top_srcdir/tests/lib.sh"
+
+for mode in rd wr rdwr cp frd fwr fcp bzero bcopy; do
+	expect_line '^0\.07 [0-9]+\.[0-9]{2}$' "$bin/bw_mem" -N 3 64k "$mode"
+	awk '{ exit !($2 > 0) }' "$tmp/out" ||
+		fail "bw_mem $mode: bandwidth not positive: $(cat "$tmp/out")"
+done
+# MB is 10^6 bytes of the size rounded down to 512 bytes: 1000 -> 512.
+expect_line '^0\.00 [0-9]+\.[0-9]{2}$' "$bin/bw_mem" -N 3 1000 rd
+expect_line '^1\.05 [0-9]+\.[0-9]{2}$' "$bin/bw_mem" -N 3 1m cp conflict
+expect_line '^0\.07 [0-9]+\.[0-9]{2}$' "$bin/bw_mem" -P 2 -N 3 64k fwr
+
+if have_jq; then
+	expect_json '.tool == "bw_mem" and .case == "rd" and
+	    .unit == "MB/s" and .metric == "bandwidth" and
+	    .params.size == 65536 and .params.conflict == "no" and
+	    .value > 0 and .min <= .median and .median <= .max' \
+	    "$bin/bw_mem" --json -N 5 64k rd
+	# With -P 2 the figure is the sum over both workers: each sample is
+	# scaled by the worker count, so the median is about twice one
+	# worker's, never below one worker's bandwidth from the same run.
+	expect_json '.parallel == 2 and .samples == 6 and .value > 0' \
+	    "$bin/bw_mem" --json -P 2 -N 3 64k rd
+else
+	echo "$me: jq not found: JSON checks skipped" >&2
+fi
+
+# Runtime refusal: a size no machine has.
+expect_exit 1 '^bw_mem: cannot allocate [0-9]+ MB: ' "$bin/bw_mem" 1000000g rd
+no_children
+finish

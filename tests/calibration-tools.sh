@@ -1,0 +1,37 @@
+#!/bin/sh
+# calibration-tools.sh: enough, timing_o and loop_o print usable values.
+. "$top_srcdir/tests/lib.sh"
+
+unset ENOUGH TIMING_O LOOP_O
+expect_line '^[0-9]+$' "$bin/enough"
+expect_line '^[0-9]+\.[0-9]{6}$' "$bin/timing_o"
+expect_line '^[0-9]+\.[0-9]{6}$' "$bin/loop_o"
+expect_line '^export ENOUGH=[0-9]+$' "$bin/enough" --export
+
+# --all exports all three, and every tool accepts them as they are.
+run "$bin/enough" --all
+[ "$rc" -eq 0 ] || fail "enough --all exited $rc"
+[ "$(grep -Ec '^export (ENOUGH=[0-9]+|TIMING_O=[0-9.]+|LOOP_O=[0-9.]+)$' \
+    "$tmp/out")" -eq 3 ] || fail "enough --all printed '$(cat "$tmp/out")'"
+eval "$(cat "$tmp/out")"
+[ -n "${ENOUGH:-}" ] && [ -n "${TIMING_O:-}" ] && [ -n "${LOOP_O:-}" ] ||
+	fail "eval of enough --all did not set the variables"
+expect_line '^Simple syscall: ' "$bin/lat_syscall" -N 3 null
+
+# A value from the environment is printed as given, without measuring.
+expect_line '^1234$' env ENOUGH=1234 "$bin/enough"
+expect_line '^0\.050000$' env TIMING_O=0.05 "$bin/timing_o"
+expect_line '^0\.000300$' env LOOP_O=0.0003 "$bin/loop_o"
+if have_jq; then
+	expect_json '.calibration.from_env.enough == true and
+	    .calibration.enough_us == 1234' \
+	    env ENOUGH=1234 "$bin/lat_syscall" --json -N 3 null
+fi
+
+expect_exit 2 '^enough: ENOUGH: .12x. is not a number' env ENOUGH=12x \
+    "$bin/enough"
+expect_exit 2 '^timing_o: TIMING_O: .* out of range' env TIMING_O=1e7 \
+    "$bin/timing_o"
+expect_exit 2 "unexpected argument 'extra'" "$bin/loop_o" extra
+no_children
+finish

@@ -1,0 +1,269 @@
+/* check_record.c: results as JSON lines, checked with jq. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define NSAMPLES 6
+
+static bm_sample samples[NSAMPLES];
+static bm_result result;
+
+/* A result of six samples of 100 to 150 ns per operation. */
+static void
+record_setup(void)
+{
+	double v[NSAMPLES];
+	int i;
+
+	for (i = 0; i < NSAMPLES; i++) {
+		samples[i].n = 1000;
+		samples[i].ns = (100.0 + 10 * i) * 1000;
+		samples[i].cycles = NAN;
+		samples[i].worker = (unsigned)i / 3;
+		v[i] = samples[i].ns / (double)samples[i].n;
+	}
+	memset(&result, 0, sizeof result);
+	ck_assert_int_eq(bm_stats_compute(v, NSAMPLES, &result.per_op_ns), 0);
+	result.samples = samples;
+	result.nsamples = NSAMPLES;
+	result.parallel = 2;
+	result.repetitions = 3;
+	result.enough_us = 2000;
+	result.wall_s = 0.25;
+	result.ops_per_s = 1.6e7;
+	result.cycles_per_op = NAN;
+}
+
+/* A latency record in microseconds. */
+static void
+record_latency(bm_record *rec, const bm_param *params, size_t n)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->tool = "lat_test";
+	rec->case_name = "null";
+	rec->params = params;
+	rec->nparams = n;
+	rec->metric = "latency";
+	rec->unit = "us";
+	rec->value = result.per_op_ns.median / 1000;
+	rec->scale = 1e-3;
+	rec->result = &result;
+}
+
+/* Return 1 when jq runs here. */
+static int
+have_jq(void)
+{
+	return system("jq --version >/dev/null 2>&1") == 0;
+}
+
+/*
+ * Run jq with a filter over a JSON line and return its first output line
+ * (without the newline) in out; the exit status of jq is returned.
+ */
+static int
+jq(const char *json, const char *args, char *out, size_t len)
+{
+	char path[] = "/tmp/check_record.XXXXXX", cmd[512];
+	FILE *f, *p;
+	int fd, st;
+
+	out[0] = '\0';
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(json, f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "jq %s %s", args, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	if (fgets(out, (int)len, p) != NULL)
+		out[strcspn(out, "\n")] = '\0';
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
+	unlink(path);
+	return st;
+}
+
+/* Check one line: one newline, at the end. */
+static void
+check_one_line(const char *s)
+{
+	size_t len = strlen(s);
+
+	ck_assert_uint_gt(len, 2);
+	ck_assert_int_eq(s[0], '{');
+	ck_assert_int_eq(s[len - 1], '\n');
+	ck_assert_int_eq(s[len - 2], '}');
+	ck_assert_ptr_eq(strchr(s, '\n'), s + len - 1);
+}
+
+START_TEST(test_fields)
+{
+	bm_param p[2] = { { "file", "/dev/null", 0 }, { "size", NULL, 512 } };
+	bm_record rec;
+	char *s = NULL, out[256];
+
+	record_setup();
+	record_latency(&rec, p, 2);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "\"tool\":\"lat_test\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"params\":{\"file\":\"/dev/null\","
+	    "\"size\":512}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"cycles_per_op\":null"));
+	ck_assert_ptr_nonnull(strstr(s, "\"samples\":6"));
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-e '.tool == \"lat_test\" and "
+		    ".case == \"null\" and .unit == \"us\" and .samples == 6 "
+		    "and (.values | length) == 6 and .values[0] == 0.1 and "
+		    ".min == 0.1 and .max == 0.15 and .median == 0.125 and "
+		    ".parallel == 2 and .repetitions == 3 and .enough_us == 2000"
+		    " and .ci_level == 0.95 and .calibration == null and "
+		    "(.timestamp | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T\")) and "
+		    ".version == \"" PACKAGE_VERSION "\"'", out, sizeof out),
+		    0);
+		ck_assert_str_eq(out, "true");
+	}
+	free(s);
+}
+END_TEST
+
+START_TEST(test_escaping)
+{
+	/* Quote, backslash, newline, tab, ^A, DEL, invalid and valid UTF-8. */
+	const char *name = "a\"b\\c\nd\te\001f\177g\xffh\xc3\xa9i";
+	bm_param p[1] = { { "file", NULL, 0 } };
+	bm_record rec;
+	char *s = NULL, out[256];
+
+	p[0].str = name;
+	record_setup();
+	record_latency(&rec, p, 1);
+	rec.case_name = "we\"ird";
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "a\\\"b\\\\c\\nd\\te\\u0001f\\u007fg"
+	    "\\ufffdh\xc3\xa9i"));
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-e '.params.file == \"a\\\"b\\\\c\\nd"
+		    "\\te\\u0001f\\u007fg\\ufffdh\\u00e9i\" and "
+		    ".case == \"we\\\"ird\"'", out, sizeof out), 0);
+	}
+	free(s);
+}
+END_TEST
+
+START_TEST(test_bandwidth)
+{
+	bm_param p[1] = { { "size", NULL, 1e6 } };
+	bm_record rec;
+	char *s = NULL, out[256];
+	double mn, md, mx;
+
+	record_setup();
+	record_latency(&rec, p, 1);
+	rec.metric = "bandwidth";
+	rec.unit = "MB/s";
+	rec.inverse = 1;
+	rec.scale = 1e6 * 1e3;	/* 1 MB per operation */
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-r '\"\\(.min) \\(.median) \\(.max)\"'",
+		    out, sizeof out), 0);
+		ck_assert_int_eq(sscanf(out, "%lf %lf %lf", &mn, &md, &mx), 3);
+		/* 1 MB in 150 ns by two workers: 2 * 1e9 / 150 MB/s. */
+		ck_assert(fabs(mn - 2e9 / 150) < 1);
+		ck_assert(fabs(mx - 2e9 / 100) < 1);
+		ck_assert(mn <= md && md <= mx);
+	}
+	free(s);
+}
+END_TEST
+
+START_TEST(test_with_context)
+{
+	bm_record rec;
+	bm_ctx *ctx;
+	char *s = NULL, out[256];
+
+	record_setup();
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 1234), 0);
+	ck_assert_int_eq(bm_record_json(ctx, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "\"params\":{}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"enough_us\":1234"));
+	ck_assert_ptr_nonnull(strstr(s, "\"from_env\":{\"enough\":true,"
+	    "\"timing_o\":false,\"loop_o\":false}"));
+	ck_assert_ptr_nonnull(strstr(s, "\"timer\":{\"clock\":"
+	    "\"posix-monotonic\",\"cycle\":\"null\"}"));
+	if (have_jq())
+		ck_assert_int_eq(jq(s, "-e '.calibration.enough_us == 1234'",
+		    out, sizeof out), 0);
+	free(s);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+	bm_record rec;
+	char *s = (char *)"unchanged";
+
+	record_setup();
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, NULL, &s), -EINVAL);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, NULL), -EINVAL);
+	rec.nparams = 1;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+	rec.nparams = 0;
+	result.nsamples = 0;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), BM_ERANGE);
+	ck_assert_ptr_null(s);
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("record");
+
+	if (!have_jq())
+		fprintf(stderr, "check_record: jq not found: JSON validity "
+		    "checks are skipped, structural checks run\n");
+	tcase_add_test(tc, test_fields);
+	tcase_add_test(tc, test_escaping);
+	tcase_add_test(tc, test_bandwidth);
+	tcase_add_test(tc, test_with_context);
+	tcase_add_test(tc, test_bad_arguments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite; exit status is the number of failures. */
+int
+main(void)
+{
+	SRunner *sr = srunner_create(record_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# lat_syscall-output.sh: lat_syscall prints lmbench's lines and valid JSON.
+. "$top_srcdir/tests/lib.sh"
+
+for m in "null:Simple syscall" "read:Simple read" "write:Simple write" \
+    "stat:Simple stat" "fstat:Simple fstat" "open:Simple open/close"; do
+	expect_line "^${m#*:}: [0-9]+\\.[0-9]{4} microseconds\$" \
+	    "$bin/lat_syscall" -N 3 "${m%%:*}"
+	# The figure is a real, positive time.
+	awk '{ exit !($(NF - 1) > 0) }' "$tmp/out" ||
+		fail "lat_syscall ${m%%:*}: figure not positive: $(cat "$tmp/out")"
+done
+expect_line '^Simple stat: [0-9.]+ microseconds$' \
+    "$bin/lat_syscall" -N 3 stat "$top_srcdir/configure.ac"
+expect_line '^Simple syscall: [0-9.]+ microseconds$' \
+    "$bin/lat_syscall" -P 2 -N 3 -W 1000 null
+
+if have_jq; then
+	expect_json '.tool == "lat_syscall" and .case == "null" and
+	    .unit == "us" and .value > 0 and .samples == 5 and
+	    (.values | length) == 5 and .min <= .median and
+	    .median <= .max and .ci_lo <= .median and .median <= .ci_hi and
+	    .calibration.from_env.enough == true and
+	    .calibration.enough_us == 2000 and .timer.clock == "posix-monotonic"
+	    and (.version | length) > 0 and (.noisy | type) == "boolean"' \
+	    "$bin/lat_syscall" --json -N 5 null
+	expect_json '.parallel == 2 and .samples == 6 and
+	    .params.file == "/dev/null"' \
+	    "$bin/lat_syscall" --json -P 2 -N 3 fstat
+	# A file name that needs escaping stays valid JSON.
+	odd="$tmp/we\"ird	name"
+	: >"$odd"
+	run "$bin/lat_syscall" --json -N 3 stat "$odd"
+	[ "$rc" -eq 0 ] && [ "$(jq -r .params.file "$tmp/out")" = "$odd" ] ||
+		fail "file name '$odd' did not round-trip: $(cat "$tmp/out")"
+	expect_json '.timer.clock == "posix-monotonic-raw"' \
+	    "$bin/lat_syscall" --json --timer=clock=posix-monotonic-raw -N 3 null
+else
+	echo "$me: jq not found: JSON checks skipped" >&2
+fi
+no_children
+finish

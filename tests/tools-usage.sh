@@ -1,0 +1,80 @@
+#!/bin/sh
+# tools-usage.sh: usage errors exit 2 with one line naming the problem.
+. "$top_srcdir/tests/lib.sh"
+
+usage='usage: '
+ls=$bin/lat_syscall
+bw=$bin/bw_mem
+
+# Each case: the expected message (a regular expression), then the command.
+expect_exit 2 'missing the system call' "$ls"
+expect_exit 2 "unknown system call 'bogus'" "$ls" bogus
+expect_exit 2 'too many arguments' "$ls" stat /dev/null extra
+expect_exit 2 'null takes no file' "$ls" null /dev/null
+expect_exit 2 "-P: 0 is out of range" "$ls" -P 0 null
+expect_exit 2 "-P: 99999 is out of range" "$ls" -P 99999 null
+expect_exit 2 "-P: 'x' is not a number" "$ls" -P x null
+expect_exit 2 "-N: 0 is out of range" "$ls" -N 0 null
+expect_exit 2 "-N: '-1' is not a number" "$ls" -N -1 null
+expect_exit 2 "-W: 'garbage' is not a number" "$ls" -W garbage null
+expect_exit 2 'unknown option' "$ls" --bogus null
+expect_exit 2 'unknown option or missing value: -P' "$ls" -P
+expect_exit 2 "unknown word 'bogus' in timer config" "$ls" --timer=bogus null
+expect_exit 2 "unknown clock 'nope'" "$ls" --timer=clock=nope null
+expect_exit 2 "'null' is a cycle counter, not a clock" "$ls" \
+    --timer=clock=null null
+expect_exit 2 'missing the size and the mode' "$bw"
+expect_exit 2 'missing the mode' "$bw" 64k
+expect_exit 2 "unknown mode 'bogus'" "$bw" 64k bogus
+expect_exit 2 "size: '12q' is not a size" "$bw" 12q rd
+expect_exit 2 "size: 0 is out of range" "$bw" 0 rd
+expect_exit 2 "size: 511 is out of range" "$bw" 511 rd
+expect_exit 2 "size: '-1' is not a size" "$bw" -- -1 rd
+expect_exit 2 "size: 99999999999999999999 is out of range" "$bw" \
+    99999999999999999999 rd
+expect_exit 2 "unknown argument 'conflicts'" "$bw" 64k rd conflicts
+expect_exit 2 'too many arguments' "$bw" 64k rd conflict x
+
+# The message is one line, followed by the usage line.
+expect_exit 2 "$usage" "$bw" 64k bogus
+[ "$(wc -l <"$tmp/err")" -eq 2 ] ||
+	fail "usage error printed $(wc -l <"$tmp/err") lines, not 2"
+
+# Bad environment values name the variable and exit 2.
+for v in "ENOUGH=abc" "ENOUGH=0" "ENOUGH=12x" "TIMING_O=-1" "LOOP_O=1e9" \
+    "BENCHMP_TIMER=bogus" "BENCHMP_SCHED=sometimes"; do
+	expect_exit 2 "^lat_syscall: ${v%%=*}: " env "$v" "$ls" null
+	expect_exit 2 "^bw_mem: ${v%%=*}: " env "$v" "$bw" 64k rd
+done
+
+# Runtime failures exit 1 and name the cause.
+expect_exit 1 'cannot stat /nonexistent: No such file' "$ls" stat /nonexistent
+expect_exit 1 'cannot open /nonexistent: No such file' "$ls" open /nonexistent
+
+# Help and version go to stdout and succeed.
+for t in lat_syscall bw_mem enough timing_o loop_o; do
+	run "$bin/$t" --help
+	[ "$rc" -eq 0 ] && grep -q "^usage: $t " "$tmp/out" ||
+		fail "$t --help: exit $rc, stdout '$(head -n 1 "$tmp/out")'"
+	run "$bin/$t" -V
+	[ "$rc" -eq 0 ] && grep -Eq "^$t \\(benchmp\\) [0-9]+\\.[0-9]+" \
+	    "$tmp/out" || fail "$t -V: exit $rc, '$(cat "$tmp/out")'"
+done
+run "$ls" --timer=list
+[ "$rc" -eq 0 ] && grep -Eq '^clock +posix-monotonic +ok' "$tmp/out" &&
+    grep -Eq '^cycle +null +ok' "$tmp/out" ||
+	fail "--timer=list: exit $rc, '$(head -n 3 "$tmp/out")'"
+# x86-rdtscp works exactly where the CPU has the instruction.
+if grep -q '^flags.* rdtscp' /proc/cpuinfo 2>/dev/null; then
+	grep -Eq '^cycle +x86-rdtscp +ok' "$tmp/out" ||
+		fail "x86-rdtscp should work on this CPU"
+elif grep -q '^flags' /proc/cpuinfo 2>/dev/null &&
+    grep -q '^cycle *x86-rdtscp' "$tmp/out"; then
+	grep -Eq '^cycle +x86-rdtscp +unavailable: CPU lacks RDTSCP' \
+	    "$tmp/out" || fail "x86-rdtscp should say the CPU lacks RDTSCP"
+	# A valid config the machine cannot honour is a runtime refusal.
+	expect_exit 1 'no cycle counter works: x86-rdtscp: CPU lacks RDTSCP' \
+	    "$ls" --timer=cycle=x86-rdtscp null
+fi
+no_children
+finish
