@@ -1,0 +1,137 @@
+#!/bin/sh
+# bench.sh: speed and precision figures of benchmp (make bench), measured in one run.
+#
+# Usage: sh scripts/bench.sh BUILDDIR
+#
+# Every figure is a median over several runs made now, beside its target
+# from the foundation issue; the peer (Google Benchmark timing getppid())
+# runs in the same session so that the comparison shares the machine's
+# mood.  Exit status 0 whatever the figures (a MISS is information, not a
+# build failure), 1 when a program fails to run.
+set -u
+
+b=${1:?usage: bench.sh BUILDDIR}
+bin=$b/bin
+gbench=$b/tests/bench/gbench_getppid
+empty=$b/tests/bench/empty
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# Print the time in seconds with nanoseconds.
+now() {
+	date +%s.%N
+}
+
+# Print the median of the numbers on stdin, one per line.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	}'
+}
+
+# Print "mean cv%" of the numbers on stdin.
+mean_cv() {
+	awk '{ s += $1; ss += $1 * $1; n++ } END {
+		m = s / n
+		v = n > 1 ? (ss - n * m * m) / (n - 1) : 0
+		if (v < 0) v = 0
+		printf "%.6g %.2f\n", m, m != 0 ? 100 * sqrt(v) / m : 0
+	}'
+}
+
+# Run a command N times; its wall seconds go to $tmp/wall, the last
+# field of its last output line to $tmp/fig.  Returns 1 if a run fails.
+repeat() {
+	n=$1
+	shift
+	: >"$tmp/wall"
+	: >"$tmp/fig"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		t0=$(now)
+		if ! "$@" >"$tmp/out" 2>"$tmp/err"; then
+			echo "bench.sh: '$*' failed: $(head -n 1 "$tmp/err")" >&2
+			return 1
+		fi
+		t1=$(now)
+		echo "$t1 $t0" | awk '{ printf "%.6f\n", $1 - $2 }' >>"$tmp/wall"
+		tail -n 1 "$tmp/out" >>"$tmp/fig"
+		i=$((i + 1))
+	done
+}
+
+# Print one row of the table: figure, value, target, verdict.
+row() {
+	printf '%-46s %12s  %-16s %s\n' "$1" "$2" "$3" "$4"
+}
+
+# PASS when awk finds the expression true, else MISS.
+verdict() {
+	if awk "BEGIN { exit !($1) }"; then echo PASS; else echo MISS; fi
+}
+
+unset ENOUGH TIMING_O LOOP_O BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
+echo "benchmp make bench on $(uname -n), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+row figure value target verdict
+
+# Cold: every run calibrates.
+repeat 5 "$bin/lat_syscall" null || exit 1
+cold=$(median <"$tmp/wall")
+row "cold lat_syscall null, wall s (median of 5)" "$cold" "< 1" \
+    "$(verdict "$cold < 1")"
+
+# Calibration alone: enough --all.
+repeat 5 "$bin/enough" --all || exit 1
+cal=$(median <"$tmp/wall")
+row "calibration (enough --all), wall s" "$cal" "<= 0.25" \
+    "$(verdict "$cal <= 0.25")"
+
+# Warm: the calibration exported, as a series of runs would.
+eval "$("$bin/enough" --all)" || exit 1
+repeat 5 "$bin/lat_syscall" null || exit 1
+warm=$(median <"$tmp/wall")
+row "warm lat_syscall null, wall s (median of 5)" "$warm" "< 0.3" \
+    "$(verdict "$warm < 0.3")"
+
+# Scatter: 10 warm runs of the figure, and 10 of the peer.
+repeat 10 "$bin/lat_syscall" null || exit 1
+awk '{ print $(NF - 1) * 1000 }' "$tmp/fig" >"$tmp/bm"
+bm_med=$(median <"$tmp/bm")
+set -- $(mean_cv <"$tmp/bm")
+bm_cv=$2
+set -- $(mean_cv <"$tmp/wall")
+bm_wall=$1
+row "benchmp getppid ns (median of 10 runs)" "$bm_med" "" ""
+row "benchmp run-to-run CV %" "$bm_cv" "" ""
+row "benchmp wall s per run (mean)" "$bm_wall" "" ""
+if [ -x "$gbench" ]; then
+	repeat 10 "$gbench" --benchmark_filter=BM_getppid \
+	    --benchmark_format=csv || exit 1
+	# CSV: name,iterations,real_time,cpu_time,time_unit,...
+	awk -F, '{ print $3 }' "$tmp/fig" >"$tmp/gb"
+	gb_med=$(median <"$tmp/gb")
+	set -- $(mean_cv <"$tmp/gb")
+	gb_cv=$2
+	set -- $(mean_cv <"$tmp/wall")
+	gb_wall=$1
+	row "Google Benchmark getppid ns (median of 10)" "$gb_med" "" ""
+	row "Google Benchmark run-to-run CV %" "$gb_cv" "" ""
+	row "Google Benchmark wall s per run (mean)" "$gb_wall" "" ""
+	row "CV benchmp / Google Benchmark" \
+	    "$(awk "BEGIN { printf \"%.2f\", $bm_cv / $gb_cv }")" "<= 1" \
+	    "$(verdict "$bm_cv <= $gb_cv")"
+	row "wall benchmp / Google Benchmark" \
+	    "$(awk "BEGIN { printf \"%.2f\", $bm_wall / $gb_wall }")" "<= 0.5" \
+	    "$(verdict "$bm_wall <= 0.5 * $gb_wall")"
+else
+	row "Google Benchmark" "absent" "" "(libbenchmark-dev not found)"
+fi
+
+# The harness's own error: an empty loop after overhead subtraction.
+repeat 5 "$empty" || exit 1
+e=$(median <"$tmp/fig")
+row "empty benchmark, ns per iteration (median of 5)" "$e" "<= 0.5" \
+    "$(verdict "$e <= 0.5 && $e >= -0.5")"
+exit 0
