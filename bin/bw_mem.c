@@ -17,7 +17,7 @@
  * that their figures compare with lmbench's; the "f" modes touch them all.
  */
 #define BW_BLOCK 512
-#define BW_INTS (BW_BLOCK / sizeof(int))
+#define BW_INTS (BW_BLOCK / sizeof(unsigned))
 /* The second buffer of "conflict" starts this far from the first. */
 #define BW_CONFLICT_ALIGN (2u << 20)
 /*
@@ -33,9 +33,9 @@ struct bw_state {
 	int conflict;		/* place both buffers on the same cache sets */
 	char *map;		/* the mapping(s) */
 	size_t maplen;
-	int *src;
-	int *dst;
-	volatile int sink;	/* keeps reads from being optimised away */
+	unsigned *src;		/* unsigned: sums wrap instead of overflowing */
+	unsigned *dst;
+	volatile unsigned sink;	/* keeps reads from being optimised away */
 };
 
 /* Read one int in four. */
@@ -43,8 +43,8 @@ static int
 bw_rd(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	const int *end = s->src + s->size / sizeof(int), *p;
-	int sum = 0;
+	const unsigned *end = s->src + s->size / sizeof(unsigned), *p;
+	unsigned sum = 0;
 	size_t i;
 
 	while (n-- > 0) {
@@ -62,13 +62,13 @@ static int
 bw_wr(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	int *end = s->src + s->size / sizeof(int), *p;
+	unsigned *end = s->src + s->size / sizeof(unsigned), *p;
 	size_t i;
 
 	while (n-- > 0) {
 		for (p = s->src; p < end; p += BW_INTS) {
 			for (i = 0; i < BW_INTS; i += 4)
-				p[i] = (int)n;
+				p[i] = (unsigned)n;
 		}
 	}
 	return 0;
@@ -79,8 +79,8 @@ static int
 bw_rdwr(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	int *end = s->src + s->size / sizeof(int), *p;
-	int sum = 0;
+	unsigned *end = s->src + s->size / sizeof(unsigned), *p;
+	unsigned sum = 0;
 	size_t i;
 
 	while (n-- > 0) {
@@ -100,8 +100,8 @@ static int
 bw_cp(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	const int *end = s->src + s->size / sizeof(int), *p;
-	int *d;
+	const unsigned *end = s->src + s->size / sizeof(unsigned), *p;
+	unsigned *d;
 	size_t i;
 
 	while (n-- > 0) {
@@ -119,8 +119,8 @@ static int
 bw_frd(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	const int *end = s->src + s->size / sizeof(int), *p;
-	int sum = 0;
+	const unsigned *end = s->src + s->size / sizeof(unsigned), *p;
+	unsigned sum = 0;
 
 	while (n-- > 0) {
 		for (p = s->src; p < end; p++)
@@ -135,11 +135,11 @@ static int
 bw_fwr(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	int *end = s->src + s->size / sizeof(int), *p;
+	unsigned *end = s->src + s->size / sizeof(unsigned), *p;
 
 	while (n-- > 0) {
 		for (p = s->src; p < end; p++)
-			*p = (int)n;
+			*p = (unsigned)n;
 	}
 	return 0;
 }
@@ -149,8 +149,8 @@ static int
 bw_fcp(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
-	const int *end = s->src + s->size / sizeof(int), *p;
-	int *d;
+	const unsigned *end = s->src + s->size / sizeof(unsigned), *p;
+	unsigned *d;
 
 	while (n-- > 0) {
 		for (p = s->src, d = s->dst; p < end; p++, d++)
@@ -218,8 +218,8 @@ bw_init(bm_iter_t n, void *cookie)
 		s->map = NULL;
 		return -errno;
 	}
-	s->src = (int *)(void *)s->map;
-	s->dst = s->two ? (int *)(void *)(s->map + s->maplen - s->size) :
+	s->src = (unsigned *)(void *)s->map;
+	s->dst = s->two ? (unsigned *)(void *)(s->map + s->maplen - s->size) :
 	    NULL;
 	/* Fault every page in now, not in the first timed pass. */
 	memset(s->map, 1, s->maplen);

@@ -57,17 +57,24 @@ tool_help(const struct tool *t)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
+/* Print "name: message" to stderr. */
+static void
+tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", t->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 /* Print a message and the usage line to stderr and exit 2. */
 void
 tool_usage_error(const struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", t->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vwarn(t, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	tool_usage_line(t, stderr);
 	exit(2);
 }
@@ -78,11 +85,9 @@ tool_fail(const struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", t->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tool_vwarn(t, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 

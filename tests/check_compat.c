@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "timing.h"
 
 /*
@@ -180,11 +181,5 @@ compat_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(compat_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run(compat_suite());
 }

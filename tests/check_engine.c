@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <sched.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "internal.h"
 
 /* Nanoseconds on the monotonic clock. */
@@ -197,7 +199,13 @@ bench_hang(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-START_TEST(test_child_hang)
+/*
+ * Run the hanging benchmark and check that the run gives up in time with a
+ * message containing needle, leaving no process behind.
+ */
+static void
+expect_hang(unsigned parallel, unsigned reps, uint64_t timeout_us,
+    const char *needle, uint64_t bound_ns)
 {
 	bm_bench b = { NULL, bench_hang, NULL, NULL };
 	bm_options o;
@@ -206,38 +214,32 @@ START_TEST(test_child_hang)
 	uint64_t t0 = now_ns();
 
 	bm_options_init(&o);
-	o.parallel = 2;
-	o.timeout_us = 500000;
+	o.parallel = parallel;
+	o.repetitions = reps;
+	o.timeout_us = timeout_us;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
-	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 0") != NULL, "%s",
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), needle) != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
-	ck_assert(now_ns() - t0 < 3000000000u);
+	ck_assert(now_ns() - t0 < bound_ns);
 	bm_ctx_free(ctx);
 	assert_no_children();
 }
+
+START_TEST(test_child_hang)
+{
+	expect_hang(2, BM_DEFAULT_REPETITIONS, 500000, "worker 0",
+	    3000000000u);
+}
 END_TEST
 
-/* A hang with the derived timeout: bounded by the interval length. */
+/*
+ * A hang with the derived timeout: worker 0 hangs in its first pass, and
+ * the bound is 10 s plus twenty times the expected intervals (1 ms each
+ * here), not a minute.
+ */
 START_TEST(test_child_hang_derived_timeout)
 {
-	bm_bench b = { NULL, bench_hang, NULL, NULL };
-	bm_options o;
-	bm_result r;
-	bm_ctx *ctx = test_ctx();
-	uint64_t t0 = now_ns();
-
-	bm_options_init(&o);
-	o.repetitions = 1;
-	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
-	/*
-	 * Worker 0 hangs in its first pass: the bound is 10 s plus twenty
-	 * times the expected intervals (1 ms each here), not a minute.
-	 */
-	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "first pass") != NULL, "%s",
-	    bm_ctx_errmsg(ctx));
-	ck_assert(now_ns() - t0 < 12000000000u);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	expect_hang(1, 1, 0, "first pass", 12000000000u);
 }
 END_TEST
 
@@ -439,6 +441,56 @@ START_TEST(test_cleanup_runs)
 END_TEST
 
 /* Calibration converges fast and gives sane values. */
+/*
+ * Check the worker's placement in initialize: pinned to exactly one CPU,
+ * the one the unique policy gives worker i (the i-th allowed CPU).
+ */
+static int
+init_check_unique(bm_iter_t n, void *cookie)
+{
+	const cpu_set_t *allowed = cookie;
+	unsigned want, seen = 0;
+	cpu_set_t set;
+	int c;
+
+	(void)n;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return -errno;
+	if (CPU_COUNT(&set) != 1)
+		return -EINVAL;
+	want = bm_worker_index(bm_state_current()) %
+	    (unsigned)CPU_COUNT(allowed);
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (CPU_ISSET(c, allowed) && seen++ == want)
+			return CPU_ISSET(c, &set) ? 0 : -EXDEV;
+	}
+	return -ENOENT;
+}
+
+START_TEST(test_sched_unique)
+{
+	cpu_set_t allowed;
+	bm_bench b = { init_check_unique, bench_empty, NULL, &allowed };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+	ck_assert_int_eq(bm_ctx_set_sched(ctx, "unique"), 0);
+	bm_options_init(&o);
+	o.parallel = 3;
+	o.repetitions = 3;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	bm_result_free(&r);
+	/* A CPU the process may not use is a failure naming the worker. */
+	ck_assert_int_eq(bm_ctx_set_sched(ctx, "list:1023"), 0);
+	ck_assert_int_ne(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "worker"));
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
 START_TEST(test_calibration)
 {
 	bm_calibration cal;
@@ -503,6 +555,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cleanup_runs);
+	tcase_add_test(tc, test_sched_unique);
 	tcase_add_test(tc, test_calibration);
 	tcase_add_test(tc, test_calibration_given);
 	suite_add_tcase(s, tc);
@@ -513,11 +566,5 @@ engine_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(engine_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run(engine_suite());
 }

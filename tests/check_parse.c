@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "internal.h"
 
 struct size_case {
@@ -121,7 +122,7 @@ START_TEST(test_strerror)
 		ck_assert_str_ne(bm_strerror(e), "unknown error");
 	ck_assert_str_eq(bm_strerror(0), "success");
 	ck_assert_str_eq(bm_strerror(-2), "No such file or directory");
-	ck_assert_str_eq(bm_strerror(-1000), bm_strerror(-1000));
+	ck_assert_ptr_nonnull(strstr(bm_strerror(-1000), "1000"));
 	ck_assert_str_eq(bm_strerror(12345), "unknown error");
 	ck_assert_str_eq(bm_version(), PACKAGE_VERSION);
 }
@@ -193,15 +194,9 @@ parse_suite(void)
 	return s;
 }
 
-/* Run the suite; exit status is the number of failures. */
+/* Run the suite. */
 int
 main(void)
 {
-	SRunner *sr = srunner_create(parse_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run(parse_suite());
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "internal.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
@@ -161,15 +162,9 @@ stats_suite(void)
 	return s;
 }
 
-/* Run the suite; exit status is the number of failures. */
+/* Run the suite. */
 int
 main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run(stats_suite());
 }

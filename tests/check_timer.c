@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include "check_run.h"
 #include "internal.h"
 
 static const char *const clocks[] = {
@@ -345,15 +346,9 @@ timer_suite(void)
 	return s;
 }
 
-/* Run the suite; exit status is the number of failures. */
+/* Run the suite. */
 int
 main(void)
 {
-	SRunner *sr = srunner_create(timer_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return check_run(timer_suite());
 }

@@ -43,19 +43,27 @@ expect_exit() {
 	fi
 }
 
-# expect_line REGEX CMD...: the command succeeds and prints exactly one
-# line on stdout, matching REGEX.
-expect_line() {
-	pat=$1
-	shift
+# one_line CMD...: the command succeeds and prints exactly one line on
+# stdout (kept in $tmp/out); 1 after reporting the failure otherwise.
+one_line() {
 	run "$@"
 	if [ "$rc" -ne 0 ]; then
 		fail "'$*' exited $rc: $(head -n 2 "$tmp/err")"
-	elif [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
-		fail "'$*' printed $(wc -l <"$tmp/out") lines, not 1"
-	elif ! grep -Eq -- "$pat" "$tmp/out"; then
-		fail "'$*' printed '$(cat "$tmp/out")', not matching '$pat'"
+		return 1
 	fi
+	if [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
+		fail "'$*' printed $(wc -l <"$tmp/out") lines, not 1"
+		return 1
+	fi
+}
+
+# expect_line REGEX CMD...: one line on stdout, matching REGEX.
+expect_line() {
+	pat=$1
+	shift
+	one_line "$@" || return 0
+	grep -Eq -- "$pat" "$tmp/out" ||
+		fail "'$*' printed '$(cat "$tmp/out")', not matching '$pat'"
 }
 
 # have_jq: 0 when jq can check JSON here.
@@ -63,19 +71,13 @@ have_jq() {
 	command -v jq >/dev/null 2>&1
 }
 
-# expect_json FILTER CMD...: the command prints one JSON line for which
-# jq's FILTER is true.
+# expect_json FILTER CMD...: one JSON line for which jq's FILTER is true.
 expect_json() {
 	filter=$1
 	shift
-	run "$@"
-	if [ "$rc" -ne 0 ]; then
-		fail "'$*' exited $rc: $(head -n 2 "$tmp/err")"
-	elif [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
-		fail "'$*' printed $(wc -l <"$tmp/out") lines, not 1"
-	elif ! jq -e "$filter" "$tmp/out" >/dev/null; then
+	one_line "$@" || return 0
+	jq -e "$filter" "$tmp/out" >/dev/null ||
 		fail "'$*': jq '$filter' is not true for $(cut -c1-300 "$tmp/out")"
-	fi
 }
 
 # no_children: no tool process started by this script is left running.
