@@ -88,7 +88,7 @@ no_children() {
 	left=
 	for p in $(pgrep 'lat_|bw_|enough|timing_o|loop_o' 2>/dev/null); do
 		[ "$p" = $$ ] && continue
-		if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+		if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 		    grep -qx "BENCHMP_TEST_TAG=$$"; then
 			left="$left $p($(cat "/proc/$p/comm" 2>/dev/null))"
 		fi
