@@ -12,6 +12,13 @@ set -u
 
 b=${1:?usage: bench.sh BUILDDIR}
 bin=$b/bin
+# In a build tree bin/TOOL is libtool's wrapper script, which costs tens
+# of milliseconds per start: time the real programs, as installed.
+if [ -x "$b/bin/.libs/lat_syscall" ] && [ -d "$b/lib/.libs" ]; then
+	bin=$b/bin/.libs
+	LD_LIBRARY_PATH=$b/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
 gbench=$b/tests/bench/gbench_getppid
 empty=$b/tests/bench/empty
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
