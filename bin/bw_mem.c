@@ -278,10 +278,12 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 int
 main(int argc, char **argv)
 {
-	struct tool t = { "bw_mem", "size rd|wr|rdwr|cp|frd|fwr|fcp|bzero|"
-	    "bcopy [conflict]", "\nsize takes a k, m or g suffix (powers of "
-	    "1024) and is rounded down to a multiple of 512 bytes.\n", NULL,
-	    { 0 }, 0, NULL };
+	struct tool t = {
+		.name = "bw_mem",
+		.args = "size rd|wr|rdwr|cp|frd|fwr|fcp|bzero|bcopy [conflict]",
+		.extra_usage = "\nsize takes a k, m or g suffix (powers of "
+		    "1024) and is rounded down to a multiple of 512 bytes.\n"
+	};
 	struct bw_state s;
 	const struct bw_mode *m = NULL;
 	bm_param params[2];

@@ -143,9 +143,12 @@ static const struct syscall_mode {
 int
 main(int argc, char **argv)
 {
-	struct tool t = { "lat_syscall", "null|read|write|stat|fstat|open "
-	    "[file]", "\nThe file (default /dev/null) is used by stat, fstat "
-	    "and open.\n", NULL, { 0 }, 0, NULL };
+	struct tool t = {
+		.name = "lat_syscall",
+		.args = "null|read|write|stat|fstat|open [file]",
+		.extra_usage = "\nThe file (default /dev/null) is used by "
+		    "stat, fstat and open.\n"
+	};
 	struct syscall_state s = { "/dev/null", 0, -1 };
 	const struct syscall_mode *m = NULL;
 	struct stat st;

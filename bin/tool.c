@@ -15,12 +15,14 @@
 
 enum {
 	TOOL_OPT_JSON = 1,
-	TOOL_OPT_TIMER
+	TOOL_OPT_TIMER,
+	TOOL_OPT_OUTPUT
 };
 
 static const struct option tool_long_common[] = {
 	{ "json", no_argument, NULL, TOOL_OPT_JSON },
 	{ "timer", required_argument, NULL, TOOL_OPT_TIMER },
+	{ "output", required_argument, NULL, TOOL_OPT_OUTPUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -31,7 +33,7 @@ static void
 tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
-	    "[--timer=CONFIG] %s\n", t->name, t->args);
+	    "[--timer=CONFIG] [--output=SINK] %s\n", t->name, t->args);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -47,13 +49,16 @@ tool_help(const struct tool *t)
 	    "  --json          print one JSON record per result instead of "
 	    "the line\n"
 	    "  --timer=CONFIG  clock=NAMES cycle=NAMES, or list\n"
+	    "  --output=SINK   also send records to -, file:PATH or "
+	    "zmq:ENDPOINT\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, BM_MAX_REPETITIONS, BM_DEFAULT_REPETITIONS);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
-	    "BENCHMP_SCHED.\nResults go to stdout; see %s(8).\n", t->name);
+	    "BENCHMP_SCHED, BENCHMP_OUTPUT.\nResults go to stdout; see "
+	    "%s(8).\n", t->name);
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
@@ -211,6 +216,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case TOOL_OPT_TIMER:
 			t->timer = optarg;
 			break;
+		case TOOL_OPT_OUTPUT:
+			t->output = optarg;
+			break;
 		case '?':
 			if (optopt != 0)
 				tool_usage_error(t, "unknown option or missing "
@@ -248,6 +256,13 @@ tool_setup(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
 		tool_lib_fail(t, rc, "--timer");
+	env = getenv("BENCHMP_OUTPUT");
+	if (t->output == NULL && env != NULL && *env != '\0')
+		t->output = env;
+	if (t->output != NULL &&
+	    (rc = bm_sink_open(t->ctx, t->output, &t->sink)) != 0)
+		tool_lib_fail(t, rc, t->output == env ? "BENCHMP_OUTPUT" :
+		    "--output");
 }
 
 /*
@@ -275,20 +290,24 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	tool_lib_fail(t, rc, NULL);
 }
 
-/* Print the classic line or, with --json, the record. */
+/* Print the classic line or the record, and send the record to the sink. */
 void
 tool_report(struct tool *t, const bm_record *rec, const char *line)
 {
-	char *json;
+	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
+	char *json = NULL;
 	int rc;
 
-	if (t->json) {
-		if ((rc = bm_record_json(t->ctx, rec, &json)) != 0)
-			tool_lib_fail(t, rc, "formatting the record");
-		fputs(json, stdout);
+	if ((to_stdout || t->sink != NULL) &&
+	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
+		tool_lib_fail(t, rc, "formatting the record");
+	if (t->sink != NULL && !bm_sink_is_stdout(t->sink) &&
+	    (rc = bm_sink_write(t->ctx, t->sink, json, strlen(json))) != 0) {
 		free(json);
-	} else
-		fputs(line, stdout);
+		tool_lib_fail(t, rc, NULL);
+	}
+	fputs(to_stdout ? json : line, stdout);
+	free(json);
 	if (fflush(stdout) != 0)
 		tool_fail(t, "writing the result: %s", strerror(errno));
 }
@@ -297,6 +316,13 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 int
 tool_finish(struct tool *t)
 {
+	int rc;
+
+	if ((rc = bm_sink_close(t->ctx, t->sink)) != 0) {
+		t->sink = NULL;
+		tool_lib_fail(t, rc, NULL);
+	}
+	t->sink = NULL;
 	bm_ctx_free(t->ctx);
 	t->ctx = NULL;
 	if (fflush(stdout) != 0 || ferror(stdout)) {

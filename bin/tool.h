@@ -16,6 +16,8 @@ struct tool {
 	bm_options opts;
 	int json;			/* --json: records instead of lines */
 	const char *timer;		/* --timer=CONFIG */
+	const char *output;		/* --output=SINK */
+	bm_sink *sink;			/* where records go, or NULL */
 };
 
 /* Tool-specific options start here so they never clash with ours. */
@@ -31,7 +33,10 @@ int tool_parse(struct tool *t, int argc, char **argv,
     const char *extra_short, const struct option *extra_long,
     void (*extra)(struct tool *t, int opt, const char *arg));
 
-/* Create the context, read the environment and --timer; exits on error. */
+/*
+ * Create the context, read the environment and --timer, open the sink of
+ * --output or BENCHMP_OUTPUT; exits on error, before anything is measured.
+ */
 void tool_setup(struct tool *t);
 
 /* Print the usage line to stderr after a message and exit 2. */
@@ -62,7 +67,8 @@ void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
 
 /*
  * Print a result: the classic line (already formatted, with its newline)
- * or, with --json, the record.  Exits 1 if stdout fails.
+ * or, with --json or the sink "-", the record on stdout; and the record to
+ * a file or zmq sink.  Exits 1 if an output fails.
  */
 void tool_report(struct tool *t, const bm_record *rec, const char *line);
 

@@ -212,6 +212,15 @@ int bm__signals_fd(void);
 /* Merge the samples of a finished run into its figures (result.c). */
 int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
 
+/*
+ * The ZeroMQ sink backend (sink-zmq.c, built with libzmq): open a PUSH
+ * socket connected to endpoint, send one message, close with a bounded
+ * linger.  The handle is opaque to sink.c.
+ */
+int bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle);
+int bm__zmq_send(bm_ctx *ctx, void *handle, const char *msg, size_t len);
+int bm__zmq_close(bm_ctx *ctx, void *handle);
+
 /* The calibration's measurements (calibrate.c). */
 int bm__calibrate(bm_ctx *ctx);
 

@@ -1,0 +1,148 @@
+/* sink.c: where records go: standard output, an appended file, or ZeroMQ. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+enum sink_kind {
+	SINK_STDOUT,
+	SINK_FILE,
+	SINK_ZMQ
+};
+
+struct bm_sink {
+	enum sink_kind kind;
+	int fd;			/* stdout and file */
+	void *zmq;		/* zmq */
+	char *what;		/* the spec, for messages */
+};
+
+/* Open a file sink: appended, created if missing, never truncated. */
+static int
+sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
+{
+	if (*path == '\0')
+		return bm__fail(ctx, BM_EPARSE, "sink 'file:' has no path");
+	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (s->fd < 0)
+		return bm__fail(ctx, -errno, "cannot open sink file %s: %s",
+		    path, strerror(errno));
+	return 0;
+}
+
+/* Open a sink from its spec. */
+int
+bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
+{
+	bm_sink *s;
+	int rc = 0;
+
+	if (out == NULL)
+		return -EINVAL;
+	*out = NULL;
+	if (spec == NULL || *spec == '\0')
+		return bm__fail(ctx, BM_EPARSE, "empty sink (expected -, "
+		    "file:PATH or zmq:ENDPOINT)");
+	if ((s = calloc(1, sizeof *s)) == NULL ||
+	    (s->what = strdup(spec)) == NULL) {
+		free(s);
+		return bm__fail(ctx, -ENOMEM, "no memory for a sink");
+	}
+	s->fd = -1;
+	if (strcmp(spec, "-") == 0) {
+		s->kind = SINK_STDOUT;
+		s->fd = STDOUT_FILENO;
+	} else if (strncmp(spec, "file:", 5) == 0) {
+		s->kind = SINK_FILE;
+		rc = sink_open_file(ctx, s, spec + 5);
+	} else if (strncmp(spec, "zmq:", 4) == 0) {
+		s->kind = SINK_ZMQ;
+#ifdef BM_HAVE_ZMQ
+		rc = bm__zmq_open(ctx, spec + 4, &s->zmq);
+#else
+		rc = bm__fail(ctx, BM_ENOTSUP, "sink '%.64s': benchmp was "
+		    "built without libzmq", spec);
+#endif
+	} else
+		rc = bm__fail(ctx, BM_ECONFIG, "unknown sink '%.64s' (expected "
+		    "-, file:PATH or zmq:ENDPOINT)", spec);
+	if (rc != 0) {
+		free(s->what);
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/*
+ * Write a record with one write(): on an O_APPEND descriptor the kernel
+ * places each write at the end as a unit, so records of processes sharing
+ * the file never interleave.  A short write (a full disk) is reported as
+ * an error, not retried, because a second write could land after another
+ * process's record and split this one.
+ */
+static int
+sink_write_fd(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
+{
+	ssize_t w;
+
+	do
+		w = write(s->fd, rec, len);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		return bm__fail(ctx, -errno, "writing to sink %s: %s", s->what,
+		    strerror(errno));
+	if ((size_t)w != len)
+		return bm__fail(ctx, -ENOSPC, "writing to sink %s: only %zd of "
+		    "%zu bytes written", s->what, w, len);
+	return 0;
+}
+
+/* Write one record to the sink. */
+int
+bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
+{
+	if (s == NULL || rec == NULL)
+		return -EINVAL;
+	if (s->kind == SINK_ZMQ) {
+#ifdef BM_HAVE_ZMQ
+		return bm__zmq_send(ctx, s->zmq, rec, len);
+#else
+		return BM_ENOTSUP;
+#endif
+	}
+	return sink_write_fd(ctx, s, rec, len);
+}
+
+/* Return 1 for the standard output sink. */
+int
+bm_sink_is_stdout(const bm_sink *s)
+{
+	return s != NULL && s->kind == SINK_STDOUT;
+}
+
+/* Close a sink; a file's close error (NFS, quota) is reported. */
+int
+bm_sink_close(bm_ctx *ctx, bm_sink *s)
+{
+	int rc = 0;
+
+	if (s == NULL)
+		return 0;
+	if (s->kind == SINK_FILE && close(s->fd) != 0)
+		rc = bm__fail(ctx, -errno, "closing sink %s: %s", s->what,
+		    strerror(errno));
+#ifdef BM_HAVE_ZMQ
+	if (s->kind == SINK_ZMQ)
+		rc = bm__zmq_close(ctx, s->zmq);
+#endif
+	free(s->what);
+	free(s);
+	return rc;
+}
