@@ -339,10 +339,16 @@ main(int argc, char **argv)
 	rec.nparams = 2;
 	rec.metric = "bandwidth";
 	rec.unit = "MB/s";
-	/* MB/s = (size / 1e6) / (ns / 1e9), summed over the workers. */
+	/* MB/s = (size / 1e6) / (ns / 1e9). */
 	rec.scale = (double)s.size * 1e3;
 	rec.inverse = 1;
-	rec.value = rec.scale / r.per_op_ns.median * r.parallel;
+	/*
+	 * One worker: the median interval, as lmbench.  Several: their
+	 * aggregate, each worker's bytes over its timed time, so that more
+	 * workers than CPUs share the machine instead of multiplying it.
+	 */
+	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
+	    r.ops_per_s * (double)s.size / 1e6;
 	rec.result = &r;
 	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
 	    rec.value);

@@ -191,7 +191,7 @@ BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
 /* Everything a run produced. */
 typedef struct bm_result {
 	bm_stats per_op_ns;	/* over every sample: ns per operation */
-	double ops_per_s;	/* aggregate over workers */
+	double ops_per_s;	/* aggregate: sum of workers' ops / time */
 	double cycles_per_op;	/* median, or NAN without a cycle timer */
 	bm_sample *samples;	/* parallel * repetitions, worker-major */
 	size_t nsamples;
@@ -248,9 +248,9 @@ typedef struct bm_record {
 	const char *unit;	/* "us", "ns", "MB/s" */
 	double value;		/* the figure the classic line prints */
 	/*
-	 * How to turn a sample's ns per operation into the unit: with
-	 * inverse 0, x = ns * scale; with inverse 1, x = scale / ns (for
-	 * rates, multiplied by parallel to give the aggregate).
+	 * How to turn a sample's ns per operation into the unit for the
+	 * record's statistics (which describe one worker's intervals): with
+	 * inverse 0, x = ns * scale; with inverse 1, x = scale / ns.
 	 */
 	double scale;
 	int inverse;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ enum {
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
+/* The shortest interval when workers outnumber CPUs: 20 ms. */
+#define ENGINE_SHARED_ENOUGH_US 20000u
 
 /* One worker as the parent sees it. */
 struct engine_worker {
@@ -443,6 +446,19 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	return rc;
 }
 
+/* The number of CPUs this process may run on. */
+static unsigned
+engine_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
 /* Fill options with the defaults. */
 void
 bm_options_init(bm_options *o)
@@ -517,6 +533,14 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		return rc;
 	enough_us = o->enough_us > cal.enough_us ? o->enough_us :
 	    cal.enough_us;
+	/*
+	 * With more workers than CPUs the kernel time-shares them in slices
+	 * of milliseconds: an interval shorter than a few slices runs either
+	 * undisturbed or not at all, and each worker would report the speed
+	 * of a whole CPU.  Intervals of several slices show the sharing.
+	 */
+	if (o->parallel > engine_cpus() && enough_us < ENGINE_SHARED_ENOUGH_US)
+		enough_us = ENGINE_SHARED_ENOUGH_US;
 
 	memset(&e, 0, sizeof(e));
 	e.ctx = ctx;

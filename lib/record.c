@@ -152,14 +152,18 @@ rec_knum(struct rec_buf *b, const char *key, double v)
 	rec_number(b, v);
 }
 
-/* Convert one sample's time per operation into the record's unit. */
+/*
+ * Convert one sample's time per operation into the record's unit.  The
+ * statistics describe samples, that is one worker's intervals; the value
+ * is the tool's figure, which for a rate with several workers is their
+ * aggregate.
+ */
 static double
 rec_convert(const bm_record *rec, double ns_per_op)
 {
 	if (!rec->inverse)
 		return ns_per_op * rec->scale;
-	return ns_per_op > 0 ? rec->scale / ns_per_op *
-	    rec->result->parallel : INFINITY;
+	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
 }
 
 /* Append the statistics of the samples, in the record's unit. */

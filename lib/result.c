@@ -10,17 +10,20 @@
 /*
  * Merge the samples (worker-major, reps per worker): statistics of the
  * time per operation over every sample, the aggregate rate and the median
- * cycles per operation.  The rate sums each worker's median rate, as
- * lmbench's parallel figures do, so one slow interval of one worker does
- * not drag the aggregate down.
+ * cycles per operation.  The aggregate rate sums each worker's operations
+ * over its timed time: a worker descheduled in favour of another (more
+ * workers than CPUs) spends that time inside an interval, so it counts its
+ * share of the CPU and no more.  Summing per-worker medians instead would
+ * pick the intervals that ran undisturbed and report four workers on two
+ * CPUs as four times one.
  */
 int
 bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 {
 	bm_stats st;
-	double *v, *cy;
+	double *v, *cy, ns, n;
 	size_t k, ncy = 0;
-	unsigned i;
+	unsigned i, j;
 	int rc;
 
 	if (r->nsamples == 0 || reps == 0 ||
@@ -42,11 +45,13 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	}
 	rc = bm_stats_compute(v, r->nsamples, &r->per_op_ns);
 	r->ops_per_s = 0;
-	for (i = 0; rc == 0 && i < r->parallel; i++) {
-		rc = bm_stats_compute(v + (size_t)i * reps, reps, &st);
-		if (rc == 0)
-			r->ops_per_s += st.median > 0 ? 1e9 / st.median :
-			    INFINITY;
+	for (i = 0; i < r->parallel; i++) {
+		ns = n = 0;
+		for (j = 0; j < reps; j++) {
+			ns += r->samples[(size_t)i * reps + j].ns;
+			n += (double)r->samples[(size_t)i * reps + j].n;
+		}
+		r->ops_per_s += ns > 0 ? n * 1e9 / ns : INFINITY;
 	}
 	r->cycles_per_op = NAN;
 	if (rc == 0 && ncy > 0 && (rc = bm_stats_compute(cy, ncy, &st)) == 0)
