@@ -1,0 +1,53 @@
+#!/bin/sh
+# scripts-plot.sh: benchmp-plot draws real PNG and SVG files.
+. "$top_srcdir/tests/lib.sh"
+
+plot=$top_srcdir/scripts/benchmp-plot
+data=$top_srcdir/tests/data
+if ! have_jq || ! command -v gnuplot >/dev/null 2>&1; then
+	echo "$me: jq or gnuplot not found: skipped" >&2
+	exit 77
+fi
+
+# check_images BASE: BASE.png is a PNG and BASE.svg an SVG.
+check_images() {
+	[ "$(head -c 8 "$1.png" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ] ||
+		fail "$1.png is not a PNG"
+	grep -q '<svg' "$1.svg" || fail "$1.svg is not an SVG"
+}
+
+run "$plot" summary --output "$tmp/one" "$data/run-a.jsonl"
+[ "$rc" -eq 0 ] || fail "summary of one run: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/one"
+grep -q 'lat_syscall null (us)' "$tmp/one.svg" || fail "summary lacks a label"
+
+jq -c '.value *= 1.1' "$data/run-a.jsonl" >"$tmp/b.jsonl"
+run "$plot" summary --output "$tmp/two" "$data/run-a.jsonl" "$tmp/b.jsonl"
+[ "$rc" -eq 0 ] || fail "summary of two runs: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/two"
+
+run "$plot" scaling --output "$tmp/sc" "$data/scaling.jsonl"
+[ "$rc" -eq 0 ] || fail "scaling: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/sc"
+grep -q 'efficiency' "$tmp/sc.svg" || fail "scaling chart lacks efficiency"
+
+run "$plot" mem --machine "$data/machine.json" --output "$tmp/mem" \
+    "$data/lat_mem_rd.jsonl"
+[ "$rc" -eq 0 ] || fail "mem: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/mem"
+grep -q 'stride 128' "$tmp/mem.svg" || fail "mem chart lacks stride 128"
+grep -q '>L3<' "$tmp/mem.svg" || fail "mem chart lacks the L3 mark"
+
+expect_exit 2 'missing the chart' "$plot"
+expect_exit 2 "unknown chart 'pie'" "$plot" pie "$data/run-a.jsonl"
+expect_exit 2 'one or two files' "$plot" summary
+expect_exit 2 '--machine goes with the mem chart' "$plot" summary \
+    --machine "$data/machine.json" "$data/run-a.jsonl"
+expect_exit 1 'holds no lat_mem_rd records' "$plot" mem --output "$tmp/x" \
+    "$data/run-a.jsonl"
+expect_exit 1 'cannot read /nonexistent' "$plot" scaling /nonexistent
+mkdir "$tmp/nopath"
+ln -s "$(command -v jq)" "$tmp/nopath/jq"
+expect_exit 1 'install the Debian package gnuplot-nox' \
+    env PATH="$tmp/nopath" /bin/sh "$plot" summary "$data/run-a.jsonl"
+finish

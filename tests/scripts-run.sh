@@ -1,0 +1,47 @@
+#!/bin/sh
+# scripts-run.sh: benchmp-run and benchmp-scaling on the built tools.
+. "$top_srcdir/tests/lib.sh"
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+brun=$top_srcdir/scripts/benchmp-run
+scal=$top_srcdir/scripts/benchmp-scaling
+# The tools as if installed: the build's bin/ first on PATH.
+PATH=$(cd "$bin" && pwd):$PATH
+export PATH
+
+run "$brun" --installed --quick --only processor --results "$tmp/res"
+[ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
+grep -q '^Processor, Processes$' "$tmp/out" || fail "no group title"
+grep -Eq '^  lat_syscall null +[0-9.]+ us ' "$tmp/out" ||
+	fail "no lat_syscall null row: $(cat "$tmp/out")"
+grep -q '^\[6/6\] lat_syscall open$' "$tmp/err" || fail "no progress on stderr"
+set -- "$tmp"/res/*/*.jsonl
+[ -f "$1" ] || fail "no results file"
+[ "$(jq -s 'length' "$1")" -eq 6 ] || fail "not 6 records in $1"
+jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
+	fail "the tools did not get the exported calibration"
+set -- "$tmp"/res/*/*.machine.json
+jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
+    "$1" >/dev/null || fail "machine description: $(cat "$1")"
+
+expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
+expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
+expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
+expect_exit 2 "unknown argument '--bogus'" "$brun" --bogus
+
+run "$scal" --max 2 --output "$tmp/sc.jsonl" bw_mem -N 3 64k rd
+[ "$rc" -eq 0 ] || fail "benchmp-scaling: exit $rc: $(cat "$tmp/err")"
+[ "$(grep -Ec '^ +[12] ' "$tmp/out")" -eq 2 ] ||
+	fail "not two points: $(cat "$tmp/out")"
+grep -Eq '^ +1 .* 1\.00 +100% ' "$tmp/out" ||
+	fail "one worker is not the baseline: $(cat "$tmp/out")"
+[ "$(jq -s 'map(.parallel) == [1, 2]' "$tmp/sc.jsonl")" = true ] ||
+	fail "records: $(jq -c .parallel "$tmp/sc.jsonl")"
+expect_exit 2 "--max: '0' is not" "$scal" --max 0 bw_mem 64k rd
+expect_exit 2 'missing the tool' "$scal"
+expect_exit 1 'no_such_tool: no such tool' "$scal" no_such_tool
+no_children
+finish
