@@ -1,0 +1,52 @@
+#!/bin/sh
+# tools-output.sh: --output and BENCHMP_OUTPUT send records to sinks.
+. "$top_srcdir/tests/lib.sh"
+
+ls=$bin/lat_syscall
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+
+# Eight tools at once append to one file: eight whole records.
+f=$tmp/shared.jsonl
+i=0
+while [ "$i" -lt 8 ]; do
+	"$ls" -N 3 --output="file:$f" null >"$tmp/out.$i" 2>"$tmp/err.$i" &
+	i=$((i + 1))
+done
+wait
+i=0
+while [ "$i" -lt 8 ]; do
+	grep -q '^Simple syscall: ' "$tmp/out.$i" ||
+		fail "tool $i did not print its line: $(cat "$tmp/err.$i")"
+	i=$((i + 1))
+done
+[ "$(wc -l <"$f")" -eq 8 ] || fail "$(wc -l <"$f") records, not 8"
+[ "$(jq -s 'map(select(.tool == "lat_syscall" and .value > 0)) | length' \
+    "$f")" = 8 ] || fail "the shared file does not hold 8 valid records"
+
+# BENCHMP_OUTPUT=- puts the record on stdout instead of the line.
+expect_json '.tool == "lat_syscall" and .case == "read"' \
+    env BENCHMP_OUTPUT=- "$ls" -N 3 read
+# --output wins over the environment.
+run env BENCHMP_OUTPUT=bogus "$ls" -N 3 --output="file:$tmp/o.jsonl" null
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq 1 ] ||
+	fail "--output did not override BENCHMP_OUTPUT: exit $rc"
+
+# An unusable sink fails before anything is measured (ENOUGH is 10 s).
+t0=$(date +%s)
+expect_exit 2 "^lat_syscall: BENCHMP_OUTPUT: unknown sink 'bogus'" \
+    env ENOUGH=10000000 BENCHMP_OUTPUT=bogus "$ls" null
+expect_exit 2 "^lat_syscall: --output: sink 'file:' has no path" \
+    env ENOUGH=10000000 "$ls" --output=file: null
+expect_exit 1 'cannot open sink file /nonexistent/x.jsonl' \
+    env ENOUGH=10000000 "$ls" --output=file:/nonexistent/x.jsonl null
+[ $(($(date +%s) - t0)) -lt 5 ] || fail "bad sinks were not refused at once"
+# A full disk is an error, and the tool says so.
+if [ -w /dev/full ]; then
+	expect_exit 1 'writing to sink file:/dev/full: No space left' "$ls" -N 3 \
+	    --output=file:/dev/full null
+fi
+no_children
+finish
