@@ -106,6 +106,19 @@ BM_EXTERN int bm_ctx_set_sched(bm_ctx *ctx, const char *policy);
  */
 BM_EXTERN int bm_ctx_load_env(bm_ctx *ctx);
 
+/*
+ * Counters: perf_event events counted with every interval, chosen by name
+ * from a comma-separated list: cycles, instructions, cache-references,
+ * cache-misses, branch-misses, task-clock, page-faults, context-switches,
+ * cpu-migrations, or rNNNN (a raw hexadecimal event code).  An unknown
+ * name is BM_ECONFIG; an event this machine cannot count is kept and
+ * reported as not supported while the run goes on.  BENCHMP_EVENTS is
+ * read by bm_ctx_load_env().
+ */
+#define BM_MAX_EVENTS 8
+
+BM_EXTERN int bm_ctx_set_events(bm_ctx *ctx, const char *list);
+
 /* Calibration values: microseconds, as lmbench's timing(3). */
 enum {
 	BM_CAL_ENOUGH = 1u << 0,	/* enough came from ENOUGH */
@@ -148,7 +161,17 @@ typedef struct bm_options {
 	uint64_t warmup_us;	/* all workers run untimed this long first */
 	unsigned repetitions;	/* timed intervals per worker, >= 1 */
 	uint64_t timeout_us;	/* bound on each wait; 0: derived */
+	/*
+	 * With percentiles > 0, each worker also times that many single
+	 * operations one by one after its intervals (at most 2 s of them),
+	 * subtracting the measured cost of an empty measurement; the
+	 * times land in bm_result's op_ns.  Not for benchmarks that call
+	 * bm_interval() themselves.
+	 */
+	unsigned percentiles;
 } bm_options;
+
+#define BM_MAX_PERCENTILE_OPS 1000000
 
 #define BM_DEFAULT_REPETITIONS 11
 #define BM_MAX_PARALLEL 4096
@@ -163,7 +186,15 @@ typedef struct bm_sample {
 	uint64_t n;		/* operations in the interval */
 	double cycles;		/* cycles in the interval, or NAN */
 	unsigned worker;	/* which worker */
+	double events[BM_MAX_EVENTS];	/* counts in the interval, or NAN */
 } bm_sample;
+
+/* One requested event and whether it was counted. */
+typedef struct bm_event_info {
+	char name[24];
+	int status;		/* 0: counted; else why not (BM_ENOTSUP...) */
+	char detail[80];	/* why it is not supported */
+} bm_event_info;
 
 /* Robust statistics of a sample of values. */
 typedef struct bm_stats {
@@ -200,7 +231,15 @@ typedef struct bm_result {
 	uint64_t warmup_us;
 	uint64_t enough_us;	/* the interval length used */
 	double wall_s;		/* the whole run, fork to reap */
+	size_t nevents;		/* events requested */
+	bm_event_info events[BM_MAX_EVENTS];
+	double event_per_op[BM_MAX_EVENTS];	/* median, or NAN */
+	double *op_ns;		/* single operations' times, sorted */
+	size_t nop;
 } bm_result;
+
+/* The p-th percentile (0 to 100) of sorted values, interpolated. */
+BM_EXTERN double bm_percentile(const double *sorted, size_t n, double p);
 
 /*
  * Run a benchmark in options->parallel worker processes and collect their

@@ -56,6 +56,11 @@ struct bm_state {
 	int cycles;		/* the cycle subtimer reports counts */
 	unsigned count;		/* samples kept */
 	struct bm__wire *samples;
+	bm__counters counters;	/* perf events, when asked for */
+	double ev0[BM_MAX_EVENTS];	/* counts at the start of the call */
+	unsigned percentiles;	/* single operations to time */
+	unsigned nops;		/* single operations timed */
+	double *ops;
 };
 
 /*
@@ -96,20 +101,25 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 {
 	struct bm__record_hdr hdr;
 	size_t body = (size_t)s->count * sizeof(struct bm__wire);
+	size_t opsz = (size_t)s->nops * sizeof(double);
 	unsigned char *buf;
 
+	memset(&hdr, 0, sizeof(hdr));
 	hdr.magic = BM__RECORD_MAGIC;
 	hdr.status = status;
 	hdr.worker = s->worker;
 	hdr.count = s->count;
-	buf = malloc(1 + sizeof(hdr) + body);
+	hdr.nops = s->nops;
+	buf = malloc(1 + sizeof(hdr) + body + opsz);
 	if (buf == NULL)
 		_exit(4);
 	buf[0] = msg;
 	memcpy(buf + 1, &hdr, sizeof(hdr));
 	if (body > 0)
 		memcpy(buf + 1 + sizeof(hdr), s->samples, body);
-	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body) != 0)
+	if (opsz > 0)
+		memcpy(buf + 1 + sizeof(hdr) + body, s->ops, opsz);
+	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body + opsz) != 0)
 		_exit(4);
 	free(buf);
 }
@@ -119,6 +129,7 @@ static void __attribute__((noreturn))
 child_fail(bm_state *s, int status)
 {
 	s->count = 0;
+	s->nops = 0;
 	child_send_record(s, BM__MSG_FAIL, status);
 	if (s->initialized && s->bench->cleanup != NULL)
 		(void)s->bench->cleanup(0, s->bench->cookie);
@@ -184,10 +195,14 @@ child_next_n(const bm_state *s, uint64_t elapsed)
 
 /* Keep one timed interval, minus the clock and loop overheads. */
 static void
-child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles)
+child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev)
 {
 	struct bm__wire *w = &s->samples[s->count++];
 	double ns;
+	size_t i;
+
+	for (i = 0; i < BM_MAX_EVENTS; i++)
+		w->events[i] = ev[i] - s->ev0[i];
 
 	ns = (double)elapsed - s->timing_o_ns - (double)s->n * s->loop_o_ns;
 	/* Below the overheads the honest figure is zero, not negative. */
@@ -206,11 +221,14 @@ bm_interval(bm_state *s)
 {
 	const bm__timer *t = &s->ctx->timer;
 	uint64_t t1, c1 = 0, elapsed = 0;
+	double ev1[BM_MAX_EVENTS];
 	int cmd, accepted;
 
 	t1 = bm__clock_now(t);
 	if (s->cycles)
 		c1 = bm__cycle_now(t);
+	if (bm__counters_read(&s->counters, &s->ctx->events, ev1) != 0)
+		child_fail(s, -EIO);
 	if (s->inflight) {
 		elapsed = t1 > s->t0 ? t1 - s->t0 : 0;
 		accepted = (double)elapsed >= CHILD_ACCEPT * (double)s->enough_ns
@@ -228,7 +246,7 @@ bm_interval(bm_state *s)
 		case CHILD_TIMING:
 			if (!accepted)
 				break;
-			child_keep(s, elapsed, c1 - s->c0);
+			child_keep(s, elapsed, c1 - s->c0, ev1);
 			if (s->count == s->repetitions) {
 				child_send(s, BM__MSG_DONE);
 				s->phase = CHILD_COOLDOWN;
@@ -243,10 +261,91 @@ bm_interval(bm_state *s)
 			s->n = child_next_n(s, elapsed);
 	}
 	s->inflight = 1;
+	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev0) != 0)
+		child_fail(s, -EIO);
 	if (s->cycles)
 		s->c0 = bm__cycle_now(t);
 	s->t0 = bm__clock_now(t);
 	return s->n;
+}
+
+/* An empty operation, reached through a pointer as a benchmark is. */
+static int
+child_noop(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return 0;
+}
+
+static int (*volatile child_noop_fn)(bm_iter_t, void *) = child_noop;
+
+/* Order the clock read with the code around it (seed 003's fences). */
+static inline void
+child_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("lfence" : : : "memory");
+#else
+	__asm__ volatile("" : : : "memory");
+#endif
+}
+
+/* Time one call of fn(1); the fences keep the call inside the reads. */
+static inline uint64_t
+child_time_one(const bm__timer *t, bm_fn fn, void *cookie, int *rc)
+{
+	uint64_t t0, t1;
+
+	child_fence();
+	t0 = bm__clock_now(t);
+	child_fence();
+	*rc = fn(1, cookie);
+	child_fence();
+	t1 = bm__clock_now(t);
+	child_fence();
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* Sort helper for doubles. */
+static int
+child_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Time single operations one by one, after the intervals: the cost of an
+ * empty measurement (the median of 1001, through the same indirect call)
+ * is subtracted from each, and at most CHILD_PCT_NS are spent.
+ */
+#define CHILD_PCT_NS 2000000000ull
+static void
+child_percentiles(bm_state *s)
+{
+	const bm__timer *t = &s->ctx->timer;
+	uint64_t start;
+	double empty[1001], v;
+	unsigned i;
+	int rc;
+
+	if ((s->ops = calloc(s->percentiles, sizeof(*s->ops))) == NULL)
+		child_fail(s, -ENOMEM);
+	for (i = 0; i < 1001; i++)
+		empty[i] = (double)child_time_one(t, child_noop_fn, NULL, &rc);
+	qsort(empty, 1001, sizeof(empty[0]), child_cmp);
+	start = bm__clock_now(t);
+	for (i = 0; i < s->percentiles; i++) {
+		v = (double)child_time_one(t, s->bench->benchmark,
+		    s->bench->cookie, &rc) - empty[500];
+		if (rc < 0)
+			child_fail(s, rc);
+		s->ops[s->nops++] = v > 0 ? v : 0;
+		if ((i & 63) == 0 && bm__clock_now(t) - start > CHILD_PCT_NS)
+			break;
+	}
 }
 
 /* Run one worker to completion; never returns. */
@@ -280,6 +379,9 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
 		child_fail(&s, rc);
 	s.cycles = bm__timer_has_cycles(&ctx->timer);
+	s.percentiles = o->percentiles;
+	if ((rc = bm__counters_open(&s.counters, &ctx->events)) != 0)
+		child_fail(&s, rc);
 	if ((rc = bm__sched_apply(&ctx->sched, worker)) != 0)
 		child_fail(&s, rc);
 	child_current = &s;
@@ -291,5 +393,8 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 		rc = b->benchmark(bm_interval(&s), b->cookie);
 		if (rc < 0)
 			child_fail(&s, rc);
+		if (s.phase == CHILD_COOLDOWN && s.percentiles > 0 &&
+		    s.ops == NULL)
+			child_percentiles(&s);
 	}
 }

@@ -118,6 +118,23 @@ bm_ctx_set_sched(bm_ctx *ctx, const char *policy)
 	return 0;
 }
 
+/* Choose the perf events counted with every interval. */
+int
+bm_ctx_set_events(bm_ctx *ctx, const char *list)
+{
+	bm__events ev;
+	char err[sizeof ctx->err];
+	int rc;
+
+	if (ctx == NULL)
+		return -EINVAL;
+	if ((rc = bm__events_parse(&ev, list, err, sizeof err)) != 0)
+		return bm__fail(ctx, rc, "%s", err);
+	bm__events_probe(&ev);
+	ctx->events = ev;
+	return 0;
+}
+
 /* Check a calibration value against its range; 0 or BM_ERANGE. */
 static int
 ctx_cal_check(unsigned which, double value)
@@ -219,7 +236,8 @@ ctx_env_cal(bm_ctx *ctx, const struct ctx_calvar *v, double *value)
 int
 bm_ctx_load_env(bm_ctx *ctx)
 {
-	const char *timer, *sched, *sched_var = "BENCHMP_SCHED";
+	const char *timer, *sched, *events, *sched_var = "BENCHMP_SCHED";
+	bm__events ev;
 	double values[CTX_NCALVARS];
 	int set[CTX_NCALVARS];
 	bm__sched s;
@@ -244,6 +262,10 @@ bm_ctx_load_env(bm_ctx *ctx)
 	if (sched != NULL && (rc = bm__sched_parse(&s, sched, err,
 	    sizeof err)) != 0)
 		return bm__fail(ctx, rc, "%s: %s", sched_var, err);
+	events = getenv("BENCHMP_EVENTS");
+	if (events != NULL && *events != '\0' &&
+	    (rc = bm__events_parse(&ev, events, err, sizeof err)) != 0)
+		return bm__fail(ctx, rc, "BENCHMP_EVENTS: %s", err);
 	timer = getenv("BENCHMP_TIMER");
 	if (timer != NULL && *timer != '\0') {
 		memset(&t, 0, sizeof t);
@@ -255,6 +277,10 @@ bm_ctx_load_env(bm_ctx *ctx)
 	}
 	if (sched != NULL)
 		ctx->sched = s;
+	if (events != NULL && *events != '\0') {
+		bm__events_probe(&ev);
+		ctx->events = ev;
+	}
 	for (i = 0; i < CTX_NCALVARS; i++) {
 		if (set[i])
 			ctx_cal_store(ctx, ctx_calvars[i].which, values[i]);

@@ -187,6 +187,24 @@ engine_callback_failed(struct engine *e, unsigned i)
 	    i, bm_strerror(h.status));
 }
 
+/* Append a worker's single-operation times to the result. */
+static int
+engine_read_ops(struct engine *e, unsigned i, uint32_t nops)
+{
+	bm_result *r = e->res;
+	double *grown;
+
+	grown = realloc(r->op_ns, (r->nop + nops) * sizeof(*grown));
+	if (grown == NULL)
+		return bm__fail(e->ctx, -ENOMEM, "no memory for operation times");
+	r->op_ns = grown;
+	if (bm__read_full(e->w[i].resp, r->op_ns + r->nop,
+	    nops * sizeof(*grown), (int)(e->phase_timeout_ns / 1000000u)) != 0)
+		return BM_EPROTO;
+	r->nop += nops;
+	return 0;
+}
+
 /* Read a worker's samples into the result. */
 static int
 engine_read_record(struct engine *e, unsigned i)
@@ -203,6 +221,10 @@ engine_read_record(struct engine *e, unsigned i)
 		return bm__fail(e->ctx, BM_EPROTO,
 		    "worker %u sent %u samples, not %u", i, h.count,
 		    e->o->repetitions);
+	if (h.nops > e->o->percentiles)
+		return bm__fail(e->ctx, BM_EPROTO,
+		    "worker %u sent %u operation times, not at most %u", i,
+		    h.nops, e->o->percentiles);
 	wire = calloc(h.count, sizeof(*wire));
 	if (wire == NULL)
 		return bm__fail(e->ctx, -ENOMEM, "no memory for samples");
@@ -215,9 +237,13 @@ engine_read_record(struct engine *e, unsigned i)
 			out[k].n = wire[k].n;
 			out[k].cycles = wire[k].cycles;
 			out[k].worker = i;
+			memcpy(out[k].events, wire[k].events,
+			    sizeof(out[k].events));
 		}
 	}
 	free(wire);
+	if (rc == 0 && h.nops > 0)
+		rc = engine_read_ops(e, i, h.nops);
 	if (rc == BM_EPROTO)
 		return engine_died(e, i);
 	if (rc != 0)
@@ -485,6 +511,10 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 	if (o->enough_us > 60000000u || o->warmup_us > 3600000000u)
 		return bm__fail(ctx, BM_ERANGE,
 		    "enough or warmup is out of range");
+	if (o->percentiles > BM_MAX_PERCENTILE_OPS)
+		return bm__fail(ctx, BM_ERANGE,
+		    "percentiles %u is out of range (0 to %u operations)",
+		    o->percentiles, BM_MAX_PERCENTILE_OPS);
 	if (o->timeout_us > ENGINE_MAX_TIMEOUT_US)
 		return bm__fail(ctx, BM_ERANGE,
 		    "timeout is out of range (at most a week)");
@@ -562,6 +592,8 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->repetitions = o->repetitions;
 	res->warmup_us = o->warmup_us;
 	res->enough_us = enough_us;
+	res->nevents = ctx->events.n;
+	memcpy(res->events, ctx->events.info, sizeof(res->events));
 
 	if ((rc = bm__signals_install()) != 0) {
 		rc = bm__fail(ctx, rc, "signal pipe: %s", bm_strerror(rc));

@@ -131,10 +131,43 @@ enum {
 	BM__KNOWN_ALL = BM_CAL_ENOUGH | BM_CAL_TIMING_O | BM_CAL_LOOP_O
 };
 
+/* Requested perf events (events.c). */
+typedef struct bm__events {
+	size_t n;
+	bm_event_info info[BM_MAX_EVENTS];
+	uint32_t type[BM_MAX_EVENTS];	/* perf_event_attr type and config */
+	uint64_t config[BM_MAX_EVENTS];
+} bm__events;
+
+/* Parse an event list into ev; err names a bad word. */
+int bm__events_parse(bm__events *ev, const char *list, char *err,
+    size_t errlen);
+/* Try each event here and fill in its status and detail. */
+void bm__events_probe(bm__events *ev);
+
+/* The counters of one worker: a perf_event group of the events that work. */
+typedef struct bm__counters {
+	int leader;			/* -1: nothing is counted */
+	int fds[BM_MAX_EVENTS];
+	size_t nopen;
+	size_t slot[BM_MAX_EVENTS];	/* event i is the slot[i]-th member */
+} bm__counters;
+
+/* Open the group in the calling process; 0 or -errno. */
+int bm__counters_open(bm__counters *c, const bm__events *ev);
+/*
+ * Read the group into v[i] for every requested event (NAN where not
+ * counted), scaled for multiplexing; 0 or -errno.
+ */
+int bm__counters_read(const bm__counters *c, const bm__events *ev,
+    double *v);
+void bm__counters_close(bm__counters *c);
+
 /* The context behind bm_ctx. */
 struct bm_ctx {
 	bm__timer timer;
 	bm__sched sched;
+	bm__events events;
 	bm_calibration cal;
 	unsigned known;		/* BM__KNOWN_* */
 	int last_signal;
@@ -178,12 +211,14 @@ struct bm__record_hdr {
 	int32_t status;		/* 0, or the error a callback returned */
 	uint32_t worker;
 	uint32_t count;		/* samples that follow */
+	uint32_t nops;		/* then this many single-operation times */
 };
 
 struct bm__wire {
 	double ns;
 	uint64_t n;
 	double cycles;
+	double events[BM_MAX_EVENTS];
 };
 
 /*

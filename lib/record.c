@@ -210,6 +210,17 @@ rec_stats(struct rec_buf *b, const bm_record *rec)
 	return 0;
 }
 
+/* Say what a cycle subtimer counts. */
+static const char *
+rec_cycle_kind(const char *name)
+{
+	if (name == NULL || strcmp(name, "null") == 0)
+		return NULL;
+	if (strncmp(name, "x86-rdtsc", 9) == 0)
+		return "TSC reference cycles";
+	return "core cycles";
+}
+
 /* Append the calibration and timer the context used. */
 static void
 rec_context(struct rec_buf *b, const bm_ctx *ctx)
@@ -231,7 +242,112 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK));
 	rec_printf(b, ",\"cycle\":");
 	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CYCLE));
+	rec_printf(b, ",\"cycle_counts\":");
+	rec_string(b, rec_cycle_kind(bm_ctx_timer_name(ctx,
+	    BM_SUBTIMER_CYCLE)));
 	rec_printf(b, "}");
+}
+
+/* Index of a counted event by name, or -1. */
+static int
+rec_event(const bm_result *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nevents; i++) {
+		if (strcmp(r->events[i].name, name) == 0 &&
+		    r->events[i].status == 0 && isfinite(r->event_per_op[i]))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Append a ratio of two counted events, when both are there. */
+static void
+rec_ratio(struct rec_buf *b, const bm_result *r, const char *key,
+    const char *num, const char *den, int *first)
+{
+	int n = rec_event(r, num), d = rec_event(r, den);
+
+	if (n < 0 || d < 0 || r->event_per_op[d] <= 0)
+		return;
+	rec_printf(b, "%s\"%s\":", *first ? "" : ",", key);
+	rec_number(b, r->event_per_op[n] / r->event_per_op[d]);
+	*first = 0;
+}
+
+/*
+ * Append the events: counts per operation of those counted, "not
+ * supported" with the reason for the others, and what derives from them.
+ */
+static void
+rec_events(struct rec_buf *b, const bm_result *r)
+{
+	size_t i;
+	int first = 1;
+
+	if (r->nevents == 0)
+		return;
+	rec_printf(b, ",\"events\":{");
+	for (i = 0; i < r->nevents; i++) {
+		rec_printf(b, "%s", i > 0 ? "," : "");
+		rec_string(b, r->events[i].name);
+		if (r->events[i].status == 0) {
+			rec_printf(b, ":{\"supported\":true,\"per_op\":");
+			rec_number(b, r->event_per_op[i]);
+			rec_printf(b, "}");
+		} else {
+			rec_printf(b, ":{\"supported\":false,\"detail\":");
+			rec_string(b, r->events[i].detail);
+			rec_printf(b, "}");
+		}
+	}
+	rec_printf(b, "},\"derived\":{");
+	rec_ratio(b, r, "ipc", "instructions", "cycles", &first);
+	rec_ratio(b, r, "cache_miss_rate", "cache-misses", "cache-references",
+	    &first);
+	rec_ratio(b, r, "branch_misses_per_instruction", "branch-misses",
+	    "instructions", &first);
+	rec_printf(b, "}");
+}
+
+/*
+ * Append the distribution of single operations: percentiles and a
+ * histogram of 24 buckets spaced geometrically between the smallest and
+ * the largest time, each with its upper bound and count.
+ */
+static void
+rec_percentiles(struct rec_buf *b, const bm_result *r)
+{
+	static const double ps[] = { 50, 90, 99, 99.9 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
+	const double *v = r->op_ns;
+	double lo, hi, ratio, le;
+	size_t i, k = 0, count;
+	int bucket;
+
+	if (r->nop == 0)
+		return;
+	rec_printf(b, ",\"percentiles\":{\"unit\":\"ns\",\"count\":%zu",
+	    r->nop);
+	rec_knum(b, "min", v[0]);
+	for (i = 0; i < 4; i++)
+		rec_knum(b, names[i], bm_percentile(v, r->nop, ps[i]));
+	rec_knum(b, "max", v[r->nop - 1]);
+	rec_printf(b, ",\"histogram\":[");
+	lo = v[0] > 1 ? v[0] : 1;
+	hi = v[r->nop - 1] > lo ? v[r->nop - 1] : lo * 2;
+	ratio = pow(hi / lo, 1.0 / 24);
+	for (bucket = 1; bucket <= 24; bucket++) {
+		le = bucket == 24 ? v[r->nop - 1] : lo * pow(ratio, bucket);
+		for (count = 0; k < r->nop && (v[k] <= le || bucket == 24);
+		    k++)
+			count++;
+		rec_printf(b, "%s{\"le\":", bucket > 1 ? "," : "");
+		rec_number(b, le);
+		rec_printf(b, ",\"count\":%zu}", count);
+	}
+	rec_printf(b, "]}");
 }
 
 /* Append the host name and the time stamp (UTC, ISO 8601). */
@@ -298,6 +414,8 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_knum(&b, "wall_s", r->wall_s);
 	rec_knum(&b, "ops_per_s", r->ops_per_s);
 	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
+	rec_events(&b, r);
+	rec_percentiles(&b, r);
 	rec_context(&b, ctx);
 	rec_where_when(&b);
 	rec_kstr(&b, "version", bm_version());

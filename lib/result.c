@@ -7,6 +7,32 @@
 
 #include "internal.h"
 
+/* Order doubles for qsort. */
+static int
+result_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The p-th percentile of sorted values, interpolated between ranks. */
+double
+bm_percentile(const double *sorted, size_t n, double p)
+{
+	double rank, frac;
+	size_t lo;
+
+	if (sorted == NULL || n == 0 || !(p >= 0 && p <= 100))
+		return NAN;
+	rank = p / 100.0 * (double)(n - 1);
+	lo = (size_t)rank;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	frac = rank - (double)lo;
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
 /*
  * Merge the samples (worker-major, reps per worker): statistics of the
  * time per operation over every sample, the aggregate rate and the median
@@ -56,6 +82,19 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	r->cycles_per_op = NAN;
 	if (rc == 0 && ncy > 0 && (rc = bm_stats_compute(cy, ncy, &st)) == 0)
 		r->cycles_per_op = st.median;
+	/* Counts per operation: the median over the intervals. */
+	for (i = 0; i < BM_MAX_EVENTS; i++) {
+		r->event_per_op[i] = NAN;
+		if (rc != 0 || i >= r->nevents || r->events[i].status != 0)
+			continue;
+		for (k = 0; k < r->nsamples; k++)
+			cy[k] = r->samples[k].events[i] /
+			    (double)r->samples[k].n;
+		if ((rc = bm_stats_compute(cy, r->nsamples, &st)) == 0)
+			r->event_per_op[i] = st.median;
+	}
+	if (r->nop > 0)
+		qsort(r->op_ns, r->nop, sizeof(*r->op_ns), result_cmp);
 	free(v);
 	free(cy);
 	if (rc != 0)
@@ -72,4 +111,7 @@ bm_result_free(bm_result *res)
 	free(res->samples);
 	res->samples = NULL;
 	res->nsamples = 0;
+	free(res->op_ns);
+	res->op_ns = NULL;
+	res->nop = 0;
 }

@@ -1,0 +1,246 @@
+/* events.c: perf_event counters chosen by name, one group per worker. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef BM_HAVE_PERF_EVENT
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#endif
+
+#include "internal.h"
+
+#ifndef BM_HAVE_PERF_EVENT
+/* Without perf_event.h the types only need to be told apart. */
+#define PERF_TYPE_HARDWARE 0
+#define PERF_TYPE_SOFTWARE 1
+#define PERF_TYPE_RAW 4
+#endif
+
+/* The events benchmp knows by name. */
+static const struct events_name {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} events_names[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, 0 },		/* CPU_CYCLES */
+	{ "instructions", PERF_TYPE_HARDWARE, 1 },
+	{ "cache-references", PERF_TYPE_HARDWARE, 2 },
+	{ "cache-misses", PERF_TYPE_HARDWARE, 3 },
+	{ "branch-misses", PERF_TYPE_HARDWARE, 5 },
+	{ "task-clock", PERF_TYPE_SOFTWARE, 1 },
+	{ "page-faults", PERF_TYPE_SOFTWARE, 2 },
+	{ "context-switches", PERF_TYPE_SOFTWARE, 3 },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, 4 },
+};
+#define EVENTS_NNAMES (sizeof events_names / sizeof events_names[0])
+
+/* Parse one name (len bytes) into slot i of ev. */
+static int
+events_word(bm__events *ev, const char *w, size_t len, char *err,
+    size_t errlen)
+{
+	bm_event_info *info = &ev->info[ev->n];
+	unsigned long long raw;
+	char *end, hex[24];
+	size_t k;
+
+	if (len == 0 || len >= sizeof info->name) {
+		snprintf(err, errlen, "bad event name '%.*s' in event list",
+		    (int)(len > 40 ? 40 : len), w);
+		return len == 0 ? BM_EPARSE : BM_ECONFIG;
+	}
+	for (k = 0; k < ev->n; k++) {
+		if (strlen(ev->info[k].name) == len &&
+		    strncmp(ev->info[k].name, w, len) == 0) {
+			snprintf(err, errlen, "event '%.*s' listed twice",
+			    (int)len, w);
+			return BM_ECONFIG;
+		}
+	}
+	if (ev->n == BM_MAX_EVENTS) {
+		snprintf(err, errlen, "more than %d events", BM_MAX_EVENTS);
+		return BM_ERANGE;
+	}
+	memcpy(info->name, w, len);
+	info->name[len] = '\0';
+	for (k = 0; k < EVENTS_NNAMES; k++) {
+		if (strcmp(events_names[k].name, info->name) == 0) {
+			ev->type[ev->n] = events_names[k].type;
+			ev->config[ev->n] = events_names[k].config;
+			ev->n++;
+			return 0;
+		}
+	}
+	/* rNNNN: a raw event code in hexadecimal, as perf(1) spells it. */
+	if (w[0] == 'r' && len > 1 && len <= 17) {
+		memcpy(hex, w + 1, len - 1);
+		hex[len - 1] = '\0';
+		errno = 0;
+		raw = strtoull(hex, &end, 16);
+		if (*end == '\0' && errno == 0 && strspn(hex,
+		    "0123456789abcdefABCDEF") == len - 1) {
+			ev->type[ev->n] = PERF_TYPE_RAW;
+			ev->config[ev->n] = raw;
+			ev->n++;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "unknown event '%s' (expected cycles, "
+	    "instructions, cache-references, cache-misses, branch-misses, "
+	    "task-clock, page-faults, context-switches, cpu-migrations or "
+	    "rNNNN)", info->name);
+	memset(info, 0, sizeof *info);
+	return BM_ECONFIG;
+}
+
+/* Parse a comma-separated event list; "" means none. */
+int
+bm__events_parse(bm__events *ev, const char *list, char *err, size_t errlen)
+{
+	bm__events n;
+	const char *p = list, *comma;
+	int rc;
+
+	memset(&n, 0, sizeof n);
+	while (p != NULL && *p != '\0') {
+		comma = strchr(p, ',');
+		if ((rc = events_word(&n, p, comma != NULL ? (size_t)(comma - p) :
+		    strlen(p), err, errlen)) != 0)
+			return rc;
+		if (comma != NULL && comma[1] == '\0') {
+			snprintf(err, errlen, "event list ends with a comma");
+			return BM_EPARSE;
+		}
+		p = comma != NULL ? comma + 1 : NULL;
+	}
+	*ev = n;
+	return 0;
+}
+
+#ifdef BM_HAVE_PERF_EVENT
+/*
+ * Open one counter of the calling process on any CPU, counting user space
+ * only (what perf_event_paranoid 2 allows), as member of group (or its
+ * leader when group is -1), read as a group with the times enabled and
+ * running, for scaling when the kernel multiplexes counters.
+ */
+static int
+events_open(const bm__events *ev, size_t i, int group)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof attr);
+	attr.size = sizeof attr;
+	attr.type = ev->type[i];
+	attr.config = ev->config[i];
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_GROUP |
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, group,
+	    PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+#endif
+
+/* Try each event alone and record whether this machine can count it. */
+void
+bm__events_probe(bm__events *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++) {
+#ifdef BM_HAVE_PERF_EVENT
+		int fd = events_open(ev, i, -1);
+
+		if (fd >= 0) {
+			close(fd);
+			ev->info[i].status = 0;
+			ev->info[i].detail[0] = '\0';
+			continue;
+		}
+		ev->info[i].status = BM_ENOTSUP;
+		snprintf(ev->info[i].detail, sizeof ev->info[i].detail,
+		    "not supported here (perf_event_open: %s)", strerror(-fd));
+#else
+		ev->info[i].status = BM_ENOTSUP;
+		snprintf(ev->info[i].detail, sizeof ev->info[i].detail,
+		    "not supported here (built without perf_event)");
+#endif
+	}
+}
+
+/* Open the supported events as one group in the calling process. */
+int
+bm__counters_open(bm__counters *c, const bm__events *ev)
+{
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	c->leader = -1;
+#ifdef BM_HAVE_PERF_EVENT
+	for (i = 0; i < ev->n; i++) {
+		int fd;
+
+		if (ev->info[i].status != 0)
+			continue;
+		if ((fd = events_open(ev, i, c->leader)) < 0) {
+			bm__counters_close(c);
+			return fd;
+		}
+		if (c->leader < 0)
+			c->leader = fd;
+		c->slot[i] = c->nopen;
+		c->fds[c->nopen++] = fd;
+	}
+#else
+	(void)ev;
+	(void)i;
+#endif
+	return 0;
+}
+
+/* Read the group; NAN for events that are not counted. */
+int
+bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
+{
+	uint64_t buf[3 + BM_MAX_EVENTS];
+	double scale = 1.0;
+	size_t i;
+	ssize_t got;
+
+	for (i = 0; i < BM_MAX_EVENTS; i++)
+		v[i] = NAN;
+	if (c->leader < 0)
+		return 0;
+	got = read(c->leader, buf, (3 + c->nopen) * sizeof buf[0]);
+	if (got != (ssize_t)((3 + c->nopen) * sizeof buf[0]))
+		return got < 0 ? -errno : -EIO;
+	/* buf: nr, time enabled, time running, then the values. */
+	if (buf[2] > 0 && buf[2] < buf[1])
+		scale = (double)buf[1] / (double)buf[2];
+	for (i = 0; i < ev->n; i++) {
+		if (ev->info[i].status == 0)
+			v[i] = (double)buf[3 + c->slot[i]] * scale;
+	}
+	return 0;
+}
+
+/* Close a worker's counters. */
+void
+bm__counters_close(bm__counters *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nopen; i++)
+		close(c->fds[i]);
+	c->nopen = 0;
+	c->leader = -1;
+}
