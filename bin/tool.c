@@ -16,13 +16,20 @@
 enum {
 	TOOL_OPT_JSON = 1,
 	TOOL_OPT_TIMER,
-	TOOL_OPT_OUTPUT
+	TOOL_OPT_OUTPUT,
+	TOOL_OPT_EVENTS,
+	TOOL_OPT_PERCENTILES
 };
+
+/* Single operations timed per worker for --percentiles without a count. */
+#define TOOL_DEFAULT_PERCENTILES 10000
 
 static const struct option tool_long_common[] = {
 	{ "json", no_argument, NULL, TOOL_OPT_JSON },
 	{ "timer", required_argument, NULL, TOOL_OPT_TIMER },
 	{ "output", required_argument, NULL, TOOL_OPT_OUTPUT },
+	{ "events", required_argument, NULL, TOOL_OPT_EVENTS },
+	{ "percentiles", optional_argument, NULL, TOOL_OPT_PERCENTILES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -33,7 +40,8 @@ static void
 tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
-	    "[--timer=CONFIG] [--output=SINK] %s\n", t->name, t->args);
+	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
+	    "[--percentiles[=N]] %s\n", t->name, t->args);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -51,13 +59,19 @@ tool_help(const struct tool *t)
 	    "  --timer=CONFIG  clock=NAMES cycle=NAMES, or list\n"
 	    "  --output=SINK   also send records to -, file:PATH or "
 	    "zmq:ENDPOINT\n"
+	    "  --events=LIST   count perf events per operation (page-faults,"
+	    "task-clock,...)\n"
+	    "  --percentiles[=N]  also time N single operations per worker "
+	    "(default %u)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
-	    BM_MAX_PARALLEL, BM_MAX_REPETITIONS, BM_DEFAULT_REPETITIONS);
+	    BM_MAX_PARALLEL, BM_MAX_REPETITIONS, BM_DEFAULT_REPETITIONS,
+	    TOOL_DEFAULT_PERCENTILES);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
-	    "BENCHMP_SCHED, BENCHMP_OUTPUT.\nResults go to stdout; see "
+	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
+	    "stdout; see "
 	    "%s(8).\n", t->name);
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
@@ -219,6 +233,14 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case TOOL_OPT_OUTPUT:
 			t->output = optarg;
 			break;
+		case TOOL_OPT_EVENTS:
+			t->events = optarg;
+			break;
+		case TOOL_OPT_PERCENTILES:
+			t->opts.percentiles = optarg == NULL ?
+			    TOOL_DEFAULT_PERCENTILES : (unsigned)tool_uint(t,
+			    "--percentiles", optarg, 1, BM_MAX_PERCENTILE_OPS);
+			break;
 		case '?':
 			if (optopt != 0)
 				tool_usage_error(t, "unknown option or missing "
@@ -256,6 +278,9 @@ tool_setup(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
 		tool_lib_fail(t, rc, "--timer");
+	if (t->events != NULL &&
+	    (rc = bm_ctx_set_events(t->ctx, t->events)) != 0)
+		tool_lib_fail(t, rc, "--events");
 	env = getenv("BENCHMP_OUTPUT");
 	if (t->output == NULL && env != NULL && *env != '\0')
 		t->output = env;
@@ -290,6 +315,33 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	tool_lib_fail(t, rc, NULL);
 }
 
+/*
+ * After the classic line, what was asked for beyond it: one line per
+ * event, and the distribution of single operations.
+ */
+static void
+tool_report_extra(const bm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nevents; i++) {
+		if (r->events[i].status == 0)
+			printf("%s: %.4f per operation\n", r->events[i].name,
+			    r->event_per_op[i]);
+		else
+			printf("%s: %s\n", r->events[i].name,
+			    r->events[i].detail);
+	}
+	if (r->nop > 0)
+		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
+		    "p99.9 %.1f max %.1f nanoseconds (%zu operations)\n",
+		    r->op_ns[0], bm_percentile(r->op_ns, r->nop, 50),
+		    bm_percentile(r->op_ns, r->nop, 90),
+		    bm_percentile(r->op_ns, r->nop, 99),
+		    bm_percentile(r->op_ns, r->nop, 99.9),
+		    r->op_ns[r->nop - 1], r->nop);
+}
+
 /* Print the classic line or the record, and send the record to the sink. */
 void
 tool_report(struct tool *t, const bm_record *rec, const char *line)
@@ -308,6 +360,8 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 	}
 	fputs(to_stdout ? json : line, stdout);
 	free(json);
+	if (!to_stdout)
+		tool_report_extra(rec->result);
 	if (fflush(stdout) != 0)
 		tool_fail(t, "writing the result: %s", strerror(errno));
 }

@@ -17,6 +17,7 @@ struct tool {
 	int json;			/* --json: records instead of lines */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
+	const char *events;		/* --events=LIST */
 	bm_sink *sink;			/* where records go, or NULL */
 };
 

@@ -86,6 +86,8 @@ BM_EXTERN int bm_timer_config_wants_list(const char *config);
  * the detail of the last error.  One per process is the usual use.
  */
 typedef struct bm_ctx bm_ctx;
+/* Where records go: see bm_sink_open(). */
+typedef struct bm_sink bm_sink;
 
 /* Create a context with the default timer; calibration is deferred. */
 BM_EXTERN int bm_ctx_new(bm_ctx **ctxp);
@@ -238,6 +240,34 @@ typedef struct bm_result {
 	size_t nop;
 } bm_result;
 
+/*
+ * Measure another program: run argv (argv[0] found on PATH) reps times,
+ * one after the other, counting the context's events in it and its
+ * children (inherit, from exec on), and fill res as bm_run does: one
+ * sample per run (ns, n = 1, events).  A run that exits non-zero or dies
+ * is BM_EBENCH, and one that outlives timeout_us (0: ten minutes) is
+ * BM_ETIMEDOUT, each with the detail on ctx; no process is left behind.
+ */
+BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
+    uint64_t timeout_us, bm_result *res);
+
+/*
+ * Regions: time a stretch of your own code.  Each start/stop pair adds one
+ * sample, its time minus the calibrated cost of the two clock reads
+ * (TIMING_O); bm_region_result() gives the statistics as a bm_result and
+ * bm_region_write() sends the cumulative record through a sink.
+ */
+typedef struct bm_region bm_region;
+
+BM_EXTERN int bm_region_new(bm_ctx *ctx, const char *name, bm_region **out);
+BM_EXTERN void bm_region_start(bm_region *r);
+BM_EXTERN void bm_region_stop(bm_region *r);
+/* Build a result of the samples so far (free it with bm_result_free). */
+BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
+/* Write the region's cumulative record (tool "region") to a sink. */
+BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
+BM_EXTERN void bm_region_free(bm_region *r);
+
 /* The p-th percentile (0 to 100) of sorted values, interpolated. */
 BM_EXTERN double bm_percentile(const double *sorted, size_t n, double p);
 
@@ -307,8 +337,6 @@ BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
  * interleaving) or "zmq:ENDPOINT" (a ZeroMQ PUSH socket connected to
  * ENDPOINT, when built with libzmq).
  */
-typedef struct bm_sink bm_sink;
-
 /* Open a sink; an unusable one fails here, with the detail on ctx. */
 BM_EXTERN int bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out);
 /* Write one record (a line of JSON) as one unit. */

@@ -131,7 +131,8 @@ bm__events_parse(bm__events *ev, const char *list, char *err, size_t errlen)
  * running, for scaling when the kernel multiplexes counters.
  */
 static int
-events_open(const bm__events *ev, size_t i, int group)
+events_open_on(const bm__events *ev, size_t i, int pid, int group,
+    int task)
 {
 	struct perf_event_attr attr;
 	long fd;
@@ -142,11 +143,24 @@ events_open(const bm__events *ev, size_t i, int group)
 	attr.config = ev->config[i];
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_GROUP |
-	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, group,
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+	    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (task) {
+		attr.disabled = 1;
+		attr.enable_on_exec = 1;
+		attr.inherit = 1;
+	} else
+		attr.read_format |= PERF_FORMAT_GROUP;
+	fd = syscall(SYS_perf_event_open, &attr, pid, -1, group,
 	    PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Open event i of the calling process in a group. */
+static int
+events_open(const bm__events *ev, size_t i, int group)
+{
+	return events_open_on(ev, i, 0, group, 0);
 }
 #endif
 
@@ -207,6 +221,51 @@ bm__counters_open(bm__counters *c, const bm__events *ev)
 	return 0;
 }
 
+/* Open the events one by one on another process, from its exec on. */
+int
+bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid)
+{
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	c->leader = -1;
+	c->single = 1;
+#ifdef BM_HAVE_PERF_EVENT
+	for (i = 0; i < ev->n; i++) {
+		int fd;
+
+		if (ev->info[i].status != 0)
+			continue;
+		if ((fd = events_open_on(ev, i, pid, -1, 1)) < 0) {
+			bm__counters_close(c);
+			return fd;
+		}
+		if (c->leader < 0)
+			c->leader = fd;
+		c->slot[i] = c->nopen;
+		c->fds[c->nopen++] = fd;
+	}
+#else
+	(void)ev;
+	(void)i;
+	(void)pid;
+#endif
+	return 0;
+}
+
+/* Read one counter opened alone: value, time enabled, time running. */
+static int
+events_read_single(int fd, double *v)
+{
+	uint64_t buf[3];
+
+	if (read(fd, buf, sizeof buf) != (ssize_t)sizeof buf)
+		return -EIO;
+	*v = buf[2] > 0 && buf[2] < buf[1] ?
+	    (double)buf[0] * (double)buf[1] / (double)buf[2] : (double)buf[0];
+	return 0;
+}
+
 /* Read the group; NAN for events that are not counted. */
 int
 bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
@@ -220,6 +279,14 @@ bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
 		v[i] = NAN;
 	if (c->leader < 0)
 		return 0;
+	if (c->single) {
+		for (i = 0; i < ev->n; i++) {
+			if (ev->info[i].status == 0 &&
+			    events_read_single(c->fds[c->slot[i]], &v[i]) != 0)
+				return -EIO;
+		}
+		return 0;
+	}
 	got = read(c->leader, buf, (3 + c->nopen) * sizeof buf[0]);
 	if (got != (ssize_t)((3 + c->nopen) * sizeof buf[0]))
 		return got < 0 ? -errno : -EIO;

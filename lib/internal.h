@@ -148,6 +148,7 @@ void bm__events_probe(bm__events *ev);
 /* The counters of one worker: a perf_event group of the events that work. */
 typedef struct bm__counters {
 	int leader;			/* -1: nothing is counted */
+	int single;			/* one fd per event, read one by one */
 	int fds[BM_MAX_EVENTS];
 	size_t nopen;
 	size_t slot[BM_MAX_EVENTS];	/* event i is the slot[i]-th member */
@@ -155,6 +156,12 @@ typedef struct bm__counters {
 
 /* Open the group in the calling process; 0 or -errno. */
 int bm__counters_open(bm__counters *c, const bm__events *ev);
+/*
+ * Open the events one by one (not grouped: the kernel refuses group reads
+ * of inherited counters) on another process, disabled until it calls
+ * exec and inherited by its children; 0 or -errno.
+ */
+int bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid);
 /*
  * Read the group into v[i] for every requested event (NAN where not
  * counted), scaled for multiplexing; 0 or -errno.
