@@ -52,7 +52,7 @@ expect_exit 1 'cannot stat /nonexistent: No such file' "$ls" stat /nonexistent
 expect_exit 1 'cannot open /nonexistent: No such file' "$ls" open /nonexistent
 
 # Help and version go to stdout and succeed.
-for t in lat_syscall bw_mem enough timing_o loop_o; do
+for t in lat_syscall bw_mem enough timing_o loop_o lat_cmd; do
 	run "$bin/$t" --help
 	[ "$rc" -eq 0 ] && grep -q "^usage: $t " "$tmp/out" ||
 		fail "$t --help: exit $rc, stdout '$(head -n 1 "$tmp/out")'"

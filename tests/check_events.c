@@ -1,0 +1,333 @@
+/* check_events.c: counters, single-operation times, commands and regions. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef BM_HAVE_PERF_EVENT
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
+
+#include "check_run.h"
+#include "internal.h"
+
+#define FRESH_PAGES 8
+
+/* Assert this process has no child left, running or zombie. */
+static void
+assert_no_children(void)
+{
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+
+/* A context with a short fixed calibration so the tests run fast. */
+static bm_ctx *
+test_ctx(void)
+{
+	bm_ctx *ctx = NULL;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 2000), 0);
+	return ctx;
+}
+
+/* Return 1 when a hardware cycle counter opens here. */
+static int
+hw_counters_work(void)
+{
+#ifdef BM_HAVE_PERF_EVENT
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof attr);
+	attr.size = sizeof attr;
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 0;
+	close((int)fd);
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+START_TEST(test_parse)
+{
+	bm__events ev;
+	char err[256];
+
+	ck_assert_int_eq(bm__events_parse(&ev, "page-faults,task-clock,r01c2",
+	    err, sizeof err), 0);
+	ck_assert_uint_eq(ev.n, 3);
+	ck_assert_str_eq(ev.info[2].name, "r01c2");
+	ck_assert_uint_eq(ev.config[2], 0x1c2);
+	ck_assert_int_eq(bm__events_parse(&ev, "", err, sizeof err), 0);
+	ck_assert_uint_eq(ev.n, 0);
+	ck_assert_int_eq(bm__events_parse(&ev, "cycles,bogus", err,
+	    sizeof err), BM_ECONFIG);
+	ck_assert_ptr_nonnull(strstr(err, "'bogus'"));
+	ck_assert_int_eq(bm__events_parse(&ev, "rxyz", err, sizeof err),
+	    BM_ECONFIG);
+	ck_assert_int_eq(bm__events_parse(&ev, "r", err, sizeof err),
+	    BM_ECONFIG);
+	ck_assert_int_eq(bm__events_parse(&ev, "cycles,,task-clock", err,
+	    sizeof err), BM_EPARSE);
+	ck_assert_int_eq(bm__events_parse(&ev, "cycles,", err, sizeof err),
+	    BM_EPARSE);
+	ck_assert_int_eq(bm__events_parse(&ev, "cycles,cycles", err,
+	    sizeof err), BM_ECONFIG);
+	ck_assert_ptr_nonnull(strstr(err, "twice"));
+	ck_assert_int_eq(bm__events_parse(&ev, "cycles,instructions,"
+	    "cache-references,cache-misses,branch-misses,task-clock,"
+	    "page-faults,context-switches,cpu-migrations", err, sizeof err),
+	    BM_ERANGE);
+}
+END_TEST
+
+/* Each operation maps FRESH_PAGES new pages, touches them, unmaps them. */
+static int
+bench_fresh_pages(bm_iter_t n, void *cookie)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+	int i;
+
+	(void)cookie;
+	while (n-- > 0) {
+		p = mmap(NULL, (size_t)page * FRESH_PAGES,
+		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		for (i = 0; i < FRESH_PAGES; i++)
+			p[(size_t)i * (size_t)page] = 1;
+		munmap(p, (size_t)page * FRESH_PAGES);
+	}
+	return 0;
+}
+
+START_TEST(test_page_faults)
+{
+	bm_bench b = { NULL, bench_fresh_pages, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	size_t k;
+
+	ck_assert_int_eq(bm_ctx_set_events(ctx, "page-faults,task-clock,"
+	    "context-switches,cycles"), 0);
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.repetitions = 5;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nevents, 4);
+	/* Software events count here: real faults, at least one per page. */
+	ck_assert_int_eq(r.events[0].status, 0);
+	ck_assert_msg(r.event_per_op[0] >= FRESH_PAGES, "%.2f page faults "
+	    "per operation touching %d fresh pages", r.event_per_op[0],
+	    FRESH_PAGES);
+	ck_assert_int_eq(r.events[1].status, 0);
+	ck_assert(r.event_per_op[1] > 0);
+	for (k = 0; k < r.nsamples; k++)
+		ck_assert(r.samples[k].events[0] >= (double)FRESH_PAGES *
+		    (double)r.samples[k].n);
+	/* A hardware event is reported exactly as this machine allows. */
+	if (hw_counters_work()) {
+		ck_assert_int_eq(r.events[3].status, 0);
+		ck_assert(r.event_per_op[3] > 0);
+	} else {
+		ck_assert_int_eq(r.events[3].status, BM_ENOTSUP);
+		ck_assert_ptr_nonnull(strstr(r.events[3].detail,
+		    "not supported"));
+		ck_assert(isnan(r.event_per_op[3]));
+		ck_assert(isnan(r.samples[0].events[3]));
+	}
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* A short spin of known cost: 2 us of wall time. */
+static int
+bench_spin2us(bm_iter_t n, void *cookie)
+{
+	uint64_t until;
+
+	(void)cookie;
+	while (n-- > 0) {
+		until = bm__deadline_now() + 2000;
+		while (bm__deadline_now() < until)
+			;
+	}
+	return 0;
+}
+
+START_TEST(test_percentiles)
+{
+	bm_bench b = { NULL, bench_spin2us, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	size_t k;
+
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.percentiles = 2000;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nop, 2000);
+	for (k = 1; k < r.nop; k++)
+		ck_assert(r.op_ns[k - 1] <= r.op_ns[k]);
+	/* Each operation lasts 2 us by construction: the median is near. */
+	ck_assert_msg(bm_percentile(r.op_ns, r.nop, 50) >= 1950 &&
+	    bm_percentile(r.op_ns, r.nop, 50) <= 3000, "p50 %.1f ns",
+	    bm_percentile(r.op_ns, r.nop, 50));
+	ck_assert(r.op_ns[0] >= 1900);
+	ck_assert(bm_percentile(r.op_ns, r.nop, 99) >=
+	    bm_percentile(r.op_ns, r.nop, 50));
+	bm_result_free(&r);
+	ck_assert_ptr_null(r.op_ns);
+	o.percentiles = BM_MAX_PERCENTILE_OPS + 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+START_TEST(test_percentile_math)
+{
+	const double v[] = { 1, 2, 3, 4, 5 };
+
+	ck_assert(bm_percentile(v, 5, 0) == 1);
+	ck_assert(bm_percentile(v, 5, 50) == 3);
+	ck_assert(bm_percentile(v, 5, 100) == 5);
+	ck_assert(fabs(bm_percentile(v, 5, 90) - 4.6) < 1e-9);
+	ck_assert(isnan(bm_percentile(v, 0, 50)));
+	ck_assert(isnan(bm_percentile(v, 5, 101)));
+}
+END_TEST
+
+START_TEST(test_command)
+{
+	char *ok[] = { "sh", "-c", "exit 0", NULL };
+	char *bad[] = { "sh", "-c", "exit 3", NULL };
+	char *missing[] = { "/nonexistent/command", NULL };
+	char *hang[] = { "sleep", "10", NULL };
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0;
+
+	ck_assert_int_eq(bm_ctx_set_events(ctx, "page-faults,task-clock"), 0);
+	ck_assert_msg(bm_run_command(ctx, ok, 3, 0, &r) == 0, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nsamples, 3);
+	ck_assert(r.per_op_ns.median > 10000);	/* exec takes microseconds */
+	/* Counted in the command from its exec on: a shell faults pages. */
+	ck_assert(r.event_per_op[0] >= 10);
+	ck_assert(r.event_per_op[1] > 0);
+	bm_result_free(&r);
+	ck_assert_int_eq(bm_run_command(ctx, bad, 3, 0, &r), BM_EBENCH);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "sh exited with status 3"));
+	ck_assert_int_eq(bm_run_command(ctx, missing, 1, 0, &r), BM_EBENCH);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "cannot run /nonexistent/command"));
+	t0 = bm__deadline_now();
+	ck_assert_int_eq(bm_run_command(ctx, hang, 1, 300000, &r),
+	    BM_ETIMEDOUT);
+	ck_assert(bm__deadline_now() - t0 < 3000000000u);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "killed"));
+	ck_assert_int_eq(bm_run_command(ctx, ok, 0, 0, &r), BM_ERANGE);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+START_TEST(test_region)
+{
+	char path[] = "/tmp/check_events.XXXXXX", spec[64], line[65536];
+	bm_region *rg;
+	bm_result r;
+	bm_sink *sink;
+	bm_ctx *ctx = test_ctx();
+	double median = 0;
+	int fd, i, attempt;
+	FILE *f;
+
+	ck_assert_int_eq(bm_region_new(ctx, "spin", &rg), 0);
+	/*
+	 * A known cost: 2 us of spinning per region.  Preemption on a
+	 * shared machine only lengthens a region: retry before failing.
+	 */
+	for (attempt = 0; attempt < 5; attempt++) {
+		for (i = 0; i < 200; i++) {
+			bm_region_start(rg);
+			(void)bench_spin2us(1, NULL);
+			bm_region_stop(rg);
+		}
+		ck_assert_int_eq(bm_region_result(rg, &r), 0);
+		median = r.per_op_ns.median;
+		ck_assert(r.per_op_ns.min >= 1950);
+		bm_result_free(&r);
+		if (median <= 2500)
+			break;
+	}
+	ck_assert_msg(median >= 1950 && median <= 2500, "median %.1f ns",
+	    median);
+	/* The cumulative record goes through a sink. */
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(spec, sizeof spec, "file:%s", path);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &sink), 0);
+	ck_assert_int_eq(bm_region_write(rg, sink), 0);
+	ck_assert_int_eq(bm_sink_close(ctx, sink), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+	fclose(f);
+	unlink(path);
+	ck_assert_ptr_nonnull(strstr(line, "\"tool\":\"region\",\"case\":"
+	    "\"spin\""));
+	ck_assert_ptr_nonnull(strstr(line, "\"count\":"));
+	bm_region_free(rg);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+events_suite(void)
+{
+	Suite *s = suite_create("events");
+	TCase *tc = tcase_create("events");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_parse);
+	tcase_add_test(tc, test_page_faults);
+	tcase_add_test(tc, test_percentiles);
+	tcase_add_test(tc, test_percentile_math);
+	tcase_add_test(tc, test_command);
+	tcase_add_test(tc, test_region);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return check_run(events_suite());
+}
