@@ -156,11 +156,11 @@ events_open_on(const bm__events *ev, size_t i, int pid, int group,
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* Open event i of the calling process in a group. */
+/* Open event i of the calling process alone. */
 static int
-events_open(const bm__events *ev, size_t i, int group)
+events_open(const bm__events *ev, size_t i)
 {
-	return events_open_on(ev, i, 0, group, 0);
+	return events_open_on(ev, i, 0, -1, 0);
 }
 #endif
 
@@ -172,7 +172,7 @@ bm__events_probe(bm__events *ev)
 
 	for (i = 0; i < ev->n; i++) {
 #ifdef BM_HAVE_PERF_EVENT
-		int fd = events_open(ev, i, -1);
+		int fd = events_open(ev, i);
 
 		if (fd >= 0) {
 			close(fd);
@@ -191,52 +191,26 @@ bm__events_probe(bm__events *ev)
 	}
 }
 
-/* Open the supported events as one group in the calling process. */
-int
-bm__counters_open(bm__counters *c, const bm__events *ev)
+/*
+ * Open the supported events: as one group in the calling process, or
+ * (task) one by one on process pid, from its exec on, inherited.
+ */
+static int
+events_open_all(bm__counters *c, const bm__events *ev, int pid, int task)
 {
 	size_t i;
 
 	memset(c, 0, sizeof *c);
 	c->leader = -1;
+	c->single = task;
 #ifdef BM_HAVE_PERF_EVENT
 	for (i = 0; i < ev->n; i++) {
 		int fd;
 
 		if (ev->info[i].status != 0)
 			continue;
-		if ((fd = events_open(ev, i, c->leader)) < 0) {
-			bm__counters_close(c);
-			return fd;
-		}
-		if (c->leader < 0)
-			c->leader = fd;
-		c->slot[i] = c->nopen;
-		c->fds[c->nopen++] = fd;
-	}
-#else
-	(void)ev;
-	(void)i;
-#endif
-	return 0;
-}
-
-/* Open the events one by one on another process, from its exec on. */
-int
-bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid)
-{
-	size_t i;
-
-	memset(c, 0, sizeof *c);
-	c->leader = -1;
-	c->single = 1;
-#ifdef BM_HAVE_PERF_EVENT
-	for (i = 0; i < ev->n; i++) {
-		int fd;
-
-		if (ev->info[i].status != 0)
-			continue;
-		if ((fd = events_open_on(ev, i, pid, -1, 1)) < 0) {
+		if ((fd = events_open_on(ev, i, pid, task ? -1 : c->leader,
+		    task)) < 0) {
 			bm__counters_close(c);
 			return fd;
 		}
@@ -251,6 +225,20 @@ bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid)
 	(void)pid;
 #endif
 	return 0;
+}
+
+/* Open the supported events as one group in the calling process. */
+int
+bm__counters_open(bm__counters *c, const bm__events *ev)
+{
+	return events_open_all(c, ev, 0, 0);
+}
+
+/* Open the events one by one on another process, from its exec on. */
+int
+bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid)
+{
+	return events_open_all(c, ev, pid, 1);
 }
 
 /* Read one counter opened alone: value, time enabled, time running. */

@@ -11,10 +11,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef BM_HAVE_PERF_EVENT
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
-#endif
 
 #include "check_run.h"
 #include "internal.h"
@@ -38,30 +34,6 @@ test_ctx(void)
 	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 2000), 0);
 	return ctx;
-}
-
-/* Return 1 when a hardware cycle counter opens here. */
-static int
-hw_counters_work(void)
-{
-#ifdef BM_HAVE_PERF_EVENT
-	struct perf_event_attr attr;
-	long fd;
-
-	memset(&attr, 0, sizeof attr);
-	attr.size = sizeof attr;
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return 0;
-	close((int)fd);
-	return 1;
-#else
-	return 0;
-#endif
 }
 
 START_TEST(test_parse)
@@ -144,7 +116,7 @@ START_TEST(test_page_faults)
 		ck_assert(r.samples[k].events[0] >= (double)FRESH_PAGES *
 		    (double)r.samples[k].n);
 	/* A hardware event is reported exactly as this machine allows. */
-	if (hw_counters_work()) {
+	if (check_hw_cycles_work()) {
 		ck_assert_int_eq(r.events[3].status, 0);
 		ck_assert(r.event_per_op[3] > 0);
 	} else {

@@ -4,6 +4,39 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef BM_HAVE_PERF_EVENT
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
+
+/*
+ * Return 1 when a user-space hardware cycle counter opens here, so a test
+ * can expect exactly what this machine allows (a VM often has none).
+ */
+static inline int
+check_hw_cycles_work(void)
+{
+#ifdef BM_HAVE_PERF_EVENT
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof attr);
+	attr.size = sizeof attr;
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 0;
+	close((int)fd);
+	return 1;
+#else
+	return 0;
+#endif
+}
 
 /*
  * Run a suite, each test in its own process with Check's timeout, and

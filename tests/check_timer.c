@@ -9,10 +9,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef BM_HAVE_PERF_EVENT
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
-#endif
 
 #include "check_run.h"
 #include "internal.h"
@@ -212,30 +208,6 @@ START_TEST(test_rdtsc_or_fallback)
 }
 END_TEST
 
-/* Return 1 when a user-space cycle counter can be opened here. */
-static int
-perf_cycles_work(void)
-{
-#ifdef BM_HAVE_PERF_EVENT
-	struct perf_event_attr attr;
-	long fd;
-
-	memset(&attr, 0, sizeof attr);
-	attr.size = sizeof attr;
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return 0;
-	close((int)fd);
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 START_TEST(test_perf_event)
 {
 	bm__timer t;
@@ -245,7 +217,7 @@ START_TEST(test_perf_event)
 	int rc, st;
 
 	rc = bm__timer_init(&t, "cycle=linux-perf-event", err, sizeof err);
-	if (!perf_cycles_work()) {
+	if (!check_hw_cycles_work()) {
 		/* The case on a VM without counters: a clean refusal. */
 		ck_assert_int_eq(rc, BM_ENOTIMER);
 		ck_assert_msg(strstr(err, "linux-perf-event") != NULL, "%s",

@@ -35,6 +35,18 @@ if have_jq; then
 	    .percentiles.p50 <= .percentiles.p99 and
 	    (.percentiles.histogram | map(.count) | add) == 500' \
 	    "$ls" --json -N 3 --percentiles=500 null
+	# With a cycle subtimer the record says cycles per operation and
+	# which counter they come from.
+	run "$ls" --json -N 3 --timer=cycle=x86-rdtscp,x86-rdtsc,linux-perf-event,null null
+	case $(jq -r .timer.cycle "$tmp/out") in
+	null) jq -e '.cycles_per_op == null and .timer.cycle_counts == null' \
+	    "$tmp/out" >/dev/null || fail "null cycle timer: $(cat "$tmp/out")" ;;
+	x86-*) jq -e '.cycles_per_op > 0 and
+	    .timer.cycle_counts == "TSC reference cycles"' "$tmp/out" \
+	    >/dev/null || fail "TSC cycles: $(cut -c1-300 "$tmp/out")" ;;
+	*) jq -e '.cycles_per_op > 0 and .timer.cycle_counts == "core cycles"' \
+	    "$tmp/out" >/dev/null || fail "core cycles: $(cut -c1-300 "$tmp/out")" ;;
+	esac
 	expect_json '.tool == "lat_cmd" and .case == "sh" and .samples == 3 and
 	    .value > 0 and .events."page-faults".per_op > 0' \
 	    "$bin/lat_cmd" --json -N 3 --events=page-faults sh -c 'exit 0'
