@@ -51,7 +51,7 @@ main(int argc, char **argv)
 	if (t.opts.parallel != 1)
 		tool_usage_error(&t, "-P does not apply: the command runs one "
 		    "at a time");
-	if (t.opts.warmup_us != 0)
+	if (t.warmup_given)
 		tool_usage_error(&t, "-W does not apply to a command");
 	if (t.opts.percentiles != 0)
 		tool_usage_error(&t, "--percentiles does not apply to a "

@@ -15,6 +15,7 @@ struct tool {
 	bm_ctx *ctx;
 	bm_options opts;
 	int json;			/* --json: records instead of lines */
+	int warmup_given;		/* -W was on the command line */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */

@@ -55,8 +55,8 @@ repeat() {
 	shift
 	: >"$tmp/wall"
 	: >"$tmp/fig"
-	i=0
-	while [ "$i" -lt "$n" ]; do
+	k=0
+	while [ "$k" -lt "$n" ]; do
 		t0=$(now)
 		if ! "$@" >"$tmp/out" 2>"$tmp/err"; then
 			echo "bench.sh: '$*' failed: $(head -n 1 "$tmp/err")" >&2
@@ -65,7 +65,7 @@ repeat() {
 		t1=$(now)
 		echo "$t1 $t0" | awk '{ printf "%.6f\n", $1 - $2 }' >>"$tmp/wall"
 		tail -n 1 "$tmp/out" >>"$tmp/fig"
-		i=$((i + 1))
+		k=$((k + 1))
 	done
 }
 
@@ -102,26 +102,40 @@ warm=$(median <"$tmp/wall")
 row "warm lat_syscall null, wall s (median of 5)" "$warm" "< 0.3" \
     "$(verdict "$warm < 0.3")"
 
-# Scatter: 10 warm runs of the figure, and 10 of the peer.
-repeat 10 "$bin/lat_syscall" null || exit 1
-awk '{ print $(NF - 1) * 1000 }' "$tmp/fig" >"$tmp/bm"
+# Scatter: 10 warm runs of the figure and 10 of the peer, interleaved so
+# that both meet the same drifts of this machine (its system calls switch
+# between two costs for seconds at a time).
+: >"$tmp/bm"
+: >"$tmp/bmwall"
+: >"$tmp/gb"
+: >"$tmp/gbwall"
+round=0
+while [ "$round" -lt 10 ]; do
+	repeat 1 "$bin/lat_syscall" null || exit 1
+	awk '{ print $(NF - 1) * 1000 }' "$tmp/fig" >>"$tmp/bm"
+	cat "$tmp/wall" >>"$tmp/bmwall"
+	if [ -x "$gbench" ]; then
+		repeat 1 "$gbench" --benchmark_filter=BM_getppid \
+		    --benchmark_format=csv || exit 1
+		# CSV: name,iterations,real_time,cpu_time,time_unit,...
+		awk -F, '{ print $3 }' "$tmp/fig" >>"$tmp/gb"
+		cat "$tmp/wall" >>"$tmp/gbwall"
+	fi
+	round=$((round + 1))
+done
 bm_med=$(median <"$tmp/bm")
 set -- $(mean_cv <"$tmp/bm")
 bm_cv=$2
-set -- $(mean_cv <"$tmp/wall")
+set -- $(mean_cv <"$tmp/bmwall")
 bm_wall=$1
 row "benchmp getppid ns (median of 10 runs)" "$bm_med" "" ""
 row "benchmp run-to-run CV %" "$bm_cv" "" ""
 row "benchmp wall s per run (mean)" "$bm_wall" "" ""
 if [ -x "$gbench" ]; then
-	repeat 10 "$gbench" --benchmark_filter=BM_getppid \
-	    --benchmark_format=csv || exit 1
-	# CSV: name,iterations,real_time,cpu_time,time_unit,...
-	awk -F, '{ print $3 }' "$tmp/fig" >"$tmp/gb"
 	gb_med=$(median <"$tmp/gb")
 	set -- $(mean_cv <"$tmp/gb")
 	gb_cv=$2
-	set -- $(mean_cv <"$tmp/wall")
+	set -- $(mean_cv <"$tmp/gbwall")
 	gb_wall=$1
 	row "Google Benchmark getppid ns (median of 10)" "$gb_med" "" ""
 	row "Google Benchmark run-to-run CV %" "$gb_cv" "" ""
