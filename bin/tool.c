@@ -104,6 +104,8 @@ tool_usage_error(const struct tool *t, const char *fmt, ...)
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
 	tool_usage_line(t, stderr);
+	if (t->cleanup != NULL)
+		t->cleanup();
 	exit(2);
 }
 
@@ -116,6 +118,8 @@ tool_fail(const struct tool *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
+	if (t->cleanup != NULL)
+		t->cleanup();
 	exit(1);
 }
 
@@ -129,6 +133,8 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 		detail = bm_strerror(rc);
 	fprintf(stderr, "%s: %s%s%s\n", t->name, doing != NULL ? doing : "",
 	    doing != NULL ? ": " : "", detail);
+	if (t->cleanup != NULL)
+		t->cleanup();
 	switch (rc) {
 	case BM_EPARSE:
 	case BM_ERANGE:
@@ -317,6 +323,8 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
 		    sig == SIGHUP ? "HUP" : "NAL");
 		fflush(NULL);
+		if (t->cleanup != NULL)
+			t->cleanup();
 		signal(sig, SIG_DFL);
 		raise(sig);
 		exit(128 + sig);
@@ -388,6 +396,8 @@ tool_finish(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	}
 	t->sink = NULL;
+	if (t->cleanup != NULL)
+		t->cleanup();
 	bm_ctx_free(t->ctx);
 	t->ctx = NULL;
 	if (fflush(stdout) != 0 || ferror(stdout)) {

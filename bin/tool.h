@@ -20,6 +20,8 @@ struct tool {
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
 	bm_sink *sink;			/* where records go, or NULL */
+	/* Removes what the tool made (temporary files) on every exit. */
+	void (*cleanup)(void);
 };
 
 /* Tool-specific options start here so they never clash with ours. */

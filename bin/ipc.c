@@ -1,0 +1,352 @@
+/* ipc.c: round-trip latency and bandwidth between a worker and its partner. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ipc.h"
+#include "partner.h"
+#include "tool.h"
+
+/* The largest message or transfer a user may ask for: 1 GB. */
+#define IPC_MAX_SIZE (1ull << 30)
+/* How long a FIFO may take to find its reader. */
+#define IPC_FIFO_OPEN_MS 10000
+
+/* One worker's end of the channel and its partner. */
+struct ipc_state {
+	const struct ipc_tool *desc;
+	size_t msg;		/* bytes per message */
+	size_t total;		/* bytes per transfer (bandwidth) */
+	int wr, rd;		/* the worker's ends */
+	int pwr, prd;		/* the partner's ends (closed in the worker) */
+	char *buf;
+	struct partner partner;
+	char in[300], out[300];	/* FIFO names: to and from the partner */
+};
+
+/* The private directory of the FIFOs; removed on every exit path. */
+static char ipc_dir[256];
+
+/* Remove the FIFOs and their directory. */
+static void
+ipc_cleanup(void)
+{
+	char path[600];
+	struct dirent *e;
+	DIR *d;
+
+	if (ipc_dir[0] == '\0')
+		return;
+	if ((d = opendir(ipc_dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof path, "%s/%s", ipc_dir, e->d_name);
+			(void)unlink(path);
+		}
+		closedir(d);
+	}
+	(void)rmdir(ipc_dir);
+	ipc_dir[0] = '\0';
+}
+
+/* The partner of a latency tool: send every message straight back. */
+static int
+ipc_echo(void *arg)
+{
+	struct ipc_state *s = arg;
+
+	for (;;) {
+		if (partner_read(s->prd, s->buf, s->msg) != 0 ||
+		    partner_write(s->pwr, s->buf, s->msg) != 0)
+			return 0;
+	}
+}
+
+/* The partner of a bandwidth tool: on each request byte, send total bytes. */
+static int
+ipc_source(void *arg)
+{
+	struct ipc_state *s = arg;
+	size_t left, chunk;
+	char req;
+
+	for (;;) {
+		if (partner_read(s->prd, &req, 1) != 0)
+			return 0;
+		for (left = s->total; left > 0; left -= chunk) {
+			chunk = left < s->msg ? left : s->msg;
+			if (partner_write(s->pwr, s->buf, chunk) != 0)
+				return 0;
+		}
+	}
+}
+
+/*
+ * Open a FIFO for writing once its reader is there, without blocking for
+ * ever if the partner died before opening it.
+ */
+static int
+ipc_open_writer(const char *path)
+{
+	struct timespec ms = { 0, 1000000 };
+	int fd, i;
+
+	for (i = 0; i < IPC_FIFO_OPEN_MS; i++) {
+		if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) >= 0) {
+			if (fcntl(fd, F_SETFL, 0) != 0) {
+				close(fd);
+				return -errno;
+			}
+			return fd;
+		}
+		if (errno != ENXIO)
+			return -errno;
+		nanosleep(&ms, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+/* The partner's side of the FIFOs: open them, then serve. */
+static int
+ipc_fifo_partner(void *arg)
+{
+	struct ipc_state *s = arg;
+
+	char ready = 'r';
+
+	if ((s->prd = open(s->in, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    (s->pwr = open(s->out, O_WRONLY | O_CLOEXEC)) < 0 ||
+	    partner_write(s->pwr, &ready, 1) != 0)
+		return 1;
+	return s->desc->bandwidth ? ipc_source(s) : ipc_echo(s);
+}
+
+/* Make the FIFO channel: the worker reads out and writes in. */
+static int
+ipc_fifo_setup(struct ipc_state *s, unsigned worker)
+{
+	struct pollfd pfd;
+	char ready;
+	int rc;
+
+	snprintf(s->in, sizeof s->in, "%s/%u.in", ipc_dir, worker);
+	snprintf(s->out, sizeof s->out, "%s/%u.out", ipc_dir, worker);
+	if (mkfifo(s->in, 0600) != 0 || mkfifo(s->out, 0600) != 0)
+		return -errno;
+	/* The read end first (it does not wait), then the partner. */
+	if ((s->rd = open(s->out, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -errno;
+	pfd.fd = s->rd;
+	pfd.events = POLLIN;
+	if ((rc = partner_start(&s->partner, ipc_fifo_partner, s)) != 0)
+		return rc;
+	if ((s->wr = ipc_open_writer(s->in)) < 0)
+		return s->wr;
+	/*
+	 * A FIFO read with no writer yet is end of file, not a wait: the
+	 * partner's ready byte says it holds the write end.  Then reads can
+	 * block, and end of file means the partner is gone.
+	 */
+	if (poll(&pfd, 1, IPC_FIFO_OPEN_MS) != 1)
+		return -ETIMEDOUT;
+	if (fcntl(s->rd, F_SETFL, 0) != 0)
+		return -errno;
+	return partner_read(s->rd, &ready, 1);
+}
+
+/* Make the worker's channel and start its partner. */
+static int
+ipc_init(bm_iter_t n, void *cookie)
+{
+	struct ipc_state *s = cookie;
+	int p1[2], p2[2], sv[2], rc;
+
+	(void)n;
+	s->wr = s->rd = s->pwr = s->prd = -1;
+	if ((s->buf = malloc(s->msg)) == NULL)
+		return -ENOMEM;
+	memset(s->buf, 'b', s->msg);
+	switch (s->desc->channel) {
+	case IPC_PIPE:
+		if (pipe2(p1, O_CLOEXEC) != 0)
+			return -errno;
+		if (pipe2(p2, O_CLOEXEC) != 0)
+			return -errno;
+		s->wr = p1[1];
+		s->prd = p1[0];
+		s->pwr = p2[1];
+		s->rd = p2[0];
+		break;
+	case IPC_UNIX:
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+			return -errno;
+		s->wr = s->rd = sv[0];
+		s->pwr = s->prd = sv[1];
+		break;
+	case IPC_FIFO:
+		return ipc_fifo_setup(s, bm_worker_index(bm_state_current()));
+	}
+	rc = partner_start(&s->partner, s->desc->bandwidth ? ipc_source :
+	    ipc_echo, s);
+	/* The worker keeps only its ends, so a dead partner reads as EOF. */
+	close(s->prd);
+	if (s->pwr != s->prd)
+		close(s->pwr);
+	s->pwr = s->prd = -1;
+	return rc;
+}
+
+/* One round trip of a message. */
+static int
+ipc_latency(bm_iter_t n, void *cookie)
+{
+	struct ipc_state *s = cookie;
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(s->wr, s->buf, s->msg)) != 0 ||
+		    (rc = partner_read(s->rd, s->buf, s->msg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* One transfer of total bytes from the partner. */
+static int
+ipc_bandwidth(bm_iter_t n, void *cookie)
+{
+	struct ipc_state *s = cookie;
+	size_t left, chunk;
+	char req = 'r';
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(s->wr, &req, 1)) != 0)
+			return rc;
+		for (left = s->total; left > 0; left -= chunk) {
+			chunk = left < s->msg ? left : s->msg;
+			if ((rc = partner_read(s->rd, s->buf, chunk)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Stop the partner and close the channel. */
+static int
+ipc_close(bm_iter_t n, void *cookie)
+{
+	struct ipc_state *s = cookie;
+
+	(void)n;
+	(void)partner_stop(&s->partner);
+	if (s->wr >= 0)
+		close(s->wr);
+	if (s->rd >= 0 && s->rd != s->wr)
+		close(s->rd);
+	free(s->buf);
+	return 0;
+}
+
+static struct ipc_state ipc_state;
+
+/* Take -m and -M. */
+static void
+ipc_option(struct tool *t, int opt, const char *arg)
+{
+	if (opt == 'm')
+		ipc_state.msg = (size_t)tool_size(t, "-m", arg, 1,
+		    IPC_MAX_SIZE);
+	else if (opt == 'M')
+		ipc_state.total = (size_t)tool_size(t, "-M", arg, 1,
+		    IPC_MAX_SIZE);
+	else
+		tool_usage_error(t, "unexpected option");
+}
+
+/* Measure and print one figure. */
+int
+ipc_main(const struct ipc_tool *desc, int argc, char **argv)
+{
+	struct tool t;
+	bm_param params[2];
+	bm_record rec;
+	bm_result r;
+	bm_bench b;
+	char line[160], args[64];
+	const char *tmp;
+
+	memset(&t, 0, sizeof t);
+	t.name = desc->name;
+	snprintf(args, sizeof args, "%s", !desc->options ? "" :
+	    desc->bandwidth ? "[-m msgsize] [-M total]" : "[-m msgsize]");
+	t.args = args;
+	t.cleanup = ipc_cleanup;
+	ipc_state.desc = desc;
+	ipc_state.msg = desc->msg;
+	ipc_state.total = desc->total;
+	if (tool_parse(&t, argc, argv, !desc->options ? "" :
+	    desc->bandwidth ? "m:M:" : "m:", NULL, ipc_option) != argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	tool_setup(&t);
+	if (desc->channel == IPC_FIFO) {
+		tmp = getenv("TMPDIR");
+		snprintf(ipc_dir, sizeof ipc_dir, "%s/benchmp-fifo.XXXXXX",
+		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+		if (mkdtemp(ipc_dir) == NULL) {
+			ipc_dir[0] = '\0';
+			tool_fail(&t, "cannot make a private directory: %s",
+			    strerror(errno));
+		}
+	}
+	b.initialize = ipc_init;
+	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
+	b.cleanup = ipc_close;
+	b.cookie = &ipc_state;
+	tool_run(&t, &b, &r);
+
+	params[0].key = "msgsize";
+	params[0].str = NULL;
+	params[0].num = (double)ipc_state.msg;
+	params[1].key = "total";
+	params[1].str = NULL;
+	params[1].num = (double)ipc_state.total;
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = desc->channel == IPC_PIPE ? "pipe" :
+	    desc->channel == IPC_UNIX ? "unix" : "fifo";
+	rec.params = params;
+	rec.nparams = desc->bandwidth ? 2 : 1;
+	rec.result = &r;
+	if (desc->bandwidth) {
+		rec.metric = "bandwidth";
+		rec.unit = "MB/s";
+		rec.scale = (double)ipc_state.total * 1e3;
+		rec.inverse = 1;
+		rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
+		    r.ops_per_s * (double)ipc_state.total / 1e6;
+		snprintf(line, sizeof line, "%s: %.2f MB/sec\n", desc->label,
+		    rec.value);
+	} else {
+		rec.metric = "latency";
+		rec.unit = "us";
+		rec.scale = 1e-3;
+		rec.value = r.per_op_ns.median / 1000.0;
+		snprintf(line, sizeof line, "%s: %.4f microseconds\n",
+		    desc->label, rec.value);
+	}
+	tool_report(&t, &rec, line);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}

@@ -1,0 +1,90 @@
+/* partner.c: a peer process for the ping-pong and streaming tools. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#include "partner.h"
+
+/* Fork the partner; it dies when the worker does. */
+int
+partner_start(struct partner *p, int (*fn)(void *), void *arg)
+{
+	pid_t parent = getpid();
+
+	/* A partner's death shows as EPIPE on write, not as a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	if ((p->pid = fork()) < 0)
+		return -errno;
+	if (p->pid == 0) {
+#if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		if (getppid() != parent)
+			_exit(1);
+		_exit(fn(arg) == 0 ? 0 : 1);
+	}
+	return 0;
+}
+
+/* Kill and reap the partner. */
+int
+partner_stop(struct partner *p)
+{
+	int st;
+
+	if (p->pid <= 0)
+		return 0;
+	kill(p->pid, SIGKILL);
+	while (waitpid(p->pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	p->pid = 0;
+	return 0;
+}
+
+/* Read exactly len bytes; end of file is -EPIPE. */
+int
+partner_read(int fd, void *buf, size_t len)
+{
+	char *b = buf;
+	ssize_t got;
+
+	while (len > 0) {
+		got = read(fd, b, len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return -EPIPE;
+		b += got;
+		len -= (size_t)got;
+	}
+	return 0;
+}
+
+/* Write exactly len bytes. */
+int
+partner_write(int fd, const void *buf, size_t len)
+{
+	const char *b = buf;
+	ssize_t put;
+
+	while (len > 0) {
+		put = write(fd, b, len);
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put < 0)
+			return -errno;
+		b += put;
+		len -= (size_t)put;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* partner.h: a peer process for the ping-pong and streaming tools. */
+#ifndef BM_PARTNER_H
+#define BM_PARTNER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A partner process forked by a worker. */
+struct partner {
+	pid_t pid;
+};
+
+/*
+ * Fork a partner that runs fn(arg) and exits with its result; it dies
+ * with the worker that forked it (no orphans).  0 or -errno.
+ */
+int partner_start(struct partner *p, int (*fn)(void *), void *arg);
+
+/* Kill and reap the partner; 0 or -errno. */
+int partner_stop(struct partner *p);
+
+/*
+ * Read or write exactly len bytes, surviving short transfers and EINTR.
+ * End of file (the peer closed or died) is -EPIPE, so a dead partner is
+ * an error, never a hang.
+ */
+int partner_read(int fd, void *buf, size_t len);
+int partner_write(int fd, const void *buf, size_t len);
+
+#endif /* BM_PARTNER_H */
