@@ -1,4 +1,5 @@
 # lib.sh: helpers shared by the CLI test scripts (sourced, POSIX sh).
+# shellcheck shell=sh disable=SC2034
 
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
