@@ -264,7 +264,10 @@ BM_EXTERN void bm_region_start(bm_region *r);
 BM_EXTERN void bm_region_stop(bm_region *r);
 /* Build a result of the samples so far (free it with bm_result_free). */
 BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
-/* Write the region's cumulative record (tool "region") to a sink. */
+/*
+ * Write the region's cumulative record (tool "region") to a sink; with
+ * sink NULL, to the configured one: BENCHMP_OUTPUT, or standard output.
+ */
 BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
 BM_EXTERN void bm_region_free(bm_region *r);
 

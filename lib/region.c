@@ -109,15 +109,27 @@ int
 bm_region_write(bm_region *r, bm_sink *sink)
 {
 	bm_param params[2];
+	bm_sink *own = NULL;
 	bm_record rec;
 	bm_result res;
+	const char *spec;
 	char *json;
-	int rc;
+	int rc, err;
 
-	if (r == NULL || sink == NULL)
+	if (r == NULL)
 		return -EINVAL;
-	if ((rc = bm_region_result(r, &res)) != 0)
+	/* No sink given: the configured one, BENCHMP_OUTPUT, or stdout. */
+	if (sink == NULL) {
+		spec = getenv("BENCHMP_OUTPUT");
+		if ((rc = bm_sink_open(r->ctx, spec != NULL && *spec != '\0' ?
+		    spec : "-", &own)) != 0)
+			return rc;
+		sink = own;
+	}
+	if ((rc = bm_region_result(r, &res)) != 0) {
+		(void)bm_sink_close(r->ctx, own);
 		return rc;
+	}
 	params[0].key = "count";
 	params[0].str = NULL;
 	params[0].num = (double)r->count;
@@ -139,6 +151,8 @@ bm_region_write(bm_region *r, bm_sink *sink)
 		free(json);
 	}
 	bm_result_free(&res);
+	if (own != NULL && (err = bm_sink_close(r->ctx, own)) != 0 && rc == 0)
+		rc = err;
 	return rc;
 }
 

@@ -270,10 +270,22 @@ START_TEST(test_region)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
 	fclose(f);
-	unlink(path);
+	ck_assert_int_eq(truncate(path, 0), 0);
 	ck_assert_ptr_nonnull(strstr(line, "\"tool\":\"region\",\"case\":"
 	    "\"spin\""));
 	ck_assert_ptr_nonnull(strstr(line, "\"count\":"));
+	/* Without a sink, the configured one: BENCHMP_OUTPUT. */
+	setenv("BENCHMP_OUTPUT", spec, 1);
+	ck_assert_int_eq(bm_region_write(rg, NULL), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+	fclose(f);
+	unlink(path);
+	ck_assert_ptr_nonnull(strstr(line, "\"case\":\"spin\""));
+	setenv("BENCHMP_OUTPUT", "bogus", 1);
+	ck_assert_int_eq(bm_region_write(rg, NULL), BM_ECONFIG);
+	unsetenv("BENCHMP_OUTPUT");
 	bm_region_free(rg);
 	bm_ctx_free(ctx);
 }

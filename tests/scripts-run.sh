@@ -42,7 +42,7 @@ expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
 expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
 expect_exit 2 "unknown argument '--bogus'" "$brun" --bogus
 
-run "$scal" --max 2 --output "$tmp/sc.jsonl" bw_mem -N 3 64k rd
+run "$scal" --max 2 --no-plot --output "$tmp/sc.jsonl" bw_mem -N 3 64k rd
 [ "$rc" -eq 0 ] || fail "benchmp-scaling: exit $rc: $(cat "$tmp/err")"
 [ "$(grep -Ec '^ +[12] ' "$tmp/out")" -eq 2 ] ||
 	fail "not two points: $(cat "$tmp/out")"
@@ -50,6 +50,11 @@ grep -Eq '^ +1 .* 1\.00 +100% ' "$tmp/out" ||
 	fail "one worker is not the baseline: $(cat "$tmp/out")"
 [ "$(jq -s 'map(.parallel) == [1, 2]' "$tmp/sc.jsonl")" = true ] ||
 	fail "records: $(jq -c .parallel "$tmp/sc.jsonl")"
+if command -v gnuplot >/dev/null 2>&1; then
+	run "$scal" --max 1 --output "$tmp/sc1.jsonl" bw_mem -N 3 64k rd
+	[ "$rc" -eq 0 ] && [ -s "$tmp/sc1.png" ] && [ -s "$tmp/sc1.svg" ] ||
+		fail "benchmp-scaling did not plot by default: $(cat "$tmp/err")"
+fi
 expect_exit 2 "--max: '0' is not" "$scal" --max 0 bw_mem 64k rd
 expect_exit 2 'missing the tool' "$scal"
 expect_exit 1 'no_such_tool: no such tool' "$scal" no_such_tool
