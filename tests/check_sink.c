@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,24 +169,24 @@ START_TEST(test_zmq_roundtrip)
 	char endpoint[256], spec[300], buf[256];
 	size_t elen = sizeof endpoint;
 	void *zctx, *pull;
-	int timeout = 10000, n, i, st;
+	int timeout = 20000, n, i, st, fds[2];
 	pid_t pid;
 
-	/* A real PULL socket on a free port receives every record. */
-	zctx = zmq_ctx_new();
-	ck_assert_ptr_nonnull(zctx);
-	pull = zmq_socket(zctx, ZMQ_PULL);
-	ck_assert_ptr_nonnull(pull);
-	ck_assert_int_eq(zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout,
-	    sizeof timeout), 0);
-	ck_assert_int_eq(zmq_bind(pull, "tcp://127.0.0.1:*"), 0);
-	ck_assert_int_eq(zmq_getsockopt(pull, ZMQ_LAST_ENDPOINT, endpoint,
-	    &elen), 0);
-	snprintf(spec, sizeof spec, "zmq:%s", endpoint);
+	/*
+	 * The writer is forked before any ZeroMQ context exists (a context
+	 * does not survive fork) and learns the endpoint through a pipe.
+	 */
+	ck_assert_int_eq(pipe(fds), 0);
 	if ((pid = fork()) == 0) {
 		bm_sink *s;
 		bm_ctx *ctx;
+		ssize_t got;
 
+		close(fds[1]);
+		memset(spec, 0, sizeof spec);
+		got = read(fds[0], spec, sizeof spec - 1);
+		if (got <= 0)
+			_exit(5);
 		if (bm_ctx_new(&ctx) != 0 || bm_sink_open(ctx, spec, &s) != 0)
 			_exit(2);
 		for (i = 0; i < 100; i++) {
@@ -196,10 +197,29 @@ START_TEST(test_zmq_roundtrip)
 		_exit(bm_sink_close(ctx, s) == 0 ? 0 : 4);
 	}
 	ck_assert_int_gt(pid, 0);
+	close(fds[0]);
+	/* A real PULL socket on a free port receives every record. */
+	zctx = zmq_ctx_new();
+	ck_assert_ptr_nonnull(zctx);
+	pull = zmq_socket(zctx, ZMQ_PULL);
+	ck_assert_ptr_nonnull(pull);
+	ck_assert_int_eq(zmq_setsockopt(pull, ZMQ_RCVTIMEO, &timeout,
+	    sizeof timeout), 0);
+	ck_assert_int_eq(zmq_bind(pull, "tcp://127.0.0.1:*"), 0);
+	ck_assert_int_eq(zmq_getsockopt(pull, ZMQ_LAST_ENDPOINT, endpoint,
+	    &elen), 0);
+	n = snprintf(spec, sizeof spec, "zmq:%s", endpoint);
+	ck_assert_int_eq(write(fds[1], spec, (size_t)n), n);
+	close(fds[1]);
 	for (i = 0; i < 100; i++) {
 		n = zmq_recv(pull, buf, sizeof buf - 1, 0);
-		ck_assert_msg(n > 0, "record %d: %s", i,
-		    zmq_strerror(zmq_errno()));
+		if (n <= 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			ck_abort_msg("record %d: %s (writer exit %d)", i,
+			    zmq_strerror(zmq_errno()), WIFEXITED(st) ?
+			    WEXITSTATUS(st) : -1);
+		}
 		buf[n] = '\0';
 		ck_assert_int_eq(atoi(buf + 5), i);
 	}
