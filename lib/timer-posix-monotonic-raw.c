@@ -1,4 +1,4 @@
-/* timer-posix-monotonic-raw.c: the CLOCK_MONOTONIC_RAW clock, free of NTP slewing. */
+/* timer-posix-monotonic-raw.c: CLOCK_MONOTONIC_RAW, free of NTP slewing. */
 #include "config.h"
 
 #include "internal.h"
@@ -8,7 +8,8 @@ static int
 clock_init(void **priv, char *detail, size_t len)
 {
 	*priv = NULL;
-	return bm__posix_clock_init(CLOCK_MONOTONIC_RAW, "CLOCK_MONOTONIC_RAW", detail, len);
+	return bm__posix_clock_init(CLOCK_MONOTONIC_RAW, "CLOCK_MONOTONIC_RAW",
+	    detail, len);
 }
 
 /* Read CLOCK_MONOTONIC_RAW in nanoseconds. */
@@ -20,6 +21,7 @@ clock_now(void *priv)
 }
 
 const bm__subtimer_ops bm__clock_posix_monotonic_raw = {
-	"posix-monotonic-raw", BM_SUBTIMER_CLOCK, 0, "elapsed time not slewed by NTP (CLOCK_MONOTONIC_RAW)",
+	"posix-monotonic-raw", BM_SUBTIMER_CLOCK, 0,
+	"elapsed time not slewed by NTP (CLOCK_MONOTONIC_RAW)",
 	clock_init, clock_now, NULL, NULL
 };

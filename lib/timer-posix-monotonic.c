@@ -8,7 +8,8 @@ static int
 clock_init(void **priv, char *detail, size_t len)
 {
 	*priv = NULL;
-	return bm__posix_clock_init(CLOCK_MONOTONIC, "CLOCK_MONOTONIC", detail, len);
+	return bm__posix_clock_init(CLOCK_MONOTONIC, "CLOCK_MONOTONIC", detail,
+	    len);
 }
 
 /* Read CLOCK_MONOTONIC in nanoseconds. */
@@ -20,6 +21,7 @@ clock_now(void *priv)
 }
 
 const bm__subtimer_ops bm__clock_posix_monotonic = {
-	"posix-monotonic", BM_SUBTIMER_CLOCK, 0, "elapsed time (CLOCK_MONOTONIC)",
+	"posix-monotonic", BM_SUBTIMER_CLOCK, 0,
+	"elapsed time (CLOCK_MONOTONIC)",
 	clock_init, clock_now, NULL, NULL
 };

@@ -8,7 +8,8 @@ static int
 clock_init(void **priv, char *detail, size_t len)
 {
 	*priv = NULL;
-	return bm__posix_clock_init(CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID", detail, len);
+	return bm__posix_clock_init(CLOCK_THREAD_CPUTIME_ID,
+	    "CLOCK_THREAD_CPUTIME_ID", detail, len);
 }
 
 /* Read CLOCK_THREAD_CPUTIME_ID in nanoseconds. */
@@ -20,6 +21,7 @@ clock_now(void *priv)
 }
 
 const bm__subtimer_ops bm__clock_posix_thread_cputime = {
-	"posix-thread-cputime", BM_SUBTIMER_CLOCK, 0, "CPU time of the worker (CLOCK_THREAD_CPUTIME_ID)",
+	"posix-thread-cputime", BM_SUBTIMER_CLOCK, 0,
+	"CPU time of the worker (CLOCK_THREAD_CPUTIME_ID)",
 	clock_init, clock_now, NULL, NULL
 };

@@ -46,16 +46,21 @@ static const struct timer_entry {
 
 static const char *const timer_kind_names[] = { "clock", "cycle counter" };
 
+/* What separates the words of a config string. */
+#define TIMER_BLANKS " \t\n\r\v\f"
+
 /* Check that a POSIX clock works here and describe it. */
 int
 bm__posix_clock_init(clockid_t id, const char *name, char *detail,
     size_t len)
 {
 	struct timespec res, now;
+	int e;
 
 	if (clock_getres(id, &res) != 0 || clock_gettime(id, &now) != 0) {
-		snprintf(detail, len, "%s: %s", name, strerror(errno));
-		return -errno;
+		e = errno;
+		snprintf(detail, len, "%s: %s", name, strerror(e));
+		return -e;
 	}
 	snprintf(detail, len, "%s, resolution %ld ns", name,
 	    (long)res.tv_sec * 1000000000L + res.tv_nsec);
@@ -168,11 +173,11 @@ timer_split(const char *config, const char **clock, size_t *clen,
 
 	*clock = *cycle = NULL;
 	while (p != NULL && *p != '\0') {
-		p += strspn(p, " \t\n");
+		p += strspn(p, TIMER_BLANKS);
 		if (*p == '\0')
 			break;
 		w = p;
-		n = strcspn(w, " \t\n");
+		n = strcspn(w, TIMER_BLANKS);
 		p = w + n;
 		if (n == 4 && strncmp(w, "list", 4) == 0)
 			continue;
@@ -302,8 +307,8 @@ bm_timer_config_wants_list(const char *config)
 	size_t n;
 
 	while (p != NULL && *p != '\0') {
-		p += strspn(p, " \t\n");
-		n = strcspn(p, " \t\n");
+		p += strspn(p, TIMER_BLANKS);
+		n = strcspn(p, TIMER_BLANKS);
 		if (n == 4 && strncmp(p, "list", 4) == 0)
 			return 1;
 		p += n;

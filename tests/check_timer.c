@@ -13,9 +13,15 @@
 #include "check_run.h"
 #include "internal.h"
 
-static const char *const clocks[] = {
-	"posix-monotonic", "posix-monotonic-raw", "posix-thread-cputime",
-	"stdc-clock"
+/* Every clock, and whether it measures CPU time rather than elapsed time. */
+static const struct {
+	const char *name;
+	int cputime;
+} clocks[] = {
+	{ "posix-monotonic", 0 },
+	{ "posix-monotonic-raw", 0 },
+	{ "posix-thread-cputime", 1 },
+	{ "stdc-clock", 1 }
 };
 
 /* Return 1 when /proc/cpuinfo lists a CPU flag. */
@@ -72,12 +78,19 @@ START_TEST(test_default)
 	bm__timer_fini(&t);
 	ck_assert_int_eq(bm__timer_init(&t, " list ", err, sizeof err), 0);
 	bm__timer_fini(&t);
+	/* Any blanks separate words; the order of the words is free. */
+	ck_assert_msg(bm__timer_init(&t, "\tcycle=null\n clock=stdc-clock ",
+	    err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(t.clock->name, "stdc-clock");
+	ck_assert_str_eq(t.cycle->name, "null");
+	bm__timer_fini(&t);
 }
 END_TEST
 
 START_TEST(test_each_clock)
 {
-	const char *name = clocks[_i];
+	const char *name = clocks[_i].name;
+	struct timespec ts = { 0, 2000000 };
 	bm__timer t;
 	char cfg[64], err[256];
 	uint64_t prev, now, t0, t1;
@@ -93,12 +106,19 @@ START_TEST(test_each_clock)
 		ck_assert_msg(now >= prev, "%s went backwards", name);
 		prev = now;
 	}
-	/* CPU-time clocks only advance while running: spin, not sleep. */
+	/*
+	 * CPU-time clocks only advance while running: spin, not sleep.  The
+	 * bounds are loose on purpose (a noisy VM may deschedule us).
+	 */
 	t0 = bm__clock_now(&t);
-	spin_ms(20);
+	if (clocks[_i].cputime)
+		spin_ms(20);
+	else
+		ck_assert_int_eq(nanosleep(&ts, NULL), 0);
 	t1 = bm__clock_now(&t);
 	ck_assert_msg(t1 - t0 >= 1000000u && t1 - t0 < 1000000000u,
-	    "%s: 20 ms of spinning read as %llu ns", name,
+	    "%s: %s read as %llu ns", name,
+	    clocks[_i].cputime ? "20 ms of spinning" : "a 2 ms sleep",
 	    (unsigned long long)(t1 - t0));
 	bm__timer_fini(&t);
 }
@@ -252,6 +272,41 @@ START_TEST(test_perf_event)
 }
 END_TEST
 
+START_TEST(test_after_fork)
+{
+	const char *cfg = "clock=posix-monotonic-raw cycle=x86-rdtsc,null";
+	bm__timer t;
+	char err[256];
+	uint64_t a;
+	pid_t pid;
+	int st;
+
+	/* A forked worker reopens what it must and reads both subtimers. */
+	ck_assert_msg(bm__timer_init(&t, cfg, err, sizeof err) == 0, "%s", err);
+	if ((pid = fork()) == 0) {
+		if (bm__timer_after_fork(&t) != 0)
+			_exit(1);
+		a = bm__clock_now(&t);
+		spin_ms(2);
+		if (bm__clock_now(&t) <= a)
+			_exit(2);
+		if (bm__timer_has_cycles(&t)) {
+			a = bm__cycle_now(&t);
+			spin_ms(2);
+			if (bm__cycle_now(&t) <= a)
+				_exit(3);
+		}
+		bm__timer_fini(&t);
+		_exit(0);
+	}
+	ck_assert_int_ne(pid, -1);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "child status %d", st);
+	bm__timer_fini(&t);
+}
+END_TEST
+
 START_TEST(test_list)
 {
 	bm_subtimer_info info[16];
@@ -312,6 +367,7 @@ timer_suite(void)
 	tcase_add_test(tc, test_rdtscp);
 	tcase_add_test(tc, test_rdtsc_or_fallback);
 	tcase_add_test(tc, test_perf_event);
+	tcase_add_test(tc, test_after_fork);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_wants_list);
 	suite_add_tcase(s, tc);
