@@ -1,7 +1,6 @@
 /* ipc.c: round-trip latency and bandwidth between a worker and its partner. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -34,31 +33,8 @@ struct ipc_state {
 	char in[300], out[300];	/* FIFO names: to and from the partner */
 };
 
-/* The private directory of the FIFOs; removed on every exit path. */
-static char ipc_dir[256];
-
-/* Remove the FIFOs and their directory. */
-static void
-ipc_cleanup(void)
-{
-	char path[600];
-	struct dirent *e;
-	DIR *d;
-
-	if (ipc_dir[0] == '\0')
-		return;
-	if ((d = opendir(ipc_dir)) != NULL) {
-		while ((e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%s", ipc_dir, e->d_name);
-			(void)unlink(path);
-		}
-		closedir(d);
-	}
-	(void)rmdir(ipc_dir);
-	ipc_dir[0] = '\0';
-}
+/* The private directory of the FIFOs (tool_tmpdir). */
+static const char *ipc_dir;
 
 /* The partner of a latency tool: send every message straight back. */
 static int
@@ -285,14 +261,12 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	bm_result r;
 	bm_bench b;
 	char line[160], args[64];
-	const char *tmp;
 
 	memset(&t, 0, sizeof t);
 	t.name = desc->name;
 	snprintf(args, sizeof args, "%s", !desc->options ? "" :
 	    desc->bandwidth ? "[-m msgsize] [-M total]" : "[-m msgsize]");
 	t.args = args;
-	t.cleanup = ipc_cleanup;
 	ipc_state.desc = desc;
 	ipc_state.msg = desc->msg;
 	ipc_state.total = desc->total;
@@ -300,16 +274,8 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	    desc->bandwidth ? "m:M:" : "m:", NULL, ipc_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
-	if (desc->channel == IPC_FIFO) {
-		tmp = getenv("TMPDIR");
-		snprintf(ipc_dir, sizeof ipc_dir, "%s/benchmp-fifo.XXXXXX",
-		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-		if (mkdtemp(ipc_dir) == NULL) {
-			ipc_dir[0] = '\0';
-			tool_fail(&t, "cannot make a private directory: %s",
-			    strerror(errno));
-		}
-	}
+	if (desc->channel == IPC_FIFO)
+		ipc_dir = tool_tmpdir(&t);
 	b.initialize = ipc_init;
 	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
 	b.cleanup = ipc_close;

@@ -2,11 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -85,6 +87,75 @@ tool_help(const struct tool *t)
 	exit(fflush(stdout) == 0 ? 0 : 1);
 }
 
+/* The private directory of tool_tmpdir(), and the process that owns it. */
+static char tool_dir[512];
+static pid_t tool_dir_owner;
+
+/* Remove one entry of the private directory (nftw callback). */
+static int
+tool_rm_entry(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	(void)remove(path);
+	return 0;
+}
+
+/*
+ * Run the tool's cleanup hook and remove its private directory.  Only the
+ * process that made the directory removes it: a worker or partner that
+ * fails must not pull it from under the others.
+ */
+static void
+tool_cleanup(const struct tool *t)
+{
+	if (t->cleanup != NULL)
+		t->cleanup();
+	if (tool_dir[0] != '\0' && tool_dir_owner == getpid()) {
+		(void)nftw(tool_dir, tool_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		tool_dir[0] = '\0';
+	}
+}
+
+/* Remove the private directory on a fatal signal outside bm_run, then die of it. */
+static void
+tool_on_signal(int sig)
+{
+	if (tool_dir[0] != '\0' && tool_dir_owner == getpid())
+		(void)nftw(tool_dir, tool_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Make the private directory under $TMPDIR once, or exit 1. */
+const char *
+tool_tmpdir(struct tool *t)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (tool_dir[0] != '\0')
+		return tool_dir;
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	if ((size_t)snprintf(tool_dir, sizeof tool_dir, "%s/benchmp-%s.XXXXXX",
+	    tmp, t->name) >= sizeof tool_dir) {
+		tool_dir[0] = '\0';
+		tool_fail(t, "TMPDIR is too long: %s", tmp);
+	}
+	if (mkdtemp(tool_dir) == NULL) {
+		tool_dir[0] = '\0';
+		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
+		    strerror(errno));
+	}
+	tool_dir_owner = getpid();
+	signal(SIGINT, tool_on_signal);
+	signal(SIGTERM, tool_on_signal);
+	signal(SIGHUP, tool_on_signal);
+	return tool_dir;
+}
+
 /* Print "name: message" to stderr. */
 static void
 tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
@@ -104,8 +175,7 @@ tool_usage_error(const struct tool *t, const char *fmt, ...)
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
 	tool_usage_line(t, stderr);
-	if (t->cleanup != NULL)
-		t->cleanup();
+	tool_cleanup(t);
 	exit(2);
 }
 
@@ -118,8 +188,7 @@ tool_fail(const struct tool *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
-	if (t->cleanup != NULL)
-		t->cleanup();
+	tool_cleanup(t);
 	exit(1);
 }
 
@@ -133,8 +202,7 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 		detail = bm_strerror(rc);
 	fprintf(stderr, "%s: %s%s%s\n", t->name, doing != NULL ? doing : "",
 	    doing != NULL ? ": " : "", detail);
-	if (t->cleanup != NULL)
-		t->cleanup();
+	tool_cleanup(t);
 	switch (rc) {
 	case BM_EPARSE:
 	case BM_ERANGE:
@@ -323,8 +391,7 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
 		    sig == SIGHUP ? "HUP" : "NAL");
 		fflush(NULL);
-		if (t->cleanup != NULL)
-			t->cleanup();
+		tool_cleanup(t);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		exit(128 + sig);
@@ -385,6 +452,29 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 		tool_fail(t, "writing the result: %s", strerror(errno));
 }
 
+/* Report a latency in microseconds per operation, with its classic line. */
+void
+tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
+    size_t nparams, const bm_result *r, const char *label)
+{
+	char line[256];
+	bm_record rec;
+
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = case_name;
+	rec.params = params;
+	rec.nparams = nparams;
+	rec.metric = "latency";
+	rec.unit = "us";
+	rec.scale = 1e-3;
+	rec.value = r->per_op_ns.median / 1000.0;
+	rec.result = r;
+	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
+	    rec.value);
+	tool_report(t, &rec, line);
+}
+
 /* Release the context and check that stdout was written. */
 int
 tool_finish(struct tool *t)
@@ -396,8 +486,7 @@ tool_finish(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	}
 	t->sink = NULL;
-	if (t->cleanup != NULL)
-		t->cleanup();
+	tool_cleanup(t);
 	bm_ctx_free(t->ctx);
 	t->ctx = NULL;
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -83,6 +83,19 @@ void tool_report(struct tool *t, const bm_record *rec, const char *line);
 int tool_calibration_main(const char *name, unsigned which, int argc,
     char **argv);
 
+/* Print "label: N microseconds" (or the record) for a latency. */
+void tool_report_us(struct tool *t, const char *case_name,
+    const bm_param *params, size_t nparams, const bm_result *r,
+    const char *label);
+
+/*
+ * Make the tool's private directory under $TMPDIR (once; later calls
+ * return the same path).  It is removed with everything in it by
+ * tool_finish, by every failure exit and on SIGINT, SIGTERM and SIGHUP.
+ * Exits 1 if it cannot be made.
+ */
+const char *tool_tmpdir(struct tool *t);
+
 /* Release the context; check that stdout reached its destination. */
 int tool_finish(struct tool *t);
 

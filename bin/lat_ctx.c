@@ -1,0 +1,292 @@
+/* lat_ctx.c: context-switch time, passing a token around a ring of processes. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "partner.h"
+#include "tool.h"
+
+/* The most processes in one ring, and the largest working set (-s). */
+#define CTX_MAX_PROCS 1024
+#define CTX_MAX_KB (1u << 20)
+/* The most ring sizes on one command line. */
+#define CTX_MAX_RINGS 64
+
+/*
+ * One worker's ring: process i (the worker is 0) reads the token from
+ * pipe i, sums its working set, and writes the token to pipe i+1 mod N.
+ */
+struct ctx_state {
+	unsigned nprocs;
+	size_t size;		/* working set of each process, bytes */
+	int (*fds)[2];		/* the N pipes */
+	struct partner *partners;
+	unsigned me;		/* the process a partner is */
+	long *data;
+	volatile long sink;
+};
+
+/* Fault in a working set of size bytes; NULL when size is 0. */
+static long *
+ctx_data(size_t size, int *rc)
+{
+	long *d;
+
+	*rc = 0;
+	if (size == 0)
+		return NULL;
+	if ((d = malloc(size)) == NULL) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	memset(d, 1, size);
+	return d;
+}
+
+/* Sum the working set, as a process that does some work between switches. */
+static long
+ctx_touch(const long *d, size_t size)
+{
+	size_t i, n = size / sizeof *d;
+	long sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += d[i];
+	return sum;
+}
+
+/* A process of the ring: close the other pipes, then pass the token on. */
+static int
+ctx_member(void *arg)
+{
+	struct ctx_state *s = arg;
+	unsigned i, in = s->me, out = (s->me + 1) % s->nprocs;
+	long *d;
+	int rc, token;
+
+	for (i = 0; i < s->nprocs; i++) {
+		if (i != in)
+			close(s->fds[i][0]);
+		if (i != out)
+			close(s->fds[i][1]);
+	}
+	if ((d = ctx_data(s->size, &rc)) == NULL && rc != 0)
+		return 1;
+	for (;;) {
+		if (partner_read(s->fds[in][0], &token, sizeof token) != 0)
+			return 0;
+		s->sink = ctx_touch(d, s->size);
+		if (partner_write(s->fds[out][1], &token, sizeof token) != 0)
+			return 0;
+	}
+}
+
+/* Build the ring: N pipes, N-1 partners. */
+static int
+ctx_init(bm_iter_t n, void *cookie)
+{
+	struct ctx_state *s = cookie;
+	unsigned i;
+	int rc;
+
+	(void)n;
+	s->fds = calloc(s->nprocs, sizeof *s->fds);
+	s->partners = calloc(s->nprocs, sizeof *s->partners);
+	if (s->fds == NULL || s->partners == NULL)
+		return -ENOMEM;
+	for (i = 0; i < s->nprocs; i++)
+		s->fds[i][0] = s->fds[i][1] = -1;
+	for (i = 0; i < s->nprocs; i++) {
+		if (pipe2(s->fds[i], O_CLOEXEC) != 0)
+			return -errno;
+	}
+	for (i = 1; i < s->nprocs; i++) {
+		s->me = i;
+		if ((rc = partner_start(&s->partners[i], ctx_member, s)) != 0)
+			return rc;
+	}
+	/* The worker keeps the read end of pipe 0 and the write end of 1. */
+	for (i = 0; i < s->nprocs; i++) {
+		if (i != 0) {
+			close(s->fds[i][0]);
+			s->fds[i][0] = -1;
+		}
+		if (i != 1 % s->nprocs) {
+			close(s->fds[i][1]);
+			s->fds[i][1] = -1;
+		}
+	}
+	s->data = ctx_data(s->size, &rc);
+	return rc;
+}
+
+/* n trips of the token around the ring. */
+static int
+ctx_ring(bm_iter_t n, void *cookie)
+{
+	struct ctx_state *s = cookie;
+	int rc, token = 0;
+
+	while (n-- > 0) {
+		s->sink = ctx_touch(s->data, s->size);
+		if ((rc = partner_write(s->fds[1 % s->nprocs][1], &token,
+		    sizeof token)) != 0 ||
+		    (rc = partner_read(s->fds[0][0], &token, sizeof token)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Stop the partners, close the pipes, free the working set. */
+static int
+ctx_cleanup(bm_iter_t n, void *cookie)
+{
+	struct ctx_state *s = cookie;
+	unsigned i;
+
+	(void)n;
+	if (s->partners != NULL) {
+		for (i = 1; i < s->nprocs; i++) {
+			if (s->partners[i].pid > 0)
+				(void)partner_stop(&s->partners[i]);
+		}
+	}
+	if (s->fds != NULL) {
+		for (i = 0; i < s->nprocs; i++) {
+			if (s->fds[i][0] >= 0)
+				close(s->fds[i][0]);
+			if (s->fds[i][1] >= 0)
+				close(s->fds[i][1]);
+		}
+	}
+	free(s->fds);
+	free(s->partners);
+	free(s->data);
+	s->fds = NULL;
+	s->partners = NULL;
+	s->data = NULL;
+	return 0;
+}
+
+/* The overhead of one hop without a switch: a pipe to oneself and the sum. */
+static int
+ctx_overhead_init(bm_iter_t n, void *cookie)
+{
+	struct ctx_state *s = cookie;
+	int rc;
+
+	(void)n;
+	s->fds = calloc(1, sizeof *s->fds);
+	if (s->fds == NULL)
+		return -ENOMEM;
+	s->fds[0][0] = s->fds[0][1] = -1;
+	if (pipe2(s->fds[0], O_CLOEXEC) != 0)
+		return -errno;
+	s->data = ctx_data(s->size, &rc);
+	return rc;
+}
+
+/* n hops through the pipe to oneself, each with the working-set sum. */
+static int
+ctx_overhead(bm_iter_t n, void *cookie)
+{
+	struct ctx_state *s = cookie;
+	int rc, token = 0;
+
+	while (n-- > 0) {
+		s->sink = ctx_touch(s->data, s->size);
+		if ((rc = partner_write(s->fds[0][1], &token,
+		    sizeof token)) != 0 ||
+		    (rc = partner_read(s->fds[0][0], &token, sizeof token)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static struct ctx_state ctx_state;
+
+/* Take -s kbytes. */
+static void
+ctx_option(struct tool *t, int opt, const char *arg)
+{
+	(void)opt;
+	ctx_state.size = (size_t)tool_uint(t, "-s", arg, 0, CTX_MAX_KB) * 1024;
+}
+
+/* Measure the overhead, then each ring, and print them. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] nprocs..." };
+	unsigned rings[CTX_MAX_RINGS];
+	bm_param params[3];
+	bm_record rec;
+	bm_result r;
+	bm_bench b;
+	double ovr_us, hop_us;
+	char line[96];
+	int first, i, nrings;
+
+	first = tool_parse(&t, argc, argv, "s:", NULL, ctx_option);
+	if (first >= argc)
+		tool_usage_error(&t, "missing the number of processes");
+	nrings = argc - first;
+	if (nrings > CTX_MAX_RINGS)
+		tool_usage_error(&t, "at most %d ring sizes", CTX_MAX_RINGS);
+	for (i = 0; i < nrings; i++)
+		rings[i] = (unsigned)tool_uint(&t, "nprocs", argv[first + i], 2,
+		    CTX_MAX_PROCS);
+	if (t.opts.percentiles > 0)
+		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
+	tool_setup(&t);
+
+	b.cookie = &ctx_state;
+	b.initialize = ctx_overhead_init;
+	b.benchmark = ctx_overhead;
+	b.cleanup = ctx_cleanup;
+	ctx_state.nprocs = 1;
+	tool_run(&t, &b, &r);
+	ovr_us = r.per_op_ns.median / 1000.0;
+	bm_result_free(&r);
+	if (!t.json) {
+		printf("\"size=%zuk ovr=%.2f\n", ctx_state.size / 1024, ovr_us);
+		fflush(stdout);
+	}
+
+	b.initialize = ctx_init;
+	b.benchmark = ctx_ring;
+	for (i = 0; i < nrings; i++) {
+		ctx_state.nprocs = rings[i];
+		tool_run(&t, &b, &r);
+		/* One trip is nprocs switches, each with one hop's overhead. */
+		hop_us = r.per_op_ns.median / 1000.0 / rings[i];
+		params[0].key = "nprocs";
+		params[0].str = NULL;
+		params[0].num = rings[i];
+		params[1].key = "size";
+		params[1].str = NULL;
+		params[1].num = (double)ctx_state.size;
+		params[2].key = "overhead_us";
+		params[2].str = NULL;
+		params[2].num = ovr_us;
+		memset(&rec, 0, sizeof rec);
+		rec.tool = t.name;
+		rec.case_name = "ring";
+		rec.params = params;
+		rec.nparams = 3;
+		rec.metric = "latency";
+		rec.unit = "us";
+		rec.scale = 1e-3 / rings[i];
+		rec.value = hop_us - ovr_us;
+		rec.result = &r;
+		snprintf(line, sizeof line, "%u %.2f\n", rings[i], rec.value);
+		tool_report(&t, &rec, line);
+		bm_result_free(&r);
+	}
+	return tool_finish(&t);
+}

@@ -1,0 +1,207 @@
+/* lat_proc.c: the cost of a procedure call, fork, fork+exec and fork+sh -c. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* The helper exec and shell run, installed beside the tools. */
+#define PROC_HELPER "benchmp-hello"
+
+/* What the workers need: the helper's path and /dev/null for its output. */
+struct proc_state {
+	char helper[PATH_MAX];
+	int devnull;
+};
+
+/* A procedure the compiler must really call (reached through a pointer). */
+static __attribute__((noinline)) int
+proc_callee(int a)
+{
+	__asm__ volatile("" : "+r"(a));
+	return a + 1;
+}
+
+static int (*volatile proc_fn)(int) = proc_callee;
+
+/* n procedure calls, each depending on the last. */
+static int
+proc_procedure(bm_iter_t n, void *cookie)
+{
+	int a = 0;
+
+	(void)cookie;
+	while (n-- > 0)
+		a = proc_fn(a);
+	return a < 0 ? -EOVERFLOW : 0;
+}
+
+/* Wait for a child and turn its exit into 0 or an error. */
+static int
+proc_reap(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -ENOEXEC : -ECHILD;
+}
+
+/* Fork a child that runs how (0: exit, 1: exec, 2: sh -c) and reap it. */
+static int
+proc_spawn(const struct proc_state *s, int how)
+{
+	pid_t pid;
+
+	if ((pid = fork()) < 0)
+		return -errno;
+	if (pid == 0) {
+		if (how == 0)
+			_exit(0);
+		if (dup2(s->devnull, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (how == 1)
+			execl(s->helper, PROC_HELPER, (char *)NULL);
+		else
+			execl("/bin/sh", "sh", "-c", s->helper, (char *)NULL);
+		_exit(127);
+	}
+	return proc_reap(pid);
+}
+
+/* n fork+exit. */
+static int
+proc_fork(bm_iter_t n, void *cookie)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = proc_spawn(cookie, 0)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* n fork+execve of the helper. */
+static int
+proc_exec(bm_iter_t n, void *cookie)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = proc_spawn(cookie, 1)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* n fork+/bin/sh -c helper. */
+static int
+proc_shell(bm_iter_t n, void *cookie)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = proc_spawn(cookie, 2)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Find the helper beside the running program.  In the build tree libtool
+ * may run the real program from bin/.libs while the helper sits in bin.
+ */
+static int
+proc_find_helper(struct proc_state *s)
+{
+	char self[PATH_MAX], *slash;
+	ssize_t len;
+
+	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) < 0)
+		return -errno;
+	self[len] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return -ENOENT;
+	*slash = '\0';
+	if ((size_t)snprintf(s->helper, sizeof s->helper, "%s/%s", self,
+	    PROC_HELPER) < sizeof s->helper && access(s->helper, X_OK) == 0)
+		return 0;
+	slash = strrchr(self, '/');
+	if (slash != NULL && strcmp(slash + 1, ".libs") == 0) {
+		*slash = '\0';
+		if ((size_t)snprintf(s->helper, sizeof s->helper, "%s/%s",
+		    self, PROC_HELPER) < sizeof s->helper &&
+		    access(s->helper, X_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static const struct proc_mode {
+	const char *name;
+	const char *label;
+	bm_fn fn;
+} proc_modes[] = {
+	{ "procedure", "Procedure call", proc_procedure },
+	{ "fork", "Process fork+exit", proc_fork },
+	{ "exec", "Process fork+execve", proc_exec },
+	{ "shell", "Process fork+/bin/sh -c", proc_shell },
+};
+#define PROC_NMODES (sizeof proc_modes / sizeof proc_modes[0])
+
+/* Measure one mode and print its latency. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "lat_proc",
+		.args = "procedure|fork|exec|shell"
+	};
+	const struct proc_mode *m = NULL;
+	struct proc_state s;
+	bm_bench b;
+	bm_result r;
+	size_t i;
+	int first;
+
+	memset(&s, 0, sizeof s);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	if (first >= argc)
+		tool_usage_error(&t, "missing the mode");
+	for (i = 0; i < PROC_NMODES; i++) {
+		if (strcmp(argv[first], proc_modes[i].name) == 0)
+			m = &proc_modes[i];
+	}
+	if (m == NULL)
+		tool_usage_error(&t, "unknown mode '%s'", argv[first]);
+	if (first + 1 < argc)
+		tool_usage_error(&t, "too many arguments");
+	tool_setup(&t);
+	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
+	if ((m->fn == proc_exec || m->fn == proc_shell) &&
+	    proc_find_helper(&s) != 0)
+		tool_fail(&t, "cannot find the helper %s beside the program",
+		    PROC_HELPER);
+	b.initialize = NULL;
+	b.benchmark = m->fn;
+	b.cleanup = NULL;
+	b.cookie = &s;
+	tool_run(&t, &b, &r);
+	tool_report_us(&t, m->name, NULL, 0, &r, m->label);
+	bm_result_free(&r);
+	close(s.devnull);
+	return tool_finish(&t);
+}

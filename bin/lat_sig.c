@@ -1,0 +1,228 @@
+/* lat_sig.c: signal handler installation, signal delivery and protection faults. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* One worker's state for the prot mode: a page it may only read. */
+struct sig_state {
+	const char *file;	/* mapped read-only, or NULL: anonymous */
+	char *page;
+	size_t len;
+};
+
+static volatile sig_atomic_t sig_caught;
+static sigjmp_buf sig_jump;
+
+/* The handler of the catch mode: count. */
+static void
+sig_count(int sig)
+{
+	(void)sig;
+	sig_caught++;
+}
+
+/* The handler of the prot mode: leave the faulting write. */
+static void
+sig_leave(int sig)
+{
+	(void)sig;
+	siglongjmp(sig_jump, 1);
+}
+
+/* n installations of a handler for SIGUSR1. */
+static int
+sig_install(bm_iter_t n, void *cookie)
+{
+	struct sigaction sa, old;
+
+	(void)cookie;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	while (n-- > 0) {
+		if (sigaction(SIGUSR1, &sa, &old) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Install the counting handler (catch mode, each worker). */
+static int
+sig_catch_init(bm_iter_t n, void *cookie)
+{
+	struct sigaction sa;
+
+	(void)n;
+	(void)cookie;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sig_count;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGUSR1, &sa, NULL) == 0 ? 0 : -errno;
+}
+
+/* n signals sent to ourselves and caught. */
+static int
+sig_catch(bm_iter_t n, void *cookie)
+{
+	pid_t me = getpid();
+	sig_atomic_t before = sig_caught;
+	bm_iter_t i;
+
+	(void)cookie;
+	for (i = 0; i < n; i++) {
+		if (kill(me, SIGUSR1) != 0)
+			return -errno;
+	}
+	/* A signal to oneself is delivered before kill() returns. */
+	return (bm_iter_t)(sig_atomic_t)(sig_caught - before) ==
+	    (bm_iter_t)(sig_atomic_t)n ? 0 : -EPROTO;
+}
+
+/* Map the page to fault on and install the SIGSEGV handler (prot mode). */
+static int
+sig_prot_init(bm_iter_t n, void *cookie)
+{
+	struct sig_state *s = cookie;
+	struct sigaction sa;
+	int fd = -1;
+	void *m;
+
+	(void)n;
+	s->len = (size_t)sysconf(_SC_PAGESIZE);
+	if (s->file != NULL && (fd = open(s->file, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	m = mmap(NULL, s->len, PROT_READ, fd >= 0 ? MAP_SHARED :
+	    MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	s->page = m;
+	/*
+	 * SA_NODEFER: the handler leaves by siglongjmp() without restoring
+	 * the mask (a sigprocmask call per fault would be measured too), so
+	 * SIGSEGV must not stay blocked after the first fault.
+	 */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sig_leave;
+	sa.sa_flags = SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, NULL) != 0 ||
+	    sigaction(SIGBUS, &sa, NULL) != 0)
+		return -errno;
+	return 0;
+}
+
+/* n writes to the read-only page, each a protection fault. */
+static int
+sig_prot(bm_iter_t n, void *cookie)
+{
+	struct sig_state *s = cookie;
+	volatile bm_iter_t left = n;
+
+	sigsetjmp(sig_jump, 0);
+	while (left > 0) {
+		left--;
+		*(volatile char *)s->page = 1;
+		/* Reached only if the write did not fault. */
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Unmap the page and restore SIGSEGV (prot mode). */
+static int
+sig_prot_cleanup(bm_iter_t n, void *cookie)
+{
+	struct sig_state *s = cookie;
+
+	(void)n;
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	if (s->page != NULL)
+		munmap(s->page, s->len);
+	s->page = NULL;
+	return 0;
+}
+
+static const struct sig_mode {
+	const char *name;
+	const char *label;
+	bm_fn init, fn, cleanup;
+} sig_modes[] = {
+	{ "install", "Signal handler installation", NULL, sig_install, NULL },
+	{ "catch", "Signal handler overhead", sig_catch_init, sig_catch,
+	    NULL },
+	{ "prot", "Protection fault", sig_prot_init, sig_prot,
+	    sig_prot_cleanup },
+};
+#define SIG_NMODES (sizeof sig_modes / sizeof sig_modes[0])
+
+/* Measure one mode and print. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "lat_sig",
+		.args = "install|catch|prot [file]",
+		.extra_usage = "\nprot maps the file (read-only, never written) "
+		    "or, without one, an anonymous page.\n"
+	};
+	const struct sig_mode *m = NULL;
+	struct sig_state s;
+	bm_param param;
+	struct stat st;
+	bm_bench b;
+	bm_result r;
+	size_t i;
+	int first;
+
+	memset(&s, 0, sizeof s);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	if (first >= argc)
+		tool_usage_error(&t, "missing the mode");
+	for (i = 0; i < SIG_NMODES; i++) {
+		if (strcmp(argv[first], sig_modes[i].name) == 0)
+			m = &sig_modes[i];
+	}
+	if (m == NULL)
+		tool_usage_error(&t, "unknown mode '%s'", argv[first]);
+	if (first + 2 < argc)
+		tool_usage_error(&t, "too many arguments");
+	if (first + 1 < argc) {
+		if (m->fn != sig_prot)
+			tool_usage_error(&t, "%s takes no file", m->name);
+		s.file = argv[first + 1];
+	}
+	if (t.opts.percentiles > 0 && m->fn == sig_prot)
+		tool_usage_error(&t, "--percentiles does not apply to prot");
+	tool_setup(&t);
+	if (s.file != NULL) {
+		if (stat(s.file, &st) != 0)
+			tool_fail(&t, "cannot open %s: %s", s.file,
+			    strerror(errno));
+		if (st.st_size < 1)
+			tool_fail(&t, "%s is empty: nothing to map", s.file);
+	}
+	b.initialize = m->init;
+	b.benchmark = m->fn;
+	b.cleanup = m->cleanup;
+	b.cookie = &s;
+	tool_run(&t, &b, &r);
+	param.key = "file";
+	param.str = s.file;
+	param.num = 0;
+	tool_report_us(&t, m->name, &param, s.file != NULL, &r, m->label);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}
