@@ -475,6 +475,26 @@ tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
 	tool_report(t, &rec, line);
 }
 
+/* Fill a bandwidth record: bytes per operation, in MB/s (aggregate with -P). */
+void
+tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
+    const bm_param *params, size_t nparams, const bm_result *r, double bytes)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->tool = t->name;
+	rec->case_name = case_name;
+	rec->params = params;
+	rec->nparams = nparams;
+	rec->metric = "bandwidth";
+	rec->unit = "MB/s";
+	/* MB/s = (bytes / 1e6) / (ns / 1e9). */
+	rec->scale = bytes * 1e3;
+	rec->inverse = 1;
+	rec->value = r->parallel == 1 ? rec->scale / r->per_op_ns.median :
+	    r->ops_per_s * bytes / 1e6;
+	rec->result = r;
+}
+
 /* Release the context and check that stdout was written. */
 int
 tool_finish(struct tool *t)

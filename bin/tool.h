@@ -89,6 +89,14 @@ void tool_report_us(struct tool *t, const char *case_name,
     const char *label);
 
 /*
+ * Fill a bandwidth record for bytes moved per operation: MB/s of one
+ * worker's median, or with -P the aggregate of all workers.
+ */
+void tool_record_bw(bm_record *rec, const struct tool *t,
+    const char *case_name, const bm_param *params, size_t nparams,
+    const bm_result *r, double bytes);
+
+/*
  * Make the tool's private directory under $TMPDIR (once; later calls
  * return the same path).  It is removed with everything in it by
  * tool_finish, by every failure exit and on SIGINT, SIGTERM and SIGHUP.

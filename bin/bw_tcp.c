@@ -1,0 +1,15 @@
+/* bw_tcp.c: TCP bandwidth, as lmbench's bw_tcp. */
+#include "config.h"
+
+#include "net.h"
+
+static const struct net_tool bw_tcp = {
+	"bw_tcp", NET_TCP_SOURCE, "", 31236, 65536, 10485760
+};
+
+/* Serve, stop a server, or measure and print. */
+int
+main(int argc, char **argv)
+{
+	return net_main(&bw_tcp, argc, argv);
+}

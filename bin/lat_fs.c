@@ -1,0 +1,293 @@
+/* lat_fs.c: file creations and deletions per second, as lmbench's lat_fs. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+/* Limits on what a user may ask for. */
+#define FS_MAX_FILES 1000000u
+#define FS_MAX_SIZE (1ull << 30)
+#define FS_DEFAULT_FILES 1000u
+/* Cycles each worker keeps (the latest ones). */
+#define FS_CAP 256
+
+/*
+ * One operation of the engine is a cycle: create the files, then delete
+ * them.  The engine cannot time the two halves apart, so the worker times
+ * each half itself and leaves the times in memory the parent shares; the
+ * figures are the medians of those halves.
+ */
+struct fs_cycle {
+	double create_ns, delete_ns;
+};
+
+struct fs_shared {
+	unsigned count;		/* cycles done, of which FS_CAP kept */
+	struct fs_cycle cycles[FS_CAP];
+};
+
+struct fs_state {
+	const char *dir;	/* the private directory */
+	char wdir[600];		/* this worker's directory */
+	uint64_t size;
+	unsigned files;
+	char *buf;
+	struct fs_shared *shared;	/* one per worker */
+	unsigned worker;
+};
+
+/* Nanoseconds now. */
+static double
+fs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The worker's directory and its data buffer. */
+static int
+fs_init(bm_iter_t n, void *cookie)
+{
+	struct fs_state *s = cookie;
+
+	(void)n;
+	s->worker = bm_worker_index(bm_state_current());
+	snprintf(s->wdir, sizeof s->wdir, "%s/w%u", s->dir, s->worker);
+	if (mkdir(s->wdir, 0700) != 0)
+		return -errno;
+	if ((s->buf = calloc(1, s->size > 0 ? (size_t)s->size : 1)) == NULL)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Create (write size bytes) or delete file i of the worker. */
+static int
+fs_file(struct fs_state *s, unsigned i, int create)
+{
+	char path[700];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/%u", s->wdir, i);
+	if (!create)
+		return unlink(path) == 0 ? 0 : -errno;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0600)) < 0)
+		return -errno;
+	if (s->size > 0 && write(fd, s->buf, (size_t)s->size) !=
+	    (ssize_t)s->size) {
+		close(fd);
+		return errno != 0 ? -errno : -ENOSPC;
+	}
+	return close(fd) == 0 ? 0 : -errno;
+}
+
+/* n cycles of creating then deleting the files, each half timed. */
+static int
+fs_bench(bm_iter_t n, void *cookie)
+{
+	struct fs_state *s = cookie;
+	struct fs_shared *sh = &s->shared[s->worker];
+	struct fs_cycle *c;
+	double t0, t1, t2;
+	unsigned i;
+	int rc;
+
+	while (n-- > 0) {
+		t0 = fs_now();
+		for (i = 0; i < s->files; i++) {
+			if ((rc = fs_file(s, i, 1)) != 0)
+				return rc;
+		}
+		t1 = fs_now();
+		for (i = 0; i < s->files; i++) {
+			if ((rc = fs_file(s, i, 0)) != 0)
+				return rc;
+		}
+		t2 = fs_now();
+		c = &sh->cycles[sh->count % FS_CAP];
+		c->create_ns = t1 - t0;
+		c->delete_ns = t2 - t1;
+		sh->count++;
+	}
+	return 0;
+}
+
+/* Remove what an interrupted cycle left, and the worker's directory. */
+static int
+fs_cleanup(bm_iter_t n, void *cookie)
+{
+	struct fs_state *s = cookie;
+	unsigned i;
+
+	(void)n;
+	for (i = 0; i < s->files; i++)
+		(void)fs_file(s, i, 0);
+	(void)rmdir(s->wdir);
+	free(s->buf);
+	s->buf = NULL;
+	return 0;
+}
+
+/*
+ * Replace the engine's cycle samples with one half's, per file, and
+ * report files per second for that half.
+ */
+static double
+fs_half(const struct fs_state *s, unsigned parallel, bm_result *r,
+    int deletes)
+{
+	const struct fs_shared *sh;
+	double *x;
+	size_t k = 0;
+	unsigned w, i, kept;
+
+	x = malloc((size_t)parallel * FS_CAP * sizeof *x);
+	r->samples = calloc((size_t)parallel * FS_CAP, sizeof *r->samples);
+	if (x == NULL || r->samples == NULL) {
+		free(x);
+		return -1;
+	}
+	for (w = 0; w < parallel; w++) {
+		sh = &s->shared[w];
+		kept = sh->count < FS_CAP ? sh->count : FS_CAP;
+		for (i = 0; i < kept; i++, k++) {
+			r->samples[k].ns = deletes ? sh->cycles[i].delete_ns :
+			    sh->cycles[i].create_ns;
+			r->samples[k].n = s->files;
+			r->samples[k].worker = w;
+			r->samples[k].cycles = r->cycles_per_op;
+			x[k] = r->samples[k].ns / s->files;
+		}
+	}
+	r->nsamples = k;
+	if (k == 0 || bm_stats_compute(x, k, &r->per_op_ns) != 0) {
+		free(x);
+		return -1;
+	}
+	free(x);
+	r->ops_per_s = parallel * 1e9 / r->per_op_ns.median;
+	return r->ops_per_s;
+}
+
+static struct fs_state fs_state = { .files = FS_DEFAULT_FILES };
+static uint64_t fs_sizes[16];
+static unsigned fs_nsizes;
+
+/* Take -s size and -n files. */
+static void
+fs_option(struct tool *t, int opt, const char *arg)
+{
+	if (opt == 'n') {
+		fs_state.files = (unsigned)tool_uint(t, "-n", arg, 1,
+		    FS_MAX_FILES);
+		return;
+	}
+	if (fs_nsizes == sizeof fs_sizes / sizeof fs_sizes[0])
+		tool_usage_error(t, "too many -s sizes");
+	fs_sizes[fs_nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
+}
+
+/* Measure each size and print one line for it. */
+int
+main(int argc, char **argv)
+{
+	static const uint64_t defaults[] = { 0, 1024, 4096, 10240 };
+	struct tool t = {
+		.name = "lat_fs",
+		.args = "[-s size]... [-n files] [dir]"
+	};
+	struct fs_state *s = &fs_state;
+	bm_param params[3];
+	bm_record rec;
+	bm_result r;
+	bm_bench b;
+	double rate[2];
+	size_t shlen;
+	unsigned i, half;
+	int first;
+	void *m;
+
+	first = tool_parse(&t, argc, argv, "s:n:", NULL, fs_option);
+	if (first + 1 < argc)
+		tool_usage_error(&t, "too many arguments");
+	if (fs_nsizes == 0) {
+		memcpy(fs_sizes, defaults, sizeof defaults);
+		fs_nsizes = sizeof defaults / sizeof defaults[0];
+	}
+	if (t.opts.percentiles > 0)
+		tool_usage_error(&t, "--percentiles does not apply to lat_fs");
+	tool_setup(&t);
+	/* The private directory goes in the directory to measure. */
+	if (first < argc && setenv("TMPDIR", argv[first], 1) != 0)
+		tool_fail(&t, "cannot use %s: %s", argv[first],
+		    strerror(errno));
+	s->dir = tool_tmpdir(&t);
+	shlen = (size_t)t.opts.parallel * sizeof *s->shared;
+	m = mmap(NULL, shlen, PROT_READ | PROT_WRITE, MAP_SHARED |
+	    MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		tool_fail(&t, "cannot map %zu bytes: %s", shlen,
+		    strerror(errno));
+	s->shared = m;
+	b.initialize = fs_init;
+	b.benchmark = fs_bench;
+	b.cleanup = fs_cleanup;
+	b.cookie = s;
+	for (i = 0; i < fs_nsizes; i++) {
+		s->size = fs_sizes[i];
+		memset(s->shared, 0, shlen);
+		tool_run(&t, &b, &r);
+		params[0].key = "size";
+		params[0].str = NULL;
+		params[0].num = (double)s->size;
+		params[1].key = "files";
+		params[1].str = NULL;
+		params[1].num = s->files;
+		params[2].key = "dir";
+		params[2].str = argv[first < argc ? first : 0];
+		params[2].num = 0;
+		for (half = 0; half < 2; half++) {
+			free(r.samples);
+			r.samples = NULL;
+			if ((rate[half] = fs_half(s, t.opts.parallel, &r,
+			    (int)half)) < 0)
+				tool_fail(&t, "cannot summarise the run");
+			if (!t.json && t.sink == NULL)
+				continue;
+			memset(&rec, 0, sizeof rec);
+			rec.tool = t.name;
+			rec.case_name = half ? "delete" : "create";
+			rec.params = params;
+			rec.nparams = first < argc ? 3 : 2;
+			rec.metric = "rate";
+			rec.unit = "files/s";
+			rec.scale = 1e9;
+			rec.inverse = 1;
+			rec.value = rate[half];
+			rec.result = &r;
+			tool_report(&t, &rec, "");
+		}
+		if (!t.json && !bm_sink_is_stdout(t.sink)) {
+			printf("%juk\t%u\t%.0f\t%.0f\n",
+			    (uintmax_t)(s->size / 1024), s->files, rate[0],
+			    rate[1]);
+			if (fflush(stdout) != 0)
+				tool_fail(&t, "writing the result: %s",
+				    strerror(errno));
+		}
+		bm_result_free(&r);
+	}
+	munmap(s->shared, shlen);
+	return tool_finish(&t);
+}

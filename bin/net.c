@@ -1,0 +1,685 @@
+/* net.c: the socket tools: a server (-s), its stop (-S), and the clients. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#include "net.h"
+#include "partner.h"
+#include "tool.h"
+
+/* The largest message or transfer (1 GB) and UDP datagram. */
+#define NET_MAX_SIZE (1ul << 30)
+#define NET_MAX_DATAGRAM 65507ul
+/* How long a request header, a UDP reply or a stop's answer may take. */
+#define NET_WAIT_MS 5000
+
+/*
+ * Every TCP and AF_UNIX connection that wants more than a connect starts
+ * with this header, four 32-bit words in network order: the magic, the
+ * command, the message size and the transfer size.
+ */
+#define NET_MAGIC 0x424d5031u	/* "BMP1" */
+enum {
+	NET_CMD_ECHO = 1,	/* echo messages of msg bytes */
+	NET_CMD_SOURCE,		/* per request byte, send total bytes */
+	NET_CMD_STOP		/* the server exits */
+};
+#define NET_HEADER 16
+
+/* The tool's settings and, in a worker, its connection. */
+struct net_state {
+	const struct net_tool *desc;
+	size_t msg, total;
+	const char *host;		/* NULL: our own server */
+	char port[16];			/* TCP/UDP port, as text */
+	char path[300];			/* AF_UNIX socket path */
+	struct sockaddr_storage addr;	/* the server, resolved once */
+	socklen_t addrlen;
+	int fd;
+	char *buf;
+};
+
+static struct net_state net_state;
+static struct partner net_server;	/* our own server, if any */
+
+/* Stop our own server (the tool's cleanup hook). */
+static void
+net_cleanup(void)
+{
+	(void)partner_stop(&net_server);
+}
+
+/* Fill a header. */
+static void
+net_header(unsigned char *h, uint32_t cmd, size_t msg, size_t total)
+{
+	uint32_t w[4];
+
+	w[0] = htonl(NET_MAGIC);
+	w[1] = htonl(cmd);
+	w[2] = htonl((uint32_t)msg);
+	w[3] = htonl((uint32_t)total);
+	memcpy(h, w, sizeof w);
+}
+
+/* Parse a header; 0 or -EPROTO. */
+static int
+net_parse_header(const unsigned char *h, uint32_t *cmd, size_t *msg,
+    size_t *total)
+{
+	uint32_t w[4];
+
+	memcpy(w, h, sizeof w);
+	if (ntohl(w[0]) != NET_MAGIC)
+		return -EPROTO;
+	*cmd = ntohl(w[1]);
+	*msg = ntohl(w[2]);
+	*total = ntohl(w[3]);
+	if (*msg == 0 || *msg > NET_MAX_SIZE || *total > NET_MAX_SIZE)
+		return *cmd == NET_CMD_STOP ? 0 : -EPROTO;
+	return 0;
+}
+
+/* Wait until fd is readable; 0, -ETIMEDOUT or -errno. */
+static int
+net_wait(int fd, int ms)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	int rc;
+
+	while ((rc = poll(&p, 1, ms)) < 0 && errno == EINTR)
+		;
+	if (rc < 0)
+		return -errno;
+	return rc == 0 ? -ETIMEDOUT : 0;
+}
+
+/* Read a whole header, within NET_WAIT_MS. */
+static int
+net_read_header(int fd, uint32_t *cmd, size_t *msg, size_t *total)
+{
+	unsigned char h[NET_HEADER];
+	int rc;
+
+	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0 ||
+	    (rc = partner_read(fd, h, sizeof h)) != 0)
+		return rc;
+	return net_parse_header(h, cmd, msg, total);
+}
+
+/* A connection's server process: echo messages or send transfers. */
+static int
+net_serve_conn(int fd, uint32_t cmd, size_t msg, size_t total)
+{
+	size_t left, chunk;
+	char *buf, req;
+	int one = 1;
+
+	if ((buf = calloc(1, msg)) == NULL)
+		return 1;
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	for (;;) {
+		if (cmd == NET_CMD_ECHO) {
+			if (partner_read(fd, buf, msg) != 0 ||
+			    partner_write(fd, buf, msg) != 0)
+				break;
+			continue;
+		}
+		if (partner_read(fd, &req, 1) != 0)
+			break;
+		for (left = total; left > 0; left -= chunk) {
+			chunk = left < msg ? left : msg;
+			if (partner_write(fd, buf, chunk) != 0)
+				goto out;
+		}
+	}
+out:
+	free(buf);
+	return 0;
+}
+
+/*
+ * Serve connections on a listening socket until a stop.  Connects alone
+ * (lat_connect) are accepted and closed here; echo and transfer
+ * connections get a process each, so parallel clients run in parallel.
+ */
+static int
+net_serve_stream(int lfd, enum net_kind kind)
+{
+	uint32_t cmd;
+	size_t msg, total;
+	pid_t pid, server = getpid();
+	int fd, rc;
+
+	for (;;) {
+		if ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			return 1;
+		}
+		if (kind == NET_TCP_CONNECT || kind == NET_UNIX_CONNECT) {
+			/* A measured connect sends nothing and closes. */
+			if (net_wait(fd, NET_WAIT_MS) == 0 &&
+			    net_read_header(fd, &cmd, &msg, &total) == 0 &&
+			    cmd == NET_CMD_STOP)
+				return 0;
+			close(fd);
+			continue;
+		}
+		rc = net_read_header(fd, &cmd, &msg, &total);
+		if (rc == 0 && cmd == NET_CMD_STOP)
+			return 0;
+		if (rc != 0 || (cmd != NET_CMD_ECHO && cmd != NET_CMD_SOURCE)) {
+			close(fd);
+			continue;
+		}
+		if ((pid = fork()) == 0) {
+#if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
+			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+			if (getppid() != server)
+				_exit(1);
+			close(lfd);
+			_exit(net_serve_conn(fd, cmd, msg, total));
+		}
+		close(fd);
+	}
+}
+
+/* Serve UDP: echo every datagram; a stop header is echoed, then we exit. */
+static int
+net_serve_udp(int fd)
+{
+	struct sockaddr_storage from;
+	socklen_t fromlen;
+	unsigned char *buf;
+	uint32_t cmd;
+	size_t msg, total;
+	ssize_t got;
+
+	if ((buf = malloc(NET_MAX_DATAGRAM)) == NULL)
+		return 1;
+	for (;;) {
+		fromlen = sizeof from;
+		got = recvfrom(fd, buf, NET_MAX_DATAGRAM, 0,
+		    (struct sockaddr *)&from, &fromlen);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		(void)sendto(fd, buf, (size_t)got, 0, (struct sockaddr *)&from,
+		    fromlen);
+		if (got == NET_HEADER && net_parse_header(buf, &cmd, &msg,
+		    &total) == 0 && cmd == NET_CMD_STOP)
+			break;
+	}
+	free(buf);
+	return 0;
+}
+
+/* The server's whole life on a bound socket. */
+static int
+net_serve(const struct net_state *s, int fd)
+{
+	/* Connection processes are reaped by the kernel. */
+	signal(SIGCHLD, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	if (s->desc->kind == NET_UDP_ECHO)
+		return net_serve_udp(fd);
+	return net_serve_stream(fd, s->desc->kind);
+}
+
+/* The partner entry of our own server. */
+static int
+net_own_server(void *arg)
+{
+	const struct net_state *s = arg;
+
+	return net_serve(s, s->fd);
+}
+
+/* Make the server's socket: bound (and listening) on host:port or path. */
+static int
+net_bind(struct net_state *s, int any, int *out)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_un sun;
+	socklen_t len = sizeof sin;
+	int fd, one = 1, udp = s->desc->kind == NET_UDP_ECHO;
+
+	if (s->desc->kind == NET_UNIX_CONNECT) {
+		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+			return -errno;
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		memcpy(sun.sun_path, s->path, strlen(s->path) + 1);
+		if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+		    listen(fd, SOMAXCONN) != 0) {
+			close(fd);
+			return -errno;
+		}
+		*out = fd;
+		return 0;
+	}
+	if ((fd = socket(AF_INET, (udp ? SOCK_DGRAM : SOCK_STREAM) |
+	    SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(any ? INADDR_ANY : INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)(any ? strtoul(s->port, NULL, 10) : 0));
+	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
+	    (!udp && listen(fd, SOMAXCONN) != 0) ||
+	    getsockname(fd, (struct sockaddr *)&sin, &len) != 0) {
+		close(fd);
+		return -errno;
+	}
+	snprintf(s->port, sizeof s->port, "%u", ntohs(sin.sin_port));
+	*out = fd;
+	return 0;
+}
+
+/* Resolve the server's address once, before the workers fork. */
+static int
+net_resolve(struct tool *t, struct net_state *s)
+{
+	struct addrinfo hints, *ai;
+	struct sockaddr_un sun;
+	int rc;
+
+	if (s->desc->kind == NET_UNIX_CONNECT) {
+		memset(&sun, 0, sizeof sun);
+		sun.sun_family = AF_UNIX;
+		memcpy(sun.sun_path, s->path, strlen(s->path) + 1);
+		memcpy(&s->addr, &sun, sizeof sun);
+		s->addrlen = sizeof sun;
+		return 0;
+	}
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = s->desc->kind == NET_UDP_ECHO ? SOCK_DGRAM :
+	    SOCK_STREAM;
+	if ((rc = getaddrinfo(s->host, s->port, &hints, &ai)) != 0)
+		tool_fail(t, "cannot resolve %s: %s", s->host,
+		    gai_strerror(rc));
+	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
+	s->addrlen = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* A socket connected to the server; -errno on failure. */
+static int
+net_connect(const struct net_state *s)
+{
+	int fd, type = s->desc->kind == NET_UDP_ECHO ? SOCK_DGRAM :
+	    SOCK_STREAM;
+
+	if ((fd = socket(s->addr.ss_family, type | SOCK_CLOEXEC, 0)) < 0)
+		return -errno;
+	while (connect(fd, (const struct sockaddr *)&s->addr,
+	    s->addrlen) != 0) {
+		if (errno == EINTR)
+			continue;
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* A worker's connection: the header for echo and transfer, a buffer. */
+static int
+net_init(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+	unsigned char h[NET_HEADER];
+	int one = 1, rc;
+
+	(void)n;
+	s->fd = -1;
+	if (s->desc->kind == NET_TCP_CONNECT ||
+	    s->desc->kind == NET_UNIX_CONNECT)
+		return 0;
+	if ((s->buf = calloc(1, s->msg)) == NULL)
+		return -ENOMEM;
+	if ((s->fd = net_connect(s)) < 0)
+		return s->fd;
+	if (s->desc->kind == NET_UDP_ECHO)
+		return 0;
+	(void)setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	net_header(h, s->desc->kind == NET_TCP_ECHO ? NET_CMD_ECHO :
+	    NET_CMD_SOURCE, s->msg, s->total);
+	if ((rc = partner_write(s->fd, h, sizeof h)) != 0)
+		return rc;
+	return 0;
+}
+
+/* n round trips of a message over TCP. */
+static int
+net_tcp_echo(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(s->fd, s->buf, s->msg)) != 0 ||
+		    (rc = partner_read(s->fd, s->buf, s->msg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* n round trips of a datagram; a reply lost or late is an error. */
+static int
+net_udp_echo(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+	ssize_t got;
+	int rc;
+
+	while (n-- > 0) {
+		if (send(s->fd, s->buf, s->msg, 0) != (ssize_t)s->msg)
+			return -errno;
+		if ((rc = net_wait(s->fd, NET_WAIT_MS)) != 0)
+			return rc;
+		if ((got = recv(s->fd, s->buf, s->msg, 0)) < 0)
+			return -errno;
+		if ((size_t)got != s->msg)
+			return -EPROTO;
+	}
+	return 0;
+}
+
+/* n connections opened and closed. */
+static int
+net_connect_close(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+	struct linger lg = { 1, 0 };
+	int fd;
+
+	while (n-- > 0) {
+		if ((fd = net_connect(s)) < 0)
+			return fd;
+		/*
+		 * Closing with a reset leaves no TIME_WAIT behind: a long
+		 * run would otherwise use up the ephemeral ports.
+		 */
+		if (s->desc->kind == NET_TCP_CONNECT)
+			(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg,
+			    sizeof lg);
+		close(fd);
+	}
+	return 0;
+}
+
+/* n transfers of total bytes from the server. */
+static int
+net_tcp_source(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+	size_t left, chunk;
+	char req = 'r';
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(s->fd, &req, 1)) != 0)
+			return rc;
+		for (left = s->total; left > 0; left -= chunk) {
+			chunk = left < s->msg ? left : s->msg;
+			if ((rc = partner_read(s->fd, s->buf, chunk)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Close the worker's connection. */
+static int
+net_close(bm_iter_t n, void *cookie)
+{
+	struct net_state *s = cookie;
+
+	(void)n;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->buf);
+	s->buf = NULL;
+	return 0;
+}
+
+/* -s: bind, then serve in the background; the tool returns at once. */
+static int
+net_daemon(struct tool *t, struct net_state *s)
+{
+	pid_t pid;
+	int fd, null, rc;
+
+	if ((rc = net_bind(s, 1, &fd)) != 0)
+		tool_fail(t, "cannot serve on %s %s: %s",
+		    s->desc->kind == NET_UNIX_CONNECT ? "socket" : "port",
+		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->port,
+		    strerror(-rc));
+	if ((pid = fork()) < 0)
+		tool_fail(t, "cannot fork the server: %s", strerror(errno));
+	if (pid > 0)
+		return 0;
+	(void)setsid();
+	if ((null = open("/dev/null", O_RDWR)) >= 0) {
+		(void)dup2(null, STDIN_FILENO);
+		(void)dup2(null, STDOUT_FILENO);
+		(void)dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	rc = net_serve(s, fd);
+	close(fd);
+	if (s->desc->kind == NET_UNIX_CONNECT)
+		(void)unlink(s->path);
+	/* The connection processes go with the server. */
+	signal(SIGTERM, SIG_IGN);
+	kill(0, SIGTERM);
+	_exit(rc);
+}
+
+/* -S: ask the server to exit and wait for its answer. */
+static int
+net_stop(struct tool *t, struct net_state *s)
+{
+	unsigned char h[NET_HEADER];
+	int fd, rc;
+
+	net_resolve(t, s);
+	if ((fd = net_connect(s)) < 0)
+		tool_fail(t, "cannot reach the server at %s: %s",
+		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->host,
+		    strerror(-fd));
+	net_header(h, NET_CMD_STOP, 1, 0);
+	if (s->desc->kind == NET_UDP_ECHO) {
+		if (send(fd, h, sizeof h, 0) != (ssize_t)sizeof h)
+			tool_fail(t, "cannot send the stop: %s",
+			    strerror(errno));
+	} else if ((rc = partner_write(fd, h, sizeof h)) != 0) {
+		tool_fail(t, "cannot send the stop: %s", strerror(-rc));
+	}
+	/* TCP: the server closes; UDP: it echoes the stop. */
+	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0)
+		tool_fail(t, "the server did not answer the stop: %s",
+		    strerror(-rc));
+	close(fd);
+	return 0;
+}
+
+/* Take -m, -M, -p, -s and -S. */
+static int net_mode;		/* 0: measure, 's': serve, 'S': stop */
+
+static void
+net_option(struct tool *t, int opt, const char *arg)
+{
+	struct net_state *s = &net_state;
+
+	switch (opt) {
+	case 'm':
+		s->msg = (size_t)tool_size(t, "-m", arg, 1,
+		    s->desc->kind == NET_UDP_ECHO ? NET_MAX_DATAGRAM :
+		    NET_MAX_SIZE);
+		break;
+	case 'M':
+		s->total = (size_t)tool_size(t, "-M", arg, 1, NET_MAX_SIZE);
+		break;
+	case 'p':
+		if (s->desc->kind == NET_UNIX_CONNECT) {
+			if (*arg == '\0' || strlen(arg) >= sizeof s->path ||
+			    strlen(arg) >= sizeof ((struct sockaddr_un *)0)->
+			    sun_path)
+				tool_usage_error(t, "-p: bad socket path");
+			snprintf(s->path, sizeof s->path, "%s", arg);
+		} else {
+			snprintf(s->port, sizeof s->port, "%u",
+			    (unsigned)tool_uint(t, "-p", arg, 1, 65535));
+		}
+		break;
+	case 's':
+	case 'S':
+		if (net_mode != 0)
+			tool_usage_error(t, "-s and -S exclude each other");
+		net_mode = opt;
+		if (opt == 'S' && s->desc->kind != NET_UNIX_CONNECT)
+			s->host = arg;
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* Print the figure in lmbench's form. */
+static void
+net_report(struct tool *t, const struct net_state *s, const bm_result *r)
+{
+	bm_param params[3];
+	bm_record rec;
+	char label[400], line[160];
+
+	params[0].key = "host";
+	params[0].str = s->desc->kind == NET_UNIX_CONNECT ? s->path : s->host;
+	params[0].num = 0;
+	params[1].key = "msgsize";
+	params[1].str = NULL;
+	params[1].num = (double)s->msg;
+	params[2].key = "total";
+	params[2].str = NULL;
+	params[2].num = (double)s->total;
+	switch (s->desc->kind) {
+	case NET_TCP_SOURCE:
+		tool_record_bw(&rec, t, "tcp", params, 3, r, (double)s->total);
+		snprintf(line, sizeof line, "%.6f %.2f MB/sec\n",
+		    (double)s->total / 1e6, rec.value);
+		tool_report(t, &rec, line);
+		return;
+	case NET_UNIX_CONNECT:
+		tool_report_us(t, "unix", params, 1, r, s->desc->label);
+		return;
+	default:
+		snprintf(label, sizeof label, "%s %s", s->desc->label, s->host);
+		tool_report_us(t, s->desc->kind == NET_TCP_CONNECT ? "connect" :
+		    s->desc->kind == NET_UDP_ECHO ? "udp" : "tcp", params,
+		    s->desc->kind == NET_TCP_CONNECT ? 1 : 2, r, label);
+	}
+}
+
+/* Parse the command line, serve, stop or measure; the exit status. */
+int
+net_main(const struct net_tool *desc, int argc, char **argv)
+{
+	struct net_state *s = &net_state;
+	struct tool t;
+	bm_bench b;
+	bm_result r;
+	char args[160], opts[16];
+	const char *tmp;
+	int first, fd, rc, is_unix = desc->kind == NET_UNIX_CONNECT;
+
+	memset(&t, 0, sizeof t);
+	t.name = desc->name;
+	t.cleanup = net_cleanup;
+	s->desc = desc;
+	s->msg = desc->msg != 0 ? desc->msg : 1;
+	s->total = desc->total;
+	s->fd = -1;
+	snprintf(s->port, sizeof s->port, "%u", desc->port);
+	snprintf(args, sizeof args, "%s%s%s", desc->msg != 0 ? "[-m msgsize] " :
+	    "", desc->total != 0 ? "[-M total] " : "", is_unix ?
+	    "[-p path] [-s | -S]" : "[-p port] [-s | -S host | host]");
+	t.args = args;
+	snprintf(opts, sizeof opts, "%s%sp:s%s", desc->msg != 0 ? "m:" : "",
+	    desc->total != 0 ? "M:" : "", is_unix ? "S" : "S:");
+	first = tool_parse(&t, argc, argv, opts, NULL, net_option);
+	if (first < argc && (is_unix || net_mode != 0))
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	if (first + 1 < argc)
+		tool_usage_error(&t, "too many arguments");
+	if (first < argc)
+		s->host = argv[first];
+	if (is_unix && s->path[0] == '\0' && net_mode != 0) {
+		/* The one name -s and -S share: per user, under $TMPDIR. */
+		tmp = getenv("TMPDIR");
+		snprintf(s->path, sizeof s->path, "%s/benchmp-unix_connect.%u",
+		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp",
+		    (unsigned)getuid());
+	}
+	if (net_mode == 's')
+		return net_daemon(&t, s);
+	if (net_mode == 'S')
+		return net_stop(&t, s);
+	tool_setup(&t);
+
+	if (s->host == NULL && !(is_unix && s->path[0] != '\0')) {
+		/* No server named: run our own for the length of the run. */
+		if (is_unix)
+			snprintf(s->path, sizeof s->path, "%s/socket",
+			    tool_tmpdir(&t));
+		else
+			s->host = "127.0.0.1";
+		if ((rc = net_bind(s, 0, &fd)) != 0)
+			tool_fail(&t, "cannot start a server: %s",
+			    strerror(-rc));
+		s->fd = fd;
+		rc = partner_start(&net_server, net_own_server, s);
+		close(fd);
+		s->fd = -1;
+		if (rc != 0)
+			tool_fail(&t, "cannot start a server: %s",
+			    strerror(-rc));
+	}
+	net_resolve(&t, s);
+	b.initialize = net_init;
+	b.benchmark = desc->kind == NET_TCP_ECHO ? net_tcp_echo :
+	    desc->kind == NET_UDP_ECHO ? net_udp_echo :
+	    desc->kind == NET_TCP_SOURCE ? net_tcp_source : net_connect_close;
+	b.cleanup = net_close;
+	b.cookie = s;
+	tool_run(&t, &b, &r);
+	net_report(&t, s, &r);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}
