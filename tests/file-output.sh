@@ -1,0 +1,78 @@
+#!/bin/sh
+# file-output.sh: bw_file_rd, bw_mmap_rd, lat_mmap, lat_pagefault and lat_fs
+# print their lines, never change the file they read, and clean up.
+. "$top_srcdir/tests/lib.sh"
+
+TMPDIR=$tmp/tmpdir
+mkdir "$TMPDIR"
+export TMPDIR
+
+# The file to read: 2 MB, read-only, checksummed before and after.
+data=$tmp/data
+dd if=/dev/urandom of="$data" bs=65536 count=32 2>/dev/null
+chmod 0444 "$data"
+sum=$(cksum <"$data")
+
+bw='^[0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$'
+expect_line "$bw" "$bin/bw_file_rd" -N 3 1m io_only "$data"
+expect_line "$bw" "$bin/bw_file_rd" -N 3 -C -P 2 512k open2close "$data"
+expect_line "$bw" "$bin/bw_mmap_rd" -N 3 1m mmap_only "$data"
+expect_line "$bw" "$bin/bw_mmap_rd" -N 3 -C 2m open2close "$data"
+expect_line '^1\.048576 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 1m "$data"
+expect_line '^0\.524288 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 -r -C 512k "$data"
+expect_line "^Pagefaults on $data: [0-9]+\.[0-9]{4} microseconds\$" \
+    "$bin/lat_pagefault" -N 3 "$data"
+expect_line "^Pagefaults on $data: [0-9]+\.[0-9]{4} microseconds\$" \
+    "$bin/lat_pagefault" -N 3 -C "$data"
+[ "$(cksum <"$data")" = "$sum" ] || fail "a tool changed the file it read"
+
+# lat_fs: one line per size, files in a private directory of the one named.
+run "$bin/lat_fs" -N 3 -n 50
+[ "$rc" -eq 0 ] || fail "lat_fs exited $rc: $(cat "$tmp/err")"
+[ "$(grep -Ec '^(0|1|4|10)k	50	[0-9]+	[0-9]+$' "$tmp/out")" -eq 4 ] ||
+	fail "lat_fs printed: $(cat "$tmp/out")"
+mkdir "$tmp/fsdir"
+expect_line '^4k	20	[0-9]+	[0-9]+$' "$bin/lat_fs" -N 3 -n 20 -s 4k -P 2 \
+    "$tmp/fsdir"
+[ -z "$(ls -A "$tmp/fsdir")" ] || fail "lat_fs left: $(ls -A "$tmp/fsdir")"
+if have_jq; then
+	run "$bin/lat_fs" --json -N 3 -n 20 -s 1k
+	[ "$(jq -s 'map(select(.unit == "files/s" and .value > 0)) | length' \
+	    "$tmp/out")" = 2 ] || fail "lat_fs --json: $(cat "$tmp/out")"
+	expect_json '.tool == "lat_pagefault" and .params.faults_per_pass >= 1' \
+	    "$bin/lat_pagefault" --json -N 3 "$data"
+fi
+
+# Bad input and missing or short files.
+expect_exit 1 "cannot open $tmp/missing" "$bin/bw_file_rd" 1m io_only \
+    "$tmp/missing"
+expect_exit 1 'holds 2097152 bytes, fewer than the 4194304 asked for' \
+    "$bin/bw_mmap_rd" 4m mmap_only "$data"
+expect_exit 1 'holds 2097152 bytes, fewer than the 3145728 asked for' \
+    "$bin/bw_file_rd" 3m io_only "$data"
+expect_exit 1 'holds 2097152 bytes, fewer than the 4194304 asked for' \
+    "$bin/lat_mmap" 4m "$data"
+expect_exit 1 "is not a regular file" "$bin/lat_pagefault" "$tmp"
+: >"$tmp/empty"
+expect_exit 1 "holds 0 bytes" "$bin/lat_pagefault" "$tmp/empty"
+expect_exit 2 "unknown mode 'mmap_only'" "$bin/bw_file_rd" 1m mmap_only "$data"
+expect_exit 2 "unknown mode 'io_only'" "$bin/bw_mmap_rd" 1m io_only "$data"
+expect_exit 2 'size: 0 is out of range' "$bin/lat_mmap" 0 "$data"
+expect_exit 2 "size: '1q' is not a size" "$bin/bw_file_rd" 1q io_only "$data"
+expect_exit 2 'missing the size, the mode or the file' "$bin/bw_mmap_rd" 1m
+expect_exit 2 'missing the file' "$bin/lat_pagefault"
+expect_exit 2 '-n: 0 is out of range' "$bin/lat_fs" -n 0
+expect_exit 2 "-s: 'x' is not a size" "$bin/lat_fs" -s x
+expect_exit 1 "cannot make a private directory in $tmp/nodir" "$bin/lat_fs" \
+    -n 10 "$tmp/nodir"
+
+# SIGINT mid-run removes the clones and the private directory.
+ENOUGH=200000 "$bin/bw_file_rd" -N 100 -C -P 2 1m io_only "$data" \
+    >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -s INT "$pid"
+wait "$pid"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+no_children
+finish

@@ -1,0 +1,104 @@
+#!/bin/sh
+# proc-output.sh: lat_sem, lat_fcntl, lat_proc, lat_ctx, lat_sig, lat_select
+# and lat_usleep print their lines, refuse bad input and leave nothing behind.
+. "$top_srcdir/tests/lib.sh"
+
+TMPDIR=$tmp/tmpdir
+mkdir "$TMPDIR"
+export TMPDIR
+
+us='[0-9]+\.[0-9]{4} microseconds$'
+expect_line "^Semaphore latency: $us" "$bin/lat_sem" -N 3
+expect_line "^Fcntl lock latency: $us" "$bin/lat_fcntl" -N 3
+expect_line "^Fcntl lock latency: $us" "$bin/lat_fcntl" -N 3 -P 2
+expect_line "^Procedure call: $us" "$bin/lat_proc" -N 3 procedure
+expect_line "^Process fork\+exit: $us" "$bin/lat_proc" -N 3 fork
+expect_line "^Process fork\+execve: $us" "$bin/lat_proc" -N 3 exec
+expect_line "^Process fork\+/bin/sh -c: $us" "$bin/lat_proc" -N 3 shell
+expect_line "^Signal handler installation: $us" "$bin/lat_sig" -N 3 install
+expect_line "^Signal handler overhead: $us" "$bin/lat_sig" -N 3 catch
+expect_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot
+expect_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot "$top_srcdir/README.md"
+expect_line "^Select on 200 fd's: $us" "$bin/lat_select" -N 3 file
+expect_line "^Select on 10 tcp fd's: $us" "$bin/lat_select" -N 3 -n 10 tcp
+for m in usleep nanosleep select pselect itimer; do
+	expect_line "^$m 10 microseconds: $us" "$bin/lat_usleep" -N 3 -u $m 10
+done
+# A sleep never takes less than asked.
+run "$bin/lat_usleep" -N 3 -u nanosleep 1000
+awk '{ exit !($4 >= 1000) }' "$tmp/out" ||
+	fail "nanosleep 1000 took less: $(cat "$tmp/out")"
+
+# lat_ctx: the header, then one line per ring size.
+run "$bin/lat_ctx" -N 3 -s 4 2 4
+if [ "$rc" -ne 0 ]; then
+	fail "lat_ctx exited $rc: $(head -n 2 "$tmp/err")"
+else
+	head -n 1 "$tmp/out" | grep -Eq '^"size=4k ovr=[0-9]+\.[0-9]{2}$' ||
+		fail "lat_ctx header: $(head -n 1 "$tmp/out")"
+	[ "$(sed -n '2,$p' "$tmp/out" | grep -Ec '^[24] -?[0-9]+\.[0-9]{2}$')" \
+	    -eq 2 ] || fail "lat_ctx lines: $(cat "$tmp/out")"
+fi
+if have_jq; then
+	run "$bin/lat_ctx" --json -N 3 2 3
+	[ "$(jq -s 'map(select(.tool == "lat_ctx" and .params.overhead_us > 0))
+	    | length' "$tmp/out")" = 2 ] || fail "lat_ctx --json: $(cat "$tmp/out")"
+	expect_json '.tool == "lat_proc" and .case == "fork" and .value > 0' \
+	    "$bin/lat_proc" --json -N 3 fork
+fi
+
+expect_exit 2 "unexpected argument 'x'" "$bin/lat_sem" x
+expect_exit 2 "unexpected argument 'x'" "$bin/lat_fcntl" x
+expect_exit 2 'missing the mode' "$bin/lat_proc"
+expect_exit 2 "unknown mode 'spawn'" "$bin/lat_proc" spawn
+expect_exit 2 'missing the number of processes' "$bin/lat_ctx"
+expect_exit 2 'nprocs: 1 is out of range' "$bin/lat_ctx" 1
+expect_exit 2 "-s: 'big' is not a number" "$bin/lat_ctx" -s big 2
+expect_exit 2 "unknown mode 'bogus'" "$bin/lat_sig" bogus
+expect_exit 2 'catch takes no file' "$bin/lat_sig" catch /dev/null
+expect_exit 1 'cannot open /nonexistent' "$bin/lat_sig" prot /nonexistent
+expect_exit 2 "unknown kind 'pipe'" "$bin/lat_select" pipe
+expect_exit 2 '-n: 0 is out of range' "$bin/lat_select" -n 0 file
+expect_exit 2 '-n: 99999 is out of range' "$bin/lat_select" -n 99999 tcp
+expect_exit 2 'missing the time to sleep' "$bin/lat_usleep"
+expect_exit 2 "-u: unknown method 'spin'" "$bin/lat_usleep" -u spin 10
+expect_exit 2 'usecs: 99999999999 is out of range' "$bin/lat_usleep" 99999999999
+
+# A partner that dies is an error, not a hang or a figure for nothing.
+for t in lat_sem lat_fcntl; do
+	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	partner=
+	n=0
+	while [ -z "$partner" ] && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		for w in $(pgrep -P "$pid"); do
+			partner=$(pgrep -P "$w" | head -n 1)
+		done
+		n=$((n + 1))
+	done
+	[ -n "$partner" ] || fail "$t: no partner process found"
+	[ -n "$partner" ] && kill -s KILL "$partner"
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 "$pid" 2>/dev/null && kill -s KILL "$pid" &&
+		fail "$t: still running 10 s after its partner died"
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "$t: exit $rc after its partner died"
+	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
+		fail "$t: message '$(cat "$tmp/err")'"
+done
+
+# SIGINT mid-run removes the private directory.
+ENOUGH=200000 "$bin/lat_fcntl" -N 100 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -s INT "$pid"
+wait "$pid"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+no_children
+finish
