@@ -12,15 +12,18 @@ scal=$top_srcdir/scripts/benchmp-scaling
 PATH=$(cd "$bin" && pwd):$PATH
 export PATH
 
-run "$brun" --installed --quick --only processor --results "$tmp/res"
+run "$brun" --installed --quick --only latency --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
-grep -q '^Processor, Processes$' "$tmp/out" || fail "no group title"
-grep -Eq '^  lat_syscall null +[0-9.]+ us ' "$tmp/out" ||
-	fail "no lat_syscall null row: $(cat "$tmp/out")"
-grep -q '^\[6/6\] lat_syscall open$' "$tmp/err" || fail "no progress on stderr"
+grep -q '^Local communication latencies$' "$tmp/out" || fail "no group title"
+for t in lat_pipe lat_unix lat_fifo lat_sem lat_fcntl lat_udp lat_tcp \
+    lat_connect lat_unix_connect; do
+	grep -Eq "^  $t +[0-9.]+ us " "$tmp/out" ||
+		fail "no $t row: $(cat "$tmp/out")"
+done
+grep -q '^\[9/9\] lat_unix_connect$' "$tmp/err" || fail "no progress on stderr"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
-[ "$(jq -s 'length' "$1")" -eq 6 ] || fail "not 6 records in $1"
+[ "$(jq -s 'length' "$1")" -eq 9 ] || fail "not 9 records in $1"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
 set -- "$tmp"/res/*/*.machine.json
@@ -29,13 +32,13 @@ jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
 
 # A budget re-measures the widest figures and still ends in time.
 t0=$(date +%s)
-run "$brun" --installed --quick --only processor --budget 8 \
+run "$brun" --installed --quick --only latency --budget 8 \
     --results "$tmp/res2"
 t1=$(date +%s)
 [ "$rc" -eq 0 ] || fail "--budget: exit $rc: $(tail -n 3 "$tmp/err")"
 [ $((t1 - t0)) -le 20 ] || fail "--budget 8 took $((t1 - t0)) s"
 set -- "$tmp"/res2/*/*.jsonl
-[ "$(jq -s 'length' "$1")" -ge 6 ] || fail "--budget: records lost"
+[ "$(jq -s 'length' "$1")" -ge 9 ] || fail "--budget: records lost"
 
 expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
 expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
