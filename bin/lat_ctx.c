@@ -27,15 +27,15 @@ struct ctx_state {
 	int (*fds)[2];		/* the N pipes */
 	struct partner *partners;
 	unsigned me;		/* the process a partner is */
-	long *data;
-	volatile long sink;
+	unsigned long *data;
+	volatile unsigned long sink;
 };
 
 /* Fault in a working set of size bytes; NULL when size is 0. */
-static long *
+static unsigned long *
 ctx_data(size_t size, int *rc)
 {
-	long *d;
+	unsigned long *d;
 
 	*rc = 0;
 	if (size == 0)
@@ -49,11 +49,11 @@ ctx_data(size_t size, int *rc)
 }
 
 /* Sum the working set, as a process that does some work between switches. */
-static long
-ctx_touch(const long *d, size_t size)
+static unsigned long
+ctx_touch(const unsigned long *d, size_t size)
 {
 	size_t i, n = size / sizeof *d;
-	long sum = 0;
+	unsigned long sum = 0;
 
 	for (i = 0; i < n; i++)
 		sum += d[i];
@@ -66,7 +66,7 @@ ctx_member(void *arg)
 {
 	struct ctx_state *s = arg;
 	unsigned i, in = s->me, out = (s->me + 1) % s->nprocs;
-	long *d;
+	unsigned long *d;
 	int rc, token;
 
 	for (i = 0; i < s->nprocs; i++) {
