@@ -282,6 +282,7 @@ main(int argc, char **argv)
 		rec.metric = "latency";
 		rec.unit = "us";
 		rec.scale = 1e-3 / rings[i];
+		rec.offset = ovr_us;
 		rec.value = hop_us - ovr_us;
 		rec.result = &r;
 		snprintf(line, sizeof line, "%u %.2f\n", rings[i], rec.value);

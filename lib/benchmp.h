@@ -322,11 +322,13 @@ typedef struct bm_record {
 	/*
 	 * How to turn a sample's ns per operation into the unit for the
 	 * record's statistics (which describe one worker's intervals): with
-	 * inverse 0, x = ns * scale; with inverse 1, x = scale / ns.
+	 * inverse 0, x = ns * scale - offset; with inverse 1, x = scale / ns.
 	 */
 	double scale;
 	int inverse;
 	const bm_result *result;
+	/* A cost measured apart and taken off every sample (inverse 0). */
+	double offset;
 } bm_record;
 
 /* Format a record as one line of JSON (with '\n'); free() the string. */

@@ -162,7 +162,7 @@ static double
 rec_convert(const bm_record *rec, double ns_per_op)
 {
 	if (!rec->inverse)
-		return ns_per_op * rec->scale;
+		return ns_per_op * rec->scale - rec->offset;
 	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
 }
 

@@ -193,6 +193,32 @@ START_TEST(test_bandwidth)
 }
 END_TEST
 
+/* An offset measured apart comes off every statistic, as off the value. */
+START_TEST(test_offset)
+{
+	bm_record rec;
+	char *s = NULL, out[256];
+	double mn, md, mx;
+
+	record_setup();
+	record_latency(&rec, NULL, 0);
+	rec.offset = 0.05;
+	rec.value -= rec.offset;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-r '\"\\(.min) \\(.median) \\(.max)\"'",
+		    out, sizeof out), 0);
+		ck_assert_int_eq(sscanf(out, "%lf %lf %lf", &mn, &md, &mx), 3);
+		/* Samples of 0.1 to 0.15 us, less 0.05. */
+		ck_assert(fabs(mn - 0.05) < 1e-9);
+		ck_assert(fabs(md - 0.075) < 1e-9);
+		ck_assert(fabs(mx - 0.1) < 1e-9);
+	}
+	free(s);
+}
+END_TEST
+
 START_TEST(test_with_context)
 {
 	bm_record rec;
@@ -250,6 +276,7 @@ record_suite(void)
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_bandwidth);
+	tcase_add_test(tc, test_offset);
 	tcase_add_test(tc, test_with_context);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);
