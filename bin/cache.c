@@ -1,0 +1,203 @@
+/* cache.c: the cache levels found by their latency, as lmbench's cache. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* The most sizes of a sweep (512 bytes to 1 TB in steps of 1.5 and 2). */
+#define CACHE_MAX_POINTS 128
+/* A new level starts where a load costs this much more than the level's best. */
+#define CACHE_JUMP_RATIO 1.5
+#define CACHE_JUMP_NS 0.5
+/* While each size costs this much more than the one before, the curve is still rising. */
+#define CACHE_RISE_RATIO 1.15
+
+/* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
+static uint64_t cache_line, cache_len;
+
+/* Take -c, -L and -M. */
+static void
+cache_option(struct tool *t, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'c':
+		break;
+	case 'L':
+		cache_line = mem_line_arg(t, arg);
+		break;
+	case 'M':
+		cache_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* The chase the sweep uses: lines shuffled in each page, pages in order. */
+static void
+cache_chase(struct mem_chase *c, size_t size, const struct mem_topo *tp)
+{
+	memset(c, 0, sizeof *c);
+	c->size = size;
+	c->stride = (size_t)cache_line;
+	c->page = tp->page;
+	c->order = MEM_ORDER_PAGE;
+	c->k = 1;
+}
+
+/* qsort's comparison of doubles. */
+static int
+cache_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of lat[from..to]. */
+static double
+cache_median(const double *lat, size_t from, size_t to)
+{
+	double v[CACHE_MAX_POINTS];
+	size_t n = to - from + 1;
+
+	memcpy(v, lat + from, n * sizeof *v);
+	qsort(v, n, sizeof *v, cache_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Print one level (or memory, when level is 0) with its parallelism. */
+static void
+cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
+    size_t size, double ns, size_t at)
+{
+	struct mem_chase c;
+	bm_param params[7];
+	bm_record rec;
+	char out[128];
+	double par, one;
+	unsigned best_k;
+
+	cache_chase(&c, at, tp);
+	par = mem_parallelism(t, &c, &one, &best_k);
+	params[0] = (bm_param){ "level", NULL, (double)level };
+	params[1] = (bm_param){ "size", NULL, (double)size };
+	params[2] = (bm_param){ "line", NULL, (double)cache_line };
+	params[3] = (bm_param){ "parallelism", NULL, par };
+	params[4] = (bm_param){ "len", NULL, (double)cache_len };
+	params[5] = (bm_param){ "reported", NULL, level > 0 &&
+	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
+	params[6] = (bm_param){ "topology", tp->source, 0 };
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = level > 0 ? "cache" : "memory";
+	rec.params = params;
+	rec.nparams = 7;
+	rec.metric = "latency";
+	rec.unit = "ns";
+	rec.value = ns;
+	if (level > 0)
+		snprintf(out, sizeof out, "L%u cache: %zu bytes %.2f "
+		    "nanoseconds %llu linesize %.2f parallelism\n", level,
+		    size, ns, (unsigned long long)cache_line, par);
+	else
+		snprintf(out, sizeof out, "Memory latency: %.2f nanoseconds "
+		    "%.2f parallelism\n", ns, par);
+	mem_report_derived(t, &rec, out);
+}
+
+/*
+ * Chase buffers of growing size and cut the latency curve into plateaus:
+ * a plateau ends where a size costs clearly more than its best point, and
+ * the next one starts where the curve stops rising.  Each boundary is the
+ * last size whose latency is below the midpoint of the two plateaus; each
+ * level's latency is its plateau's median.  The last plateau is memory
+ * when the sweep went past twice the last-level cache.
+ */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "cache",
+		.args = "[-c] [-L line] [-M len]",
+		.extra_usage = "  -c              accepted for lmbench's "
+		    "scripts\n"
+		    "  -L line         the line size (default: the cache's)\n"
+		    "  -M len          the largest size (k/m/g); default four "
+		    "times the last-level cache\n"
+	};
+	size_t sizes[CACHE_MAX_POINTS], start[CACHE_MAX_POINTS];
+	size_t end[CACHE_MAX_POINTS], n = 0, nseg, s, i, j, size;
+	double lat[CACHE_MAX_POINTS], v[CACHE_MAX_POINTS], base, mid;
+	struct mem_topo tp;
+	struct mem_chase c;
+	int first, memory;
+
+	first = tool_parse(&t, argc, argv, "cL:M:", NULL, cache_option);
+	if (first < argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	mem_topology(&tp);
+	if (cache_line == 0)
+		cache_line = tp.line;
+	if (cache_line > tp.page)
+		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
+		    (unsigned long long)cache_line, tp.page);
+	if (cache_len == 0)
+		cache_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+		    (size_t)1 << 30);
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, (size_t)cache_len);
+
+	size = tp.l1d / 8 > 4096 ? tp.l1d / 8 : 4096;
+	for (; size <= cache_len && n < CACHE_MAX_POINTS;
+	    size = mem_next_size(size)) {
+		cache_chase(&c, size, &tp);
+		sizes[n] = size;
+		lat[n++] = mem_chase_latency(&t, &c);
+	}
+	if (n < 3)
+		tool_usage_error(&t, "-M %llu leaves fewer than 3 sizes to "
+		    "measure", (unsigned long long)cache_len);
+
+	/* The plateaus. */
+	nseg = 1;
+	start[0] = 0;
+	base = lat[0];
+	for (i = 1; i < n; i++) {
+		if (lat[i] > CACHE_JUMP_RATIO * base &&
+		    lat[i] - base > CACHE_JUMP_NS) {
+			end[nseg - 1] = i - 1;
+			while (i + 1 < n && lat[i + 1] > CACHE_RISE_RATIO * lat[i])
+				i++;
+			start[nseg++] = i;
+			base = lat[i];
+		} else if (lat[i] < base)
+			base = lat[i];
+	}
+	end[nseg - 1] = n - 1;
+	for (s = 0; s < nseg; s++)
+		v[s] = cache_median(lat, start[s], end[s]);
+
+	memory = nseg > 1 && cache_len >= 2 * tp.llc;
+	for (s = 0; s < nseg - (size_t)memory; s++) {
+		/* The boundary: the last size below the midpoint. */
+		j = end[s];
+		if (s + 1 < nseg) {
+			mid = (v[s] + v[s + 1]) / 2;
+			for (i = start[s]; i < start[s + 1]; i++) {
+				if (lat[i] <= mid)
+					j = i;
+			}
+		}
+		cache_report(&t, &tp, (unsigned)s + 1, sizes[j], v[s],
+		    sizes[j] / 2 >= sizes[start[s]] ? sizes[j] / 2 :
+		    sizes[start[s]]);
+	}
+	if (memory)
+		cache_report(&t, &tp, 0, 0, v[nseg - 1], sizes[n - 1]);
+	return tool_finish(&t);
+}

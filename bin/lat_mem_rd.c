@@ -1,0 +1,204 @@
+/* lat_mem_rd.c: memory read latency by pointer chasing, as lmbench's lat_mem_rd. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* The smallest size of a sweep, as lmbench. */
+#define LMR_LOWER 512
+/* The most strides one run takes. */
+#define LMR_MAX_STRIDES 64
+/* The most load processes. */
+#define LMR_MAX_LOAD 256
+
+enum {
+	LMR_OPT_LOAD = TOOL_OPT_BASE
+};
+
+static const struct option lmr_long[] = {
+	{ "random", no_argument, NULL, 'r' },
+	{ "load", required_argument, NULL, LMR_OPT_LOAD },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The chase order chosen by -t or -r. */
+static int lmr_order = MEM_ORDER_STRIDE;
+/* --load: how many processes stream memory meanwhile. */
+static unsigned lmr_load;
+/* The load processes, stopped by the cleanup hook on every exit. */
+static struct mem_load lmr_loaders;
+
+/* Take -t, -r and --load. */
+static void
+lmr_option(struct tool *t, int opt, const char *arg)
+{
+	switch (opt) {
+	case 't':
+		lmr_order = MEM_ORDER_PAGE;
+		break;
+	case 'r':
+		lmr_order = MEM_ORDER_RANDOM;
+		break;
+	case LMR_OPT_LOAD:
+		lmr_load = (unsigned)tool_uint(t, "--load", arg, 1,
+		    LMR_MAX_LOAD);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* Stop the load processes. */
+static void
+lmr_cleanup(void)
+{
+	mem_load_stop(&lmr_loaders);
+}
+
+/* The record's case name for the chase order. */
+static const char *
+lmr_case(void)
+{
+	return lmr_order == MEM_ORDER_RANDOM ? "random" :
+	    lmr_order == MEM_ORDER_PAGE ? "page" : "stride";
+}
+
+/* Measure one size and stride and print "MB ns". */
+static double
+lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
+    size_t stride, size_t len)
+{
+	struct mem_chase c;
+	bm_param params[10];
+	bm_record rec;
+	bm_result r;
+	char line[64];
+	uint64_t b0 = 0;
+	double t0 = 0, mbps = 0;
+	size_t np = 0;
+
+	memset(&c, 0, sizeof c);
+	c.size = size;
+	c.stride = stride;
+	c.page = tp->page;
+	c.order = lmr_order;
+	c.k = 1;
+	if (lmr_load > 0) {
+		b0 = mem_load_bytes(&lmr_loaders);
+		t0 = mem_now();
+	}
+	mem_chase_measure(t, &c, &r);
+	if (lmr_load > 0)
+		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
+		    (mem_now() - t0);
+
+	params[np++] = (bm_param){ "size", NULL, (double)size };
+	params[np++] = (bm_param){ "stride", NULL, (double)stride };
+	params[np++] = (bm_param){ "len", NULL, (double)len };
+	params[np++] = (bm_param){ "l1d", NULL, (double)tp->l1d };
+	params[np++] = (bm_param){ "llc", NULL, (double)tp->llc };
+	params[np++] = (bm_param){ "llc_reported", NULL,
+	    (double)tp->llc_reported };
+	params[np++] = (bm_param){ "topology", tp->source, 0 };
+	params[np++] = (bm_param){ "load", NULL, (double)lmr_load };
+	if (lmr_load > 0)
+		params[np++] = (bm_param){ "load_mbps", NULL, mbps };
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = lmr_case();
+	rec.params = params;
+	rec.nparams = np;
+	rec.metric = "latency";
+	rec.unit = "ns";
+	rec.value = r.per_op_ns.median;
+	rec.scale = 1;
+	rec.inverse = 0;
+	rec.result = &r;
+	snprintf(line, sizeof line, "%.5f %.3f\n",
+	    (double)size / (1024.0 * 1024.0), rec.value);
+	tool_report(t, &rec, line);
+	bm_result_free(&r);
+	return rec.value;
+}
+
+/* Sweep the sizes up to len MB for every stride. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "lat_mem_rd",
+		.args = "[-t|-r] [--load N] [len_MB [stride...]]",
+		.extra_usage = "  -t              chase lines shuffled within "
+		    "each page, pages in order\n"
+		    "  -r, --random    chase lines shuffled within each page, "
+		    "pages shuffled\n"
+		    "  --load=N        measure while N processes stream "
+		    "memory\n\n"
+		    "Without -t or -r the chase goes backwards by a fixed "
+		    "stride, as lmbench's.\nThe stride defaults to the cache "
+		    "line size; strides take k/m suffixes.\n"
+	};
+	struct mem_topo tp;
+	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i;
+	uint64_t b0 = 0;
+	double t0 = 0;
+	int first, rc;
+
+	first = tool_parse(&t, argc, argv, "tr", lmr_long, lmr_option);
+	if (argc - first - 1 > LMR_MAX_STRIDES)
+		tool_usage_error(&t, "too many strides (at most %d)",
+		    LMR_MAX_STRIDES);
+	mem_topology(&tp);
+	/* Without a length, four times the last-level cache. */
+	if (first < argc)
+		len = (size_t)tool_uint(&t, "len_MB", argv[first], 1,
+		    MEM_MAX_LEN >> 20) << 20;
+	else
+		len = mem_topo_size(&tp, 4, (size_t)8 << 20, (size_t)1 << 30);
+	for (i = first + 1; i < (size_t)argc; i++) {
+		strides[nstrides] = (size_t)tool_size(&t, "stride", argv[i],
+		    sizeof(void *), len);
+		if (strides[nstrides] % sizeof(void *) != 0)
+			tool_usage_error(&t, "stride %s is not a multiple of "
+			    "%zu bytes", argv[i], sizeof(void *));
+		nstrides++;
+	}
+	if (nstrides == 0)
+		strides[nstrides++] = tp.line;
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, len);
+
+	if (lmr_load > 0) {
+		t.cleanup = lmr_cleanup;
+		rc = mem_load_start(&lmr_loaders, lmr_load,
+		    mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30));
+		if (rc != 0)
+			tool_fail(&t, "cannot start the load: %s",
+			    strerror(-rc));
+		b0 = mem_load_bytes(&lmr_loaders);
+		t0 = mem_now();
+	}
+	for (i = 0; i < nstrides; i++) {
+		if (!t.json)
+			printf("\"stride=%zu\n", strides[i]);
+		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
+			if (size >= strides[i])
+				lmr_point(&t, &tp, size, strides[i], len);
+		}
+		if (!t.json)
+			printf("\n");
+	}
+	if (lmr_load > 0) {
+		double mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) /
+		    1e6 / (mem_now() - t0);
+
+		mem_load_stop(&lmr_loaders);
+		if (!t.json)
+			printf("load: %u workers %.2f MB/sec\n", lmr_load, mbps);
+	}
+	return tool_finish(&t);
+}

@@ -1,0 +1,62 @@
+/* lat_ops.c: the latency of basic processor operations, as lmbench. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+/* Warm-up of every run after the first when -W is not given, in us. */
+#define OPS_NEXT_WARMUP_US 5000
+/* The interval when ENOUGH is not set, in us. */
+#define OPS_MIN_ENOUGH_US 2000
+
+/* Measure every operation's latency and print one line for each. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "lat_ops",
+		.args = ""
+	};
+	struct ops_state s;
+	bm_bench b;
+	bm_result r;
+	bm_record rec;
+	char line[128];
+	size_t i;
+	int rc;
+
+	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	tool_setup(&t);
+	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
+	    BM_CAL_ENOUGH, OPS_MIN_ENOUGH_US)) != 0)
+		tool_lib_fail(&t, rc, "ENOUGH");
+	ops_state_init(&s);
+	for (i = 0; i < OPS_NCASES; i++) {
+		b.initialize = NULL;
+		b.benchmark = ops_cases[i].fn;
+		b.cleanup = NULL;
+		b.cookie = &s;
+		tool_run(&t, &b, &r);
+		if (!t.warmup_given && t.opts.warmup_us > OPS_NEXT_WARMUP_US)
+			t.opts.warmup_us = OPS_NEXT_WARMUP_US;
+
+		memset(&rec, 0, sizeof rec);
+		rec.tool = t.name;
+		rec.case_name = ops_cases[i].label;
+		rec.metric = "latency";
+		rec.unit = "ns";
+		rec.value = r.per_op_ns.median / OPS_BLOCK;
+		rec.scale = 1.0 / OPS_BLOCK;
+		rec.inverse = 0;
+		rec.result = &r;
+		snprintf(line, sizeof line, "%s: %.2f nanoseconds\n",
+		    ops_cases[i].label, rec.value);
+		tool_report(&t, &rec, line);
+		bm_result_free(&r);
+	}
+	return tool_finish(&t);
+}

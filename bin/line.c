@@ -1,0 +1,107 @@
+/* line.c: the cache line size, measured by chasing with growing strides. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* The strides tried: 8 bytes to LINE_MAX_STRIDE, doubling. */
+#define LINE_MIN_STRIDE 8
+#define LINE_MAX_STRIDE 512
+/* Loads per group: every stride makes as many loads per group. */
+#define LINE_GROUP 8
+
+/* -M: the buffer. */
+static uint64_t line_len;
+
+/* Take -M. */
+static void
+line_option(struct tool *t, int opt, const char *arg)
+{
+	if (opt != 'M')
+		tool_usage_error(t, "unexpected option");
+	line_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+}
+
+/* The latency of one load of a random chase at this stride. */
+static double
+line_latency(struct tool *t, size_t stride)
+{
+	struct mem_chase c;
+
+	memset(&c, 0, sizeof c);
+	c.size = (size_t)line_len;
+	c.stride = stride;
+	c.page = LINE_GROUP * stride;
+	c.order = MEM_ORDER_RANDOM;
+	c.k = 1;
+	c.pages = 1;
+	return mem_chase_latency(t, &c);
+}
+
+/*
+ * Chase through a buffer beyond the caches with strides from 8 bytes up,
+ * the lines of each page in random order.  Below the line size several
+ * loads share a line and all but the first hit; from the line size on,
+ * every load misses.  The line is the stride whose latency rises most
+ * over half its stride.
+ */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "line",
+		.args = "[-M len]",
+		.extra_usage = "  -M len          the buffer chased (k/m/g); "
+		    "default twice the last-level cache\n"
+	};
+	double lat[16], best = 0, ratio;
+	struct mem_topo tp;
+	bm_param params[5];
+	bm_record rec;
+	char out[64];
+	size_t s, found = 0;
+	unsigned i, n = 0;
+	int first;
+
+	first = tool_parse(&t, argc, argv, "M:", NULL, line_option);
+	if (first < argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	mem_topology(&tp);
+	if (line_len == 0)
+		line_len = mem_topo_size(&tp, 2, (size_t)16 << 20,
+		    (size_t)256 << 20);
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, (size_t)line_len);
+	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2)
+		lat[n++] = line_latency(&t, s);
+	for (i = 1, s = 2 * LINE_MIN_STRIDE; i < n; i++, s *= 2) {
+		ratio = lat[i] / lat[i - 1];
+		if (ratio > best) {
+			best = ratio;
+			found = s;
+		}
+	}
+
+	params[0] = (bm_param){ "len", NULL, (double)line_len };
+	params[1] = (bm_param){ "reported", NULL, (double)tp.line };
+	params[2] = (bm_param){ "topology", tp.source, 0 };
+	params[3] = (bm_param){ "jump", NULL, best };
+	params[4] = (bm_param){ "line_ns", NULL, lat[0] };
+	for (i = 0, s = LINE_MIN_STRIDE; s < found; i++, s *= 2)
+		;
+	params[4].num = lat[i];
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = "line";
+	rec.params = params;
+	rec.nparams = 5;
+	rec.metric = "size";
+	rec.unit = "bytes";
+	rec.value = (double)found;
+	snprintf(out, sizeof out, "%zu\n", found);
+	mem_report_derived(&t, &rec, out);
+	return tool_finish(&t);
+}

@@ -1,0 +1,118 @@
+/* mem.h: what the memory-hierarchy tools share (chase, topology, load). */
+#ifndef BM_MEM_H
+#define BM_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tool.h"
+
+#define MEM_MAX_LEVELS 4
+/*
+ * A last-level cache reported larger than this is not believed: virtual
+ * machines report whole-socket or made-up L3 sizes (512 MB here), and no
+ * core sees more than 96 MB of L3 on any current part.  In its place the
+ * sizing assumes MEM_LLC_ASSUMED.
+ */
+#define MEM_LLC_PLAUSIBLE ((size_t)128 << 20)
+#define MEM_LLC_ASSUMED ((size_t)32 << 20)
+/* The interval used by sweeping tools when ENOUGH is not set. */
+#define MEM_ENOUGH_US 5000
+/* The repetitions per point of sweeping tools when -N is not given. */
+#define MEM_SWEEP_REPS 5
+/* The warmup per point of sweeping tools when -W is not given. */
+#define MEM_SWEEP_WARMUP_US 2000
+/* The most independent chases par_mem and cache interleave. */
+#define MEM_MAX_CHAINS 16
+/* The largest buffer any tool accepts. */
+#define MEM_MAX_LEN ((uint64_t)1 << 40)
+
+/* One data or unified cache level. */
+struct mem_level {
+	unsigned level;
+	size_t size;
+	size_t line;
+};
+
+/* The cache hierarchy as seen from CPU 0. */
+struct mem_topo {
+	struct mem_level lv[MEM_MAX_LEVELS];	/* ascending levels */
+	unsigned n;
+	size_t l1d;		/* the first level's size */
+	size_t llc;		/* the last level used for sizing */
+	size_t llc_reported;	/* the last level as the system reports it */
+	int llc_plausible;	/* llc_reported was believed */
+	size_t line;		/* coherency line size */
+	size_t page;		/* the page size */
+	const char *source;	/* "sysfs", "sysconf" or "default" */
+};
+
+/* How a chase visits the lines of its buffer. */
+enum mem_order {
+	MEM_ORDER_STRIDE,	/* backwards by a fixed stride, as lmbench */
+	MEM_ORDER_PAGE,		/* pages in order, lines shuffled in each */
+	MEM_ORDER_RANDOM	/* pages shuffled, lines shuffled in each */
+};
+
+/* One worker's pointer chase: k independent chains through one buffer. */
+struct mem_chase {
+	size_t size;		/* bytes the chase covers */
+	size_t stride;		/* bytes between chased pointers */
+	size_t page;		/* the unit of MEM_ORDER_PAGE and _RANDOM */
+	size_t offset_step;	/* tlb: added to the offset per page */
+	int order;		/* enum mem_order */
+	int pages;		/* -1 small pages, 1 huge, 0 as the system */
+	unsigned k;		/* chains, 1 to MEM_MAX_CHAINS */
+	char *map;
+	size_t maplen;
+	void *p[MEM_MAX_CHAINS];
+	volatile uintptr_t sink;
+};
+
+/* One worker of the read kernel (bw_mem's rd). */
+struct mem_read {
+	size_t size;
+	char *map;
+	volatile unsigned sink;
+};
+
+/* Processes that stream memory while something else is measured. */
+struct mem_load {
+	unsigned n;		/* started */
+	unsigned cap;		/* asked for: the counters mapped */
+	size_t size;		/* each one's buffer */
+	pid_t *pids;
+	uint64_t *bytes;	/* shared counters, one per process */
+	pid_t owner;
+};
+
+void mem_topology(struct mem_topo *tp);
+size_t mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
+    size_t max);
+size_t mem_next_size(size_t size);
+void mem_sweep_options(struct tool *t);
+
+int mem_chase_init(bm_iter_t n, void *cookie);
+int mem_chase_run(bm_iter_t n, void *cookie);
+int mem_chase_cleanup(bm_iter_t n, void *cookie);
+void mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r);
+double mem_chase_latency(struct tool *t, struct mem_chase *c);
+uint64_t mem_line_arg(const struct tool *t, const char *arg);
+double mem_parallelism(struct tool *t, const struct mem_chase *c,
+    double *one, unsigned *best_k);
+void mem_precheck(const struct tool *t, size_t len);
+
+unsigned mem_read_pass(const unsigned *src, size_t size);
+int mem_read_init(bm_iter_t n, void *cookie);
+int mem_read_run(bm_iter_t n, void *cookie);
+int mem_read_cleanup(bm_iter_t n, void *cookie);
+
+int mem_load_start(struct mem_load *l, unsigned n, size_t size);
+uint64_t mem_load_bytes(const struct mem_load *l);
+void mem_load_stop(struct mem_load *l);
+double mem_now(void);
+
+void mem_report_derived(struct tool *t, bm_record *rec, const char *line);
+
+#endif /* BM_MEM_H */

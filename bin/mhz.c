@@ -1,0 +1,154 @@
+/* mhz.c: the clock rate the processor really runs at, as lmbench's mhz. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+/*
+ * The clock is timed by a dependent chain of integer adds, one cycle each
+ * on every current core: lat_ops' "integer add" chain itself, so the two
+ * tools agree.  One benchmark operation is OPS_BLOCK adds.
+ */
+
+/* The interval when ENOUGH is not set, in us: short, to answer within 1 s. */
+#define MHZ_ENOUGH_US 2000
+
+/*
+ * The timer when neither --timer nor BENCHMP_TIMER chooses one: the
+ * thread's CPU time, so time the worker spends off the CPU on a busy
+ * machine does not pass for slow cycles.
+ */
+#define MHZ_TIMER "clock=posix-thread-cputime,posix-monotonic"
+
+/*
+ * Runs of the chain: interference (another hardware thread on the core,
+ * a stolen CPU) only ever slows it, so the fastest run is kept.  Another
+ * run starts only while the runs so far took less than MHZ_BUDGET_S.
+ */
+#define MHZ_RUNS 3
+#define MHZ_BUDGET_S 0.4
+/* Warm-up of the runs after the first when -W is not given, in us. */
+#define MHZ_NEXT_WARMUP_US 2000
+
+static int mhz_debug;		/* -d */
+static int mhz_cycle_only;	/* -c */
+
+/* Take -d and -c. */
+static void
+mhz_option(struct tool *t, int opt, const char *arg)
+{
+	(void)arg;
+	switch (opt) {
+	case 'd':
+		mhz_debug = 1;
+		break;
+	case 'c':
+		mhz_cycle_only = 1;
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* Time the add chain and print the clock it implies. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "mhz",
+		.args = "[-d] [-c]",
+		.extra_usage = "\n  -d  also print the add chain's timing and "
+		    "the cycle timer's rate\n  -c  print only the cycle time "
+		    "in nanoseconds\n"
+	};
+	struct ops_state s;
+	bm_bench b;
+	bm_result r, run;
+	bm_record rec;
+	const char *env;
+	FILE *dbg;
+	char line[128];
+	double ns_add, ns, ticks, spent;
+	long mhz;
+	int i, rc;
+
+	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option) != argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	tool_setup(&t);
+	env = getenv("BENCHMP_TIMER");
+	if (t.timer == NULL && (env == NULL || *env == '\0') &&
+	    (rc = bm_ctx_set_timer(t.ctx, MHZ_TIMER)) != 0)
+		tool_lib_fail(&t, rc, NULL);
+	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
+	    BM_CAL_ENOUGH, MHZ_ENOUGH_US)) != 0)
+		tool_lib_fail(&t, rc, NULL);
+	ops_state_init(&s);
+	b.initialize = NULL;
+	b.benchmark = ops_cases[OPS_INT_ADD].fn;
+	b.cleanup = NULL;
+	b.cookie = &s;
+	dbg = t.json ? stderr : stdout;
+	tool_run(&t, &b, &r);
+	ns_add = r.per_op_ns.median / OPS_BLOCK;
+	spent = r.wall_s;
+	if (mhz_debug)
+		fprintf(dbg, "run 1: %.4f nanoseconds per add\n", ns_add);
+	if (!t.warmup_given && t.opts.warmup_us > MHZ_NEXT_WARMUP_US)
+		t.opts.warmup_us = MHZ_NEXT_WARMUP_US;
+	for (i = 2; i <= MHZ_RUNS && spent < MHZ_BUDGET_S; i++) {
+		tool_run(&t, &b, &run);
+		ns = run.per_op_ns.median / OPS_BLOCK;
+		spent += run.wall_s;
+		if (mhz_debug)
+			fprintf(dbg, "run %d: %.4f nanoseconds per add\n", i,
+			    ns);
+		if (ns < ns_add) {
+			bm_result_free(&r);
+			r = run;
+			ns_add = ns;
+		} else
+			bm_result_free(&run);
+	}
+	if (!(ns_add > 0))
+		tool_fail(&t, "the add chain took no time");
+	mhz = lround(1000.0 / ns_add);
+	if (mhz < 1)
+		mhz = 1;
+	if (mhz_debug) {
+		fprintf(dbg, "integer add chain: %.4f nanoseconds per add "
+		    "(%d adds per operation, fastest run, median of %zu "
+		    "intervals of %llu us, clock %s)\n", ns_add, OPS_BLOCK, r.nsamples,
+		    (unsigned long long)r.enough_us,
+		    bm_ctx_timer_name(t.ctx, BM_SUBTIMER_CLOCK));
+		if (isfinite(r.cycles_per_op) && r.cycles_per_op > 0) {
+			ticks = r.cycles_per_op / OPS_BLOCK;
+			fprintf(dbg, "cycle timer %s: %.4f ticks per add, "
+			    "%.0f MHz\n", bm_ctx_timer_name(t.ctx,
+			    BM_SUBTIMER_CYCLE), ticks, ticks * 1000.0 /
+			    ns_add);
+		}
+	}
+
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = "clock";
+	rec.metric = "clock";
+	rec.unit = "MHz";
+	rec.value = (double)mhz;
+	rec.scale = 1000.0 * OPS_BLOCK;
+	rec.inverse = 1;
+	rec.result = &r;
+	if (mhz_cycle_only)
+		snprintf(line, sizeof line, "%.4f\n", 1000.0 / (double)mhz);
+	else
+		snprintf(line, sizeof line, "%ld MHz, %.4f nanosec clock\n",
+		    mhz, 1000.0 / (double)mhz);
+	tool_report(&t, &rec, line);
+	bm_result_free(&r);
+	return tool_finish(&t);
+}

@@ -1,0 +1,113 @@
+/* ops.c: dependent chains of basic operations, for lat_ops and mhz. */
+#include "config.h"
+
+#include "ops.h"
+
+/* Where each chain's result goes, so the chain is never dead code. */
+static volatile double ops_sink;
+
+/*
+ * Define a benchmark: n blocks of OPS_PAIRS times the steps A then B on
+ * x, with x, y and z of type T loaded from the cookie.
+ */
+#define OPS_KERNEL(fn, T, KEEP, X, Y, Z, A, B)				\
+static int								\
+fn(bm_iter_t n, void *cookie)						\
+{									\
+	const struct ops_state *s = cookie;				\
+	T x = s->X, y = s->Y, z = s->Z;					\
+									\
+	(void)z;							\
+	while (n-- > 0) {						\
+		REP50(A; KEEP(x); B; KEEP(x);)				\
+	}								\
+	ops_sink = (double)x;						\
+	return 0;							\
+}
+
+/* int: x ^= y, x ^= z. */
+OPS_KERNEL(ops_int_bit, uint32_t, KEEP_I, u_x, u_y, u_z, x ^= y, x ^= z)
+/* int: x += y, x += z (the add that mhz times as well). */
+OPS_KERNEL(ops_int_add, uint32_t, KEEP_I, u_x, u_y, u_z, x += y, x += z)
+/* int: x *= y, x *= z with odd factors, so x never reaches 0. */
+OPS_KERNEL(ops_int_mul, uint32_t, KEEP_I, u_x, u_y, u_z, x *= y, x *= z)
+/* int: x = k / x, which swings between two values of about 14 and 17 bits. */
+OPS_KERNEL(ops_int_div, int32_t, KEEP_I, i_x, i_k, i_m, x = y / x, x = y / x)
+/* int: x = k % x + m; the add keeps the remainder from shrinking to 0. */
+OPS_KERNEL(ops_int_mod, int32_t, KEEP_I, i_x, i_k, i_m, x = y % x + z,
+    x = y % x + z)
+/* int64: x ^= y, x ^= z. */
+OPS_KERNEL(ops_i64_bit, uint64_t, KEEP_I, l_x, l_y, l_z, x ^= y, x ^= z)
+/* int64: x += y, x += z. */
+OPS_KERNEL(ops_i64_add, uint64_t, KEEP_I, l_x, l_y, l_z, x += y, x += z)
+/* int64: x *= y, x *= z with odd factors. */
+OPS_KERNEL(ops_i64_mul, uint64_t, KEEP_I, l_x, l_y, l_z, x *= y, x *= z)
+/* int64: x = k / x with 31-bit quotients. */
+OPS_KERNEL(ops_i64_div, int64_t, KEEP_I, q_x, q_k, q_m, x = y / x, x = y / x)
+/* int64: x = k % x + m. */
+OPS_KERNEL(ops_i64_mod, int64_t, KEEP_I, q_x, q_k, q_m, x = y % x + z,
+    x = y % x + z)
+/* float: x += y, x += -y; x stays exact. */
+OPS_KERNEL(ops_flt_add, float, KEEP_F, f_x, f_a, f_b, x += y, x += z)
+/* float: x *= y, x *= 1/y with y near 1; x stays near 1. */
+OPS_KERNEL(ops_flt_mul, float, KEEP_F, f_x, f_y, f_z, x *= y, x *= z)
+/* float: x /= y, x /= 1/y. */
+OPS_KERNEL(ops_flt_div, float, KEEP_F, f_x, f_y, f_z, x /= y, x /= z)
+/* double: x += y, x += -y. */
+OPS_KERNEL(ops_dbl_add, double, KEEP_F, d_x, d_a, d_b, x += y, x += z)
+/* double: x *= y, x *= 1/y. */
+OPS_KERNEL(ops_dbl_mul, double, KEEP_F, d_x, d_y, d_z, x *= y, x *= z)
+/* double: x /= y, x /= 1/y. */
+OPS_KERNEL(ops_dbl_div, double, KEEP_F, d_x, d_y, d_z, x /= y, x /= z)
+
+const struct ops_case ops_cases[OPS_NCASES] = {
+	{ "integer bit", ops_int_bit },
+	{ "integer add", ops_int_add },
+	{ "integer mul", ops_int_mul },
+	{ "integer div", ops_int_div },
+	{ "integer mod", ops_int_mod },
+	{ "int64 bit", ops_i64_bit },
+	{ "int64 add", ops_i64_add },
+	{ "int64 mul", ops_i64_mul },
+	{ "int64 div", ops_i64_div },
+	{ "int64 mod", ops_i64_mod },
+	{ "float add", ops_flt_add },
+	{ "float mul", ops_flt_mul },
+	{ "float div", ops_flt_div },
+	{ "double add", ops_dbl_add },
+	{ "double mul", ops_dbl_mul },
+	{ "double div", ops_dbl_div },
+};
+
+/* Fill the operands; volatile reads keep them unknown to the compiler. */
+void
+ops_state_init(struct ops_state *s)
+{
+	volatile uint64_t seed = 12345;
+	volatile double one = 1.0;
+
+	s->u_x = (uint32_t)seed;
+	s->u_y = 0x9e3779b9u;
+	s->u_z = 0x7f4a7c15u;
+	s->i_x = (int32_t)seed;
+	s->i_k = INT32_C(1) << 30;
+	s->i_m = (int32_t)seed;
+	s->l_x = seed * 243402887u;
+	s->l_y = UINT64_C(0x9e3779b97f4a7c15);
+	s->l_z = UINT64_C(0xbf58476d1ce4e5b9);
+	s->q_x = (int64_t)seed * 243019 + 4;	/* 3000000039 */
+	s->q_k = INT64_C(1) << 62;
+	s->q_m = s->q_x;
+	s->f_x = (float)one;
+	s->f_y = (float)(one * 1.0000001);
+	s->f_z = 1.0f / s->f_y;
+	s->d_x = one;
+	s->d_y = one * 1.000000001;
+	s->d_z = 1.0 / s->d_y;
+	/* The additions alternate +0.5 and -0.5: exact, never drifting. */
+	s->f_a = (float)(one / 2);
+	s->f_b = -s->f_a;
+	s->d_a = one / 2;
+	s->d_b = -s->d_a;
+}
+

@@ -1,0 +1,62 @@
+/* ops.h: the operation chains lat_ops, par_ops and mhz share. */
+#ifndef BM_OPS_H
+#define BM_OPS_H
+
+#include <stdint.h>
+
+#include "tool.h"
+
+/*
+ * One benchmark operation is a block of OPS_BLOCK dependent operations:
+ * each uses the result of the one before, so the block takes OPS_BLOCK
+ * latencies.  The operands come from the cookie at run time and an empty
+ * asm after every step pins the value in a register, so the compiler can
+ * neither fold, reassociate nor vectorise the chain.
+ */
+#define OPS_PAIRS 50
+#define OPS_BLOCK (2 * OPS_PAIRS)
+
+
+/* Hide an integer from the optimiser; no instruction is emitted. */
+#define KEEP_I(v) __asm__ volatile("" : "+r"(v))
+
+/* Hide a floating-point value from the optimiser, in its own register. */
+#if defined(__x86_64__)
+#define KEEP_F(v) __asm__ volatile("" : "+x"(v))
+#elif defined(__aarch64__)
+#define KEEP_F(v) __asm__ volatile("" : "+w"(v))
+#else
+#define KEEP_F(v) do { } while (0)
+#endif
+
+#define REP5(s) s s s s s
+#define REP10(s) REP5(s) REP5(s)
+#define REP50(s) REP10(REP5(s))
+
+/* The run-time operands of every chain. */
+struct ops_state {
+	uint32_t u_x, u_y, u_z;		/* bit, add, mul */
+	int32_t i_x, i_k, i_m;		/* div, mod */
+	uint64_t l_x, l_y, l_z;
+	int64_t q_x, q_k, q_m;
+	float f_x, f_y, f_z;		/* mul, div */
+	float f_a, f_b;			/* add */
+	double d_x, d_y, d_z;
+	double d_a, d_b;
+};
+
+/* One operation: its label and its chain of OPS_BLOCK latencies. */
+struct ops_case {
+	const char *label;
+	bm_fn fn;
+};
+
+#define OPS_NCASES 16
+/* The index of "integer add", the one-cycle chain mhz times. */
+#define OPS_INT_ADD 1
+
+extern const struct ops_case ops_cases[OPS_NCASES];
+
+void ops_state_init(struct ops_state *s);
+
+#endif /* BM_OPS_H */

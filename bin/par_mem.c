@@ -1,0 +1,103 @@
+/* par_mem.c: memory-level parallelism by size, as lmbench's par_mem. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* The smallest size measured. */
+#define PAR_MEM_LOWER ((size_t)4 << 10)
+
+/* -L and -M. */
+static uint64_t pm_line, pm_len;
+
+/* Take -L and -M. */
+static void
+pm_option(struct tool *t, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'L':
+		pm_line = mem_line_arg(t, arg);
+		break;
+	case 'M':
+		pm_len = tool_size(t, "-M", arg, 2 * PAR_MEM_LOWER,
+		    MEM_MAX_LEN);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/*
+ * For sizes doubling up to len, chase 1, 2, 4, 8 and 16 independent
+ * chains through the same buffer (lines shuffled within each page, the
+ * pages in order) and print how many loads the memory system overlaps:
+ * one chain's time per load over the best time per load of several.
+ */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "par_mem",
+		.args = "[-L line] [-M len]",
+		.extra_usage = "  -L line         the line size (default: the "
+		    "cache's)\n"
+		    "  -M len          the largest size (k/m/g); default four "
+		    "times the last-level cache\n"
+	};
+	struct mem_topo tp;
+	struct mem_chase c;
+	bm_param params[6];
+	bm_record rec;
+	char out[64];
+	double par, one;
+	unsigned best_k;
+	size_t size;
+	int first;
+
+	first = tool_parse(&t, argc, argv, "L:M:", NULL, pm_option);
+	if (first < argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	mem_topology(&tp);
+	if (pm_line == 0)
+		pm_line = tp.line;
+	if (pm_len == 0)
+		pm_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+		    (size_t)1 << 30);
+	if (pm_line > tp.page || pm_line * 2 > pm_len)
+		tool_usage_error(&t, "-L %llu does not fit a page and twice "
+		    "in -M", (unsigned long long)pm_line);
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, (size_t)pm_len);
+
+	for (size = PAR_MEM_LOWER; size <= pm_len; size *= 2) {
+		memset(&c, 0, sizeof c);
+		c.size = size;
+		c.stride = (size_t)pm_line;
+		c.page = tp.page;
+		c.order = MEM_ORDER_PAGE;
+		c.k = 1;
+		par = mem_parallelism(&t, &c, &one, &best_k);
+
+		params[0] = (bm_param){ "size", NULL, (double)size };
+		params[1] = (bm_param){ "line", NULL, (double)pm_line };
+		params[2] = (bm_param){ "chains", NULL, (double)best_k };
+		params[3] = (bm_param){ "load_ns", NULL, one };
+		params[4] = (bm_param){ "llc", NULL, (double)tp.llc };
+		params[5] = (bm_param){ "topology", tp.source, 0 };
+		memset(&rec, 0, sizeof rec);
+		rec.tool = t.name;
+		rec.case_name = "chase";
+		rec.params = params;
+		rec.nparams = 6;
+		rec.metric = "parallelism";
+		rec.unit = "loads";
+		rec.value = par;
+		snprintf(out, sizeof out, "%.6f %.2f\n", (double)size / 1e6,
+		    par);
+		mem_report_derived(&t, &rec, out);
+	}
+	return tool_finish(&t);
+}

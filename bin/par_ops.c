@@ -1,0 +1,219 @@
+/* par_ops.c: how many basic operations a core overlaps, as lmbench. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+/*
+ * A kernel runs K independent dependent chains interleaved: each block
+ * has PAR_REPS times, for every chain, the step A then the step B, so
+ * 2 * PAR_REPS * K operations.  With K = 1 a block takes the latency of
+ * each operation; with more chains the core overlaps them until its units
+ * are full.  The parallelism is the time per operation of one chain (the
+ * better of a run before and a run after the others) over the best time
+ * per operation of K chains.
+ */
+#define PAR_REPS 16
+#define PAR_MAX_CHAINS 8
+/* Stop adding chains this many past the best so far. */
+#define PAR_PATIENCE 2
+
+/* Warm-up of every run after the first when -W is not given, in us. */
+#define PAR_NEXT_WARMUP_US 5000
+/* The interval when ENOUGH is not set, in us. */
+#define PAR_MIN_ENOUGH_US 2000
+/* The intervals per run when -N is not given. */
+#define PAR_REPETITIONS 5
+
+#define REP4(s) s s s s
+#define REP16(s) REP4(REP4(s))
+
+/* A step on each of the first K chains. */
+#define CH1(S) S(x0)
+#define CH2(S) CH1(S) S(x1)
+#define CH3(S) CH2(S) S(x2)
+#define CH4(S) CH3(S) S(x3)
+#define CH5(S) CH4(S) S(x4)
+#define CH6(S) CH5(S) S(x5)
+#define CH7(S) CH6(S) S(x6)
+#define CH8(S) CH7(S) S(x7)
+
+/* The steps, on chain v with the operands y and z. */
+#define I_XOR_Y(v) v ^= y; KEEP_I(v);
+#define I_XOR_Z(v) v ^= z; KEEP_I(v);
+#define I_ADD_Y(v) v += y; KEEP_I(v);
+#define I_ADD_Z(v) v += z; KEEP_I(v);
+#define I_MUL_Y(v) v *= y; KEEP_I(v);
+#define I_MUL_Z(v) v *= z; KEEP_I(v);
+#define I_DIV(v) v = y / v; KEEP_I(v);
+#define I_MOD(v) v = y % v + z; KEEP_I(v);
+#define F_ADD_Y(v) v += y; KEEP_F(v);
+#define F_ADD_Z(v) v += z; KEEP_F(v);
+#define F_MUL_Y(v) v *= y; KEEP_F(v);
+#define F_MUL_Z(v) v *= z; KEEP_F(v);
+#define F_DIV_Y(v) v /= y; KEEP_F(v);
+#define F_DIV_Z(v) v /= z; KEEP_F(v);
+
+/* Where the chains' results go, so no chain is dead code. */
+static volatile double par_sink;
+
+/*
+ * Define a benchmark of K chains of type T, starting at X, X + D, ...,
+ * doing A then B with the operands Y and Z.
+ */
+#define PAR_KERNEL(fn, K, T, X, D, Y, Z, A, B)				\
+static int								\
+fn##_##K(bm_iter_t n, void *cookie)					\
+{									\
+	const struct ops_state *s = cookie;				\
+	T y = s->Y, z = s->Z;						\
+	T x0 = s->X, x1 = x0 + (D), x2 = x1 + (D), x3 = x2 + (D);	\
+	T x4 = x3 + (D), x5 = x4 + (D), x6 = x5 + (D), x7 = x6 + (D);	\
+									\
+	(void)z;							\
+	while (n-- > 0) {						\
+		REP16(CH##K(A) CH##K(B))				\
+	}								\
+	par_sink = (double)x0 + (double)x1 + (double)x2 + (double)x3 +	\
+	    (double)x4 + (double)x5 + (double)x6 + (double)x7;		\
+	return 0;							\
+}
+
+/* Define the kernels of 1 to 8 chains and their table fn[]. */
+#define PAR_OP(fn, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 1, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 2, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 3, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 4, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 5, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 6, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 7, T, X, D, Y, Z, A, B)					\
+PAR_KERNEL(fn, 8, T, X, D, Y, Z, A, B)					\
+static const bm_fn fn[PAR_MAX_CHAINS] = {				\
+	fn##_1, fn##_2, fn##_3, fn##_4, fn##_5, fn##_6, fn##_7, fn##_8	\
+};
+
+/* The chains of lat_ops, with the same operands. */
+PAR_OP(par_int_bit, uint32_t, u_x, 1, u_y, u_z, I_XOR_Y, I_XOR_Z)
+PAR_OP(par_int_add, uint32_t, u_x, 1, u_y, u_z, I_ADD_Y, I_ADD_Z)
+PAR_OP(par_int_mul, uint32_t, u_x, 2, u_y, u_z, I_MUL_Y, I_MUL_Z)
+PAR_OP(par_int_div, int32_t, i_x, 1, i_k, i_m, I_DIV, I_DIV)
+PAR_OP(par_int_mod, int32_t, i_x, 1, i_k, i_m, I_MOD, I_MOD)
+PAR_OP(par_i64_bit, uint64_t, l_x, 1, l_y, l_z, I_XOR_Y, I_XOR_Z)
+PAR_OP(par_i64_add, uint64_t, l_x, 1, l_y, l_z, I_ADD_Y, I_ADD_Z)
+PAR_OP(par_i64_mul, uint64_t, l_x, 2, l_y, l_z, I_MUL_Y, I_MUL_Z)
+PAR_OP(par_i64_div, int64_t, q_x, 1, q_k, q_m, I_DIV, I_DIV)
+PAR_OP(par_i64_mod, int64_t, q_x, 1, q_k, q_m, I_MOD, I_MOD)
+PAR_OP(par_flt_add, float, f_x, 0.015625f, f_a, f_b, F_ADD_Y, F_ADD_Z)
+PAR_OP(par_flt_mul, float, f_x, 0.015625f, f_y, f_z, F_MUL_Y, F_MUL_Z)
+PAR_OP(par_flt_div, float, f_x, 0.015625f, f_y, f_z, F_DIV_Y, F_DIV_Z)
+PAR_OP(par_dbl_add, double, d_x, 0.015625, d_a, d_b, F_ADD_Y, F_ADD_Z)
+PAR_OP(par_dbl_mul, double, d_x, 0.015625, d_y, d_z, F_MUL_Y, F_MUL_Z)
+PAR_OP(par_dbl_div, double, d_x, 0.015625, d_y, d_z, F_DIV_Y, F_DIV_Z)
+
+/* Each operation's kernels, in the order of ops_cases[] (its labels). */
+static const bm_fn *const par_fns[OPS_NCASES] = {
+	par_int_bit, par_int_add, par_int_mul, par_int_div,
+	par_int_mod, par_i64_bit, par_i64_add, par_i64_mul,
+	par_i64_div, par_i64_mod, par_flt_add, par_flt_mul,
+	par_flt_div, par_dbl_add, par_dbl_mul, par_dbl_div,
+};
+
+/* Time one kernel of k chains; return ns per operation, keeping r. */
+static double
+par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
+    bm_result *r)
+{
+	bm_bench b;
+
+	b.initialize = NULL;
+	b.benchmark = fn;
+	b.cleanup = NULL;
+	b.cookie = s;
+	tool_run(t, &b, r);
+	if (!t->warmup_given && t->opts.warmup_us > PAR_NEXT_WARMUP_US)
+		t->opts.warmup_us = PAR_NEXT_WARMUP_US;
+	return r->per_op_ns.median / (2.0 * PAR_REPS * k);
+}
+
+/* Measure every operation's parallelism and print one line for each. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "par_ops",
+		.args = ""
+	};
+	struct ops_state s;
+	bm_result best, r;
+	bm_record rec;
+	bm_param param;
+	char line[128];
+	double lat, ns, best_ns;
+	unsigned k, best_k;
+	size_t i;
+	int rc;
+
+	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	tool_setup(&t);
+	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
+	    BM_CAL_ENOUGH, PAR_MIN_ENOUGH_US)) != 0)
+		tool_lib_fail(&t, rc, "ENOUGH");
+	/* About ten runs per operation: fewer intervals each unless -N. */
+	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
+		t.opts.repetitions = PAR_REPETITIONS;
+	ops_state_init(&s);
+	for (i = 0; i < OPS_NCASES; i++) {
+		lat = best_ns = par_time(&t, par_fns[i][0], 1, &s, &best);
+		best_k = 1;
+		for (k = 2; k <= PAR_MAX_CHAINS &&
+		    k <= best_k + PAR_PATIENCE; k++) {
+			ns = par_time(&t, par_fns[i][k - 1], k, &s, &r);
+			if (ns < best_ns) {
+				bm_result_free(&best);
+				best = r;
+				best_ns = ns;
+				best_k = k;
+			} else
+				bm_result_free(&r);
+		}
+		/* A second look at one chain, in case the first was hit. */
+		ns = par_time(&t, par_fns[i][0], 1, &s, &r);
+		if (ns < lat)
+			lat = ns;
+		if (best_k == 1 && ns < best_ns) {
+			bm_result_free(&best);
+			best = r;
+			best_ns = ns;
+		} else
+			bm_result_free(&r);
+		if (!(best_ns > 0))
+			tool_fail(&t, "%s: the chains took no time",
+			    ops_cases[i].label);
+
+		param.key = "chains";
+		param.str = NULL;
+		param.num = best_k;
+		memset(&rec, 0, sizeof rec);
+		rec.tool = t.name;
+		rec.case_name = ops_cases[i].label;
+		rec.params = &param;
+		rec.nparams = 1;
+		rec.metric = "parallelism";
+		rec.unit = "ops";
+		rec.value = lat / best_ns;
+		rec.scale = lat * 2.0 * PAR_REPS * best_k;
+		rec.inverse = 1;
+		rec.result = &best;
+		snprintf(line, sizeof line, "%s parallelism: %.2f\n",
+		    ops_cases[i].label, rec.value);
+		tool_report(&t, &rec, line);
+		bm_result_free(&best);
+	}
+	return tool_finish(&t);
+}

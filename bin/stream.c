@@ -1,0 +1,303 @@
+/* stream.c: McCalpin's STREAM kernels on the benchmp engine, as lmbench's stream. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mem.h"
+
+/* The scalar of scale, triad and daxpy. */
+#define STREAM_SCALAR 3.0
+
+/* One worker's arrays. */
+struct stream_state {
+	size_t n;		/* doubles per array */
+	char *map;
+	size_t maplen;
+	double *a, *b, *c;
+	volatile double sink;
+};
+
+/* lmbench's -v 1 copy: c = a. */
+static int
+stream_copy(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->c[i] = s->a[i];
+		__asm__ volatile("" : : "r"(s->c) : "memory");
+	}
+	return 0;
+}
+
+/* scale: b = s * c. */
+static int
+stream_scale(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->b[i] = STREAM_SCALAR * s->c[i];
+		__asm__ volatile("" : : "r"(s->b) : "memory");
+	}
+	return 0;
+}
+
+/* add: c = a + b. */
+static int
+stream_add(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->c[i] = s->a[i] + s->b[i];
+		__asm__ volatile("" : : "r"(s->c) : "memory");
+	}
+	return 0;
+}
+
+/* triad: a = b + s * c. */
+static int
+stream_triad(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->a[i] = s->b[i] + STREAM_SCALAR * s->c[i];
+		__asm__ volatile("" : : "r"(s->a) : "memory");
+	}
+	return 0;
+}
+
+/* -v 2 fill: a = s. */
+static int
+stream_fill(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->a[i] = STREAM_SCALAR;
+		__asm__ volatile("" : : "r"(s->a) : "memory");
+	}
+	return 0;
+}
+
+/* -v 2 copy: a = b. */
+static int
+stream_copy2(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->a[i] = s->b[i];
+		__asm__ volatile("" : : "r"(s->a) : "memory");
+	}
+	return 0;
+}
+
+/* -v 2 daxpy: a = a + s * b. */
+static int
+stream_daxpy(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			s->a[i] = s->a[i] + STREAM_SCALAR * s->b[i];
+		__asm__ volatile("" : : "r"(s->a) : "memory");
+	}
+	return 0;
+}
+
+/* -v 2 sum: s += a. */
+static int
+stream_sum(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	double sum = 0;
+	size_t i;
+
+	while (n-- > 0) {
+		for (i = 0; i < s->n; i++)
+			sum += s->a[i];
+		__asm__ volatile("" : : "r"(s->a) : "memory");
+	}
+	s->sink = sum;
+	return 0;
+}
+
+/* Map and fill the three arrays. */
+static int
+stream_init(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+	size_t i;
+
+	(void)n;
+	s->maplen = 3 * s->n * sizeof(double);
+	s->map = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->map == MAP_FAILED) {
+		s->map = NULL;
+		return -errno;
+	}
+	s->a = (double *)(void *)s->map;
+	s->b = s->a + s->n;
+	s->c = s->b + s->n;
+	for (i = 0; i < s->n; i++) {
+		s->a[i] = 1.0;
+		s->b[i] = 2.0;
+		s->c[i] = 0.0;
+	}
+	return 0;
+}
+
+/* Unmap the arrays. */
+static int
+stream_cleanup(bm_iter_t n, void *cookie)
+{
+	struct stream_state *s = cookie;
+
+	(void)n;
+	if (s->map != NULL && munmap(s->map, s->maplen) != 0)
+		return -errno;
+	s->map = NULL;
+	return 0;
+}
+
+static const struct stream_kernel {
+	const char *name;
+	bm_fn fn;
+	unsigned arrays;	/* arrays moved per element: bytes / 8 */
+} stream_v1[] = {
+	{ "copy", stream_copy, 2 },
+	{ "scale", stream_scale, 2 },
+	{ "add", stream_add, 3 },
+	{ "triad", stream_triad, 3 },
+}, stream_v2[] = {
+	{ "fill", stream_fill, 1 },
+	{ "copy", stream_copy2, 2 },
+	{ "daxpy", stream_daxpy, 3 },
+	{ "sum", stream_sum, 1 },
+};
+
+/* Take -v and -M. */
+static unsigned stream_version = 1;
+static uint64_t stream_len;
+
+/* Parse the tool's options. */
+static void
+stream_option(struct tool *t, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'v':
+		stream_version = (unsigned)tool_uint(t, "-v", arg, 1, 2);
+		break;
+	case 'M':
+		stream_len = tool_size(t, "-M", arg, 3 * 1024, MEM_MAX_LEN);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* Measure one kernel and print its latency and bandwidth lines. */
+static void
+stream_one(struct tool *t, struct stream_state *s,
+    const struct stream_kernel *k, const struct mem_topo *tp)
+{
+	const char *label = stream_version == 1 ? "STREAM" : "STREAM2";
+	bm_param params[4];
+	bm_record rec;
+	bm_result r;
+	bm_bench b;
+	char line[128];
+	double bytes = (double)s->n * 8.0 * k->arrays;
+
+	b.initialize = stream_init;
+	b.benchmark = k->fn;
+	b.cleanup = stream_cleanup;
+	b.cookie = s;
+	tool_run(t, &b, &r);
+
+	params[0] = (bm_param){ "len", NULL, (double)(s->n * sizeof(double)) };
+	params[1] = (bm_param){ "version", NULL, (double)stream_version };
+	params[2] = (bm_param){ "llc", NULL, (double)tp->llc };
+	params[3] = (bm_param){ "topology", tp->source, 0 };
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = k->name;
+	rec.params = params;
+	rec.nparams = 4;
+	rec.metric = "latency";
+	rec.unit = "ns";
+	rec.scale = 1.0 / (double)s->n;
+	rec.inverse = 0;
+	rec.value = r.per_op_ns.median * rec.scale;
+	rec.result = &r;
+	snprintf(line, sizeof line, "%s %s latency: %.2f nanoseconds\n",
+	    label, k->name, rec.value);
+	tool_report(t, &rec, line);
+
+	rec.metric = "bandwidth";
+	rec.unit = "MB/s";
+	rec.scale = bytes / 1e6 * 1e9;
+	rec.inverse = 1;
+	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
+	    r.ops_per_s * bytes / 1e6;
+	snprintf(line, sizeof line, "%s %s bandwidth: %.2f MB/sec\n",
+	    label, k->name, rec.value);
+	tool_report(t, &rec, line);
+	bm_result_free(&r);
+}
+
+/* Run the four kernels of the chosen version. */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "stream",
+		.args = "[-v 1|2] [-M len]",
+		.extra_usage = "  -v 1|2          STREAM (copy, scale, add, "
+		    "triad) or STREAM2 (fill, copy, daxpy, sum)\n"
+		    "  -M len          bytes per array (k/m/g); default four "
+		    "times the last-level cache\n"
+	};
+	const struct stream_kernel *ks;
+	struct stream_state s;
+	struct mem_topo tp;
+	size_t i;
+	int first;
+
+	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option);
+	if (first < argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	mem_topology(&tp);
+	if (stream_len == 0)
+		stream_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+		    (size_t)1 << 30);
+	memset(&s, 0, sizeof s);
+	s.n = (size_t)(stream_len / sizeof(double));
+	tool_setup(&t);
+	mem_precheck(&t, 3 * s.n * sizeof(double));
+	ks = stream_version == 1 ? stream_v1 : stream_v2;
+	for (i = 0; i < 4; i++)
+		stream_one(&t, &s, &ks[i], &tp);
+	return tool_finish(&t);
+}

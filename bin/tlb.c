@@ -1,0 +1,143 @@
+/* tlb.c: the reach of the data TLB and the cost of missing it, as lmbench's tlb. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* The fewest and most pages a sweep visits. */
+#define TLB_MIN_PAGES 8
+#define TLB_MAX_PAGES ((size_t)1 << 20)
+/* A point is past the TLB when a load costs this much more than the cache alone. */
+#define TLB_JUMP_RATIO 1.25
+#define TLB_JUMP_NS 0.5
+
+/* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
+static uint64_t tlb_line, tlb_len;
+
+/* Take -c, -L and -M. */
+static void
+tlb_option(struct tool *t, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'c':
+		break;
+	case 'L':
+		tlb_line = mem_line_arg(t, arg);
+		break;
+	case 'M':
+		tlb_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/*
+ * The time of one load of a random chase over npages pages, one line
+ * in each (pages == 1), or over as many lines packed into as few pages
+ * as they fill (pages == 0): the same lines in the cache, the TLB
+ * missed only in the first.  The chased line moves by one line from
+ * page to page, so the lines spread over the cache's sets.
+ */
+static double
+tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
+    int spread)
+{
+	struct mem_chase c;
+
+	memset(&c, 0, sizeof c);
+	c.stride = spread ? page : line;
+	c.size = npages * c.stride;
+	c.page = c.stride;
+	c.offset_step = spread ? line : 0;
+	c.order = MEM_ORDER_RANDOM;
+	c.pages = -1;
+	c.k = 1;
+	return mem_chase_latency(t, &c);
+}
+
+/*
+ * Visit more and more pages, one line each, in random order, and compare
+ * each point with a chase over the same number of lines packed into few
+ * pages.  While the pages fit the TLB the two cost the same; the TLB's
+ * reach is the last point before the spread chase costs clearly more.
+ */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "tlb",
+		.args = "[-c] [-L line] [-M len]",
+		.extra_usage = "  -c              accepted for lmbench's "
+		    "scripts; the cost is always printed\n"
+		    "  -L line         the line size (default: the cache's)\n"
+		    "  -M len          the most memory the pages span (k/m/g; "
+		    "default 4 GB of pages, 1M pages at most)\n"
+	};
+	struct mem_topo tp;
+	bm_param params[6];
+	bm_record rec;
+	char out[96];
+	double spread, packed, base = 0, cost = 0;
+	size_t maxpages, n, reach = 0, tried = 0;
+	int first;
+
+	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option);
+	if (first < argc)
+		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+	mem_topology(&tp);
+	if (tlb_line == 0)
+		tlb_line = tp.line;
+	if (tlb_line > tp.page)
+		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
+		    (unsigned long long)tlb_line, tp.page);
+	if (tlb_len == 0)
+		tlb_len = (uint64_t)TLB_MAX_PAGES * tp.page;
+	maxpages = (size_t)(tlb_len / tp.page);
+	if (maxpages > TLB_MAX_PAGES)
+		maxpages = TLB_MAX_PAGES;
+	if (maxpages < 2 * TLB_MIN_PAGES)
+		tool_usage_error(&t, "-M %llu spans fewer than %d pages",
+		    (unsigned long long)tlb_len, 2 * TLB_MIN_PAGES);
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, maxpages * tp.page);
+
+	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
+		spread = tlb_point(&t, n, tp.page, (size_t)tlb_line, 1);
+		packed = tlb_point(&t, n, tp.page, (size_t)tlb_line, 0);
+		tried = n;
+		if (n == TLB_MIN_PAGES)
+			base = spread - packed;
+		if (spread - packed > base + TLB_JUMP_NS &&
+		    spread > TLB_JUMP_RATIO * (packed + (base > 0 ? base : 0))) {
+			cost = spread - packed;
+			break;
+		}
+		reach = n;
+	}
+	if (reach == tried)
+		tool_fail(&t, "no TLB limit within %zu pages; give a larger "
+		    "-M", maxpages);
+
+	params[0] = (bm_param){ "pages", NULL, (double)reach };
+	params[1] = (bm_param){ "page", NULL, (double)tp.page };
+	params[2] = (bm_param){ "line", NULL, (double)tlb_line };
+	params[3] = (bm_param){ "miss_ns", NULL, cost };
+	params[4] = (bm_param){ "first_miss_pages", NULL, (double)tried };
+	params[5] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t.name;
+	rec.case_name = "tlb";
+	rec.params = params;
+	rec.nparams = 6;
+	rec.metric = "pages";
+	rec.unit = "pages";
+	rec.value = (double)reach;
+	snprintf(out, sizeof out, "tlb: %zu pages %.5f nanoseconds\n", reach,
+	    cost);
+	mem_report_derived(&t, &rec, out);
+	return tool_finish(&t);
+}
