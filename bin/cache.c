@@ -14,6 +14,8 @@
 #define CACHE_JUMP_NS 0.5
 /* While each size costs this much more than the one before, the curve is still rising. */
 #define CACHE_RISE_RATIO 1.15
+/* A level spans at least this many sizes (a factor of two). */
+#define CACHE_MIN_POINTS 3
 
 /* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
 static uint64_t cache_line, cache_len;
@@ -114,7 +116,9 @@ cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
  * a plateau ends where a size costs clearly more than its best point, and
  * the next one starts where the curve stops rising.  Each boundary is the
  * last size whose latency is below the midpoint of the two plateaus; each
- * level's latency is its plateau's median.  The last plateau is memory
+ * level's latency is its plateau's median.  Neighbouring plateaus whose
+ * medians differ by less than the jump are one level, and there are no
+ * more levels than the caches the system reports.  The last plateau is memory
  * when the sweep went past twice the last-level cache.
  */
 int
@@ -179,8 +183,49 @@ main(int argc, char **argv)
 			base = lat[i];
 	}
 	end[nseg - 1] = n - 1;
+	/*
+	 * Fewer than CACHE_MIN_POINTS sizes between two jumps are a
+	 * transition, not a level; at the end, noise on the last level.
+	 */
+	for (s = 0, i = 0; s < nseg; s++) {
+		if (end[s] - start[s] + 1 < CACHE_MIN_POINTS && s > 0 &&
+		    s + 1 < nseg)
+			continue;
+		if (end[s] - start[s] + 1 < CACHE_MIN_POINTS && s > 0 &&
+		    i > 0) {
+			end[i - 1] = end[s];
+			continue;
+		}
+		start[i] = start[s];
+		end[i++] = end[s];
+	}
+	nseg = i;
 	for (s = 0; s < nseg; s++)
 		v[s] = cache_median(lat, start[s], end[s]);
+	/*
+	 * A slow climb (TLB misses past the TLB's reach) can cut one level
+	 * in two: join neighbours whose medians are not a jump apart.
+	 */
+	for (;;) {
+		/* The closest neighbours: joined if not a jump apart, or
+		 * while there are more levels than the system has caches
+		 * (and memory). */
+		for (s = 0, j = 0; j + 1 < nseg; j++) {
+			if (v[j + 1] / v[j] < v[s + 1] / v[s])
+				s = j;
+		}
+		if (nseg < 2 || (v[s + 1] >= CACHE_JUMP_RATIO * v[s] &&
+		    nseg <= tp.n + 1))
+			break;
+		end[s] = end[s + 1];
+		for (i = s + 1; i + 1 < nseg; i++) {
+			start[i] = start[i + 1];
+			end[i] = end[i + 1];
+		}
+		nseg--;
+		for (i = 0; i < nseg; i++)
+			v[i] = cache_median(lat, start[i], end[i]);
+	}
 
 	memory = nseg > 1 && cache_len >= 2 * tp.llc;
 	for (s = 0; s < nseg - (size_t)memory; s++) {
