@@ -153,6 +153,8 @@ tool_tmpdir(struct tool *t)
 	signal(SIGINT, tool_on_signal);
 	signal(SIGTERM, tool_on_signal);
 	signal(SIGHUP, tool_on_signal);
+	/* A reader that goes away (| head) outside a run: bm_run ignores it. */
+	signal(SIGPIPE, tool_on_signal);
 	return tool_dir;
 }
 

@@ -74,5 +74,10 @@ sleep 1
 kill -s INT "$pid"
 wait "$pid"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+
+# A reader that goes away (SIGPIPE on the next line) removes it too.
+"$bin/lat_fs" -n 20 2>/dev/null | head -n 1 >/dev/null
+[ -z "$(ls -A "$TMPDIR")" ] ||
+	fail "left in TMPDIR after SIGPIPE: $(ls -A "$TMPDIR")"
 no_children
 finish
