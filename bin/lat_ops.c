@@ -26,14 +26,11 @@ main(int argc, char **argv)
 	bm_record rec;
 	char line[128];
 	size_t i;
-	int rc;
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
-	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
-	    BM_CAL_ENOUGH, OPS_MIN_ENOUGH_US)) != 0)
-		tool_lib_fail(&t, rc, "ENOUGH");
+	tool_default_enough(&t, OPS_MIN_ENOUGH_US);
 	ops_state_init(&s);
 	for (i = 0; i < OPS_NCASES; i++) {
 		b.initialize = NULL;
@@ -41,8 +38,7 @@ main(int argc, char **argv)
 		b.cleanup = NULL;
 		b.cookie = &s;
 		tool_run(&t, &b, &r);
-		if (!t.warmup_given && t.opts.warmup_us > OPS_NEXT_WARMUP_US)
-			t.opts.warmup_us = OPS_NEXT_WARMUP_US;
+		tool_later_warmup(&t, OPS_NEXT_WARMUP_US);
 
 		memset(&rec, 0, sizeof rec);
 		rec.tool = t.name;

@@ -210,11 +210,7 @@ mem_next_size(size_t size)
 void
 mem_sweep_options(struct tool *t)
 {
-	int rc;
-
-	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t->ctx,
-	    BM_CAL_ENOUGH, MEM_ENOUGH_US)) != 0)
-		tool_lib_fail(t, rc, "ENOUGH");
+	tool_default_enough(t, MEM_ENOUGH_US);
 	if (t->opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t->opts.repetitions = MEM_SWEEP_REPS;
 	if (!t->warmup_given)

@@ -84,9 +84,7 @@ main(int argc, char **argv)
 	if (t.timer == NULL && (env == NULL || *env == '\0') &&
 	    (rc = bm_ctx_set_timer(t.ctx, MHZ_TIMER)) != 0)
 		tool_lib_fail(&t, rc, NULL);
-	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
-	    BM_CAL_ENOUGH, MHZ_ENOUGH_US)) != 0)
-		tool_lib_fail(&t, rc, NULL);
+	tool_default_enough(&t, MHZ_ENOUGH_US);
 	ops_state_init(&s);
 	b.initialize = NULL;
 	b.benchmark = ops_cases[OPS_INT_ADD].fn;
@@ -98,8 +96,7 @@ main(int argc, char **argv)
 	spent = r.wall_s;
 	if (mhz_debug)
 		fprintf(dbg, "run 1: %.4f nanoseconds per add\n", ns_add);
-	if (!t.warmup_given && t.opts.warmup_us > MHZ_NEXT_WARMUP_US)
-		t.opts.warmup_us = MHZ_NEXT_WARMUP_US;
+	tool_later_warmup(&t, MHZ_NEXT_WARMUP_US);
 	for (i = 2; i <= MHZ_RUNS && spent < MHZ_BUDGET_S; i++) {
 		tool_run(&t, &b, &run);
 		ns = run.per_op_ns.median / OPS_BLOCK;

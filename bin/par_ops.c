@@ -135,8 +135,7 @@ par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
 	b.cleanup = NULL;
 	b.cookie = s;
 	tool_run(t, &b, r);
-	if (!t->warmup_given && t->opts.warmup_us > PAR_NEXT_WARMUP_US)
-		t->opts.warmup_us = PAR_NEXT_WARMUP_US;
+	tool_later_warmup(t, PAR_NEXT_WARMUP_US);
 	return r->per_op_ns.median / (2.0 * PAR_REPS * k);
 }
 
@@ -156,14 +155,11 @@ main(int argc, char **argv)
 	double lat, ns, best_ns;
 	unsigned k, best_k;
 	size_t i;
-	int rc;
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
-	if (getenv("ENOUGH") == NULL && (rc = bm_ctx_set_calibration(t.ctx,
-	    BM_CAL_ENOUGH, PAR_MIN_ENOUGH_US)) != 0)
-		tool_lib_fail(&t, rc, "ENOUGH");
+	tool_default_enough(&t, PAR_MIN_ENOUGH_US);
 	/* About ten runs per operation: fewer intervals each unless -N. */
 	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t.opts.repetitions = PAR_REPETITIONS;

@@ -81,7 +81,7 @@ main(int argc, char **argv)
 	bm_record rec;
 	char out[96];
 	double spread, packed, base = 0, cost = 0;
-	size_t maxpages, n, reach = 0, tried = 0;
+	size_t maxpages, n, reach = 0;
 	int first;
 
 	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option);
@@ -105,20 +105,26 @@ main(int argc, char **argv)
 	mem_sweep_options(&t);
 	mem_precheck(&t, maxpages * tp.page);
 
+	/*
+	 * A jump counts when the next point is past the reach too: one point
+	 * slowed by another process is noise, not the TLB.
+	 */
 	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
 		spread = tlb_point(&t, n, tp.page, (size_t)tlb_line, 1);
 		packed = tlb_point(&t, n, tp.page, (size_t)tlb_line, 0);
-		tried = n;
 		if (n == TLB_MIN_PAGES)
 			base = spread - packed;
 		if (spread - packed > base + TLB_JUMP_NS &&
 		    spread > TLB_JUMP_RATIO * (packed + (base > 0 ? base : 0))) {
+			if (cost > 0)
+				break;
 			cost = spread - packed;
-			break;
+			continue;
 		}
+		cost = 0;
 		reach = n;
 	}
-	if (reach == tried)
+	if (n > maxpages)
 		tool_fail(&t, "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
 
@@ -126,7 +132,8 @@ main(int argc, char **argv)
 	params[1] = (bm_param){ "page", NULL, (double)tp.page };
 	params[2] = (bm_param){ "line", NULL, (double)tlb_line };
 	params[3] = (bm_param){ "miss_ns", NULL, cost };
-	params[4] = (bm_param){ "first_miss_pages", NULL, (double)tried };
+	params[4] = (bm_param){ "first_miss_pages", NULL,
+	    (double)mem_next_size(reach) };
 	params[5] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t.name;

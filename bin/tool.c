@@ -349,6 +349,25 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	return optind;
 }
 
+/* Use us as the interval unless ENOUGH was set. */
+void
+tool_default_enough(struct tool *t, uint64_t us)
+{
+	int rc;
+
+	if (getenv("ENOUGH") == NULL &&
+	    (rc = bm_ctx_set_calibration(t->ctx, BM_CAL_ENOUGH, us)) != 0)
+		tool_lib_fail(t, rc, "ENOUGH");
+}
+
+/* Cap the warmup of the later runs at us unless -W was given. */
+void
+tool_later_warmup(struct tool *t, uint64_t us)
+{
+	if (!t->warmup_given && t->opts.warmup_us > us)
+		t->opts.warmup_us = us;
+}
+
 /* Create the context and apply the environment and --timer. */
 void
 tool_setup(struct tool *t)

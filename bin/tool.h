@@ -64,6 +64,15 @@ uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);
 
 /*
+ * Short intervals for a tool whose kernels need no long ones: use us as
+ * the interval unless ENOUGH was set.  Call after tool_setup().
+ */
+void tool_default_enough(struct tool *t, uint64_t us);
+
+/* Cap the warmup of the runs after the first at us, unless -W was given. */
+void tool_later_warmup(struct tool *t, uint64_t us);
+
+/*
  * Run a benchmark with the tool's options; on failure print why and exit
  * (re-raising an interrupting signal).
  */

@@ -96,6 +96,17 @@ jq(const char *json, const char *args, char *out, size_t len)
 	return st;
 }
 
+/* Read a record's min, median and max through jq. */
+static void
+record_min_median_max(const char *json, double *mn, double *md, double *mx)
+{
+	char out[256];
+
+	ck_assert_int_eq(jq(json, "-r '\"\\(.min) \\(.median) \\(.max)\"'",
+	    out, sizeof out), 0);
+	ck_assert_int_eq(sscanf(out, "%lf %lf %lf", mn, md, mx), 3);
+}
+
 /* Check one line: one newline, at the end. */
 static void
 check_one_line(const char *s)
@@ -169,7 +180,7 @@ START_TEST(test_bandwidth)
 {
 	bm_param p[1] = { { "size", NULL, 1e6 } };
 	bm_record rec;
-	char *s = NULL, out[256];
+	char *s = NULL;
 	double mn, md, mx;
 
 	record_setup();
@@ -181,9 +192,7 @@ START_TEST(test_bandwidth)
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	check_one_line(s);
 	if (have_jq()) {
-		ck_assert_int_eq(jq(s, "-r '\"\\(.min) \\(.median) \\(.max)\"'",
-		    out, sizeof out), 0);
-		ck_assert_int_eq(sscanf(out, "%lf %lf %lf", &mn, &md, &mx), 3);
+		record_min_median_max(s, &mn, &md, &mx);
 		/* 1 MB in 150 ns: 1e9 / 150 MB/s per worker's sample. */
 		ck_assert(fabs(mn - 1e9 / 150) < 1);
 		ck_assert(fabs(mx - 1e9 / 100) < 1);
@@ -197,7 +206,7 @@ END_TEST
 START_TEST(test_offset)
 {
 	bm_record rec;
-	char *s = NULL, out[256];
+	char *s = NULL;
 	double mn, md, mx;
 
 	record_setup();
@@ -207,9 +216,7 @@ START_TEST(test_offset)
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	check_one_line(s);
 	if (have_jq()) {
-		ck_assert_int_eq(jq(s, "-r '\"\\(.min) \\(.median) \\(.max)\"'",
-		    out, sizeof out), 0);
-		ck_assert_int_eq(sscanf(out, "%lf %lf %lf", &mn, &md, &mx), 3);
+		record_min_median_max(s, &mn, &md, &mx);
 		/* Samples of 0.1 to 0.15 us, less 0.05. */
 		ck_assert(fabs(mn - 0.05) < 1e-9);
 		ck_assert(fabs(md - 0.075) < 1e-9);

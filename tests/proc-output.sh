@@ -15,6 +15,8 @@ expect_line "^Procedure call: $us" "$bin/lat_proc" -N 3 procedure
 expect_line "^Process fork\+exit: $us" "$bin/lat_proc" -N 3 fork
 expect_line "^Process fork\+execve: $us" "$bin/lat_proc" -N 3 exec
 expect_line "^Process fork\+/bin/sh -c: $us" "$bin/lat_proc" -N 3 shell
+# The program exec and shell start, installed beside the tools.
+expect_line '^Hello world$' "$bin/benchmp-hello"
 expect_line "^Signal handler installation: $us" "$bin/lat_sig" -N 3 install
 expect_line "^Signal handler overhead: $us" "$bin/lat_sig" -N 3 catch
 expect_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot
