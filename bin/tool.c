@@ -377,6 +377,11 @@ tool_setup(struct tool *t)
 
 	if ((rc = bm_ctx_new(&t->ctx)) != 0)
 		tool_lib_fail(t, rc, "cannot set up");
+	/*
+	 * A file-size limit (ulimit -f) must show as a write error naming the
+	 * file, like a full disk, not as a tool killed by SIGXFSZ.
+	 */
+	(void)signal(SIGXFSZ, SIG_IGN);
 	env = getenv("BENCHMP_TIMER");
 	if (t->timer == NULL && env != NULL && bm_timer_config_wants_list(env))
 		tool_list_timers(t);

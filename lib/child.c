@@ -32,6 +32,12 @@ enum child_phase {
 #define CHILD_GROW 8.0
 /* No count beyond this: an empty benchmark must still terminate. */
 #define CHILD_MAX_N ((bm_iter_t)1 << 62)
+/*
+ * How long an initialised worker waits for the others: longer than the
+ * parent waits for their initialize (it kills the workers when it gives
+ * up), so this bound only ends a worker whose parent is wedged.
+ */
+#define CHILD_GO_WAIT_MS (10 * 60000)
 /* How long a finished worker waits for the exit byte before leaving. */
 #define CHILD_EXIT_WAIT_MS 60000
 
@@ -46,6 +52,7 @@ struct bm_state {
 	int phase;
 	int inflight;		/* a benchmark call is being timed */
 	int ready_sent;
+	int shared;		/* more workers than CPUs */
 	int initialized;	/* initialize succeeded: cleanup is due */
 	bm_iter_t n;		/* count for the call in flight */
 	uint64_t enough_ns;
@@ -82,6 +89,22 @@ unsigned
 bm_worker_index(const bm_state *s)
 {
 	return s != NULL ? s->worker : 0;
+}
+
+/* Where the worker is in the protocol (the BM__STATE_* values). */
+int
+bm__state_phase(const bm_state *s)
+{
+	if (s == NULL)
+		return -1;
+	switch (s->phase) {
+	case CHILD_WARMUP:
+		return s->ready_sent ? BM__STATE_WARMUP : BM__STATE_FIRST_PASS;
+	case CHILD_TIMING:
+		return BM__STATE_TIMING;
+	default:
+		return BM__STATE_COOLDOWN;
+	}
 }
 
 /* Send one event byte, leaving quietly if the parent has gone. */
@@ -186,6 +209,20 @@ child_next_n(const bm_state *s, uint64_t elapsed)
 		next = (double)s->n * CHILD_GROW;
 	else
 		next = ceil((double)s->n * target / (double)elapsed);
+	/*
+	 * Workers sharing CPUs: an interval cut by a preemption lasts the
+	 * whole time slice of the others, and scaling the count down by it
+	 * lands on a count that runs inside one slice, too short to keep,
+	 * and grows back to the same long interval: every kept interval then
+	 * waits out dozens of slices (seconds with -P 256 on two CPUs).
+	 * Halving and doubling at most (once timing) lets the count settle
+	 * where intervals span a preemption or two, as the shared figure
+	 * should.
+	 */
+	if (s->shared && next < (double)s->n / 2)
+		next = ceil((double)s->n / 2);
+	if (s->shared && s->phase != CHILD_WARMUP && next > (double)s->n * 2)
+		next = (double)s->n * 2;
 	if (next < 1)
 		next = 1;
 	if (next > (double)CHILD_MAX_N)
@@ -351,9 +388,11 @@ child_percentiles(bm_state *s)
 /* Run one worker to completion; never returns. */
 void
 bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
-    uint64_t enough_us, unsigned worker, int ctl_fd, int resp_fd)
+    uint64_t enough_us, int shared, unsigned worker, int ctl_fd,
+    int resp_fd)
 {
 	bm_state s;
+	unsigned char go = 0;
 	int rc;
 
 	bm__signals_restore_in_child();
@@ -371,6 +410,7 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 	s.phase = CHILD_WARMUP;
 	s.n = 1;
 	s.enough_ns = enough_us * 1000u;
+	s.shared = shared;
 	s.timing_o_ns = ctx->cal.timing_o_us * 1000.0;
 	s.loop_o_ns = ctx->cal.loop_o_us * 1000.0;
 	s.samples = calloc(o->repetitions, sizeof(*s.samples));
@@ -389,6 +429,15 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 		child_fail(&s, rc);
 	s.initialized = 1;
 	child_send(&s, BM__MSG_INIT);
+	/*
+	 * Wait until all are initialised: a worker that started its first
+	 * pass at once would compete with the parent still forking the
+	 * others (seconds with -P 256 on two CPUs), and would find its count
+	 * on a machine less busy than the one it is timed on.
+	 */
+	rc = bm__read_full(ctl_fd, &go, 1, CHILD_GO_WAIT_MS);
+	if (rc != 0 || go != BM__CMD_GO)
+		child_fail(&s, rc != 0 ? rc : -EPROTO);
 	for (;;) {
 		rc = b->benchmark(bm_interval(&s), b->cookie);
 		if (rc < 0)

@@ -54,6 +54,7 @@ struct engine {
 	struct pollfd *pfd;
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
+	int shared;		/* more workers than CPUs */
 };
 
 /* Describe how a reaped worker ended. */
@@ -415,7 +416,8 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
 		}
 		(void)close(ctl[1]);
 		(void)close(resp[0]);
-		bm__child_main(e->ctx, b, e->o, enough_us, i, ctl[0], resp[1]);
+		bm__child_main(e->ctx, b, e->o, enough_us, e->shared, i,
+		    ctl[0], resp[1]);
 	}
 	(void)close(ctl[0]);
 	(void)close(resp[1]);
@@ -443,6 +445,8 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	rc = engine_wait(e, BM__MSG_INIT, W_INIT,
 	    e->o->timeout_us ? e->phase_timeout_ns : ENGINE_INIT_TIMEOUT_NS,
 	    "initialise");
+	if (rc == 0)
+		rc = engine_send_all(e, BM__CMD_GO);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_READY, W_READY,
 		    e->phase_timeout_ns, "finish its first pass");
@@ -525,18 +529,20 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
  * The bound on each wait: the caller's, or as long as the intervals
  * themselves may take (with the counts still being found) plus a generous
  * margin for a loaded machine, so a benchmark that hangs is caught after
- * that and not later.  Computed in double and capped: the product of the
- * largest enough and repetitions overflows 64 bits of nanoseconds.
+ * that and not later.  Workers that share CPUs each get a share of one,
+ * so their intervals take that many times longer.  Computed in double and
+ * capped: the product of the largest enough and repetitions overflows 64
+ * bits of nanoseconds.
  */
 static uint64_t
 engine_phase_timeout(const bm_options *o, uint64_t enough_us)
 {
-	double ns;
+	double ns, share = (double)o->parallel / engine_cpus();
 
 	if (o->timeout_us != 0)
 		return o->timeout_us * 1000u;
-	ns = (double)ENGINE_BASE_TIMEOUT_NS +
-	    20.0 * (double)enough_us * 1000.0 * (o->repetitions + 8.0);
+	ns = (double)ENGINE_BASE_TIMEOUT_NS + 20.0 * (double)enough_us *
+	    1000.0 * (o->repetitions + 8.0) * (share > 1 ? share : 1);
 	return ns > ENGINE_MAX_TIMEOUT_US * 1000.0 ?
 	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
 }
@@ -569,10 +575,11 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	 * undisturbed or not at all, and each worker would report the speed
 	 * of a whole CPU.  Intervals of several slices show the sharing.
 	 */
-	if (o->parallel > engine_cpus() && enough_us < ENGINE_SHARED_ENOUGH_US)
+	memset(&e, 0, sizeof(e));
+	e.shared = o->parallel > engine_cpus();
+	if (e.shared && enough_us < ENGINE_SHARED_ENOUGH_US)
 		enough_us = ENGINE_SHARED_ENOUGH_US;
 
-	memset(&e, 0, sizeof(e));
 	e.ctx = ctx;
 	e.o = o;
 	e.res = res;

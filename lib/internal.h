@@ -190,8 +190,8 @@ int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
  * child right after fork; never returns.
  */
 void bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
-    uint64_t enough_us, unsigned worker, int ctl_fd, int resp_fd)
-    __attribute__((noreturn));
+    uint64_t enough_us, int shared, unsigned worker, int ctl_fd,
+    int resp_fd) __attribute__((noreturn));
 
 /*
  * The pipe protocol between the parent (engine.c) and a worker
@@ -201,6 +201,7 @@ void bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
  * samples.
  */
 enum {
+	BM__CMD_GO = 'G',	/* every worker is initialised: first pass */
 	BM__CMD_START = 'S',	/* leave warmup, start timing */
 	BM__CMD_RESULT = 'R',	/* send your record */
 	BM__CMD_EXIT = 'X',	/* clean up and exit */
@@ -268,5 +269,14 @@ int bm__calibrate(bm_ctx *ctx);
 
 /* A loop of n empty iterations, kept by the compiler (calibrate.c). */
 void bm__empty_loop(bm_iter_t n);
+
+/* A worker's place in the protocol, for tests that act in each state. */
+enum {
+	BM__STATE_FIRST_PASS,	/* finding its count, before ready */
+	BM__STATE_WARMUP,	/* ready, waiting for start */
+	BM__STATE_TIMING,	/* timed intervals */
+	BM__STATE_COOLDOWN	/* done, waiting to send its record */
+};
+int bm__state_phase(const bm_state *s);
 
 #endif /* BM_INTERNAL_H */

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -21,6 +22,27 @@ struct bm_sink {
 	void *zmq;		/* zmq */
 	char *what;		/* the spec, for messages */
 };
+
+/*
+ * Take back the partial record of a short write: the file loses its last
+ * part bytes, but only if they are still its end (our offset is the file's
+ * size), so another process's record that came after them is never cut.
+ */
+static void
+sink_cut(bm_sink *s, off_t part)
+{
+	struct stat st;
+	off_t end;
+
+	if (s->kind != SINK_FILE || part <= 0)
+		return;
+	end = lseek(s->fd, 0, SEEK_CUR);
+	if (end < part || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size != end)
+		return;
+	/* Best effort: the write error is reported either way. */
+	(void)!ftruncate(s->fd, end - part);
+}
 
 /* Open a file sink: appended, created if missing, never truncated. */
 static int
@@ -83,9 +105,11 @@ bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 /*
  * Write a record with one write(): on an O_APPEND descriptor the kernel
  * places each write at the end as a unit, so records of processes sharing
- * the file never interleave.  A short write (a full disk) is reported as
- * an error, not retried, because a second write could land after another
- * process's record and split this one.
+ * the file never interleave.  A short write (a full disk, a file-size
+ * limit) is reported as an error, not retried, because a second write
+ * could land after another process's record and split this one; and the
+ * part that was written is cut off again when it is still the file's end,
+ * so a reader never finds half a record.
  */
 static int
 sink_write_fd(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
@@ -98,9 +122,11 @@ sink_write_fd(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 	if (w < 0)
 		return bm__fail(ctx, -errno, "writing to sink %s: %s", s->what,
 		    strerror(errno));
-	if ((size_t)w != len)
+	if ((size_t)w != len) {
+		sink_cut(s, (off_t)w);
 		return bm__fail(ctx, -ENOSPC, "writing to sink %s: only %zd of "
 		    "%zu bytes written", s->what, w, len);
+	}
 	return 0;
 }
 

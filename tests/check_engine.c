@@ -4,10 +4,12 @@
 #include <check.h>
 #include <sched.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -416,6 +418,245 @@ START_TEST(test_sigint_parent)
 }
 END_TEST
 
+/*
+ * SIGINT and SIGTERM in every state of the protocol: worker 0 sends the
+ * signal to the parent when it reaches the state, once.  The parent is
+ * then forking the others, waiting for initialize, for the first pass,
+ * sleeping through the warmup, waiting for the intervals, collecting the
+ * records or reaping; in each the run must end as interrupted, soon, with
+ * every worker reaped.
+ */
+enum sig_at {
+	SIG_AT_FORKING,		/* initialize of worker 0 while 63 fork */
+	SIG_AT_INITIALIZE,
+	SIG_AT_FIRST_PASS,
+	SIG_AT_WARMUP,
+	SIG_AT_TIMING,
+	SIG_AT_COOLDOWN,
+	SIG_AT_CLEANUP,
+	SIG_AT_COUNT
+};
+
+static const char *const sig_at_name[SIG_AT_COUNT] = {
+	"forking", "initialize", "first pass", "warmup", "timing",
+	"cooldown", "cleanup"
+};
+
+/* What the workers of one case do (inherited across fork). */
+static enum sig_at sig_at;
+static int sig_at_signal;
+static int sig_at_sent;
+
+/* Worker 0 signals the parent once, in the state of this case. */
+static void
+sig_at_maybe(enum sig_at here)
+{
+	bm_state *s = bm_state_current();
+
+	if (sig_at_sent || here != sig_at || bm_worker_index(s) != 0)
+		return;
+	sig_at_sent = 1;
+	(void)kill(getppid(), sig_at_signal);
+}
+
+static int
+sig_at_init(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	sig_at_maybe(SIG_AT_FORKING);
+	sig_at_maybe(SIG_AT_INITIALIZE);
+	return 0;
+}
+
+static int
+sig_at_bench(bm_iter_t n, void *cookie)
+{
+	static const enum sig_at of_state[] = {
+		[BM__STATE_FIRST_PASS] = SIG_AT_FIRST_PASS,
+		[BM__STATE_WARMUP] = SIG_AT_WARMUP,
+		[BM__STATE_TIMING] = SIG_AT_TIMING,
+		[BM__STATE_COOLDOWN] = SIG_AT_COOLDOWN
+	};
+	int st = bm__state_phase(bm_state_current());
+
+	(void)cookie;
+	ck_assert(st >= 0 && st <= BM__STATE_COOLDOWN);
+	sig_at_maybe(of_state[st]);
+	bm__empty_loop(n);
+	return 0;
+}
+
+static int
+sig_at_cleanup(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	sig_at_maybe(SIG_AT_CLEANUP);
+	return 0;
+}
+
+START_TEST(test_signal_every_state)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	bm_bench b = { sig_at_init, sig_at_bench, sig_at_cleanup, NULL };
+	unsigned k;
+	int at;
+
+	for (at = 0; at < SIG_AT_COUNT; at++) {
+		for (k = 0; k < 2; k++) {
+			bm_options o;
+			bm_result r;
+			bm_ctx *ctx = test_ctx();
+			uint64_t t0 = now_ns();
+			int rc;
+
+			sig_at = (enum sig_at)at;
+			sig_at_signal = sigs[k];
+			sig_at_sent = 0;
+			bm_options_init(&o);
+			o.parallel = at == SIG_AT_FORKING ? 64 : 2;
+			o.repetitions = 5;
+			/* A warmup long enough to be caught sleeping. */
+			o.warmup_us = 200000;
+			rc = bm_run(ctx, &b, &o, &r);
+			ck_assert_msg(rc == BM_EINTR, "%s, %s: %d %s",
+			    sig_at_name[at], strsignal(sigs[k]), rc,
+			    bm_ctx_errmsg(ctx));
+			ck_assert_int_eq(bm_ctx_signal(ctx), sigs[k]);
+			ck_assert_msg(now_ns() - t0 < 5000000000u,
+			    "%s: %.1f s to stop", sig_at_name[at],
+			    (double)(now_ns() - t0) / 1e9);
+			ck_assert_ptr_null(r.samples);
+			bm_ctx_free(ctx);
+			assert_no_children();
+		}
+	}
+}
+END_TEST
+
+/* The number of open descriptors of this process. */
+static unsigned
+open_fds(void)
+{
+	unsigned n = 0;
+	int fd;
+
+	for (fd = 0; fd < 4096; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			n++;
+	return n;
+}
+
+/*
+ * 256 workers on two CPUs: the run completes, and the descriptors after
+ * it (and after a failed run of as many) are those before it.
+ */
+START_TEST(test_many_workers_no_leak)
+{
+	bm_bench ok = { NULL, bench_empty, NULL, NULL };
+	bm_bench crash = { NULL, bench_crash, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	unsigned before = open_fds();
+	int rc;
+
+	bm_options_init(&o);
+	o.parallel = 256;
+	o.repetitions = 3;
+	rc = bm_run(ctx, &ok, &o, &r);
+	ck_assert_msg(rc == 0, "%d %s", rc, bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nsamples, 256 * 3);
+	bm_result_free(&r);
+	assert_no_children();
+	ck_assert_uint_eq(open_fds(), before);
+	ck_assert_int_eq(bm_run(ctx, &crash, &o, &r), BM_ECHILD);
+	assert_no_children();
+	ck_assert_uint_eq(open_fds(), before);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * Fork failing: with RLIMIT_NPROC at 3, this process and two workers are
+ * all its user may have, so the third fork fails.  The limit does not bind
+ * root, so a test run as root first becomes nobody (this test runs in a
+ * process of its own).
+ */
+START_TEST(test_fork_fails)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	struct rlimit rl = { 3, 3 };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	unsigned before = open_fds();
+	int rc;
+
+	if (geteuid() == 0) {
+		ck_assert_int_eq(setgid(65534), 0);
+		ck_assert_int_eq(setuid(65534), 0);
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NPROC, &rl), 0);
+	bm_options_init(&o);
+	o.parallel = 8;
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_msg(rc == -EAGAIN && strstr(bm_ctx_errmsg(ctx),
+	    "fork worker") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
+	assert_no_children();
+	ck_assert_uint_eq(open_fds(), before);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * Descriptors exhausted: a limit that leaves no room for the pipes of
+ * the later workers fails the pipe, reaping the others; a hard limit below
+ * what the workers need is a clear refusal before anything is forked.
+ */
+START_TEST(test_fds_exhausted)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	struct rlimit rl;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	int rc, fd, hog[64];
+	unsigned i, before;
+
+	bm_options_init(&o);
+	o.parallel = 64;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+
+	/* Room by the count, but the descriptors are taken by others. */
+	rl.rlim_cur = rl.rlim_max = 200;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	for (i = 0; i < 64; i++)
+		ck_assert_int_ge(hog[i] = dup(0), 0);
+	before = open_fds();
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx), "pipe for "
+	    "worker") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
+	assert_no_children();
+	ck_assert_uint_eq(open_fds(), before);
+
+	/* A hard limit below the need: refused before anything is forked. */
+	rl.rlim_cur = rl.rlim_max = 100;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx),
+	    "the limit is 100") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
+	assert_no_children();
+	for (i = 0; i < 64; i++)
+		(void)close(hog[i]);
+	fd = dup(0);
+	ck_assert_int_ge(fd, 0);
+	(void)close(fd);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /* A benchmark that drives intervals itself, as lmbench's lat_sig does. */
 static int
 bench_self_driven(bm_iter_t n, void *cookie)
@@ -632,6 +873,10 @@ engine_suite(void)
 	tcase_add_test(tc, test_initialize_error);
 	tcase_add_test(tc, test_sigterm_parent);
 	tcase_add_test(tc, test_sigint_parent);
+	tcase_add_test(tc, test_signal_every_state);
+	tcase_add_test(tc, test_many_workers_no_leak);
+	tcase_add_test(tc, test_fork_fails);
+	tcase_add_test(tc, test_fds_exhausted);
 	tcase_add_test(tc, test_self_driven);
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_bad_options);
