@@ -2,12 +2,13 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -91,16 +92,69 @@ tool_help(const struct tool *t)
 static char tool_dir[512];
 static pid_t tool_dir_owner;
 
-/* Remove one entry of the private directory (nftw callback). */
-static int
-tool_rm_entry(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
+/* The part of a Linux directory entry that getdents64 returns. */
+struct tool_dirent {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/*
+ * Remove everything under the directory dirfd, then close it, with calls
+ * that are safe in a signal handler (no malloc, no stdio, no nftw: a
+ * signal that lands inside malloc would otherwise deadlock the tool).
+ * Depth is bounded; the tools make one level.
+ */
+static void
+tool_rm_under(int dirfd, int depth)
 {
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	(void)remove(path);
-	return 0;
+	char buf[2048] __attribute__((aligned(8)));
+	struct tool_dirent *d;
+	long got, i;
+	int sub, again;
+
+	do {
+		again = 0;
+		/* Entries are removed as they are read: read from the start. */
+		(void)lseek(dirfd, 0, SEEK_SET);
+		while ((got = syscall(SYS_getdents64, dirfd, buf,
+		    sizeof buf)) > 0) {
+			for (i = 0; i < got; i += d->reclen) {
+				d = (struct tool_dirent *)(void *)(buf + i);
+				if (strcmp(d->name, ".") == 0 ||
+				    strcmp(d->name, "..") == 0)
+					continue;
+				if (unlinkat(dirfd, d->name, 0) == 0)
+					continue;
+				if (errno != EISDIR || depth >= 4)
+					continue;
+				sub = openat(dirfd, d->name, O_RDONLY |
+				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub < 0)
+					continue;
+				tool_rm_under(sub, depth + 1);
+				if (unlinkat(dirfd, d->name, AT_REMOVEDIR) == 0)
+					again = 1;
+			}
+		}
+	} while (again);
+	(void)close(dirfd);
+}
+
+/* Remove the private directory (async-signal-safe). */
+static void
+tool_rm_dir(void)
+{
+	int fd;
+
+	if (tool_dir[0] == '\0' || tool_dir_owner != getpid())
+		return;
+	fd = open(tool_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		tool_rm_under(fd, 0);
+	(void)rmdir(tool_dir);
 }
 
 /*
@@ -113,48 +167,61 @@ tool_cleanup(const struct tool *t)
 {
 	if (t->cleanup != NULL)
 		t->cleanup();
-	if (tool_dir[0] != '\0' && tool_dir_owner == getpid()) {
-		(void)nftw(tool_dir, tool_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		tool_dir[0] = '\0';
-	}
+	tool_rm_dir();
+	tool_dir[0] = '\0';
 }
 
 /* Remove the private directory on a fatal signal outside bm_run, then die of it. */
 static void
 tool_on_signal(int sig)
 {
-	if (tool_dir[0] != '\0' && tool_dir_owner == getpid())
-		(void)nftw(tool_dir, tool_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	tool_rm_dir();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
 }
 
 /* Make the private directory under $TMPDIR once, or exit 1. */
 const char *
 tool_tmpdir(struct tool *t)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	const char *tmp = getenv("TMPDIR");
+	sigset_t fatal, old;
+	size_t i;
+	int err;
 
 	if (tool_dir[0] != '\0')
 		return tool_dir;
 	if (tmp == NULL || *tmp == '\0')
 		tmp = "/tmp";
+	/*
+	 * The handlers go in before the directory exists, with the signals
+	 * held: one that came between the two would leave it behind.
+	 */
+	(void)sigemptyset(&fatal);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		(void)sigaddset(&fatal, sigs[i]);
+	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
 	if ((size_t)snprintf(tool_dir, sizeof tool_dir, "%s/benchmp-%s.XXXXXX",
 	    tmp, t->name) >= sizeof tool_dir) {
 		tool_dir[0] = '\0';
 		tool_fail(t, "TMPDIR is too long: %s", tmp);
 	}
-	if (mkdtemp(tool_dir) == NULL) {
-		tool_dir[0] = '\0';
-		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
-		    strerror(errno));
-	}
 	tool_dir_owner = getpid();
-	signal(SIGINT, tool_on_signal);
-	signal(SIGTERM, tool_on_signal);
-	signal(SIGHUP, tool_on_signal);
-	/* A reader that goes away (| head) outside a run: bm_run ignores it. */
-	signal(SIGPIPE, tool_on_signal);
+	/*
+	 * SIGPIPE too: a reader that goes away (| head) outside a run
+	 * (bm_run ignores it during one).
+	 */
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		(void)signal(sigs[i], tool_on_signal);
+	if (mkdtemp(tool_dir) == NULL) {
+		err = errno;
+		tool_dir[0] = '\0';
+		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
+		    strerror(err));
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	return tool_dir;
 }
 

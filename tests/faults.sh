@@ -1,0 +1,233 @@
+#!/bin/sh
+# faults.sh: tools under faults: a worker killed mid-interval, a benchmark
+# that never returns, signals at every moment of a run, fork and
+# descriptors and memory refused by limits, a full disk.  Each case checks
+# the exit status, the message, the time taken and that nothing is left.
+. "$top_srcdir/tests/lib.sh"
+
+TMPDIR=$tmp/tmpdir
+mkdir "$TMPDIR"
+export TMPDIR
+
+# tmp_empty WHAT: the tools' private directories are all gone.
+tmp_empty() {
+	[ -z "$(ls -A "$TMPDIR")" ] ||
+		fail "$1: left in TMPDIR: $(ls -A "$TMPDIR")"
+}
+
+# wait_gone PID SECONDS: wait for a background job, killing it after
+# SECONDS; sets $rc to its exit status and $took to the seconds it took
+# from the call.
+wait_gone() {
+	t0=$(date +%s)
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ "$n" -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 "$1" 2>/dev/null && kill -s KILL "$1"
+	wait "$1"
+	rc=$?
+	took=$(($(date +%s) - t0))
+}
+
+# children_of PID NAME: the processes whose parent is PID, once PID runs
+# the program NAME (a libtool wrapper script forks helpers of its own
+# before it execs the tool), waiting up to 10 s for the first to appear.
+children_of() {
+	n=0
+	while [ "$n" -lt 100 ]; do
+		exe=$(readlink "/proc/$1/exe" 2>/dev/null)
+		if { [ "${exe##*/}" = "$2" ] || [ "${exe##*/}" = "lt-$2" ]; } &&
+		    [ -n "$(pgrep -P "$1")" ]; then
+			break
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	pgrep -P "$1"
+}
+
+# A worker killed with SIGKILL in the middle of its intervals: the run
+# fails at once naming the worker and the signal, the others are reaped.
+ENOUGH=100000 "$bin/lat_syscall" -P 2 -N 1000 null >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+w=$(children_of "$pid" lat_syscall | head -n 1)
+sleep 0.5
+if [ -z "$w" ]; then
+	fail "SIGKILL: no worker found"
+	kill "$pid"
+else
+	kill -s KILL "$w"
+fi
+wait_gone "$pid" 10
+[ "$rc" -eq 1 ] || fail "SIGKILL: exit $rc, expected 1"
+grep -Eq '^lat_syscall: worker [01] \(pid [0-9]+\) .*signal 9' "$tmp/err" ||
+	fail "SIGKILL: message '$(cat "$tmp/err")'"
+[ "$took" -le 3 ] || fail "SIGKILL: took $took s to fail"
+[ ! -s "$tmp/out" ] || fail "SIGKILL: a result was printed"
+no_children
+
+# A benchmark that never returns: lat_pipe's partner is stopped, so the
+# worker waits for an answer forever.  The run gives up after the bound
+# derived from the intervals (10 s plus 20 times the expected intervals
+# here: about 11 s), not after an hour, and the stopped partner goes too.
+# The 3 s warmup leaves time to stop the partner before the intervals.
+"$bin/lat_pipe" -W 3000000 -N 11 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+w=$(children_of "$pid" lat_pipe | head -n 1)
+partner=
+[ -n "$w" ] && partner=$(children_of "$w" lat_pipe | head -n 1)
+if [ -z "$partner" ]; then
+	fail "hang: no partner found"
+	kill "$pid"
+else
+	kill -s STOP "$partner"
+fi
+wait_gone "$pid" 30
+[ "$rc" -eq 1 ] || fail "hang: exit $rc, expected 1: $(cat "$tmp/err")"
+grep -Eq '^lat_pipe: worker 0 \(pid [0-9]+\) did not finish its (first pass|intervals) within [0-9.]+ s' \
+    "$tmp/err" || fail "hang: message '$(cat "$tmp/err")'"
+[ "$took" -le 25 ] || fail "hang: took $took s to give up"
+# The partner dies with its worker (PR_SET_PDEATHSIG), a moment after.
+if [ -n "$partner" ]; then
+	n=0
+	while kill -0 "$partner" 2>/dev/null && [ "$n" -lt 20 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	! kill -0 "$partner" 2>/dev/null ||
+		fail "hang: the stopped partner $partner is left"
+fi
+no_children
+tmp_empty hang
+
+# SIGINT and SIGTERM at every moment of a run, calibration included (no
+# ENOUGH): the tool ends with the signal's status, prints no result, and
+# leaves no process, temporary file or socket.  A signal can only come
+# before a run or during it: both end the same way.
+if env --default-signal=INT true 2>/dev/null; then
+	dfl="env --default-signal=INT"
+else
+	dfl=
+fi
+for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
+    "bw_mem 8m rd"; do
+	# Early: calibrating (no ENOUGH); later: well inside a long run.
+	for at in 0.05 0.2 0.5 1.0; do
+		case $at in
+		0.05 | 0.2) long="-u ENOUGH -u TIMING_O -u LOOP_O" ;;
+		*) long=ENOUGH=50000 ;;
+		esac
+		for sig in INT TERM; do
+			[ "$sig" = INT ] && [ -z "$dfl" ] && continue
+			# $tool and $dfl are words of a command, split on purpose.
+			# shellcheck disable=SC2086
+			set -- $tool
+			name=$1
+			shift
+			# shellcheck disable=SC2086
+			env $long $dfl \
+			    "$bin/$name" -N 1000 "$@" >"$tmp/out" 2>"$tmp/err" &
+			pid=$!
+			sleep "$at"
+			kill -s "$sig" "$pid" 2>/dev/null
+			wait_gone "$pid" 10
+			case $sig in
+			INT) want=130 ;;
+			TERM) want=143 ;;
+			esac
+			what="$tool, SIG$sig at $at s"
+			[ "$rc" -eq "$want" ] ||
+				fail "$what: exit $rc: $(head -n 2 "$tmp/err")"
+			# A message, when there is one, says why.
+			[ ! -s "$tmp/err" ] ||
+			    grep -q "interrupted by SIG$sig\$" "$tmp/err" ||
+				fail "$what: message '$(cat "$tmp/err")'"
+			[ "$took" -le 5 ] || fail "$what: took $took s"
+			[ ! -s "$tmp/out" ] || fail "$what: printed a result"
+			tmp_empty "$what"
+		done
+	done
+done
+no_children
+
+# Fork refused (RLIMIT_NPROC): the limit does not bind root, so root runs
+# the tool as nobody, from a copy nobody may execute (the program itself,
+# not libtool's wrapper script, which would fail to fork first).
+nproc_dir=$(mktemp -d /tmp/benchmp-nproc.XXXXXX) || exit 99
+chmod 755 "$nproc_dir"
+if [ -f "$bin/.libs/lat_syscall" ]; then
+	cp "$bin/.libs/lat_syscall" "$nproc_dir/"
+	cp -P "$top_builddir"/lib/.libs/libbenchmp.so* "$nproc_dir/" 2>/dev/null
+else
+	cp "$bin/lat_syscall" "$nproc_dir/"
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	nproc_run=env
+elif command -v setpriv >/dev/null 2>&1; then
+	nproc_run="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+	nproc_run=
+fi
+if [ -n "$nproc_run" ]; then
+	# shellcheck disable=SC2086
+	expect_exit 1 '^lat_syscall: fork worker 0: Resource temporarily unavailable$' \
+	    env LD_LIBRARY_PATH="$nproc_dir" prlimit --nproc=1 $nproc_run \
+	    "$nproc_dir/lat_syscall" -P 4 null
+	no_children
+else
+	echo "$me: no setpriv to run as nobody; fork refusal is tested" \
+	    "in check_engine only" >&2
+fi
+rm -rf "$nproc_dir"
+
+# Descriptors exhausted (RLIMIT_NOFILE): refused before anything starts.
+expect_exit 1 '^lat_syscall: 64 workers need 192 descriptors; the limit is 30$' \
+    prlimit --nofile=30:30 "$bin/lat_syscall" -P 64 null
+no_children
+
+# Memory exhausted (RLIMIT_AS) in initialize.  AddressSanitizer reserves
+# terabytes of address space for its shadow, so it cannot run under the
+# limit at all: that build checks the engine's initialize failure in
+# check_engine instead.
+if [ "${BM_SANITIZERS:-no}" != yes ]; then
+	expect_exit 1 '^bw_mem: cannot allocate 1074 MB: Cannot allocate memory$' \
+	    prlimit --as=$((400 << 20)) "$bin/bw_mem" 1g rd
+	expect_exit 1 '^bw_mem: cannot allocate [0-9]+ MB: Cannot allocate memory$' \
+	    prlimit --as=$((400 << 20)) "$bin/bw_mem" -P 2 256m cp
+	no_children
+fi
+
+# A full disk: results to /dev/full, as the standard output or a file sink,
+# are a write error with exit 1, never a silent loss.
+"$bin/lat_syscall" null >/dev/full 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "stdout on /dev/full: exit $rc"
+grep -q '^lat_syscall: writing the result: No space left on device$' \
+    "$tmp/err" || fail "stdout on /dev/full: '$(cat "$tmp/err")'"
+expect_exit 1 '^lat_syscall: writing to sink file:/dev/full: No space left on device$' \
+    "$bin/lat_syscall" --output=file:/dev/full null
+
+# A file sink that fills up (a file-size limit stands in for the disk):
+# the tool fails, and the file holds whole records only, never half of one.
+if have_jq; then
+	sink=$tmp/records.jsonl
+	expect_exit 1 "^lat_ops: writing to sink file:$sink: only [0-9]+ of [0-9]+ bytes written\$" \
+	    prlimit --fsize=3000 "$bin/lat_ops" --output="file:$sink"
+	[ -s "$sink" ] || fail "size limit: nothing was written"
+	[ "$(tail -c 1 "$sink" | od -An -c | tr -d ' ')" = '\n' ] ||
+		fail "size limit: the file ends inside a record"
+	while IFS= read -r line; do
+		printf '%s\n' "$line" | jq -e '.tool == "lat_ops"' >/dev/null ||
+			fail "size limit: a broken record: $(echo "$line" | cut -c1-80)"
+	done <"$sink"
+	# Once full, a write fails outright: the record is not written at all.
+	size=$(wc -c <"$sink")
+	expect_exit 1 "^lat_syscall: writing to sink file:$sink: File too large\$" \
+	    prlimit --fsize="$size" "$bin/lat_syscall" --output="file:$sink" null
+	[ "$(wc -c <"$sink")" -eq "$size" ] || fail "size limit: file grew"
+fi
+no_children
+tmp_empty end
+finish
