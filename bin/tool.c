@@ -388,6 +388,8 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->output = optarg;
 			break;
 		case TOOL_OPT_EVENTS:
+			if (*optarg == '\0')
+				tool_usage_error(t, "--events: empty list");
 			t->events = optarg;
 			break;
 		case TOOL_OPT_PERCENTILES:
@@ -396,7 +398,8 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			    "--percentiles", optarg, 1, BM_MAX_PERCENTILE_OPS);
 			break;
 		case '?':
-			if (optopt != 0)
+			/* A long option's optopt is its code, not a letter. */
+			if (optopt > ' ' && optopt < 127)
 				tool_usage_error(t, "unknown option or missing "
 				    "value: -%c", optopt);
 			tool_usage_error(t, "unknown option or missing value: "
