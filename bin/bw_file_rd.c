@@ -174,6 +174,7 @@ main(int argc, char **argv)
 	params[1].num = 0;
 	tool_record_bw(&rec, &t, argv[first + 1], params, 2, &r,
 	    (double)s.size);
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
 	    rec.value);
 	tool_report(&t, &rec, line);

@@ -350,6 +350,7 @@ main(int argc, char **argv)
 	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
 	    r.ops_per_s * (double)s.size / 1e6;
 	rec.result = &r;
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
 	    rec.value);
 	tool_report(&t, &rec, line);

@@ -302,6 +302,7 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 		rec.inverse = 1;
 		rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
 		    r.ops_per_s * (double)ipc_state.total / 1e6;
+		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%s: %.2f MB/sec\n", desc->label,
 		    rec.value);
 	} else {
@@ -309,6 +310,7 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 		rec.unit = "us";
 		rec.scale = 1e-3;
 		rec.value = r.per_op_ns.median / 1000.0;
+		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%s: %.4f microseconds\n",
 		    desc->label, rec.value);
 	}

@@ -74,6 +74,7 @@ main(int argc, char **argv)
 	rec.value = r.per_op_ns.median / 1000.0;
 	rec.scale = 1e-3;
 	rec.result = &r;
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "lat_cmd: %.4f microseconds\n", rec.value);
 	tool_report(&t, &rec, line);
 	bm_result_free(&r);

@@ -285,6 +285,7 @@ main(int argc, char **argv)
 		rec.offset = ovr_us;
 		rec.value = hop_us - ovr_us;
 		rec.result = &r;
+		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%u %.2f\n", rings[i], rec.value);
 		tool_report(&t, &rec, line);
 		bm_result_free(&r);

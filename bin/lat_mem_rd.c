@@ -117,6 +117,7 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	rec.scale = 1;
 	rec.inverse = 0;
 	rec.result = &r;
+	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%.5f %.3f\n",
 	    (double)size / (1024.0 * 1024.0), rec.value);
 	tool_report(t, &rec, line);

@@ -162,6 +162,7 @@ main(int argc, char **argv)
 	rec.scale = 1e-3;
 	rec.value = r.per_op_ns.median / 1000.0;
 	rec.result = &r;
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.6f %.2f\n", (double)s.size / 1e6,
 	    rec.value);
 	tool_report(&t, &rec, line);

@@ -49,6 +49,7 @@ main(int argc, char **argv)
 		rec.scale = 1.0 / OPS_BLOCK;
 		rec.inverse = 0;
 		rec.result = &r;
+		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%s: %.2f nanoseconds\n",
 		    ops_cases[i].label, rec.value);
 		tool_report(&t, &rec, line);

@@ -202,6 +202,7 @@ main(int argc, char **argv)
 	rec.scale = 1e-3 / faults;
 	rec.value = r.per_op_ns.median / faults / 1000.0;
 	rec.result = &r;
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "Pagefaults on %s: %.4f microseconds\n",
 	    s.file, rec.value);
 	tool_report(&t, &rec, line);

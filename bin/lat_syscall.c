@@ -211,6 +211,7 @@ main(int argc, char **argv)
 	rec.scale = 1e-3;
 	rec.inverse = 0;
 	rec.result = &r;
+	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%s: %.4f microseconds\n", m->label,
 	    rec.value);
 	tool_report(&t, &rec, line);

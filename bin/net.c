@@ -592,6 +592,7 @@ net_report(struct tool *t, const struct net_state *s, const bm_result *r)
 	switch (s->desc->kind) {
 	case NET_TCP_SOURCE:
 		tool_record_bw(&rec, t, "tcp", params, 3, r, (double)s->total);
+		tool_aggregate(t, &rec);
 		snprintf(line, sizeof line, "%.6f %.2f MB/sec\n",
 		    (double)s->total / 1e6, rec.value);
 		tool_report(t, &rec, line);

@@ -206,6 +206,7 @@ main(int argc, char **argv)
 		rec.scale = lat * 2.0 * PAR_REPS * best_k;
 		rec.inverse = 1;
 		rec.result = &best;
+		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%s parallelism: %.2f\n",
 		    ops_cases[i].label, rec.value);
 		tool_report(&t, &rec, line);

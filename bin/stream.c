@@ -251,6 +251,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	rec.inverse = 0;
 	rec.value = r.per_op_ns.median * rec.scale;
 	rec.result = &r;
+	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s %s latency: %.2f nanoseconds\n",
 	    label, k->name, rec.value);
 	tool_report(t, &rec, line);
@@ -261,6 +262,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	rec.inverse = 1;
 	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
 	    r.ops_per_s * bytes / 1e6;
+	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s %s bandwidth: %.2f MB/sec\n",
 	    label, k->name, rec.value);
 	tool_report(t, &rec, line);

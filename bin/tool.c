@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "tool.h"
 
 #define TOOL_MAX_LONG 32
@@ -55,6 +56,17 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[--percentiles[=N]] %s\n", t->name, t->args);
 }
 
+/*
+ * Exit with status, leaving the MPI job in order or aborting it (a
+ * failure of this rank alone); agreed says every rank knows of the
+ * failure.
+ */
+static void __attribute__((noreturn))
+tool_exit(int status, int agreed)
+{
+	cluster_exit(status, agreed);
+}
+
 /* Print the full help to stdout and exit 0. */
 static void __attribute__((noreturn))
 tool_help(const struct tool *t)
@@ -85,7 +97,7 @@ tool_help(const struct tool *t)
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
-	exit(fflush(stdout) == 0 ? 0 : 1);
+	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
 }
 
 /* The private directory of tool_tmpdir(), and the process that owns it. */
@@ -229,7 +241,7 @@ tool_tmpdir(struct tool *t)
 static void
 tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", t->name);
+	fprintf(stderr, "%s: %s", t->name, cluster_where());
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -245,7 +257,7 @@ tool_usage_error(const struct tool *t, const char *fmt, ...)
 	va_end(ap);
 	tool_usage_line(t, stderr);
 	tool_cleanup(t);
-	exit(2);
+	tool_exit(2, 0);
 }
 
 /* Print a runtime failure and exit 1. */
@@ -258,7 +270,7 @@ tool_fail(const struct tool *t, const char *fmt, ...)
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
 	tool_cleanup(t);
-	exit(1);
+	tool_exit(1, 0);
 }
 
 /* Report a library error: bad input exits 2, anything else 1. */
@@ -269,16 +281,28 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 
 	if (*detail == '\0')
 		detail = bm_strerror(rc);
-	fprintf(stderr, "%s: %s%s%s\n", t->name, doing != NULL ? doing : "",
-	    doing != NULL ? ": " : "", detail);
+	/*
+	 * A failure every MPI rank agreed on already names the rank that
+	 * failed, and rank 0 says it once for the job.
+	 */
+	if (rc == BM_ERANK) {
+		if (cluster_rank() == 0)
+			fprintf(stderr, "%s: %s%s%s\n", t->name,
+			    doing != NULL ? doing : "",
+			    doing != NULL ? ": " : "", detail);
+		tool_cleanup(t);
+		tool_exit(1, 1);
+	}
+	fprintf(stderr, "%s: %s%s%s%s\n", t->name, cluster_where(),
+	    doing != NULL ? doing : "", doing != NULL ? ": " : "", detail);
 	tool_cleanup(t);
 	switch (rc) {
 	case BM_EPARSE:
 	case BM_ERANGE:
 	case BM_ECONFIG:
-		exit(2);
+		tool_exit(2, 0);
 	default:
-		exit(1);
+		tool_exit(1, 0);
 	}
 }
 
@@ -332,7 +356,27 @@ tool_list_timers(const struct tool *t)
 		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
 		    info[i].detail);
 	}
-	exit(fflush(stdout) == 0 ? 0 : 1);
+	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+}
+
+/*
+ * Print the version and, as curl -V does, the optional features this
+ * build has (scripts ask for "mpi"); exit 0.
+ */
+static void __attribute__((noreturn))
+tool_version(const struct tool *t)
+{
+	const char *mpi = cluster_feature();
+
+	printf("%s (benchmp) %s\n", t->name, bm_version());
+	printf("features:%s%s%s\n",
+#ifdef BM_HAVE_ZMQ
+	    " zmq",
+#else
+	    "",
+#endif
+	    *mpi != '\0' ? " " : "", mpi);
+	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
 }
 
 /* Parse the command line; return the index of the first operand. */
@@ -346,6 +390,8 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	size_t n = 0;
 	int opt;
 
+	/* Before anything can fail, so that every exit leaves MPI in order. */
+	cluster_init(t->name);
 	bm_options_init(&t->opts);
 	t->opts.warmup_us = TOOL_DEFAULT_WARMUP_US;
 	memcpy(longopts, tool_long_common, sizeof tool_long_common);
@@ -376,8 +422,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case 'h':
 			tool_help(t);
 		case 'V':
-			printf("%s (benchmp) %s\n", t->name, bm_version());
-			exit(fflush(stdout) == 0 ? 0 : 1);
+			tool_version(t);
 		case TOOL_OPT_JSON:
 			t->json = 1;
 			break;
@@ -524,22 +569,68 @@ tool_report_extra(const bm_result *r)
 		    r->op_ns[r->nop - 1], r->nop);
 }
 
+/* Gather rec from every MPI rank and make its value the aggregate. */
+void
+tool_aggregate(struct tool *t, bm_record *rec)
+{
+	int rc;
+
+	if (!cluster_active() || t->cluster_rec == rec)
+		return;
+	free(t->cluster_json);
+	t->cluster_json = NULL;
+	if ((rc = cluster_aggregate(t->ctx, rec, &t->cluster_json)) != 0)
+		tool_fail(t, "gathering the ranks' results: %s",
+		    bm_strerror(rc));
+	t->cluster_rec = rec;
+}
+
+/*
+ * Send records to a file or zmq sink, one write per record: the text
+ * holds one or (under MPI) several lines.
+ */
+static void
+tool_sink_write(struct tool *t, const char *json)
+{
+	const char *p = json, *nl;
+	int rc;
+
+	for (; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		if ((rc = bm_sink_write(t->ctx, t->sink, p,
+		    (size_t)(nl - p) + 1)) != 0)
+			tool_lib_fail(t, rc, NULL);
+	}
+}
+
 /* Print the classic line or the record, and send the record to the sink. */
 void
 tool_report(struct tool *t, const bm_record *rec, const char *line)
 {
 	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
 	char *json = NULL;
+	bm_record copy;
 	int rc;
 
-	if ((to_stdout || t->sink != NULL) &&
+	if (cluster_active()) {
+		if (t->cluster_rec != rec) {
+			copy = *rec;
+			tool_aggregate(t, &copy);
+		}
+		json = t->cluster_json;
+		t->cluster_json = NULL;
+		t->cluster_rec = NULL;
+		/* Rank 0 speaks for the job. */
+		if (cluster_rank() != 0) {
+			free(json);
+			return;
+		}
+	} else if ((to_stdout || t->sink != NULL) &&
 	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
 		tool_lib_fail(t, rc, "formatting the record");
-	if (t->sink != NULL && !bm_sink_is_stdout(t->sink) &&
-	    (rc = bm_sink_write(t->ctx, t->sink, json, strlen(json))) != 0) {
-		free(json);
-		tool_lib_fail(t, rc, NULL);
-	}
+	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
+		tool_sink_write(t, json);
 	fputs(to_stdout ? json : line, stdout);
 	free(json);
 	if (!to_stdout)
@@ -566,6 +657,7 @@ tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
 	rec.scale = 1e-3;
 	rec.value = r->per_op_ns.median / 1000.0;
 	rec.result = r;
+	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
 	    rec.value);
 	tool_report(t, &rec, line);
@@ -605,10 +697,13 @@ tool_finish(struct tool *t)
 	tool_cleanup(t);
 	bm_ctx_free(t->ctx);
 	t->ctx = NULL;
+	free(t->cluster_json);
+	t->cluster_json = NULL;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "%s: writing the result: %s\n", t->name,
 		    strerror(errno));
-		return 1;
+		cluster_exit(1, 0);
 	}
+	cluster_finish();
 	return 0;
 }

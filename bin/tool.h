@@ -20,6 +20,9 @@ struct tool {
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
 	bm_sink *sink;			/* where records go, or NULL */
+	/* Under MPI: the records rank 0 prints for cluster_rec. */
+	const bm_record *cluster_rec;
+	char *cluster_json;
 	/* Removes what the tool made (temporary files) on every exit. */
 	void (*cleanup)(void);
 };
@@ -79,9 +82,22 @@ void tool_later_warmup(struct tool *t, uint64_t us);
 void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
 
 /*
+ * Under MPI, gather rec from every rank and make rec->value the aggregate
+ * (the sum over ranks for a bandwidth or rate, the median of all samples
+ * otherwise),
+ * so that the classic line formatted after this call shows it; without
+ * MPI nothing.  Every rank must call it for the same records.  tool_report
+ * calls it for a record that did not go through it, whose line then shows
+ * rank 0's own figure.
+ */
+void tool_aggregate(struct tool *t, bm_record *rec);
+
+/*
  * Print a result: the classic line (already formatted, with its newline)
  * or, with --json or the sink "-", the record on stdout; and the record to
- * a file or zmq sink.  Exits 1 if an output fails.
+ * a file or zmq sink.  Exits 1 if an output fails.  Under MPI only
+ * rank 0 prints, the aggregate's line or every rank's record and the
+ * aggregate's (see tool_aggregate).
  */
 void tool_report(struct tool *t, const bm_record *rec, const char *line);
 

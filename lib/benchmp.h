@@ -32,7 +32,8 @@ enum bm_error {
 	BM_EPROTO = -1008,	/* a worker sent a malformed record */
 	BM_EINTR = -1009,	/* the run was interrupted by a signal */
 	BM_EBENCH = -1010,	/* a benchmark callback reported failure */
-	BM_ECALIB = -1011	/* calibration failed */
+	BM_ECALIB = -1011,	/* calibration failed */
+	BM_ERANK = -1012	/* this or another MPI rank failed */
 };
 
 /* Name an error code returned by any bm_ function. */
@@ -279,6 +280,13 @@ BM_EXTERN double bm_percentile(const double *sorted, size_t n, double p);
  * samples.  Calibrates the context first if needed.  On failure the detail
  * (which worker, which signal) is in bm_ctx_errmsg(); every worker has been
  * killed and reaped either way.
+ *
+ * In a library built with MPI, once the program has initialised MPI every
+ * rank of MPI_COMM_WORLD must call bm_run the same number of times: the
+ * ranks meet when all their workers are warm (then every rank starts its
+ * intervals), when all have finished their intervals, and at the end.  A
+ * failure on any rank makes bm_run fail on every rank with BM_ERANK and
+ * the detail "rank N on HOST: ..." of the lowest failing rank.
  */
 BM_EXTERN int bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
     bm_result *res);

@@ -55,6 +55,8 @@ struct engine {
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
 	int shared;		/* more workers than CPUs */
+	uint64_t meet_timeout_ns;	/* bound on waiting for other ranks */
+	int met_failed;		/* a meeting of MPI ranks failed: no more */
 };
 
 /* Describe how a reaped worker ended. */
@@ -429,7 +431,30 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
 	return 0;
 }
 
-/* The protocol, from forking to the last record. */
+/*
+ * Meet the other MPI ranks, if any, with this rank's status rc: a failure
+ * anywhere fails every rank.  After a meeting that failed nobody meets
+ * again, so a rank that fails goes to exactly one more meeting.
+ */
+static int
+engine_meet(struct engine *e, int rc, const char *where)
+{
+	if (e->met_failed)
+		return rc;
+	rc = bm__meet(e->ctx, rc, e->ctx->runs, e->meet_timeout_ns, where);
+	if (rc != 0)
+		e->met_failed = 1;
+	return rc;
+}
+
+/*
+ * The protocol, from forking to the last record.  With MPI, the ranks
+ * meet right before the start bytes, so every rank's workers leave warmup
+ * together, and again when all are done, so every worker keeps loading
+ * its machine until the slowest rank has finished (lmbench's cooldown,
+ * across machines).  A rank that failed before a meeting brings its
+ * failure to it.
+ */
 static int
 engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 {
@@ -452,11 +477,13 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 		    e->phase_timeout_ns, "finish its first pass");
 	if (rc == 0 && e->o->warmup_us > 0)
 		rc = engine_wait(e, 0, 0, e->o->warmup_us * 1000u, "warm up");
+	rc = engine_meet(e, rc, "start");
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_START);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_DONE, W_DONE, e->phase_timeout_ns,
 		    "finish its intervals");
+	rc = engine_meet(e, rc, "end of the intervals");
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_RESULT);
 	if (rc == 0)
@@ -559,14 +586,23 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	if (ctx == NULL || res == NULL)
 		return -EINVAL;
 	memset(res, 0, sizeof(*res));
+	memset(&e, 0, sizeof(e));
+	e.ctx = ctx;
 	ctx->err[0] = '\0';
 	ctx->last_signal = 0;
+	ctx->runs++;
+	/*
+	 * Other MPI ranks may still be calibrating, initialising or warming
+	 * up when this one arrives: a meeting waits for all of that.
+	 */
+	e.meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS + 2 * (o != NULL ?
+	    engine_phase_timeout(o, 0) : ENGINE_BASE_TIMEOUT_NS);
 	if ((rc = engine_check(ctx, b, o)) != 0)
-		return rc;
+		return engine_meet(&e, rc, "start");
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
-		return rc;
+		return engine_meet(&e, rc, "start");
 	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
-		return rc;
+		return engine_meet(&e, rc, "start");
 	enough_us = o->enough_us > cal.enough_us ? o->enough_us :
 	    cal.enough_us;
 	/*
@@ -575,15 +611,15 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	 * undisturbed or not at all, and each worker would report the speed
 	 * of a whole CPU.  Intervals of several slices show the sharing.
 	 */
-	memset(&e, 0, sizeof(e));
 	e.shared = o->parallel > engine_cpus();
 	if (e.shared && enough_us < ENGINE_SHARED_ENOUGH_US)
 		enough_us = ENGINE_SHARED_ENOUGH_US;
 
-	e.ctx = ctx;
 	e.o = o;
 	e.res = res;
 	e.phase_timeout_ns = engine_phase_timeout(o, enough_us);
+	e.meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS + o->warmup_us * 1000u +
+	    2 * e.phase_timeout_ns;
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
@@ -613,10 +649,14 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0 && bm__signals_caught())
 		rc = engine_interrupted(&e);
-	bm__signals_close();
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
+	/* The last meeting: every rank has its result, or every rank fails. */
+	rc = engine_meet(&e, rc, "end");
+	bm__signals_close();
 out:
+	if (rc != 0 && !e.met_failed)
+		rc = engine_meet(&e, rc, "end");
 	free(e.w);
 	free(e.pfd);
 	free(e.pidx);

@@ -19,7 +19,8 @@ static const char *const error_names[] = {
 	"a worker sent a malformed record",	/* BM_EPROTO */
 	"interrupted by a signal",		/* BM_EINTR */
 	"the benchmark reported failure",	/* BM_EBENCH */
-	"calibration failed"			/* BM_ECALIB */
+	"calibration failed",			/* BM_ECALIB */
+	"an MPI rank failed"			/* BM_ERANK */
 };
 
 /* Name an error code: one of ours, a negated errno, or success. */
@@ -30,7 +31,7 @@ bm_strerror(int err)
 
 	if (err == 0)
 		return "success";
-	if (err <= BM_EPARSE && err >= BM_ECALIB) {
+	if (err <= BM_EPARSE && err >= BM_ERANK) {
 		idx = BM_EPARSE - err;
 		return error_names[idx];
 	}

@@ -178,7 +178,9 @@ struct bm_ctx {
 	bm_calibration cal;
 	unsigned known;		/* BM__KNOWN_* */
 	int last_signal;
-	char err[256];
+	unsigned runs;		/* bm_run calls, to keep MPI ranks in step */
+	/* Room for "rank N on HOST: " before a detail from another rank. */
+	char err[512];
 };
 
 /* Record an error's detail on the context and return err. */
@@ -251,6 +253,21 @@ void bm__signals_close(void);
 void bm__signals_restore_in_child(void);
 int bm__signals_caught(void);
 int bm__signals_fd(void);
+
+/*
+ * Meet the other MPI ranks (meet-mpi.c; meet-none.c without MPI, or with
+ * MPI not initialised, returns rc unchanged).  Every rank brings its
+ * status rc and the number of its run; the call returns 0 when every rank
+ * is well and in step, and otherwise BM_ERANK on every rank with the
+ * detail of the lowest failing rank ("rank N on HOST: ...").  A rank that
+ * fails must still come to the next meeting, so that no rank waits for
+ * it; after a meeting that failed there is no other.  The wait is bounded
+ * by timeout_ns (BM_ETIMEDOUT: the others are late or gone; the meeting
+ * stays pending, so the program must abort MPI) and ends on a signal
+ * (BM_EINTR).
+ */
+int bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
+    const char *where);
 
 /* Merge the samples of a finished run into its figures (result.c). */
 int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);

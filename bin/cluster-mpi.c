@@ -1,0 +1,485 @@
+/* cluster-mpi.c: a tool as one rank of an MPI job: start, output on rank 0, end. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "cluster.h"
+
+#define CLUSTER_HOST_MAX 256
+
+/* This process's place in the job. */
+static struct {
+	int active;
+	int rank;
+	int size;
+	pid_t pid;		/* the process that initialised MPI */
+	char host[CLUSTER_HOST_MAX];
+	char where[CLUSTER_HOST_MAX + 32];
+} cluster = { 0, 0, 1, 0, "", "" };
+
+/*
+ * Return 1 when an MPI launcher started this process: Open MPI's mpirun
+ * sets OMPI_COMM_WORLD_SIZE, MPICH's Hydra PMI_SIZE, PMIx launchers
+ * PMIX_RANK.  A tool run by hand does not call MPI_Init at all: its
+ * output and behaviour stay those of a build without MPI.
+ */
+static int
+cluster_launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") != NULL ||
+	    getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL;
+}
+
+/* Join the job if a launcher started us; see cluster.h. */
+void
+cluster_init(const char *name)
+{
+	int fd;
+
+	if (cluster.active || !cluster_launched())
+		return;
+	/*
+	 * MPI starts before any worker is forked; the workers never call
+	 * MPI and leave through _exit(), so Open MPI's state is used by
+	 * this process alone (its fork warning is about children that
+	 * would; mpi_warn_on_fork=0 silences it).
+	 */
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		fprintf(stderr, "%s: cannot start MPI\n", name);
+		exit(1);
+	}
+	cluster.active = 1;
+	cluster.pid = getpid();
+	(void)MPI_Comm_rank(MPI_COMM_WORLD, &cluster.rank);
+	(void)MPI_Comm_size(MPI_COMM_WORLD, &cluster.size);
+	if (gethostname(cluster.host, sizeof cluster.host) != 0)
+		(void)snprintf(cluster.host, sizeof cluster.host, "?");
+	cluster.host[sizeof cluster.host - 1] = '\0';
+	if (cluster.size > 1)
+		(void)snprintf(cluster.where, sizeof cluster.where,
+		    "rank %d on %s: ", cluster.rank, cluster.host);
+	/* Rank 0 speaks for the job: the others print nothing. */
+	if (cluster.rank != 0 && (fd = open("/dev/null", O_WRONLY)) >= 0) {
+		fflush(stdout);
+		(void)dup2(fd, STDOUT_FILENO);
+		(void)close(fd);
+	}
+}
+
+/* 1 in a rank of an MPI job. */
+int
+cluster_active(void)
+{
+	return cluster.active;
+}
+
+/* This rank. */
+int
+cluster_rank(void)
+{
+	return cluster.rank;
+}
+
+/* The number of ranks. */
+int
+cluster_size(void)
+{
+	return cluster.size;
+}
+
+/* "rank N on HOST: " beside other ranks, else "". */
+const char *
+cluster_where(void)
+{
+	return cluster.where;
+}
+
+/* This build has MPI. */
+const char *
+cluster_feature(void)
+{
+	return "mpi";
+}
+
+/* End MPI in order, once, in the process that started it. */
+void
+cluster_finish(void)
+{
+	int fini = 0;
+
+	if (!cluster.active || cluster.pid != getpid())
+		return;
+	if (MPI_Finalized(&fini) == MPI_SUCCESS && !fini)
+		(void)MPI_Finalize();
+}
+
+/* Leave the job: in order, or by aborting it; see cluster.h. */
+void
+cluster_exit(int status, int agreed)
+{
+	if (!cluster.active || cluster.pid != getpid())
+		exit(status);
+	if (status == 0 || agreed || cluster.size == 1) {
+		cluster_finish();
+		exit(status);
+	}
+	fflush(NULL);
+	(void)MPI_Abort(MPI_COMM_WORLD, status);
+	exit(status);
+}
+
+/* Join a's and b's text into a new string; NULL without memory. */
+static char *
+cluster_concat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 1);
+
+	if (s != NULL) {
+		memcpy(s, a, la);
+		memcpy(s + la, b, lb + 1);
+	}
+	return s;
+}
+
+/*
+ * Put members before the others of a record: json is "{...}\n", members
+ * is "\"k\":v," and the result "{members...}\n".
+ */
+static char *
+cluster_prefix(const char *json, const char *members)
+{
+	char *head = cluster_concat("{", members), *s;
+
+	if (head == NULL)
+		return NULL;
+	s = cluster_concat(head, json + 1);
+	free(head);
+	return s;
+}
+
+/*
+ * Gather every rank's record text on rank 0 into one string, in rank
+ * order; NULL on other ranks.  A collective.
+ */
+static int
+cluster_gather_text(const char *mine, char **all)
+{
+	int len = (int)strlen(mine), *lens = NULL, *offs = NULL, total = 0, i;
+	int rc = 0;
+
+	*all = NULL;
+	if (cluster.rank == 0) {
+		lens = calloc((size_t)cluster.size, sizeof *lens);
+		offs = calloc((size_t)cluster.size, sizeof *offs);
+		if (lens == NULL || offs == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0 && MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0,
+	    MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0 && cluster.rank == 0) {
+		for (i = 0; i < cluster.size; i++) {
+			offs[i] = total;
+			total += lens[i];
+		}
+		if ((*all = malloc((size_t)total + 1)) == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0 && MPI_Gatherv(mine, len, MPI_CHAR, *all, lens, offs,
+	    MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0 && *all != NULL)
+		(*all)[total] = '\0';
+	free(lens);
+	free(offs);
+	return rc;
+}
+
+/* What each rank sends beside its samples. */
+enum {
+	CL_VALUE,
+	CL_PARALLEL,
+	CL_OPS_PER_S,
+	CL_WALL_S,
+	CL_NSAMPLES,
+	CL_NFIGURES
+};
+
+/*
+ * Gather every rank's samples on rank 0 (a collective), renumbering the
+ * workers so that rank r's come after those of the ranks before it.
+ * Results of one tool on one architecture: bm_sample travels as bytes.
+ */
+static int
+cluster_gather_samples(const bm_result *r, const double *figs,
+    bm_sample **out, size_t *nout)
+{
+	int n = (int)(r->nsamples * sizeof(bm_sample)), *lens = NULL;
+	int *offs = NULL, total = 0, i, rc = 0;
+	unsigned base = 0;
+	size_t k;
+
+	*out = NULL;
+	*nout = 0;
+	if (cluster.rank == 0) {
+		lens = calloc((size_t)cluster.size, sizeof *lens);
+		offs = calloc((size_t)cluster.size, sizeof *offs);
+		if (lens == NULL || offs == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0 && MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0,
+	    MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0 && cluster.rank == 0) {
+		for (i = 0; i < cluster.size; i++) {
+			offs[i] = total;
+			total += lens[i];
+		}
+		if ((*out = malloc((size_t)total + 1)) == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0 && MPI_Gatherv(r->samples, n, MPI_BYTE, *out, lens, offs,
+	    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0 && cluster.rank == 0) {
+		*nout = (size_t)total / sizeof(bm_sample);
+		for (i = 0; i < cluster.size; i++) {
+			for (k = (size_t)offs[i] / sizeof(bm_sample);
+			    k < (size_t)(offs[i] + lens[i]) / sizeof(bm_sample);
+			    k++)
+				(*out)[k].worker += base;
+			base += (unsigned)figs[i * CL_NFIGURES + CL_PARALLEL];
+		}
+	}
+	free(lens);
+	free(offs);
+	return rc;
+}
+
+/* Order doubles for qsort. */
+static int
+cluster_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Return 1 for a figure that adds up across machines: bytes or files per
+ * second.  A time, a clock rate or a degree of parallelism does not: two
+ * machines do not make a syscall twice as fast.
+ */
+static int
+cluster_additive(const bm_record *rec)
+{
+	return rec->metric != NULL && (strcmp(rec->metric, "bandwidth") == 0 ||
+	    strcmp(rec->metric, "rate") == 0);
+}
+
+/*
+ * Fill the aggregate result from every rank's samples and figures, and
+ * return the aggregate figure: for a bandwidth or rate the sum of the
+ * ranks' figures (each is already the aggregate of its workers), and
+ * otherwise the median of every rank's samples in the record's unit.
+ */
+static int
+cluster_merge(const bm_record *rec, const double *figs, bm_result *all,
+    double *value)
+{
+	double *v, *cy;
+	size_t k, ncy = 0;
+	bm_stats st;
+	int i, rc;
+
+	v = calloc(all->nsamples, sizeof *v);
+	cy = calloc(all->nsamples, sizeof *cy);
+	if (v == NULL || cy == NULL) {
+		free(v);
+		free(cy);
+		return -ENOMEM;
+	}
+	for (k = 0; k < all->nsamples; k++) {
+		v[k] = all->samples[k].ns / (double)all->samples[k].n;
+		if (!isnan(all->samples[k].cycles))
+			cy[ncy++] = all->samples[k].cycles /
+			    (double)all->samples[k].n;
+	}
+	rc = bm_stats_compute(v, all->nsamples, &all->per_op_ns);
+	all->cycles_per_op = NAN;
+	if (rc == 0 && ncy > 0 && bm_stats_compute(cy, ncy, &st) == 0)
+		all->cycles_per_op = st.median;
+	all->parallel = 0;
+	all->ops_per_s = 0;
+	all->wall_s = 0;
+	*value = 0;
+	for (i = 0; i < cluster.size; i++) {
+		const double *f = &figs[i * CL_NFIGURES];
+
+		all->parallel += (unsigned)f[CL_PARALLEL];
+		all->ops_per_s += f[CL_OPS_PER_S];
+		if (f[CL_WALL_S] > all->wall_s)
+			all->wall_s = f[CL_WALL_S];
+		*value += f[CL_VALUE];
+	}
+	if (rc == 0 && !cluster_additive(rec)) {
+		for (k = 0; k < all->nsamples; k++)
+			v[k] = !rec->inverse ? v[k] * rec->scale - rec->offset :
+			    v[k] > 0 ? rec->scale / v[k] : INFINITY;
+		qsort(v, all->nsamples, sizeof *v, cluster_cmp);
+		*value = bm_percentile(v, all->nsamples, 50);
+	}
+	free(v);
+	free(cy);
+	return rc;
+}
+
+/* Append a JSON string of a host name (letters, digits, '-', '.') to s. */
+static void
+cluster_json_host(char *s, size_t len, const char *host)
+{
+	size_t n = strlen(s);
+	const char *p;
+
+	if (n + 3 >= len)
+		return;
+	s[n++] = '"';
+	for (p = host; *p != '\0' && n + 3 < len; p++)
+		if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+			s[n++] = *p;
+	s[n++] = '"';
+	s[n] = '\0';
+}
+
+/*
+ * The "hosts" member of the aggregate: every rank's host once, in rank
+ * order, from the hosts gathered in rank order.
+ */
+static char *
+cluster_hosts_member(const char *hosts)
+{
+	size_t len = (size_t)cluster.size * (CLUSTER_HOST_MAX + 4) + 64;
+	char *s = malloc(len);
+	int i, j, dup;
+
+	if (s == NULL)
+		return NULL;
+	(void)snprintf(s, len, "\"aggregate\":true,\"ranks\":%d,\"hosts\":[",
+	    cluster.size);
+	for (i = 0; i < cluster.size; i++) {
+		const char *h = hosts + (size_t)i * CLUSTER_HOST_MAX;
+
+		for (dup = 0, j = 0; j < i && !dup; j++)
+			dup = strcmp(h, hosts + (size_t)j * CLUSTER_HOST_MAX) ==
+			    0;
+		if (dup)
+			continue;
+		if (s[strlen(s) - 1] != '[')
+			(void)strncat(s, ",", len - strlen(s) - 1);
+		cluster_json_host(s, len, h);
+	}
+	(void)strncat(s, "],", len - strlen(s) - 1);
+	return s;
+}
+
+/* Build rank 0's text: every rank's record, then the aggregate's. */
+static int
+cluster_aggregate_text(bm_ctx *ctx, bm_record *rec, const char *ranks,
+    const double *figs, bm_sample *samples, size_t nsamples,
+    const char *hosts, char **json)
+{
+	const bm_result *mine = rec->result;
+	bm_record agg = *rec;
+	bm_result all;
+	char *aj = NULL, *members = NULL, *tail = NULL;
+	int rc;
+
+	memset(&all, 0, sizeof all);
+	all.samples = samples;
+	all.nsamples = nsamples;
+	all.repetitions = mine->repetitions;
+	all.warmup_us = mine->warmup_us;
+	all.enough_us = mine->enough_us;
+	/* Events and single operations stay in the ranks' own records. */
+	if ((rc = cluster_merge(rec, figs, &all, &agg.value)) != 0)
+		return rc;
+	agg.result = &all;
+	if ((rc = bm_record_json(ctx, &agg, &aj)) != 0)
+		return rc;
+	if ((members = cluster_hosts_member(hosts)) == NULL ||
+	    (tail = cluster_prefix(aj, members)) == NULL ||
+	    (*json = cluster_concat(ranks, tail)) == NULL)
+		rc = -ENOMEM;
+	free(aj);
+	free(members);
+	free(tail);
+	if (rc == 0)
+		rec->value = agg.value;
+	return rc;
+}
+
+/* Gather a result from every rank on rank 0; see cluster.h. */
+int
+cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
+{
+	const bm_result *r = rec->result;
+	double mine[CL_NFIGURES], *figs = NULL;
+	char members[64], *own = NULL, *tagged = NULL, *ranks = NULL;
+	char *hosts = NULL;
+	bm_sample *samples = NULL;
+	size_t nsamples = 0;
+	int rc;
+
+	*json = NULL;
+	if ((rc = bm_record_json(ctx, rec, &own)) != 0)
+		return rc;
+	(void)snprintf(members, sizeof members,
+	    "\"rank\":%d,\"ranks\":%d,\"aggregate\":false,", cluster.rank,
+	    cluster.size);
+	if ((tagged = cluster_prefix(own, members)) == NULL)
+		rc = -ENOMEM;
+	mine[CL_VALUE] = rec->value;
+	mine[CL_PARALLEL] = r->parallel;
+	mine[CL_OPS_PER_S] = r->ops_per_s;
+	mine[CL_WALL_S] = r->wall_s;
+	mine[CL_NSAMPLES] = (double)r->nsamples;
+	if (rc == 0 && cluster.rank == 0 &&
+	    ((figs = calloc((size_t)cluster.size * CL_NFIGURES,
+	    sizeof *figs)) == NULL ||
+	    (hosts = calloc((size_t)cluster.size, CLUSTER_HOST_MAX)) == NULL))
+		rc = -ENOMEM;
+	/*
+	 * A rank that failed here cannot tell the others, who wait in the
+	 * gathers below: the caller aborts the job (cluster_exit).
+	 */
+	if (rc == 0)
+		rc = cluster_gather_text(tagged, &ranks);
+	if (rc == 0 && MPI_Gather(mine, CL_NFIGURES, MPI_DOUBLE, figs,
+	    CL_NFIGURES, MPI_DOUBLE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0 && MPI_Gather(cluster.host, CLUSTER_HOST_MAX, MPI_CHAR,
+	    hosts, CLUSTER_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		rc = -EPROTO;
+	if (rc == 0)
+		rc = cluster_gather_samples(r, figs, &samples, &nsamples);
+	if (rc == 0 && cluster.rank == 0)
+		rc = cluster_aggregate_text(ctx, rec, ranks, figs, samples,
+		    nsamples, hosts, json);
+	free(own);
+	free(tagged);
+	free(ranks);
+	free(figs);
+	free(hosts);
+	free(samples);
+	return rc;
+}

@@ -1,0 +1,174 @@
+#!/bin/sh
+# mpi.sh: tools as ranks of an MPI job (per-rank records, the aggregate, a failing rank), or MPI said to be off.
+. "$top_srcdir/tests/lib.sh"
+
+brun=$top_srcdir/scripts/benchmp-run
+host=$(uname -n)
+# The tools as if installed: the build's bin/ first on PATH.
+PATH=$(cd "$bin" && pwd):$PATH
+export PATH
+
+# A build without MPI says so, and benchmp-run --mpi refuses to pretend.
+if ! "$bin/lat_syscall" -V | grep -q '^features:.* mpi'; then
+	"$bin/lat_syscall" -V | grep -q '^features:' ||
+		fail "lat_syscall -V lists no features: $("$bin/lat_syscall" -V)"
+	if have_jq; then
+		expect_exit 1 'built without MPI.*--with-mpi' "$brun" --installed \
+		    --mpi --only latency --results "$tmp/res"
+		[ ! -d "$tmp/res" ] || fail "benchmp-run --mpi wrote results"
+	fi
+	finish
+fi
+
+if ! command -v mpirun >/dev/null 2>&1; then
+	echo "$me: built with MPI but mpirun not found: skipped" >&2
+	exit 77
+fi
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+
+# Open MPI: workers are forked after MPI_Init and never call MPI (no
+# warning needed); containers often forbid the single-copy mechanism of
+# the shared-memory transport.  Root must say it means it.
+OMPI_MCA_mpi_warn_on_fork=0
+OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_mpi_warn_on_fork OMPI_MCA_btl_vader_single_copy_mechanism
+mpirun_root=
+[ "$(id -u)" -eq 0 ] && mpirun_root=--allow-run-as-root
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+
+# mpi NP CMD...: run CMD on NP ranks of this machine, bounded in time.
+mpi() {
+	np=$1
+	shift
+	over=
+	[ "$np" -gt "$cpus" ] && over=--oversubscribe
+	# shellcheck disable=SC2086
+	run timeout 120 mpirun $mpirun_root $over -np "$np" "$@"
+}
+
+for np in 2 4; do
+	# Bandwidth: one record per rank, and the aggregate is their sum.
+	mpi "$np" bw_mem --json -N 5 1m rd
+	if [ "$rc" -ne 0 ]; then
+		fail "-np $np bw_mem: exit $rc: $(head -n 3 "$tmp/err")"
+		continue
+	fi
+	[ "$(wc -l <"$tmp/out")" -eq $((np + 1)) ] ||
+		fail "-np $np bw_mem: $(wc -l <"$tmp/out") records, not $((np + 1))"
+	jq -e -s --argjson np "$np" --arg host "$host" '
+	    [.[] | select(.aggregate == false)] as $r |
+	    [.[] | select(.aggregate == true)] as $a |
+	    ($r | map(.rank) | sort) == [range(0; $np)] and
+	    ($r | all(.ranks == $np and .host == $host and .samples == 5)) and
+	    ($a | length) == 1 and $a[0].ranks == $np and
+	    $a[0].hosts == [$host] and $a[0].parallel == $np and
+	    $a[0].samples == 5 * $np and
+	    (($r | map(.value) | add) as $sum |
+	     ($a[0].value - $sum | fabs) <= 1e-9 * $sum)' \
+	    "$tmp/out" >/dev/null ||
+		fail "-np $np bw_mem records: $(jq -c '{rank, aggregate, host, value, samples}' "$tmp/out")"
+
+	# Latency: the aggregate is the median of every sample, so it lies
+	# between the ranks' own medians.
+	mpi "$np" lat_syscall --json -N 5 null
+	if [ "$rc" -ne 0 ]; then
+		fail "-np $np lat_syscall: exit $rc: $(head -n 3 "$tmp/err")"
+		continue
+	fi
+	jq -e -s --argjson np "$np" '
+	    [.[] | select(.aggregate == false)] as $r |
+	    [.[] | select(.aggregate == true)] as $a |
+	    ($r | map(.rank) | sort) == [range(0; $np)] and
+	    ($a | length) == 1 and $a[0].samples == 5 * $np and
+	    $a[0].value >= ($r | map(.value) | min) and
+	    $a[0].value <= ($r | map(.value) | max) and
+	    $a[0].value == $a[0].median' "$tmp/out" >/dev/null ||
+		fail "-np $np lat_syscall records: $(jq -c '{rank, aggregate, value, median}' "$tmp/out")"
+done
+
+# Without --json, rank 0 prints the classic line once, for the job.
+mpi 2 lat_syscall -N 5 null
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    grep -Eq '^Simple syscall: [0-9.]+ microseconds$' "$tmp/out" ||
+	fail "-np 2 classic line: exit $rc, '$(cat "$tmp/out")'"
+
+# A worker killed on rank 1: every rank fails, rank 0 names rank 1 and
+# its host, nobody hangs and nothing is left.  Rank 1's wrapper kills its
+# tool's newest child during the long warmup.
+cat >"$tmp/kill1" <<'EOF'
+#!/bin/sh
+[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ] || exec "$@"
+"$@" &
+pid=$!
+sleep 0.5
+until w=$(pgrep -n -P "$pid") && kill -9 "$w" 2>/dev/null; do
+	sleep 0.05
+done
+wait "$pid"
+EOF
+chmod +x "$tmp/kill1"
+t0=$(date +%s)
+mpi 2 "$tmp/kill1" bw_mem -W 3000000 1m rd
+t1=$(date +%s)
+[ "$rc" -ne 0 ] || fail "a killed worker on rank 1: exit 0"
+grep -Eq "^bw_mem: rank 1 on $host: worker [0-9]+ \\(pid [0-9]+\\) killed by signal 9" \
+    "$tmp/err" || fail "killed worker not named: $(head -n 3 "$tmp/err")"
+[ $((t1 - t0)) -le 60 ] || fail "a killed worker took $((t1 - t0)) s"
+[ ! -s "$tmp/out" ] || fail "a failed job printed a result: $(cat "$tmp/out")"
+no_children
+
+# A rank whose tool fails on its own (rank 1's wrapper swaps the size for
+# a bad one) aborts the job with a message that names it.
+cat >"$tmp/bad1" <<'EOF'
+#!/bin/sh
+[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ] || exec "$@"
+tool=$1
+shift 2
+exec "$tool" 0x "$@"
+EOF
+chmod +x "$tmp/bad1"
+t0=$(date +%s)
+mpi 2 "$tmp/bad1" bw_mem 1m rd
+t1=$(date +%s)
+[ "$rc" -ne 0 ] || fail "a bad argument on rank 1: exit 0"
+grep -q "^bw_mem: rank 1 on $host: size: '0x' is not a size" "$tmp/err" ||
+	fail "bad argument not named: $(head -n 3 "$tmp/err")"
+[ $((t1 - t0)) -le 60 ] || fail "a bad argument took $((t1 - t0)) s"
+no_children
+
+# benchmp-run --mpi: the suite on every rank, one file per host, the
+# hosts side by side.  A fake launcher renames rank 1's host and halves
+# its figures, so that two hosts and an outlier appear on one machine.
+cat >"$tmp/fake-mpirun" <<'EOF'
+#!/bin/sh
+case $1 in --version) exec mpirun --version ;; esac
+mpirun "$@" | jq -c 'if .rank == 1 then .host = "other" | .value /= 2
+    elif .aggregate then .hosts += ["other"] else . end'
+EOF
+chmod +x "$tmp/fake-mpirun"
+MPIRUN=$tmp/fake-mpirun run "$brun" --installed --quick --only latency \
+    --mpi -np 2 --results "$tmp/res"
+[ "$rc" -eq 0 ] || fail "benchmp-run --mpi: exit $rc: $(tail -n 3 "$tmp/err")"
+for h in "$host" other; do
+	set -- "$tmp"/res/"$h"/*.jsonl
+	if [ -f "$1" ]; then
+		[ "$(jq -s 'length' "$1")" -ge 7 ] ||
+			fail "$1: $(jq -s 'length' "$1") records"
+		jq -e -s --arg h "$h" 'all(.host == $h and .aggregate == false)' \
+		    "$1" >/dev/null || fail "$1 holds records of other hosts"
+	else
+		fail "no results file for host $h"
+	fi
+done
+set -- "$tmp"/res/aggregate/*.jsonl
+[ -f "$1" ] && jq -e -s 'length >= 7 and all(.aggregate == true)' "$1" \
+    >/dev/null || fail "no aggregate records"
+grep -Eq "^  figure +$host +other +all ranks" "$tmp/out" ||
+	fail "hosts not side by side: $(head -n 5 "$tmp/out")"
+grep -Eq '^  lat_pipe .*\*' "$tmp/out" ||
+	fail "the halved host is not marked: $(cat "$tmp/out")"
+no_children
+finish
