@@ -59,6 +59,8 @@ struct engine {
 	int met_failed;		/* a meeting of MPI ranks failed: no more */
 };
 
+static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
+
 /* Describe how a reaped worker ended. */
 static void
 engine_describe(int wstatus, char *buf, size_t len)
@@ -458,6 +460,7 @@ engine_meet(struct engine *e, int rc, const char *where)
 static int
 engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 {
+	uint64_t t0, pass_us;
 	unsigned i;
 	int rc;
 
@@ -470,11 +473,23 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	rc = engine_wait(e, BM__MSG_INIT, W_INIT,
 	    e->o->timeout_us ? e->phase_timeout_ns : ENGINE_INIT_TIMEOUT_NS,
 	    "initialise");
+	t0 = bm__deadline_now();
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_GO);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_READY, W_READY,
 		    e->phase_timeout_ns, "finish its first pass");
+	/*
+	 * The first pass is one call of one operation: when that alone
+	 * outlasts enough (a page-fault pass over gigabytes), the intervals
+	 * are as long as it, and so is the bound on waiting for them.
+	 */
+	pass_us = (bm__deadline_now() - t0) / 1000u;
+	if (rc == 0 && e->o->timeout_us == 0 && pass_us > enough_us) {
+		e->phase_timeout_ns = engine_phase_timeout(e->o, pass_us);
+		e->meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS +
+		    e->o->warmup_us * 1000u + 2 * e->phase_timeout_ns;
+	}
 	if (rc == 0 && e->o->warmup_us > 0)
 		rc = engine_wait(e, 0, 0, e->o->warmup_us * 1000u, "warm up");
 	rc = engine_meet(e, rc, "start");

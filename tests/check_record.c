@@ -202,6 +202,35 @@ START_TEST(test_bandwidth)
 }
 END_TEST
 
+/*
+ * Counts past 2^32 and intervals of hours stay exact: an hour-long
+ * interval of 5e12 operations is 0.72 ns each, not a wrapped count.
+ */
+START_TEST(test_large_counts)
+{
+	bm_record rec;
+	char *s = NULL;
+	double mn, md, mx;
+	int i;
+
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++) {
+		samples[i].n = 5000000000000ull + (uint64_t)i;
+		samples[i].ns = 3600e9;
+	}
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	if (have_jq()) {
+		record_min_median_max(s, &mn, &md, &mx);
+		ck_assert_msg(fabs(md - 0.72e-3) < 1e-15, "median %.17g", md);
+		ck_assert(fabs(mn - 3600e9 / (5e12 + 5) / 1e3) < 1e-15);
+		ck_assert(fabs(mx - 0.72e-3) < 1e-15);
+	}
+	free(s);
+}
+END_TEST
+
 /* An offset measured apart comes off every statistic, as off the value. */
 START_TEST(test_offset)
 {
@@ -284,6 +313,7 @@ record_suite(void)
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_bandwidth);
 	tcase_add_test(tc, test_offset);
+	tcase_add_test(tc, test_large_counts);
 	tcase_add_test(tc, test_with_context);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);
