@@ -1,0 +1,47 @@
+#!/bin/sh
+# repeat.sh: 100 back-to-back runs of the tools leave nothing behind: no
+# process, no file in TMPDIR, no shared memory, no System V IPC object,
+# and each run gives its figure.
+. "$top_srcdir/tests/lib.sh"
+
+TMPDIR=$tmp/tmpdir
+mkdir "$TMPDIR"
+export TMPDIR
+
+# ipc_ids: the System V IPC objects of this machine (ipcs may be missing).
+ipc_ids() {
+	if command -v ipcs >/dev/null 2>&1; then
+		ipcs -a 2>/dev/null | awk '$2 ~ /^[0-9]+$/ { print $2 }' | sort
+	fi
+}
+
+shm_before=$(ls -A /dev/shm 2>/dev/null)
+ipc_before=$(ipc_ids)
+fds_before=$(ls /proc/$$/fd | wc -l)
+runs=0
+while [ "$runs" -lt 100 ]; do
+	for cmd in "lat_syscall null" "lat_sem" "lat_fifo" "lat_unix" \
+	    "lat_tcp" "lat_unix_connect" "bw_pipe -M 64k" "lat_fs -n 20" \
+	    "lat_proc fork" "bw_mem 64k rd"; do
+		# shellcheck disable=SC2086
+		set -- $cmd
+		name=$1
+		shift
+		run "$bin/$name" -N 3 "$@"
+		runs=$((runs + 1))
+		if [ "$rc" -ne 0 ]; then
+			fail "run $runs, $cmd: exit $rc: $(head -n 2 "$tmp/err")"
+		elif [ ! -s "$tmp/out" ]; then
+			fail "run $runs, $cmd: no figure"
+		fi
+	done
+done
+no_children
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+[ "$(ls -A /dev/shm 2>/dev/null)" = "$shm_before" ] ||
+	fail "/dev/shm changed: $(ls -A /dev/shm)"
+[ "$(ipc_ids)" = "$ipc_before" ] || fail "System V IPC objects changed"
+[ "$(ls /proc/$$/fd | wc -l)" -eq "$fds_before" ] ||
+	fail "the shell's descriptors changed"
+echo "$me: $runs runs" >&2
+finish
