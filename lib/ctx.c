@@ -216,7 +216,9 @@ ctx_env_cal(bm_ctx *ctx, const struct ctx_calvar *v, double *value)
 		return 0;
 	if (v->integer) {
 		rc = bm_parse_uint(s, CTX_ENOUGH_MIN, CTX_ENOUGH_MAX, &u);
-		*value = (double)u;
+		/* u is set only on success (valgrind saw the read). */
+		if (rc == 0)
+			*value = (double)u;
 	} else
 		rc = bm_parse_double(s, 0.0, v->max, value);
 	if (rc == BM_EPARSE)
