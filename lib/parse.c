@@ -111,7 +111,6 @@ bm_parse_double(const char *s, double min, double max, double *out)
 	if (!isdigit((unsigned char)*p) &&
 	    !(*p == '.' && isdigit((unsigned char)p[1])))
 		return BM_EPARSE;
-	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0')
 		return BM_EPARSE;
@@ -119,7 +118,13 @@ bm_parse_double(const char *s, double min, double max, double *out)
 		if (isalpha((unsigned char)*p) && *p != 'e' && *p != 'E')
 			return BM_EPARSE;
 	}
-	if (errno == ERANGE || !isfinite(v))
+	/*
+	 * strtod() sets ERANGE on underflow too, but "1e-400" reads as 0 (or
+	 * a subnormal), the nearest double, which the range below judges
+	 * correctly; only an overflow, read as infinity, is out of range
+	 * whatever the bounds.
+	 */
+	if (!isfinite(v))
 		return BM_ERANGE;
 	if (v < min || v > max)
 		return BM_ERANGE;

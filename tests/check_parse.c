@@ -108,6 +108,10 @@ START_TEST(test_double)
 	ck_assert(v > 0.00029 && v < 0.00031);
 	ck_assert_int_eq(bm_parse_double("2", 0, 1, &v), BM_ERANGE);
 	ck_assert_int_eq(bm_parse_double("1e999", 0, 1e300, &v), BM_ERANGE);
+	/* An underflow reads as 0, which is in range. */
+	ck_assert_int_eq(bm_parse_double("1e-400", 0, 1, &v), 0);
+	ck_assert(v == 0);
+	ck_assert_int_eq(bm_parse_double("1e-400", 1e-9, 1, &v), BM_ERANGE);
 	ck_assert_int_eq(bm_parse_double("-1", -5, 5, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double("nan", 0, 1, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double("inf", 0, 1, &v), BM_EPARSE);
