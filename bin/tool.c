@@ -238,7 +238,7 @@ tool_tmpdir(struct tool *t)
 }
 
 /* Print "name: message" to stderr. */
-static void
+static void __attribute__((format(printf, 2, 0)))
 tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", t->name, cluster_where());

@@ -135,12 +135,14 @@ bm_ctx_set_events(bm_ctx *ctx, const char *list)
 	return 0;
 }
 
-/* Check a calibration value against its range; 0 or BM_ERANGE. */
+/*
+ * Check a calibration value against its range: 0, BM_ERANGE, or -EINVAL
+ * for an unknown selector, whatever the value.  NaN fails every comparison
+ * below, so it is out of range for each value.
+ */
 static int
 ctx_cal_check(unsigned which, double value)
 {
-	if (isnan(value))
-		return BM_ERANGE;
 	switch (which) {
 	case BM_CAL_ENOUGH:
 		return value >= CTX_ENOUGH_MIN && value <= CTX_ENOUGH_MAX &&
@@ -180,7 +182,11 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 
 	if (ctx == NULL)
 		return -EINVAL;
-	if ((rc = ctx_cal_check(which, value)) != 0)
+	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
+		return bm__fail(ctx, rc, "unknown calibration value %#x "
+		    "(expected BM_CAL_ENOUGH, BM_CAL_TIMING_O or BM_CAL_LOOP_O)",
+		    which);
+	if (rc != 0)
 		return bm__fail(ctx, rc, "calibration value %g out of range",
 		    value);
 	ctx_cal_store(ctx, which, value);

@@ -272,10 +272,26 @@ int bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 /* Merge the samples of a finished run into its figures (result.c). */
 int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
 
+/* The kinds of sink a spec names (sink.c). */
+enum {
+	BM__SINK_STDOUT,	/* "-" */
+	BM__SINK_FILE,		/* file:PATH */
+	BM__SINK_ZMQ		/* zmq:ENDPOINT */
+};
+
+/*
+ * Split a sink spec into its kind and its argument (the path or endpoint,
+ * pointing into spec) without opening anything; 0, or BM_EPARSE or
+ * BM_ECONFIG with the detail on ctx.
+ */
+int bm__sink_parse(bm_ctx *ctx, const char *spec, int *kind,
+    const char **arg);
+
 /*
  * The ZeroMQ sink backend (sink-zmq.c, built with libzmq): open a PUSH
  * socket connected to endpoint, send one message, close with a bounded
- * linger.  The handle is opaque to sink.c.
+ * linger.  The handle is opaque to sink.c; bm__sink_parse() has already
+ * refused an empty endpoint.
  */
 int bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle);
 int bm__zmq_send(bm_ctx *ctx, void *handle, const char *msg, size_t len);

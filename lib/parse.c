@@ -10,9 +10,12 @@
 
 /*
  * Parse the leading unsigned decimal digits of s into *out and return a
- * pointer past them, or NULL when there are none.  strtoull() alone would
- * accept leading blanks, a sign (and negate "-1" into 2^64 - 1) and hex, so
- * the digits are checked first and overflow is reported as BM_ERANGE.
+ * pointer past them, or NULL (and BM_EPARSE) when there are none.
+ * strtoull() alone would accept leading blanks, a sign (and negate "-1"
+ * into 2^64 - 1) and hex, so the digits are checked first.  Overflow sets
+ * *err to BM_ERANGE but still returns the end: the caller reports it only
+ * once the rest is known to be well formed, so that "99999999999999999999x"
+ * is malformed, like "9x", rather than out of range.
  */
 static const char *
 parse_digits(const char *s, uint64_t *out, int *err)
@@ -27,10 +30,8 @@ parse_digits(const char *s, uint64_t *out, int *err)
 	}
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno == ERANGE) {
+	if (errno == ERANGE)
 		*err = BM_ERANGE;
-		return NULL;
-	}
 	*out = v;
 	return end;
 }
@@ -47,6 +48,8 @@ bm_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return err;
 	if (*end != '\0')
 		return BM_EPARSE;
+	if (err != 0)
+		return err;
 	if (v < min || v > max)
 		return BM_ERANGE;
 	*out = v;
@@ -85,6 +88,8 @@ bm_parse_size(const char *s, uint64_t *out)
 	}
 	if (shift != 0 && end[1] != '\0')
 		return BM_EPARSE;
+	if (err != 0)
+		return err;
 	if (shift != 0 && v > (UINT64_MAX >> shift))
 		return BM_ERANGE;
 	*out = v << shift;
@@ -106,7 +111,6 @@ bm_parse_double(const char *s, double min, double max, double *out)
 	if (!isdigit((unsigned char)*p) &&
 	    !(*p == '.' && isdigit((unsigned char)p[1])))
 		return BM_EPARSE;
-	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0')
 		return BM_EPARSE;
@@ -114,7 +118,13 @@ bm_parse_double(const char *s, double min, double max, double *out)
 		if (isalpha((unsigned char)*p) && *p != 'e' && *p != 'E')
 			return BM_EPARSE;
 	}
-	if (errno == ERANGE || !isfinite(v))
+	/*
+	 * strtod() sets ERANGE on underflow too, but "1e-400" reads as 0 (or
+	 * a subnormal), the nearest double, which the range below judges
+	 * correctly; only an overflow, read as infinity, is out of range
+	 * whatever the bounds.
+	 */
+	if (!isfinite(v))
 		return BM_ERANGE;
 	if (v < min || v > max)
 		return BM_ERANGE;

@@ -43,8 +43,6 @@ bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle)
 	int err;
 
 	*handle = NULL;
-	if (*endpoint == '\0')
-		return bm__fail(ctx, BM_EPARSE, "sink 'zmq:' has no endpoint");
 	if ((z = calloc(1, sizeof *z)) == NULL)
 		return bm__fail(ctx, -ENOMEM, "no memory for a zmq sink");
 	if ((z->context = zmq_ctx_new()) == NULL ||

@@ -10,14 +10,8 @@
 
 #include "internal.h"
 
-enum sink_kind {
-	SINK_STDOUT,
-	SINK_FILE,
-	SINK_ZMQ
-};
-
 struct bm_sink {
-	enum sink_kind kind;
+	int kind;		/* BM__SINK_* */
 	int fd;			/* stdout and file */
 	void *zmq;		/* zmq */
 	char *what;		/* the spec, for messages */
@@ -34,7 +28,7 @@ sink_cut(bm_sink *s, off_t part)
 	struct stat st;
 	off_t end;
 
-	if (s->kind != SINK_FILE || part <= 0)
+	if (s->kind != BM__SINK_FILE || part <= 0)
 		return;
 	end = lseek(s->fd, 0, SEEK_CUR);
 	if (end < part || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -48,8 +42,6 @@ sink_cut(bm_sink *s, off_t part)
 static int
 sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
 {
-	if (*path == '\0')
-		return bm__fail(ctx, BM_EPARSE, "sink 'file:' has no path");
 	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (s->fd < 0)
 		return bm__fail(ctx, -errno, "cannot open sink file %s: %s",
@@ -57,42 +49,73 @@ sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
 	return 0;
 }
 
+/*
+ * Split a spec into its kind and its argument without opening anything, so
+ * that every malformed spec fails the same way whatever the build has.
+ */
+int
+bm__sink_parse(bm_ctx *ctx, const char *spec, int *kind, const char **arg)
+{
+	if (spec == NULL || *spec == '\0')
+		return bm__fail(ctx, BM_EPARSE, "empty sink (expected -, "
+		    "file:PATH or zmq:ENDPOINT)");
+	if (strcmp(spec, "-") == 0) {
+		*kind = BM__SINK_STDOUT;
+		*arg = spec + 1;
+	} else if (strncmp(spec, "file:", 5) == 0) {
+		if (spec[5] == '\0')
+			return bm__fail(ctx, BM_EPARSE, "sink 'file:' has no "
+			    "path");
+		*kind = BM__SINK_FILE;
+		*arg = spec + 5;
+	} else if (strncmp(spec, "zmq:", 4) == 0) {
+		if (spec[4] == '\0')
+			return bm__fail(ctx, BM_EPARSE, "sink 'zmq:' has no "
+			    "endpoint");
+		*kind = BM__SINK_ZMQ;
+		*arg = spec + 4;
+	} else
+		return bm__fail(ctx, BM_ECONFIG, "unknown sink '%.64s' "
+		    "(expected -, file:PATH or zmq:ENDPOINT)", spec);
+	return 0;
+}
+
 /* Open a sink from its spec. */
 int
 bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 {
+	const char *arg;
 	bm_sink *s;
-	int rc = 0;
+	int kind, rc;
 
 	if (out == NULL)
 		return -EINVAL;
 	*out = NULL;
-	if (spec == NULL || *spec == '\0')
-		return bm__fail(ctx, BM_EPARSE, "empty sink (expected -, "
-		    "file:PATH or zmq:ENDPOINT)");
+	if ((rc = bm__sink_parse(ctx, spec, &kind, &arg)) != 0)
+		return rc;
 	if ((s = calloc(1, sizeof *s)) == NULL ||
 	    (s->what = strdup(spec)) == NULL) {
 		free(s);
 		return bm__fail(ctx, -ENOMEM, "no memory for a sink");
 	}
+	s->kind = kind;
 	s->fd = -1;
-	if (strcmp(spec, "-") == 0) {
-		s->kind = SINK_STDOUT;
+	switch (kind) {
+	case BM__SINK_STDOUT:
 		s->fd = STDOUT_FILENO;
-	} else if (strncmp(spec, "file:", 5) == 0) {
-		s->kind = SINK_FILE;
-		rc = sink_open_file(ctx, s, spec + 5);
-	} else if (strncmp(spec, "zmq:", 4) == 0) {
-		s->kind = SINK_ZMQ;
+		break;
+	case BM__SINK_FILE:
+		rc = sink_open_file(ctx, s, arg);
+		break;
+	case BM__SINK_ZMQ:
 #ifdef BM_HAVE_ZMQ
-		rc = bm__zmq_open(ctx, spec + 4, &s->zmq);
+		rc = bm__zmq_open(ctx, arg, &s->zmq);
 #else
 		rc = bm__fail(ctx, BM_ENOTSUP, "sink '%.64s': benchmp was "
 		    "built without libzmq", spec);
 #endif
-	} else
-		rc = bm__fail(ctx, BM_ECONFIG, "unknown sink '%.64s' (expected "
-		    "-, file:PATH or zmq:ENDPOINT)", spec);
+		break;
+	}
 	if (rc != 0) {
 		free(s->what);
 		free(s);
@@ -136,7 +159,7 @@ bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 {
 	if (s == NULL || rec == NULL)
 		return -EINVAL;
-	if (s->kind == SINK_ZMQ) {
+	if (s->kind == BM__SINK_ZMQ) {
 #ifdef BM_HAVE_ZMQ
 		return bm__zmq_send(ctx, s->zmq, rec, len);
 #else
@@ -150,7 +173,7 @@ bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 int
 bm_sink_is_stdout(const bm_sink *s)
 {
-	return s != NULL && s->kind == SINK_STDOUT;
+	return s != NULL && s->kind == BM__SINK_STDOUT;
 }
 
 /* Close a sink; a file's close error (NFS, quota) is reported. */
@@ -161,11 +184,11 @@ bm_sink_close(bm_ctx *ctx, bm_sink *s)
 
 	if (s == NULL)
 		return 0;
-	if (s->kind == SINK_FILE && close(s->fd) != 0)
+	if (s->kind == BM__SINK_FILE && close(s->fd) != 0)
 		rc = bm__fail(ctx, -errno, "closing sink %s: %s", s->what,
 		    strerror(errno));
 #ifdef BM_HAVE_ZMQ
-	if (s->kind == SINK_ZMQ)
+	if (s->kind == BM__SINK_ZMQ)
 		rc = bm__zmq_close(ctx, s->zmq);
 #endif
 	free(s->what);

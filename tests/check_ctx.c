@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,10 @@ START_TEST(test_set_calibration)
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, -1),
 	    BM_ERANGE);
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, 99, 1), -EINVAL);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, 99, NAN), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "unknown"));
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, NAN),
+	    BM_ERANGE);
 	ck_assert_uint_eq(ctx->known, 0);
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 2000), 0);
 	ck_assert_uint_eq(ctx->cal.enough_us, 2000);

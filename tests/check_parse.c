@@ -31,6 +31,8 @@ static const struct size_case size_cases[] = {
 	{ "17179869184g", BM_ERANGE, 0 },
 	{ "18446744073709551616", BM_ERANGE, 0 },
 	{ "99999999999999999999999", BM_ERANGE, 0 },
+	{ "99999999999999999999999x", BM_EPARSE, 0 },
+	{ "99999999999999999999999kb", BM_EPARSE, 0 },
 	{ "", BM_EPARSE, 0 },
 	{ "k", BM_EPARSE, 0 },
 	{ "-1", BM_EPARSE, 0 },
@@ -88,6 +90,9 @@ START_TEST(test_uint)
 	ck_assert_int_eq(bm_parse_uint("18446744073709551615", 0,
 	    UINT64_MAX, &v), 0);
 	ck_assert(v == UINT64_MAX);
+	/* Malformed stays malformed when its digits would overflow. */
+	ck_assert_int_eq(bm_parse_uint("18446744073709551616x", 0,
+	    UINT64_MAX, &v), BM_EPARSE);
 }
 END_TEST
 
@@ -103,6 +108,10 @@ START_TEST(test_double)
 	ck_assert(v > 0.00029 && v < 0.00031);
 	ck_assert_int_eq(bm_parse_double("2", 0, 1, &v), BM_ERANGE);
 	ck_assert_int_eq(bm_parse_double("1e999", 0, 1e300, &v), BM_ERANGE);
+	/* An underflow reads as 0, which is in range. */
+	ck_assert_int_eq(bm_parse_double("1e-400", 0, 1, &v), 0);
+	ck_assert(v == 0);
+	ck_assert_int_eq(bm_parse_double("1e-400", 1e-9, 1, &v), BM_ERANGE);
 	ck_assert_int_eq(bm_parse_double("-1", -5, 5, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double("nan", 0, 1, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double("inf", 0, 1, &v), BM_EPARSE);
