@@ -51,7 +51,8 @@ check_sched(const bm__sched *s, const char *policy)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[256];
+	/* As long as the context's: a long message is cut at the same place. */
+	char err[sizeof(((struct bm_ctx *)0)->err)];
 	struct bm_ctx before;
 	bm__sched sc;
 	bm_ctx *ctx;

@@ -106,7 +106,8 @@ check_timer(const bm__timer *t, const char *config)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[256];
+	/* As long as the context's: a long message is cut at the same place. */
+	char err[sizeof(((struct bm_ctx *)0)->err)];
 	struct bm_ctx before;
 	bm__timer t;
 	bm_ctx *ctx;
