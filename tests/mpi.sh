@@ -140,12 +140,14 @@ grep -q "^bw_mem: rank 1 on $host: size: '0x' is not a size" "$tmp/err" ||
 no_children
 
 # benchmp-run --mpi: the suite on every rank, one file per host, the
-# hosts side by side.  A fake launcher renames rank 1's host and halves
-# its figures, so that two hosts and an outlier appear on one machine.
+# hosts side by side.  A fake launcher renames rank 1's host and divides
+# its figures by ten, so that two hosts and an outlier appear on one
+# machine: two ranks on two CPUs can move a latency by twice (seen in CI:
+# rank 1's lat_pipe at 31 us against rank 0's 14 us), never by ten.
 cat >"$tmp/fake-mpirun" <<'EOF'
 #!/bin/sh
 case $1 in --version) exec mpirun --version ;; esac
-mpirun "$@" | jq -c 'if .rank == 1 then .host = "other" | .value /= 2
+mpirun "$@" | jq -c 'if .rank == 1 then .host = "other" | .value /= 10
     elif .aggregate then .hosts += ["other"] else . end'
 EOF
 chmod +x "$tmp/fake-mpirun"
@@ -169,6 +171,6 @@ set -- "$tmp"/res/aggregate/*.jsonl
 grep -Eq "^  figure +$host +other +all ranks" "$tmp/out" ||
 	fail "hosts not side by side: $(head -n 5 "$tmp/out")"
 grep -Eq '^  lat_pipe .*\*' "$tmp/out" ||
-	fail "the halved host is not marked: $(cat "$tmp/out")"
+	fail "the host divided by ten is not marked: $(cat "$tmp/out")"
 no_children
 finish

@@ -100,8 +100,9 @@ if have_jq && [ -s "$tmp/json" ]; then
 	    '"$1" --json -N 3 | head -n 1' sh "$bin/par_ops"
 fi
 
-# mhz answers within a second (3 s here against a loaded or sanitized build)
-# without ENOUGH.
+# mhz without ENOUGH gives up calibrating in bounded time: it answers
+# within a second on a quiet machine (make bench quotes it); 10 s here is
+# a hang guard for a loaded or sanitized build, not a speed target.
 start=$(date +%s%N)
 (unset ENOUGH; "$bin/mhz") >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -109,7 +110,7 @@ end=$(date +%s%N)
 ms=$(((end - start) / 1000000))
 [ "$rc" -eq 0 ] || fail "mhz without ENOUGH exited $rc: $(head -n 2 "$tmp/err")"
 grep -Eq "^$clock\$" "$tmp/out" || fail "mhz printed '$(cat "$tmp/out")'"
-[ "$ms" -le 3000 ] || fail "mhz took $ms ms without ENOUGH"
+[ "$ms" -le 10000 ] || fail "mhz took $ms ms without ENOUGH"
 
 expect_exit 2 "unexpected argument 'extra'" "$bin/lat_ops" extra
 expect_exit 2 "unexpected argument 'extra'" "$bin/par_ops" extra
