@@ -167,39 +167,43 @@ cluster_prefix(const char *json, const char *members)
 }
 
 /*
- * Gather every rank's record text on rank 0 into one string, in rank
- * order; NULL on other ranks.  A collective.
+ * Gather LEN bytes from every rank on rank 0 (a collective): *all gets
+ * them end to end in rank order, followed by a NUL, and *lens (when not
+ * NULL) each rank's byte count; both stay NULL on other ranks.  The caller
+ * frees them, after a failure too.
  */
 static int
-cluster_gather_text(const char *mine, char **all)
+cluster_gather_bytes(const void *mine, int len, char **all, int **lens)
 {
-	int len = (int)strlen(mine), *lens = NULL, *offs = NULL, total = 0, i;
-	int rc = 0;
+	int *n = NULL, *offs = NULL, total = 0, i, rc = 0;
 
 	*all = NULL;
 	if (cluster.rank == 0) {
-		lens = calloc((size_t)cluster.size, sizeof *lens);
+		n = calloc((size_t)cluster.size, sizeof *n);
 		offs = calloc((size_t)cluster.size, sizeof *offs);
-		if (lens == NULL || offs == NULL)
+		if (n == NULL || offs == NULL)
 			rc = -ENOMEM;
 	}
-	if (rc == 0 && MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0,
+	if (rc == 0 && MPI_Gather(&len, 1, MPI_INT, n, 1, MPI_INT, 0,
 	    MPI_COMM_WORLD) != MPI_SUCCESS)
 		rc = -EPROTO;
 	if (rc == 0 && cluster.rank == 0) {
 		for (i = 0; i < cluster.size; i++) {
 			offs[i] = total;
-			total += lens[i];
+			total += n[i];
 		}
 		if ((*all = malloc((size_t)total + 1)) == NULL)
 			rc = -ENOMEM;
 	}
-	if (rc == 0 && MPI_Gatherv(mine, len, MPI_CHAR, *all, lens, offs,
-	    MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (rc == 0 && MPI_Gatherv(mine, len, MPI_BYTE, *all, n, offs,
+	    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		rc = -EPROTO;
 	if (rc == 0 && *all != NULL)
 		(*all)[total] = '\0';
-	free(lens);
+	if (lens != NULL)
+		*lens = n;
+	else
+		free(n);
 	free(offs);
 	return rc;
 }
@@ -223,45 +227,25 @@ static int
 cluster_gather_samples(const bm_result *r, const double *figs,
     bm_sample **out, size_t *nout)
 {
-	int n = (int)(r->nsamples * sizeof(bm_sample)), *lens = NULL;
-	int *offs = NULL, total = 0, i, rc = 0;
+	int *lens = NULL, i, rc;
 	unsigned base = 0;
-	size_t k;
+	size_t k = 0, end;
+	char *all;
 
-	*out = NULL;
 	*nout = 0;
-	if (cluster.rank == 0) {
-		lens = calloc((size_t)cluster.size, sizeof *lens);
-		offs = calloc((size_t)cluster.size, sizeof *offs);
-		if (lens == NULL || offs == NULL)
-			rc = -ENOMEM;
-	}
-	if (rc == 0 && MPI_Gather(&n, 1, MPI_INT, lens, 1, MPI_INT, 0,
-	    MPI_COMM_WORLD) != MPI_SUCCESS)
-		rc = -EPROTO;
+	rc = cluster_gather_bytes(r->samples,
+	    (int)(r->nsamples * sizeof(bm_sample)), &all, &lens);
+	*out = (bm_sample *)(void *)all;
 	if (rc == 0 && cluster.rank == 0) {
 		for (i = 0; i < cluster.size; i++) {
-			offs[i] = total;
-			total += lens[i];
-		}
-		if ((*out = malloc((size_t)total + 1)) == NULL)
-			rc = -ENOMEM;
-	}
-	if (rc == 0 && MPI_Gatherv(r->samples, n, MPI_BYTE, *out, lens, offs,
-	    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
-		rc = -EPROTO;
-	if (rc == 0 && cluster.rank == 0) {
-		*nout = (size_t)total / sizeof(bm_sample);
-		for (i = 0; i < cluster.size; i++) {
-			for (k = (size_t)offs[i] / sizeof(bm_sample);
-			    k < (size_t)(offs[i] + lens[i]) / sizeof(bm_sample);
-			    k++)
+			end = k + (size_t)lens[i] / sizeof(bm_sample);
+			for (; k < end; k++)
 				(*out)[k].worker += base;
 			base += (unsigned)figs[i * CL_NFIGURES + CL_PARALLEL];
 		}
+		*nout = k;
 	}
 	free(lens);
-	free(offs);
 	return rc;
 }
 
@@ -462,7 +446,8 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	 * gathers below: the caller aborts the job (cluster_exit).
 	 */
 	if (rc == 0)
-		rc = cluster_gather_text(tagged, &ranks);
+		rc = cluster_gather_bytes(tagged, (int)strlen(tagged), &ranks,
+		    NULL);
 	if (rc == 0 && MPI_Gather(mine, CL_NFIGURES, MPI_DOUBLE, figs,
 	    CL_NFIGURES, MPI_DOUBLE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		rc = -EPROTO;

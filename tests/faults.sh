@@ -15,22 +15,6 @@ tmp_empty() {
 		fail "$1: left in TMPDIR: $(ls -A "$TMPDIR")"
 }
 
-# wait_gone PID SECONDS: wait for a background job, killing it after
-# SECONDS; sets $rc to its exit status and $took to the seconds it took
-# from the call.
-wait_gone() {
-	t0=$(date +%s)
-	n=0
-	while kill -0 "$1" 2>/dev/null && [ "$n" -lt $(($2 * 10)) ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	kill -0 "$1" 2>/dev/null && kill -s KILL "$1"
-	wait "$1"
-	rc=$?
-	took=$(($(date +%s) - t0))
-}
-
 # children_of PID NAME: the processes whose parent is PID, once PID runs
 # the program NAME (a libtool wrapper script forks helpers of its own
 # before it execs the tool), waiting up to 10 s for the first to appear.

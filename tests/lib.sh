@@ -97,6 +97,22 @@ no_children() {
 	[ -z "$left" ] || fail "processes left behind:$left"
 }
 
+# wait_gone PID SECONDS: wait for a background job, killing it after
+# SECONDS; sets $rc to its exit status and $took to the seconds it took
+# from the call.
+wait_gone() {
+	t0=$(date +%s)
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ "$n" -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -0 "$1" 2>/dev/null && kill -s KILL "$1"
+	wait "$1"
+	rc=$?
+	took=$(($(date +%s) - t0))
+}
+
 # finish: the exit status of the script.
 finish() {
 	if [ "$failures" -ne 0 ]; then

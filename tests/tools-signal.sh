@@ -22,18 +22,9 @@ for sig in $sigs; do
 	    >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	sleep 1
-	t0=$(date +%s)
 	kill -s "$sig" "$pid"
 	# Give it 10 s to stop; a tool that ignores the signal is killed.
-	n=0
-	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	kill -0 "$pid" 2>/dev/null && kill -s KILL "$pid"
-	wait "$pid"
-	rc=$?
-	t1=$(date +%s)
+	wait_gone "$pid" 10
 	case $sig in
 	INT) want=130 ;;
 	TERM) want=143 ;;
@@ -43,7 +34,7 @@ for sig in $sigs; do
 	grep -q "^lat_syscall: interrupted by SIG$sig\$" "$tmp/err" ||
 		fail "SIG$sig: message '$(cat "$tmp/err")'"
 	[ ! -s "$tmp/out" ] || fail "SIG$sig: a result was printed"
-	[ $((t1 - t0)) -le 5 ] || fail "SIG$sig: took $((t1 - t0)) s to stop"
+	[ "$took" -le 5 ] || fail "SIG$sig: took $took s to stop"
 	no_children
 done
 finish

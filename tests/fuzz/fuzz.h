@@ -25,6 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 } while (0)
 
 /*
+ * The size of a context's message buffer: a target's own message buffer
+ * is as long, so that a long message is cut at the same place in both.
+ */
+#define FUZZ_ERR_MAX sizeof(((struct bm_ctx *)0)->err)
+
+/*
  * Copy the input into a NUL-terminated string, or return NULL when it
  * holds a NUL: the parsers take C strings, so such an input would only
  * repeat a shorter one, and the caller tells libFuzzer (by returning -1)

@@ -37,7 +37,7 @@ check_events(const bm__events *ev, const char *list)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[256];
+	char err[FUZZ_ERR_MAX];
 	struct bm_ctx before;
 	bm__events ev;
 	bm_ctx *ctx;

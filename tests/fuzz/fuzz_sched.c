@@ -51,8 +51,7 @@ check_sched(const bm__sched *s, const char *policy)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* As long as the context's: a long message is cut at the same place. */
-	char err[sizeof(((struct bm_ctx *)0)->err)];
+	char err[FUZZ_ERR_MAX];
 	struct bm_ctx before;
 	bm__sched sc;
 	bm_ctx *ctx;
