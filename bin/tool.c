@@ -56,17 +56,6 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[--percentiles[=N]] %s\n", t->name, t->args);
 }
 
-/*
- * Exit with status, leaving the MPI job in order or aborting it (a
- * failure of this rank alone); agreed says every rank knows of the
- * failure.
- */
-static void __attribute__((noreturn))
-tool_exit(int status, int agreed)
-{
-	cluster_exit(status, agreed);
-}
-
 /* Print the full help to stdout and exit 0. */
 static void __attribute__((noreturn))
 tool_help(const struct tool *t)
@@ -97,7 +86,7 @@ tool_help(const struct tool *t)
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
-	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
 }
 
 /* The private directory of tool_tmpdir(), and the process that owns it. */
@@ -257,7 +246,7 @@ tool_usage_error(const struct tool *t, const char *fmt, ...)
 	va_end(ap);
 	tool_usage_line(t, stderr);
 	tool_cleanup(t);
-	tool_exit(2, 0);
+	cluster_exit(2, 0);
 }
 
 /* Print a runtime failure and exit 1. */
@@ -270,7 +259,7 @@ tool_fail(const struct tool *t, const char *fmt, ...)
 	tool_vwarn(t, fmt, ap);
 	va_end(ap);
 	tool_cleanup(t);
-	tool_exit(1, 0);
+	cluster_exit(1, 0);
 }
 
 /* Report a library error: bad input exits 2, anything else 1. */
@@ -282,27 +271,24 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 	if (*detail == '\0')
 		detail = bm_strerror(rc);
 	/*
-	 * A failure every MPI rank agreed on already names the rank that
-	 * failed, and rank 0 says it once for the job.
+	 * A failure every MPI rank agreed on (BM_ERANK) already names the
+	 * rank that failed, and rank 0 says it once for the job.
 	 */
-	if (rc == BM_ERANK) {
-		if (cluster_rank() == 0)
-			fprintf(stderr, "%s: %s%s%s\n", t->name,
-			    doing != NULL ? doing : "",
-			    doing != NULL ? ": " : "", detail);
-		tool_cleanup(t);
-		tool_exit(1, 1);
-	}
-	fprintf(stderr, "%s: %s%s%s%s\n", t->name, cluster_where(),
-	    doing != NULL ? doing : "", doing != NULL ? ": " : "", detail);
+	if (rc != BM_ERANK || cluster_rank() == 0)
+		fprintf(stderr, "%s: %s%s%s%s\n", t->name,
+		    rc == BM_ERANK ? "" : cluster_where(),
+		    doing != NULL ? doing : "", doing != NULL ? ": " : "",
+		    detail);
 	tool_cleanup(t);
 	switch (rc) {
+	case BM_ERANK:
+		cluster_exit(1, 1);
 	case BM_EPARSE:
 	case BM_ERANGE:
 	case BM_ECONFIG:
-		tool_exit(2, 0);
+		cluster_exit(2, 0);
 	default:
-		tool_exit(1, 0);
+		cluster_exit(1, 0);
 	}
 }
 
@@ -356,7 +342,7 @@ tool_list_timers(const struct tool *t)
 		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
 		    info[i].detail);
 	}
-	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
 }
 
 /*
@@ -376,7 +362,7 @@ tool_version(const struct tool *t)
 	    "",
 #endif
 	    *mpi != '\0' ? " " : "", mpi);
-	tool_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
 }
 
 /* Parse the command line; return the index of the first operand. */

@@ -55,7 +55,6 @@ struct engine {
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
 	int shared;		/* more workers than CPUs */
-	uint64_t meet_timeout_ns;	/* bound on waiting for other ranks */
 	int met_failed;		/* a meeting of MPI ranks failed: no more */
 };
 
@@ -441,9 +440,20 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
 static int
 engine_meet(struct engine *e, int rc, const char *where)
 {
+	uint64_t bound;
+
 	if (e->met_failed)
 		return rc;
-	rc = bm__meet(e->ctx, rc, e->ctx->runs, e->meet_timeout_ns, where);
+	/*
+	 * Other ranks may still be calibrating, initialising or warming up
+	 * when this one arrives: the bound covers all of that.  Until this
+	 * rank knows its intervals' bound (and its options are checked), the
+	 * base bound stands for it.
+	 */
+	bound = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
+	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
+	    (e->o != NULL ? e->o->warmup_us * 1000u : 0);
+	rc = bm__meet(e->ctx, rc, e->ctx->runs, bound, where);
 	if (rc != 0)
 		e->met_failed = 1;
 	return rc;
@@ -485,11 +495,8 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	 * are as long as it, and so is the bound on waiting for them.
 	 */
 	pass_us = (bm__deadline_now() - t0) / 1000u;
-	if (rc == 0 && e->o->timeout_us == 0 && pass_us > enough_us) {
+	if (rc == 0 && e->o->timeout_us == 0 && pass_us > enough_us)
 		e->phase_timeout_ns = engine_phase_timeout(e->o, pass_us);
-		e->meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS +
-		    e->o->warmup_us * 1000u + 2 * e->phase_timeout_ns;
-	}
 	if (rc == 0 && e->o->warmup_us > 0)
 		rc = engine_wait(e, 0, 0, e->o->warmup_us * 1000u, "warm up");
 	rc = engine_meet(e, rc, "start");
@@ -606,12 +613,6 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	ctx->err[0] = '\0';
 	ctx->last_signal = 0;
 	ctx->runs++;
-	/*
-	 * Other MPI ranks may still be calibrating, initialising or warming
-	 * up when this one arrives: a meeting waits for all of that.
-	 */
-	e.meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS + 2 * (o != NULL ?
-	    engine_phase_timeout(o, 0) : ENGINE_BASE_TIMEOUT_NS);
 	if ((rc = engine_check(ctx, b, o)) != 0)
 		return engine_meet(&e, rc, "start");
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
@@ -633,8 +634,6 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.o = o;
 	e.res = res;
 	e.phase_timeout_ns = engine_phase_timeout(o, enough_us);
-	e.meet_timeout_ns = ENGINE_INIT_TIMEOUT_NS + o->warmup_us * 1000u +
-	    2 * e.phase_timeout_ns;
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
