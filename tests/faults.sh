@@ -16,16 +16,11 @@ tmp_empty() {
 }
 
 # children_of PID NAME: the processes whose parent is PID, once PID runs
-# the program NAME (a libtool wrapper script forks helpers of its own
-# before it execs the tool), waiting up to 10 s for the first to appear.
+# the program NAME, waiting up to 10 s for the first to appear.
 children_of() {
+	running "$1" "$2"
 	n=0
-	while [ "$n" -lt 100 ]; do
-		exe=$(readlink "/proc/$1/exe" 2>/dev/null)
-		if { [ "${exe##*/}" = "$2" ] || [ "${exe##*/}" = "lt-$2" ]; } &&
-		    [ -n "$(pgrep -P "$1")" ]; then
-			break
-		fi
+	while [ -z "$(pgrep -P "$1")" ] && [ "$n" -lt 100 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -114,6 +109,12 @@ for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
 			env $long $dfl \
 			    "$bin/$name" -N 1000 "$@" >"$tmp/out" 2>"$tmp/err" &
 			pid=$!
+			# The times count from the tool's start: a signal to
+			# the env(1) before it (which a background job starts
+			# with SIGINT ignored) or to libtool's wrapper script
+			# (bash, which drops a SIGINT that comes while it
+			# waits for a command) never reaches the tool.
+			running "$pid" "$name"
 			sleep "$at"
 			kill -s "$sig" "$pid" 2>/dev/null
 			wait_gone "$pid" 10

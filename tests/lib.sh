@@ -97,6 +97,23 @@ no_children() {
 	[ -z "$left" ] || fail "processes left behind:$left"
 }
 
+# running PID NAME: wait up to 10 s until the process PID runs the program
+# NAME: a libtool wrapper script runs commands of its own before it execs
+# the tool (from .libs, as NAME or lt-NAME).
+running() {
+	n=0
+	while [ "$n" -lt 1000 ]; do
+		exe=$(readlink "/proc/$1/exe" 2>/dev/null)
+		case ${exe##*/} in
+		"$2" | "lt-$2") return 0 ;;
+		esac
+		sleep 0.01
+		n=$((n + 1))
+	done
+	fail "process $1 did not start $2 within 10 s"
+	return 1
+}
+
 # wait_gone PID SECONDS: wait for a background job, killing it after
 # SECONDS; sets $rc to its exit status and $took to the seconds it took
 # from the call.

@@ -21,6 +21,7 @@ for sig in $sigs; do
 	ENOUGH=100000 $dfl "$bin/lat_syscall" -P 2 -N 1000 null \
 	    >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
+	running "$pid" lat_syscall
 	sleep 1
 	kill -s "$sig" "$pid"
 	# Give it 10 s to stop; a tool that ignores the signal is killed.
