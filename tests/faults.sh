@@ -93,6 +93,8 @@ fi
 for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
     "bw_mem 8m rd"; do
 	# Early: calibrating (no ENOUGH); later: well inside a long run.
+	# -N 100000: calibrated intervals can be 100 us (lat_tcp: 1000 of
+	# them took 0.2 s here), and the run must outlast the signal.
 	for at in 0.05 0.2 0.5 1.0; do
 		case $at in
 		0.05 | 0.2) long="-u ENOUGH -u TIMING_O -u LOOP_O" ;;
@@ -107,7 +109,8 @@ for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
 			shift
 			# shellcheck disable=SC2086
 			env $long $dfl \
-			    "$bin/$name" -N 1000 "$@" >"$tmp/out" 2>"$tmp/err" &
+			    "$bin/$name" -N 100000 "$@" >"$tmp/out" \
+			    2>"$tmp/err" &
 			pid=$!
 			# The times count from the tool's start: a signal to
 			# the env(1) before it (which a background job starts

@@ -97,12 +97,21 @@ mpi 2 lat_syscall -N 5 null
 
 # A worker killed on rank 1: every rank fails, rank 0 names rank 1 and
 # its host, nobody hangs and nothing is left.  Rank 1's wrapper kills its
-# tool's newest child during the long warmup.
+# tool's newest child during the long warmup, once the process is the
+# tool (libtool's wrapper script forks commands of its own first).
 cat >"$tmp/kill1" <<'EOF'
 #!/bin/sh
 [ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 1 ] || exec "$@"
 "$@" &
 pid=$!
+n=0
+while [ "$n" -lt 200 ]; do
+	case $(readlink "/proc/$pid/exe" 2>/dev/null) in
+	*/bw_mem | */lt-bw_mem) break ;;
+	esac
+	sleep 0.05
+	n=$((n + 1))
+done
 sleep 0.5
 until w=$(pgrep -n -P "$pid") && kill -9 "$w" 2>/dev/null; do
 	sleep 0.05
