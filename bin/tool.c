@@ -187,6 +187,7 @@ tool_tmpdir(struct tool *t)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	const char *tmp = getenv("TMPDIR");
+	struct sigaction sa;
 	sigset_t fatal, old;
 	size_t i;
 	int err;
@@ -211,10 +212,16 @@ tool_tmpdir(struct tool *t)
 	tool_dir_owner = getpid();
 	/*
 	 * SIGPIPE too: a reader that goes away (| head) outside a run
-	 * (bm_run ignores it during one).
+	 * (bm_run ignores it during one).  A signal ignored when the tool
+	 * started stays ignored, as bm_run leaves it: nohup's SIGHUP, or a
+	 * background job's SIGINT.
 	 */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigaction(sigs[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
 		(void)signal(sigs[i], tool_on_signal);
+	}
 	if (mkdtemp(tool_dir) == NULL) {
 		err = errno;
 		tool_dir[0] = '\0';

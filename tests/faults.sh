@@ -140,6 +140,29 @@ for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
 done
 no_children
 
+# A signal ignored when the tool starts stays ignored, as nohup(1) and a
+# background job expect, also once a tool has its private directory (whose
+# removal catches the others); SIGTERM still ends it and removes it.
+(trap '' HUP; exec env ENOUGH=50000 "$bin/lat_fs" -N 1000) >"$tmp/out" \
+    2>"$tmp/err" &
+pid=$!
+running "$pid" lat_fs
+n=0
+while [ -z "$(ls -A "$TMPDIR")" ] && [ "$n" -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -n "$(ls -A "$TMPDIR")" ] || fail "ignored SIGHUP: lat_fs made no directory"
+kill -s HUP "$pid"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null || fail "ignored SIGHUP: lat_fs ended on it"
+kill -s TERM "$pid" 2>/dev/null
+wait_gone "$pid" 10
+[ "$rc" -eq 143 ] ||
+	fail "ignored SIGHUP, then SIGTERM: exit $rc: $(head -n 2 "$tmp/err")"
+tmp_empty "ignored SIGHUP"
+no_children
+
 # Fork refused (RLIMIT_NPROC): the limit does not bind root, so root runs
 # the tool as nobody, from a copy nobody may execute (the program itself,
 # not libtool's wrapper script, which would fail to fork first).

@@ -66,13 +66,13 @@ expect_exit 2 "-s: 'x' is not a size" "$bin/lat_fs" -s x
 expect_exit 1 "cannot make a private directory in $tmp/nodir" "$bin/lat_fs" \
     -n 10 "$tmp/nodir"
 
-# SIGINT mid-run removes the clones and the private directory.
-ENOUGH=200000 "$bin/bw_file_rd" -N 100 -C -P 2 1m io_only "$data" \
-    >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -s INT "$pid"
-wait "$pid"
+# SIGINT mid-run ends the run and removes the clones and the private
+# directory.
+if interrupt bw_file_rd 1 env ENOUGH=200000 "$bin/bw_file_rd" -N 100 -C \
+    -P 2 1m io_only "$data"; then
+	[ "$rc" -eq 130 ] ||
+		fail "bw_file_rd: SIGINT: exit $rc: $(head -n 2 "$tmp/err")"
+fi
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 
 # A reader that goes away (SIGPIPE on the next line) removes it too.

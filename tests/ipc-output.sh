@@ -38,27 +38,19 @@ expect_exit 2 "unexpected argument 'extra'" "$bin/lat_fifo" extra
 for t in lat_pipe lat_fifo bw_unix; do
 	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	partner=
-	n=0
-	while [ -z "$partner" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		for w in $(pgrep -P "$pid"); do
-			partner=$(pgrep -P "$w" | head -n 1)
-		done
-		n=$((n + 1))
-	done
-	[ -n "$partner" ] || fail "$t: no partner process found"
-	[ -n "$partner" ] && kill -s KILL "$partner"
-	n=0
-	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	kill -0 "$pid" 2>/dev/null && kill -s KILL "$pid" &&
+	# The partner is the worker's child.
+	partner=$(child_with_child "$pid" "$t")
+	if [ -n "$partner" ]; then
+		kill -s KILL "${partner#* }"
+	else
+		fail "$t: no partner process found"
+	fi
+	wait_gone "$pid" 10
+	if [ "$rc" -eq 137 ]; then
 		fail "$t: still running 10 s after its partner died"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 1 ] || fail "$t: exit $rc after its partner died"
+	elif [ "$rc" -ne 1 ]; then
+		fail "$t: exit $rc after its partner died"
+	fi
 	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
 		fail "$t: message '$(cat "$tmp/err")'"
 done

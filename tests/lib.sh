@@ -114,6 +114,26 @@ running() {
 	return 1
 }
 
+# child_with_child PID NAME: once PID runs the program NAME, wait up to
+# 10 s for a child of it that has a child of its own (a worker and its
+# partner, or a server and a connection) and print the two pids.
+child_with_child() {
+	running "$1" "$2" || return 1
+	n=0
+	while [ "$n" -lt 100 ]; do
+		for c in $(pgrep -P "$1"); do
+			g=$(pgrep -P "$c" | head -n 1)
+			if [ -n "$g" ]; then
+				echo "$c $g"
+				return 0
+			fi
+		done
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
 # wait_gone PID SECONDS: wait for a background job, killing it after
 # SECONDS; sets $rc to its exit status and $took to the seconds it took
 # from the call.
@@ -128,6 +148,26 @@ wait_gone() {
 	wait "$1"
 	rc=$?
 	took=$(($(date +%s) - t0))
+}
+
+# interrupt NAME SECONDS CMD...: start CMD in the background with SIGINT at
+# its default (a background job starts with SIGINT ignored, and the tools
+# rightly leave an ignored signal ignored), send SIGINT SECONDS after the
+# process has become the program NAME, and wait for it as wait_gone does,
+# for up to 10 s; its output goes to $tmp/out and $tmp/err.  Returns 1,
+# having run nothing, where env(1) cannot restore the default (coreutils
+# before 8.31).
+interrupt() {
+	env --default-signal=INT true 2>/dev/null || return 1
+	name=$1
+	at=$2
+	shift 2
+	env --default-signal=INT "$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	running "$pid" "$name"
+	sleep "$at"
+	kill -s INT "$pid"
+	wait_gone "$pid" 10
 }
 
 # finish: the exit status of the script.

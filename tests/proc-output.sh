@@ -70,37 +70,28 @@ expect_exit 2 'usecs: 99999999999 is out of range' "$bin/lat_usleep" 99999999999
 for t in lat_sem lat_fcntl; do
 	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	partner=
-	n=0
-	while [ -z "$partner" ] && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		for w in $(pgrep -P "$pid"); do
-			partner=$(pgrep -P "$w" | head -n 1)
-		done
-		n=$((n + 1))
-	done
-	[ -n "$partner" ] || fail "$t: no partner process found"
-	[ -n "$partner" ] && kill -s KILL "$partner"
-	n=0
-	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	kill -0 "$pid" 2>/dev/null && kill -s KILL "$pid" &&
+	# The partner is the worker's child.
+	partner=$(child_with_child "$pid" "$t")
+	if [ -n "$partner" ]; then
+		kill -s KILL "${partner#* }"
+	else
+		fail "$t: no partner process found"
+	fi
+	wait_gone "$pid" 10
+	if [ "$rc" -eq 137 ]; then
 		fail "$t: still running 10 s after its partner died"
-	wait "$pid"
-	rc=$?
-	[ "$rc" -eq 1 ] || fail "$t: exit $rc after its partner died"
+	elif [ "$rc" -ne 1 ]; then
+		fail "$t: exit $rc after its partner died"
+	fi
 	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
 		fail "$t: message '$(cat "$tmp/err")'"
 done
 
-# SIGINT mid-run removes the private directory.
-ENOUGH=200000 "$bin/lat_fcntl" -N 100 >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -s INT "$pid"
-wait "$pid"
+# SIGINT mid-run ends the run and removes the private directory.
+if interrupt lat_fcntl 1 env ENOUGH=200000 "$bin/lat_fcntl" -N 100; then
+	[ "$rc" -eq 130 ] ||
+		fail "lat_fcntl: SIGINT: exit $rc: $(head -n 2 "$tmp/err")"
+fi
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 no_children
 finish
