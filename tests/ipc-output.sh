@@ -37,20 +37,7 @@ expect_exit 2 "unexpected argument 'extra'" "$bin/lat_fifo" extra
 # A partner that dies mid-run is an error naming the cause, not a hang.
 for t in lat_pipe lat_fifo bw_unix; do
 	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	# The partner is the worker's child.
-	partner=$(child_with_child "$pid" "$t")
-	if [ -n "$partner" ]; then
-		kill -s KILL "${partner#* }"
-	else
-		fail "$t: no partner process found"
-	fi
-	wait_gone "$pid" 10
-	if [ "$rc" -eq 137 ]; then
-		fail "$t: still running 10 s after its partner died"
-	elif [ "$rc" -ne 1 ]; then
-		fail "$t: exit $rc after its partner died"
-	fi
+	kill_helper $! "$t" partner
 	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
 		fail "$t: message '$(cat "$tmp/err")'"
 done

@@ -134,6 +134,27 @@ child_with_child() {
 	return 1
 }
 
+# kill_helper PID NAME WHICH: once PID runs the program NAME, kill its
+# helper with SIGKILL, WHICH being "partner" (a worker's child) or "server"
+# (the child with children of its own, the connections); the tool must
+# then fail, exit 1, within 10 s.  Its message is the caller's to check.
+kill_helper() {
+	pair=$(child_with_child "$1" "$2")
+	if [ -z "$pair" ]; then
+		fail "$2: no $3 process found"
+	elif [ "$3" = server ]; then
+		kill -s KILL "${pair%% *}"
+	else
+		kill -s KILL "${pair#* }"
+	fi
+	wait_gone "$1" 10
+	if [ "$rc" -eq 137 ]; then
+		fail "$2: still running 10 s after its $3 died"
+	elif [ "$rc" -ne 1 ]; then
+		fail "$2: exit $rc after its $3 died"
+	fi
+}
+
 # wait_gone PID SECONDS: wait for a background job, killing it after
 # SECONDS; sets $rc to its exit status and $took to the seconds it took
 # from the call.

@@ -70,20 +70,7 @@ expect_exit 2 'too many arguments' "$bin/lat_connect" a b
 
 # A server that dies mid-run is an error, not a hang.
 ENOUGH=200000 "$bin/lat_tcp" -N 100 >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-# Our server is the child with a child of its own (a connection).
-server=$(child_with_child "$pid" lat_tcp)
-if [ -n "$server" ]; then
-	kill -s KILL "${server%% *}"
-else
-	fail "lat_tcp: no server process found"
-fi
-wait_gone "$pid" 10
-if [ "$rc" -eq 137 ]; then
-	fail "lat_tcp: still running 10 s after its server died"
-elif [ "$rc" -ne 1 ]; then
-	fail "lat_tcp: exit $rc after its server died"
-fi
+kill_helper $! lat_tcp server
 grep -Eq "^lat_tcp: worker 0: benchmark failed: (Broken pipe|Connection reset)" \
     "$tmp/err" || fail "lat_tcp: message '$(cat "$tmp/err")'"
 
