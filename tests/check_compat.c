@@ -72,25 +72,48 @@ do_spin5us(iter_t iterations, void *cookie)
 	}
 }
 
+/* The CPU time one read of the thread's CPU-time clock takes, in us. */
+static double
+cpu_read_us(void)
+{
+	struct timespec a, b, t;
+	int i;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	for (i = 0; i < 1000; i++)
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	return ((double)(b.tv_sec - a.tv_sec) * 1e9 +
+	    (double)(b.tv_nsec - a.tv_nsec)) / 1001 / 1000;
+}
+
 /*
  * With parallel workers get_n() counts the operations of all of them, as
  * lmbench does: two workers spinning 5 us per operation give 2.5 us of
- * time per counted operation.
+ * time per counted operation.  Each operation also holds the reads of
+ * the clock around its spin (the first, and at most one past the end):
+ * the bound is 5 us and three reads, as this machine reads now, plus
+ * 0.5 us; a run disturbed beyond that is repeated, up to five times.
  */
 START_TEST(test_benchmp_parallel)
 {
-	double one, two;
+	double one = 0, two = 0, high = 5.5 + 3 * cpu_read_us();
+	int attempt;
 
 	setenv("BENCHMP_TIMER", "clock=posix-thread-cputime", 1);
-
-	benchmp(NULL, do_spin5us, NULL, 0, 1, 0, 5, NULL);
-	one = (double)gettime() / (double)get_n();
-	benchmp(NULL, do_spin5us, NULL, 0, 2, 0, 5, NULL);
-	two = (double)gettime() / (double)get_n();
-	ck_assert_ptr_null(bm_compat_errmsg());
-	/* 5 us plus two reads of the CPU clock (up to 1.5 us each). */
-	ck_assert_msg(one >= 4.9 && one < 8.5, "one worker: %.3f us", one);
-	ck_assert_msg(two >= 2.4 && two < 4.25, "two workers: %.3f us", two);
+	for (attempt = 0; attempt < 5; attempt++) {
+		benchmp(NULL, do_spin5us, NULL, 0, 1, 0, 5, NULL);
+		one = (double)gettime() / (double)get_n();
+		benchmp(NULL, do_spin5us, NULL, 0, 2, 0, 5, NULL);
+		two = (double)gettime() / (double)get_n();
+		ck_assert_ptr_null(bm_compat_errmsg());
+		if (one < high && two < high / 2)
+			break;
+	}
+	ck_assert_msg(one >= 4.9 && one < high, "one worker: %.3f us (at "
+	    "most %.3f) in %d attempts", one, high, attempt);
+	ck_assert_msg(two >= 2.4 && two < high / 2, "two workers: %.3f us "
+	    "(at most %.3f) in %d attempts", two, high / 2, attempt);
 	unsetenv("BENCHMP_TIMER");
 }
 END_TEST
