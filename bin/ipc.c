@@ -14,6 +14,7 @@
 
 #include "ipc.h"
 #include "partner.h"
+#include "placement.h"
 #include "tool.h"
 
 /* The largest message or transfer a user may ask for: 1 GB. */
@@ -30,7 +31,8 @@ struct ipc_state {
 	int pwr, prd;		/* the partner's ends (closed in the worker) */
 	char *buf;
 	struct partner partner;
-	char in[300], out[300];	/* FIFO names: to and from the partner */
+	struct placement place;
+	char in[600], out[600];	/* FIFO names: to and from the partner */
 };
 
 /* The private directory of the FIFOs (tool_tmpdir). */
@@ -116,8 +118,11 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 	char ready;
 	int rc;
 
-	snprintf(s->in, sizeof s->in, "%s/%u.in", ipc_dir, worker);
-	snprintf(s->out, sizeof s->out, "%s/%u.out", ipc_dir, worker);
+	if ((size_t)snprintf(s->in, sizeof s->in, "%s/%u.in", ipc_dir,
+	    worker) >= sizeof s->in ||
+	    (size_t)snprintf(s->out, sizeof s->out, "%s/%u.out", ipc_dir,
+	    worker) >= sizeof s->out)
+		return -ENAMETOOLONG;
 	if (mkfifo(s->in, 0600) != 0 || mkfifo(s->out, 0600) != 0)
 		return -errno;
 	/* The read end first (it does not wait), then the partner. */
@@ -125,7 +130,8 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 		return -errno;
 	pfd.fd = s->rd;
 	pfd.events = POLLIN;
-	if ((rc = partner_start(&s->partner, ipc_fifo_partner, s)) != 0)
+	if ((rc = placement_start(&s->place, 1, &s->partner,
+	    ipc_fifo_partner, s)) != 0)
 		return rc;
 	if ((s->wr = ipc_open_writer(s->in)) < 0)
 		return s->wr;
@@ -150,6 +156,9 @@ ipc_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	s->wr = s->rd = s->pwr = s->prd = -1;
+	if ((rc = placement_worker(&s->place,
+	    bm_worker_index(bm_state_current()))) != 0)
+		return rc;
 	if ((s->buf = malloc(s->msg)) == NULL)
 		return -ENOMEM;
 	memset(s->buf, 'b', s->msg);
@@ -173,8 +182,8 @@ ipc_init(bm_iter_t n, void *cookie)
 	case IPC_FIFO:
 		return ipc_fifo_setup(s, bm_worker_index(bm_state_current()));
 	}
-	rc = partner_start(&s->partner, s->desc->bandwidth ? ipc_source :
-	    ipc_echo, s);
+	rc = placement_start(&s->place, 1, &s->partner, s->desc->bandwidth ?
+	    ipc_source : ipc_echo, s);
 	/* The worker keeps only its ends, so a dead partner reads as EOF. */
 	close(s->prd);
 	if (s->pwr != s->prd)
@@ -227,6 +236,11 @@ ipc_close(bm_iter_t n, void *cookie)
 
 	(void)n;
 	(void)partner_stop(&s->partner);
+	/* --placement=both (and every later run) makes them again. */
+	if (s->desc->channel == IPC_FIFO && s->in[0] != '\0') {
+		(void)unlink(s->in);
+		(void)unlink(s->out);
+	}
 	if (s->wr >= 0)
 		close(s->wr);
 	if (s->rd >= 0 && s->rd != s->wr)
@@ -237,11 +251,13 @@ ipc_close(bm_iter_t n, void *cookie)
 
 static struct ipc_state ipc_state;
 
-/* Take -m and -M. */
+/* Take -m, -M and --placement. */
 static void
 ipc_option(struct tool *t, int opt, const char *arg)
 {
-	if (opt == 'm')
+	if (opt == PLACEMENT_OPT)
+		placement_option(&ipc_state.place, t, arg);
+	else if (opt == 'm')
 		ipc_state.msg = (size_t)tool_size(t, "-m", arg, 1,
 		    IPC_MAX_SIZE);
 	else if (opt == 'M')
@@ -251,70 +267,90 @@ ipc_option(struct tool *t, int opt, const char *arg)
 		tool_usage_error(t, "unexpected option");
 }
 
-/* Measure and print one figure. */
+/* Build the record of one figure and print it, with its line. */
+static void
+ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
+{
+	struct ipc_state *s = &ipc_state;
+	bm_param params[2 + PLACEMENT_NPARAMS];
+	size_t np = 0;
+	bm_record rec;
+	char line[160];
+
+	params[np].key = "msgsize";
+	params[np].str = NULL;
+	params[np++].num = (double)s->msg;
+	if (desc->bandwidth) {
+		params[np].key = "total";
+		params[np].str = NULL;
+		params[np++].num = (double)s->total;
+	}
+	placement_params(&s->place, params, &np);
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = desc->channel == IPC_PIPE ? "pipe" :
+	    desc->channel == IPC_UNIX ? "unix" : "fifo";
+	rec.params = params;
+	rec.nparams = np;
+	rec.result = r;
+	if (desc->bandwidth) {
+		rec.metric = "bandwidth";
+		rec.unit = "MB/s";
+		rec.scale = (double)s->total * 1e3;
+		rec.inverse = 1;
+		rec.value = r->parallel == 1 ? rec.scale / r->per_op_ns.median :
+		    r->ops_per_s * (double)s->total / 1e6;
+		tool_aggregate(t, &rec);
+		snprintf(line, sizeof line, "%s: %.2f MB/sec%s\n", desc->label,
+		    rec.value, placement_suffix(&s->place));
+	} else {
+		rec.metric = "latency";
+		rec.unit = "us";
+		rec.scale = 1e-3;
+		rec.value = r->per_op_ns.median / 1000.0;
+		tool_aggregate(t, &rec);
+		snprintf(line, sizeof line, "%s: %.4f microseconds%s\n",
+		    desc->label, rec.value, placement_suffix(&s->place));
+	}
+	tool_report(t, &rec, line);
+}
+
+/* Measure and print one figure, or two for --placement=both. */
 int
 ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 {
 	struct tool t;
-	bm_param params[2];
-	bm_record rec;
 	bm_result r;
 	bm_bench b;
-	char line[160], args[64];
+	char args[64];
+	unsigned run;
 
 	memset(&t, 0, sizeof t);
 	t.name = desc->name;
 	snprintf(args, sizeof args, "%s", !desc->options ? "" :
 	    desc->bandwidth ? "[-m msgsize] [-M total]" : "[-m msgsize]");
 	t.args = args;
+	t.extra_usage = placement_usage;
 	ipc_state.desc = desc;
 	ipc_state.msg = desc->msg;
 	ipc_state.total = desc->total;
 	if (tool_parse(&t, argc, argv, !desc->options ? "" :
-	    desc->bandwidth ? "m:M:" : "m:", NULL, ipc_option) != argc)
+	    desc->bandwidth ? "m:M:" : "m:", placement_long, ipc_option) !=
+	    argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	if (desc->channel == IPC_FIFO)
 		ipc_dir = tool_tmpdir(&t);
+	placement_setup(&ipc_state.place, &t, 2);
 	b.initialize = ipc_init;
 	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
 	b.cleanup = ipc_close;
 	b.cookie = &ipc_state;
-	tool_run(&t, &b, &r);
-
-	params[0].key = "msgsize";
-	params[0].str = NULL;
-	params[0].num = (double)ipc_state.msg;
-	params[1].key = "total";
-	params[1].str = NULL;
-	params[1].num = (double)ipc_state.total;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = desc->channel == IPC_PIPE ? "pipe" :
-	    desc->channel == IPC_UNIX ? "unix" : "fifo";
-	rec.params = params;
-	rec.nparams = desc->bandwidth ? 2 : 1;
-	rec.result = &r;
-	if (desc->bandwidth) {
-		rec.metric = "bandwidth";
-		rec.unit = "MB/s";
-		rec.scale = (double)ipc_state.total * 1e3;
-		rec.inverse = 1;
-		rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
-		    r.ops_per_s * (double)ipc_state.total / 1e6;
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%s: %.2f MB/sec\n", desc->label,
-		    rec.value);
-	} else {
-		rec.metric = "latency";
-		rec.unit = "us";
-		rec.scale = 1e-3;
-		rec.value = r.per_op_ns.median / 1000.0;
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%s: %.4f microseconds\n",
-		    desc->label, rec.value);
+	for (run = 0; run < placement_runs(&ipc_state.place); run++) {
+		placement_begin(&ipc_state.place, run, 2);
+		tool_run(&t, &b, &r);
+		ipc_report(&t, desc, &r);
+		bm_result_free(&r);
 	}
-	tool_report(&t, &rec, line);
-	bm_result_free(&r);
 	return tool_finish(&t);
 }
