@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "partner.h"
+#include "placement.h"
 #include "tool.h"
 
 /*
@@ -27,6 +28,7 @@ struct fcntl_state {
 	int fd;
 	int k;			/* the lock the worker holds */
 	struct partner partner;
+	struct placement place;
 };
 
 /* Lock (F_SETLKW) or unlock one byte. */
@@ -79,8 +81,12 @@ fcntl_init(bm_iter_t n, void *cookie)
 	char ready;
 
 	(void)n;
-	snprintf(s->path, sizeof s->path, "%s/lock.%u", s->dir,
-	    bm_worker_index(bm_state_current()));
+	if ((rc = placement_worker(&s->place,
+	    bm_worker_index(bm_state_current()))) != 0)
+		return rc;
+	if ((size_t)snprintf(s->path, sizeof s->path, "%s/lock.%u", s->dir,
+	    bm_worker_index(bm_state_current())) >= sizeof s->path)
+		return -ENAMETOOLONG;
 	if ((fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
 	    0600)) < 0)
 		return -errno;
@@ -89,7 +95,7 @@ fcntl_init(bm_iter_t n, void *cookie)
 		return -errno;
 	}
 	s->fd = p[1];
-	rc = partner_start(&s->partner, fcntl_partner, s);
+	rc = placement_start(&s->place, 1, &s->partner, fcntl_partner, s);
 	close(p[1]);
 	if (rc == 0)
 		rc = partner_read(p[0], &ready, 1);
@@ -138,27 +144,48 @@ fcntl_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Measure and print. */
+static struct fcntl_state fcntl_state;
+
+/* Take --placement. */
+static void
+fcntl_option(struct tool *t, int opt, const char *arg)
+{
+	(void)opt;
+	placement_option(&fcntl_state.place, t, arg);
+}
+
+/* Measure and print one figure, or two for --placement=both. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_fcntl", .args = "" };
-	struct fcntl_state s;
+	struct fcntl_state *sp = &fcntl_state;
+	bm_param params[PLACEMENT_NPARAMS];
 	bm_bench b;
 	bm_result r;
+	unsigned run;
+	size_t np;
 
-	memset(&s, 0, sizeof s);
-	s.fd = -1;
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+	sp->fd = -1;
+	t.extra_usage = placement_usage;
+	if (tool_parse(&t, argc, argv, NULL, placement_long, fcntl_option) !=
+	    argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
-	s.dir = tool_tmpdir(&t);
+	sp->dir = tool_tmpdir(&t);
 	b.initialize = fcntl_init;
 	b.benchmark = fcntl_bench;
 	b.cleanup = fcntl_cleanup;
-	b.cookie = &s;
-	tool_run(&t, &b, &r);
-	tool_report_us(&t, "record", NULL, 0, &r, "Fcntl lock latency");
-	bm_result_free(&r);
+	b.cookie = sp;
+	placement_setup(&sp->place, &t, 2);
+	for (run = 0; run < placement_runs(&sp->place); run++) {
+		placement_begin(&sp->place, run, 2);
+		tool_run(&t, &b, &r);
+		np = 0;
+		placement_params(&sp->place, params, &np);
+		placement_report_us(&t, &sp->place, "record", params, np, &r,
+		    "Fcntl lock latency");
+		bm_result_free(&r);
+	}
 	return tool_finish(&t);
 }

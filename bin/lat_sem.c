@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "partner.h"
+#include "placement.h"
 #include "tool.h"
 
 /*
@@ -27,6 +28,7 @@ struct sem_pair {
 struct sem_state {
 	struct sem_pair *pair;
 	struct partner partner;
+	struct placement place;
 };
 
 /*
@@ -77,8 +79,12 @@ sem_init_state(bm_iter_t n, void *cookie)
 {
 	struct sem_state *s = cookie;
 	void *m;
+	int rc;
 
 	(void)n;
+	if ((rc = placement_worker(&s->place,
+	    bm_worker_index(bm_state_current()))) != 0)
+		return rc;
 	m = mmap(NULL, sizeof *s->pair, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
@@ -87,7 +93,8 @@ sem_init_state(bm_iter_t n, void *cookie)
 	if (sem_init(&s->pair->ping, 1, 0) != 0 ||
 	    sem_init(&s->pair->pong, 1, 0) != 0)
 		return -errno;
-	return partner_start(&s->partner, sem_partner, s->pair);
+	return placement_start(&s->place, 1, &s->partner, sem_partner,
+	    s->pair);
 }
 
 /* n round trips: post ping, wait for pong. */
@@ -121,25 +128,46 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Measure and print. */
+static struct sem_state sem_state;
+
+/* Take --placement. */
+static void
+sem_option(struct tool *t, int opt, const char *arg)
+{
+	(void)opt;
+	placement_option(&sem_state.place, t, arg);
+}
+
+/* Measure and print one figure, or two for --placement=both. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_sem", .args = "" };
-	struct sem_state s;
+	struct sem_state *sp = &sem_state;
+	bm_param params[PLACEMENT_NPARAMS];
 	bm_bench b;
 	bm_result r;
+	unsigned run;
+	size_t np;
 
-	memset(&s, 0, sizeof s);
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+	t.extra_usage = placement_usage;
+	if (tool_parse(&t, argc, argv, NULL, placement_long, sem_option) !=
+	    argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	b.initialize = sem_init_state;
 	b.benchmark = sem_bench;
 	b.cleanup = sem_cleanup;
-	b.cookie = &s;
-	tool_run(&t, &b, &r);
-	tool_report_us(&t, "posix", NULL, 0, &r, "Semaphore latency");
-	bm_result_free(&r);
+	b.cookie = sp;
+	placement_setup(&sp->place, &t, 2);
+	for (run = 0; run < placement_runs(&sp->place); run++) {
+		placement_begin(&sp->place, run, 2);
+		tool_run(&t, &b, &r);
+		np = 0;
+		placement_params(&sp->place, params, &np);
+		placement_report_us(&t, &sp->place, "posix", params, np, &r,
+		    "Semaphore latency");
+		bm_result_free(&r);
+	}
 	return tool_finish(&t);
 }

@@ -259,3 +259,28 @@ placement_suffix(const struct placement *p)
 		return "";
 	return p->mode == PLACEMENT_SAME ? " (same)" : " (cross)";
 }
+
+/* Report a latency in microseconds, its line labelled for both. */
+void
+placement_report_us(struct tool *t, const struct placement *p,
+    const char *case_name, const bm_param *params, size_t nparams,
+    const bm_result *r, const char *label)
+{
+	char line[300];
+	bm_record rec;
+
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = case_name;
+	rec.params = params;
+	rec.nparams = nparams;
+	rec.metric = "latency";
+	rec.unit = "us";
+	rec.scale = 1e-3;
+	rec.value = r->per_op_ns.median / 1000.0;
+	rec.result = r;
+	tool_aggregate(t, &rec);
+	snprintf(line, sizeof line, "%s: %.4f microseconds%s\n", label,
+	    rec.value, placement_suffix(p));
+	tool_report(t, &rec, line);
+}

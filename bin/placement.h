@@ -99,6 +99,14 @@ void placement_params(struct placement *p, bm_param *params, size_t *n);
 /* The classic line's suffix: " (cross)" or " (same)" for both, else "". */
 const char *placement_suffix(const struct placement *p);
 
+/*
+ * Print "label: N microseconds" with the suffix (or the record), as
+ * tool_report_us does.
+ */
+void placement_report_us(struct tool *t, const struct placement *p,
+    const char *case_name, const bm_param *params, size_t nparams,
+    const bm_result *r, const char *label);
+
 /* The mode's name: "cross" or "same". */
 const char *placement_name(int mode);
 
