@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "partner.h"
+#include "placement.h"
 #include "tool.h"
 
 /* The most processes in one ring, and the largest working set (-s). */
@@ -29,6 +30,7 @@ struct ctx_state {
 	unsigned me;		/* the process a partner is */
 	unsigned long *data;
 	volatile unsigned long sink;
+	struct placement place;
 };
 
 /* Fault in a working set of size bytes; NULL when size is 0. */
@@ -95,6 +97,9 @@ ctx_init(bm_iter_t n, void *cookie)
 	int rc;
 
 	(void)n;
+	if ((rc = placement_worker(&s->place,
+	    bm_worker_index(bm_state_current()))) != 0)
+		return rc;
 	s->fds = calloc(s->nprocs, sizeof *s->fds);
 	s->partners = calloc(s->nprocs, sizeof *s->partners);
 	if (s->fds == NULL || s->partners == NULL)
@@ -107,7 +112,8 @@ ctx_init(bm_iter_t n, void *cookie)
 	}
 	for (i = 1; i < s->nprocs; i++) {
 		s->me = i;
-		if ((rc = partner_start(&s->partners[i], ctx_member, s)) != 0)
+		if ((rc = placement_start(&s->place, i, &s->partners[i],
+		    ctx_member, s)) != 0)
 			return rc;
 	}
 	/* The worker keeps the read end of pipe 0 and the write end of 1. */
@@ -181,6 +187,9 @@ ctx_overhead_init(bm_iter_t n, void *cookie)
 	int rc;
 
 	(void)n;
+	if ((rc = placement_worker(&s->place,
+	    bm_worker_index(bm_state_current()))) != 0)
+		return rc;
 	s->fds = calloc(1, sizeof *s->fds);
 	if (s->fds == NULL)
 		return -ENOMEM;
@@ -210,85 +219,135 @@ ctx_overhead(bm_iter_t n, void *cookie)
 
 static struct ctx_state ctx_state;
 
-/* Take -s kbytes. */
+/* Take -s kbytes and --placement. */
 static void
 ctx_option(struct tool *t, int opt, const char *arg)
 {
-	(void)opt;
+	if (opt == PLACEMENT_OPT) {
+		placement_option(&ctx_state.place, t, arg);
+		return;
+	}
 	ctx_state.size = (size_t)tool_uint(t, "-s", arg, 0, CTX_MAX_KB) * 1024;
 }
 
-/* Measure the overhead, then each ring, and print them. */
+/*
+ * Report one ring: the time of a hop less the overhead measured alone.
+ * When the hop costs no more than the overhead (a working set so large
+ * that summing it swamps the switch, and the noise of the sum decides the
+ * sign), the switch is not measurable: say so instead of printing a
+ * figure, which would be zero or negative.  Returns 0 or -1.
+ */
+static int
+ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
+{
+	struct ctx_state *s = &ctx_state;
+	bm_param params[3 + PLACEMENT_NPARAMS];
+	double hop_us = r->per_op_ns.median / 1000.0 / nprocs;
+	size_t np = 3;
+	bm_record rec;
+	char line[96];
+
+	if (!(hop_us > ovr_us)) {
+		fprintf(stderr, "%s: %u processes%s: the switch is not "
+		    "measurable: a hop took %.2f microseconds, no more than "
+		    "the %.2f of summing the %zuk working set alone\n",
+		    t->name, nprocs, placement_suffix(&s->place), hop_us,
+		    ovr_us, s->size / 1024);
+		return -1;
+	}
+	params[0].key = "nprocs";
+	params[0].str = NULL;
+	params[0].num = nprocs;
+	params[1].key = "size";
+	params[1].str = NULL;
+	params[1].num = (double)s->size;
+	params[2].key = "overhead_us";
+	params[2].str = NULL;
+	params[2].num = ovr_us;
+	placement_params(&s->place, params, &np);
+	memset(&rec, 0, sizeof rec);
+	rec.tool = t->name;
+	rec.case_name = "ring";
+	rec.params = params;
+	rec.nparams = np;
+	rec.metric = "latency";
+	rec.unit = "us";
+	/* One trip is nprocs switches, each with one hop's overhead. */
+	rec.scale = 1e-3 / nprocs;
+	rec.offset = ovr_us;
+	rec.value = hop_us - ovr_us;
+	rec.result = r;
+	tool_aggregate(t, &rec);
+	snprintf(line, sizeof line, "%u %.2f\n", nprocs, rec.value);
+	tool_report(t, &rec, line);
+	return 0;
+}
+
+/*
+ * Measure the overhead, then each ring (for both: every ring cross, then
+ * every ring same, each set under its own header line), and print them.
+ */
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] nprocs..." };
-	unsigned rings[CTX_MAX_RINGS];
-	bm_param params[3];
-	bm_record rec;
+	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] "
+	    "[--placement=WHERE] nprocs..." };
+	unsigned rings[CTX_MAX_RINGS], run, maxring = 1;
 	bm_result r;
 	bm_bench b;
-	double ovr_us, hop_us;
-	char line[96];
-	int first, i, nrings;
+	double ovr_us;
+	int first, i, nrings, failed = 0;
 
-	first = tool_parse(&t, argc, argv, "s:", NULL, ctx_option);
+	t.extra_usage = placement_usage;
+	first = tool_parse(&t, argc, argv, "s:", placement_long, ctx_option);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the number of processes");
 	nrings = argc - first;
 	if (nrings > CTX_MAX_RINGS)
 		tool_usage_error(&t, "at most %d ring sizes", CTX_MAX_RINGS);
-	for (i = 0; i < nrings; i++)
+	for (i = 0; i < nrings; i++) {
 		rings[i] = (unsigned)tool_uint(&t, "nprocs", argv[first + i], 2,
 		    CTX_MAX_PROCS);
+		if (rings[i] > maxring)
+			maxring = rings[i];
+	}
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
 	tool_setup(&t);
+	placement_setup(&ctx_state.place, &t, maxring);
 
+	/* The overhead is one process's: its worker sits where a ring's does. */
 	b.cookie = &ctx_state;
 	b.initialize = ctx_overhead_init;
 	b.benchmark = ctx_overhead;
 	b.cleanup = ctx_cleanup;
 	ctx_state.nprocs = 1;
+	placement_begin(&ctx_state.place, 0, 1);
 	tool_run(&t, &b, &r);
 	ovr_us = r.per_op_ns.median / 1000.0;
 	bm_result_free(&r);
-	if (!t.json) {
-		printf("\"size=%zuk ovr=%.2f\n", ctx_state.size / 1024, ovr_us);
-		fflush(stdout);
-	}
 
 	b.initialize = ctx_init;
 	b.benchmark = ctx_ring;
-	for (i = 0; i < nrings; i++) {
-		ctx_state.nprocs = rings[i];
-		tool_run(&t, &b, &r);
-		/* One trip is nprocs switches, each with one hop's overhead. */
-		hop_us = r.per_op_ns.median / 1000.0 / rings[i];
-		params[0].key = "nprocs";
-		params[0].str = NULL;
-		params[0].num = rings[i];
-		params[1].key = "size";
-		params[1].str = NULL;
-		params[1].num = (double)ctx_state.size;
-		params[2].key = "overhead_us";
-		params[2].str = NULL;
-		params[2].num = ovr_us;
-		memset(&rec, 0, sizeof rec);
-		rec.tool = t.name;
-		rec.case_name = "ring";
-		rec.params = params;
-		rec.nparams = 3;
-		rec.metric = "latency";
-		rec.unit = "us";
-		rec.scale = 1e-3 / rings[i];
-		rec.offset = ovr_us;
-		rec.value = hop_us - ovr_us;
-		rec.result = &r;
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%u %.2f\n", rings[i], rec.value);
-		tool_report(&t, &rec, line);
-		bm_result_free(&r);
+	for (run = 0; run < placement_runs(&ctx_state.place); run++) {
+		placement_begin(&ctx_state.place, run, 1);
+		if (!t.json) {
+			printf("\"size=%zuk ovr=%.2f%s\n", ctx_state.size / 1024,
+			    ovr_us, placement_suffix(&ctx_state.place));
+			fflush(stdout);
+		}
+		for (i = 0; i < nrings; i++) {
+			ctx_state.nprocs = rings[i];
+			placement_begin(&ctx_state.place, run, rings[i]);
+			tool_run(&t, &b, &r);
+			if (ctx_report(&t, rings[i], ovr_us, &r) != 0)
+				failed = 1;
+			bm_result_free(&r);
+		}
+	}
+	if (failed) {
+		(void)tool_finish(&t);
+		return 1;
 	}
 	return tool_finish(&t);
 }
