@@ -22,6 +22,7 @@
 
 #include "net.h"
 #include "partner.h"
+#include "placement.h"
 #include "tool.h"
 
 /* The largest message or transfer (1 GB) and UDP datagram. */
@@ -54,17 +55,17 @@ struct net_state {
 	socklen_t addrlen;
 	int fd;
 	char *buf;
+	/*
+	 * own: each worker starts its own server in initialize, a partner
+	 * pinned as --placement says (dir: where their sockets go).
+	 */
+	int own;
+	const char *dir;
+	struct partner server;
+	struct placement place;
 };
 
 static struct net_state net_state;
-static struct partner net_server;	/* our own server, if any */
-
-/* Stop our own server (the tool's cleanup hook). */
-static void
-net_cleanup(void)
-{
-	(void)partner_stop(&net_server);
-}
 
 /* Fill a header. */
 static void
@@ -247,13 +248,31 @@ net_serve(const struct net_state *s, int fd)
 	return net_serve_stream(fd, s->desc->kind);
 }
 
-/* The partner entry of our own server. */
+/*
+ * A worker's own server (a partner): an echo or transfer connection is
+ * served in this process, so the server is the one process placed;
+ * connects and datagrams as a -s server does.
+ */
 static int
 net_own_server(void *arg)
 {
 	const struct net_state *s = arg;
+	uint32_t cmd;
+	size_t msg, total;
+	int fd;
 
-	return net_serve(s, s->fd);
+	if (s->desc->kind != NET_TCP_ECHO && s->desc->kind != NET_TCP_SOURCE)
+		return net_serve(s, s->fd);
+	signal(SIGPIPE, SIG_IGN);
+	while ((fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+		if (errno != EINTR && errno != ECONNABORTED)
+			return 1;
+	}
+	close(s->fd);
+	if (net_read_header(fd, &cmd, &msg, &total) != 0 ||
+	    (cmd != NET_CMD_ECHO && cmd != NET_CMD_SOURCE))
+		return 1;
+	return net_serve_conn(fd, cmd, msg, total);
 }
 
 /* Make the server's socket: bound (and listening) on host:port or path. */
@@ -266,6 +285,9 @@ net_bind(struct net_state *s, int any, int *out)
 	int fd, one = 1, udp = s->desc->kind == NET_UDP_ECHO;
 
 	if (s->desc->kind == NET_UNIX_CONNECT) {
+		/* A longer name would be cut short, or overrun sun_path. */
+		if (strlen(s->path) >= sizeof sun.sun_path)
+			return -ENAMETOOLONG;
 		if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
 			return -errno;
 		memset(&sun, 0, sizeof sun);
@@ -276,6 +298,8 @@ net_bind(struct net_state *s, int any, int *out)
 			close(fd);
 			return -errno;
 		}
+		memcpy(&s->addr, &sun, sizeof sun);
+		s->addrlen = sizeof sun;
 		*out = fd;
 		return 0;
 	}
@@ -294,6 +318,8 @@ net_bind(struct net_state *s, int any, int *out)
 		return -errno;
 	}
 	snprintf(s->port, sizeof s->port, "%u", ntohs(sin.sin_port));
+	memcpy(&s->addr, &sin, sizeof sin);
+	s->addrlen = sizeof sin;
 	*out = fd;
 	return 0;
 }
@@ -307,6 +333,10 @@ net_resolve(struct tool *t, struct net_state *s)
 	int rc;
 
 	if (s->desc->kind == NET_UNIX_CONNECT) {
+		if (strlen(s->path) >= sizeof sun.sun_path)
+			tool_fail(t, "the socket path %s is too long (%zu bytes,"
+			    " at most %zu)", s->path, strlen(s->path),
+			    sizeof sun.sun_path - 1);
 		memset(&sun, 0, sizeof sun);
 		sun.sun_family = AF_UNIX;
 		memcpy(sun.sun_path, s->path, strlen(s->path) + 1);
@@ -325,6 +355,32 @@ net_resolve(struct tool *t, struct net_state *s)
 	s->addrlen = ai->ai_addrlen;
 	freeaddrinfo(ai);
 	return 0;
+}
+
+/*
+ * Start the worker's own server: bind it (a loopback port of its own, or
+ * a socket in the private directory named after the worker), then fork it
+ * pinned.  The worker keeps the address, not the listening socket.
+ */
+static int
+net_start_own(struct net_state *s, unsigned worker)
+{
+	int fd, rc;
+
+	if (s->desc->kind == NET_UNIX_CONNECT) {
+		if ((size_t)snprintf(s->path, sizeof s->path, "%s/s%u",
+		    s->dir, worker) >= sizeof s->path)
+			return -ENAMETOOLONG;
+		/* A worker of a run before may have left it (killed). */
+		(void)unlink(s->path);
+	}
+	if ((rc = net_bind(s, 0, &fd)) != 0)
+		return rc;
+	s->fd = fd;
+	rc = placement_start(&s->place, 1, &s->server, net_own_server, s);
+	close(fd);
+	s->fd = -1;
+	return rc;
 }
 
 /* A socket connected to the server; -errno on failure. */
@@ -352,10 +408,17 @@ net_init(bm_iter_t n, void *cookie)
 {
 	struct net_state *s = cookie;
 	unsigned char h[NET_HEADER];
+	unsigned worker;
 	int one = 1, rc;
 
 	(void)n;
 	s->fd = -1;
+	if (s->own) {
+		worker = bm_worker_index(bm_state_current());
+		if ((rc = placement_worker(&s->place, worker)) != 0 ||
+		    (rc = net_start_own(s, worker)) != 0)
+			return rc;
+	}
 	if (s->desc->kind == NET_TCP_CONNECT ||
 	    s->desc->kind == NET_UNIX_CONNECT)
 		return 0;
@@ -465,6 +528,11 @@ net_close(bm_iter_t n, void *cookie)
 	s->fd = -1;
 	free(s->buf);
 	s->buf = NULL;
+	if (s->own) {
+		(void)partner_stop(&s->server);
+		if (s->desc->kind == NET_UNIX_CONNECT && s->path[0] != '\0')
+			(void)unlink(s->path);
+	}
 	return 0;
 }
 
@@ -530,7 +598,7 @@ net_stop(struct tool *t, struct net_state *s)
 	return 0;
 }
 
-/* Take -m, -M, -p, -s and -S. */
+/* Take -m, -M, -p, -s, -S and --placement. */
 static int net_mode;		/* 0: measure, 's': serve, 'S': stop */
 
 static void
@@ -539,6 +607,9 @@ net_option(struct tool *t, int opt, const char *arg)
 	struct net_state *s = &net_state;
 
 	switch (opt) {
+	case PLACEMENT_OPT:
+		placement_option(&s->place, t, arg);
+		break;
 	case 'm':
 		s->msg = (size_t)tool_size(t, "-m", arg, 1,
 		    s->desc->kind == NET_UDP_ECHO ? NET_MAX_DATAGRAM :
@@ -572,75 +643,95 @@ net_option(struct tool *t, int opt, const char *arg)
 	}
 }
 
-/* Print the figure in lmbench's form. */
+/* Print the figure in lmbench's form (labelled for --placement=both). */
 static void
-net_report(struct tool *t, const struct net_state *s, const bm_result *r)
+net_report(struct tool *t, struct net_state *s, const bm_result *r)
 {
-	bm_param params[3];
+	bm_param params[3 + PLACEMENT_NPARAMS];
+	size_t np = 0;
 	bm_record rec;
 	char label[400], line[160];
+	int unix_connect = s->desc->kind == NET_UNIX_CONNECT;
 
-	params[0].key = "host";
-	params[0].str = s->desc->kind == NET_UNIX_CONNECT ? s->path : s->host;
-	params[0].num = 0;
-	params[1].key = "msgsize";
-	params[1].str = NULL;
-	params[1].num = (double)s->msg;
-	params[2].key = "total";
-	params[2].str = NULL;
-	params[2].num = (double)s->total;
-	switch (s->desc->kind) {
-	case NET_TCP_SOURCE:
-		tool_record_bw(&rec, t, "tcp", params, 3, r, (double)s->total);
+	params[np].key = "host";
+	params[np].str = unix_connect ? s->path : s->host;
+	params[np++].num = 0;
+	if (s->desc->kind == NET_TCP_ECHO || s->desc->kind == NET_UDP_ECHO ||
+	    s->desc->kind == NET_TCP_SOURCE) {
+		params[np].key = "msgsize";
+		params[np].str = NULL;
+		params[np++].num = (double)s->msg;
+	}
+	if (s->desc->kind == NET_TCP_SOURCE) {
+		params[np].key = "total";
+		params[np].str = NULL;
+		params[np++].num = (double)s->total;
+	}
+	if (s->own)
+		placement_params(&s->place, params, &np);
+	if (s->desc->kind == NET_TCP_SOURCE) {
+		tool_record_bw(&rec, t, "tcp", params, np, r, (double)s->total);
 		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%.6f %.2f MB/sec\n",
-		    (double)s->total / 1e6, rec.value);
+		snprintf(line, sizeof line, "%.6f %.2f MB/sec%s\n",
+		    (double)s->total / 1e6, rec.value,
+		    placement_suffix(&s->place));
 		tool_report(t, &rec, line);
 		return;
-	case NET_UNIX_CONNECT:
-		tool_report_us(t, "unix", params, 1, r, s->desc->label);
-		return;
-	default:
-		snprintf(label, sizeof label, "%s %s", s->desc->label, s->host);
-		tool_report_us(t, s->desc->kind == NET_TCP_CONNECT ? "connect" :
-		    s->desc->kind == NET_UDP_ECHO ? "udp" : "tcp", params,
-		    s->desc->kind == NET_TCP_CONNECT ? 1 : 2, r, label);
 	}
+	if (unix_connect)
+		snprintf(label, sizeof label, "%s", s->desc->label);
+	else
+		snprintf(label, sizeof label, "%s %s", s->desc->label, s->host);
+	placement_report_us(t, &s->place, unix_connect ? "unix" :
+	    s->desc->kind == NET_TCP_CONNECT ? "connect" :
+	    s->desc->kind == NET_UDP_ECHO ? "udp" : "tcp", params, np, r,
+	    label);
 }
 
-/* Parse the command line, serve, stop or measure; the exit status. */
+/*
+ * Parse the command line, serve, stop or measure (once, or cross and
+ * same for --placement=both); the exit status.
+ */
 int
 net_main(const struct net_tool *desc, int argc, char **argv)
 {
 	struct net_state *s = &net_state;
+	struct sockaddr_un sun;
 	struct tool t;
 	bm_bench b;
 	bm_result r;
-	char args[160], opts[16];
+	char args[200], opts[16], longest[600];
 	const char *tmp;
-	int first, fd, rc, is_unix = desc->kind == NET_UNIX_CONNECT;
+	unsigned run;
+	int first, is_unix = desc->kind == NET_UNIX_CONNECT;
 
 	memset(&t, 0, sizeof t);
 	t.name = desc->name;
-	t.cleanup = net_cleanup;
+	t.extra_usage = placement_usage;
 	s->desc = desc;
 	s->msg = desc->msg != 0 ? desc->msg : 1;
 	s->total = desc->total;
 	s->fd = -1;
 	snprintf(s->port, sizeof s->port, "%u", desc->port);
-	snprintf(args, sizeof args, "%s%s%s", desc->msg != 0 ? "[-m msgsize] " :
-	    "", desc->total != 0 ? "[-M total] " : "", is_unix ?
-	    "[-p path] [-s | -S]" : "[-p port] [-s | -S host | host]");
+	snprintf(args, sizeof args, "%s%s[--placement=WHERE] %s",
+	    desc->msg != 0 ? "[-m msgsize] " : "", desc->total != 0 ?
+	    "[-M total] " : "", is_unix ? "[-p path] [-s | -S]" :
+	    "[-p port] [-s | -S host | host]");
 	t.args = args;
 	snprintf(opts, sizeof opts, "%s%sp:s%s", desc->msg != 0 ? "m:" : "",
 	    desc->total != 0 ? "M:" : "", is_unix ? "S" : "S:");
-	first = tool_parse(&t, argc, argv, opts, NULL, net_option);
+	first = tool_parse(&t, argc, argv, opts, placement_long, net_option);
 	if (first < argc && (is_unix || net_mode != 0))
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	if (first < argc)
 		s->host = argv[first];
+	s->own = s->host == NULL && !(is_unix && s->path[0] != '\0') &&
+	    net_mode == 0;
+	if (s->place.given && !s->own)
+		tool_usage_error(&t, "--placement applies only to the tool's "
+		    "own server (no host, -p path, -s or -S)");
 	if (is_unix && s->path[0] == '\0' && net_mode != 0) {
 		/* The one name -s and -S share: per user, under $TMPDIR. */
 		tmp = getenv("TMPDIR");
@@ -654,33 +745,39 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 		return net_stop(&t, s);
 	tool_setup(&t);
 
-	if (s->host == NULL && !(is_unix && s->path[0] != '\0')) {
-		/* No server named: run our own for the length of the run. */
-		if (is_unix)
-			snprintf(s->path, sizeof s->path, "%s/socket",
-			    tool_tmpdir(&t));
-		else
+	if (s->own) {
+		/* Each worker runs its own server (net_start_own). */
+		if (is_unix) {
+			s->dir = tool_tmpdir(&t);
+			/* The longest name a worker will bind, checked now. */
+			if ((size_t)snprintf(longest, sizeof longest,
+			    "%s/s%u", s->dir, t.opts.parallel - 1) >=
+			    sizeof sun.sun_path)
+				tool_fail(&t, "the socket path %s is too long "
+				    "for AF_UNIX (at most %zu bytes): choose a "
+				    "shorter TMPDIR", longest,
+				    sizeof sun.sun_path - 1);
+			snprintf(s->path, sizeof s->path, "%s/s0",
+			    s->dir);
+		} else {
 			s->host = "127.0.0.1";
-		if ((rc = net_bind(s, 0, &fd)) != 0)
-			tool_fail(&t, "cannot start a server: %s",
-			    strerror(-rc));
-		s->fd = fd;
-		rc = partner_start(&net_server, net_own_server, s);
-		close(fd);
-		s->fd = -1;
-		if (rc != 0)
-			tool_fail(&t, "cannot start a server: %s",
-			    strerror(-rc));
+		}
+		placement_setup(&s->place, &t, 2);
+	} else {
+		net_resolve(&t, s);
 	}
-	net_resolve(&t, s);
 	b.initialize = net_init;
 	b.benchmark = desc->kind == NET_TCP_ECHO ? net_tcp_echo :
 	    desc->kind == NET_UDP_ECHO ? net_udp_echo :
 	    desc->kind == NET_TCP_SOURCE ? net_tcp_source : net_connect_close;
 	b.cleanup = net_close;
 	b.cookie = s;
-	tool_run(&t, &b, &r);
-	net_report(&t, s, &r);
-	bm_result_free(&r);
+	for (run = 0; run < (s->own ? placement_runs(&s->place) : 1); run++) {
+		if (s->own)
+			placement_begin(&s->place, run, 2);
+		tool_run(&t, &b, &r);
+		net_report(&t, s, &r);
+		bm_result_free(&r);
+	}
 	return tool_finish(&t);
 }

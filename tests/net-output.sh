@@ -70,7 +70,7 @@ expect_exit 2 'too many arguments' "$bin/lat_connect" a b
 
 # A server that dies mid-run is an error, not a hang.
 ENOUGH=200000 "$bin/lat_tcp" -N 100 >"$tmp/out" 2>"$tmp/err" &
-kill_helper $! lat_tcp server
+kill_helper $! lat_tcp partner
 grep -Eq "^lat_tcp: worker 0: benchmark failed: (Broken pipe|Connection reset)" \
     "$tmp/err" || fail "lat_tcp: message '$(cat "$tmp/err")'"
 
