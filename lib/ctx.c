@@ -112,7 +112,8 @@ bm_ctx_set_sched(bm_ctx *ctx, const char *policy)
 
 	if (ctx == NULL)
 		return -EINVAL;
-	if ((rc = bm__sched_parse(&s, policy, err, sizeof err)) != 0)
+	if ((rc = bm__sched_parse(&s, policy, err, sizeof err)) != 0 ||
+	    (rc = bm__sched_check(&s, err, sizeof err)) != 0)
 		return bm__fail(ctx, rc, "%s", err);
 	ctx->sched = s;
 	return 0;
@@ -267,8 +268,9 @@ bm_ctx_load_env(bm_ctx *ctx)
 		sched = getenv(sched_var);
 	}
 	memset(&s, 0, sizeof s);
-	if (sched != NULL && (rc = bm__sched_parse(&s, sched, err,
-	    sizeof err)) != 0)
+	if (sched != NULL && ((rc = bm__sched_parse(&s, sched, err,
+	    sizeof err)) != 0 || (rc = bm__sched_check(&s, err,
+	    sizeof err)) != 0))
 		return bm__fail(ctx, rc, "%s: %s", sched_var, err);
 	events = getenv("BENCHMP_EVENTS");
 	if (events != NULL && *events != '\0' &&

@@ -120,6 +120,11 @@ typedef struct bm__sched {
 /* Parse a placement policy; detail says what was wrong. */
 int bm__sched_parse(bm__sched *s, const char *policy, char *err,
     size_t errlen);
+/*
+ * Check that every CPU a list names is one this process may run on;
+ * BM_ERANGE with the CPU named in err if not.
+ */
+int bm__sched_check(const bm__sched *s, char *err, size_t errlen);
 /* Pin the calling worker according to the policy; 0 or -errno. */
 int bm__sched_apply(const bm__sched *s, unsigned worker);
 

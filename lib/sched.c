@@ -93,6 +93,39 @@ bm__sched_parse(bm__sched *s, const char *policy, char *err, size_t errlen)
 	return 0;
 }
 
+/* Check a list's CPUs against the ones this process may run on. */
+int
+bm__sched_check(const bm__sched *s, char *err, size_t errlen)
+{
+	cpu_set_t allowed;
+	unsigned i;
+	int c, first = -1, last = -1;
+
+	if (s->kind != BM__SCHED_LIST)
+		return 0;
+	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
+		snprintf(err, errlen, "cannot read the CPUs this process may "
+		    "use: %s", strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < s->ncpus; i++) {
+		if (s->cpus[i] < CPU_SETSIZE && CPU_ISSET(s->cpus[i], &allowed))
+			continue;
+		for (c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &allowed))
+				continue;
+			if (first < 0)
+				first = c;
+			last = c;
+		}
+		snprintf(err, errlen, "CPU %u is not among the %d this "
+		    "process may run on (numbered %d to %d)", s->cpus[i],
+		    CPU_COUNT(&allowed), first, last);
+		return BM_ERANGE;
+	}
+	return 0;
+}
+
 /* Return the index-th CPU the process may run on, or -1. */
 static int
 sched_nth_allowed(const cpu_set_t *allowed, unsigned index)

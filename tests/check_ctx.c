@@ -141,6 +141,9 @@ static const struct bad_env bad_envs[] = {
 	{ "BENCHMP_TIMER", "clock=nope", BM_ECONFIG },
 	{ "BENCHMP_SCHED", "sometimes", BM_ECONFIG },
 	{ "BENCHMP_SCHED", "list:9-2", BM_EPARSE },
+	/* A CPU this process may not use (no test machine has 1024). */
+	{ "BENCHMP_SCHED", "list:0,1023", BM_ERANGE },
+	{ "LMBENCH_SCHED", "custom 1023", BM_ERANGE },
 	{ "LMBENCH_SCHED", "CUSTOM", BM_ECONFIG },
 };
 
