@@ -17,13 +17,17 @@ run "$brun" --installed --quick --only latency --results "$tmp/res"
 grep -q '^Local communication latencies$' "$tmp/out" || fail "no group title"
 for t in lat_pipe lat_unix lat_fifo lat_sem lat_fcntl lat_udp lat_tcp \
     lat_connect lat_unix_connect; do
-	grep -Eq "^  $t +[0-9.]+ us " "$tmp/out" ||
-		fail "no $t row: $(cat "$tmp/out")"
+	# --placement=both: a row for each placement.
+	for p in cross same; do
+		grep -Eq "^  $t \\($p\\) +[0-9.]+ us " "$tmp/out" ||
+			fail "no $t ($p) row: $(cat "$tmp/out")"
+	done
 done
-grep -q '^\[9/9\] lat_unix_connect$' "$tmp/err" || fail "no progress on stderr"
+grep -q '^\[9/9\] lat_unix_connect --placement=both$' "$tmp/err" ||
+	fail "no progress on stderr"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
-[ "$(jq -s 'length' "$1")" -eq 9 ] || fail "not 9 records in $1"
+[ "$(jq -s 'length' "$1")" -eq 18 ] || fail "not 18 records in $1"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
 set -- "$tmp"/res/*/*.machine.json
@@ -38,7 +42,7 @@ t1=$(date +%s)
 [ "$rc" -eq 0 ] || fail "--budget: exit $rc: $(tail -n 3 "$tmp/err")"
 [ $((t1 - t0)) -le 20 ] || fail "--budget 8 took $((t1 - t0)) s"
 set -- "$tmp"/res2/*/*.jsonl
-[ "$(jq -s 'length' "$1")" -ge 9 ] || fail "--budget: records lost"
+[ "$(jq -s 'length' "$1")" -ge 18 ] || fail "--budget: records lost"
 
 expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
 expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
