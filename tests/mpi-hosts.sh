@@ -217,11 +217,12 @@ fi
 left_on_hosts "bw_mem"
 
 # benchmp-run --mpi from bmhost1: one folder per host and the aggregates,
-# all on the launching host.  PATH goes to bmhost2 as over ssh, with -x.
+# all on the launching host.  bmhost2 has a login's PATH, without the
+# tools: benchmp-run names them by their full path.
 # shellcheck disable=SC2086
 run timeout 120 ip netns exec "$ns1" nsenter --uts="$dir/uts1" "$brun" \
     --installed --quick --only latency --results "$dir/res" --mpi -np 2 \
-    --hostfile "$dir/hostfile" -- -x PATH $mca
+    --hostfile "$dir/hostfile" -- $mca
 if [ "$rc" -ne 0 ]; then
 	fail "benchmp-run --mpi across two hosts: exit $rc: $(tail -n 5 "$tmp/err")"
 else
@@ -243,6 +244,10 @@ else
 		    all(.host == $h and .aggregate == false)' "$1" >/dev/null ||
 			fail "$1: $(jq -c '{tool, host, aggregate}' "$1" | head -n 3)"
 	done
+	# The machine description is the launching host's.
+	set -- "$dir"/res/bmhost1/*.machine.json
+	[ -f "$1" ] && jq -e '.host == "bmhost1"' "$1" >/dev/null ||
+		fail "no machine description of bmhost1: $(ls -R "$dir/res")"
 	grep -Eq '^  figure +bmhost1 +bmhost2 +all ranks' "$tmp/out" ||
 		fail "hosts not side by side: $(head -n 5 "$tmp/out")"
 fi
