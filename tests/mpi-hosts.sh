@@ -244,10 +244,14 @@ else
 		    all(.host == $h and .aggregate == false)' "$1" >/dev/null ||
 			fail "$1: $(jq -c '{tool, host, aggregate}' "$1" | head -n 3)"
 	done
-	# The machine description is the launching host's.
-	set -- "$dir"/res/bmhost1/*.machine.json
-	[ -f "$1" ] && jq -e '.host == "bmhost1"' "$1" >/dev/null ||
-		fail "no machine description of bmhost1: $(ls -R "$dir/res")"
+	# Each host's folder has its own machine description.
+	for h in bmhost1 bmhost2; do
+		set -- "$dir"/res/"$h"/*.machine.json
+		[ -f "$1" ] && jq -e --arg h "$h" '.host == $h and .cpus > 0 and
+		    .caches.last_level > 0 and .memory_kb > 0 and
+		    (.benchmp | length) > 0' "$1" >/dev/null ||
+			fail "no machine description of $h: $(ls -R "$dir/res"; cat "$1")"
+	done
 	grep -Eq '^  figure +bmhost1 +bmhost2 +all ranks' "$tmp/out" ||
 		fail "hosts not side by side: $(head -n 5 "$tmp/out")"
 fi
