@@ -136,14 +136,12 @@ EOF
 chmod +x "$dir/agent"
 printf 'bmhost1 slots=1\nbmhost2 slots=1\n' >"$dir/hostfile"
 # Open MPI over the veth only, one rank per host.  (Split on blanks on
-# purpose: $dir has none.)
-# (benchmp-run adds --mca mpi_warn_on_fork 0 itself, and Open MPI refuses
-# a parameter given twice.)
+# purpose: $dir has none.)  benchmp-run adds --mca mpi_warn_on_fork 0
+# unless given, which it is here, since Open MPI refuses it twice.
 mca="--mca plm_rsh_agent $dir/agent --mca btl tcp,self
     --mca btl_tcp_if_include 10.201.0.0/24
-    --mca oob_tcp_if_include 10.201.0.0/24"
-mpiopts="--allow-run-as-root --hostfile $dir/hostfile -np 2 $mca
-    --mca mpi_warn_on_fork 0"
+    --mca oob_tcp_if_include 10.201.0.0/24 --mca mpi_warn_on_fork 0"
+mpiopts="--allow-run-as-root --hostfile $dir/hostfile -np 2 $mca"
 
 # on1 CMD...: run CMD on bmhost1, the launching host.
 on1() {
