@@ -148,7 +148,8 @@ on1() {
 	ip netns exec "$ns1" nsenter --uts="$dir/uts1" "$@"
 }
 
-# mpi CMD...: CMD as a job of one rank per host, bounded in time.
+# mpi CMD...: CMD as a job of one rank per host, bounded in time (PATH,
+# where the tools are, and the settings go to bmhost2 with -x, as over ssh).
 mpi() {
 	# shellcheck disable=SC2086
 	run timeout 120 ip netns exec "$ns1" nsenter --uts="$dir/uts1" \
@@ -331,11 +332,14 @@ left=$(ns_procs)
 cleanup
 trap - EXIT
 [ -z "$left" ] || fail "processes on the hosts before the cleanup: $left"
+# (A namespace lives on while a process is in it.)
+left=$(ns_procs)
+[ -z "$left" ] || fail "processes on the hosts after the cleanup: $left"
 for ns in "$ns1" "$ns2"; do
 	[ ! -e "/run/netns/$ns" ] || fail "namespace $ns left"
 done
 for v in "$veth1" "$veth2"; do
-	ip link show "$v" >/dev/null 2>&1 && fail "veth $v left"
+	! ip link show "$v" >/dev/null 2>&1 || fail "veth $v left here"
 done
 [ ! -e "$tmp" ] || fail "$tmp left"
 set -- "${TMPDIR:-/tmp}"/ompi.bmhost* /tmp/ompi.bmhost*
