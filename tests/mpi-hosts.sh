@@ -156,10 +156,11 @@ mpi() {
 	    mpirun $mpiopts -x PATH -x ENOUGH -x TIMING_O -x LOOP_O "$@"
 }
 
-# left_on_hosts WHAT: nothing of the job runs on either host any more.
+# left_on_hosts WHAT: nothing of the job runs on either host any more
+# (what is ending may take up to 10 s on a loaded machine).
 left_on_hosts() {
 	n=0
-	while [ -n "$(ns_procs)" ] && [ "$n" -lt 50 ]; do
+	while [ -n "$(ns_procs)" ] && [ "$n" -lt 100 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
