@@ -138,9 +138,14 @@ printf 'bmhost1 slots=1\nbmhost2 slots=1\n' >"$dir/hostfile"
 # Open MPI over the veth only, one rank per host.  (Split on blanks on
 # purpose: $dir has none.)  benchmp-run adds --mca mpi_warn_on_fork 0
 # unless given, which it is here, since Open MPI refuses it twice.
+# Open MPI's session directories (ompi.HOST.UID) go to a directory of
+# this run: runs at the same time have the same host names, and a run
+# that is interrupted ends Open MPI with SIGKILL, which leaves them.
+mkdir "$dir/session" || exit 99
 mca="--mca plm_rsh_agent $dir/agent --mca btl tcp,self
     --mca btl_tcp_if_include 10.201.0.0/24
-    --mca oob_tcp_if_include 10.201.0.0/24 --mca mpi_warn_on_fork 0"
+    --mca oob_tcp_if_include 10.201.0.0/24 --mca mpi_warn_on_fork 0
+    --mca orte_tmpdir_base $dir/session"
 mpiopts="--allow-run-as-root --hostfile $dir/hostfile -np 2 $mca"
 
 # on1 CMD...: run CMD on bmhost1, the launching host.
@@ -327,9 +332,12 @@ for abort in 1 0; do
 done
 
 # Nothing is left: no process in the hosts' namespaces (checked before
-# they go), no namespace, veth or temporary directory after the cleanup,
-# and none of Open MPI's session directories of the two hosts.
+# they go), none of Open MPI's session directories (it removes them when
+# its jobs end, failed or not), no namespace, veth or temporary directory
+# after the cleanup.
 left=$(ns_procs)
+[ -z "$(ls -A "$dir/session")" ] ||
+	fail "Open MPI's session directories left: $(ls -A "$dir/session")"
 cleanup
 trap - EXIT
 [ -z "$left" ] || fail "processes on the hosts before the cleanup: $left"
@@ -343,7 +351,8 @@ for v in "$veth1" "$veth2"; do
 	! ip link show "$v" >/dev/null 2>&1 || fail "veth $v left here"
 done
 [ ! -e "$tmp" ] || fail "$tmp left"
-set -- "${TMPDIR:-/tmp}"/ompi.bmhost* /tmp/ompi.bmhost*
+# (And none went to the usual place: orte_tmpdir_base reached bmhost2.)
+set -- "${TMPDIR:-/tmp}"/ompi.bmhost[12].* /tmp/ompi.bmhost[12].*
 for f; do
 	[ ! -e "$f" ] || fail "Open MPI's session directory $f left"
 done
