@@ -150,14 +150,17 @@ no_children
 
 # benchmp-run --mpi: the suite on every rank, one file per host, the
 # hosts side by side.  A fake launcher renames rank 1's host and divides
-# its figures by ten, so that two hosts and an outlier appear on one
+# its figures by ten (and passes what is not JSON, the hosts' descriptions,
+# as it is), so that two hosts and an outlier appear on one
 # machine: two ranks on two CPUs can move a latency by twice (seen in CI:
 # rank 1's lat_pipe at 31 us against rank 0's 14 us), never by ten.
 cat >"$tmp/fake-mpirun" <<'EOF'
 #!/bin/sh
 case $1 in --version) exec mpirun --version ;; esac
-mpirun "$@" | jq -c 'if .rank == 1 then .host = "other" | .value /= 10
-    elif .aggregate then .hosts += ["other"] else . end'
+mpirun "$@" | jq -R -r '. as $line | try (fromjson |
+    if .rank == 1 then .host = "other" | .value /= 10
+    elif .aggregate then .hosts += ["other"] else . end | tojson)
+    catch $line'
 EOF
 chmod +x "$tmp/fake-mpirun"
 MPIRUN=$tmp/fake-mpirun run "$brun" --installed --quick --only latency \
