@@ -225,6 +225,9 @@ done
 expect_exit 2 'threshold needs a value' "$cmp" --threshold
 run "$cmp" --threshold=0 "$a" "$a"
 [ "$rc" -eq 0 ] || fail "--threshold=0: exit $rc"
+run "$cmp" --threshold .5 "$a" "$a"
+[ "$rc" -eq 0 ] && grep -q "(minimum change 0.5%)" "$tmp/out" ||
+	fail "--threshold .5: exit $rc: $(tail -n 1 "$tmp/out")"
 expect_exit 2 'cannot read /nonexistent' "$cmp" "$a" /nonexistent
 expect_exit 2 "cannot read $tmp" "$cmp" "$a" "$tmp"
 echo 'not json' >"$tmp/bad.jsonl"
