@@ -77,7 +77,7 @@ cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
     size_t size, double ns, size_t at)
 {
 	struct mem_chase c;
-	bm_param params[7];
+	bm_param params[3], measured[4];
 	bm_record rec;
 	char out[128];
 	double par, one;
@@ -85,19 +85,22 @@ cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
 
 	cache_chase(&c, at, tp);
 	par = mem_parallelism(t, &c, &one, &best_k);
+	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
-	params[1] = (bm_param){ "size", NULL, (double)size };
-	params[2] = (bm_param){ "line", NULL, (double)cache_line };
-	params[3] = (bm_param){ "parallelism", NULL, par };
-	params[4] = (bm_param){ "len", NULL, (double)cache_len };
-	params[5] = (bm_param){ "reported", NULL, level > 0 &&
+	params[1] = (bm_param){ "line", NULL, (double)cache_line };
+	params[2] = (bm_param){ "len", NULL, (double)cache_len };
+	measured[0] = (bm_param){ "size", NULL, (double)size };
+	measured[1] = (bm_param){ "parallelism", NULL, par };
+	measured[2] = (bm_param){ "reported", NULL, level > 0 &&
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
-	params[6] = (bm_param){ "topology", tp->source, 0 };
+	measured[3] = (bm_param){ "topology", tp->source, 0 };
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t->name;
 	rec.case_name = level > 0 ? "cache" : "memory";
 	rec.params = params;
-	rec.nparams = 7;
+	rec.nparams = 3;
+	rec.measured = measured;
+	rec.nmeasured = 4;
 	rec.metric = "latency";
 	rec.unit = "ns";
 	rec.value = ns;

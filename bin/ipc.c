@@ -292,6 +292,7 @@ ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
 	    desc->channel == IPC_UNIX ? "unix" : "fifo";
 	rec.params = params;
 	rec.nparams = np;
+	placement_measured(&s->place, &rec);
 	rec.result = r;
 	if (desc->bandwidth) {
 		rec.metric = "bandwidth";

@@ -241,9 +241,10 @@ static int
 ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
 {
 	struct ctx_state *s = &ctx_state;
-	bm_param params[3 + PLACEMENT_NPARAMS];
+	bm_param params[2 + PLACEMENT_NPARAMS];
+	bm_param measured[1 + PLACEMENT_NMEASURED];
 	double hop_us = r->per_op_ns.median / 1000.0 / nprocs;
-	size_t np = 3;
+	size_t np = 2, i;
 	bm_record rec;
 	char line[96];
 
@@ -261,15 +262,20 @@ ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
 	params[1].key = "size";
 	params[1].str = NULL;
 	params[1].num = (double)s->size;
-	params[2].key = "overhead_us";
-	params[2].str = NULL;
-	params[2].num = ovr_us;
 	placement_params(&s->place, params, &np);
+	/* The overhead and the CPUs are measured: apart from the inputs. */
+	measured[0].key = "overhead_us";
+	measured[0].str = NULL;
+	measured[0].num = ovr_us;
+	for (i = 0; i < s->place.nmeasured; i++)
+		measured[1 + i] = s->place.measured[i];
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t->name;
 	rec.case_name = "ring";
 	rec.params = params;
 	rec.nparams = np;
+	rec.measured = measured;
+	rec.nmeasured = 1 + s->place.nmeasured;
 	rec.metric = "latency";
 	rec.unit = "us";
 	/* One trip is nprocs switches, each with one hop's overhead. */

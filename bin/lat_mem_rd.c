@@ -104,13 +104,15 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	    (double)tp->llc_reported };
 	params[np++] = (bm_param){ "topology", tp->source, 0 };
 	params[np++] = (bm_param){ "load", NULL, (double)lmr_load };
-	if (lmr_load > 0)
-		params[np++] = (bm_param){ "load_mbps", NULL, mbps };
+	/* What the load processes moved is measured, not asked. */
+	params[np] = (bm_param){ "load_mbps", NULL, mbps };
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t->name;
 	rec.case_name = lmr_case();
 	rec.params = params;
 	rec.nparams = np;
+	rec.measured = params + np;
+	rec.nmeasured = lmr_load > 0;
 	rec.metric = "latency";
 	rec.unit = "ns";
 	rec.value = r.per_op_ns.median;

@@ -58,7 +58,7 @@ main(int argc, char **argv)
 	};
 	double lat[16], best = 0, ratio;
 	struct mem_topo tp;
-	bm_param params[5];
+	bm_param params[1], measured[4];
 	bm_record rec;
 	char out[64];
 	size_t s, found = 0;
@@ -86,20 +86,23 @@ main(int argc, char **argv)
 	}
 
 	params[0] = (bm_param){ "len", NULL, (double)line_len };
-	params[1] = (bm_param){ "reported", NULL, (double)tp.line };
-	params[2] = (bm_param){ "topology", tp.source, 0 };
-	params[3] = (bm_param){ "jump", NULL, best };
-	params[4] = (bm_param){ "line_ns", NULL, lat[0] };
+	measured[0] = (bm_param){ "reported", NULL, (double)tp.line };
+	measured[1] = (bm_param){ "topology", tp.source, 0 };
+	measured[2] = (bm_param){ "jump", NULL, best };
+	measured[3] = (bm_param){ "line_ns", NULL, lat[0] };
 	for (i = 0, s = LINE_MIN_STRIDE; s < found; i++, s *= 2)
 		;
-	params[4].num = lat[i];
+	measured[3].num = lat[i];
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t.name;
 	rec.case_name = "line";
 	rec.params = params;
-	rec.nparams = 5;
+	rec.nparams = 1;
+	rec.measured = measured;
+	rec.nmeasured = 4;
 	rec.metric = "size";
 	rec.unit = "bytes";
+	rec.better = BM_BETTER_NONE;
 	rec.value = (double)found;
 	snprintf(out, sizeof out, "%zu\n", found);
 	mem_report_derived(&t, &rec, out);

@@ -132,9 +132,12 @@ main(int argc, char **argv)
 	rec.tool = t.name;
 	rec.case_name = probe ? "touched" : "available";
 	rec.params = params;
-	rec.nparams = 3;
+	rec.nparams = 1;
+	rec.measured = params + 1;
+	rec.nmeasured = 2;
 	rec.metric = "size";
 	rec.unit = "MB";
+	rec.better = BM_BETTER_NONE;
 	rec.value = (double)got;
 	snprintf(line, sizeof line, "%llu\n", (unsigned long long)got);
 	mem_report_derived(&t, &rec, line);

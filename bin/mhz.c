@@ -136,6 +136,7 @@ main(int argc, char **argv)
 	rec.case_name = "clock";
 	rec.metric = "clock";
 	rec.unit = "MHz";
+	rec.better = BM_BETTER_HIGHER;
 	rec.value = (double)mhz;
 	rec.scale = 1000.0 * OPS_BLOCK;
 	rec.inverse = 1;

@@ -671,6 +671,8 @@ net_report(struct tool *t, struct net_state *s, const bm_result *r)
 		placement_params(&s->place, params, &np);
 	if (s->desc->kind == NET_TCP_SOURCE) {
 		tool_record_bw(&rec, t, "tcp", params, np, r, (double)s->total);
+		if (s->own)
+			placement_measured(&s->place, &rec);
 		tool_aggregate(t, &rec);
 		snprintf(line, sizeof line, "%.6f %.2f MB/sec%s\n",
 		    (double)s->total / 1e6, rec.value,

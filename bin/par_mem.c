@@ -48,7 +48,7 @@ main(int argc, char **argv)
 	};
 	struct mem_topo tp;
 	struct mem_chase c;
-	bm_param params[6];
+	bm_param params[2], measured[4];
 	bm_record rec;
 	char out[64];
 	double par, one;
@@ -83,17 +83,20 @@ main(int argc, char **argv)
 
 		params[0] = (bm_param){ "size", NULL, (double)size };
 		params[1] = (bm_param){ "line", NULL, (double)pm_line };
-		params[2] = (bm_param){ "chains", NULL, (double)best_k };
-		params[3] = (bm_param){ "load_ns", NULL, one };
-		params[4] = (bm_param){ "llc", NULL, (double)tp.llc };
-		params[5] = (bm_param){ "topology", tp.source, 0 };
+		measured[0] = (bm_param){ "chains", NULL, (double)best_k };
+		measured[1] = (bm_param){ "load_ns", NULL, one };
+		measured[2] = (bm_param){ "llc", NULL, (double)tp.llc };
+		measured[3] = (bm_param){ "topology", tp.source, 0 };
 		memset(&rec, 0, sizeof rec);
 		rec.tool = t.name;
 		rec.case_name = "chase";
 		rec.params = params;
-		rec.nparams = 6;
+		rec.nparams = 2;
+		rec.measured = measured;
+		rec.nmeasured = 4;
 		rec.metric = "parallelism";
 		rec.unit = "loads";
+		rec.better = BM_BETTER_HIGHER;
 		rec.value = par;
 		snprintf(out, sizeof out, "%.6f %.2f\n", (double)size / 1e6,
 		    par);

@@ -198,10 +198,11 @@ main(int argc, char **argv)
 		memset(&rec, 0, sizeof rec);
 		rec.tool = t.name;
 		rec.case_name = ops_cases[i].label;
-		rec.params = &param;
-		rec.nparams = 1;
+		rec.measured = &param;
+		rec.nmeasured = 1;
 		rec.metric = "parallelism";
 		rec.unit = "ops";
+		rec.better = BM_BETTER_HIGHER;
 		rec.value = lat / best_ns;
 		rec.scale = lat * 2.0 * PAR_REPS * best_k;
 		rec.inverse = 1;

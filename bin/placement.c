@@ -209,6 +209,7 @@ void
 placement_params(struct placement *p, bm_param *params, size_t *n)
 {
 	size_t len = 0, i, j;
+	bm_param *m;
 	int *row, w;
 
 	p->text[0] = '\0';
@@ -231,24 +232,34 @@ done:
 	params[*n].key = "placement";
 	params[*n].str = placement_name(p->mode);
 	params[(*n)++].num = 0;
+	m = p->measured;
+	p->nmeasured = 0;
 	if (p->fallback) {
-		params[*n].key = "placement_asked";
-		params[*n].str = placement_name(p->asked);
-		params[(*n)++].num = 0;
+		m[p->nmeasured].key = "placement_asked";
+		m[p->nmeasured].str = placement_name(p->asked);
+		m[p->nmeasured++].num = 0;
 	}
-	params[*n].key = "cpus";
-	params[*n].str = p->text;
-	params[(*n)++].num = 0;
+	m[p->nmeasured].key = "cpus";
+	m[p->nmeasured].str = p->text;
+	m[p->nmeasured++].num = 0;
 	if (p->nslots > 0 && p->seen[0] >= 0) {
-		params[*n].key = "worker_cpu";
-		params[*n].str = NULL;
-		params[(*n)++].num = p->seen[0];
+		m[p->nmeasured].key = "worker_cpu";
+		m[p->nmeasured].str = NULL;
+		m[p->nmeasured++].num = p->seen[0];
 	}
 	if (p->nslots > 0 && p->group > 1 && p->seen[1] >= 0) {
-		params[*n].key = "partner_cpu";
-		params[*n].str = NULL;
-		params[(*n)++].num = p->seen[1];
+		m[p->nmeasured].key = "partner_cpu";
+		m[p->nmeasured].str = NULL;
+		m[p->nmeasured++].num = p->seen[1];
 	}
+}
+
+/* Point a record's measured values at those placement_params kept. */
+void
+placement_measured(const struct placement *p, bm_record *rec)
+{
+	rec->measured = p->measured;
+	rec->nmeasured = p->nmeasured;
 }
 
 /* Label the lines of both. */
@@ -279,6 +290,7 @@ placement_report_us(struct tool *t, const struct placement *p,
 	rec.scale = 1e-3;
 	rec.value = r->per_op_ns.median / 1000.0;
 	rec.result = r;
+	placement_measured(p, &rec);
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s: %.4f microseconds%s\n", label,
 	    rec.value, placement_suffix(p));

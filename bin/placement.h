@@ -33,6 +33,9 @@ extern const char placement_usage[];
  * (sched_getcpu after pinning) come back through memory the parent maps
  * shared before bm_run, and go into the record (placement_params).
  */
+/* The most measured values placement_params keeps. */
+#define PLACEMENT_NMEASURED 4
+
 struct placement {
 	int asked;		/* enum placement_mode, default cross */
 	int given;		/* --placement was on the command line */
@@ -50,10 +53,17 @@ struct placement {
 	unsigned base;
 	/* The record's text of the CPUs seen. */
 	char text[1024];
+	/*
+	 * What the run found (the CPUs seen, what was asked when that
+	 * differs): the record's measured values, apart from its params so
+	 * that records of two runs still match (benchmp-compare).
+	 */
+	bm_param measured[PLACEMENT_NMEASURED];
+	size_t nmeasured;
 };
 
 /* The most parameters placement_params appends. */
-#define PLACEMENT_NPARAMS 5
+#define PLACEMENT_NPARAMS 1
 
 /* Parse --placement's argument, or exit 2. */
 void placement_option(struct placement *p, const struct tool *t,
@@ -90,11 +100,15 @@ int placement_start(struct placement *p, unsigned proc, struct partner *pt,
     int (*fn)(void *), void *arg);
 
 /*
- * After the run: append the record's parameters (placement, the CPUs
- * seen, what was asked when that differs; at most PLACEMENT_NPARAMS) to
- * params[*n], advancing *n.
+ * After the run: append the record's parameter (the placement measured;
+ * at most PLACEMENT_NPARAMS) to params[*n], advancing *n, and keep what
+ * the run found (the CPUs seen, what was asked when that differs) for
+ * placement_measured.
  */
 void placement_params(struct placement *p, bm_param *params, size_t *n);
+
+/* Point a record's measured values at those placement_params kept. */
+void placement_measured(const struct placement *p, bm_record *rec);
 
 /* The classic line's suffix: " (cross)" or " (same)" for both, else "". */
 const char *placement_suffix(const struct placement *p);

@@ -77,7 +77,7 @@ main(int argc, char **argv)
 		    "default 4 GB of pages, 1M pages at most)\n"
 	};
 	struct mem_topo tp;
-	bm_param params[6];
+	bm_param params[3], measured[3];
 	bm_record rec;
 	char out[96];
 	double spread, packed, base = 0, cost = 0;
@@ -128,20 +128,24 @@ main(int argc, char **argv)
 		tool_fail(&t, "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
 
-	params[0] = (bm_param){ "pages", NULL, (double)reach };
-	params[1] = (bm_param){ "page", NULL, (double)tp.page };
-	params[2] = (bm_param){ "line", NULL, (double)tlb_line };
-	params[3] = (bm_param){ "miss_ns", NULL, cost };
-	params[4] = (bm_param){ "first_miss_pages", NULL,
+	params[0] = (bm_param){ "page", NULL, (double)tp.page };
+	params[1] = (bm_param){ "line", NULL, (double)tlb_line };
+	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
+	measured[0] = (bm_param){ "pages", NULL, (double)reach };
+	measured[1] = (bm_param){ "miss_ns", NULL, cost };
+	measured[2] = (bm_param){ "first_miss_pages", NULL,
 	    (double)mem_next_size(reach) };
-	params[5] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t.name;
 	rec.case_name = "tlb";
 	rec.params = params;
-	rec.nparams = 6;
+	rec.nparams = 3;
+	rec.measured = measured;
+	rec.nmeasured = 3;
 	rec.metric = "pages";
 	rec.unit = "pages";
+	/* A larger reach is no better or worse machine: not judged. */
+	rec.better = BM_BETTER_NONE;
 	rec.value = (double)reach;
 	snprintf(out, sizeof out, "tlb: %zu pages %.5f nanoseconds\n", reach,
 	    cost);

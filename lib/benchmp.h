@@ -319,6 +319,14 @@ typedef struct bm_param {
 	double num;
 } bm_param;
 
+/* Which way a figure is better; BM_BETTER_AUTO derives it from the metric. */
+typedef enum bm_better {
+	BM_BETTER_AUTO = 0,
+	BM_BETTER_LOWER,
+	BM_BETTER_HIGHER,
+	BM_BETTER_NONE		/* not judged: a size, a count, a limit */
+} bm_better;
+
 typedef struct bm_record {
 	const char *tool;	/* "lat_syscall" */
 	const char *case_name;	/* "null" */
@@ -337,6 +345,11 @@ typedef struct bm_record {
 	const bm_result *result;
 	/* A cost measured apart and taken off every sample (inverse 0). */
 	double offset;
+	/* "better" in the record; AUTO: latency lower, rates higher. */
+	bm_better better;
+	/* What the run found besides the value ("measured"); params are inputs. */
+	const bm_param *measured;
+	size_t nmeasured;
 } bm_record;
 
 /* Format a record as one line of JSON (with '\n'); free() the string. */

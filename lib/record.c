@@ -368,17 +368,69 @@ rec_where_when(struct rec_buf *b)
 	rec_kstr(b, "timestamp", stamp);
 }
 
+/* Append "key":{...} for a list of parameters. */
+static void
+rec_params(struct rec_buf *b, const char *key, const bm_param *p, size_t n)
+{
+	size_t i;
+
+	rec_printf(b, ",\"%s\":{", key);
+	for (i = 0; i < n; i++) {
+		rec_printf(b, "%s", i > 0 ? "," : "");
+		rec_string(b, p[i].key);
+		rec_printf(b, ":");
+		if (p[i].str != NULL)
+			rec_string(b, p[i].str);
+		else
+			rec_number(b, p[i].num);
+	}
+	rec_printf(b, "}");
+}
+
+/*
+ * Which way the figure is better: the tool's word, or from the metric (a
+ * latency lower; a bandwidth, rate, clock or parallelism higher), else
+ * from the unit (per second higher, a time lower); anything else (sizes,
+ * counts) is "none", which a comparison does not judge.
+ */
+static const char *
+rec_better(const bm_record *rec)
+{
+	static const char *const higher[] = { "bandwidth", "rate", "clock",
+	    "parallelism", "throughput" };
+	static const char *const times[] = { "ns", "us", "ms", "s" };
+	const char *m = rec->metric != NULL ? rec->metric : "";
+	const char *u = rec->unit != NULL ? rec->unit : "";
+	size_t i, len = strlen(u);
+
+	if (rec->better != BM_BETTER_AUTO)
+		return rec->better == BM_BETTER_LOWER ? "lower" :
+		    rec->better == BM_BETTER_HIGHER ? "higher" : "none";
+	if (strcmp(m, "latency") == 0 || strcmp(m, "time") == 0)
+		return "lower";
+	for (i = 0; i < sizeof higher / sizeof higher[0]; i++)
+		if (strcmp(m, higher[i]) == 0)
+			return "higher";
+	if (len > 2 && strcmp(u + len - 2, "/s") == 0)
+		return "higher";
+	for (i = 0; i < sizeof times / sizeof times[0]; i++)
+		if (strcmp(u, times[i]) == 0)
+			return "lower";
+	return "none";
+}
+
 /* Format a record as one line of JSON; the caller frees *out. */
 int
 bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 {
 	struct rec_buf b = { NULL, 0, 0, 0 };
 	const bm_result *r;
-	size_t i;
 	int rc;
 
 	if (out == NULL || rec == NULL || rec->tool == NULL ||
-	    rec->result == NULL || (rec->nparams > 0 && rec->params == NULL))
+	    rec->result == NULL || (rec->nparams > 0 && rec->params == NULL) ||
+	    (rec->nmeasured > 0 && rec->measured == NULL) ||
+	    (unsigned)rec->better > (unsigned)BM_BETTER_NONE)
 		return -EINVAL;
 	*out = NULL;
 	r = rec->result;
@@ -388,19 +440,12 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_printf(&b, "{\"tool\":");
 	rec_string(&b, rec->tool);
 	rec_kstr(&b, "case", rec->case_name);
-	rec_printf(&b, ",\"params\":{");
-	for (i = 0; i < rec->nparams; i++) {
-		rec_printf(&b, "%s", i > 0 ? "," : "");
-		rec_string(&b, rec->params[i].key);
-		rec_printf(&b, ":");
-		if (rec->params[i].str != NULL)
-			rec_string(&b, rec->params[i].str);
-		else
-			rec_number(&b, rec->params[i].num);
-	}
-	rec_printf(&b, "}");
+	rec_params(&b, "params", rec->params, rec->nparams);
+	if (rec->nmeasured > 0)
+		rec_params(&b, "measured", rec->measured, rec->nmeasured);
 	rec_kstr(&b, "metric", rec->metric);
 	rec_kstr(&b, "unit", rec->unit);
+	rec_kstr(&b, "better", rec_better(rec));
 	rec_knum(&b, "value", rec->value);
 	if ((rc = rec_stats(&b, rec)) != 0) {
 		free(b.s);

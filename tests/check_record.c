@@ -281,6 +281,81 @@ START_TEST(test_with_context)
 }
 END_TEST
 
+/* The record says which way is better: the tool's word, else the metric's. */
+START_TEST(test_better)
+{
+	static const struct {
+		const char *metric, *unit;
+		bm_better better;
+		const char *want;
+	} cases[] = {
+		{ "latency", "us", BM_BETTER_AUTO, "lower" },
+		{ "bandwidth", "MB/s", BM_BETTER_AUTO, "higher" },
+		{ "rate", "files/s", BM_BETTER_AUTO, "higher" },
+		{ "clock", "MHz", BM_BETTER_AUTO, "higher" },
+		{ "parallelism", "loads", BM_BETTER_AUTO, "higher" },
+		{ "other", "ops/s", BM_BETTER_AUTO, "higher" },
+		{ "other", "ns", BM_BETTER_AUTO, "lower" },
+		{ "size", "bytes", BM_BETTER_AUTO, "none" },
+		{ NULL, NULL, BM_BETTER_AUTO, "none" },
+		{ "latency", "us", BM_BETTER_NONE, "none" },
+		{ "size", "MB", BM_BETTER_HIGHER, "higher" },
+		{ "bandwidth", "MB/s", BM_BETTER_LOWER, "lower" },
+	};
+	bm_record rec;
+	char *s = NULL, want[64];
+	size_t i;
+
+	record_setup();
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		record_latency(&rec, NULL, 0);
+		rec.metric = cases[i].metric;
+		rec.unit = cases[i].unit;
+		rec.better = cases[i].better;
+		ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+		snprintf(want, sizeof want, "\"better\":\"%s\"", cases[i].want);
+		ck_assert_msg(strstr(s, want) != NULL, "case %zu: %s", i, s);
+		free(s);
+		s = NULL;
+	}
+	record_latency(&rec, NULL, 0);
+	rec.better = (bm_better)(BM_BETTER_NONE + 1);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+	ck_assert_ptr_null(s);
+}
+END_TEST
+
+/* What the run found goes to "measured", apart from the inputs. */
+START_TEST(test_measured)
+{
+	bm_param p[1] = { { "size", NULL, 4096 } };
+	bm_param m[2] = { { "chains", NULL, 4 }, { "topology", "sysfs", 0 } };
+	bm_record rec;
+	char *s = NULL, out[256];
+
+	record_setup();
+	record_latency(&rec, p, 1);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_ptr_null(strstr(s, "\"measured\""));
+	free(s);
+	s = NULL;
+	rec.measured = m;
+	rec.nmeasured = 2;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "\"params\":{\"size\":4096},"
+	    "\"measured\":{\"chains\":4,\"topology\":\"sysfs\"}"));
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-e '.measured.chains == 4 and "
+		    ".params == {size: 4096}'", out, sizeof out), 0);
+	}
+	free(s);
+	s = NULL;
+	rec.measured = NULL;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_bad_arguments)
 {
 	bm_record rec;
@@ -315,6 +390,8 @@ record_suite(void)
 	tcase_add_test(tc, test_offset);
 	tcase_add_test(tc, test_large_counts);
 	tcase_add_test(tc, test_with_context);
+	tcase_add_test(tc, test_better);
+	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;

@@ -64,7 +64,7 @@ if have_jq; then
 		fail "lat_mem_rd --load 1 exited $rc: $(head -n 2 "$tmp/err")"
 	else
 		jq -se 'length > 5 and all(.[]; .case == "page" and
-		    .params.load == 1 and .params.load_mbps > 0)' \
+		    .params.load == 1 and .measured.load_mbps > 0)' \
 		    "$tmp/out" >/dev/null ||
 			fail "lat_mem_rd --load --json: $(head -c 300 "$tmp/out")"
 	fi
@@ -87,30 +87,48 @@ run "$bin/stream" -v 2 -M 1m
 check_all "$tmp/out" "^STREAM2 (fill|copy|daxpy|sum) (latency: $num nanoseconds|bandwidth: $num MB/sec)\$" "stream -v 2"
 [ "$(wc -l <"$tmp/out")" -eq 8 ] || fail "stream -v 2: not 8 lines"
 
-# tlb: the reach and the cost of a miss.
-expect_line "^tlb: [0-9]+ pages $num nanoseconds\$" "$bin/tlb"
+# tlb: the reach and the cost of a miss; the record (to a file sink beside
+# the classic line) keeps what it found out of params, which hold only the
+# inputs, so two runs' records match; sizes and limits are not judged.
+expect_line "^tlb: [0-9]+ pages $num nanoseconds\$" env \
+    BENCHMP_OUTPUT="file:$tmp/tlb.jsonl" "$bin/tlb"
+if have_jq; then
+	jq -e '.better == "none" and (.params | keys) == ["len", "line", "page"]
+	    and .measured.pages == .value and .measured.miss_ns >= 0' \
+	    "$tmp/tlb.jsonl" >/dev/null ||
+		fail "tlb record: $(cut -c1-300 "$tmp/tlb.jsonl")"
+fi
 expect_exit 1 "no TLB limit within 16 pages" "$bin/tlb" -M 64k
 
 # line: a power of two from 16 to 512 bytes.
-run "$bin/line" -M 8m
+run env BENCHMP_OUTPUT="file:$tmp/line.jsonl" "$bin/line" -M 8m
 if [ "$rc" -ne 0 ]; then
 	fail "line exited $rc: $(head -n 2 "$tmp/err")"
 else
 	grep -Eqx '16|32|64|128|256|512' "$tmp/out" ||
 		fail "line printed '$(cat "$tmp/out")'"
+	! have_jq || jq -e '.better == "none" and .params == {len: 8388608}
+	    and .measured.jump > 0' "$tmp/line.jsonl" >/dev/null ||
+		fail "line record: $(cut -c1-300 "$tmp/line.jsonl")"
 fi
 
 # cache: at least the first level, every line in lmbench's format.
-run "$bin/cache" -M 4m
+run env BENCHMP_OUTPUT="file:$tmp/cache.jsonl" "$bin/cache" -M 4m
 if [ "$rc" -ne 0 ]; then
 	fail "cache exited $rc: $(head -n 2 "$tmp/err")"
 else
 	check_all "$tmp/out" "^(L[1-4] cache: [0-9]+ bytes $num nanoseconds [0-9]+ linesize $num parallelism|Memory latency: $num nanoseconds $num parallelism)\$" cache
 	grep -q '^L1 cache: ' "$tmp/out" || fail "cache: no L1 line"
+	! have_jq || jq -se 'length > 0 and all(.[]; .better == "lower" and
+	    (.params | keys) == ["len", "level", "line"] and
+	    .measured.parallelism > 0 and .measured.size >= 0)' \
+	    "$tmp/cache.jsonl" >/dev/null ||
+		fail "cache records: $(cut -c1-300 "$tmp/cache.jsonl")"
 fi
 
-# par_mem: one "MB parallelism" line per size, 4k to 64k.
-run "$bin/par_mem" -M 64k
+# par_mem: one "MB parallelism" line per size, 4k to 64k; run twice, the
+# records of the two runs have the same keys (tool, case, params).
+run env BENCHMP_OUTPUT="file:$tmp/par1.jsonl" "$bin/par_mem" -M 64k
 if [ "$rc" -ne 0 ]; then
 	fail "par_mem exited $rc: $(head -n 2 "$tmp/err")"
 else
@@ -119,9 +137,23 @@ else
 	awk '!($2 >= 1) { exit 1 }' "$tmp/out" ||
 		fail "par_mem: a parallelism below 1"
 fi
+run "$bin/par_mem" --json -M 64k
+if [ "$rc" -ne 0 ]; then
+	fail "par_mem --json exited $rc: $(head -n 2 "$tmp/err")"
+elif have_jq; then
+	jq -se 'length == 5 and all(.[]; .better == "higher" and
+	    (.params | keys) == ["line", "size"] and .measured.chains >= 1)' \
+	    "$tmp/out" >/dev/null ||
+		fail "par_mem records: $(cut -c1-300 "$tmp/out")"
+	keys='[.tool, .case, .params] | tostring'
+	[ "$(jq -c "$keys" "$tmp/par1.jsonl")" = "$(jq -c "$keys" "$tmp/out")" ] ||
+		fail "par_mem: two runs' records do not match"
+fi
 
 # memsize: what is available, and a probe that gets what it asks.
 expect_line '^[0-9]+$' "$bin/memsize"
+expect_json '.better == "none" and .params == {requested: 0} and
+    .measured.available > 0' "$bin/memsize" --json
 expect_line '^16$' "$bin/memsize" 16
 
 # Bad input exits 2 with a message.

@@ -96,7 +96,7 @@ if have_jq && [ -s "$tmp/json" ]; then
 	expect_json '.tool == "mhz" and .unit == "MHz" and .value > 0' \
 	    "$bin/mhz" --json
 	expect_json '.tool == "par_ops" and .case == "integer bit" and
-	    .value > 0 and .params.chains >= 1' sh -c \
+	    .value > 0 and .measured.chains >= 1 and .better == "higher"' sh -c \
 	    '"$1" --json -N 3 | head -n 1' sh "$bin/par_ops"
 fi
 

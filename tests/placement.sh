@@ -37,43 +37,43 @@ if have_jq && [ "$ncpu" -ge 2 ]; then
 		fi
 		jq -se 'length == 2 and
 		    .[0].params.placement == "cross" and
-		    .[0].params.worker_cpu != .[0].params.partner_cpu and
-		    .[0].params.cpus == "\(.[0].params.worker_cpu),\(.[0].params.partner_cpu)" and
+		    .[0].measured.worker_cpu != .[0].measured.partner_cpu and
+		    .[0].measured.cpus == "\(.[0].measured.worker_cpu),\(.[0].measured.partner_cpu)" and
 		    .[1].params.placement == "same" and
-		    .[1].params.worker_cpu == .[1].params.partner_cpu and
-		    .[1].params.cpus == "\(.[1].params.worker_cpu),\(.[1].params.worker_cpu)" and
-		    all(.[]; .params.placement_asked == null)' "$tmp/out" \
+		    .[1].measured.worker_cpu == .[1].measured.partner_cpu and
+		    .[1].measured.cpus == "\(.[1].measured.worker_cpu),\(.[1].measured.worker_cpu)" and
+		    all(.[]; .measured.placement_asked == null)' "$tmp/out" \
 		    >/dev/null || fail "$t --placement=both: $(cat "$tmp/out")"
 	done
 	# The default is cross.
 	expect_json '.params.placement == "cross" and
-	    .params.worker_cpu != .params.partner_cpu' "$bin/lat_pipe" --json -N 3
+	    .measured.worker_cpu != .measured.partner_cpu' "$bin/lat_pipe" --json -N 3
 	expect_json '.params.placement == "same" and
-	    .params.worker_cpu == .params.partner_cpu' "$bin/lat_tcp" --json \
+	    .measured.worker_cpu == .measured.partner_cpu' "$bin/lat_tcp" --json \
 	    -N 3 --placement=same
 	# -P 2 on two CPUs: each pair spans both CPUs.
-	expect_json '.params.cpus == "0,1 0,1" or .params.cpus == "\(.params.worker_cpu),\(.params.partner_cpu) \(.params.worker_cpu),\(.params.partner_cpu)"' \
+	expect_json '.measured.cpus == "0,1 0,1" or .measured.cpus == "\(.measured.worker_cpu),\(.measured.partner_cpu) \(.measured.worker_cpu),\(.measured.partner_cpu)"' \
 	    "$bin/lat_sem" --json -N 3 -P 2
 	# A ring: cross spreads it round-robin (a ring of 4 cannot be "not
 	# measurable" across CPUs, whose hops cost far more than the overhead).
 	run "$bin/lat_ctx" --json -N 3 --placement=cross 4
-	jq -se 'length == 1 and (.[0].params.cpus | split(",")) as $p |
+	jq -se 'length == 1 and (.[0].measured.cpus | split(",")) as $p |
 	    ($p | length) == 4 and $p[0] != $p[1] and $p[1] != $p[2] and
 	    $p[2] != $p[3]' "$tmp/out" >/dev/null ||
 		fail "lat_ctx ring, cross: $(cat "$tmp/out" "$tmp/err")"
 	# Same keeps it on one CPU (and may find it not measurable).
 	run "$bin/lat_ctx" --json -N 3 --placement=same 4
 	if [ "$rc" -eq 0 ]; then
-		jq -se 'length == 1 and (.[0].params.cpus | split(",") |
+		jq -se 'length == 1 and (.[0].measured.cpus | split(",") |
 		    length == 4 and (unique | length) == 1)' "$tmp/out" \
 		    >/dev/null || fail "lat_ctx ring, same: $(cat "$tmp/out")"
 	elif [ "$rc" -ne 1 ] || ! grep -q 'not measurable' "$tmp/err"; then
 		fail "lat_ctx ring, same: exit $rc: $(cat "$tmp/err")"
 	fi
 	# A policy places the worker; the partner follows placement.
-	expect_json '.params.worker_cpu == 1 and .params.partner_cpu != 1' \
+	expect_json '.measured.worker_cpu == 1 and .measured.partner_cpu != 1' \
 	    env BENCHMP_SCHED=list:1 "$bin/lat_pipe" --json -N 3
-	expect_json '.params.worker_cpu == 1 and .params.partner_cpu == 1' \
+	expect_json '.measured.worker_cpu == 1 and .measured.partner_cpu == 1' \
 	    env BENCHMP_SCHED=list:1 "$bin/lat_unix" --json -N 3 \
 	    --placement=same
 fi
@@ -147,8 +147,8 @@ if command -v taskset >/dev/null 2>&1; then
 	fi
 	if have_jq; then
 		expect_json '.params.placement == "same" and
-		    .params.placement_asked == "cross" and
-		    .params.cpus == "0,0"' taskset -c 0 "$bin/lat_tcp" --json -N 3
+		    .measured.placement_asked == "cross" and
+		    .measured.cpus == "0,0"' taskset -c 0 "$bin/lat_tcp" --json -N 3
 		# both: the one figure it can measure, labelled.
 		run taskset -c 0 "$bin/lat_sem" -N 3 --placement=both
 		if ! { [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&

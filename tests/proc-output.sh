@@ -43,7 +43,7 @@ else
 fi
 if have_jq; then
 	run "$bin/lat_ctx" --json -N 3 2 3
-	[ "$(jq -s 'map(select(.tool == "lat_ctx" and .params.overhead_us > 0))
+	[ "$(jq -s 'map(select(.tool == "lat_ctx" and .measured.overhead_us > 0))
 	    | length' "$tmp/out")" = 2 ] || fail "lat_ctx --json: $(cat "$tmp/out")"
 	expect_json '.tool == "lat_proc" and .case == "fork" and .value > 0' \
 	    "$bin/lat_proc" --json -N 3 fork

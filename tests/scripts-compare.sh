@@ -1,64 +1,241 @@
 #!/bin/sh
-# scripts-compare.sh: benchmp-compare marks real changes and gates on them.
+# scripts-compare.sh: benchmp-compare holds on an A/A pair of real runs and
+# gates only on changes beyond the intervals and the minimum effect.
 . "$top_srcdir/tests/lib.sh"
 
 cmp=$top_srcdir/scripts/benchmp-compare
+# Two back-to-back benchmp-run of one build on one machine (see
+# tests/data/README); which figures they hold does not matter below.
+aa1=$top_srcdir/tests/data/aa-1.jsonl
+aa2=$top_srcdir/tests/data/aa-2.jsonl
 a=$top_srcdir/tests/data/run-a.jsonl
 if ! have_jq; then
 	echo "$me: jq not found: skipped" >&2
 	exit 77
 fi
 
-# A run against itself: every figure the same, exit 0.
-run "$cmp" "$a" "$a"
-[ "$rc" -eq 0 ] || fail "A vs A exited $rc: $(cat "$tmp/err")"
-[ "$(grep -c ' same$' "$tmp/out")" -eq 9 ] ||
-	fail "A vs A: not 9 figures 'same': $(cat "$tmp/out")"
-grep -q '^lat_syscall null (us) ' "$tmp/out" || fail "no lat_syscall null row"
+# verdict FIGURE: the verdict of the row of FIGURE in $tmp/out.
+verdict() {
+	awk -v f="$1" 'index($0, f " ") == 1 {
+		v = $NF
+		if (v == "interval")
+			v = "no interval"
+		else if (v == "A" || v == "B")
+			v = "only in " v
+		print v
+	}' "$tmp/out"
+}
 
-# Latency 50% up and bandwidth 50% down, intervals apart: worse, exit 1.
-jq -c 'if .tool == "lat_syscall" and .case == "null" then
-	.value *= 1.5 | .ci_lo *= 1.5 | .ci_hi *= 1.5
-    elif .tool == "bw_mem" and .case == "bcopy" then
-	.value *= 0.5 | .ci_lo *= 0.5 | .ci_hi *= 0.5
-    else . end' "$a" >"$tmp/worse.jsonl"
-run "$cmp" "$a" "$tmp/worse.jsonl"
-[ "$rc" -eq 1 ] || fail "regression: exit $rc, expected 1"
-grep -Eq '^lat_syscall null \(us\) .* 1\.500  worse$' "$tmp/out" ||
-	fail "latency regression not marked: $(cat "$tmp/out")"
-grep -Eq '^bw_mem bcopy .* 0\.500  worse$' "$tmp/out" ||
-	fail "bandwidth regression not marked: $(cat "$tmp/out")"
-grep -q '2 figure(s) worse' "$tmp/err" || fail "no count on stderr"
+# The A/A pair: nothing worse, exit 0, every figure of A listed.
+run "$cmp" "$aa1" "$aa2"
+[ "$rc" -eq 0 ] || fail "A/A exited $rc: $(cat "$tmp/err")"
+grep -q '^figure  *A  *B  *B/A  verdict$' "$tmp/out" || fail "no table header"
+! grep -q ' worse$' "$tmp/out" || fail "A/A: worse: $(grep ' worse$' "$tmp/out")"
+nkeys=$(jq -s 'map([.tool, .case, .params, .parallel]) | unique | length' \
+    "$aa1")
+[ "$(grep -cE ' (same|better|worse|noisy|no interval|changed|invalid|only in A)$' \
+    "$tmp/out")" -ge "$nkeys" ] ||
+	fail "A/A: fewer rows than the $nkeys figures of A: $(cat "$tmp/out")"
 
-# The other way round both are better: exit 0.
-run "$cmp" "$tmp/worse.jsonl" "$a"
-[ "$rc" -eq 0 ] || fail "improvement: exit $rc, expected 0"
-[ "$(grep -c ' better$' "$tmp/out")" -eq 2 ] ||
-	fail "improvements not marked: $(cat "$tmp/out")"
+# Each file against itself: every figure the same, with or without an
+# interval (the derived records of cache have one sample).
+for f in "$aa1" "$aa2" "$a"; do
+	run "$cmp" "$f" "$f"
+	[ "$rc" -eq 0 ] || fail "$f vs itself exited $rc"
+	[ "$(grep -cE ' (better|worse|noisy|no interval|changed|invalid|only in .)$' \
+	    "$tmp/out")" -eq 0 ] ||
+		fail "$f vs itself: not all same: $(cat "$tmp/out")"
+done
 
-# A difference inside the noise (intervals overlap) is no change.
-jq -c 'if .case == "open" then .value *= 1.01 else . end' "$a" \
-    >"$tmp/noise.jsonl"
-run "$cmp" "$a" "$tmp/noise.jsonl"
-[ "$rc" -eq 0 ] && grep -Eq '^lat_syscall open .* same$' "$tmp/out" ||
-	fail "1% inside the interval: exit $rc: $(cat "$tmp/out")"
+# A 10% regression injected into one figure whose interval is narrow in
+# both runs (half-widths under 2.5%) and whose value moved by less than 2%
+# between them, so that the injected change separates the intervals: worse,
+# exit 1, named on stderr.  The figure is picked by jq, whatever the
+# fixtures hold.
+jq -n -r --slurpfile A "$aa1" --slurpfile B "$aa2" '
+    def key: [.tool, .case, (.params | tostring), .parallel] | tostring;
+    def narrow: (.ci_lo | type) == "number" and (.ci_hi | type) == "number"
+	and .samples >= 2 and .noisy == false and .bimodal == false and
+	.median > 0 and (.ci_hi - .ci_lo) / 2 / .median < 0.025;
+    ($A | map({key: key, value: .}) | from_entries) as $a |
+    [$B[] | select(narrow and (.better == "lower" or .better == "higher"))
+     | key as $k | select($a[$k] and ($a[$k] | narrow) and
+       ((.value / $a[$k].value - 1) | fabs) < 0.02) | $k] | first // empty
+    ' >"$tmp/key"
+[ -s "$tmp/key" ] ||
+	fail "no figure with a narrow interval in both A/A runs to inject into"
+jq -c --arg k "$(cat "$tmp/key")" '
+    if ([.tool, .case, (.params | tostring), .parallel] | tostring) == $k
+    then (if .better == "lower" then 1.1 else 0.9 end) as $f |
+	.value *= $f | .median *= $f | .ci_lo *= $f | .ci_hi *= $f
+    else . end' "$aa2" >"$tmp/regressed.jsonl"
+name=$(jq -r --arg k "$(cat "$tmp/key")" 'select(([.tool, .case,
+    (.params | tostring), .parallel] | tostring) == $k) | "\(.tool) \(.case)"' \
+    "$aa2" | head -n 1)
+run "$cmp" "$aa1" "$tmp/regressed.jsonl"
+[ "$rc" -eq 1 ] || fail "10% regression in $name: exit $rc, expected 1"
+grep -Eq "^$name .* worse\$" "$tmp/out" ||
+	fail "10% regression in $name not marked: $(cat "$tmp/out")"
+grep -q "^benchmp-compare: worse: $name" "$tmp/err" ||
+	fail "10% regression in $name not named: $(cat "$tmp/err")"
+[ "$(grep -c ' worse$' "$tmp/out")" -eq 1 ] ||
+	fail "more than the injected figure worse: $(grep ' worse$' "$tmp/out")"
+# Against the run it was made from, the other way round, it is better,
+# and better is not gated.
+run "$cmp" "$tmp/regressed.jsonl" "$aa2"
+[ "$rc" -eq 0 ] && grep -Eq "^$name .* better\$" "$tmp/out" ||
+	fail "improvement in $name: exit $rc: $(cat "$tmp/out")"
+[ "$(grep -cE ' (better|worse)$' "$tmp/out")" -eq 1 ] ||
+	fail "more than the injected figure changed: $(cat "$tmp/out")"
+# Under the minimum effect (a threshold of 15%) the same change is same.
+run "$cmp" --threshold 15 "$aa2" "$tmp/regressed.jsonl"
+[ "$rc" -eq 0 ] && grep -Eq "^$name .* same\$" "$tmp/out" ||
+	fail "10% under --threshold 15: exit $rc: $(cat "$tmp/out")"
 
-# Figures in one file only are listed with --all.
+# Synthetic figures from one record of run-a: each case sets the value,
+# the interval and the direction fields of A and B.
+# mk FILE JQ-ASSIGNMENTS...: one record per assignment.
+mk() {
+	out=$1
+	shift
+	: >"$out"
+	for set in "$@"; do
+		head -n 1 "$a" | jq -c "del(.better) | $set" >>"$out" ||
+			fail "mk: jq failed on $set"
+	done
+}
+iv='.samples = 11 | .noisy = false | .bimodal = false'
+# mhz 3773 -> 1000 MHz is worse: from "better" and, in an old file
+# without it, from the metric clock; parallelism likewise; a size
+# ("better":"none") that changed is not judged.
+mk "$tmp/d1.jsonl" \
+    ".tool = \"mhz\" | .case = \"clock\" | .params = {} | .metric = \"clock\" | .unit = \"MHz\" | .better = \"higher\" | .value = 3773 | .median = 3773 | .ci_lo = 3760 | .ci_hi = 3790 | $iv" \
+    ".tool = \"mhz_old\" | .case = \"clock\" | .params = {} | .metric = \"clock\" | .unit = \"MHz\" | .value = 3773 | .median = 3773 | .ci_lo = 3760 | .ci_hi = 3790 | $iv" \
+    ".tool = \"par_mem\" | .case = \"chase\" | .params = {size: 4096} | .metric = \"parallelism\" | .unit = \"loads\" | .value = 8 | .median = 8 | .ci_lo = 7.9 | .ci_hi = 8.1 | $iv" \
+    ".tool = \"tlb\" | .case = \"tlb\" | .params = {} | .metric = \"pages\" | .unit = \"pages\" | .better = \"none\" | .value = 64 | .median = 64 | .ci_lo = 64 | .ci_hi = 64 | $iv" \
+    ".tool = \"lat_x\" | .case = \"l\" | .params = {} | .metric = \"latency\" | .unit = \"us\" | .value = 1 | .median = 1 | .ci_lo = 0.99 | .ci_hi = 1.01 | $iv"
+mk "$tmp/d2.jsonl" \
+    ".tool = \"mhz\" | .case = \"clock\" | .params = {} | .metric = \"clock\" | .unit = \"MHz\" | .better = \"higher\" | .value = 1000 | .median = 1000 | .ci_lo = 995 | .ci_hi = 1005 | $iv" \
+    ".tool = \"mhz_old\" | .case = \"clock\" | .params = {} | .metric = \"clock\" | .unit = \"MHz\" | .value = 1000 | .median = 1000 | .ci_lo = 995 | .ci_hi = 1005 | $iv" \
+    ".tool = \"par_mem\" | .case = \"chase\" | .params = {size: 4096} | .metric = \"parallelism\" | .unit = \"loads\" | .value = 4 | .median = 4 | .ci_lo = 3.9 | .ci_hi = 4.1 | $iv" \
+    ".tool = \"tlb\" | .case = \"tlb\" | .params = {} | .metric = \"pages\" | .unit = \"pages\" | .better = \"none\" | .value = 32 | .median = 32 | .ci_lo = 32 | .ci_hi = 32 | $iv" \
+    ".tool = \"lat_x\" | .case = \"l\" | .params = {} | .metric = \"latency\" | .unit = \"us\" | .value = 0.5 | .median = 0.5 | .ci_lo = 0.49 | .ci_hi = 0.51 | $iv"
+run "$cmp" "$tmp/d1.jsonl" "$tmp/d2.jsonl"
+[ "$rc" -eq 1 ] || fail "mhz down: exit $rc, expected 1"
+for f in "mhz clock" "mhz_old clock" "par_mem chase 4k"; do
+	[ "$(verdict "$f")" = worse ] || fail "$f down is not worse: $(cat "$tmp/out")"
+done
+[ "$(verdict "tlb tlb")" = changed ] || fail "tlb: not 'changed': $(cat "$tmp/out")"
+[ "$(verdict "lat_x l")" = better ] || fail "latency halved: $(cat "$tmp/out")"
+grep -q '^benchmp-compare: worse: mhz clock (MHz), mhz_old clock (MHz), par_mem chase 4k (loads)$' \
+    "$tmp/err" || fail "worse figures not named: $(cat "$tmp/err")"
+run "$cmp" "$tmp/d2.jsonl" "$tmp/d1.jsonl"
+[ "$rc" -eq 1 ] && [ "$(verdict "mhz clock")" = better ] &&
+    [ "$(verdict "lat_x l")" = worse ] ||
+	fail "mhz up, latency doubled: exit $rc: $(cat "$tmp/out")"
+
+# Invalid values: null, NaN, a string, missing; never 0, never better,
+# not gated, and in the table as they are.
+l='.tool = "lat_y" | .params = {} | .metric = "latency" | .unit = "us" | .median = 1 | .ci_lo = 0.99 | .ci_hi = 1.01 | '"$iv"
+mk "$tmp/v1.jsonl" "$l | .case = \"null\" | .value = 1" \
+    "$l | .case = \"nan\" | .value = 1" "$l | .case = \"str\" | .value = 1" \
+    "$l | .case = \"gone\" | .value = 1" "$l | .case = \"anull\" | .value = null"
+mk "$tmp/v2.jsonl" "$l | .case = \"null\" | .value = null" \
+    "$l | .case = \"str\" | .value = \"0.5\"" "$l | .case = \"gone\" | del(.value)" \
+    "$l | .case = \"anull\" | .value = 0.5"
+# jq writes no NaN: the record is written by hand, as a C printf would.
+head -n 1 "$tmp/v2.jsonl" | sed 's/"case":"null","params":{},/"case":"nan","params":{},/;
+    s/"value":null/"value":NaN/' >"$tmp/nan.jsonl"
+cat "$tmp/nan.jsonl" >>"$tmp/v2.jsonl"
+grep -q '"value":NaN' "$tmp/v2.jsonl" || fail "no NaN record made"
+run "$cmp" "$tmp/v1.jsonl" "$tmp/v2.jsonl"
+[ "$rc" -eq 0 ] || fail "invalid values: exit $rc: $(cat "$tmp/err")"
+for c in null nan str gone anull; do
+	[ "$(verdict "lat_y $c")" = invalid ] ||
+		fail "lat_y $c: not invalid: $(cat "$tmp/out")"
+done
+grep -Eq '^lat_y str .*"0\.5" +- +invalid$' "$tmp/out" ||
+	fail "a string value not shown as it is: $(cat "$tmp/out")"
+grep -q 'better' "$tmp/out" && fail "an invalid value counted as better"
+run "$cmp" --strict "$tmp/v1.jsonl" "$tmp/v2.jsonl"
+[ "$rc" -eq 1 ] && grep -q 'missing or invalid in B: lat_y null' "$tmp/err" &&
+    ! grep -q 'lat_y anull' "$tmp/err" ||
+	fail "--strict with invalid values in B: exit $rc: $(cat "$tmp/err")"
+
+# Figures in one file only are listed, without any option.
 head -n 2 "$a" >"$tmp/two.jsonl"
-run "$cmp" --all "$tmp/two.jsonl" "$a"
-[ "$rc" -eq 0 ] && [ "$(grep -c 'only in B$' "$tmp/out")" -eq 7 ] ||
-	fail "--all: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/two.jsonl" "$a"
+[ "$rc" -eq 0 ] && [ "$(grep -c ' only in B$' "$tmp/out")" -eq 7 ] ||
+	fail "only in B: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$a" "$tmp/two.jsonl"
+[ "$rc" -eq 0 ] && [ "$(grep -c ' only in A$' "$tmp/out")" -eq 7 ] ||
+	fail "only in A: exit $rc: $(cat "$tmp/out")"
+run "$cmp" --strict "$a" "$tmp/two.jsonl"
+[ "$rc" -eq 1 ] || fail "--strict with figures missing in B: exit $rc"
 
-# Errors.
+# Records without an interval: the same record is same; a change beyond
+# the threshold is not judged; within it, same.
+jq -c 'del(.ci_lo, .ci_hi)' "$a" >"$tmp/noci.jsonl"
+run "$cmp" "$tmp/noci.jsonl" "$tmp/noci.jsonl"
+[ "$rc" -eq 0 ] && [ "$(grep -c ' same$' "$tmp/out")" -eq 9 ] ||
+	fail "no interval vs itself: exit $rc: $(cat "$tmp/out")"
+jq -c 'if .case == "null" then .value *= 2 elif .case == "open" then
+    .value *= 1.02 else . end' "$tmp/noci.jsonl" >"$tmp/noci2.jsonl"
+run "$cmp" "$tmp/noci.jsonl" "$tmp/noci2.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_syscall null")" = "no interval" ] &&
+    [ "$(verdict "lat_syscall open /dev/null")" = same ] ||
+	fail "no interval, changed: exit $rc: $(cat "$tmp/out")"
+
+# Too noisy to judge: a wide interval or a noisy flag, not gated.
+jq -c 'if .case == "null" then .value *= 1.5 | .median *= 1.5 |
+    .ci_lo = .median * 0.8 | .ci_hi = .median * 1.2 elif .case == "read"
+    then .value *= 1.5 | .median *= 1.5 | .ci_lo *= 1.5 | .ci_hi *= 1.5 |
+    .noisy = true else . end' "$a" >"$tmp/wide.jsonl"
+run "$cmp" "$a" "$tmp/wide.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_syscall null")" = noisy ] &&
+    [ "$(verdict "lat_syscall read /dev/zero")" = noisy ] ||
+	fail "noisy figures: exit $rc: $(cat "$tmp/out")"
+
+# The last record of a figure counts; a torn last line (a full disk) is
+# skipped with a warning and the good records still compare.
+jq -c 'if .case == "null" then .value *= 1.5 | .median *= 1.5 |
+    .ci_lo *= 1.5 | .ci_hi *= 1.5 else . end' "$a" >"$tmp/last.jsonl"
+{ cat "$tmp/last.jsonl"; head -n 1 "$a"; head -c 100 "$a"; } >"$tmp/torn.jsonl"
+run "$cmp" "$a" "$tmp/torn.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_syscall null")" = same ] &&
+    grep -q 'torn.jsonl: skipped 1 line(s) that are not JSON records (line 11)' \
+    "$tmp/err" || fail "torn file: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+
+# Private temporary directories in parameters are not part of the key.
+jq -c 'if .case == "read" then .params.file = "/tmp/x/benchmp-run.abc123/file"
+    else . end' "$a" >"$tmp/p1.jsonl"
+jq -c 'if .case == "read" then .params.file = "/var/tmp/benchmp-run.XyZ789/file"
+    else . end' "$a" >"$tmp/p2.jsonl"
+run "$cmp" "$tmp/p1.jsonl" "$tmp/p2.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_syscall read <tmp>/file")" = same ] ||
+	fail "private directories: exit $rc: $(cat "$tmp/out")"
+
+# Errors: exit 2 with a message.
 expect_exit 2 'need two files' "$cmp" "$a"
 expect_exit 2 "unknown option '--bogus'" "$cmp" --bogus "$a" "$a"
-expect_exit 1 'cannot read /nonexistent' "$cmp" "$a" /nonexistent
+for t in -1 1001 abc 1e3 '' . 1.2.3; do
+	expect_exit 2 "--threshold: '$t' is not a percentage" \
+	    "$cmp" --threshold "$t" "$a" "$a"
+done
+expect_exit 2 'threshold needs a value' "$cmp" --threshold
+run "$cmp" --threshold=0 "$a" "$a"
+[ "$rc" -eq 0 ] || fail "--threshold=0: exit $rc"
+run "$cmp" --threshold .5 "$a" "$a"
+[ "$rc" -eq 0 ] && grep -q "(minimum change 0.5%)" "$tmp/out" ||
+	fail "--threshold .5: exit $rc: $(tail -n 1 "$tmp/out")"
+expect_exit 2 'cannot read /nonexistent' "$cmp" "$a" /nonexistent
+expect_exit 2 "cannot read $tmp" "$cmp" "$a" "$tmp"
 echo 'not json' >"$tmp/bad.jsonl"
-expect_exit 1 'not JSON records' "$cmp" "$a" "$tmp/bad.jsonl"
+expect_exit 2 'bad.jsonl holds no records' "$cmp" "$a" "$tmp/bad.jsonl"
 : >"$tmp/empty.jsonl"
-expect_exit 1 'holds no records' "$cmp" "$a" "$tmp/empty.jsonl"
+expect_exit 2 'holds no records' "$cmp" "$a" "$tmp/empty.jsonl"
 mkdir "$tmp/nopath"
-expect_exit 1 'install the Debian package jq' env PATH="$tmp/nopath" \
+expect_exit 2 'install the Debian package jq' env PATH="$tmp/nopath" \
     /bin/sh "$cmp" "$a" "$a"
 run "$cmp" --help
 [ "$rc" -eq 0 ] && grep -q '^usage: benchmp-compare' "$tmp/out" ||

@@ -1,0 +1,113 @@
+#!/bin/sh
+# scripts-repeat.sh: benchmp-repeat's report, from runs of a stand-in
+# benchmp-run that writes the A/A fixtures (no suite is run here).
+. "$top_srcdir/tests/lib.sh"
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+# The scripts side by side, as installed, with a benchmp-run that writes
+# the records named by $FAKE_RUNS (one file per run, in turn) and exits
+# with $FAKE_EXIT.
+mkdir "$tmp/bin"
+cp "$top_srcdir/scripts/benchmp-repeat" "$top_srcdir/scripts/benchmp-compare" \
+    "$tmp/bin/" || fail "cannot copy the scripts"
+cat >"$tmp/bin/benchmp-run" <<'EOS'
+#!/bin/sh
+# A stand-in for benchmp-run: --results DIR, then any options.
+[ "$1" = --results ] || exit 2
+n=$(cat "$FAKE_STATE" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" >"$FAKE_STATE"
+echo "$*" >>"$FAKE_STATE.args"
+set -- $FAKE_RUNS "$2"
+i=$n
+while [ "$i" -gt 1 ]; do shift; i=$((i - 1)); done
+eval "dir=\${$#}"
+mkdir -p "$dir/host" && cp "$1" "$dir/host/run.jsonl"
+echo "summary of run $n"
+exit "${FAKE_EXIT:-0}"
+EOS
+chmod +x "$tmp/bin/benchmp-run"
+rep=$tmp/bin/benchmp-repeat
+aa1=$top_srcdir/tests/data/aa-1.jsonl
+aa2=$top_srcdir/tests/data/aa-2.jsonl
+FAKE_STATE=$tmp/state
+export FAKE_STATE FAKE_RUNS FAKE_EXIT
+
+# Three runs of the same records: every figure at 0% CV, each median in
+# the other runs' intervals where it has one, every compare same.
+FAKE_RUNS="$aa1 $aa1 $aa1"
+rm -f "$FAKE_STATE"
+run "$rep" --quick --only latency
+[ "$rc" -eq 0 ] || fail "3 identical runs: exit $rc: $(cat "$tmp/err")"
+[ "$(cat "$FAKE_STATE")" = 3 ] || fail "not 3 runs of benchmp-run"
+grep -q -- '--quick --only latency$' "$FAKE_STATE.args" ||
+	fail "options not passed to benchmp-run: $(cat "$FAKE_STATE.args")"
+grep -q '^figure  *cv  *in CI  verdicts 1-2 1-3 2-3$' "$tmp/out" ||
+	fail "no header: $(cat "$tmp/out")"
+grep -Eq '^lat_syscall null \(us\) +0\.0% +6/6  same same same$' "$tmp/out" ||
+	fail "lat_syscall null row: $(cat "$tmp/out")"
+n=$(jq -s 'map([.tool, .case, .params]) | unique | length' "$aa1")
+grep -q "^figures in all 3 runs: $n " "$tmp/out" ||
+	fail "not $n figures: $(grep '^figures' "$tmp/out")"
+grep -Eq "^within 3% run-to-run CV: $n \(100%\) .* PASS$" "$tmp/out" ||
+	fail "CV total: $(cat "$tmp/out")"
+grep -Eq '^pairs whose compare exited 0: 3/3 .* PASS$' "$tmp/out" ||
+	fail "compare total: $(cat "$tmp/out")"
+
+# The A/A pair and a run with a 10% regression: the regressed figure
+# moves, its compare says worse and the pairs with it exit 1.
+key=$(jq -r 'select(.tool == "lat_syscall" and .case == "null") | .case' "$aa1")
+[ "$key" = null ] || fail "no lat_syscall null in $aa1"
+jq -c 'if .tool == "lat_syscall" and .case == "null" then
+    .value *= 2 | .median *= 2 | .ci_lo *= 2 | .ci_hi *= 2 |
+    .noisy = false | .bimodal = false else . end' "$aa1" >"$tmp/worse.jsonl"
+jq -c 'if .tool == "lat_syscall" and .case == "null" then
+    .noisy = false | .bimodal = false | .ci_lo = .median * 0.99 |
+    .ci_hi = .median * 1.01 else . end' "$aa1" >"$tmp/base.jsonl"
+FAKE_RUNS="$tmp/base.jsonl $tmp/base.jsonl $tmp/worse.jsonl"
+rm -f "$FAKE_STATE"
+run "$rep" -k 3
+[ "$rc" -eq 0 ] || fail "regressed run: exit $rc: $(cat "$tmp/err")"
+grep -Eq '^lat_syscall null \(us\) +[0-9.]+% +2/6  same worse worse$' \
+    "$tmp/out" || fail "regressed row: $(grep '^lat_syscall null' "$tmp/out")"
+grep -Eq '^pairs whose compare exited 0: 1/3 \(not: 1-3 2-3\) .* MISS$' \
+    "$tmp/out" || fail "compare total: $(cat "$tmp/out")"
+grep -Eq '^next median in previous interval: [0-9]+/[0-9]+ ' "$tmp/out" ||
+	fail "no next-in-previous total"
+
+# Two runs (-k 2) of the A/A fixtures.
+FAKE_RUNS="$aa1 $aa2"
+rm -f "$FAKE_STATE"
+run "$rep" -k 2 --threshold 10
+[ "$rc" -eq 0 ] && grep -q '^figure  *cv  *in CI  verdicts 1-2$' "$tmp/out" ||
+	fail "-k 2: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+
+# A run that fails with records: reported, exit 1 after the report; a
+# run without records: exit 1 at once.
+FAKE_RUNS="$aa1 $aa1"
+FAKE_EXIT=1
+rm -f "$FAKE_STATE"
+run "$rep" -k 2
+[ "$rc" -eq 1 ] && grep -q '^total' "$tmp/out" &&
+    grep -q 'a run of benchmp-run failed' "$tmp/err" ||
+	fail "failed run: exit $rc: $(cat "$tmp/err")"
+FAKE_EXIT=0
+FAKE_RUNS="/dev/null /dev/null"
+rm -f "$FAKE_STATE"
+expect_exit 1 'run 1 gave no records' "$rep" -k 2
+
+# Usage errors.
+for k in 0 1 21 x ''; do
+	expect_exit 2 "-k: '$k' is not a number of runs" "$rep" -k "$k"
+done
+expect_exit 2 "--threshold: 'abc' is not a percentage" "$rep" --threshold abc
+expect_exit 2 'benchmp-repeat chooses where the runs go' "$rep" --results x
+expect_exit 2 'is not supported' "$rep" --mpi
+expect_exit 2 '-k needs a value' "$rep" -k
+run "$rep" --help
+[ "$rc" -eq 0 ] && grep -q '^usage: benchmp-repeat' "$tmp/out" ||
+	fail "--help: exit $rc"
+finish
