@@ -1,12 +1,16 @@
-/* lat_sem.c: the round-trip latency of semaphores between two processes. */
+/* lat_sem.c: the round-trip latency of semaphores between two processes, as lmbench's lat_sem. */
 #include "config.h"
 
 #include <errno.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/sem.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "partner.h"
 #include "tool.h"
@@ -17,7 +21,9 @@
  */
 #define SEM_SLICE_MS 200
 
-/* The two semaphores, in memory both processes share. */
+enum { SEM_OPT_POSIX = TOOL_OPT_BASE };
+
+/* --posix: the two semaphores, in memory both processes share. */
 struct sem_pair {
 	sem_t ping;		/* posted by the worker */
 	sem_t pong;		/* posted by the partner */
@@ -25,17 +31,114 @@ struct sem_pair {
 
 /* One worker's semaphores and partner. */
 struct sem_state {
-	struct sem_pair *pair;
+	int posix;		/* --posix instead of System V */
+	int semid;		/* System V: the set the parent made */
+	unsigned short ping, pong;	/* System V: this worker's two */
+	struct sem_pair *pair;	/* --posix */
 	struct partner partner;
 };
 
 /*
- * Wait for a semaphore in slices; between slices, check that the process
- * that should post it is still alive (pid 0: the worker, which the partner
- * outlives only until PR_SET_PDEATHSIG kills it).  -EPIPE if it died.
+ * The System V set and the process that made it, for the removal on exit:
+ * a set outlives every process that used it, so each way out of the tool
+ * (the end, a failure, SIGINT, SIGTERM, SIGHUP) removes it.
+ */
+static volatile sig_atomic_t sem_set_id = -1;
+static pid_t sem_set_owner;
+
+/* Remove the System V set if this process made it (async-signal-safe). */
+static void
+sem_set_remove(void)
+{
+	if (sem_set_id >= 0 && sem_set_owner == getpid()) {
+		(void)semctl(sem_set_id, 0, IPC_RMID);
+		sem_set_id = -1;
+	}
+}
+
+/* A fatal signal outside a run: remove the set, then die of the signal. */
+static void
+sem_on_signal(int sig)
+{
+	sem_set_remove();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
+/*
+ * Make the set (two semaphores per worker) with the handlers that remove
+ * it in place first and the signals held in between, so no signal can
+ * leave it behind.  A signal ignored when the tool started stays ignored.
+ */
+static void
+sem_set_make(struct tool *t, unsigned workers)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	sigset_t fatal, old;
+	size_t i;
+	int id, err;
+
+	(void)sigemptyset(&fatal);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		(void)sigaddset(&fatal, sigs[i]);
+	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		if (sigaction(sigs[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
+		(void)signal(sigs[i], sem_on_signal);
+	}
+	sem_set_owner = getpid();
+	id = semget(IPC_PRIVATE, (int)(2 * workers), IPC_CREAT | 0600);
+	err = errno;
+	if (id >= 0)
+		sem_set_id = id;
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	if (id < 0)
+		tool_fail(t, "cannot make a set of %u System V semaphores: %s",
+		    2 * workers, strerror(err));
+}
+
+/*
+ * System V: take one from semaphore num, in slices; between slices check
+ * that peer (pid 0: none, the partner dies with its worker) is alive.
+ * -EPIPE if it died.
  */
 static int
-sem_wait_peer(sem_t *sem, pid_t peer)
+sem_sysv_wait(int semid, unsigned short num, pid_t peer)
+{
+	struct sembuf op = { num, -1, 0 };
+	struct timespec slice = { 0, SEM_SLICE_MS * 1000000L };
+
+	for (;;) {
+		if (semtimedop(semid, &op, 1, &slice) == 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return -errno;
+		if (peer > 0 && waitpid(peer, NULL, WNOHANG) != 0)
+			return -EPIPE;
+	}
+}
+
+/* System V: give one to semaphore num. */
+static int
+sem_sysv_post(int semid, unsigned short num)
+{
+	struct sembuf op = { num, 1, 0 };
+
+	while (semop(semid, &op, 1) != 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* --posix: wait for a semaphore in slices, checking the peer between them. */
+static int
+sem_posix_wait(sem_t *sem, pid_t peer)
 {
 	struct timespec until;
 
@@ -63,22 +166,36 @@ sem_wait_peer(sem_t *sem, pid_t peer)
 static int
 sem_partner(void *arg)
 {
-	struct sem_pair *p = arg;
+	struct sem_state *s = arg;
 
 	for (;;) {
-		if (sem_wait_peer(&p->ping, 0) != 0 || sem_post(&p->pong) != 0)
+		if (s->posix) {
+			if (sem_posix_wait(&s->pair->ping, 0) != 0 ||
+			    sem_post(&s->pair->pong) != 0)
+				return 1;
+		} else if (sem_sysv_wait(s->semid, s->ping, 0) != 0 ||
+		    sem_sysv_post(s->semid, s->pong) != 0)
 			return 1;
 	}
 }
 
-/* Map the semaphores and start the partner. */
+/* Set this worker's two semaphores to 0 and start the partner. */
 static int
 sem_init_state(bm_iter_t n, void *cookie)
 {
 	struct sem_state *s = cookie;
+	unsigned w = bm_worker_index(bm_state_current());
 	void *m;
 
 	(void)n;
+	if (!s->posix) {
+		s->ping = (unsigned short)(2 * w);
+		s->pong = (unsigned short)(2 * w + 1);
+		if (semctl(s->semid, s->ping, SETVAL, 0) != 0 ||
+		    semctl(s->semid, s->pong, SETVAL, 0) != 0)
+			return -errno;
+		return partner_start(&s->partner, sem_partner, s);
+	}
 	m = mmap(NULL, sizeof *s->pair, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
@@ -87,7 +204,7 @@ sem_init_state(bm_iter_t n, void *cookie)
 	if (sem_init(&s->pair->ping, 1, 0) != 0 ||
 	    sem_init(&s->pair->pong, 1, 0) != 0)
 		return -errno;
-	return partner_start(&s->partner, sem_partner, s->pair);
+	return partner_start(&s->partner, sem_partner, s);
 }
 
 /* n round trips: post ping, wait for pong. */
@@ -98,15 +215,19 @@ sem_bench(bm_iter_t n, void *cookie)
 	int rc;
 
 	while (n-- > 0) {
-		if (sem_post(&s->pair->ping) != 0)
-			return -errno;
-		if ((rc = sem_wait_peer(&s->pair->pong, s->partner.pid)) != 0)
+		if (s->posix) {
+			if (sem_post(&s->pair->ping) != 0)
+				return -errno;
+			rc = sem_posix_wait(&s->pair->pong, s->partner.pid);
+		} else if ((rc = sem_sysv_post(s->semid, s->ping)) == 0)
+			rc = sem_sysv_wait(s->semid, s->pong, s->partner.pid);
+		if (rc != 0)
 			return rc;
 	}
 	return 0;
 }
 
-/* Stop the partner and unmap the semaphores. */
+/* Stop the partner and unmap the semaphores (--posix). */
 static int
 sem_cleanup(bm_iter_t n, void *cookie)
 {
@@ -121,25 +242,58 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+static int sem_posix;
+
+/* Take --posix. */
+static void
+sem_option(struct tool *t, int opt, const char *arg)
+{
+	(void)t;
+	(void)opt;
+	(void)arg;
+	sem_posix = 1;
+}
+
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "lat_sem", .args = "" };
+	static const struct option longopts[] = {
+		{ "posix", no_argument, NULL, SEM_OPT_POSIX },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tool t = {
+		.name = "lat_sem",
+		.args = "[--posix]",
+		.extra_usage = "\n  --posix      POSIX semaphores in shared memory "
+		    "instead of lmbench's System V\n               semaphore "
+		    "pair\n",
+		.cleanup = sem_set_remove
+	};
 	struct sem_state s;
 	bm_bench b;
 	bm_result r;
 
 	memset(&s, 0, sizeof s);
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	s.posix = sem_posix;
 	tool_setup(&t);
+	if (!s.posix) {
+		sem_set_make(&t, t.opts.parallel > 0 ? t.opts.parallel : 1);
+		s.semid = sem_set_id;
+	}
 	b.initialize = sem_init_state;
 	b.benchmark = sem_bench;
 	b.cleanup = sem_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	tool_report_us(&t, "posix", NULL, 0, &r, "Semaphore latency");
+	sem_set_remove();
+	if (s.posix)
+		tool_report_us(&t, "posix", NULL, 0, &r,
+		    "Semaphore latency (POSIX)");
+	else
+		tool_report_us(&t, "sysv", NULL, 0, &r, "Semaphore latency");
 	bm_result_free(&r);
 	return tool_finish(&t);
 }
