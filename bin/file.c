@@ -62,8 +62,9 @@ file_check(struct tool *t, const char *path, int flags, uint64_t min)
 		tool_fail(t, "%s is not a regular file", path);
 	if (rc != 0)
 		tool_fail(t, "cannot open %s%s: %s", path,
-		    (flags & O_ACCMODE) == O_RDWR ? " for writing" : "",
-		    strerror(-rc));
+		    (flags & O_ACCMODE) == O_RDWR && (rc == -EACCES ||
+		    rc == -EPERM || rc == -EROFS || rc == -ETXTBSY) ?
+		    " for writing" : "", strerror(-rc));
 	close(fd);
 	if (size < min)
 		tool_fail(t, "%s holds %ju bytes, fewer than the %ju asked for",

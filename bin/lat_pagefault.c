@@ -233,7 +233,7 @@ main(int argc, char **argv)
 	s.file = argv[first];
 	s.per_fault = pf_per_fault;
 	tool_setup(&t);
-	size = file_check(&t, s.file, O_RDONLY, 1);
+	size = file_check(&t, s.file, O_RDONLY, 0);
 	if (size > PF_MAX_SIZE)
 		size = PF_MAX_SIZE;
 	s.pagesize = (size_t)sysconf(_SC_PAGESIZE);
