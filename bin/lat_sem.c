@@ -16,10 +16,13 @@
 #include "tool.h"
 
 /*
- * How long one wait may last before the partner is checked: a partner
- * that died never posts, and the worker must notice instead of hanging.
+ * --posix: how long one wait may last before the partner is checked: a
+ * partner that died never posts, and the worker must notice instead of
+ * hanging.
  */
 #define SEM_SLICE_MS 200
+/* The pongs a dead partner's SIGCHLD posts (below SEMVMX, 32767). */
+#define SEM_WAKE_ALL 16384
 
 enum { SEM_OPT_POSIX = TOOL_OPT_BASE };
 
@@ -101,24 +104,49 @@ sem_set_make(struct tool *t, unsigned workers)
 }
 
 /*
- * System V: take one from semaphore num, in slices; between slices check
- * that peer (pid 0: none, the partner dies with its worker) is alive.
- * -EPIPE if it died.
+ * System V, in the worker: the set, its pong semaphore, and whether the
+ * partner died.  lmbench's wait is a plain semop(), without a timeout:
+ * semtimedop() arms a timer at every block, which cost 0.2 us of a 2 us
+ * round trip pinned to one CPU.  A partner that dies never posts, so
+ * instead the worker's SIGCHLD handler marks it dead and posts many
+ * pongs: a wait under way or to come returns at once and sees the mark
+ * (a signal that came just before the semop() would otherwise leave it
+ * blocked for ever), and semop() is never restarted after a handler.
+ */
+static int sem_child_semid = -1;
+static unsigned short sem_child_pong;
+static volatile sig_atomic_t sem_partner_dead;
+
+/* SIGCHLD in the worker: the partner died; wake its waits for good. */
+static void
+sem_on_child(int sig)
+{
+	struct sembuf op = { 0, SEM_WAKE_ALL, 0 };
+	int err = errno;
+
+	(void)sig;
+	sem_partner_dead = 1;
+	op.sem_num = sem_child_pong;
+	if (sem_child_semid >= 0)
+		(void)semop(sem_child_semid, &op, 1);
+	errno = err;
+}
+
+/*
+ * System V: take one from semaphore num.  In the worker (dead_check),
+ * -EPIPE once the partner died; the partner itself dies with its worker.
  */
 static int
-sem_sysv_wait(int semid, unsigned short num, pid_t peer)
+sem_sysv_wait(int semid, unsigned short num, int dead_check)
 {
 	struct sembuf op = { num, -1, 0 };
-	struct timespec slice = { 0, SEM_SLICE_MS * 1000000L };
 
 	for (;;) {
-		if (semtimedop(semid, &op, 1, &slice) == 0)
-			return 0;
-		if (errno == EINTR)
-			continue;
-		if (errno != EAGAIN)
+		if (semop(semid, &op, 1) == 0)
+			return dead_check && sem_partner_dead ? -EPIPE : 0;
+		if (errno != EINTR)
 			return -errno;
-		if (peer > 0 && waitpid(peer, NULL, WNOHANG) != 0)
+		if (dead_check && sem_partner_dead)
 			return -EPIPE;
 	}
 }
@@ -185,6 +213,7 @@ sem_init_state(bm_iter_t n, void *cookie)
 {
 	struct sem_state *s = cookie;
 	unsigned w = bm_worker_index(bm_state_current());
+	struct sigaction sa;
 	void *m;
 
 	(void)n;
@@ -193,6 +222,16 @@ sem_init_state(bm_iter_t n, void *cookie)
 		s->pong = (unsigned short)(2 * w + 1);
 		if (semctl(s->semid, s->ping, SETVAL, 0) != 0 ||
 		    semctl(s->semid, s->pong, SETVAL, 0) != 0)
+			return -errno;
+		/* Before the fork: a partner may die at once. */
+		sem_child_semid = s->semid;
+		sem_child_pong = s->pong;
+		sem_partner_dead = 0;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = sem_on_child;
+		sa.sa_flags = SA_NOCLDSTOP;
+		(void)sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGCHLD, &sa, NULL) != 0)
 			return -errno;
 		return partner_start(&s->partner, sem_partner, s);
 	}
@@ -220,7 +259,7 @@ sem_bench(bm_iter_t n, void *cookie)
 				return -errno;
 			rc = sem_posix_wait(&s->pair->pong, s->partner.pid);
 		} else if ((rc = sem_sysv_post(s->semid, s->ping)) == 0)
-			rc = sem_sysv_wait(s->semid, s->pong, s->partner.pid);
+			rc = sem_sysv_wait(s->semid, s->pong, 1);
 		if (rc != 0)
 			return rc;
 	}
@@ -236,6 +275,8 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	(void)n;
 	if (s->partner.pid > 0)
 		(void)partner_stop(&s->partner);
+	(void)signal(SIGCHLD, SIG_DFL);
+	sem_child_semid = -1;
 	if (s->pair != NULL)
 		munmap(s->pair, sizeof *s->pair);
 	s->pair = NULL;
