@@ -82,7 +82,6 @@ main(int argc, char **argv)
 	FILE *dbg;
 	char line[128];
 	double ns_add, ns, ticks, spent;
-	uint64_t enough;
 	long mhz;
 	int i, rc;
 
@@ -94,18 +93,10 @@ main(int argc, char **argv)
 	    (rc = bm_ctx_set_timer(t.ctx, MHZ_TIMER)) != 0)
 		tool_lib_fail(&t, rc, NULL);
 	tool_default_enough(&t, MHZ_ENOUGH_US);
-	/* ENOUGH was checked by tool_setup(). */
-	env = getenv("ENOUGH");
-	if (env != NULL && bm_parse_uint(env, 0, UINT64_MAX, &enough) == 0 &&
-	    enough < MHZ_MIN_ENOUGH_US) {
-		if ((rc = bm_ctx_set_calibration(t.ctx, BM_CAL_ENOUGH,
-		    MHZ_MIN_ENOUGH_US)) != 0)
-			tool_lib_fail(&t, rc, "ENOUGH");
-		if (mhz_debug)
-			fprintf(t.json ? stderr : stdout, "ENOUGH=%s is below "
-			    "mhz's floor: intervals of %u us\n", env,
-			    MHZ_MIN_ENOUGH_US);
-	}
+	if (tool_min_enough(&t, MHZ_MIN_ENOUGH_US) && mhz_debug)
+		fprintf(t.json ? stderr : stdout, "ENOUGH=%s is below mhz's "
+		    "floor: intervals of %u us\n", getenv("ENOUGH"),
+		    MHZ_MIN_ENOUGH_US);
 	ops_state_init(&s);
 	b.initialize = NULL;
 	b.benchmark = ops_cases[OPS_INT_ADD].fn;
