@@ -33,10 +33,10 @@ if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 	pin="taskset -c 0"
 fi
 
-# The file: 8 MB of random bytes, written to disk and in the page cache,
-# as any file older than the kernel's writeback delay (30 s) is.  A file
-# whose pages are still dirty from its writing gives lat_mmap about a
-# third of the figure: its stores find the pages dirty already.
+# The file: 8 MB of random bytes, written to disk and in the page cache.
+# lat_mmap and lat_pagefault depend on the file's state (how its pages
+# came into the page cache, how often it was written through mappings)
+# by a factor of two or three: a fresh file is what can be repeated.
 file=$tmp/f8m
 dd if=/dev/urandom of="$file" bs=1048576 count=8 conv=fsync 2>/dev/null ||
 	exit 1
