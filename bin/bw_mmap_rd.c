@@ -3,37 +3,31 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "file.h"
 #include "tool.h"
 
-/* The largest size a user may ask for: 1 TB. */
-#define MRD_MAX_SIZE (1ull << 40)
-
-/* One worker's file and mapping. */
-struct mrd_state {
-	const char *file;
-	const char *dir;	/* -C: where the copies go, else NULL */
-	char path[600];
-	uint64_t size;
-	int open2close;
-	void *map;
-	volatile uint64_t sink;
-};
-
-/* Map size bytes of a file read-only. */
+/* Map size bytes of the worker's file read-only, shared. */
 static int
-mrd_map(struct mrd_state *s, void **out)
+mrd_map(struct file_bw_state *s, void **out, int checked)
 {
 	void *m;
-	int fd;
+	int fd, rc;
 
-	if ((fd = open(s->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
+	/*
+	 * In the timed open2close loop not file_open(), whose checks would
+	 * be timed too: the file was checked when the worker started, and
+	 * O_NONBLOCK keeps a FIFO swapped in since from blocking (mmap then
+	 * refuses it).
+	 */
+	if (checked) {
+		if ((fd = open(s->path, O_RDONLY | O_NONBLOCK |
+		    O_CLOEXEC)) < 0)
+			return -errno;
+	} else if ((rc = file_open(s->path, O_RDONLY, &fd, NULL)) != 0)
+		return rc;
 	m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)
@@ -46,32 +40,41 @@ mrd_map(struct mrd_state *s, void **out)
 static int
 mrd_init(bm_iter_t n, void *cookie)
 {
-	struct mrd_state *s = cookie;
+	struct file_bw_state *s = cookie;
+	void *m;
 	int rc;
 
 	(void)n;
-	snprintf(s->path, sizeof s->path, "%s", s->file);
-	if (s->dir != NULL && (rc = file_clone(s->file, s->dir,
-	    bm_worker_index(bm_state_current()), s->size, s->path,
+	s->mem = NULL;
+	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
 	    sizeof s->path)) != 0)
 		return rc;
-	return s->open2close ? 0 : mrd_map(s, &s->map);
+	if ((rc = mrd_map(s, &m, 0)) != 0)
+		return rc;
+	if (s->open2close)
+		munmap(m, (size_t)s->size);
+	else
+		s->mem = m;
+	return 0;
 }
 
-/* n reads of the mapping (open2close: each with open, mmap and munmap). */
+/*
+ * n sums of the mapping (lmbench's mmap_only); open2close: each with its
+ * open, mmap, munmap and close.
+ */
 static int
 mrd_bench(bm_iter_t n, void *cookie)
 {
-	struct mrd_state *s = cookie;
+	struct file_bw_state *s = cookie;
 	void *m;
 	int rc;
 
 	while (n-- > 0) {
 		if (!s->open2close) {
-			s->sink = file_sum(s->map, (size_t)s->size);
+			s->sink = file_sum(s->mem, (size_t)s->size);
 			continue;
 		}
-		if ((rc = mrd_map(s, &m)) != 0)
+		if ((rc = mrd_map(s, &m, 1)) != 0)
 			return rc;
 		s->sink = file_sum(m, (size_t)s->size);
 		munmap(m, (size_t)s->size);
@@ -83,82 +86,29 @@ mrd_bench(bm_iter_t n, void *cookie)
 static int
 mrd_cleanup(bm_iter_t n, void *cookie)
 {
-	struct mrd_state *s = cookie;
+	struct file_bw_state *s = cookie;
 
 	(void)n;
-	if (s->map != NULL)
-		munmap(s->map, (size_t)s->size);
-	s->map = NULL;
+	if (s->mem != NULL)
+		munmap(s->mem, (size_t)s->size);
+	s->mem = NULL;
 	if (s->dir != NULL)
 		(void)unlink(s->path);
 	return 0;
-}
-
-static int mrd_clone;
-
-/* Take -C. */
-static void
-mrd_option(struct tool *t, int opt, const char *arg)
-{
-	(void)t;
-	(void)opt;
-	(void)arg;
-	mrd_clone = 1;
 }
 
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	struct tool t = {
+	static const struct file_bw_tool ft = {
 		.name = "bw_mmap_rd",
-		.args = "[-C] size mmap_only|open2close file"
+		.args = "[-C] size mmap_only|open2close file",
+		.first_mode = "mmap_only",
+		.initialize = mrd_init,
+		.benchmark = mrd_bench,
+		.cleanup = mrd_cleanup
 	};
-	struct mrd_state s;
-	bm_param params[2];
-	bm_record rec;
-	bm_bench b;
-	bm_result r;
-	char line[96];
-	int first;
 
-	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, "C", NULL, mrd_option);
-	if (argc - first < 3)
-		tool_usage_error(&t, "missing the size, the mode or the file");
-	if (argc - first > 3)
-		tool_usage_error(&t, "too many arguments");
-	s.size = tool_size(&t, "size", argv[first], 1, MRD_MAX_SIZE);
-	if (strcmp(argv[first + 1], "open2close") == 0)
-		s.open2close = 1;
-	else if (strcmp(argv[first + 1], "mmap_only") != 0)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first + 1]);
-	s.file = argv[first + 2];
-	tool_setup(&t);
-	/*
-	 * A mapping past the end of the file raises SIGBUS on the first
-	 * read there: the size is checked before any worker maps it.
-	 */
-	(void)file_check(&t, s.file, s.size);
-	if (mrd_clone)
-		s.dir = tool_tmpdir(&t);
-	b.initialize = mrd_init;
-	b.benchmark = mrd_bench;
-	b.cleanup = mrd_cleanup;
-	b.cookie = &s;
-	tool_run(&t, &b, &r);
-	params[0].key = "size";
-	params[0].str = NULL;
-	params[0].num = (double)s.size;
-	params[1].key = "file";
-	params[1].str = s.file;
-	params[1].num = 0;
-	tool_record_bw(&rec, &t, argv[first + 1], params, 2, &r,
-	    (double)s.size);
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
-	    rec.value);
-	tool_report(&t, &rec, line);
-	bm_result_free(&r);
-	return tool_finish(&t);
+	return file_bw_main(&ft, argc, argv);
 }

@@ -1,4 +1,4 @@
-/* file.h: what the file-reading tools share: checking and cloning their file. */
+/* file.h: what the file tools share: opening, checking, cloning and summing their file. */
 #ifndef BM_FILE_H
 #define BM_FILE_H
 
@@ -8,11 +8,21 @@
 #include "tool.h"
 
 /*
- * Check that path is a regular file we can read, holding at least min
- * bytes; exit 1 naming it otherwise.  Returns its size.  The file is only
- * ever opened read-only.
+ * Open path (flags: O_RDONLY or O_RDWR) without ever blocking: a FIFO
+ * would wait in open() for a writer, a device for its hardware.  Anything
+ * that is not a regular file is refused with -ENODEV before it is used;
+ * a regular file's descriptor is returned blocking again, with its size in
+ * *size when size is not NULL.  0 or -errno.
  */
-uint64_t file_check(struct tool *t, const char *path, uint64_t min);
+int file_open(const char *path, int flags, int *fd, uint64_t *size);
+
+/*
+ * Check that path is a regular file we can open with flags (O_RDONLY or
+ * O_RDWR), holding at least min bytes; exit 1 naming it otherwise
+ * ("... is not a regular file" for a FIFO, device or directory).
+ * Returns its size.
+ */
+uint64_t file_check(struct tool *t, const char *path, int flags, uint64_t min);
 
 /*
  * -C: copy the first size bytes of src to dir/clone.N for worker N, so
@@ -22,7 +32,44 @@ uint64_t file_check(struct tool *t, const char *path, uint64_t min);
 int file_clone(const char *src, const char *dir, unsigned worker,
     uint64_t size, char *out, size_t outlen);
 
-/* Sum size bytes as words, so every byte is really read; returns the sum. */
+/*
+ * The file a worker uses: file itself, or with dir set (-C) its own copy
+ * of the first size bytes made there.  0 or -errno.
+ */
+int file_worker_path(const char *file, const char *dir, uint64_t size,
+    char *out, size_t outlen);
+
+/*
+ * Sum size bytes as longs, lmbench's way: an unrolled sum of 128 longs per
+ * step (the compiler adds them in parallel), then the tail; every byte is
+ * really read.  Returns the sum.
+ */
 uint64_t file_sum(const void *buf, size_t size);
+
+/* One worker's state in bw_file_rd and bw_mmap_rd. */
+struct file_bw_state {
+	const char *file;	/* the file named on the command line */
+	const char *dir;	/* -C: where the copies go, else NULL */
+	char path[600];		/* the file this worker reads */
+	uint64_t size;		/* bytes read per operation */
+	int open2close;		/* the second mode: open and close each pass */
+	int fd;
+	void *mem;		/* the read buffer or the mapping */
+	volatile uint64_t sink;
+};
+
+/* What bw_file_rd and bw_mmap_rd differ in. */
+struct file_bw_tool {
+	const char *name;
+	const char *args;	/* the usage's positional part */
+	const char *first_mode;	/* "io_only" or "mmap_only" */
+	bm_fn initialize, benchmark, cleanup;	/* cookie: file_bw_state */
+};
+
+/*
+ * The main of bw_file_rd and bw_mmap_rd: parse [-C] size mode file,
+ * check the file, run the benchmark and print "MB MB/s".
+ */
+int file_bw_main(const struct file_bw_tool *ft, int argc, char **argv);
 
 #endif /* BM_FILE_H */

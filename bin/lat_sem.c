@@ -1,24 +1,34 @@
-/* lat_sem.c: the round-trip latency of semaphores between two processes. */
+/* lat_sem.c: the round-trip latency of semaphores between two processes, as lmbench's lat_sem. */
 #include "config.h"
 
 #include <errno.h>
 #include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/sem.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "partner.h"
 #include "placement.h"
 #include "tool.h"
 
 /*
- * How long one wait may last before the partner is checked: a partner
- * that died never posts, and the worker must notice instead of hanging.
+ * --posix: how long one wait may last before the partner is checked: a
+ * partner that died never posts, and the worker must notice instead of
+ * hanging.
  */
 #define SEM_SLICE_MS 200
+/* The pongs a dead partner's SIGCHLD posts (below SEMVMX, 32767). */
+#define SEM_WAKE_ALL 16384
 
-/* The two semaphores, in memory both processes share. */
+enum { SEM_OPT_POSIX = TOOL_OPT_BASE };
+
+/* --posix: the two semaphores, in memory both processes share. */
 struct sem_pair {
 	sem_t ping;		/* posted by the worker */
 	sem_t pong;		/* posted by the partner */
@@ -26,18 +36,140 @@ struct sem_pair {
 
 /* One worker's semaphores and partner. */
 struct sem_state {
-	struct sem_pair *pair;
+	int posix;		/* --posix instead of System V */
+	int semid;		/* System V: the set the parent made */
+	unsigned short ping, pong;	/* System V: this worker's two */
+	struct sem_pair *pair;	/* --posix */
 	struct partner partner;
 	struct placement place;
 };
 
 /*
- * Wait for a semaphore in slices; between slices, check that the process
- * that should post it is still alive (pid 0: the worker, which the partner
- * outlives only until PR_SET_PDEATHSIG kills it).  -EPIPE if it died.
+ * The System V set and the process that made it, for the removal on exit:
+ * a set outlives every process that used it, so each way out of the tool
+ * (the end, a failure, SIGINT, SIGTERM, SIGHUP) removes it.
+ */
+static volatile sig_atomic_t sem_set_id = -1;
+static pid_t sem_set_owner;
+
+/* Remove the System V set if this process made it (async-signal-safe). */
+static void
+sem_set_remove(void)
+{
+	if (sem_set_id >= 0 && sem_set_owner == getpid()) {
+		(void)semctl(sem_set_id, 0, IPC_RMID);
+		sem_set_id = -1;
+	}
+}
+
+/* A fatal signal outside a run: remove the set, then die of the signal. */
+static void
+sem_on_signal(int sig)
+{
+	sem_set_remove();
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
+/*
+ * Make the set (two semaphores per worker) with the handlers that remove
+ * it in place first and the signals held in between, so no signal can
+ * leave it behind.  A signal ignored when the tool started stays ignored.
+ */
+static void
+sem_set_make(struct tool *t, unsigned workers)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	sigset_t fatal, old;
+	size_t i;
+	int id, err;
+
+	(void)sigemptyset(&fatal);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		(void)sigaddset(&fatal, sigs[i]);
+	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		if (sigaction(sigs[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
+		(void)signal(sigs[i], sem_on_signal);
+	}
+	sem_set_owner = getpid();
+	id = semget(IPC_PRIVATE, (int)(2 * workers), IPC_CREAT | 0600);
+	err = errno;
+	if (id >= 0)
+		sem_set_id = id;
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	if (id < 0)
+		tool_fail(t, "cannot make a set of %u System V semaphores: %s",
+		    2 * workers, strerror(err));
+}
+
+/*
+ * System V, in the worker: the set, its pong semaphore, and whether the
+ * partner died.  lmbench's wait is a plain semop(), without a timeout:
+ * semtimedop() arms a timer at every block, which cost 0.2 us of a 2 us
+ * round trip pinned to one CPU.  A partner that dies never posts, so
+ * instead the worker's SIGCHLD handler marks it dead and posts many
+ * pongs: a wait under way or to come returns at once and sees the mark
+ * (a signal that came just before the semop() would otherwise leave it
+ * blocked for ever), and semop() is never restarted after a handler.
+ */
+static int sem_child_semid = -1;
+static unsigned short sem_child_pong;
+static volatile sig_atomic_t sem_partner_dead;
+
+/* SIGCHLD in the worker: the partner died; wake its waits for good. */
+static void
+sem_on_child(int sig)
+{
+	struct sembuf op = { 0, SEM_WAKE_ALL, 0 };
+	int err = errno;
+
+	(void)sig;
+	sem_partner_dead = 1;
+	op.sem_num = sem_child_pong;
+	if (sem_child_semid >= 0)
+		(void)semop(sem_child_semid, &op, 1);
+	errno = err;
+}
+
+/*
+ * System V: take one from semaphore num.  In the worker (dead_check),
+ * -EPIPE once the partner died; the partner itself dies with its worker.
  */
 static int
-sem_wait_peer(sem_t *sem, pid_t peer)
+sem_sysv_wait(int semid, unsigned short num, int dead_check)
+{
+	struct sembuf op = { num, -1, 0 };
+
+	for (;;) {
+		if (semop(semid, &op, 1) == 0)
+			return dead_check && sem_partner_dead ? -EPIPE : 0;
+		if (errno != EINTR)
+			return -errno;
+		if (dead_check && sem_partner_dead)
+			return -EPIPE;
+	}
+}
+
+/* System V: give one to semaphore num. */
+static int
+sem_sysv_post(int semid, unsigned short num)
+{
+	struct sembuf op = { num, 1, 0 };
+
+	while (semop(semid, &op, 1) != 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* --posix: wait for a semaphore in slices, checking the peer between them. */
+static int
+sem_posix_wait(sem_t *sem, pid_t peer)
 {
 	struct timespec until;
 
@@ -65,26 +197,51 @@ sem_wait_peer(sem_t *sem, pid_t peer)
 static int
 sem_partner(void *arg)
 {
-	struct sem_pair *p = arg;
+	struct sem_state *s = arg;
 
 	for (;;) {
-		if (sem_wait_peer(&p->ping, 0) != 0 || sem_post(&p->pong) != 0)
+		if (s->posix) {
+			if (sem_posix_wait(&s->pair->ping, 0) != 0 ||
+			    sem_post(&s->pair->pong) != 0)
+				return 1;
+		} else if (sem_sysv_wait(s->semid, s->ping, 0) != 0 ||
+		    sem_sysv_post(s->semid, s->pong) != 0)
 			return 1;
 	}
 }
 
-/* Map the semaphores and start the partner. */
+/* Set this worker's two semaphores to 0 and start the partner. */
 static int
 sem_init_state(bm_iter_t n, void *cookie)
 {
 	struct sem_state *s = cookie;
+	unsigned w = bm_worker_index(bm_state_current());
+	struct sigaction sa;
 	void *m;
 	int rc;
 
 	(void)n;
-	if ((rc = placement_worker(&s->place,
-	    bm_worker_index(bm_state_current()))) != 0)
+	if ((rc = placement_worker(&s->place, w)) != 0)
 		return rc;
+	if (!s->posix) {
+		s->ping = (unsigned short)(2 * w);
+		s->pong = (unsigned short)(2 * w + 1);
+		if (semctl(s->semid, s->ping, SETVAL, 0) != 0 ||
+		    semctl(s->semid, s->pong, SETVAL, 0) != 0)
+			return -errno;
+		/* Before the fork: a partner may die at once. */
+		sem_child_semid = s->semid;
+		sem_child_pong = s->pong;
+		sem_partner_dead = 0;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = sem_on_child;
+		sa.sa_flags = SA_NOCLDSTOP;
+		(void)sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGCHLD, &sa, NULL) != 0)
+			return -errno;
+		return placement_start(&s->place, 1, &s->partner,
+		    sem_partner, s);
+	}
 	m = mmap(NULL, sizeof *s->pair, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
@@ -93,8 +250,7 @@ sem_init_state(bm_iter_t n, void *cookie)
 	if (sem_init(&s->pair->ping, 1, 0) != 0 ||
 	    sem_init(&s->pair->pong, 1, 0) != 0)
 		return -errno;
-	return placement_start(&s->place, 1, &s->partner, sem_partner,
-	    s->pair);
+	return placement_start(&s->place, 1, &s->partner, sem_partner, s);
 }
 
 /* n round trips: post ping, wait for pong. */
@@ -105,15 +261,19 @@ sem_bench(bm_iter_t n, void *cookie)
 	int rc;
 
 	while (n-- > 0) {
-		if (sem_post(&s->pair->ping) != 0)
-			return -errno;
-		if ((rc = sem_wait_peer(&s->pair->pong, s->partner.pid)) != 0)
+		if (s->posix) {
+			if (sem_post(&s->pair->ping) != 0)
+				return -errno;
+			rc = sem_posix_wait(&s->pair->pong, s->partner.pid);
+		} else if ((rc = sem_sysv_post(s->semid, s->ping)) == 0)
+			rc = sem_sysv_wait(s->semid, s->pong, 1);
+		if (rc != 0)
 			return rc;
 	}
 	return 0;
 }
 
-/* Stop the partner and unmap the semaphores. */
+/* Stop the partner and unmap the semaphores (--posix). */
 static int
 sem_cleanup(bm_iter_t n, void *cookie)
 {
@@ -122,6 +282,8 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	(void)n;
 	if (s->partner.pid > 0)
 		(void)partner_stop(&s->partner);
+	(void)signal(SIGCHLD, SIG_DFL);
+	sem_child_semid = -1;
 	if (s->pair != NULL)
 		munmap(s->pair, sizeof *s->pair);
 	s->pair = NULL;
@@ -130,19 +292,32 @@ sem_cleanup(bm_iter_t n, void *cookie)
 
 static struct sem_state sem_state;
 
-/* Take --placement. */
+/* Take --posix or --placement. */
 static void
 sem_option(struct tool *t, int opt, const char *arg)
 {
-	(void)opt;
-	placement_option(&sem_state.place, t, arg);
+	if (opt == SEM_OPT_POSIX)
+		sem_state.posix = 1;
+	else
+		placement_option(&sem_state.place, t, arg);
 }
 
 /* Measure and print one figure, or two for --placement=both. */
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "lat_sem", .args = "" };
+	static const struct option longopts[] = {
+		{ "posix", no_argument, NULL, SEM_OPT_POSIX },
+		{ "placement", required_argument, NULL, PLACEMENT_OPT },
+		{ NULL, 0, NULL, 0 }
+	};
+	static char usage[512];
+	struct tool t = {
+		.name = "lat_sem",
+		.args = "[--posix] [--placement=WHERE]",
+		.extra_usage = usage,
+		.cleanup = sem_set_remove
+	};
 	struct sem_state *sp = &sem_state;
 	bm_param params[PLACEMENT_NPARAMS];
 	bm_bench b;
@@ -150,11 +325,16 @@ main(int argc, char **argv)
 	unsigned run;
 	size_t np;
 
-	t.extra_usage = placement_usage;
-	if (tool_parse(&t, argc, argv, NULL, placement_long, sem_option) !=
-	    argc)
+	(void)snprintf(usage, sizeof usage, "\n  --posix      POSIX semaphores "
+	    "in shared memory instead of lmbench's System V\n"
+	    "               semaphore pair\n%s", placement_usage);
+	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	if (!sp->posix) {
+		sem_set_make(&t, t.opts.parallel > 0 ? t.opts.parallel : 1);
+		sp->semid = sem_set_id;
+	}
 	b.initialize = sem_init_state;
 	b.benchmark = sem_bench;
 	b.cleanup = sem_cleanup;
@@ -165,9 +345,11 @@ main(int argc, char **argv)
 		tool_run(&t, &b, &r);
 		np = 0;
 		placement_params(&sp->place, params, &np);
-		placement_report_us(&t, &sp->place, "posix", params, np, &r,
+		placement_report_us(&t, &sp->place, sp->posix ? "posix" : "sysv",
+		    params, np, &r, sp->posix ? "Semaphore latency (POSIX)" :
 		    "Semaphore latency");
 		bm_result_free(&r);
 	}
+	sem_set_remove();
 	return tool_finish(&t);
 }

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "tool.h"
 
 /* One worker's state for the prot mode: a page it may only read. */
@@ -94,13 +94,14 @@ sig_prot_init(bm_iter_t n, void *cookie)
 {
 	struct sig_state *s = cookie;
 	struct sigaction sa;
-	int fd = -1;
+	int fd = -1, rc;
 	void *m;
 
 	(void)n;
 	s->len = (size_t)sysconf(_SC_PAGESIZE);
-	if (s->file != NULL && (fd = open(s->file, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
+	if (s->file != NULL && (rc = file_open(s->file, O_RDONLY, &fd,
+	    NULL)) != 0)
+		return rc;
 	m = mmap(NULL, s->len, PROT_READ, fd >= 0 ? MAP_SHARED :
 	    MAP_PRIVATE | MAP_ANONYMOUS, fd, 0);
 	if (fd >= 0)
@@ -181,7 +182,6 @@ main(int argc, char **argv)
 	const struct sig_mode *m = NULL;
 	struct sig_state s;
 	bm_param param;
-	struct stat st;
 	bm_bench b;
 	bm_result r;
 	size_t i;
@@ -207,13 +207,12 @@ main(int argc, char **argv)
 	if (t.opts.percentiles > 0 && m->fn == sig_prot)
 		tool_usage_error(&t, "--percentiles does not apply to prot");
 	tool_setup(&t);
-	if (s.file != NULL) {
-		if (stat(s.file, &st) != 0)
-			tool_fail(&t, "cannot open %s: %s", s.file,
-			    strerror(errno));
-		if (st.st_size < 1)
-			tool_fail(&t, "%s is empty: nothing to map", s.file);
-	}
+	/*
+	 * The page mapped is the file's first: a FIFO, a device or an empty
+	 * file has none to fault on (and a FIFO would block the open).
+	 */
+	if (s.file != NULL && file_check(&t, s.file, O_RDONLY, 0) == 0)
+		tool_fail(&t, "%s is empty: nothing to map", s.file);
 	b.initialize = m->init;
 	b.benchmark = m->fn;
 	b.cleanup = m->cleanup;

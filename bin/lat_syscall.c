@@ -90,8 +90,12 @@ syscall_open(bm_iter_t n, void *cookie)
 	struct syscall_state *s = cookie;
 	int fd;
 
+	/*
+	 * O_NONBLOCK, which regular files and /dev/null ignore: a FIFO put
+	 * in the file's place after the check must not block the open.
+	 */
 	while (n-- > 0) {
-		if ((fd = open(s->file, O_RDONLY)) < 0)
+		if ((fd = open(s->file, O_RDONLY | O_NONBLOCK)) < 0)
 			return -errno;
 		close(fd);
 	}
@@ -105,9 +109,35 @@ syscall_init(bm_iter_t n, void *cookie)
 	struct syscall_state *s = cookie;
 
 	(void)n;
-	if ((s->fd = open(s->file, s->write ? O_WRONLY : O_RDONLY)) < 0)
+	if ((s->fd = open(s->file, (s->write ? O_WRONLY : O_RDONLY) |
+	    O_NONBLOCK)) < 0)
 		return -errno;
 	return 0;
+}
+
+/*
+ * Check the file that open and fstat use, without blocking: a regular
+ * file, or a character device such as /dev/null (the default).  A FIFO
+ * would block open() until a writer came; anything else is refused too.
+ */
+static void
+syscall_check(struct tool *t, const struct syscall_state *s)
+{
+	struct stat st;
+	int fd, err;
+
+	if ((fd = open(s->file, (s->write ? O_WRONLY : O_RDONLY) |
+	    O_NONBLOCK | O_CLOEXEC)) < 0)
+		tool_fail(t, "cannot open %s: %s", s->file, strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		close(fd);
+		tool_fail(t, "cannot stat %s: %s", s->file, strerror(err));
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+		tool_fail(t, "%s is not a regular file (nor a character "
+		    "device)", s->file);
 }
 
 /* Close the worker's descriptor. */
@@ -158,7 +188,7 @@ main(int argc, char **argv)
 	bm_record rec;
 	char line[128];
 	size_t i;
-	int first, fd;
+	int first;
 
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
 	if (first >= argc)
@@ -184,12 +214,8 @@ main(int argc, char **argv)
 	/* Refuse a file we cannot use before any worker starts. */
 	if (m->fn == syscall_stat && stat(s.file, &st) != 0)
 		tool_fail(&t, "cannot stat %s: %s", s.file, strerror(errno));
-	if (m->needs_fd || m->fn == syscall_open) {
-		if ((fd = open(s.file, s.write ? O_WRONLY : O_RDONLY)) < 0)
-			tool_fail(&t, "cannot open %s: %s", s.file,
-			    strerror(errno));
-		close(fd);
-	}
+	if (m->needs_fd || m->fn == syscall_open)
+		syscall_check(&t, &s);
 
 	b.initialize = m->needs_fd ? syscall_init : NULL;
 	b.benchmark = m->fn;

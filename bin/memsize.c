@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "mem.h"
@@ -49,6 +50,60 @@ memsize_physical(void)
 	return (uint64_t)pages * (uint64_t)psize / (1024 * 1024);
 }
 
+/* A field of /proc/self/status ("VmSize:") in bytes, or 0 if unknown. */
+static uint64_t
+memsize_status(const char *field)
+{
+	char line[256];
+	unsigned long long kb;
+	size_t len = strlen(field);
+	uint64_t bytes = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, field, len) == 0 &&
+		    sscanf(line + len, "%llu kB", &kb) == 1) {
+			bytes = (uint64_t)kb * 1024;
+			break;
+		}
+	}
+	fclose(f);
+	return bytes;
+}
+
+/*
+ * What this process may still map under its resource limits, in MB:
+ * RLIMIT_AS less its address space (VmSize) and RLIMIT_DATA less its
+ * data (VmData; private writable mappings count there).  UINT64_MAX when
+ * neither is set.  Under "ulimit -v 20000" MemAvailable says gigabytes
+ * while a mapping of 20 MB fails.
+ */
+static uint64_t
+memsize_rlimit(void)
+{
+	static const struct { int res; const char *field; } lim[] = {
+		{ RLIMIT_AS, "VmSize:" },
+		{ RLIMIT_DATA, "VmData:" },
+	};
+	uint64_t mb = UINT64_MAX, used, left;
+	struct rlimit rl;
+	size_t i;
+
+	for (i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+		if (getrlimit(lim[i].res, &rl) != 0 ||
+		    rl.rlim_cur == RLIM_INFINITY)
+			continue;
+		used = memsize_status(lim[i].field);
+		left = (uint64_t)rl.rlim_cur > used ?
+		    ((uint64_t)rl.rlim_cur - used) >> 20 : 0;
+		if (left < mb)
+			mb = left;
+	}
+	return mb;
+}
+
 /* Map and touch up to mb MB in chunks; return the MB touched. */
 static uint64_t
 memsize_probe(uint64_t mb, size_t page)
@@ -90,14 +145,14 @@ main(int argc, char **argv)
 		.name = "memsize",
 		.args = "[MB]",
 		.extra_usage = "\nWithout MB, prints MemAvailable (or the "
-		    "physical memory); with MB, maps and\ntouches up to MB "
-		    "(at most 90% of MemAvailable) and prints what it could "
-		    "touch.\n"
+		    "physical memory), or less under a\nresource limit "
+		    "(ulimit -v, -d); with MB, maps and touches up to MB (at "
+		    "most 90%\nof that) and prints what it could touch.\n"
 	};
-	bm_param params[3];
+	bm_param params[4];
 	bm_record rec;
 	char line[64];
-	uint64_t want = 0, avail, phys, cap, got;
+	uint64_t want = 0, avail, phys, cap, got, limit;
 	long psize;
 	int first, probe = 0;
 
@@ -117,6 +172,8 @@ main(int argc, char **argv)
 		tool_fail(&t, "cannot tell the memory size");
 	if (phys != 0 && avail > phys)
 		avail = phys;
+	if ((limit = memsize_rlimit()) < avail)
+		avail = limit;
 	if (probe) {
 		cap = avail - avail * MEMSIZE_MARGIN_PCT / 100;
 		psize = sysconf(_SC_PAGESIZE);
@@ -128,13 +185,15 @@ main(int argc, char **argv)
 	params[0] = (bm_param){ "requested", NULL, (double)want };
 	params[1] = (bm_param){ "available", NULL, (double)avail };
 	params[2] = (bm_param){ "physical", NULL, (double)phys };
+	params[3] = (bm_param){ "rlimit", NULL, limit == UINT64_MAX ? -1 :
+	    (double)limit };
 	memset(&rec, 0, sizeof rec);
 	rec.tool = t.name;
 	rec.case_name = probe ? "touched" : "available";
 	rec.params = params;
 	rec.nparams = 1;
 	rec.measured = params + 1;
-	rec.nmeasured = 2;
+	rec.nmeasured = 3;
 	rec.metric = "size";
 	rec.unit = "MB";
 	rec.better = BM_BETTER_NONE;

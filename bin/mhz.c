@@ -19,6 +19,14 @@
 #define MHZ_ENOUGH_US 2000
 
 /*
+ * The shortest interval mhz accepts from ENOUGH, in us.  Shorter ones
+ * (ENOUGH=1) are dominated by reading the CPU-time clock and by where the
+ * interval falls against the scheduler's tick: the figure ranged from
+ * 3196 to 5076 MHz at ENOUGH=1, with an interval that excluded the truth.
+ */
+#define MHZ_MIN_ENOUGH_US 1000
+
+/*
  * The timer when neither --timer nor BENCHMP_TIMER chooses one: the
  * thread's CPU time, so time the worker spends off the CPU on a busy
  * machine does not pass for slow cycles.
@@ -85,6 +93,10 @@ main(int argc, char **argv)
 	    (rc = bm_ctx_set_timer(t.ctx, MHZ_TIMER)) != 0)
 		tool_lib_fail(&t, rc, NULL);
 	tool_default_enough(&t, MHZ_ENOUGH_US);
+	if (tool_min_enough(&t, MHZ_MIN_ENOUGH_US) && mhz_debug)
+		fprintf(t.json ? stderr : stdout, "ENOUGH=%s is below mhz's "
+		    "floor: intervals of %u us\n", getenv("ENOUGH"),
+		    MHZ_MIN_ENOUGH_US);
 	ops_state_init(&s);
 	b.initialize = NULL;
 	b.benchmark = ops_cases[OPS_INT_ADD].fn;

@@ -468,6 +468,24 @@ tool_default_enough(struct tool *t, uint64_t us)
 		tool_lib_fail(t, rc, "ENOUGH");
 }
 
+/* Raise an ENOUGH below us to us; 1 if it was raised. */
+int
+tool_min_enough(struct tool *t, uint64_t us)
+{
+	const char *env = getenv("ENOUGH");
+	uint64_t enough;
+	int rc;
+
+	/* ENOUGH was checked by tool_setup(). */
+	if (env == NULL || bm_parse_uint(env, 0, UINT64_MAX, &enough) != 0 ||
+	    enough >= us)
+		return 0;
+	if ((rc = bm_ctx_set_calibration(t->ctx, BM_CAL_ENOUGH,
+	    (double)us)) != 0)
+		tool_lib_fail(t, rc, "ENOUGH");
+	return 1;
+}
+
 /* Cap the warmup of the later runs at us unless -W was given. */
 void
 tool_later_warmup(struct tool *t, uint64_t us)

@@ -72,6 +72,13 @@ uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
  */
 void tool_default_enough(struct tool *t, uint64_t us);
 
+/*
+ * A floor on the interval for a tool whose definition needs long ones:
+ * raise a shorter ENOUGH to us (after tool_default_enough).  Returns 1
+ * when ENOUGH was raised.
+ */
+int tool_min_enough(struct tool *t, uint64_t us);
+
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
 void tool_later_warmup(struct tool *t, uint64_t us);
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # file-output.sh: bw_file_rd, bw_mmap_rd, lat_mmap, lat_pagefault and lat_fs
-# print their lines, never change the file they read, and clean up.
+# print their lines (lmbench's definitions by default, the old ones under
+# their own labels), never change the file they read, refuse FIFOs and
+# devices without blocking, and clean up.
 . "$top_srcdir/tests/lib.sh"
 
 TMPDIR=$tmp/tmpdir
@@ -18,13 +20,31 @@ expect_line "$bw" "$bin/bw_file_rd" -N 3 1m io_only "$data"
 expect_line "$bw" "$bin/bw_file_rd" -N 3 -C -P 2 512k open2close "$data"
 expect_line "$bw" "$bin/bw_mmap_rd" -N 3 1m mmap_only "$data"
 expect_line "$bw" "$bin/bw_mmap_rd" -N 3 -C 2m open2close "$data"
-expect_line '^1\.048576 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 1m "$data"
-expect_line '^0\.524288 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 -r -C 512k "$data"
+# lat_mmap writes by default (lmbench's definition, each byte's own value
+# put back): a writable copy, whose contents must not change either.
+wdata=$tmp/wdata
+cp "$data" "$wdata"
+chmod 0644 "$wdata"
+expect_line '^1\.048576 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 1m "$wdata"
+expect_line '^2\.097152 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 -r 2m "$wdata"
+expect_line '^0\.524288 [0-9]+\.[0-9]{2}$' "$bin/lat_mmap" -N 3 -C 512k "$data"
+expect_line '^1\.048576 [0-9]+\.[0-9]{2} all-pages$' "$bin/lat_mmap" -N 3 \
+    --all-pages 1m "$data"
+expect_line '^0\.524288 [0-9]+\.[0-9]{2} all-pages-random$' "$bin/lat_mmap" \
+    -N 3 --all-pages -r -C 512k "$data"
 expect_line "^Pagefaults on $data: [0-9]+\.[0-9]{4} microseconds\$" \
     "$bin/lat_pagefault" -N 3 "$data"
 expect_line "^Pagefaults on $data: [0-9]+\.[0-9]{4} microseconds\$" \
     "$bin/lat_pagefault" -N 3 -C "$data"
+expect_line "^Pagefaults on $data \\(per fault\\): [0-9]+\.[0-9]{4} microseconds\$" \
+    "$bin/lat_pagefault" -N 3 --per-fault "$data"
 [ "$(cksum <"$data")" = "$sum" ] || fail "a tool changed the file it read"
+[ "$(cksum <"$wdata")" = "$sum" ] || fail "lat_mmap changed the file it wrote"
+# Without -C or --all-pages, lat_mmap needs to write (root always may).
+if [ "$(id -u)" -ne 0 ]; then
+	expect_exit 1 "cannot open $data for writing: Permission denied" \
+	    "$bin/lat_mmap" -N 3 1m "$data"
+fi
 
 # lat_fs: one line per size, files in a private directory of the one named.
 run "$bin/lat_fs" -N 3 -n 50
@@ -39,8 +59,23 @@ if have_jq; then
 	run "$bin/lat_fs" --json -N 3 -n 20 -s 1k
 	[ "$(jq -s 'map(select(.unit == "files/s" and .value > 0)) | length' \
 	    "$tmp/out")" = 2 ] || fail "lat_fs --json: $(cat "$tmp/out")"
-	expect_json '.tool == "lat_pagefault" and .params.faults_per_pass >= 1' \
+	expect_json '.tool == "lat_pagefault" and .case == "per-fault" and
+	    .measured.faults_per_pass >= 1 and .params.pages == 512 and
+	    .calibration.enough_us == 2000' \
+	    "$bin/lat_pagefault" --json -N 3 --per-fault "$data"
+	# lmbench's definitions take intervals of at least 20 ms, whatever
+	# ENOUGH (2000 here) says; the old ones follow ENOUGH.
+	expect_json '.tool == "lat_pagefault" and .case == "per-page" and
+	    .params.pages == 512 and .measured.map_unmap_us > 0 and .value > 0
+	    and .calibration.enough_us == 20000' \
 	    "$bin/lat_pagefault" --json -N 3 "$data"
+	expect_json '.case == "write-16k" and .params.stride == 16384 and
+	    .params.span == 104857 and .calibration.enough_us == 20000' \
+	    "$bin/lat_mmap" --json -N 3 1m "$wdata"
+	expect_json '.case == "write-160k" and .params.stride == 163840 and
+	    .params.span == 1048576' "$bin/lat_mmap" --json -N 3 -r 1m "$wdata"
+	expect_json '.case == "all-pages" and .calibration.enough_us == 2000' \
+	    "$bin/lat_mmap" --json -N 3 --all-pages 1m "$data"
 fi
 
 # Bad input and missing or short files.
@@ -54,7 +89,37 @@ expect_exit 1 'holds 2097152 bytes, fewer than the 4194304 asked for' \
     "$bin/lat_mmap" 4m "$data"
 expect_exit 1 "is not a regular file" "$bin/lat_pagefault" "$tmp"
 : >"$tmp/empty"
-expect_exit 1 "holds 0 bytes" "$bin/lat_pagefault" "$tmp/empty"
+expect_exit 1 "holds 0 bytes, less than a page" "$bin/lat_pagefault" \
+    "$tmp/empty"
+
+# A FIFO or a device as the file: refused at once, never a blocking open()
+# (a FIFO without a writer blocked open() forever).  timeout(1) turns a
+# hang into exit 124.
+mkfifo "$tmp/fifo"
+for cmd in "bw_file_rd 1m io_only" "bw_file_rd -C 1m open2close" \
+    "bw_mmap_rd 1m mmap_only" "bw_mmap_rd 1m open2close" "lat_mmap 1m" \
+    "lat_mmap -C 1m" "lat_mmap --all-pages 1m" "lat_pagefault" \
+    "lat_pagefault --per-fault" "lat_sig prot"; do
+	# shellcheck disable=SC2086
+	set -- $cmd
+	name=$1
+	shift
+	expect_exit 1 "^$name: $tmp/fifo is not a regular file\$" \
+	    timeout 20 "$bin/$name" -N 3 "$@" "$tmp/fifo"
+done
+for m in open fstat; do
+	expect_exit 1 "^lat_syscall: $tmp/fifo is not a regular file" \
+	    timeout 20 "$bin/lat_syscall" -N 3 "$m" "$tmp/fifo"
+done
+expect_exit 1 '^lat_sig: /dev/zero is not a regular file$' \
+    timeout 20 "$bin/lat_sig" -N 3 prot /dev/zero
+expect_exit 1 '^bw_file_rd: /dev/null is not a regular file$' \
+    timeout 20 "$bin/bw_file_rd" -N 3 1k io_only /dev/null
+expect_exit 1 '^lat_mmap: /dev/zero is not a regular file$' \
+    timeout 20 "$bin/lat_mmap" -N 3 1k /dev/zero
+# stat never opens the file, and /dev/null stays lat_syscall's default.
+expect_line '^Simple stat: ' timeout 20 "$bin/lat_syscall" -N 3 stat "$tmp/fifo"
+expect_line '^Simple open/close: ' "$bin/lat_syscall" -N 3 open
 expect_exit 2 "unknown mode 'mmap_only'" "$bin/bw_file_rd" 1m mmap_only "$data"
 expect_exit 2 "unknown mode 'io_only'" "$bin/bw_mmap_rd" 1m io_only "$data"
 expect_exit 2 'size: 0 is out of range' "$bin/lat_mmap" 0 "$data"

@@ -72,6 +72,34 @@ have_jq() {
 	command -v jq >/dev/null 2>&1
 }
 
+# ipc_ids: the System V IPC objects of this machine, one "kind id" per
+# line, sorted (from /proc/sysvipc, or ipcs; empty when neither is there).
+ipc_ids() {
+	if [ -r /proc/sysvipc/sem ]; then
+		for k in sem shm msg; do
+			awk -v k="$k" 'NR > 1 { print k, $2 }' \
+			    "/proc/sysvipc/$k" 2>/dev/null
+		done | sort
+	elif command -v ipcs >/dev/null 2>&1; then
+		ipcs -a 2>/dev/null | awk '$2 ~ /^[0-9]+$/ { print $2 }' | sort
+	fi
+}
+
+# ipc_left FILE: the System V IPC objects that are not in FILE (an earlier
+# ipc_ids) and are still there after up to 30 s.  Tests of other scripts
+# or users running at the same time make and remove their own, which go
+# away; an object left behind does not.
+ipc_left() {
+	n=0
+	while :; do
+		new=$(ipc_ids | comm -13 "$1" -)
+		[ -z "$new" ] || [ "$n" -ge 300 ] && break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "$new"
+}
+
 # expect_json FILTER CMD...: one JSON line for which jq's FILTER is true.
 expect_json() {
 	filter=$1

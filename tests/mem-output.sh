@@ -155,6 +155,20 @@ expect_line '^[0-9]+$' "$bin/memsize"
 expect_json '.better == "none" and .params == {requested: 0} and
     .measured.available > 0' "$bin/memsize" --json
 expect_line '^16$' "$bin/memsize" 16
+# Under a resource limit it reports what this process can still map, not
+# the machine's memory (ulimit -v 20000 reported 23741 MB).  Not in the
+# sanitizer build, whose shadow memory needs far more address space.
+if [ "${BM_SANITIZERS:-no}" != yes ]; then
+	for args in "" 100; do
+		# shellcheck disable=SC2086
+		run sh -c 'ulimit -v 200000 && exec "$0" "$@"' "$bin/memsize" $args
+		if [ "$rc" -ne 0 ]; then
+			fail "memsize $args under ulimit -v 200000: exit $rc: $(head -n 2 "$tmp/err")"
+		elif ! [ "$(cat "$tmp/out")" -le 195 ] 2>/dev/null; then
+			fail "memsize $args under ulimit -v 200000 (195 MB): $(cat "$tmp/out")"
+		fi
+	done
+fi
 
 # Bad input exits 2 with a message.
 expect_exit 2 "len_MB: 0 is out of range" "$bin/lat_mem_rd" 0

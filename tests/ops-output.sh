@@ -58,6 +58,17 @@ fi
 clock='[0-9]+ MHz, [0-9]+\.[0-9]{4} nanosec clock'
 expect_line "^$clock\$" "$bin/mhz"
 expect_line '^[0-9]+\.[0-9]{4}$' "$bin/mhz" -c
+# Intervals below mhz's floor of 1000 us are raised to it; longer ones
+# are kept.
+if have_jq; then
+	expect_json '.calibration.enough_us == 1000' env ENOUGH=1 \
+	    "$bin/mhz" --json
+	expect_json '.calibration.enough_us == 3000' env ENOUGH=3000 \
+	    "$bin/mhz" --json
+fi
+run env ENOUGH=1 "$bin/mhz" -d
+grep -q '^ENOUGH=1 is below mhz.s floor: intervals of 1000 us$' "$tmp/out" ||
+	fail "mhz -d with ENOUGH=1: $(head -n 1 "$tmp/out")"
 run "$bin/mhz" -d
 if [ "$rc" -ne 0 ]; then
 	fail "mhz -d exited $rc: $(head -n 2 "$tmp/err")"

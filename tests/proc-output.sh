@@ -8,7 +8,14 @@ mkdir "$TMPDIR"
 export TMPDIR
 
 us='[0-9]+\.[0-9]{4} microseconds$'
+ipc_ids >"$tmp/ipc_before"
 expect_line "^Semaphore latency: $us" "$bin/lat_sem" -N 3
+expect_line "^Semaphore latency: $us" "$bin/lat_sem" -N 3 -P 3
+expect_line "^Semaphore latency \\(POSIX\\): $us" "$bin/lat_sem" -N 3 --posix
+if have_jq; then
+	expect_json '.case == "sysv"' "$bin/lat_sem" --json -N 3
+	expect_json '.case == "posix"' "$bin/lat_sem" --json -N 3 --posix
+fi
 expect_line "^Fcntl lock latency: $us" "$bin/lat_fcntl" -N 3
 expect_line "^Fcntl lock latency: $us" "$bin/lat_fcntl" -N 3 -P 2
 expect_line "^Procedure call: $us" "$bin/lat_proc" -N 3 procedure
@@ -67,12 +74,34 @@ expect_exit 2 "-u: unknown method 'spin'" "$bin/lat_usleep" -u spin 10
 expect_exit 2 'usecs: 99999999999 is out of range' "$bin/lat_usleep" 99999999999
 
 # A partner that dies is an error, not a hang or a figure for nothing.
-for t in lat_sem lat_fcntl; do
-	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
-	kill_helper $! "$t" partner
-	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
-		fail "$t: message '$(cat "$tmp/err")'"
+for t in lat_sem "lat_sem --posix" lat_fcntl; do
+	# shellcheck disable=SC2086
+	ENOUGH=200000 "$bin/"$t -N 100 >"$tmp/out" 2>"$tmp/err" &
+	kill_helper $! "${t%% *}" partner
+	grep -q "^${t%% *}: worker 0: benchmark failed: Broken pipe" \
+	    "$tmp/err" || fail "$t: message '$(cat "$tmp/err")'"
 done
+
+# lat_sem's System V set goes with the tool: on SIGTERM and SIGINT mid-run
+# as after the runs and the failure above.
+ENOUGH=200000 "$bin/lat_sem" -N 100 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+if child_with_child "$pid" lat_sem >/dev/null; then
+	kill -s TERM "$pid"
+	wait_gone "$pid" 10
+	[ "$rc" -eq 143 ] ||
+		fail "lat_sem: SIGTERM: exit $rc: $(head -n 2 "$tmp/err")"
+else
+	fail "lat_sem: no worker and partner within 10 s"
+	kill -s KILL "$pid"
+	wait "$pid"
+fi
+if interrupt lat_sem 1 env ENOUGH=200000 "$bin/lat_sem" -N 100; then
+	[ "$rc" -eq 130 ] ||
+		fail "lat_sem: SIGINT: exit $rc: $(head -n 2 "$tmp/err")"
+fi
+left=$(ipc_left "$tmp/ipc_before")
+[ -z "$left" ] || fail "lat_sem left System V objects: $left"
 
 # SIGINT mid-run ends the run and removes the private directory.
 if interrupt lat_fcntl 1 env ENOUGH=200000 "$bin/lat_fcntl" -N 100; then

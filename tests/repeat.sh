@@ -8,15 +8,8 @@ TMPDIR=$tmp/tmpdir
 mkdir "$TMPDIR"
 export TMPDIR
 
-# ipc_ids: the System V IPC objects of this machine (ipcs may be missing).
-ipc_ids() {
-	if command -v ipcs >/dev/null 2>&1; then
-		ipcs -a 2>/dev/null | awk '$2 ~ /^[0-9]+$/ { print $2 }' | sort
-	fi
-}
-
 shm_before=$(ls -A /dev/shm 2>/dev/null)
-ipc_before=$(ipc_ids)
+ipc_ids >"$tmp/ipc_before"
 fds_before=$(ls /proc/$$/fd | wc -l)
 runs=0
 while [ "$runs" -lt 100 ]; do
@@ -40,7 +33,8 @@ no_children
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 [ "$(ls -A /dev/shm 2>/dev/null)" = "$shm_before" ] ||
 	fail "/dev/shm changed: $(ls -A /dev/shm)"
-[ "$(ipc_ids)" = "$ipc_before" ] || fail "System V IPC objects changed"
+left=$(ipc_left "$tmp/ipc_before")
+[ -z "$left" ] || fail "System V IPC objects left behind: $left"
 [ "$(ls /proc/$$/fd | wc -l)" -eq "$fds_before" ] ||
 	fail "the shell's descriptors changed"
 echo "$me: $runs runs" >&2
