@@ -244,6 +244,24 @@ START_TEST(test_zmq_no_receiver)
 	bm_ctx_free(ctx);
 }
 END_TEST
+
+START_TEST(test_zmq_no_library)
+{
+	bm_sink *s = NULL;
+	bm_ctx *ctx;
+
+	/* A libzmq that cannot be loaded fails the open, naming the file. */
+	ck_assert_int_eq(setenv("BENCHMP_ZMQ_LIBRARY",
+	    "/nonexistent/libzmq.so.5", 1), 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_sink_open(ctx, "zmq:tcp://127.0.0.1:1", &s),
+	    BM_ENOTSUP);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "zmq sink: cannot load /nonexistent/libzmq.so.5: "));
+	bm_ctx_free(ctx);
+}
+END_TEST
 #endif
 
 /* Build the suite. */
@@ -262,6 +280,7 @@ sink_suite(void)
 #ifdef BM_HAVE_ZMQ
 	tcase_add_test(tc, test_zmq_roundtrip);
 	tcase_add_test(tc, test_zmq_no_receiver);
+	tcase_add_test(tc, test_zmq_no_library);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
