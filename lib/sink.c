@@ -57,12 +57,11 @@ sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
 	    O_NONBLOCK, 0644);
 	if (s->fd < 0) {
 		err = errno;
-		if (err == ENXIO && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-			return bm__fail(ctx, -ENXIO, "sink file %s is a FIFO "
-			    "with no reader", path);
-		if (err == ENXIO && stat(path, &st) == 0 && S_ISSOCK(st.st_mode))
-			return bm__fail(ctx, -ENXIO, "sink file %s is a "
-			    "socket, not a file", path);
+		if (err == ENXIO && stat(path, &st) == 0)
+			return bm__fail(ctx, -ENXIO, "sink file %s is %s", path,
+			    S_ISFIFO(st.st_mode) ? "a FIFO with no reader" :
+			    S_ISSOCK(st.st_mode) ? "a socket, not a file" :
+			    "a device that is not there");
 		return bm__fail(ctx, -err, "cannot open sink file %s: %s",
 		    path, strerror(err));
 	}
