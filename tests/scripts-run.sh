@@ -66,8 +66,10 @@ set -- "$tmp/res3/$host"/*Z-2.jsonl
 # where this user may make one): the run fails, exit 1, saying so, and the
 # file keeps whole records only (9 records of about 1 KB do not fit).
 mkdir "$tmp/small"
-if unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1" && umount "$1"' \
-    sh "$tmp/small" 2>/dev/null; then
+can_mount=0
+unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1" && umount "$1"' \
+    sh "$tmp/small" 2>/dev/null && can_mount=1
+if [ "$can_mount" = 1 ]; then
 	unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1/small" || exit 99
 	    "$2" --installed --quick --only latency --results "$1/small/res" \
 		>"$1/out" 2>"$1/err"
@@ -114,6 +116,23 @@ if command -v gnuplot >/dev/null 2>&1; then
 	run "$scal" --max 1 --output "$tmp/sc1.jsonl" bw_mem -N 3 64k rd
 	[ "$rc" -eq 0 ] && [ -s "$tmp/sc1.png" ] && [ -s "$tmp/sc1.svg" ] ||
 		fail "benchmp-scaling did not plot by default: $(cat "$tmp/err")"
+fi
+# benchmp-scaling on a full disk (a 4 KB tmpfs holding a 3500-byte
+# record): the failed append is cut back, the file keeps what it had.
+if [ "$can_mount" = 1 ]; then
+	rec=$(printf '{"pad":"%3488s"}' x)
+	unshare -m sh -c 'mount -t tmpfs -o size=4k tmpfs "$1/small" || exit 99
+	    printf "%s\n" "$3" >"$1/small/sc.jsonl"
+	    "$2" --no-plot --max 2 --output "$1/small/sc.jsonl" bw_mem -N 3 \
+		64k rd >"$1/out" 2>"$1/err"
+	    rc=$?
+	    cp "$1/small/sc.jsonl" "$1/sc-full.jsonl"
+	    exit "$rc"' sh "$tmp" "$scal" "$rec"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q '^benchmp-scaling: cannot write .*sc\.jsonl (disk full?)$' "$tmp/err" ||
+		fail "scaling, full disk: exit $rc: $(tail -n 2 "$tmp/err")"
+	[ "$(cat "$tmp/sc-full.jsonl")" = "$rec" ] ||
+		fail "scaling, full disk: torn file: $(tail -c 100 "$tmp/sc-full.jsonl")"
 fi
 expect_exit 2 "--max: '0' is not" "$scal" --max 0 bw_mem 64k rd
 expect_exit 2 "--max: 99999999999999999999 is out of range" "$scal" \
