@@ -99,6 +99,17 @@ expect_exit 2 "--budget: 99999999999999999999 is out of range" "$brun" \
 expect_exit 2 "--budget: 86401 is out of range" "$brun" --budget 86401
 expect_exit 2 "--budget needs a value" "$brun" --budget=
 expect_exit 2 "--results needs a value" "$brun" --results=
+# Help and version on a full stdout: exit 1, saying so.
+if [ -w /dev/full ]; then
+	for c in "$brun" "$scal"; do
+		for a in --help -V; do
+			"$c" "$a" >/dev/full 2>"$tmp/err"
+			rc=$?
+			[ "$rc" -eq 1 ] && grep -q 'writing to standard output failed' "$tmp/err" ||
+				fail "${c##*/} $a >/dev/full: exit $rc: $(cat "$tmp/err")"
+		done
+	done
+fi
 expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
 expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
 expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
