@@ -35,12 +35,16 @@ static struct mem_load lmr_loaders;
 static void
 lmr_option(struct tool *t, int opt, const char *arg)
 {
+	int order = opt == 't' ? MEM_ORDER_PAGE : MEM_ORDER_RANDOM;
+
 	switch (opt) {
 	case 't':
-		lmr_order = MEM_ORDER_PAGE;
-		break;
 	case 'r':
-		lmr_order = MEM_ORDER_RANDOM;
+		/* Two orders in one run: refuse rather than let the last win. */
+		if (lmr_order != MEM_ORDER_STRIDE && lmr_order != order)
+			tool_usage_error(t, "-t and -r are two chase orders: "
+			    "give one");
+		lmr_order = order;
 		break;
 	case LMR_OPT_LOAD:
 		lmr_load = (unsigned)tool_uint(t, "--load", arg, 1,

@@ -56,6 +56,21 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[--percentiles[=N]] %s\n", t->name, t->args);
 }
 
+/*
+ * Exit 0 once what was printed on stdout is out, or say why it is not
+ * (a full disk, a closed stdout) and exit 1: a silent exit 1 tells the
+ * user nothing.
+ */
+static void __attribute__((noreturn))
+tool_exit_printed(const struct tool *t)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		cluster_exit(0, 0);
+	fprintf(stderr, "%s: writing to standard output: %s\n", t->name,
+	    strerror(errno));
+	cluster_exit(1, 0);
+}
+
 /* Print the full help to stdout and exit 0. */
 static void __attribute__((noreturn))
 tool_help(const struct tool *t)
@@ -86,7 +101,7 @@ tool_help(const struct tool *t)
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
-	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	tool_exit_printed(t);
 }
 
 /* The private directory of tool_tmpdir(), and the process that owns it. */
@@ -349,7 +364,7 @@ tool_list_timers(const struct tool *t)
 		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
 		    info[i].detail);
 	}
-	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	tool_exit_printed(t);
 }
 
 /*
@@ -369,7 +384,38 @@ tool_version(const struct tool *t)
 	    "",
 #endif
 	    *mpi != '\0' ? " " : "", mpi);
-	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
+	tool_exit_printed(t);
+}
+
+/*
+ * Make sure descriptors 0, 1 and 2 are open before the tool opens
+ * anything: a tool started with stdout closed (>&-) would otherwise get
+ * one of its own descriptors as number 1 and write its result into it (a
+ * worker's pipe, /dev/null).  A missing descriptor becomes /dev/null
+ * opened the other way round (stdout read-only, stdin write-only), so
+ * that it stays taken while a write to stdout still fails with EBADF, as
+ * it would closed, and the result is reported lost, never silently.
+ */
+static void
+tool_std_fds(const struct tool *t)
+{
+	static const char msg[] = ": cannot open /dev/null for a closed "
+	    "standard descriptor\n";
+	int fd, got;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY));
+		/* The lowest free number: fd, as the lower ones are open. */
+		if (got != fd) {
+			if (got >= 0)
+				(void)close(got);
+			(void)!write(STDERR_FILENO, t->name, strlen(t->name));
+			(void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+			_exit(1);
+		}
+	}
 }
 
 /* Parse the command line; return the index of the first operand. */
@@ -383,6 +429,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	size_t n = 0;
 	int opt;
 
+	tool_std_fds(t);
 	/* Before anything can fail, so that every exit leaves MPI in order. */
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
@@ -420,6 +467,8 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->json = 1;
 			break;
 		case TOOL_OPT_TIMER:
+			if (*optarg == '\0')
+				tool_usage_error(t, "--timer: empty config");
 			t->timer = optarg;
 			break;
 		case TOOL_OPT_OUTPUT:
@@ -508,9 +557,14 @@ tool_setup(struct tool *t)
 	 * file, like a full disk, not as a tool killed by SIGXFSZ.
 	 */
 	(void)signal(SIGXFSZ, SIG_IGN);
+	/*
+	 * list is a request typed on the command line: exported, it would
+	 * make every tool print the list and measure nothing, with exit 0.
+	 */
 	env = getenv("BENCHMP_TIMER");
 	if (t->timer == NULL && env != NULL && bm_timer_config_wants_list(env))
-		tool_list_timers(t);
+		tool_usage_error(t, "BENCHMP_TIMER: 'list' is a command-line "
+		    "request (--timer=list), not a setting");
 	if ((rc = bm_ctx_load_env(t->ctx)) != 0)
 		tool_lib_fail(t, rc, NULL);
 	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)

@@ -38,15 +38,55 @@ sink_cut(bm_sink *s, off_t part)
 	(void)!ftruncate(s->fd, end - part);
 }
 
-/* Open a file sink: appended, created if missing, never truncated. */
+/*
+ * Open a file sink: appended, created if missing, never truncated.  The
+ * open never blocks: opening a FIFO for writing waits for a reader, for
+ * ever if none comes, so it is opened with O_NONBLOCK, which fails with
+ * ENXIO when nobody reads; then the descriptor is made blocking again, so
+ * that a record goes out whole.  What is neither a regular file, a FIFO
+ * nor a character device (/dev/null, a terminal) is refused: a block
+ * device would be overwritten from its start, a socket cannot be opened.
+ */
 static int
 sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
 {
-	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (s->fd < 0)
-		return bm__fail(ctx, -errno, "cannot open sink file %s: %s",
-		    path, strerror(errno));
+	struct stat st;
+	int flags, err;
+
+	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	    O_NONBLOCK, 0644);
+	if (s->fd < 0) {
+		err = errno;
+		if (err == ENXIO && stat(path, &st) == 0)
+			return bm__fail(ctx, -ENXIO, "sink file %s is %s", path,
+			    S_ISFIFO(st.st_mode) ? "a FIFO with no reader" :
+			    S_ISSOCK(st.st_mode) ? "a socket, not a file" :
+			    "a device that is not there");
+		return bm__fail(ctx, -err, "cannot open sink file %s: %s",
+		    path, strerror(err));
+	}
+	if (fstat(s->fd, &st) != 0) {
+		err = errno;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISCHR(st.st_mode)) {
+		(void)close(s->fd);
+		s->fd = -1;
+		return bm__fail(ctx, -EINVAL, "sink file %s is not a regular "
+		    "file, a FIFO or a character device", path);
+	}
+	if ((flags = fcntl(s->fd, F_GETFL)) < 0 ||
+	    fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		err = errno;
+		goto fail;
+	}
 	return 0;
+fail:
+	(void)close(s->fd);
+	s->fd = -1;
+	return bm__fail(ctx, -err, "cannot open sink file %s: %s", path,
+	    strerror(err));
 }
 
 /*

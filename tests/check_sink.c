@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef BM_HAVE_ZMQ
@@ -163,6 +165,41 @@ START_TEST(test_full_disk)
 }
 END_TEST
 
+START_TEST(test_fifo)
+{
+	char dir[] = "/tmp/check_sink.XXXXXX", path[64], spec[80], buf[16];
+	bm_sink *s = NULL;
+	bm_ctx *ctx;
+	int rd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	snprintf(spec, sizeof spec, "file:%s", path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	/* No reader: refused at once (a blocking open would never return). */
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &s), -ENXIO);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "no reader"));
+	/* With a reader the record goes through whole. */
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rd, 0);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &s), 0);
+	ck_assert_int_eq(bm_sink_write(ctx, s, "{\"a\":1}\n", 8), 0);
+	ck_assert_int_eq(bm_sink_close(ctx, s), 0);
+	memset(buf, 0, sizeof buf);
+	ck_assert_int_eq(read(rd, buf, sizeof buf - 1), 8);
+	ck_assert_str_eq(buf, "{\"a\":1}\n");
+	close(rd);
+	/* A directory is no sink either. */
+	snprintf(spec, sizeof spec, "file:%s", dir);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &s), -EISDIR);
+	bm_ctx_free(ctx);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 #ifdef BM_HAVE_ZMQ
 START_TEST(test_zmq_roundtrip)
 {
@@ -244,6 +281,24 @@ START_TEST(test_zmq_no_receiver)
 	bm_ctx_free(ctx);
 }
 END_TEST
+
+START_TEST(test_zmq_no_library)
+{
+	bm_sink *s = NULL;
+	bm_ctx *ctx;
+
+	/* A libzmq that cannot be loaded fails the open, naming the file. */
+	ck_assert_int_eq(setenv("BENCHMP_ZMQ_LIBRARY",
+	    "/nonexistent/libzmq.so.5", 1), 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_sink_open(ctx, "zmq:tcp://127.0.0.1:1", &s),
+	    BM_ENOTSUP);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "zmq sink: cannot load /nonexistent/libzmq.so.5: "));
+	bm_ctx_free(ctx);
+}
+END_TEST
 #endif
 
 /* Build the suite. */
@@ -259,9 +314,11 @@ sink_suite(void)
 	tcase_add_loop_test(tc, test_bad_spec, 0,
 	    (int)(sizeof bad_sinks / sizeof bad_sinks[0]));
 	tcase_add_test(tc, test_full_disk);
+	tcase_add_test(tc, test_fifo);
 #ifdef BM_HAVE_ZMQ
 	tcase_add_test(tc, test_zmq_roundtrip);
 	tcase_add_test(tc, test_zmq_no_receiver);
+	tcase_add_test(tc, test_zmq_no_library);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

@@ -210,6 +210,50 @@ if [ "${BM_SANITIZERS:-no}" != yes ]; then
 	no_children
 fi
 
+# A closed standard descriptor: the tool's own descriptors must not take
+# its number, so a closed stdout loses the result loudly (exit 1), never
+# into a worker's pipe or /dev/null with exit 0; a closed stdin or stderr
+# changes nothing.
+for c in "lat_proc fork" "lat_proc exec" "lat_syscall null" lat_pipe; do
+	# shellcheck disable=SC2086
+	set -- $c
+	t=$1
+	shift
+	timeout 60 "$bin/$t" -N 1 "$@" >&- 2>"$tmp/err" </dev/null
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -qx "$t: writing the result: Bad file descriptor" "$tmp/err" ||
+		fail "$c >&-: exit $rc, stderr '$(head -n 2 "$tmp/err")'"
+	timeout 60 "$bin/$t" -N 1 "$@" >"$tmp/out" 2>&- <&-
+	rc=$?
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] ||
+		fail "$c <&- 2>&-: exit $rc, stdout '$(cat "$tmp/out")'"
+done
+# The record still reaches a file sink when stdout is closed.
+timeout 60 "$bin/lat_syscall" -N 1 --output="file:$tmp/closed.jsonl" null >&- 2>/dev/null
+grep -q '^{"tool":"lat_syscall",' "$tmp/closed.jsonl" ||
+	fail "lat_syscall >&- with a file sink wrote no record"
+
+# A FIFO as the file sink: without a reader the tool says so and exits 1
+# at once (a blocking open waited for ever); with one, the record arrives.
+mkfifo "$tmp/fifo"
+run timeout 20 "$bin/lat_syscall" -N 1 --output="file:$tmp/fifo" null
+[ "$rc" -eq 1 ] && grep -q "^lat_syscall: --output: sink file $tmp/fifo is a FIFO with no reader\$" "$tmp/err" ||
+	fail "FIFO sink without a reader: exit $rc: $(cat "$tmp/err")"
+run timeout 20 env BENCHMP_OUTPUT="file:$tmp/fifo" "$bin/lat_syscall" -N 1 null
+[ "$rc" -eq 1 ] && grep -q "^lat_syscall: BENCHMP_OUTPUT: .* FIFO with no reader\$" "$tmp/err" ||
+	fail "FIFO in BENCHMP_OUTPUT without a reader: exit $rc: $(cat "$tmp/err")"
+# The script holds the FIFO open (read and write, so the open returns at
+# once) while the tool writes its record, then reads it.
+exec 4<>"$tmp/fifo"
+run timeout 20 "$bin/lat_syscall" -N 1 --output="file:$tmp/fifo" null
+[ "$rc" -eq 0 ] || fail "FIFO sink with a reader: exit $rc: $(cat "$tmp/err")"
+timeout 10 head -n 1 <&4 >"$tmp/fifo.out"
+exec 4<&-
+grep -q '^{"tool":"lat_syscall",' "$tmp/fifo.out" ||
+	fail "FIFO sink with a reader: got '$(head -c 200 "$tmp/fifo.out")'"
+expect_exit 1 "^lat_syscall: --output: cannot open sink file $tmp: Is a directory\$" \
+    "$bin/lat_syscall" --output="file:$tmp" null
+
 # A full disk: results to /dev/full, as the standard output or a file sink,
 # are a write error with exit 1, never a silent loss.
 "$bin/lat_syscall" null >/dev/full 2>"$tmp/err"

@@ -44,6 +44,76 @@ t1=$(date +%s)
 set -- "$tmp"/res2/*/*.jsonl
 [ "$(jq -s 'length' "$1")" -ge 18 ] || fail "--budget: records lost"
 
+# Two runs in the same second with one --results: the second takes the
+# next free name, created exclusively, and never truncates the first's.
+# The names of the coming minute are taken here first, as a run started
+# at the same moment would have them.
+host=$(uname -n)
+mkdir -p "$tmp/res3/$host"
+now=$(date -u +%s)
+i=0
+while [ "$i" -le 60 ]; do
+	st=$(date -u -d "@$((now + i))" +%Y%m%dT%H%M%SZ)
+	echo taken >"$tmp/res3/$host/$st.jsonl"
+	echo taken >"$tmp/res3/$host/$st.machine.json"
+	i=$((i + 1))
+done
+run "$brun" --installed --quick --only context --results "$tmp/res3"
+[ "$rc" -eq 0 ] || fail "a second run: exit $rc: $(tail -n 3 "$tmp/err")"
+[ "$(cat "$tmp/res3/$host"/*Z.jsonl "$tmp/res3/$host"/*Z.machine.json |
+    sort -u)" = taken ] || fail "a second run wrote into the first's files"
+set -- "$tmp/res3/$host"/*Z-2.jsonl
+[ -f "$1" ] && jq -e -s 'length > 0' "$1" >/dev/null ||
+	fail "a second run: no records under the next name: $(ls "$tmp/res3/$host" | tail -n 2)"
+
+# A full results disk (a 12 KB tmpfs in a mount namespace of its own,
+# where this user may make one): the run fails, exit 1, saying so, and the
+# file keeps whole records only (9 records of about 1 KB do not fit).
+mkdir "$tmp/small"
+can_mount=0
+unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1" && umount "$1"' \
+    sh "$tmp/small" 2>/dev/null && can_mount=1
+if [ "$can_mount" = 1 ]; then
+	unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1/small" || exit 99
+	    "$2" --installed --quick --only latency --results "$1/small/res" \
+		>"$1/out" 2>"$1/err"
+	    rc=$?
+	    cp -R "$1/small/res" "$1/res4"
+	    exit "$rc"' sh "$tmp" "$brun"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q '^benchmp-run: cannot write .*\.jsonl (disk full?)' "$tmp/err" ||
+		fail "full disk: exit $rc: $(tail -n 2 "$tmp/err")"
+	set -- "$tmp"/res4/*/*.jsonl
+	if [ ! -s "$1" ]; then
+		fail "full disk: no records kept"
+	else
+		[ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
+		    jq -e -s 'length > 0 and all(.tool | type == "string")' \
+		    "$1" >/dev/null ||
+			fail "full disk: torn records: $(tail -c 100 "$1")"
+	fi
+	[ -z "$(find "$tmp/res4" -name '*.part')" ] ||
+		fail "full disk: a .part file left behind"
+else
+	echo "$me: cannot mount a small tmpfs here: the full-disk case is not run" >&2
+fi
+
+expect_exit 2 "--budget: 99999999999999999999 is out of range" "$brun" \
+    --budget 99999999999999999999
+expect_exit 2 "--budget: 86401 is out of range" "$brun" --budget 86401
+expect_exit 2 "--budget needs a value" "$brun" --budget=
+expect_exit 2 "--results needs a value" "$brun" --results=
+# Help and version on a full stdout: exit 1, saying so.
+if [ -w /dev/full ]; then
+	for c in "$brun" "$scal"; do
+		for a in --help -V; do
+			"$c" "$a" >/dev/full 2>"$tmp/err"
+			rc=$?
+			[ "$rc" -eq 1 ] && grep -q 'writing to standard output failed' "$tmp/err" ||
+				fail "${c##*/} $a >/dev/full: exit $rc: $(cat "$tmp/err")"
+		done
+	done
+fi
 expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
 expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
 expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
@@ -62,7 +132,37 @@ if command -v gnuplot >/dev/null 2>&1; then
 	[ "$rc" -eq 0 ] && [ -s "$tmp/sc1.png" ] && [ -s "$tmp/sc1.svg" ] ||
 		fail "benchmp-scaling did not plot by default: $(cat "$tmp/err")"
 fi
+# benchmp-scaling on a full disk (a 4 KB tmpfs holding a 3500-byte
+# record): the failed append is cut back, the file keeps what it had.
+if [ "$can_mount" = 1 ]; then
+	rec=$(printf '{"pad":"%3488s"}' x)
+	unshare -m sh -c 'mount -t tmpfs -o size=4k tmpfs "$1/small" || exit 99
+	    printf "%s\n" "$3" >"$1/small/sc.jsonl"
+	    "$2" --no-plot --max 2 --output "$1/small/sc.jsonl" bw_mem -N 3 \
+		64k rd >"$1/out" 2>"$1/err"
+	    rc=$?
+	    cp "$1/small/sc.jsonl" "$1/sc-full.jsonl"
+	    exit "$rc"' sh "$tmp" "$scal" "$rec"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q '^benchmp-scaling: cannot write .*sc\.jsonl (disk full?)$' "$tmp/err" ||
+		fail "scaling, full disk: exit $rc: $(tail -n 2 "$tmp/err")"
+	[ "$(cat "$tmp/sc-full.jsonl")" = "$rec" ] ||
+		fail "scaling, full disk: torn file: $(tail -c 100 "$tmp/sc-full.jsonl")"
+fi
 expect_exit 2 "--max: '0' is not" "$scal" --max 0 bw_mem 64k rd
+expect_exit 2 "--max: 99999999999999999999 is out of range" "$scal" \
+    --max 99999999999999999999 bw_mem 64k rd
+for o in --max= --output= --plot=; do
+	expect_exit 2 "^benchmp-scaling: ${o%=} needs a value\$" "$scal" "$o" \
+	    bw_mem 64k rd
+done
+# An output in a missing directory: one clear line, exit 1, no shell error.
+expect_exit 1 '^benchmp-scaling: /nonexistent/x: directory /nonexistent does not exist$' \
+    "$scal" --output /nonexistent/x bw_mem 64k rd
+[ "$(wc -l <"$tmp/err")" -eq 1 ] ||
+	fail "--output /nonexistent/x: stderr '$(cat "$tmp/err")'"
+expect_exit 1 '^benchmp-scaling: /nonexistent/p: directory /nonexistent does not exist$' \
+    "$scal" --no-plot --plot /nonexistent/p bw_mem 64k rd
 expect_exit 2 'missing the tool' "$scal"
 expect_exit 1 'no_such_tool: no such tool' "$scal" no_such_tool
 no_children

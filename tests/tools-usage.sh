@@ -60,6 +60,15 @@ for t in lat_syscall bw_mem enough timing_o loop_o lat_cmd; do
 	[ "$rc" -eq 0 ] && grep -Eq "^$t \\(benchmp\\) [0-9]+\\.[0-9]+" \
 	    "$tmp/out" || fail "$t -V: exit $rc, '$(cat "$tmp/out")'"
 done
+# ... and a stdout that cannot take them is a failure that says so.
+if [ -w /dev/full ]; then
+	for a in --help -V --timer=list; do
+		"$ls" "$a" >/dev/full 2>"$tmp/err" </dev/null
+		rc=$?
+		[ "$rc" -eq 1 ] && grep -qx 'lat_syscall: writing to standard output: No space left on device' "$tmp/err" ||
+			fail "lat_syscall $a >/dev/full: exit $rc, stderr '$(cat "$tmp/err")'"
+	done
+fi
 run "$ls" --timer=list
 [ "$rc" -eq 0 ] && grep -Eq '^clock +posix-monotonic +ok' "$tmp/out" &&
     grep -Eq '^cycle +null +ok' "$tmp/out" ||
