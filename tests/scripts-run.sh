@@ -30,6 +30,12 @@ set -- "$tmp"/res/*/*.jsonl
 [ "$(jq -s 'length' "$1")" -eq 18 ] || fail "not 18 records in $1"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
+# The summary printed again from the file is the run's table.
+jq -e -s 'all(.suite.group == "latency" and (.suite.figure | length) > 0)' \
+    "$1" >/dev/null || fail "records without their group and figure"
+"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>"$tmp/err" &&
+    cmp -s "$tmp/out" "$tmp/again" ||
+	fail "benchmp-summary differs from benchmp-run's table: $(diff "$tmp/out" "$tmp/again" | head -n 5) $(cat "$tmp/err")"
 set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
