@@ -29,7 +29,7 @@ jq -c '. + {suite: {group: (if .tool == "bw_mem" then "memory"
 	+ (.params.size // 0 | tostring)), batch: 1}}' "$data/run-a.jsonl" \
     >"$tmp/t.jsonl" || fail "cannot tag run-a.jsonl"
 jq -c 'select(.case == "null") | .value = 7.5 | .suite.batch = 2' \
-    "$tmp/t.jsonl" >>"$tmp/t.jsonl"
+    "$tmp/t.jsonl" >"$tmp/again.jsonl" && cat "$tmp/again.jsonl" >>"$tmp/t.jsonl"
 run "$summ" "$tmp/t.jsonl"
 [ "$rc" -eq 0 ] || fail "tagged: exit $rc: $(cat "$tmp/err")"
 [ "$(grep -v '^  ' "$tmp/out" | grep -v '^$')" = "Processor, Processes
