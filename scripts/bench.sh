@@ -130,8 +130,10 @@ while [ "$round" -lt 10 ]; do
 	round=$((round + 1))
 done
 bm_med=$(median <"$tmp/bm")
+# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 set -- $(mean_cv <"$tmp/bm")
 bm_cv=$2
+# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 set -- $(mean_cv <"$tmp/bmwall")
 bm_wall=$1
 row "benchmp getppid ns (median of 10 runs)" "$bm_med" "" ""
@@ -139,8 +141,10 @@ row "benchmp run-to-run CV %" "$bm_cv" "" ""
 row "benchmp wall s per run (mean)" "$bm_wall" "" ""
 if [ -x "$gbench" ]; then
 	gb_med=$(median <"$tmp/gb")
+	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 	set -- $(mean_cv <"$tmp/gb")
 	gb_cv=$2
+	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 	set -- $(mean_cv <"$tmp/gbwall")
 	gb_wall=$1
 	row "Google Benchmark getppid ns (median of 10)" "$gb_med" "" ""

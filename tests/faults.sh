@@ -175,7 +175,7 @@ else
 	cp "$bin/lat_syscall" "$nproc_dir/"
 fi
 if [ "$(id -u)" -ne 0 ]; then
-	nproc_run=env
+	nproc_run="env"
 elif command -v setpriv >/dev/null 2>&1; then
 	nproc_run="setpriv --reuid=65534 --regid=65534 --clear-groups"
 else

@@ -106,6 +106,7 @@ if have_jq && [ -s "$tmp/json" ]; then
 		fail "lat_ops --json: $(head -c 300 "$tmp/json")"
 	expect_json '.tool == "mhz" and .unit == "MHz" and .value > 0' \
 	    "$bin/mhz" --json
+	# shellcheck disable=SC2016 # (sh -c's script, with its arguments)
 	expect_json '.tool == "par_ops" and .case == "integer bit" and
 	    .value > 0 and .measured.chains >= 1 and .better == "higher"' sh -c \
 	    '"$1" --json -N 3 | head -n 1' sh "$bin/par_ops"

@@ -10,6 +10,7 @@ export TMPDIR
 
 shm_before=$(ls -A /dev/shm 2>/dev/null)
 ipc_ids >"$tmp/ipc_before"
+# shellcheck disable=SC2012 # (a count of descriptors: ls names them, one a line)
 fds_before=$(ls /proc/$$/fd | wc -l)
 runs=0
 while [ "$runs" -lt 100 ]; do
@@ -35,6 +36,7 @@ no_children
 	fail "/dev/shm changed: $(ls -A /dev/shm)"
 left=$(ipc_left "$tmp/ipc_before")
 [ -z "$left" ] || fail "System V IPC objects left behind: $left"
+# shellcheck disable=SC2012 # (a count of descriptors: ls names them, one a line)
 [ "$(ls /proc/$$/fd | wc -l)" -eq "$fds_before" ] ||
 	fail "the shell's descriptors changed"
 echo "$me: $runs runs" >&2

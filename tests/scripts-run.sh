@@ -30,6 +30,12 @@ set -- "$tmp"/res/*/*.jsonl
 [ "$(jq -s 'length' "$1")" -eq 18 ] || fail "not 18 records in $1"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
+# The summary printed again from the file is the run's table.
+jq -e -s 'all(.suite.group == "latency" and (.suite.figure | length) > 0)' \
+    "$1" >/dev/null || fail "records without their group and figure"
+"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>"$tmp/err" &&
+    cmp -s "$tmp/out" "$tmp/again" ||
+	fail "benchmp-summary differs from benchmp-run's table: $(diff "$tmp/out" "$tmp/again" | head -n 5) $(cat "$tmp/err")"
 set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
@@ -63,6 +69,7 @@ run "$brun" --installed --quick --only context --results "$tmp/res3"
 [ "$(cat "$tmp/res3/$host"/*Z.jsonl "$tmp/res3/$host"/*Z.machine.json |
     sort -u)" = taken ] || fail "a second run wrote into the first's files"
 set -- "$tmp/res3/$host"/*Z-2.jsonl
+# shellcheck disable=SC2012 # (names of the test's own making, no blanks)
 [ -f "$1" ] && jq -e -s 'length > 0' "$1" >/dev/null ||
 	fail "a second run: no records under the next name: $(ls "$tmp/res3/$host" | tail -n 2)"
 
@@ -71,9 +78,11 @@ set -- "$tmp/res3/$host"/*Z-2.jsonl
 # file keeps whole records only (9 records of about 1 KB do not fit).
 mkdir "$tmp/small"
 can_mount=0
+# shellcheck disable=SC2016 # (sh -c's script, with its arguments)
 unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1" && umount "$1"' \
     sh "$tmp/small" 2>/dev/null && can_mount=1
 if [ "$can_mount" = 1 ]; then
+	# shellcheck disable=SC2016 # (sh -c's script, with its arguments)
 	unshare -m sh -c 'mount -t tmpfs -o size=12k tmpfs "$1/small" || exit 99
 	    "$2" --installed --quick --only latency --results "$1/small/res" \
 		>"$1/out" 2>"$1/err"
@@ -136,6 +145,7 @@ fi
 # record): the failed append is cut back, the file keeps what it had.
 if [ "$can_mount" = 1 ]; then
 	rec=$(printf '{"pad":"%3488s"}' x)
+	# shellcheck disable=SC2016 # (sh -c's script, with its arguments)
 	unshare -m sh -c 'mount -t tmpfs -o size=4k tmpfs "$1/small" || exit 99
 	    printf "%s\n" "$3" >"$1/small/sc.jsonl"
 	    "$2" --no-plot --max 2 --output "$1/small/sc.jsonl" bw_mem -N 3 \

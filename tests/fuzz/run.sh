@@ -42,6 +42,7 @@ for target in "$@"; do
 	    -artifact_prefix="tests/fuzz/artifacts/$name-" "$work" >"$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	# shellcheck disable=SC2012 # (a count of files named by hashes, one a line)
 	corpus=$(ls "$work" | wc -l)
 	if [ $rc -eq 0 ]; then
 		echo "fuzz_$name: ${runs:-?} runs in $seconds s, corpus $corpus inputs, no crash"
