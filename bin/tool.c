@@ -22,7 +22,8 @@ enum {
 	TOOL_OPT_TIMER,
 	TOOL_OPT_OUTPUT,
 	TOOL_OPT_EVENTS,
-	TOOL_OPT_PERCENTILES
+	TOOL_OPT_PERCENTILES,
+	TOOL_OPT_PROCESSES
 };
 
 /*
@@ -42,6 +43,7 @@ static const struct option tool_long_common[] = {
 	{ "output", required_argument, NULL, TOOL_OPT_OUTPUT },
 	{ "events", required_argument, NULL, TOOL_OPT_EVENTS },
 	{ "percentiles", optional_argument, NULL, TOOL_OPT_PERCENTILES },
+	{ "processes", required_argument, NULL, TOOL_OPT_PROCESSES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -53,7 +55,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
-	    "[--percentiles[=N]] %s\n", t->name, t->args);
+	    "[--percentiles[=N]] [--processes=MIN[:MAX]] %s\n", t->name,
+	    t->args);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -76,14 +79,19 @@ tool_help(const struct tool *t)
 	    "task-clock,...)\n"
 	    "  --percentiles[=N]  also time N single operations per worker "
 	    "(default %u)\n"
+	    "  --processes=MIN[:MAX]  rounds of fresh workers (default %u; "
+	    "up to MAX while\n"
+	    "                  the interval is wider than 1%%)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
-	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES);
+	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
+	    BM_DEFAULT_PROCESSES);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
-	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
+	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
+	    "BENCHMP_PROCESSES.  Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	cluster_exit(fflush(stdout) == 0 ? 0 : 1, 0);
@@ -380,8 +388,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 {
 	struct option longopts[TOOL_MAX_LONG];
 	char shortopts[64];
+	unsigned pmin, pmax;
 	size_t n = 0;
-	int opt;
+	int opt, rc;
 
 	/* Before anything can fail, so that every exit leaves MPI in order. */
 	cluster_init(t->name);
@@ -435,6 +444,15 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			    TOOL_DEFAULT_PERCENTILES : (unsigned)tool_uint(t,
 			    "--percentiles", optarg, 1, BM_MAX_PERCENTILE_OPS);
 			break;
+		case TOOL_OPT_PROCESSES:
+			if ((rc = bm_parse_processes(optarg, &pmin,
+			    &pmax)) != 0)
+				tool_usage_error(t, "--processes: '%s' is %s "
+				    "(MIN or MIN:MAX, 1 to %u)", optarg,
+				    rc == BM_EPARSE ? "not a number" :
+				    "out of range", BM_MAX_PROCESSES);
+			t->processes = optarg;
+			break;
 		case '?':
 			/* A long option's optopt is its code, not a letter. */
 			if (optopt > ' ' && optopt < 127)
@@ -480,6 +498,7 @@ tool_later_warmup(struct tool *t, uint64_t us)
 void
 tool_setup(struct tool *t)
 {
+	unsigned pmin, pmax;
 	const char *env;
 	int rc;
 
@@ -497,6 +516,10 @@ tool_setup(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
 		tool_lib_fail(t, rc, "--timer");
+	if (t->processes != NULL && ((rc = bm_parse_processes(t->processes,
+	    &pmin, &pmax)) != 0 ||
+	    (rc = bm_ctx_set_processes(t->ctx, pmin, pmax)) != 0))
+		tool_lib_fail(t, rc, "--processes");
 	if (t->events != NULL &&
 	    (rc = bm_ctx_set_events(t->ctx, t->events)) != 0)
 		tool_lib_fail(t, rc, "--events");

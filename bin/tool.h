@@ -19,6 +19,7 @@ struct tool {
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
+	const char *processes;		/* --processes=MIN[:MAX] */
 	bm_sink *sink;			/* where records go, or NULL */
 	/* Under MPI: the records rank 0 prints for cluster_rec. */
 	const bm_record *cluster_rec;
