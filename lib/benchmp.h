@@ -180,8 +180,9 @@ typedef struct bm_options {
 	unsigned repetitions;	/* timed intervals per worker, >= 1 */
 	uint64_t timeout_us;	/* bound on each wait; 0: derived */
 	/*
-	 * With percentiles > 0, each worker also times that many single
-	 * operations one by one after its intervals (at most 2 s of them),
+	 * With percentiles > 0, each worker slot also times that many single
+	 * operations one by one after its intervals, shared out over the
+	 * first processes rounds (at most 2 s of them per round),
 	 * subtracting the measured cost of an empty measurement; the
 	 * times land in bm_result's op_ns.  Not for benchmarks that call
 	 * bm_interval() themselves.

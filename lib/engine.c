@@ -54,7 +54,8 @@ struct engine_worker {
 /* One run of bm_run(). */
 struct engine {
 	bm_ctx *ctx;
-	const bm_options *o;
+	const bm_options *o;	/* the round's: see engine_rounds_run */
+	bm_options ro;
 	bm_result *res;
 	unsigned nw;		/* workers forked so far */
 	struct engine_worker *w;
@@ -699,12 +700,22 @@ static int
 engine_rounds_run(struct engine *e, const bm_bench *b, uint64_t enough_us)
 {
 	size_t per = (size_t)e->o->parallel * e->o->repetitions;
-	unsigned min, max;
+	unsigned min, max, pct;
 	double precision;
 	int rc, more;
 
 	engine_rounds(e->ctx, e->o, &min, &max, &precision);
+	pct = e->o->percentiles;
+	e->ro = *e->o;
+	e->o = &e->ro;
 	for (e->round = 0;; e->round++) {
+		/*
+		 * The single operations are shared out over the first min
+		 * rounds, so that each worker slot times as many as asked
+		 * in all, drawn from several processes.
+		 */
+		e->ro.percentiles = e->round >= min ? 0 : pct / min +
+		    (e->round < pct % min ? 1 : 0);
 		rc = engine_next_round(e);
 		e->phase_timeout_ns = engine_phase_timeout(e->o, enough_us);
 		if (rc == 0)

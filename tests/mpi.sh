@@ -62,17 +62,18 @@ for np in 2 4; do
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($r | all(.ranks == $np and .host == $host and .samples == 5)) and
+	    ($r | all(.ranks == $np and .host == $host and .samples == 25 and
+	        .processes == 5)) and
 	    ($a | length) == 1 and $a[0].ranks == $np and
 	    $a[0].hosts == [$host] and $a[0].parallel == $np and
-	    $a[0].samples == 5 * $np and
+	    $a[0].samples == 25 * $np and $a[0].processes == 5 * $np and
 	    (($r | map(.value) | add) as $sum |
 	     ($a[0].value - $sum | fabs) <= 1e-9 * $sum)' \
 	    "$tmp/out" >/dev/null ||
 		fail "-np $np bw_mem records: $(jq -c '{rank, aggregate, host, value, samples}' "$tmp/out")"
 
-	# Latency: the aggregate is the median of every sample, so it lies
-	# between the ranks' own medians.
+	# Latency: the aggregate is the median of every rank's rounds'
+	# medians, so it lies between the ranks' own medians.
 	mpi "$np" lat_syscall --json -N 5 null
 	if [ "$rc" -ne 0 ]; then
 		fail "-np $np lat_syscall: exit $rc: $(head -n 3 "$tmp/err")"
@@ -82,7 +83,7 @@ for np in 2 4; do
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($a | length) == 1 and $a[0].samples == 5 * $np and
+	    ($a | length) == 1 and $a[0].samples == 25 * $np and
 	    $a[0].value >= ($r | map(.value) | min) and
 	    $a[0].value <= ($r | map(.value) | max) and
 	    $a[0].value == $a[0].median' "$tmp/out" >/dev/null ||
