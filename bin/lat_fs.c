@@ -19,6 +19,8 @@
 #define FS_DEFAULT_FILES 1000u
 /* Cycles each worker keeps per round (the latest ones). */
 #define FS_CAP 64
+/* Intervals (cycles) per worker and round unless -N is given. */
+#define FS_REPETITIONS 3
 /* Rounds of fresh workers the shared memory has room for. */
 #define FS_ROUNDS BM_MAX_PROCESSES
 
@@ -264,6 +266,13 @@ main(int argc, char **argv)
 	}
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_fs");
+	/*
+	 * A cycle over 500 files takes a tenth of a second or more: three
+	 * per round of fresh workers, unless -N says otherwise, keeps five
+	 * rounds near the time eleven intervals of one process took.
+	 */
+	if (!t.reps_given)
+		t.opts.repetitions = FS_REPETITIONS;
 	tool_setup(&t);
 	/* The private directory goes in the directory to measure. */
 	if (first < argc && setenv("TMPDIR", argv[first], 1) != 0)

@@ -34,6 +34,15 @@ enum {
  */
 #define TOOL_DEFAULT_WARMUP_US 50000
 
+/*
+ * Workers that each initialise this much memory run fewer rounds and
+ * intervals by default (tool_big_run): a round of bw_mem over 1 GB spends
+ * about a second touching its buffers and a third of one per operation.
+ */
+#define TOOL_BIG_BYTES ((uint64_t)64 << 20)
+#define TOOL_BIG_PROCESSES 3
+#define TOOL_BIG_REPETITIONS 2
+
 /* Single operations timed per worker for --percentiles without a count. */
 #define TOOL_DEFAULT_PERCENTILES 10000
 
@@ -420,6 +429,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case 'N':
 			t->opts.repetitions = (unsigned)tool_uint(t, "-N",
 			    optarg, 1, BM_MAX_REPETITIONS);
+			t->reps_given = 1;
 			break;
 		case 'h':
 			tool_help(t);
@@ -484,6 +494,17 @@ tool_default_enough(struct tool *t, uint64_t us)
 	if (getenv("ENOUGH") == NULL &&
 	    (rc = bm_ctx_set_calibration(t->ctx, BM_CAL_ENOUGH, us)) != 0)
 		tool_lib_fail(t, rc, "ENOUGH");
+}
+
+/* Fewer rounds and intervals by default for workers of 64 MB and more. */
+void
+tool_big_run(struct tool *t, uint64_t bytes)
+{
+	if (bytes < TOOL_BIG_BYTES)
+		return;
+	t->opts.processes = TOOL_BIG_PROCESSES;
+	if (!t->reps_given)
+		t->opts.repetitions = TOOL_BIG_REPETITIONS;
 }
 
 /* Cap the warmup of the later runs at us unless -W was given. */
