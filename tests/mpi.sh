@@ -90,6 +90,20 @@ for np in 2 4; do
 		fail "-np $np lat_syscall records: $(jq -c '{rank, aggregate, value, median}' "$tmp/out")"
 done
 
+# Rounds: each rank brings its wish for another round to a meeting, and
+# all run one more when any wants it.  Rank 0 asks for 2 rounds, rank 1
+# for 4 (BENCHMP_PROCESSES per application context): both run 4, none
+# waits for the other.
+run timeout 120 mpirun $mpirun_root -np 1 -x BENCHMP_PROCESSES=2 \
+    lat_syscall --json -N 3 null : -np 1 -x BENCHMP_PROCESSES=4 \
+    lat_syscall --json -N 3 null
+[ "$rc" -eq 0 ] && jq -e -s '
+    [.[] | select(.aggregate == false)] as $r |
+    [.[] | select(.aggregate == true)] as $a |
+    ($r | length) == 2 and ($r | all(.processes == 4 and .samples == 12))
+    and $a[0].processes == 8' "$tmp/out" >/dev/null ||
+	fail "rounds across ranks: exit $rc: $(jq -c '{rank, processes, samples}' "$tmp/out" 2>&1 | tr '\n' ' ')"
+
 # Without --json, rank 0 prints the classic line once, for the job.
 mpi 2 lat_syscall -N 5 null
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
