@@ -26,6 +26,14 @@ if have_jq; then
 	    .calibration.enough_us == 2000 and .timer.clock == "posix-monotonic"
 	    and (.version | length) > 0 and (.noisy | type) == "boolean"' \
 	    "$bin/lat_syscall" --json -N 5 null
+	# Rounds of fresh workers: --processes wins over BENCHMP_PROCESSES,
+	# which wins over the default.
+	expect_json '.processes == 2 and .samples == 6 and
+	    (.process_values | length) == 2 and .ci_level == 0.5' \
+	    env BENCHMP_PROCESSES=4 "$bin/lat_syscall" --json --processes=2 \
+	    -N 3 null
+	expect_json '.processes == 4 and .samples == 12' \
+	    env BENCHMP_PROCESSES=4 "$bin/lat_syscall" --json -N 3 null
 	expect_json '.parallel == 2 and .samples == 30 and
 	    .params.file == "/dev/null"' \
 	    "$bin/lat_syscall" --json -P 2 -N 3 fstat
