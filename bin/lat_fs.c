@@ -149,7 +149,7 @@ fs_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Forget the cycles of the last run (the headers: the cycles are overwritten). */
+/* Forget the cycles of the last run (the counts; cycles are overwritten). */
 static void
 fs_reset(struct fs_state *s, unsigned parallel)
 {

@@ -289,7 +289,7 @@ BM_EXTERN int bm_stats_levels(const double *v, const unsigned *round,
  */
 typedef struct bm_result {
 	bm_stats per_op_ns;	/* over the rounds: ns per operation */
-	double ops_per_s;	/* median over rounds of sum of workers' rates */
+	double ops_per_s;	/* median over rounds of workers' summed rate */
 	double cycles_per_op;	/* median, or NAN without a cycle timer */
 	bm_sample *samples;	/* processes * parallel * repetitions */
 	size_t nsamples;

@@ -193,7 +193,7 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 	return 0;
 }
 
-/* Run benchmarks in min to max rounds of fresh workers, whatever the options say. */
+/* Run benchmarks in min to max rounds of fresh workers, whatever o says. */
 int
 bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
 {

@@ -632,7 +632,7 @@ engine_phase_timeout(const bm_options *o, uint64_t enough_us)
 	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
 }
 
-/* The rounds and precision a run uses: the context's, the options', or the defaults. */
+/* The rounds and precision of a run: the context's, options' or defaults. */
 static void
 engine_rounds(const bm_ctx *ctx, const bm_options *o, unsigned *min,
     unsigned *max, double *precision)

@@ -943,7 +943,8 @@ START_TEST(test_rounds_fresh_workers)
 	unsigned i, j;
 	size_t k;
 
-	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=posix-thread-cputime"), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
 	bm_options_init(&o);
 	o.parallel = 2;
 	o.repetitions = 3;
@@ -990,7 +991,8 @@ START_TEST(test_rounds_cover_spread)
 	double v[5];
 	size_t k;
 
-	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=posix-thread-cputime"), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
 	bm_options_init(&o);
 	o.repetitions = 5;
 	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
@@ -1028,7 +1030,8 @@ START_TEST(test_rounds_adaptive)
 	bm_result r;
 	bm_ctx *ctx = test_ctx();
 
-	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=posix-thread-cputime"), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
 	bm_options_init(&o);
 	o.repetitions = 3;
 	o.processes = 2;
@@ -1080,7 +1083,8 @@ START_TEST(test_overhead_swallows)
 	bm_result r;
 	bm_ctx *ctx = test_ctx();
 
-	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=posix-thread-cputime"), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
 	bm_options_init(&o);
 	o.processes = 1;
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0.03), 0);
