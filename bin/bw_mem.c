@@ -317,6 +317,7 @@ main(int argc, char **argv)
 	}
 	s.size = (size_t)(size / BW_BLOCK * BW_BLOCK);
 	s.two = m->two;
+	tool_big_run(&t, (uint64_t)bw_maplen(&s));
 	tool_setup(&t);
 	bw_precheck(&t, &s);
 

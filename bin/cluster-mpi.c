@@ -215,6 +215,7 @@ enum {
 	CL_OPS_PER_S,
 	CL_WALL_S,
 	CL_NSAMPLES,
+	CL_PROCESSES,
 	CL_NFIGURES
 };
 
@@ -228,7 +229,7 @@ cluster_gather_samples(const bm_result *r, const double *figs,
     bm_sample **out, size_t *nout)
 {
 	int *lens = NULL, i, rc;
-	unsigned base = 0;
+	unsigned base = 0, pbase = 0;
 	size_t k = 0, end;
 	char *all;
 
@@ -239,23 +240,18 @@ cluster_gather_samples(const bm_result *r, const double *figs,
 	if (rc == 0 && cluster.rank == 0) {
 		for (i = 0; i < cluster.size; i++) {
 			end = k + (size_t)lens[i] / sizeof(bm_sample);
-			for (; k < end; k++)
+			/* Each rank's rounds are processes of their own. */
+			for (; k < end; k++) {
 				(*out)[k].worker += base;
+				(*out)[k].process += pbase;
+			}
 			base += (unsigned)figs[i * CL_NFIGURES + CL_PARALLEL];
+			pbase += (unsigned)figs[i * CL_NFIGURES + CL_PROCESSES];
 		}
 		*nout = k;
 	}
 	free(lens);
 	return rc;
-}
-
-/* Order doubles for qsort. */
-static int
-cluster_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -274,31 +270,43 @@ cluster_additive(const bm_record *rec)
  * Fill the aggregate result from every rank's samples and figures, and
  * return the aggregate figure: for a bandwidth or rate the sum of the
  * ranks' figures (each is already the aggregate of its workers), and
- * otherwise the median of every rank's samples in the record's unit.
+ * otherwise the median over every rank's rounds of their medians in the
+ * record's unit (each rank's rounds are processes of their own).
  */
 static int
 cluster_merge(const bm_record *rec, const double *figs, bm_result *all,
     double *value)
 {
-	double *v, *cy;
+	double *v, *cy, *med;
+	unsigned *round;
 	size_t k, ncy = 0;
-	bm_stats st;
+	bm_stats st, in;
 	int i, rc;
 
+	all->processes = 0;
+	for (i = 0; i < cluster.size; i++)
+		all->processes += (unsigned)figs[i * CL_NFIGURES +
+		    CL_PROCESSES];
 	v = calloc(all->nsamples, sizeof *v);
 	cy = calloc(all->nsamples, sizeof *cy);
-	if (v == NULL || cy == NULL) {
+	round = calloc(all->nsamples, sizeof *round);
+	med = calloc(all->processes > 0 ? all->processes : 1, sizeof *med);
+	if (v == NULL || cy == NULL || round == NULL || med == NULL) {
 		free(v);
 		free(cy);
+		free(round);
+		free(med);
 		return -ENOMEM;
 	}
 	for (k = 0; k < all->nsamples; k++) {
 		v[k] = all->samples[k].ns / (double)all->samples[k].n;
+		round[k] = all->samples[k].process;
 		if (!isnan(all->samples[k].cycles))
 			cy[ncy++] = all->samples[k].cycles /
 			    (double)all->samples[k].n;
 	}
-	rc = bm_stats_compute(v, all->nsamples, &all->per_op_ns);
+	rc = bm_stats_levels(v, round, all->nsamples, all->processes,
+	    &all->per_op_ns, &all->within, med);
 	all->cycles_per_op = NAN;
 	if (rc == 0 && ncy > 0 && bm_stats_compute(cy, ncy, &st) == 0)
 		all->cycles_per_op = st.median;
@@ -319,11 +327,14 @@ cluster_merge(const bm_record *rec, const double *figs, bm_result *all,
 		for (k = 0; k < all->nsamples; k++)
 			v[k] = !rec->inverse ? v[k] * rec->scale - rec->offset :
 			    v[k] > 0 ? rec->scale / v[k] : INFINITY;
-		qsort(v, all->nsamples, sizeof *v, cluster_cmp);
-		*value = bm_percentile(v, all->nsamples, 50);
+		if ((rc = bm_stats_levels(v, round, all->nsamples,
+		    all->processes, &st, &in, med)) == 0)
+			*value = st.median;
 	}
 	free(v);
 	free(cy);
+	free(round);
+	free(med);
 	return rc;
 }
 
@@ -436,6 +447,7 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	mine[CL_OPS_PER_S] = r->ops_per_s;
 	mine[CL_WALL_S] = r->wall_s;
 	mine[CL_NSAMPLES] = (double)r->nsamples;
+	mine[CL_PROCESSES] = r->processes > 0 ? r->processes : 1;
 	if (rc == 0 && cluster.rank == 0 &&
 	    ((figs = calloc((size_t)cluster.size * CL_NFIGURES,
 	    sizeof *figs)) == NULL ||

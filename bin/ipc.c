@@ -144,7 +144,15 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 		return -ETIMEDOUT;
 	if (fcntl(s->rd, F_SETFL, 0) != 0)
 		return -errno;
-	return partner_read(s->rd, &ready, 1);
+	if ((rc = partner_read(s->rd, &ready, 1)) != 0)
+		return rc;
+	/*
+	 * Both ends are open on both sides: the names can go, so that the
+	 * next round's worker of this index makes its FIFOs afresh.
+	 */
+	if (unlink(s->in) != 0 || unlink(s->out) != 0)
+		return -errno;
+	return 0;
 }
 
 /* Make the worker's channel and start its partner. */

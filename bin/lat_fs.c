@@ -17,8 +17,12 @@
 #define FS_MAX_FILES 1000000u
 #define FS_MAX_SIZE (1ull << 30)
 #define FS_DEFAULT_FILES 1000u
-/* Cycles each worker keeps (the latest ones). */
-#define FS_CAP 256
+/* Cycles each worker keeps per round (the latest ones). */
+#define FS_CAP 64
+/* Intervals (cycles) per worker and round unless -N is given. */
+#define FS_REPETITIONS 3
+/* Rounds of fresh workers the shared memory has room for. */
+#define FS_ROUNDS BM_MAX_PROCESSES
 
 /*
  * One operation of the engine is a cycle: create the files, then delete
@@ -31,8 +35,9 @@ struct fs_cycle {
 };
 
 struct fs_shared {
-	unsigned count;		/* cycles done, of which FS_CAP kept */
-	struct fs_cycle cycles[FS_CAP];
+	unsigned rounds;		/* workers started in this slot */
+	unsigned count[FS_ROUNDS];	/* cycles done, of which FS_CAP kept */
+	struct fs_cycle cycles[FS_ROUNDS][FS_CAP];
 };
 
 struct fs_state {
@@ -43,6 +48,7 @@ struct fs_state {
 	char *buf;
 	struct fs_shared *shared;	/* one per worker */
 	unsigned worker;
+	unsigned round;		/* which round of fresh workers this is */
 };
 
 /* Nanoseconds now. */
@@ -63,6 +69,10 @@ fs_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	s->worker = bm_worker_index(bm_state_current());
+	/* Rounds run one after the other: this worker's slot is its own. */
+	s->round = s->shared[s->worker].rounds++;
+	if (s->round >= FS_ROUNDS)
+		return -ERANGE;
 	snprintf(s->wdir, sizeof s->wdir, "%s/w%u", s->dir, s->worker);
 	if (mkdir(s->wdir, 0700) != 0)
 		return -errno;
@@ -115,10 +125,10 @@ fs_bench(bm_iter_t n, void *cookie)
 				return rc;
 		}
 		t2 = fs_now();
-		c = &sh->cycles[sh->count % FS_CAP];
+		c = &sh->cycles[s->round][sh->count[s->round] % FS_CAP];
 		c->create_ns = t1 - t0;
 		c->delete_ns = t2 - t1;
-		sh->count++;
+		sh->count[s->round]++;
 	}
 	return 0;
 }
@@ -139,43 +149,72 @@ fs_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* Forget the cycles of the last run (the counts; cycles are overwritten). */
+static void
+fs_reset(struct fs_state *s, unsigned parallel)
+{
+	unsigned w;
+
+	for (w = 0; w < parallel; w++) {
+		s->shared[w].rounds = 0;
+		memset(s->shared[w].count, 0, sizeof s->shared[w].count);
+	}
+}
+
 /*
- * Replace the engine's cycle samples with one half's, per file, and
- * report files per second for that half.
+ * Replace the engine's cycle samples with one half's, per file, each
+ * tagged with its round, and report files per second for that half: the
+ * statistics are the engine's, over the rounds of fresh workers.
  */
 static double
 fs_half(const struct fs_state *s, unsigned parallel, bm_result *r,
     int deletes)
 {
 	const struct fs_shared *sh;
-	double *x;
-	size_t k = 0;
-	unsigned w, i, kept;
+	unsigned *round, w, i, p, kept, np = s->shared[0].rounds;
+	double *x, *med;
+	size_t k = 0, cap;
+	int rc;
 
-	x = malloc((size_t)parallel * FS_CAP * sizeof *x);
-	r->samples = calloc((size_t)parallel * FS_CAP, sizeof *r->samples);
-	if (x == NULL || r->samples == NULL) {
+	if (np == 0 || np > FS_ROUNDS)
+		return -1;
+	cap = (size_t)np * parallel * FS_CAP;
+	x = malloc(cap * sizeof *x);
+	round = malloc(cap * sizeof *round);
+	med = malloc(np * sizeof *med);
+	r->samples = calloc(cap, sizeof *r->samples);
+	if (x == NULL || round == NULL || med == NULL || r->samples == NULL) {
 		free(x);
+		free(round);
+		free(med);
 		return -1;
 	}
-	for (w = 0; w < parallel; w++) {
-		sh = &s->shared[w];
-		kept = sh->count < FS_CAP ? sh->count : FS_CAP;
-		for (i = 0; i < kept; i++, k++) {
-			r->samples[k].ns = deletes ? sh->cycles[i].delete_ns :
-			    sh->cycles[i].create_ns;
-			r->samples[k].n = s->files;
-			r->samples[k].worker = w;
-			r->samples[k].cycles = r->cycles_per_op;
-			x[k] = r->samples[k].ns / s->files;
+	for (p = 0; p < np; p++) {
+		for (w = 0; w < parallel; w++) {
+			sh = &s->shared[w];
+			kept = sh->count[p] < FS_CAP ? sh->count[p] : FS_CAP;
+			for (i = 0; i < kept; i++, k++) {
+				r->samples[k].ns = deletes ?
+				    sh->cycles[p][i].delete_ns :
+				    sh->cycles[p][i].create_ns;
+				r->samples[k].n = s->files;
+				r->samples[k].worker = w;
+				r->samples[k].process = p;
+				r->samples[k].cycles = r->cycles_per_op;
+				x[k] = r->samples[k].ns / s->files;
+				round[k] = p;
+			}
 		}
 	}
 	r->nsamples = k;
-	if (k == 0 || bm_stats_compute(x, k, &r->per_op_ns) != 0) {
-		free(x);
-		return -1;
-	}
+	r->processes = np;
+	rc = k == 0 ? -1 : bm_stats_levels(x, round, k, np, &r->per_op_ns,
+	    &r->within, med);
 	free(x);
+	free(round);
+	free(med);
+	if (rc != 0)
+		return -1;
 	r->ops_per_s = parallel * 1e9 / r->per_op_ns.median;
 	return r->ops_per_s;
 }
@@ -227,6 +266,13 @@ main(int argc, char **argv)
 	}
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_fs");
+	/*
+	 * A cycle over 500 files takes a tenth of a second or more: three
+	 * per round of fresh workers, unless -N says otherwise, keeps five
+	 * rounds near the time eleven intervals of one process took.
+	 */
+	if (!t.reps_given)
+		t.opts.repetitions = FS_REPETITIONS;
 	tool_setup(&t);
 	/* The private directory goes in the directory to measure. */
 	if (first < argc && setenv("TMPDIR", argv[first], 1) != 0)
@@ -246,7 +292,7 @@ main(int argc, char **argv)
 	b.cookie = s;
 	for (i = 0; i < fs_nsizes; i++) {
 		s->size = fs_sizes[i];
-		memset(s->shared, 0, shlen);
+		fs_reset(s, t.opts.parallel);
 		tool_run(&t, &b, &r);
 		params[0].key = "size";
 		params[0].str = NULL;

@@ -21,6 +21,7 @@
 #define MEM_ENOUGH_US 5000
 /* The repetitions per point of sweeping tools when -N is not given. */
 #define MEM_SWEEP_REPS 5
+#define MEM_SWEEP_PROCESSES 3
 /* The warmup per point of sweeping tools when -W is not given. */
 #define MEM_SWEEP_WARMUP_US 2000
 /* The most independent chases par_mem and cache interleave. */

@@ -234,6 +234,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	b.benchmark = k->fn;
 	b.cleanup = stream_cleanup;
 	b.cookie = s;
+	tool_big_run(t, (uint64_t)(3 * s->n * sizeof(double)));
 	tool_run(t, &b, &r);
 
 	params[0] = (bm_param){ "len", NULL, (double)(s->n * sizeof(double)) };

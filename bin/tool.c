@@ -22,7 +22,8 @@ enum {
 	TOOL_OPT_TIMER,
 	TOOL_OPT_OUTPUT,
 	TOOL_OPT_EVENTS,
-	TOOL_OPT_PERCENTILES
+	TOOL_OPT_PERCENTILES,
+	TOOL_OPT_PROCESSES
 };
 
 /*
@@ -33,6 +34,15 @@ enum {
  */
 #define TOOL_DEFAULT_WARMUP_US 50000
 
+/*
+ * Workers that each initialise this much memory run fewer rounds and
+ * intervals by default (tool_big_run): a round of bw_mem over 1 GB spends
+ * about a second touching its buffers and a third of one per operation.
+ */
+#define TOOL_BIG_BYTES ((uint64_t)64 << 20)
+#define TOOL_BIG_PROCESSES 3
+#define TOOL_BIG_REPETITIONS 2
+
 /* Single operations timed per worker for --percentiles without a count. */
 #define TOOL_DEFAULT_PERCENTILES 10000
 
@@ -42,6 +52,7 @@ static const struct option tool_long_common[] = {
 	{ "output", required_argument, NULL, TOOL_OPT_OUTPUT },
 	{ "events", required_argument, NULL, TOOL_OPT_EVENTS },
 	{ "percentiles", optional_argument, NULL, TOOL_OPT_PERCENTILES },
+	{ "processes", required_argument, NULL, TOOL_OPT_PROCESSES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -53,7 +64,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
-	    "[--percentiles[=N]] %s\n", t->name, t->args);
+	    "[--percentiles[=N]] [--processes=MIN[:MAX]] %s\n", t->name,
+	    t->args);
 }
 
 /*
@@ -91,14 +103,19 @@ tool_help(const struct tool *t)
 	    "task-clock,...)\n"
 	    "  --percentiles[=N]  also time N single operations per worker "
 	    "(default %u)\n"
+	    "  --processes=MIN[:MAX]  rounds of fresh workers (default %u; "
+	    "up to MAX while\n"
+	    "                  the interval is wider than 1%%)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
-	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES);
+	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
+	    BM_DEFAULT_PROCESSES);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
-	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS.\nResults go to "
+	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
+	    "BENCHMP_PROCESSES.  Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
@@ -426,8 +443,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 {
 	struct option longopts[TOOL_MAX_LONG];
 	char shortopts[64];
+	unsigned pmin, pmax;
 	size_t n = 0;
-	int opt;
+	int opt, rc;
 
 	tool_std_fds(t);
 	/* Before anything can fail, so that every exit leaves MPI in order. */
@@ -458,6 +476,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case 'N':
 			t->opts.repetitions = (unsigned)tool_uint(t, "-N",
 			    optarg, 1, BM_MAX_REPETITIONS);
+			t->reps_given = 1;
 			break;
 		case 'h':
 			tool_help(t);
@@ -483,6 +502,15 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->opts.percentiles = optarg == NULL ?
 			    TOOL_DEFAULT_PERCENTILES : (unsigned)tool_uint(t,
 			    "--percentiles", optarg, 1, BM_MAX_PERCENTILE_OPS);
+			break;
+		case TOOL_OPT_PROCESSES:
+			if ((rc = bm_parse_processes(optarg, &pmin,
+			    &pmax)) != 0)
+				tool_usage_error(t, "--processes: '%s' is %s "
+				    "(MIN or MIN:MAX, 1 to %u)", optarg,
+				    rc == BM_EPARSE ? "not a number" :
+				    "out of range", BM_MAX_PROCESSES);
+			t->processes = optarg;
 			break;
 		case '?':
 			/* A long option's optopt is its code, not a letter. */
@@ -535,6 +563,17 @@ tool_min_enough(struct tool *t, uint64_t us)
 	return 1;
 }
 
+/* Fewer rounds and intervals by default for workers of 64 MB and more. */
+void
+tool_big_run(struct tool *t, uint64_t bytes)
+{
+	if (bytes < TOOL_BIG_BYTES)
+		return;
+	t->opts.processes = TOOL_BIG_PROCESSES;
+	if (!t->reps_given)
+		t->opts.repetitions = TOOL_BIG_REPETITIONS;
+}
+
 /* Cap the warmup of the later runs at us unless -W was given. */
 void
 tool_later_warmup(struct tool *t, uint64_t us)
@@ -547,6 +586,7 @@ tool_later_warmup(struct tool *t, uint64_t us)
 void
 tool_setup(struct tool *t)
 {
+	unsigned pmin, pmax;
 	const char *env;
 	int rc;
 
@@ -569,6 +609,10 @@ tool_setup(struct tool *t)
 		tool_lib_fail(t, rc, NULL);
 	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
 		tool_lib_fail(t, rc, "--timer");
+	if (t->processes != NULL && ((rc = bm_parse_processes(t->processes,
+	    &pmin, &pmax)) != 0 ||
+	    (rc = bm_ctx_set_processes(t->ctx, pmin, pmax)) != 0))
+		tool_lib_fail(t, rc, "--processes");
 	if (t->events != NULL &&
 	    (rc = bm_ctx_set_events(t->ctx, t->events)) != 0)
 		tool_lib_fail(t, rc, "--events");

@@ -16,9 +16,11 @@ struct tool {
 	bm_options opts;
 	int json;			/* --json: records instead of lines */
 	int warmup_given;		/* -W was on the command line */
+	int reps_given;			/* -N was on the command line */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
+	const char *processes;		/* --processes=MIN[:MAX] */
 	bm_sink *sink;			/* where records go, or NULL */
 	/* Under MPI: the records rank 0 prints for cluster_rec. */
 	const bm_record *cluster_rec;
@@ -78,6 +80,15 @@ void tool_default_enough(struct tool *t, uint64_t us);
  * when ENOUGH was raised.
  */
 int tool_min_enough(struct tool *t, uint64_t us);
+
+/*
+ * A run whose every worker initialises bytes of memory: at 64 MB and more
+ * the default is 3 rounds of fresh workers with 2 intervals each (unless
+ * -N was given; --processes and BENCHMP_PROCESSES still win), so that
+ * touching the buffers in every round keeps the standard suite in its
+ * budget.  Call after tool_parse().
+ */
+void tool_big_run(struct tool *t, uint64_t bytes);
 
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
 void tool_later_warmup(struct tool *t, uint64_t us);

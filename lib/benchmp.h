@@ -33,7 +33,8 @@ enum bm_error {
 	BM_EINTR = -1009,	/* the run was interrupted by a signal */
 	BM_EBENCH = -1010,	/* a benchmark callback reported failure */
 	BM_ECALIB = -1011,	/* calibration failed */
-	BM_ERANK = -1012	/* this or another MPI rank failed */
+	BM_ERANK = -1012,	/* this or another MPI rank failed */
+	BM_EOVERHEAD = -1013	/* the overheads swallow the measurement */
 };
 
 /* Name an error code returned by any bm_ function. */
@@ -103,7 +104,21 @@ BM_EXTERN const char *bm_ctx_timer_name(const bm_ctx *ctx, int kind);
 /* Choose the worker placement policy: default, single, unique, list:CPUS. */
 BM_EXTERN int bm_ctx_set_sched(bm_ctx *ctx, const char *policy);
 /*
- * Read BENCHMP_TIMER, BENCHMP_SCHED, ENOUGH, TIMING_O and LOOP_O.  A
+ * Run every benchmark in at least min and at most max rounds of fresh
+ * worker processes (max 0: as many as min), whatever bm_options says:
+ * the environment's BENCHMP_PROCESSES and a tool's --processes come here.
+ * Out of range (min 1 to BM_MAX_PROCESSES, max 0 or min to
+ * BM_MAX_PROCESSES) is BM_ERANGE.
+ */
+BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
+/*
+ * Parse "MIN" or "MIN:MAX" as bm_ctx_set_processes() takes it; 0,
+ * BM_EPARSE or BM_ERANGE.
+ */
+BM_EXTERN int bm_parse_processes(const char *s, unsigned *min, unsigned *max);
+/*
+ * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, ENOUGH, TIMING_O
+ * and LOOP_O.  A
  * malformed or out-of-range value is an error whose detail names the
  * variable; nothing is silently ignored.
  */
@@ -165,13 +180,28 @@ typedef struct bm_options {
 	unsigned repetitions;	/* timed intervals per worker, >= 1 */
 	uint64_t timeout_us;	/* bound on each wait; 0: derived */
 	/*
-	 * With percentiles > 0, each worker also times that many single
-	 * operations one by one after its intervals (at most 2 s of them),
+	 * With percentiles > 0, each worker slot also times that many single
+	 * operations one by one after its intervals, shared out over the
+	 * first processes rounds (at most 2 s of them per round),
 	 * subtracting the measured cost of an empty measurement; the
 	 * times land in bm_result's op_ns.  Not for benchmarks that call
 	 * bm_interval() themselves.
 	 */
 	unsigned percentiles;
+	/*
+	 * Rounds: the whole protocol (fork, initialize, first pass, warmup,
+	 * intervals, record, exit) runs at least processes times (0: the
+	 * default, BM_DEFAULT_PROCESSES), each time in fresh workers, so the
+	 * figure's interval covers what differs between processes (CPUs,
+	 * physical pages, partners).  After that minimum, rounds are added
+	 * while the interval's relative half-width exceeds precision (0:
+	 * BM_DEFAULT_PRECISION) and fewer than max_processes have run (0: as
+	 * many as processes, that is no adaptive rounds).  A context's
+	 * bm_ctx_set_processes() overrides both counts.
+	 */
+	unsigned processes;
+	unsigned max_processes;
+	double precision;
 } bm_options;
 
 #define BM_MAX_PERCENTILE_OPS 1000000
@@ -179,8 +209,14 @@ typedef struct bm_options {
 #define BM_DEFAULT_REPETITIONS 11
 #define BM_MAX_PARALLEL 4096
 #define BM_MAX_REPETITIONS 100000
+#define BM_DEFAULT_PROCESSES 5
+#define BM_MAX_PROCESSES 100
+#define BM_DEFAULT_PRECISION 0.01
 
-/* Fill options with the defaults (parallel 1, warmup 0, 11 repetitions). */
+/*
+ * Fill options with the defaults (parallel 1, warmup 0, 11 repetitions,
+ * the default number of rounds).
+ */
 BM_EXTERN void bm_options_init(bm_options *o);
 
 /* One accepted timing interval of one worker. */
@@ -190,6 +226,7 @@ typedef struct bm_sample {
 	double cycles;		/* cycles in the interval, or NAN */
 	unsigned worker;	/* which worker */
 	double events[BM_MAX_EVENTS];	/* counts in the interval, or NAN */
+	unsigned process;	/* which round of fresh workers, from 0 */
 } bm_sample;
 
 /* One requested event and whether it was counted. */
@@ -208,10 +245,11 @@ typedef struct bm_stats {
 	double mean;
 	double stddev;		/* sample standard deviation */
 	double cv;		/* stddev / mean */
-	double ci_lo;		/* 95% confidence interval of the median */
+	double ci_lo;		/* confidence interval of the median */
 	double ci_hi;
 	double mad;		/* median absolute deviation */
 	unsigned flags;		/* BM_STATS_* */
+	double ci_level;	/* the interval's exact coverage, 0 to 1 */
 } bm_stats;
 
 enum {
@@ -219,15 +257,41 @@ enum {
 	BM_STATS_BIMODAL = 1u << 1	/* the values form two clusters */
 };
 
-/* Compute statistics of n values (n >= 1); v is not modified. */
+/*
+ * Compute statistics of n values (n >= 1); v is not modified.  The
+ * interval is distribution-free: the narrowest pair of order statistics
+ * that covers the median with probability >= 95%, or the whole range
+ * when no pair does (n < 6), with its exact coverage in ci_level.
+ */
 BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
 
-/* Everything a run produced. */
+/*
+ * Statistics at two levels: n values, value k from round round[k] of nr
+ * (rounds of fresh processes; each with at least one value).  proc
+ * describes the rounds' medians (written to med[0..nr-1]): median,
+ * spread, the order-statistic interval with its coverage, noisy when that
+ * interval is wider than 5% of the median, bimodal when the rounds split
+ * into two groups of at least two whose own intervals do not overlap.
+ * within describes every value shifted by the overall median minus its
+ * round's median: the scatter inside processes.  With one round both are
+ * that round's statistics.  0, BM_ERANGE or -ENOMEM.
+ */
+BM_EXTERN int bm_stats_levels(const double *v, const unsigned *round,
+    size_t n, unsigned nr, bm_stats *proc, bm_stats *within, double *med);
+
+/*
+ * Everything a run produced.  per_op_ns is at the process level: its
+ * values are the rounds' medians (each the median of all intervals of that
+ * round's workers), so its interval covers the scatter between processes;
+ * with one round it is the statistics of that round's intervals.  within
+ * describes the scatter inside processes: every interval scaled so that
+ * its round's median sits on the overall median.
+ */
 typedef struct bm_result {
-	bm_stats per_op_ns;	/* over every sample: ns per operation */
-	double ops_per_s;	/* aggregate: sum of workers' ops / time */
+	bm_stats per_op_ns;	/* over the rounds: ns per operation */
+	double ops_per_s;	/* median over rounds of workers' summed rate */
 	double cycles_per_op;	/* median, or NAN without a cycle timer */
-	bm_sample *samples;	/* parallel * repetitions, worker-major */
+	bm_sample *samples;	/* processes * parallel * repetitions */
 	size_t nsamples;
 	unsigned parallel;
 	unsigned repetitions;
@@ -239,6 +303,9 @@ typedef struct bm_result {
 	double event_per_op[BM_MAX_EVENTS];	/* median, or NAN */
 	double *op_ns;		/* single operations' times, sorted */
 	size_t nop;
+	unsigned processes;	/* rounds of fresh workers that ran */
+	double *process_ns;	/* each round's median ns per operation */
+	bm_stats within;	/* inside processes (see above) */
 } bm_result;
 
 /*

@@ -181,8 +181,9 @@ bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
 		return rc;
 	if ((res->samples = calloc(reps, sizeof(*res->samples))) == NULL)
 		return bm__fail(ctx, -ENOMEM, "no memory for %u runs", reps);
+	/* Each run is a fresh process: one round of one interval. */
 	res->parallel = 1;
-	res->repetitions = reps;
+	res->repetitions = 1;
 	res->nevents = ctx->events.n;
 	memcpy(res->events, ctx->events.info, sizeof(res->events));
 	/* SIGCHLD stays blocked so that the wait can sleep on it. */
@@ -193,12 +194,14 @@ bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
 	for (i = 0; i < reps && rc == 0; i++) {
 		rc = command_once(ctx, argv, (timeout_us ? timeout_us :
 		    COMMAND_TIMEOUT_US) * 1000u, &res->samples[i]);
+		res->samples[i].process = i;
 		res->nsamples = i + 1;
+		res->processes = i + 1;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0)
-		rc = bm__result_merge(ctx, res, reps);
+		rc = bm__result_merge(ctx, res, 1);
 	if (rc != 0)
 		bm_result_free(res);
 	return rc;

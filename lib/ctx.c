@@ -194,6 +194,22 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 	return 0;
 }
 
+/* Run benchmarks in min to max rounds of fresh workers, whatever o says. */
+int
+bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
+{
+	if (ctx == NULL)
+		return -EINVAL;
+	if (min < 1 || min > BM_MAX_PROCESSES || (max != 0 && (max < min ||
+	    max > BM_MAX_PROCESSES)))
+		return bm__fail(ctx, BM_ERANGE, "processes %u:%u out of range "
+		    "(1 to %u, the maximum not below the minimum)", min, max,
+		    BM_MAX_PROCESSES);
+	ctx->proc_min = min;
+	ctx->proc_max = max;
+	return 0;
+}
+
 /* One calibration variable and how to read it. */
 static const struct ctx_calvar {
 	const char *name;
@@ -246,6 +262,8 @@ int
 bm_ctx_load_env(bm_ctx *ctx)
 {
 	const char *timer, *sched, *events, *sched_var = "BENCHMP_SCHED";
+	const char *procs;
+	unsigned pmin = 0, pmax = 0;
 	bm__events ev;
 	double values[CTX_NCALVARS];
 	int set[CTX_NCALVARS];
@@ -272,6 +290,13 @@ bm_ctx_load_env(bm_ctx *ctx)
 	    sizeof err)) != 0 || (rc = bm__sched_check(&s, err,
 	    sizeof err)) != 0))
 		return bm__fail(ctx, rc, "%s: %s", sched_var, err);
+	procs = getenv("BENCHMP_PROCESSES");
+	if (procs != NULL && *procs != '\0' &&
+	    (rc = bm_parse_processes(procs, &pmin, &pmax)) != 0)
+		return bm__fail(ctx, rc, "BENCHMP_PROCESSES: '%.64s' is %s "
+		    "(MIN or MIN:MAX rounds, 1 to %u, MAX not below MIN)",
+		    procs, rc == BM_EPARSE ? "not a number" : "out of range",
+		    BM_MAX_PROCESSES);
 	events = getenv("BENCHMP_EVENTS");
 	if (events != NULL && *events != '\0' &&
 	    (rc = bm__events_parse(&ev, events, err, sizeof err)) != 0)
@@ -287,6 +312,10 @@ bm_ctx_load_env(bm_ctx *ctx)
 	}
 	if (sched != NULL)
 		ctx->sched = s;
+	if (pmin != 0) {
+		ctx->proc_min = pmin;
+		ctx->proc_max = pmax;
+	}
 	if (events != NULL && *events != '\0') {
 		bm__events_probe(&ev);
 		ctx->events = ev;

@@ -32,6 +32,13 @@ enum {
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
+/*
+ * The derived bound on a phase is ENGINE_BASE_TIMEOUT_NS plus this many
+ * times the planned intervals: twice the plan covers a machine loaded to
+ * half speed, and a hung worker is given up on within that, not after
+ * twenty times the plan (770 s with ENOUGH=2000000).
+ */
+#define ENGINE_PLAN_MARGIN 2.0
 /* The shortest interval when workers outnumber CPUs: 20 ms. */
 #define ENGINE_SHARED_ENOUGH_US 20000u
 
@@ -47,7 +54,8 @@ struct engine_worker {
 /* One run of bm_run(). */
 struct engine {
 	bm_ctx *ctx;
-	const bm_options *o;
+	const bm_options *o;	/* the round's: see engine_rounds_run */
+	bm_options ro;
 	bm_result *res;
 	unsigned nw;		/* workers forked so far */
 	struct engine_worker *w;
@@ -56,6 +64,7 @@ struct engine {
 	uint64_t phase_timeout_ns;
 	int shared;		/* more workers than CPUs */
 	int met_failed;		/* a meeting of MPI ranks failed: no more */
+	unsigned round;		/* which round of fresh workers runs */
 };
 
 static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
@@ -235,12 +244,14 @@ engine_read_record(struct engine *e, unsigned i)
 	rc = bm__read_full(e->w[i].resp, wire, h.count * sizeof(*wire),
 	    (int)(e->phase_timeout_ns / 1000000u));
 	if (rc == 0) {
-		out = &e->res->samples[(size_t)i * e->o->repetitions];
+		out = &e->res->samples[((size_t)e->round * e->o->parallel +
+		    i) * e->o->repetitions];
 		for (k = 0; k < h.count; k++) {
 			out[k].ns = wire[k].ns;
 			out[k].n = wire[k].n;
 			out[k].cycles = wire[k].cycles;
 			out[k].worker = i;
+			out[k].process = e->round;
 			memcpy(out[k].events, wire[k].events,
 			    sizeof(out[k].events));
 		}
@@ -438,7 +449,7 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
  * again, so a rank that fails goes to exactly one more meeting.
  */
 static int
-engine_meet(struct engine *e, int rc, const char *where)
+engine_meet_more(struct engine *e, int rc, int *more, const char *where)
 {
 	uint64_t bound;
 
@@ -453,10 +464,17 @@ engine_meet(struct engine *e, int rc, const char *where)
 	bound = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
 	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
 	    (e->o != NULL ? e->o->warmup_us * 1000u : 0);
-	rc = bm__meet(e->ctx, rc, e->ctx->runs, bound, where);
+	rc = bm__meet(e->ctx, rc, e->ctx->runs, bound, more, where);
 	if (rc != 0)
 		e->met_failed = 1;
 	return rc;
+}
+
+/* Meet the other MPI ranks, if any, with this rank's status rc. */
+static int
+engine_meet(struct engine *e, int rc, const char *where)
+{
+	return engine_meet_more(e, rc, NULL, where);
 }
 
 /*
@@ -497,8 +515,14 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	pass_us = (bm__deadline_now() - t0) / 1000u;
 	if (rc == 0 && e->o->timeout_us == 0 && pass_us > enough_us)
 		e->phase_timeout_ns = engine_phase_timeout(e->o, pass_us);
-	if (rc == 0 && e->o->warmup_us > 0)
-		rc = engine_wait(e, 0, 0, e->o->warmup_us * 1000u, "warm up");
+	/*
+	 * The first pass ran the benchmark untimed too: the warmup counts
+	 * from its start, so a first pass over a gigabyte that outlasts it
+	 * is not followed by another whole operation per round.
+	 */
+	if (rc == 0 && e->o->warmup_us > pass_us)
+		rc = engine_wait(e, 0, 0, (e->o->warmup_us - pass_us) * 1000u,
+		    "warm up");
 	rc = engine_meet(e, rc, "start");
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_START);
@@ -545,6 +569,7 @@ bm_options_init(bm_options *o)
 	memset(o, 0, sizeof(*o));
 	o->parallel = 1;
 	o->repetitions = BM_DEFAULT_REPETITIONS;
+	o->processes = BM_DEFAULT_PROCESSES;
 }
 
 /* Check the options a caller passed. */
@@ -571,17 +596,27 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 	if (o->timeout_us > ENGINE_MAX_TIMEOUT_US)
 		return bm__fail(ctx, BM_ERANGE,
 		    "timeout is out of range (at most a week)");
+	if (o->processes > BM_MAX_PROCESSES || (o->max_processes != 0 &&
+	    (o->max_processes > BM_MAX_PROCESSES || o->max_processes <
+	    (o->processes ? o->processes : BM_DEFAULT_PROCESSES))))
+		return bm__fail(ctx, BM_ERANGE, "processes %u to %u is out of "
+		    "range (1 to %u, the maximum not below the minimum)",
+		    o->processes, o->max_processes, BM_MAX_PROCESSES);
+	if (!(o->precision >= 0 && o->precision <= 1))
+		return bm__fail(ctx, BM_ERANGE, "precision %g is out of range "
+		    "(0 to 1)", o->precision);
 	return 0;
 }
 
 /*
- * The bound on each wait: the caller's, or as long as the intervals
- * themselves may take (with the counts still being found) plus a generous
- * margin for a loaded machine, so a benchmark that hangs is caught after
- * that and not later.  Workers that share CPUs each get a share of one,
- * so their intervals take that many times longer.  Computed in double and
- * capped: the product of the largest enough and repetitions overflows 64
- * bits of nanoseconds.
+ * The bound on each wait: the caller's, or 10 s plus twice the planned
+ * intervals (enough times the repetitions and 8 more while the counts are
+ * found; the first pass when one operation outlasts enough), times the
+ * workers per CPU, so a benchmark that hangs is caught after that and not
+ * later.  Workers that share CPUs each get a share of one, so their
+ * intervals take that many times longer.  Computed in double and capped:
+ * the product of the largest enough and repetitions overflows 64 bits of
+ * nanoseconds.  Each round of fresh workers has its own bounds.
  */
 static uint64_t
 engine_phase_timeout(const bm_options *o, uint64_t enough_us)
@@ -590,13 +625,126 @@ engine_phase_timeout(const bm_options *o, uint64_t enough_us)
 
 	if (o->timeout_us != 0)
 		return o->timeout_us * 1000u;
-	ns = (double)ENGINE_BASE_TIMEOUT_NS + 20.0 * (double)enough_us *
+	ns = (double)ENGINE_BASE_TIMEOUT_NS + ENGINE_PLAN_MARGIN *
+	    (double)enough_us *
 	    1000.0 * (o->repetitions + 8.0) * (share > 1 ? share : 1);
 	return ns > ENGINE_MAX_TIMEOUT_US * 1000.0 ?
 	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
 }
 
-/* Run a benchmark in parallel workers and collect their samples. */
+/* The rounds and precision of a run: the context's, options' or defaults. */
+static void
+engine_rounds(const bm_ctx *ctx, const bm_options *o, unsigned *min,
+    unsigned *max, double *precision)
+{
+	if (ctx->proc_min != 0) {
+		*min = ctx->proc_min;
+		*max = ctx->proc_max;
+	} else {
+		*min = o->processes != 0 ? o->processes : BM_DEFAULT_PROCESSES;
+		*max = o->max_processes;
+	}
+	if (*max < *min)
+		*max = *min;
+	*precision = o->precision > 0 ? o->precision : BM_DEFAULT_PRECISION;
+}
+
+/*
+ * After a round: 1 when another is due, that is below the minimum, or
+ * below the maximum while the interval over the rounds so far is wider
+ * than the precision asked for (half its width relative to the median).
+ * The statistics are the ones the finished run will report.
+ */
+static int
+engine_more(struct engine *e, unsigned min, unsigned max, double precision,
+    int *more)
+{
+	const bm_stats *st = &e->res->per_op_ns;
+	unsigned done = e->round + 1;
+	int rc;
+
+	*more = 0;
+	if (done < min) {
+		*more = 1;
+		return 0;
+	}
+	if (done >= max)
+		return 0;
+	if ((rc = bm__result_merge(e->ctx, e->res, e->o->repetitions)) != 0)
+		return rc;
+	*more = !(st->ci_hi - st->ci_lo <= 2 * precision * fabs(st->median));
+	return 0;
+}
+
+/* Make room for the samples of one more round and forget the last workers. */
+static int
+engine_next_round(struct engine *e)
+{
+	size_t per = (size_t)e->o->parallel * e->o->repetitions;
+	bm_sample *grown;
+
+	grown = realloc(e->res->samples, (e->round + 1) * per *
+	    sizeof(*grown));
+	if (grown == NULL)
+		return bm__fail(e->ctx, -ENOMEM, "no memory for the samples of "
+		    "round %u", e->round + 1);
+	e->res->samples = grown;
+	memset(grown + e->round * per, 0, per * sizeof(*grown));
+	memset(e->w, 0, e->o->parallel * sizeof(*e->w));
+	e->nw = 0;
+	return 0;
+}
+
+/*
+ * Run the rounds: each forks fresh workers and drives the whole protocol,
+ * so what is fixed for a process (its CPUs, its partner's, the physical
+ * pages behind its buffers) varies between the samples.  Under MPI every
+ * rank brings its wish for another round to a meeting after each, and all
+ * run another when any wants one: every rank runs the same rounds.
+ */
+static int
+engine_rounds_run(struct engine *e, const bm_bench *b, uint64_t enough_us)
+{
+	size_t per = (size_t)e->o->parallel * e->o->repetitions;
+	unsigned min, max, pct;
+	double precision;
+	int rc, more;
+
+	engine_rounds(e->ctx, e->o, &min, &max, &precision);
+	pct = e->o->percentiles;
+	e->ro = *e->o;
+	e->o = &e->ro;
+	for (e->round = 0;; e->round++) {
+		/*
+		 * The single operations are shared out over the first min
+		 * rounds, so that each worker slot times as many as asked
+		 * in all, drawn from several processes.
+		 */
+		e->ro.percentiles = e->round >= min ? 0 : pct / min +
+		    (e->round < pct % min ? 1 : 0);
+		rc = engine_next_round(e);
+		e->phase_timeout_ns = engine_phase_timeout(e->o, enough_us);
+		if (rc == 0)
+			rc = engine_drive(e, b, enough_us);
+		engine_kill_all(e);
+		engine_close_all(e);
+		if (rc == 0 && bm__signals_caught())
+			rc = engine_interrupted(e);
+		e->res->processes = e->round + 1;
+		e->res->nsamples = (size_t)(e->round + 1) * per;
+		if (rc == 0)
+			rc = bm__result_check_overhead(e->ctx,
+			    e->res->samples + e->round * per, per);
+		more = 0;
+		if (rc == 0)
+			rc = engine_more(e, min, max, precision, &more);
+		rc = engine_meet_more(e, rc, &more, "end of a round");
+		if (rc != 0 || !more)
+			return rc;
+	}
+}
+
+/* Run a benchmark in rounds of parallel workers and collect their samples. */
 int
 bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 {
@@ -637,10 +785,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
-	res->nsamples = (size_t)o->parallel * o->repetitions;
-	res->samples = calloc(res->nsamples, sizeof(*res->samples));
-	if (e.w == NULL || e.pfd == NULL || e.pidx == NULL ||
-	    res->samples == NULL) {
+	if (e.w == NULL || e.pfd == NULL || e.pidx == NULL) {
 		rc = bm__fail(ctx, -ENOMEM, "no memory for %u workers",
 		    o->parallel);
 		goto out;
@@ -657,12 +802,8 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	}
 	t0 = bm__deadline_now();
-	rc = engine_drive(&e, b, enough_us);
-	engine_kill_all(&e);
-	engine_close_all(&e);
+	rc = engine_rounds_run(&e, b, enough_us);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
-	if (rc == 0 && bm__signals_caught())
-		rc = engine_interrupted(&e);
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
 	/* The last meeting: every rank has its result, or every rank fails. */

@@ -20,7 +20,8 @@ static const char *const error_names[] = {
 	"interrupted by a signal",		/* BM_EINTR */
 	"the benchmark reported failure",	/* BM_EBENCH */
 	"calibration failed",			/* BM_ECALIB */
-	"an MPI rank failed"			/* BM_ERANK */
+	"an MPI rank failed",			/* BM_ERANK */
+	"the overheads swallow the measurement"	/* BM_EOVERHEAD */
 };
 
 /* Name an error code: one of ours, a negated errno, or success. */
@@ -31,7 +32,7 @@ bm_strerror(int err)
 
 	if (err == 0)
 		return "success";
-	if (err <= BM_EPARSE && err >= BM_ERANK) {
+	if (err <= BM_EPARSE && err >= BM_EOVERHEAD) {
 		idx = BM_EPARSE - err;
 		return error_names[idx];
 	}

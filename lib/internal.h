@@ -184,6 +184,8 @@ struct bm_ctx {
 	unsigned known;		/* BM__KNOWN_* */
 	int last_signal;
 	unsigned runs;		/* bm_run calls, to keep MPI ranks in step */
+	unsigned proc_min;	/* rounds set by bm_ctx_set_processes, or 0 */
+	unsigned proc_max;
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[512];
 };
@@ -269,13 +271,26 @@ int bm__signals_fd(void);
  * it; after a meeting that failed there is no other.  The wait is bounded
  * by timeout_ns (BM_ETIMEDOUT: the others are late or gone; the meeting
  * stays pending, so the program must abort MPI) and ends on a signal
- * (BM_EINTR).
+ * (BM_EINTR).  With more not NULL, *more is this rank's wish for another
+ * round and becomes 1 on every rank when any rank wished for one (a
+ * successful meeting only).
  */
 int bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
-    const char *where);
+    int *more, const char *where);
 
-/* Merge the samples of a finished run into its figures (result.c). */
+/*
+ * Merge the samples of a finished run into its figures (result.c): they
+ * come from r->processes rounds (sample.process) of r->parallel workers
+ * with reps intervals each.
+ */
 int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
+
+/*
+ * Fail with BM_EOVERHEAD when the clock and loop overheads subtracted
+ * from the count samples of one round swallow them (result.c).
+ */
+int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
+    size_t count);
 
 /* The kinds of sink a spec names (sink.c). */
 enum {

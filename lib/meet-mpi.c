@@ -67,10 +67,10 @@ meet_wait(bm_ctx *ctx, MPI_Request *req, uint64_t timeout_ns, int rank,
 /* Meet every other rank with this rank's status; see internal.h. */
 int
 bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
-    const char *where)
+    int *more, const char *where)
 {
 	char host[256], msg[sizeof ctx->err];
-	int rank = 0, in[3], out[3], err;
+	int rank = 0, in[4], out[4], err;
 	MPI_Request req;
 
 	if (!meet_active())
@@ -80,15 +80,17 @@ bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 	host[sizeof host - 1] = '\0';
 	(void)MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	/*
-	 * One reduction answers both questions: the lowest rank that
-	 * failed (INT_MAX: none), and whether every rank is at the same
-	 * run (the smallest run number and the negated largest agree).
+	 * One reduction answers the three questions: the lowest rank that
+	 * failed (INT_MAX: none), whether every rank is at the same run
+	 * (the smallest run number and the negated largest agree), and
+	 * whether any rank wants another round (-1 is the smallest wish).
 	 * It is non-blocking so that the wait can be bounded.
 	 */
 	in[0] = rc != 0 ? rank : INT_MAX;
 	in[1] = (int)run;
 	in[2] = -(int)run;
-	if (MPI_Iallreduce(in, out, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
+	in[3] = more != NULL && *more ? -1 : 0;
+	if (MPI_Iallreduce(in, out, 4, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
 	    &req) != MPI_SUCCESS)
 		return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI failed to "
 		    "meet the other ranks", rank, host);
@@ -99,8 +101,11 @@ bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 		return bm__fail(ctx, BM_ERANK, "the ranks are out of step "
 		    "(at runs %d and %d): every rank must run the same "
 		    "benchmarks", out[1], -out[2]);
-	if (out[0] == INT_MAX)
+	if (out[0] == INT_MAX) {
+		if (more != NULL)
+			*more = out[3] < 0;
 		return 0;
+	}
 	/* Every rank got here: the failing one tells everyone why. */
 	memset(msg, 0, sizeof msg);
 	/* Bounded so that the whole fits: a long detail loses its end. */

@@ -6,9 +6,10 @@
 /* Without MPI there is one process and nobody to meet: rc stands. */
 int
 bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
-    const char *where)
+    int *more, const char *where)
 {
 	(void)ctx;
+	(void)more;
 	(void)run;
 	(void)timeout_ns;
 	(void)where;

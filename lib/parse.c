@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -129,5 +130,39 @@ bm_parse_double(const char *s, double min, double max, double *out)
 	if (v < min || v > max)
 		return BM_ERANGE;
 	*out = v;
+	return 0;
+}
+
+/*
+ * Parse "MIN" or "MIN:MAX" rounds of fresh workers: MIN from 1 to
+ * BM_MAX_PROCESSES, MAX from MIN to BM_MAX_PROCESSES (without it, MAX is
+ * 0: as many as MIN).
+ */
+int
+bm_parse_processes(const char *s, unsigned *min, unsigned *max)
+{
+	char buf[32];
+	const char *colon;
+	uint64_t lo = 0, hi = 0;
+	size_t len;
+	int rc;
+
+	if (s == NULL || min == NULL || max == NULL)
+		return BM_EPARSE;
+	colon = strchr(s, ':');
+	len = colon != NULL ? (size_t)(colon - s) : strlen(s);
+	if (len == 0 || strspn(s, "0123456789") < len)
+		return BM_EPARSE;
+	if (len >= sizeof buf)
+		return BM_ERANGE;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if ((rc = bm_parse_uint(buf, 1, BM_MAX_PROCESSES, &lo)) != 0)
+		return rc;
+	if (colon != NULL && (rc = bm_parse_uint(colon + 1, lo,
+	    BM_MAX_PROCESSES, &hi)) != 0)
+		return rc;
+	*min = (unsigned)lo;
+	*max = (unsigned)hi;
 	return 0;
 }

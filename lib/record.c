@@ -154,9 +154,8 @@ rec_knum(struct rec_buf *b, const char *key, double v)
 
 /*
  * Convert one sample's time per operation into the record's unit.  The
- * statistics describe samples, that is one worker's intervals; the value
- * is the tool's figure, which for a rate with several workers is their
- * aggregate.
+ * statistics describe the workers' intervals; the value is the tool's
+ * figure, which for a rate with several workers is their aggregate.
  */
 static double
 rec_convert(const bm_record *rec, double ns_per_op)
@@ -166,48 +165,85 @@ rec_convert(const bm_record *rec, double ns_per_op)
 	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
 }
 
-/* Append the statistics of the samples, in the record's unit. */
-static int
-rec_stats(struct rec_buf *b, const bm_record *rec)
+/* Append a list of numbers as "key":[...]. */
+static void
+rec_list(struct rec_buf *b, const char *key, const double *x, size_t n)
 {
-	const bm_result *r = rec->result;
-	bm_stats st;
-	double *x;
 	size_t i;
-	int rc;
 
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	if ((x = malloc(r->nsamples * sizeof *x)) == NULL)
-		return -ENOMEM;
-	for (i = 0; i < r->nsamples; i++)
-		x[i] = rec_convert(rec, r->samples[i].ns /
-		    (double)r->samples[i].n);
-	if ((rc = bm_stats_compute(x, r->nsamples, &st)) != 0) {
-		free(x);
-		return rc;
-	}
-	rec_knum(b, "median", st.median);
-	rec_knum(b, "min", st.min);
-	rec_knum(b, "max", st.max);
-	rec_knum(b, "mean", st.mean);
-	rec_knum(b, "stddev", st.stddev);
-	rec_knum(b, "cv", st.cv);
-	rec_knum(b, "ci_lo", st.ci_lo);
-	rec_knum(b, "ci_hi", st.ci_hi);
-	rec_printf(b, ",\"ci_level\":0.95,\"samples\":%zu", st.count);
-	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
-	    st.flags & BM_STATS_NOISY ? "true" : "false",
-	    st.flags & BM_STATS_BIMODAL ? "true" : "false");
-	rec_printf(b, ",\"values\":[");
-	for (i = 0; i < r->nsamples; i++) {
+	rec_printf(b, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
 		if (i > 0)
 			rec_printf(b, ",");
 		rec_number(b, x[i]);
 	}
 	rec_printf(b, "]");
+}
+
+/* Append the interval of st and what it covers, and its two flags. */
+static void
+rec_interval(struct rec_buf *b, const bm_stats *st)
+{
+	rec_knum(b, "ci_lo", st->ci_lo);
+	rec_knum(b, "ci_hi", st->ci_hi);
+	rec_knum(b, "ci_level", st->ci_level);
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
+	    st->flags & BM_STATS_NOISY ? "true" : "false",
+	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
+}
+
+/*
+ * Append the statistics of the samples, in the record's unit: at the
+ * process level (over the rounds' medians, see bm_stats_levels), with the
+ * scatter inside processes under "within", every interval under "values"
+ * and every round's median under "process_values".
+ */
+static int
+rec_stats(struct rec_buf *b, const bm_record *rec)
+{
+	const bm_result *r = rec->result;
+	unsigned np = r->processes > 0 ? r->processes : 1, *round;
+	bm_stats st, in;
+	double *x, *med;
+	size_t i;
+	int rc;
+
+	if (r->nsamples == 0 || r->samples == NULL)
+		return BM_ERANGE;
+	x = malloc(r->nsamples * sizeof *x);
+	round = malloc(r->nsamples * sizeof *round);
+	med = malloc(np * sizeof *med);
+	rc = x == NULL || round == NULL || med == NULL ? -ENOMEM : 0;
+	for (i = 0; rc == 0 && i < r->nsamples; i++) {
+		x[i] = rec_convert(rec, r->samples[i].ns /
+		    (double)r->samples[i].n);
+		round[i] = r->samples[i].process;
+	}
+	if (rc == 0)
+		rc = bm_stats_levels(x, round, r->nsamples, np, &st, &in,
+		    med);
+	if (rc == 0) {
+		rec_knum(b, "median", st.median);
+		rec_knum(b, "min", st.min);
+		rec_knum(b, "max", st.max);
+		rec_knum(b, "mean", st.mean);
+		rec_knum(b, "stddev", st.stddev);
+		rec_knum(b, "cv", st.cv);
+		rec_interval(b, &st);
+		rec_printf(b, ",\"samples\":%zu,\"processes\":%u",
+		    r->nsamples, np);
+		rec_printf(b, ",\"within\":{\"median\":");
+		rec_number(b, in.median);
+		rec_knum(b, "cv", in.cv);
+		rec_interval(b, &in);
+		rec_printf(b, "}");
+		rec_list(b, "values", x, r->nsamples);
+		rec_list(b, "process_values", med, np);
+	}
 	free(x);
-	return 0;
+	free(round);
+	free(med);
+	return rc;
 }
 
 /* Say what a cycle subtimer counts. */

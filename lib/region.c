@@ -101,6 +101,8 @@ bm_region_result(const bm_region *r, bm_result *res)
 	res->repetitions = (unsigned)(r->n > BM_MAX_REPETITIONS ?
 	    BM_MAX_REPETITIONS : r->n);
 	res->wall_s = r->total_ns / 1e9;
+	/* Every sample comes from this one process. */
+	res->processes = 1;
 	return bm__result_merge(r->ctx, res, (unsigned)r->n);
 }
 

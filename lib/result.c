@@ -34,51 +34,125 @@ bm_percentile(const double *sorted, size_t n, double p)
 }
 
 /*
- * Merge the samples (worker-major, reps per worker): statistics of the
- * time per operation over every sample, the aggregate rate and the median
- * cycles per operation.  The aggregate rate sums each worker's operations
- * over its timed time: a worker descheduled in favour of another (more
- * workers than CPUs) spends that time inside an interval, so it counts its
- * share of the CPU and no more.  Summing per-worker medians instead would
- * pick the intervals that ran undisturbed and report four workers on two
- * CPUs as four times one.
+ * A figure is refused when more than this fraction of the median raw
+ * interval is overhead taken off it (the clock's start and stop, the
+ * empty loop's iterations) given by TIMING_O or LOOP_O: what is left then
+ * measures the given values more than the benchmark, and with overheads a
+ * little larger it becomes zero or an infinite rate.  Honest benchmarks
+ * stay far below: a system call of 50 ns has about 0.3 ns of loop
+ * overhead.  Overheads the library measured itself are not checked: they
+ * agree with the clock by construction, and an empty loop rightly
+ * measures about nothing with them.
+ */
+#define RESULT_MAX_OVERHEAD 0.5
+
+/*
+ * Check one round's samples against the overheads subtracted from them,
+ * as the workers did (child.c): fail when the median interval left is not
+ * positive, or when the overhead is more than RESULT_MAX_OVERHEAD of the
+ * median raw interval.
+ */
+int
+bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
+{
+	double *frac, *left, o, med_frac, med_left;
+	size_t k;
+
+	if (count == 0 || !(ctx->cal.from_env & (BM_CAL_TIMING_O |
+	    BM_CAL_LOOP_O)))
+		return 0;
+	frac = calloc(count, sizeof(*frac));
+	left = calloc(count, sizeof(*left));
+	if (frac == NULL || left == NULL) {
+		free(frac);
+		free(left);
+		return bm__fail(ctx, -ENOMEM, "no memory for statistics");
+	}
+	for (k = 0; k < count; k++) {
+		o = ctx->cal.timing_o_us * 1000.0 +
+		    (double)s[k].n * ctx->cal.loop_o_us * 1000.0;
+		left[k] = s[k].ns;
+		/* A sample cut to zero lost its raw time: all overhead. */
+		frac[k] = s[k].ns > 0 ? o / (s[k].ns + o) : 1.0;
+	}
+	qsort(frac, count, sizeof(*frac), result_cmp);
+	qsort(left, count, sizeof(*left), result_cmp);
+	med_frac = bm_percentile(frac, count, 50);
+	med_left = bm_percentile(left, count, 50);
+	free(frac);
+	free(left);
+	if (med_left <= 0 || med_frac > RESULT_MAX_OVERHEAD)
+		return bm__fail(ctx, BM_EOVERHEAD, "the overheads swallow "
+		    "the measurement: TIMING_O %g us and LOOP_O %g us make "
+		    "%.0f%% of the median interval (at most %.0f%%); unset "
+		    "them to have them measured", ctx->cal.timing_o_us,
+		    ctx->cal.loop_o_us, 100 * med_frac,
+		    100 * RESULT_MAX_OVERHEAD);
+	return 0;
+}
+
+/*
+ * Merge the samples (round-major, then worker-major, reps per worker):
+ * the time per operation at the process level and within processes (see
+ * bm_stats_levels), the aggregate rate and the median cycles per
+ * operation.  A round's aggregate rate sums each worker's operations over
+ * its timed time: a worker descheduled in favour of another (more workers
+ * than CPUs) spends that time inside an interval, so it counts its share
+ * of the CPU and no more.  Summing per-worker medians instead would pick
+ * the intervals that ran undisturbed and report four workers on two CPUs
+ * as four times one.  The figure's rate is the median of the rounds'.
  */
 int
 bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 {
 	bm_stats st;
-	double *v, *cy, ns, n;
-	size_t k, ncy = 0;
-	unsigned i, j;
+	double *v, *cy, *rate, ns, n;
+	unsigned *round, np = r->processes > 0 ? r->processes : 1;
+	size_t k, ncy = 0, per = (size_t)r->parallel * reps;
+	unsigned i, p;
 	int rc;
 
-	if (r->nsamples == 0 || reps == 0 ||
-	    r->nsamples != (size_t)r->parallel * reps)
-		return bm__fail(ctx, BM_EPROTO, "%zu samples from %u workers",
-		    r->nsamples, r->parallel);
+	if (r->nsamples == 0 || reps == 0 || r->nsamples != np * per)
+		return bm__fail(ctx, BM_EPROTO, "%zu samples from %u rounds of "
+		    "%u workers", r->nsamples, np, r->parallel);
+	r->processes = np;
 	v = calloc(r->nsamples, sizeof(*v));
 	cy = calloc(r->nsamples, sizeof(*cy));
-	if (v == NULL || cy == NULL) {
+	round = calloc(r->nsamples, sizeof(*round));
+	rate = calloc(np, sizeof(*rate));
+	free(r->process_ns);
+	r->process_ns = calloc(np, sizeof(*r->process_ns));
+	if (v == NULL || cy == NULL || round == NULL || rate == NULL ||
+	    r->process_ns == NULL) {
 		free(v);
 		free(cy);
+		free(round);
+		free(rate);
 		return bm__fail(ctx, -ENOMEM, "no memory for statistics");
 	}
 	for (k = 0; k < r->nsamples; k++) {
 		v[k] = r->samples[k].ns / (double)r->samples[k].n;
+		round[k] = (unsigned)(k / per);
 		if (!isnan(r->samples[k].cycles))
 			cy[ncy++] = r->samples[k].cycles /
 			    (double)r->samples[k].n;
 	}
-	rc = bm_stats_compute(v, r->nsamples, &r->per_op_ns);
-	r->ops_per_s = 0;
-	for (i = 0; i < r->parallel; i++) {
-		ns = n = 0;
-		for (j = 0; j < reps; j++) {
-			ns += r->samples[(size_t)i * reps + j].ns;
-			n += (double)r->samples[(size_t)i * reps + j].n;
+	rc = bm_stats_levels(v, round, r->nsamples, np, &r->per_op_ns,
+	    &r->within, r->process_ns);
+	for (p = 0; p < np; p++) {
+		rate[p] = 0;
+		for (i = 0; i < r->parallel; i++) {
+			ns = n = 0;
+			for (k = 0; k < reps; k++) {
+				ns += r->samples[p * per + i * reps + k].ns;
+				n += (double)r->samples[p * per + i * reps +
+				    k].n;
+			}
+			rate[p] += ns > 0 ? n * 1e9 / ns : INFINITY;
 		}
-		r->ops_per_s += ns > 0 ? n * 1e9 / ns : INFINITY;
 	}
+	qsort(rate, np, sizeof(*rate), result_cmp);
+	r->ops_per_s = bm_percentile(rate, np, 50);
 	r->cycles_per_op = NAN;
 	if (rc == 0 && ncy > 0 && (rc = bm_stats_compute(cy, ncy, &st)) == 0)
 		r->cycles_per_op = st.median;
@@ -97,6 +171,8 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 		qsort(r->op_ns, r->nop, sizeof(*r->op_ns), result_cmp);
 	free(v);
 	free(cy);
+	free(round);
+	free(rate);
 	if (rc != 0)
 		return bm__fail(ctx, rc, "statistics: %s", bm_strerror(rc));
 	return 0;
@@ -114,4 +190,7 @@ bm_result_free(bm_result *res)
 	free(res->op_ns);
 	res->op_ns = NULL;
 	res->nop = 0;
+	free(res->process_ns);
+	res->process_ns = NULL;
+	res->processes = 0;
 }

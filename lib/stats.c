@@ -56,14 +56,16 @@ stats_mad(const double *s, size_t n, double *tmp)
 }
 
 /*
- * The ranks (0-based) of the distribution-free 95% confidence interval of
- * the median: the interval between order statistics j and k covers the
- * median with the probability that a Binomial(n, 1/2) count falls in
- * [j + 1, k].  Exact for n up to 1000 (summed in log space), the normal
- * approximation beyond.  Below 6 values no interval reaches 95%, and the
- * whole range is reported.
+ * The ranks (0-based) of the distribution-free confidence interval of the
+ * median, and its exact coverage: the interval between order statistics
+ * lo and hi covers the median unless at most lo values fall below it or at
+ * most lo above, so its coverage is 1 - 2 P(X <= lo) for X a Binomial(n,
+ * 1/2) count.  The narrowest such interval whose coverage reaches 95% is
+ * chosen, exact for n up to 1000 (summed in log space), by the normal
+ * approximation beyond.  Below 6 values no interval reaches 95%: the whole
+ * range is reported with what it covers (93.75% for 5 values, 0 for one).
  */
-static void
+static double
 stats_ci_ranks(size_t n, size_t *lo, size_t *hi)
 {
 	double lp, tail = 0, half;
@@ -72,7 +74,7 @@ stats_ci_ranks(size_t n, size_t *lo, size_t *hi)
 	*lo = 0;
 	*hi = n - 1;
 	if (n < 6)
-		return;
+		return 1.0 - 2.0 * pow(0.5, (double)n);
 	if (n > 1000) {
 		half = 0.98 * sqrt((double)n);
 		j = (size_t)floor((double)n / 2 - half);
@@ -80,7 +82,7 @@ stats_ci_ranks(size_t n, size_t *lo, size_t *hi)
 		*hi = (size_t)ceil((double)n / 2 + half);
 		if (*hi > n - 1)
 			*hi = n - 1;
-		return;
+		return 0.95;
 	}
 	/* Grow the lower tail P(X <= j) while it stays within 2.5%. */
 	for (j = 0; j < n / 2; j++) {
@@ -90,11 +92,12 @@ stats_ci_ranks(size_t n, size_t *lo, size_t *hi)
 			break;
 		tail += exp(lp);
 	}
-	/* X <= j - 1 has probability <= 2.5%: use order statistic j - 1. */
+	/* X <= j - 1 has probability tail <= 2.5%: order statistic j - 1. */
 	if (j == 0)
-		return;
+		return 1.0 - 2.0 * pow(0.5, (double)n);
 	*lo = j - 1;
 	*hi = n - j;
+	return 1.0 - 2.0 * tail;
 }
 
 /* Look for two clusters: a wide gap with two populated sides. */
@@ -150,7 +153,7 @@ bm_stats_compute(const double *v, size_t n, bm_stats *out)
 		ss += (s[i] - out->mean) * (s[i] - out->mean);
 	out->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 	out->cv = out->mean != 0 ? out->stddev / fabs(out->mean) : 0;
-	stats_ci_ranks(n, &lo, &hi);
+	out->ci_level = stats_ci_ranks(n, &lo, &hi);
 	out->ci_lo = s[lo];
 	out->ci_hi = s[hi];
 	out->mad = stats_mad(s, n, tmp);
@@ -161,4 +164,102 @@ bm_stats_compute(const double *v, size_t n, bm_stats *out)
 	free(s);
 	free(tmp);
 	return 0;
+}
+
+/* Order rounds by their median, for the process-level modes. */
+static int
+stats_cmp_median(const void *a, const void *b)
+{
+	const bm_stats *x = a, *y = b;
+
+	return (x->median > y->median) - (x->median < y->median);
+}
+
+/*
+ * Two modes at the process level: the rounds, ordered by their medians,
+ * split into two groups of at least two rounds each, between which the
+ * medians jump by at least 5% of the overall median and the rounds' own
+ * intervals do not overlap (every lower round's interval ends below every
+ * upper round's).  A worker and its partner on one CPU in some rounds and
+ * on two in others is the case this is for; one odd round is not a mode.
+ */
+static int
+stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median)
+{
+	double top_lo, low_hi;
+	unsigned i, k;
+
+	if (nr < 2 * STATS_MODE_MIN)
+		return 0;
+	qsort(rs, nr, sizeof *rs, stats_cmp_median);
+	for (i = STATS_MODE_MIN; i + STATS_MODE_MIN <= nr; i++) {
+		if (rs[i].median - rs[i - 1].median <
+		    STATS_GAP_MEDIAN * fabs(median))
+			continue;
+		low_hi = rs[0].ci_hi;
+		for (k = 1; k < i; k++)
+			low_hi = fmax(low_hi, rs[k].ci_hi);
+		top_lo = rs[i].ci_lo;
+		for (k = i + 1; k < nr; k++)
+			top_lo = fmin(top_lo, rs[k].ci_lo);
+		if (low_hi < top_lo)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Statistics at two levels of n values, value k from round round[k] (0 to
+ * nr - 1, every round with at least one value): proc over the rounds'
+ * medians (which go to med), within over every value shifted by the
+ * overall median minus its round's median.  See bm_stats_levels().
+ */
+int
+bm_stats_levels(const double *v, const unsigned *round, size_t n,
+    unsigned nr, bm_stats *proc, bm_stats *within, double *med)
+{
+	bm_stats *rs = NULL;
+	double *x = NULL;
+	size_t k, m;
+	unsigned r;
+	int rc = 0;
+
+	if (v == NULL || round == NULL || n == 0 || nr == 0 || proc == NULL ||
+	    within == NULL || med == NULL)
+		return BM_ERANGE;
+	rs = calloc(nr, sizeof *rs);
+	x = malloc(n * sizeof *x);
+	if (rs == NULL || x == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (r = 0; r < nr && rc == 0; r++) {
+		for (k = m = 0; k < n; k++)
+			if (round[k] == r)
+				x[m++] = v[k];
+		rc = m > 0 ? bm_stats_compute(x, m, &rs[r]) : BM_ERANGE;
+		med[r] = rs[r].median;
+	}
+	for (k = 0; k < n && rc == 0; k++)
+		if (round[k] >= nr)
+			rc = BM_ERANGE;
+	if (rc != 0)
+		goto out;
+	if (nr == 1) {
+		*proc = *within = rs[0];
+		goto out;
+	}
+	if ((rc = bm_stats_compute(med, nr, proc)) != 0)
+		goto out;
+	for (k = 0; k < n; k++)
+		x[k] = v[k] - med[round[k]] + proc->median;
+	if ((rc = bm_stats_compute(x, n, within)) != 0)
+		goto out;
+	proc->flags &= ~(unsigned)BM_STATS_BIMODAL;
+	if (stats_rounds_bimodal(rs, nr, proc->median))
+		proc->flags |= BM_STATS_BIMODAL;
+out:
+	free(rs);
+	free(x);
+	return rc;
 }

@@ -25,7 +25,7 @@ if have_jq; then
 	# workers on two CPUs do not report four CPUs' worth of bandwidth.
 	ncpu=$(getconf _NPROCESSORS_ONLN)
 	if [ "$ncpu" -le 2 ]; then
-		expect_json '.parallel == 4 and .samples == 12 and
+		expect_json '.parallel == 4 and .samples == 60 and
 		    .enough_us >= 20000 and .value > 0' \
 		    "$bin/bw_mem" --json -P 4 -N 3 8m rd
 		p4=$(jq .value "$tmp/out")

@@ -12,7 +12,7 @@
 
 static const char *const env_names[] = {
 	"ENOUGH", "TIMING_O", "LOOP_O", "BENCHMP_TIMER", "BENCHMP_SCHED",
-	"LMBENCH_SCHED"
+	"LMBENCH_SCHED", "BENCHMP_PROCESSES"
 };
 
 /* Start every test from an environment without our variables. */
@@ -145,6 +145,17 @@ static const struct bad_env bad_envs[] = {
 	{ "BENCHMP_SCHED", "list:0,1023", BM_ERANGE },
 	{ "LMBENCH_SCHED", "custom 1023", BM_ERANGE },
 	{ "LMBENCH_SCHED", "CUSTOM", BM_ECONFIG },
+	{ "BENCHMP_PROCESSES", "0", BM_ERANGE },
+	{ "BENCHMP_PROCESSES", "101", BM_ERANGE },
+	{ "BENCHMP_PROCESSES", "3:2", BM_ERANGE },
+	{ "BENCHMP_PROCESSES", "3:101", BM_ERANGE },
+	{ "BENCHMP_PROCESSES", "x", BM_EPARSE },
+	{ "BENCHMP_PROCESSES", "5:", BM_EPARSE },
+	{ "BENCHMP_PROCESSES", ":5", BM_EPARSE },
+	{ "BENCHMP_PROCESSES", "2:3:4", BM_EPARSE },
+	{ "BENCHMP_PROCESSES", "-2", BM_EPARSE },
+	{ "BENCHMP_PROCESSES", "999999999999999999999999999999999",
+	    BM_ERANGE },
 };
 
 START_TEST(test_bad_env)
@@ -169,6 +180,36 @@ START_TEST(test_bad_env)
 	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
 	    "posix-monotonic");
 	bm_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * BENCHMP_PROCESSES=MIN[:MAX] sets the rounds on the context (MAX 0 when
+ * absent); bm_parse_processes reads the same forms.
+ */
+START_TEST(test_processes_env)
+{
+	unsigned lo = 9, hi = 9;
+	bm_ctx *ctx;
+
+	ctx_clear_env();
+	setenv("BENCHMP_PROCESSES", "3:7", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_uint_eq(ctx->proc_min, 3);
+	ck_assert_uint_eq(ctx->proc_max, 7);
+	setenv("BENCHMP_PROCESSES", "2", 1);
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_uint_eq(ctx->proc_min, 2);
+	ck_assert_uint_eq(ctx->proc_max, 0);
+	bm_ctx_free(ctx);
+	ck_assert_int_eq(bm_parse_processes("100:100", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 100);
+	ck_assert_uint_eq(hi, 100);
+	ck_assert_int_eq(bm_parse_processes("", &lo, &hi), BM_EPARSE);
+	ck_assert_int_eq(bm_parse_processes("4 ", &lo, &hi), BM_EPARSE);
+	ck_assert_int_eq(bm_parse_processes("4:3", &lo, &hi), BM_ERANGE);
+	ck_assert_uint_eq(lo, 100);
 }
 END_TEST
 
@@ -237,6 +278,7 @@ ctx_suite(void)
 	tcase_add_test(tc, test_lmbench_sched);
 	tcase_add_loop_test(tc, test_bad_env, 0,
 	    (int)(sizeof bad_envs / sizeof bad_envs[0]));
+	tcase_add_test(tc, test_processes_env);
 	tcase_add_test(tc, test_set_calibration);
 	tcase_add_test(tc, test_set_timer_forgets_measured);
 	suite_add_tcase(s, tc);

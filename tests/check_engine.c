@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -138,10 +139,15 @@ known_cost(unsigned parallel)
 	for (attempt = 0; attempt < 5; attempt++) {
 		ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s",
 		    bm_ctx_errmsg(ctx));
-		ck_assert_uint_eq(r.nsamples, (size_t)parallel * 5);
+		ck_assert_uint_eq(r.processes, BM_DEFAULT_PROCESSES);
+		ck_assert_uint_eq(r.nsamples, (size_t)BM_DEFAULT_PROCESSES *
+		    parallel * 5);
 		ck_assert_uint_eq(r.parallel, parallel);
 		for (k = 0; k < r.nsamples; k++) {
-			ck_assert_uint_eq(r.samples[k].worker, k / 5);
+			ck_assert_uint_eq(r.samples[k].worker,
+			    (k / 5) % parallel);
+			ck_assert_uint_eq(r.samples[k].process,
+			    k / (5 * parallel));
 			ck_assert_uint_ge(r.samples[k].n, 1);
 			ck_assert(r.samples[k].ns > 0);
 			ck_assert(isnan(r.samples[k].cycles));
@@ -565,6 +571,7 @@ START_TEST(test_many_workers_no_leak)
 	bm_options_init(&o);
 	o.parallel = 256;
 	o.repetitions = 3;
+	o.processes = 1;
 	rc = bm_run(ctx, &ok, &o, &r);
 	ck_assert_msg(rc == 0, "%d %s", rc, bm_ctx_errmsg(ctx));
 	ck_assert_uint_eq(r.nsamples, 256 * 3);
@@ -687,7 +694,8 @@ START_TEST(test_self_driven)
 	bm_options_init(&o);
 	o.parallel = 2;
 	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
-	ck_assert_uint_eq(r.nsamples, 2 * BM_DEFAULT_REPETITIONS);
+	ck_assert_uint_eq(r.nsamples, (size_t)BM_DEFAULT_PROCESSES * 2 *
+	    BM_DEFAULT_REPETITIONS);
 	ck_assert(r.per_op_ns.median > 0);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
@@ -753,15 +761,17 @@ START_TEST(test_cleanup_runs)
 	bm_result r;
 	bm_ctx *ctx = test_ctx();
 	int fds[2];
-	char buf[8];
+	char buf[16];
 
 	ck_assert_int_eq(pipe(fds), 0);
 	cleanup_fd = fds[1];
 	bm_options_init(&o);
 	o.parallel = 4;
 	o.repetitions = 3;
+	o.processes = 2;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
-	ck_assert_int_eq(read(fds[0], buf, sizeof(buf)), 4);
+	/* Every worker of every round. */
+	ck_assert_int_eq(read(fds[0], buf, sizeof(buf)), 8);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
 }
@@ -809,10 +819,9 @@ START_TEST(test_sched_unique)
 	o.repetitions = 3;
 	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
 	bm_result_free(&r);
-	/* A CPU the process may not use is a failure naming the worker. */
-	ck_assert_int_eq(bm_ctx_set_sched(ctx, "list:1023"), 0);
-	ck_assert_int_ne(bm_run(ctx, &b, &o, &r), 0);
-	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "worker"));
+	/* A CPU the process may not use is refused when set, naming it. */
+	ck_assert_int_eq(bm_ctx_set_sched(ctx, "list:1023"), BM_ERANGE);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "1023"));
 	bm_ctx_free(ctx);
 	assert_no_children();
 }
@@ -859,6 +868,289 @@ START_TEST(test_calibration_given)
 }
 END_TEST
 
+/*
+ * What the workers of every round tell the test, in memory shared across
+ * fork: the order in which they initialised and their pids.
+ */
+struct round_log {
+	unsigned n;
+	pid_t pid[64];
+};
+
+/* Map a zeroed round log shared with the workers. */
+static struct round_log *
+round_log_new(void)
+{
+	void *m = mmap(NULL, sizeof(struct round_log), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert(m != MAP_FAILED);
+	return m;
+}
+
+/*
+ * A worker's state: how many units of 5 us of its own CPU time one
+ * operation costs, fixed when it initialises.
+ */
+struct round_bench {
+	struct round_log *log;
+	unsigned units;
+	int vary;		/* units = 1 + (initialisation order % 3) */
+};
+
+/* Note the worker in the log and choose its cost. */
+static int
+round_init(bm_iter_t n, void *cookie)
+{
+	struct round_bench *rb = cookie;
+	unsigned i = __atomic_fetch_add(&rb->log->n, 1, __ATOMIC_SEQ_CST);
+
+	(void)n;
+	if (i < 64)
+		rb->log->pid[i] = getpid();
+	rb->units = rb->vary ? 1 + i % 3 : 1;
+	return 0;
+}
+
+/* Spin units times 5 us of the worker's CPU time per operation. */
+static int
+round_spin(bm_iter_t n, void *cookie)
+{
+	struct round_bench *rb = cookie;
+	uint64_t until;
+
+	while (n-- > 0) {
+		until = cpu_ns() + 5000u * rb->units;
+		while (cpu_ns() < until)
+			;
+	}
+	return 0;
+}
+
+/*
+ * Rounds: three rounds of two workers give 18 samples in round-major
+ * order, each tagged with its round, from six distinct processes that
+ * each ran initialize; the interval over three rounds covers 75%.
+ */
+START_TEST(test_rounds_fresh_workers)
+{
+	struct round_bench rb = { round_log_new(), 1, 0 };
+	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	unsigned i, j;
+	size_t k;
+
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.repetitions = 3;
+	o.processes = 3;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 3);
+	ck_assert_uint_eq(r.nsamples, 18);
+	for (k = 0; k < r.nsamples; k++) {
+		ck_assert_uint_eq(r.samples[k].process, k / 6);
+		ck_assert_uint_eq(r.samples[k].worker, (k / 3) % 2);
+	}
+	ck_assert_uint_eq(rb.log->n, 6);
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < i; j++)
+			ck_assert_int_ne(rb.log->pid[i], rb.log->pid[j]);
+	ck_assert(fabs(r.per_op_ns.ci_level - 0.75) < 1e-12);
+	ck_assert_uint_eq(r.per_op_ns.count, 3);
+	ck_assert_ptr_nonnull(r.process_ns);
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(r.process_ns[i] >= 4900, "round %u: %.1f ns", i,
+		    r.process_ns[i]);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+	munmap(rb.log, sizeof *rb.log);
+}
+END_TEST
+
+/*
+ * A cost fixed per process and different between processes (1, 2, 3, 1
+ * and 2 units of 5 us in the five rounds): the interval over the rounds
+ * covers the spread, while one process's intervals alone (round 0's, or
+ * the scatter within processes) are far narrower.  CPU time, so other
+ * load does not move it.
+ */
+START_TEST(test_rounds_cover_spread)
+{
+	struct round_bench rb = { round_log_new(), 1, 1 };
+	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_options o;
+	bm_result r;
+	bm_stats first;
+	bm_ctx *ctx = test_ctx();
+	double v[5];
+	size_t k;
+
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
+	bm_options_init(&o);
+	o.repetitions = 5;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 5);
+	ck_assert(fabs(r.per_op_ns.ci_level - 0.9375) < 1e-12);
+	ck_assert_msg(r.per_op_ns.ci_lo <= 6000 && r.per_op_ns.ci_hi >= 14900,
+	    "interval %.1f to %.1f ns", r.per_op_ns.ci_lo, r.per_op_ns.ci_hi);
+	ck_assert_msg(r.per_op_ns.median >= 9900 && r.per_op_ns.median <= 12000,
+	    "median %.1f ns", r.per_op_ns.median);
+	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
+	for (k = 0; k < 5; k++)
+		v[k] = r.samples[k].ns / (double)r.samples[k].n;
+	ck_assert_int_eq(bm_stats_compute(v, 5, &first), 0);
+	ck_assert_msg(first.ci_hi < 7500, "round 0 reaches %.1f ns",
+	    first.ci_hi);
+	ck_assert_msg(r.within.ci_hi - r.within.ci_lo < 2500,
+	    "within %.1f to %.1f ns", r.within.ci_lo, r.within.ci_hi);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+	munmap(rb.log, sizeof *rb.log);
+}
+END_TEST
+
+/*
+ * Adaptive rounds: a steady cost stops at the minimum once its interval is
+ * within the precision; a cost that differs between processes goes on to
+ * the maximum.  BENCHMP_PROCESSES (through the context) overrides both.
+ */
+START_TEST(test_rounds_adaptive)
+{
+	struct round_bench rb = { round_log_new(), 1, 0 };
+	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.processes = 2;
+	o.max_processes = 5;
+	o.precision = 0.5;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 2);
+	bm_result_free(&r);
+	rb.vary = 1;
+	o.max_processes = 4;
+	o.precision = 0.01;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 4);
+	ck_assert_uint_eq(r.nsamples, 12);
+	bm_result_free(&r);
+	ck_assert_int_eq(bm_ctx_set_processes(ctx, 1, 0), 0);
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 1);
+	bm_result_free(&r);
+	ck_assert_int_eq(bm_ctx_set_processes(ctx, 0, 0), BM_ERANGE);
+	ck_assert_int_eq(bm_ctx_set_processes(ctx, 3, 2), BM_ERANGE);
+	ck_assert_int_eq(bm_ctx_set_processes(ctx, BM_MAX_PROCESSES + 1, 0),
+	    BM_ERANGE);
+	bm_options_init(&o);
+	o.processes = BM_MAX_PROCESSES + 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_options_init(&o);
+	o.processes = 3;
+	o.max_processes = 2;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_options_init(&o);
+	o.precision = NAN;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_ctx_free(ctx);
+	assert_no_children();
+	munmap(rb.log, sizeof *rb.log);
+}
+END_TEST
+
+/*
+ * Overheads that swallow the figure: a TIMING_O or LOOP_O given by hand
+ * that leaves nothing of a 5 us operation fails the run with
+ * BM_EOVERHEAD naming them; sane given values pass.
+ */
+START_TEST(test_overhead_swallows)
+{
+	bm_bench b = { NULL, bench_cpu5us, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-thread-cputime"), 0);
+	bm_options_init(&o);
+	o.processes = 1;
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0.03), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0.0003), 0);
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	bm_result_free(&r);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 1000), 0);
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EOVERHEAD);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "LOOP_O 1000 us") != NULL,
+	    "%s", bm_ctx_errmsg(ctx));
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0.0003), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 100000),
+	    0);
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EOVERHEAD);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "TIMING_O 100000 us") !=
+	    NULL, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_str_eq(bm_strerror(BM_EOVERHEAD),
+	    "the overheads swallow the measurement");
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* Worker 0 never returns from its first timed call. */
+static int
+bench_hang_timing(bm_iter_t n, void *cookie)
+{
+	bm_state *s = bm_state_current();
+
+	(void)cookie;
+	if (bm_worker_index(s) == 0 && bm__state_phase(s) == BM__STATE_TIMING)
+		for (;;)
+			pause();
+	bm__empty_loop(n);
+	return 0;
+}
+
+/*
+ * The give-up bound is 10 s plus twice the planned intervals: with 0.2 s
+ * intervals and one repetition, 10 + 2 * 0.2 * 9 = 13.6 s (twenty times
+ * the plan, as before, was 46 s; ENOUGH=2000000 made it 770 s).  The wait
+ * ends at its deadline, neither before nor much after.
+ */
+START_TEST(test_hang_bound)
+{
+	bm_bench b = { NULL, bench_hang_timing, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	uint64_t t0, took;
+
+	bm_options_init(&o);
+	o.enough_us = 200000;
+	o.repetitions = 1;
+	o.processes = 1;
+	t0 = now_ns();
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
+	took = now_ns() - t0;
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "finish its intervals within "
+	    "13.6 s") != NULL, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_msg(took >= 13600000000u && took < 25000000000u,
+	    "gave up after %.1f s", (double)took / 1e9);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
 /* The engine suite. */
 static Suite *
 engine_suite(void)
@@ -901,6 +1193,11 @@ engine_suite(void)
 	tcase_add_test(tc, test_sched_unique);
 	tcase_add_test(tc, test_calibration);
 	tcase_add_test(tc, test_calibration_given);
+	tcase_add_test(tc, test_rounds_fresh_workers);
+	tcase_add_test(tc, test_rounds_cover_spread);
+	tcase_add_test(tc, test_rounds_adaptive);
+	tcase_add_test(tc, test_overhead_swallows);
+	tcase_add_test(tc, test_hang_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -73,7 +73,7 @@ have_jq(void)
 static int
 jq(const char *json, const char *args, char *out, size_t len)
 {
-	char path[] = "/tmp/check_record.XXXXXX", cmd[512];
+	char path[] = "/tmp/check_record.XXXXXX", cmd[2048];
 	FILE *f, *p;
 	int fd, st;
 
@@ -136,18 +136,64 @@ START_TEST(test_fields)
 	ck_assert_ptr_nonnull(strstr(s, "\"cycles_per_op\":null"));
 	ck_assert_ptr_nonnull(strstr(s, "\"samples\":6"));
 	if (have_jq()) {
-		ck_assert_int_eq(jq(s, "-e '.tool == \"lat_test\" and "
+		ck_assert_int_eq(jq(s, "-e 'def near($a; $b): ($a - $b) * "
+		    "($a - $b) < 1e-18; .tool == \"lat_test\" and "
 		    ".case == \"null\" and .unit == \"us\" and .samples == 6 "
 		    "and (.values | length) == 6 and .values[0] == 0.1 and "
 		    ".min == 0.1 and .max == 0.15 and .median == 0.125 and "
 		    ".parallel == 2 and .repetitions == 3 and .enough_us == 2000"
-		    " and .ci_level == 0.95 and .calibration == null and "
+		    " and .ci_level == 0.96875 and .processes == 1 and "
+		    "(.process_values | length) == 1 and "
+		    "near(.process_values[0]; 0.125) and .within.ci_level == "
+		    "0.96875 and near(.within.median; 0.125) and "
+		    ".calibration == null and "
 		    "(.timestamp | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T\")) and "
 		    ".version == \"" PACKAGE_VERSION "\"'", out, sizeof out),
 		    0);
 		ck_assert_str_eq(out, "true");
 	}
 	free(s);
+}
+END_TEST
+
+/*
+ * Three rounds of two samples (medians 0.105, 0.125 and 0.145 us): the
+ * record's statistics are over the rounds' medians, with every interval
+ * in "values" and each round's median in "process_values".
+ */
+START_TEST(test_rounds)
+{
+	bm_record rec;
+	char *s = NULL, out[256];
+	int i;
+
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = (unsigned)i / 2;
+	result.processes = 3;
+	result.parallel = 1;
+	result.repetitions = 2;
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-e 'def near($a; $b): ($a - $b) * "
+		    "($a - $b) < 1e-18; .processes == 3 and .samples == 6 and "
+		    "(.values | length) == 6 and (.process_values | length) == "
+		    "3 and near(.process_values[0]; 0.105) and "
+		    "near(.process_values[2]; 0.145) and near(.median; 0.125) "
+		    "and near(.min; 0.105) and near(.max; 0.145) and "
+		    "near(.ci_lo; 0.105) and near(.ci_hi; 0.145) and "
+		    ".ci_level == 0.75 and .noisy and (.within.ci_hi - "
+		    ".within.ci_lo) < 0.0101'", out, sizeof out), 0);
+		ck_assert_str_eq(out, "true");
+	}
+	free(s);
+	/* A sample from a round the result does not have is refused. */
+	samples[0].process = 3;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), BM_ERANGE);
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = 0;
+	result.processes = 0;
 }
 END_TEST
 
@@ -385,6 +431,7 @@ record_suite(void)
 		fprintf(stderr, "check_record: jq not found: JSON validity "
 		    "checks are skipped, structural checks run\n");
 	tcase_add_test(tc, test_fields);
+	tcase_add_test(tc, test_rounds);
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_bandwidth);
 	tcase_add_test(tc, test_offset);

@@ -143,6 +143,103 @@ START_TEST(test_bimodal)
 }
 END_TEST
 
+/*
+ * The interval's exact coverage: 1 - 2 P(X <= lo) for X ~ Binomial(n,
+ * 1/2): the whole range of 5 values covers 93.75%, of 6 values 96.875%,
+ * one value nothing; the 2nd to 10th of 11 values 1 - 2 * 12 / 2048.
+ */
+START_TEST(test_ci_level)
+{
+	double v[11];
+	bm_stats s;
+	int i;
+
+	for (i = 0; i < 11; i++)
+		v[i] = 100 + i;
+	ck_assert_int_eq(bm_stats_compute(v, 1, &s), 0);
+	ck_assert(NEAR(s.ci_level, 0));
+	ck_assert_int_eq(bm_stats_compute(v, 5, &s), 0);
+	ck_assert(NEAR(s.ci_lo, 100) && NEAR(s.ci_hi, 104));
+	ck_assert(NEAR(s.ci_level, 0.9375));
+	ck_assert_int_eq(bm_stats_compute(v, 6, &s), 0);
+	ck_assert(NEAR(s.ci_level, 0.96875));
+	ck_assert_int_eq(bm_stats_compute(v, 11, &s), 0);
+	ck_assert(NEAR(s.ci_level, 1 - 2 * 12.0 / 2048));
+	ck_assert(s.ci_level >= 0.95);
+}
+END_TEST
+
+/*
+ * Two levels: three rounds of four values whose medians are 10, 20 and
+ * 30; the process level is over the medians, within over the values
+ * shifted onto the overall median; one round is plain statistics.
+ */
+START_TEST(test_levels)
+{
+	const double v[] = { 9.9, 10, 10, 10.1, 19.9, 20, 20, 20.1, 29.9, 30,
+	    30, 30.1 };
+	const unsigned round[] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2 };
+	const unsigned bad[] = { 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3 };
+	double med[3];
+	bm_stats p, w, plain;
+
+	ck_assert_int_eq(bm_stats_levels(v, round, 12, 3, &p, &w, med), 0);
+	ck_assert(NEAR(med[0], 10) && NEAR(med[1], 20) && NEAR(med[2], 30));
+	ck_assert_uint_eq(p.count, 3);
+	ck_assert(NEAR(p.median, 20) && NEAR(p.min, 10) && NEAR(p.max, 30));
+	ck_assert(NEAR(p.ci_lo, 10) && NEAR(p.ci_hi, 30));
+	ck_assert(NEAR(p.ci_level, 0.75));
+	ck_assert(p.flags & BM_STATS_NOISY);
+	/* Within: 19.9, 20, 20, 20.1 three times over. */
+	ck_assert_uint_eq(w.count, 12);
+	ck_assert(NEAR(w.median, 20) && NEAR(w.min, 19.9) &&
+	    NEAR(w.max, 20.1));
+	ck_assert(!(w.flags & BM_STATS_NOISY));
+	/* One round: the statistics of its values. */
+	ck_assert_int_eq(bm_stats_levels(v, round, 4, 1, &p, &w, med), 0);
+	ck_assert_int_eq(bm_stats_compute(v, 4, &plain), 0);
+	ck_assert(NEAR(p.median, plain.median) && NEAR(p.ci_lo, plain.ci_lo)
+	    && NEAR(p.ci_hi, plain.ci_hi) && NEAR(w.cv, plain.cv));
+	/* A round without values, or a round past nr, is refused. */
+	ck_assert_int_eq(bm_stats_levels(v, bad, 12, 4, &p, &w, med),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm_stats_levels(v, bad, 12, 3, &p, &w, med),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm_stats_levels(v, round, 0, 3, &p, &w, med),
+	    BM_ERANGE);
+}
+END_TEST
+
+/*
+ * Process-level modes: rounds at 10 and at 20 (two each side or more)
+ * whose own intervals are tight are two modes; the same medians with
+ * intervals that overlap across the gap are not, nor is one odd round.
+ */
+START_TEST(test_levels_bimodal)
+{
+	const double tight[] = { 9.9, 10, 10.1, 10, 10.1, 10.2, 19.9, 20, 20.1,
+	    20.1, 20.2, 20.3, 10, 10.1, 10.2 };
+	const double loose[] = { 5, 10, 25, 6, 10.1, 24, 4, 20, 30, 5, 20.1, 29,
+	    6, 10.2, 26 };
+	const double odd[] = { 9.9, 10, 10.1, 10, 10.1, 10.2, 19.9, 20, 20.1,
+	    10, 10.1, 10.2, 9.9, 10, 10.1 };
+	const unsigned round[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4,
+	    4 };
+	double med[5];
+	bm_stats p, w;
+
+	ck_assert_int_eq(bm_stats_levels(tight, round, 15, 5, &p, &w, med),
+	    0);
+	ck_assert(p.flags & BM_STATS_BIMODAL);
+	ck_assert(!(w.flags & BM_STATS_BIMODAL));
+	ck_assert_int_eq(bm_stats_levels(loose, round, 15, 5, &p, &w, med),
+	    0);
+	ck_assert(!(p.flags & BM_STATS_BIMODAL));
+	ck_assert_int_eq(bm_stats_levels(odd, round, 15, 5, &p, &w, med), 0);
+	ck_assert(!(p.flags & BM_STATS_BIMODAL));
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 stats_suite(void)
@@ -158,6 +255,9 @@ stats_suite(void)
 	tcase_add_test(tc, test_ci_exact_101);
 	tcase_add_test(tc, test_noisy);
 	tcase_add_test(tc, test_bimodal);
+	tcase_add_test(tc, test_ci_level);
+	tcase_add_test(tc, test_levels);
+	tcase_add_test(tc, test_levels_bimodal);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,13 +20,13 @@ fi
 
 if have_jq; then
 	expect_json ".tool == \"bw_mem\" and .params.size == $bytes and
-	    .value > 0" "$bin/bw_mem" -N 1 -W 0 --json "$size" rd
+	    .value > 0" "$bin/bw_mem" -N 1 -W 0 --processes=1 --json "$size" rd
 fi
 
 # A sparse file of the same size: reading its holes costs no disk.
 file=$tmp/sparse
 truncate -s "$size" "$file" || fail "cannot make a sparse file"
-expect_line '^4404\.02 [0-9]+\.[0-9]{2}$' "$bin/bw_file_rd" -N 1 -W 0 \
+expect_line '^4404\.02 [0-9]+\.[0-9]{2}$' "$bin/bw_file_rd" -N 1 -W 0 --processes=1 \
     "$size" io_only "$file"
 no_children
 finish

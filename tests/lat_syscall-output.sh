@@ -17,14 +17,24 @@ expect_line '^Simple syscall: [0-9.]+ microseconds$' \
 
 if have_jq; then
 	expect_json '.tool == "lat_syscall" and .case == "null" and
-	    .unit == "us" and .value > 0 and .samples == 5 and
-	    (.values | length) == 5 and .min <= .median and
+	    .unit == "us" and .value > 0 and .samples == 25 and
+	    .processes == 5 and (.process_values | length) == 5 and
+	    (.values | length) == 25 and .min <= .median and
+	    .ci_level == 0.9375 and .within.ci_lo <= .within.ci_hi and
 	    .median <= .max and .ci_lo <= .median and .median <= .ci_hi and
 	    .calibration.from_env.enough == true and
 	    .calibration.enough_us == 2000 and .timer.clock == "posix-monotonic"
 	    and (.version | length) > 0 and (.noisy | type) == "boolean"' \
 	    "$bin/lat_syscall" --json -N 5 null
-	expect_json '.parallel == 2 and .samples == 6 and
+	# Rounds of fresh workers: --processes wins over BENCHMP_PROCESSES,
+	# which wins over the default.
+	expect_json '.processes == 2 and .samples == 6 and
+	    (.process_values | length) == 2 and .ci_level == 0.5' \
+	    env BENCHMP_PROCESSES=4 "$bin/lat_syscall" --json --processes=2 \
+	    -N 3 null
+	expect_json '.processes == 4 and .samples == 12' \
+	    env BENCHMP_PROCESSES=4 "$bin/lat_syscall" --json -N 3 null
+	expect_json '.parallel == 2 and .samples == 30 and
 	    .params.file == "/dev/null"' \
 	    "$bin/lat_syscall" --json -P 2 -N 3 fstat
 	# A file name that needs escaping stays valid JSON.

@@ -62,17 +62,18 @@ for np in 2 4; do
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($r | all(.ranks == $np and .host == $host and .samples == 5)) and
+	    ($r | all(.ranks == $np and .host == $host and .samples == 25 and
+	        .processes == 5)) and
 	    ($a | length) == 1 and $a[0].ranks == $np and
 	    $a[0].hosts == [$host] and $a[0].parallel == $np and
-	    $a[0].samples == 5 * $np and
+	    $a[0].samples == 25 * $np and $a[0].processes == 5 * $np and
 	    (($r | map(.value) | add) as $sum |
 	     ($a[0].value - $sum | fabs) <= 1e-9 * $sum)' \
 	    "$tmp/out" >/dev/null ||
 		fail "-np $np bw_mem records: $(jq -c '{rank, aggregate, host, value, samples}' "$tmp/out")"
 
-	# Latency: the aggregate is the median of every sample, so it lies
-	# between the ranks' own medians.
+	# Latency: the aggregate is the median of every rank's rounds'
+	# medians, so it lies between the ranks' own medians.
 	mpi "$np" lat_syscall --json -N 5 null
 	if [ "$rc" -ne 0 ]; then
 		fail "-np $np lat_syscall: exit $rc: $(head -n 3 "$tmp/err")"
@@ -82,12 +83,26 @@ for np in 2 4; do
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($a | length) == 1 and $a[0].samples == 5 * $np and
+	    ($a | length) == 1 and $a[0].samples == 25 * $np and
 	    $a[0].value >= ($r | map(.value) | min) and
 	    $a[0].value <= ($r | map(.value) | max) and
 	    $a[0].value == $a[0].median' "$tmp/out" >/dev/null ||
 		fail "-np $np lat_syscall records: $(jq -c '{rank, aggregate, value, median}' "$tmp/out")"
 done
+
+# Rounds: each rank brings its wish for another round to a meeting, and
+# all run one more when any wants it.  Rank 0 asks for 2 rounds, rank 1
+# for 4 (BENCHMP_PROCESSES per application context): both run 4, none
+# waits for the other.
+run timeout 120 mpirun $mpirun_root -np 1 -x BENCHMP_PROCESSES=2 \
+    lat_syscall --json -N 3 null : -np 1 -x BENCHMP_PROCESSES=4 \
+    lat_syscall --json -N 3 null
+[ "$rc" -eq 0 ] && jq -e -s '
+    [.[] | select(.aggregate == false)] as $r |
+    [.[] | select(.aggregate == true)] as $a |
+    ($r | length) == 2 and ($r | all(.processes == 4 and .samples == 12))
+    and $a[0].processes == 8' "$tmp/out" >/dev/null ||
+	fail "rounds across ranks: exit $rc: $(jq -c '{rank, processes, samples}' "$tmp/out" 2>&1 | tr '\n' ' ')"
 
 # Without --json, rank 0 prints the classic line once, for the job.
 mpi 2 lat_syscall -N 5 null

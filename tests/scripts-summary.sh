@@ -38,7 +38,7 @@ grep -Eq '^  lat_syscall null 0 +7\.5000 us ' "$tmp/out" ||
 	fail "tagged: the later batch does not count: $(cat "$tmp/out")"
 [ "$(grep -c 'lat_syscall null' "$tmp/out")" -eq 1 ] ||
 	fail "tagged: a figure twice: $(cat "$tmp/out")"
-sed -n 3p "$tmp/out" | grep -q '^  figure  *median unit  *95% CI  *cv  note$' ||
+sed -n 3p "$tmp/out" | grep -q '^  figure  *median unit  *CI  *cv  note$' ||
 	fail "tagged: header: $(sed -n 3p "$tmp/out")"
 
 # Per-rank records of three hosts (rank 2 on host c far from the others)
