@@ -45,12 +45,15 @@ if [ -f "$so" ]; then
 		fail "readelf finds no libc in libbenchmp.so: the check sees nothing"
 fi
 # A tool is bin/NAME, or with a shared libbenchmp libtool's wrapper
-# script in bin/ and the program in bin/.libs/ (NAME or lt-NAME).
+# script in bin/ and the program in bin/.libs/ (NAME or lt-NAME).  The
+# scripts made from scripts/ (bin/benchmp-run, ...) have no source in
+# bin/ and are not programs.
 ntools=0
 for f in "$bin"/*; do
 	[ -f "$f" ] && [ -x "$f" ] || continue
 	case $f in *.la | *.o | *.lo) continue ;; esac
 	name=${f##*/}
+	[ -f "$top_srcdir/bin/$name.c" ] || continue
 	prog=$f
 	if ! elf "$f"; then
 		prog=$bin/.libs/$name
