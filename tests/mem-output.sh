@@ -32,10 +32,9 @@ else
 		fail "lat_mem_rd: a latency not above 0"
 fi
 
-# The curve shows the levels: with the chase random across pages and within
-# them, a load at four times the last-level cache (the default length)
-# costs well over twice one at half the first-level cache.  The record
-# says which sizes it chose from the topology.
+# The record says which sizes lat_mem_rd chose from the topology.  That
+# a load at four times the last-level cache costs well over one at half
+# the first-level cache is a measurement: make bench has it.
 if have_jq; then
 	run "$bin/lat_mem_rd" -r --json
 	if [ "$rc" -ne 0 ]; then
@@ -49,13 +48,6 @@ if have_jq; then
 		    (.params.topology | test("^(sysfs|sysconf|default)$")))' \
 		    "$tmp/out" >/dev/null ||
 			fail "lat_mem_rd --json: $(head -c 400 "$tmp/out")"
-		jq -se '(.[0].params.l1d / 2) as $half |
-		    (map(select(.params.size <= $half)) | last.value) as $l1 |
-		    last.value as $m |
-		    $m > 2 * $l1' "$tmp/out" >/dev/null ||
-			fail "lat_mem_rd: memory is not well above L1:" \
-			    "$(jq -sc '[first, last] | map([.params.size,
-			    .value])' "$tmp/out")"
 	fi
 
 	# Loaded latency: the load's bandwidth in every record and at the end.

@@ -70,7 +70,8 @@ expect_exit 2 'usecs: 99999999999 is out of range' "$bin/lat_usleep" 99999999999
 for t in lat_sem lat_fcntl; do
 	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
 	kill_helper $! "$t" partner
-	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
+	grep -Eq "^$t: worker 0: benchmark failed: $dead_partner\$" \
+	    "$tmp/err" ||
 		fail "$t: message '$(cat "$tmp/err")'"
 done
 
