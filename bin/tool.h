@@ -16,6 +16,7 @@ struct tool {
 	bm_options opts;
 	int json;			/* --json: records instead of lines */
 	int warmup_given;		/* -W was on the command line */
+	int force;			/* --force: any number of workers */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
