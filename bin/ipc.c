@@ -274,6 +274,7 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	    desc->bandwidth ? "m:M:" : "m:", NULL, ipc_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	if (desc->channel == IPC_FIFO)
 		ipc_dir = tool_tmpdir(&t);
 	b.initialize = ipc_init;

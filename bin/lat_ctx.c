@@ -244,6 +244,7 @@ main(int argc, char **argv)
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
 	tool_setup(&t);
+	tool_wall_clock(&t);
 
 	b.cookie = &ctx_state;
 	b.initialize = ctx_overhead_init;

@@ -152,6 +152,7 @@ main(int argc, char **argv)
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	s.dir = tool_tmpdir(&t);
 	b.initialize = fcntl_init;
 	b.benchmark = fcntl_bench;

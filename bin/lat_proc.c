@@ -189,6 +189,7 @@ main(int argc, char **argv)
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
 	if ((m->fn == proc_exec || m->fn == proc_shell) &&

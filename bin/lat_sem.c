@@ -134,6 +134,7 @@ main(int argc, char **argv)
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	b.initialize = sem_init_state;
 	b.benchmark = sem_bench;
 	b.cleanup = sem_cleanup;

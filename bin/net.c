@@ -653,6 +653,7 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	if (net_mode == 'S')
 		return net_stop(&t, s);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 
 	if (s->host == NULL && !(is_unix && s->path[0] != '\0')) {
 		/* No server named: run our own for the length of the run. */

@@ -530,6 +530,30 @@ tool_check_crowd(struct tool *t)
 	    TOOL_MAX_PER_CPU);
 }
 
+/*
+ * Refuse a CPU-time clock (exit 2) for a tool whose figure is elapsed
+ * time spent sleeping or waiting on another process: such a clock counts
+ * only this process's own CPU time, and lat_usleep 1000 read 22.7 us on
+ * it.  Call after tool_setup().
+ */
+void
+tool_wall_clock(struct tool *t)
+{
+	static const char *const cputime[] = { "posix-thread-cputime",
+	    "stdc-clock" };
+	const char *clock = bm_ctx_timer_name(t->ctx, BM_SUBTIMER_CLOCK);
+	size_t i;
+
+	for (i = 0; clock != NULL && i < sizeof cputime / sizeof *cputime;
+	    i++)
+		if (strcmp(clock, cputime[i]) == 0)
+			tool_usage_error(t, "%s: the clock %s counts CPU time, "
+			    "not the time %s waits; choose an elapsed-time "
+			    "clock (posix-monotonic, posix-monotonic-raw)",
+			    t->timer != NULL ? "--timer" : "BENCHMP_TIMER",
+			    clock, t->name);
+}
+
 /* Create the context and apply the environment and --timer. */
 void
 tool_setup(struct tool *t)
@@ -564,17 +588,26 @@ tool_setup(struct tool *t)
 		    "--output");
 }
 
-/*
- * Run the benchmark.  An interrupted run has already reaped its workers:
- * say so, then die of the same signal so the shell sees it.
- */
+/* Run the benchmark; on failure report it and exit (tool_run_fail). */
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
-	int rc, sig;
+	int rc;
 
 	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
 		return;
+	tool_run_fail(t, rc);
+}
+
+/*
+ * Exit for a failed run: an interrupted one says so and dies of the same
+ * signal, so the shell sees it; any other prints the library's message.
+ */
+void
+tool_run_fail(struct tool *t, int rc)
+{
+	int sig;
+
 	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
 		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :

@@ -47,6 +47,12 @@ int tool_parse(struct tool *t, int argc, char **argv,
  */
 void tool_setup(struct tool *t);
 
+/*
+ * For a tool that sleeps or waits on another process: refuse a CPU-time
+ * clock (exit 2).  Call after tool_setup().
+ */
+void tool_wall_clock(struct tool *t);
+
 /* Print the usage line to stderr after a message and exit 2. */
 void tool_usage_error(const struct tool *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
@@ -81,6 +87,12 @@ void tool_later_warmup(struct tool *t, uint64_t us);
  * (re-raising an interrupting signal).
  */
 void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
+
+/*
+ * Exit after a failed run (rc from the library): "interrupted by SIGx"
+ * and death by that signal for BM_EINTR, the library's message otherwise.
+ */
+void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
 
 /*
  * Under MPI, gather rec from every rank and make rec->value the aggregate
