@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mem.h"
 #include "tool.h"
 
 /*
@@ -266,6 +267,7 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 	size_t len = bw_maplen(s);
 	void *p;
 
+	mem_fits(t, len, t->opts.parallel, 0, 0);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
