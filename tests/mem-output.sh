@@ -136,6 +136,22 @@ fi
 expect_line '^[0-9]+$' "$bin/memsize"
 expect_line '^16$' "$bin/memsize" 16
 
+# A pointer chase subtracts no loop overhead: the loop runs beside the
+# dependent loads (LOOP_O=0.5 ns would make an L1 load cost nothing).
+if have_jq; then
+	for cmd in "lat_mem_rd 1 64" "par_mem -M 64k"; do
+		# shellcheck disable=SC2086
+		set -- $cmd
+		name=$1
+		shift
+		run env LOOP_O=0.5 "$bin/$name" --json "$@"
+		[ "$rc" -eq 0 ] || fail "LOOP_O=0.5 $cmd: exit $rc: $(head -n 2 "$tmp/err")"
+		jq -se 'length > 0 and all(.[]; .calibration.loop_o_us == 0 and
+		    .value > 0)' "$tmp/out" >/dev/null ||
+			fail "LOOP_O=0.5 $cmd: $(head -c 300 "$tmp/out")"
+	done
+fi
+
 # Size times processes beyond what the machine has available is refused
 # before anything starts (each process alone fits): half of MemAvailable
 # for each of four workers needs twice what there is.
