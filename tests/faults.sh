@@ -186,11 +186,41 @@ if [ -n "$nproc_run" ]; then
 	    env LD_LIBRARY_PATH="$nproc_dir" prlimit --nproc=1 $nproc_run \
 	    "$nproc_dir/lat_syscall" -P 4 null
 	no_children
+	# The shell of lat_proc shell cannot fork (3: the tool, its worker
+	# and the shell): the cause, not "No child processes".  Wherever the
+	# limit bites first, the message is the fork's.
+	if [ -f "$bin/.libs/lat_proc" ]; then
+		cp "$bin/.libs/lat_proc" "$nproc_dir/"
+	else
+		cp "$bin/lat_proc" "$nproc_dir/"
+	fi
+	cp "$bin/benchmp-hello" "$nproc_dir/"
+	# shellcheck disable=SC2086
+	expect_exit 1 '^lat_proc: (fork worker 0|worker 0: benchmark failed): Resource temporarily unavailable$' \
+	    env LD_LIBRARY_PATH="$nproc_dir" prlimit --nproc=3 $nproc_run \
+	    "$nproc_dir/lat_proc" shell
+	no_children
 else
 	echo "$me: no setpriv to run as nobody; fork refusal is tested" \
 	    "in check_engine only" >&2
 fi
 rm -rf "$nproc_dir"
+
+# lat_proc shell pastes the helper's path into sh -c quoted: a directory
+# with a quote and a blank in its name works.
+qdir=$tmp/"it's here"
+mkdir "$qdir"
+if [ -f "$bin/.libs/lat_proc" ]; then
+	cp "$bin/.libs/lat_proc" "$qdir/"
+	cp -P "$top_builddir"/lib/.libs/libbenchmp.so* "$qdir/" 2>/dev/null
+else
+	cp "$bin/lat_proc" "$qdir/"
+fi
+cp "$bin/benchmp-hello" "$qdir/"
+expect_line '^Process fork\+/bin/sh -c: [0-9]+\.[0-9]{4} microseconds$' \
+    env LD_LIBRARY_PATH="$qdir" "$qdir/lat_proc" -N 3 shell
+rm -rf "$qdir"
+no_children
 
 # Descriptors exhausted (RLIMIT_NOFILE): refused before anything starts.
 expect_exit 1 '^lat_syscall: 64 workers need 192 descriptors; the limit is 30$' \
