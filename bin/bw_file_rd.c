@@ -159,6 +159,7 @@ main(int argc, char **argv)
 	s.file = argv[first + 2];
 	tool_setup(&t);
 	(void)file_check(&t, s.file, s.size);
+	file_pass_bound(&t, s.size);
 	if (frd_clone)
 		s.dir = tool_tmpdir(&t);
 	b.initialize = frd_init;

@@ -140,6 +140,7 @@ main(int argc, char **argv)
 	 * read there: the size is checked before any worker maps it.
 	 */
 	(void)file_check(&t, s.file, s.size);
+	file_pass_bound(&t, s.size);
 	if (mrd_clone)
 		s.dir = tool_tmpdir(&t);
 	b.initialize = mrd_init;

@@ -98,3 +98,21 @@ file_sum(const void *buf, size_t size)
 		sum += b[i];
 	return sum;
 }
+
+/*
+ * Bound the waits of a run whose one operation passes over bytes of a
+ * file: the engine gives a first pass 10 s plus twenty expected intervals,
+ * which a pass over gigabytes outlasts on a loaded machine (bw_file_rd
+ * 4200m under stress-ng gave up after 10.4 s).  From 1 GB on, each wait
+ * may last 10 s plus twenty passes at 100 MB/s instead (15 minutes for
+ * 4.4 GB): still a bound, never a hang.  An explicit timeout stays.
+ */
+void
+file_pass_bound(struct tool *t, uint64_t bytes)
+{
+	uint64_t pass_us = bytes / 100;		/* 100 MB/s: 100 bytes per us */
+
+	if (t->opts.timeout_us != 0 || bytes < FILE_BIG_PASS)
+		return;
+	t->opts.timeout_us = 10000000u + 20 * pass_us;
+}

@@ -25,4 +25,10 @@ int file_clone(const char *src, const char *dir, unsigned worker,
 /* Sum size bytes as words, so every byte is really read; returns the sum. */
 uint64_t file_sum(const void *buf, size_t size);
 
+/* From this size of a pass on, file_pass_bound() bounds the waits. */
+#define FILE_BIG_PASS ((uint64_t)1000 * 1000 * 1000)
+
+/* Bound the waits of a run whose operation passes over bytes of a file. */
+void file_pass_bound(struct tool *t, uint64_t bytes);
+
 #endif /* BM_FILE_H */

@@ -168,6 +168,7 @@ main(int argc, char **argv)
 	s.size = file_check(&t, s.file, 1);
 	if (s.size > PF_MAX_SIZE)
 		s.size = PF_MAX_SIZE;
+	file_pass_bound(&t, s.size);
 	if (pf_clone)
 		s.dir = tool_tmpdir(&t);
 	probe = s;

@@ -539,14 +539,13 @@ mem_precheck(const struct tool *t, size_t len)
 {
 	void *p;
 
-	mem_fits(t, len, t->opts.parallel, 0, 0);
-
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
+	mem_fits(t, len, t->opts.parallel, 0, 0);
 }
 
 /* One pass of bw_mem's rd over size bytes: one int in four. */
