@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mem.h"
 #include "tool.h"
 
 /*
@@ -265,13 +266,13 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 {
 	size_t len = bw_maplen(s);
 	void *p;
-
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
+	mem_fits(t, len, t->opts.parallel, 0, 0);
 }
 
 /* Measure one mode's bandwidth and print "MB MB/s". */

@@ -213,6 +213,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	 * checked before any worker starts.
 	 */
 	(void)file_check(&t, s.file, O_RDONLY, s.size);
+	file_pass_bound(&t, s.size);
 	if (file_bw_clone)
 		s.dir = tool_tmpdir(&t);
 	b.initialize = ft->initialize;
@@ -230,4 +231,22 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	tool_report(&t, &rec, line);
 	bm_result_free(&r);
 	return tool_finish(&t);
+}
+
+/*
+ * Bound the waits of a run whose one operation passes over bytes of a
+ * file: the engine gives a first pass 10 s plus a few expected intervals,
+ * which a pass over gigabytes outlasts on a loaded machine (bw_file_rd
+ * 4200m under stress-ng gave up after 10.4 s).  From 1 GB on, each wait
+ * may last 10 s plus twenty passes at 100 MB/s instead (15 minutes for
+ * 4.4 GB): still a bound, never a hang.  An explicit timeout stays.
+ */
+void
+file_pass_bound(struct tool *t, uint64_t bytes)
+{
+	uint64_t pass_us = bytes / 100;		/* 100 MB/s: 100 bytes per us */
+
+	if (t->opts.timeout_us != 0 || bytes < FILE_BIG_PASS)
+		return;
+	t->opts.timeout_us = 10000000u + 20 * pass_us;
 }

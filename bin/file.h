@@ -72,4 +72,10 @@ struct file_bw_tool {
  */
 int file_bw_main(const struct file_bw_tool *ft, int argc, char **argv);
 
+/* From this size of a pass on, file_pass_bound() bounds the waits. */
+#define FILE_BIG_PASS ((uint64_t)1000 * 1000 * 1000)
+
+/* Bound the waits of a run whose operation passes over bytes of a file. */
+void file_pass_bound(struct tool *t, uint64_t bytes);
+
 #endif /* BM_FILE_H */

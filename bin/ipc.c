@@ -348,6 +348,7 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	    argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	if (desc->channel == IPC_FIFO)
 		ipc_dir = tool_tmpdir(&t);
 	placement_setup(&ipc_state.place, &t, 2);

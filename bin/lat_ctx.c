@@ -320,6 +320,7 @@ main(int argc, char **argv)
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	placement_setup(&ctx_state.place, &t, maxring);
 
 	/* The overhead is one process's: its worker sits where a ring's does. */

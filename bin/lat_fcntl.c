@@ -172,6 +172,7 @@ main(int argc, char **argv)
 	    argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	sp->dir = tool_tmpdir(&t);
 	b.initialize = fcntl_init;
 	b.benchmark = fcntl_bench;

@@ -62,6 +62,16 @@ lmr_cleanup(void)
 	mem_load_stop(&lmr_loaders);
 }
 
+/* Fail (exit 1) when a load process died or was stopped. */
+static void
+lmr_check_load(struct tool *t)
+{
+	char why[256];
+
+	if (mem_load_check(&lmr_loaders, why, sizeof why) != 0)
+		tool_fail(t, "%s", why);
+}
+
 /* The record's case name for the chase order. */
 static const char *
 lmr_case(void)
@@ -91,13 +101,17 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	c.order = lmr_order;
 	c.k = 1;
 	if (lmr_load > 0) {
+		lmr_check_load(t);
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}
 	mem_chase_measure(t, &c, &r);
-	if (lmr_load > 0)
+	if (lmr_load > 0) {
+		/* A load that ended meanwhile voids this point too. */
+		lmr_check_load(t);
 		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
 		    (mem_now() - t0);
+	}
 
 	params[np++] = (bm_param){ "size", NULL, (double)size };
 	params[np++] = (bm_param){ "stride", NULL, (double)stride };
@@ -149,9 +163,10 @@ main(int argc, char **argv)
 		    "line size; strides take k/m suffixes.\n"
 	};
 	struct mem_topo tp;
-	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i;
+	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i, load_size;
 	uint64_t b0 = 0;
 	double t0 = 0;
+	char why[256];
 	int first, rc;
 
 	first = tool_parse(&t, argc, argv, "tr", lmr_long, lmr_option);
@@ -177,15 +192,17 @@ main(int argc, char **argv)
 		strides[nstrides++] = tp.line;
 	tool_setup(&t);
 	mem_sweep_options(&t);
+	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);
+	if (lmr_load > 0)
+		mem_fits(&t, len, t.opts.parallel, load_size, lmr_load);
 	mem_precheck(&t, len);
 
 	if (lmr_load > 0) {
 		t.cleanup = lmr_cleanup;
-		rc = mem_load_start(&lmr_loaders, lmr_load,
-		    mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30));
+		rc = mem_load_start(&lmr_loaders, lmr_load, load_size, why,
+		    sizeof why);
 		if (rc != 0)
-			tool_fail(&t, "cannot start the load: %s",
-			    strerror(-rc));
+			tool_fail(&t, "cannot start the load: %s", why);
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}

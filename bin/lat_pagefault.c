@@ -256,6 +256,7 @@ main(int argc, char **argv)
 		tool_fail(&t, "%s holds %ju bytes, less than a page (%zu)",
 		    s.file, (uintmax_t)size, s.pagesize);
 	s.size = (uint64_t)s.npages * s.pagesize;
+	file_pass_bound(&t, s.size);
 	if (pf_clone)
 		s.dir = tool_tmpdir(&t);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)

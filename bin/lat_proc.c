@@ -18,6 +18,7 @@
 /* What the workers need: the helper's path and /dev/null for its output. */
 struct proc_state {
 	char helper[PATH_MAX];
+	char quoted[4 * PATH_MAX + 3];	/* the helper quoted for sh -c */
 	int devnull;
 };
 
@@ -43,9 +44,15 @@ proc_procedure(bm_iter_t n, void *cookie)
 	return a < 0 ? -EOVERFLOW : 0;
 }
 
-/* Wait for a child and turn its exit into 0 or an error. */
+/*
+ * Wait for a child and turn its exit into 0 or an error that says what
+ * failed.  126 and 127 are an exec that failed (ours, or the shell's);
+ * a shell that exits with 2 after the helper's path was quoted failed to
+ * fork (dash: "Cannot fork", under RLIMIT_NPROC), which was reported as
+ * "No child processes"; anything else is the benchmark's failure.
+ */
 static int
-proc_reap(pid_t pid)
+proc_reap(pid_t pid, int how)
 {
 	int st;
 
@@ -55,7 +62,33 @@ proc_reap(pid_t pid)
 	}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -ENOEXEC : -ECHILD;
+	if (WIFEXITED(st) && (WEXITSTATUS(st) == 126 || WEXITSTATUS(st) == 127))
+		return -ENOEXEC;
+	if (how == 2 && WIFEXITED(st) && WEXITSTATUS(st) == 2)
+		return -EAGAIN;
+	return BM_EBENCH;
+}
+
+/* Quote the helper's path for sh -c, so that no character is special. */
+static int
+proc_quote_helper(struct proc_state *s)
+{
+	const char *p;
+	size_t n = 0;
+
+	s->quoted[n++] = '\'';
+	for (p = s->helper; *p != '\0'; p++) {
+		if (n + 5 >= sizeof s->quoted)
+			return -ENAMETOOLONG;
+		if (*p == '\'') {
+			memcpy(s->quoted + n, "'\\''", 4);
+			n += 4;
+		} else
+			s->quoted[n++] = *p;
+	}
+	s->quoted[n++] = '\'';
+	s->quoted[n] = '\0';
+	return 0;
 }
 
 /* Fork a child that runs how (0: exit, 1: exec, 2: sh -c) and reap it. */
@@ -74,10 +107,10 @@ proc_spawn(const struct proc_state *s, int how)
 		if (how == 1)
 			execl(s->helper, PROC_HELPER, (char *)NULL);
 		else
-			execl("/bin/sh", "sh", "-c", s->helper, (char *)NULL);
+			execl("/bin/sh", "sh", "-c", s->quoted, (char *)NULL);
 		_exit(127);
 	}
-	return proc_reap(pid);
+	return proc_reap(pid, how);
 }
 
 /* n fork+exit. */
@@ -189,12 +222,15 @@ main(int argc, char **argv)
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
 	if ((m->fn == proc_exec || m->fn == proc_shell) &&
 	    proc_find_helper(&s) != 0)
 		tool_fail(&t, "cannot find the helper %s beside the program",
 		    PROC_HELPER);
+	if (m->fn == proc_shell && proc_quote_helper(&s) != 0)
+		tool_fail(&t, "the helper's path is too long: %s", s.helper);
 	b.initialize = NULL;
 	b.benchmark = m->fn;
 	b.cleanup = NULL;

@@ -331,6 +331,7 @@ main(int argc, char **argv)
 	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	if (!sp->posix) {
 		sem_set_make(&t, t.opts.parallel > 0 ? t.opts.parallel : 1);
 		sp->semid = sem_set_id;

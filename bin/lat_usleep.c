@@ -190,6 +190,7 @@ main(int argc, char **argv)
 	s.us = (unsigned long)tool_uint(&t, "usecs", argv[first], 0,
 	    USLEEP_MAX_US);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 	b.initialize = usleep_mode->init;
 	b.benchmark = usleep_mode->fn;
 	b.cleanup = NULL;

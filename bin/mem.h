@@ -103,13 +103,17 @@ uint64_t mem_line_arg(const struct tool *t, const char *arg);
 double mem_parallelism(struct tool *t, const struct mem_chase *c,
     double *one, unsigned *best_k);
 void mem_precheck(const struct tool *t, size_t len);
+void mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
+    uint64_t load_per, unsigned nload);
 
 unsigned mem_read_pass(const unsigned *src, size_t size);
 int mem_read_init(bm_iter_t n, void *cookie);
 int mem_read_run(bm_iter_t n, void *cookie);
 int mem_read_cleanup(bm_iter_t n, void *cookie);
 
-int mem_load_start(struct mem_load *l, unsigned n, size_t size);
+int mem_load_start(struct mem_load *l, unsigned n, size_t size, char *why,
+    size_t len);
+int mem_load_check(struct mem_load *l, char *why, size_t len);
 uint64_t mem_load_bytes(const struct mem_load *l);
 void mem_load_stop(struct mem_load *l);
 double mem_now(void);

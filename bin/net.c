@@ -746,6 +746,7 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	if (net_mode == 'S')
 		return net_stop(&t, s);
 	tool_setup(&t);
+	tool_wall_clock(&t);
 
 	if (s->own) {
 		/* Each worker runs its own server (net_start_own). */

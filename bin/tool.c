@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,8 +24,18 @@ enum {
 	TOOL_OPT_OUTPUT,
 	TOOL_OPT_EVENTS,
 	TOOL_OPT_PERCENTILES,
-	TOOL_OPT_PROCESSES
+	TOOL_OPT_PROCESSES,
+	TOOL_OPT_FORCE
 };
+
+/*
+ * Workers per CPU above which a run is refused unless forced.  Each
+ * worker waits its turn for a scheduler slice in every interval, so a run
+ * grows with the square of the crowd: on 2 CPUs, 64 per CPU took 20 s
+ * here and 2048 per CPU (-P 4096) more than four minutes, printing
+ * nothing; and the figure is then the scheduler's, not the operation's.
+ */
+#define TOOL_MAX_PER_CPU 64
 
 /*
  * The warmup when -W is not given: a fresh process runs its first tens of
@@ -53,6 +64,7 @@ static const struct option tool_long_common[] = {
 	{ "events", required_argument, NULL, TOOL_OPT_EVENTS },
 	{ "percentiles", optional_argument, NULL, TOOL_OPT_PERCENTILES },
 	{ "processes", required_argument, NULL, TOOL_OPT_PROCESSES },
+	{ "force", no_argument, NULL, TOOL_OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -64,7 +76,7 @@ tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
-	    "[--percentiles[=N]] [--processes=MIN[:MAX]] %s\n", t->name,
+	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] %s\n", t->name,
 	    t->args);
 }
 
@@ -106,16 +118,17 @@ tool_help(const struct tool *t)
 	    "  --processes=MIN[:MAX]  rounds of fresh workers (default %u; "
 	    "up to MAX while\n"
 	    "                  the interval is wider than 1%%)\n"
+	    "  --force         run more than %u workers per CPU\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
-	    BM_DEFAULT_PROCESSES);
+	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
-	    "BENCHMP_PROCESSES.  Results go to "
+	    "BENCHMP_PROCESSES, BENCHMP_FORCE.  Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
@@ -498,6 +511,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 				tool_usage_error(t, "--events: empty list");
 			t->events = optarg;
 			break;
+		case TOOL_OPT_FORCE:
+			t->force = 1;
+			break;
 		case TOOL_OPT_PERCENTILES:
 			t->opts.percentiles = optarg == NULL ?
 			    TOOL_DEFAULT_PERCENTILES : (unsigned)tool_uint(t,
@@ -582,6 +598,66 @@ tool_later_warmup(struct tool *t, uint64_t us)
 		t->opts.warmup_us = us;
 }
 
+/* The number of CPUs this process may run on. */
+static unsigned
+tool_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/*
+ * Refuse more than TOOL_MAX_PER_CPU workers per CPU unless --force or
+ * BENCHMP_FORCE=1 says to run them anyway (exit 2, with how to force it).
+ */
+static void
+tool_check_crowd(struct tool *t)
+{
+	const char *env = getenv("BENCHMP_FORCE");
+	unsigned cpus = tool_cpus();
+
+	if (env != NULL && strcmp(env, "1") == 0)
+		t->force = 1;
+	else if (env != NULL && *env != '\0' && strcmp(env, "0") != 0)
+		tool_usage_error(t, "BENCHMP_FORCE: '%s' is not 0 or 1", env);
+	if (t->force || t->opts.parallel <= (uint64_t)TOOL_MAX_PER_CPU * cpus)
+		return;
+	tool_usage_error(t, "-P %u: %u worker(s) per CPU on %u CPU(s) is more "
+	    "than %u per CPU; such a run takes minutes and measures the "
+	    "scheduler: use --force (or BENCHMP_FORCE=1) to run it anyway",
+	    t->opts.parallel, (t->opts.parallel + cpus - 1) / cpus, cpus,
+	    TOOL_MAX_PER_CPU);
+}
+
+/*
+ * Refuse a CPU-time clock (exit 2) for a tool whose figure is elapsed
+ * time spent sleeping or waiting on another process: such a clock counts
+ * only this process's own CPU time, and lat_usleep 1000 read 22.7 us on
+ * it.  Call after tool_setup().
+ */
+void
+tool_wall_clock(struct tool *t)
+{
+	static const char *const cputime[] = { "posix-thread-cputime",
+	    "stdc-clock" };
+	const char *clock = bm_ctx_timer_name(t->ctx, BM_SUBTIMER_CLOCK);
+	size_t i;
+
+	for (i = 0; clock != NULL && i < sizeof cputime / sizeof *cputime;
+	    i++)
+		if (strcmp(clock, cputime[i]) == 0)
+			tool_usage_error(t, "%s: the clock %s counts CPU time, "
+			    "not the time %s waits; choose an elapsed-time "
+			    "clock (posix-monotonic, posix-monotonic-raw)",
+			    t->timer != NULL ? "--timer" : "BENCHMP_TIMER",
+			    clock, t->name);
+}
+
 /* Create the context and apply the environment and --timer. */
 void
 tool_setup(struct tool *t)
@@ -590,6 +666,7 @@ tool_setup(struct tool *t)
 	const char *env;
 	int rc;
 
+	tool_check_crowd(t);
 	if ((rc = bm_ctx_new(&t->ctx)) != 0)
 		tool_lib_fail(t, rc, "cannot set up");
 	/*
@@ -625,17 +702,26 @@ tool_setup(struct tool *t)
 		    "--output");
 }
 
-/*
- * Run the benchmark.  An interrupted run has already reaped its workers:
- * say so, then die of the same signal so the shell sees it.
- */
+/* Run the benchmark; on failure report it and exit (tool_run_fail). */
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
-	int rc, sig;
+	int rc;
 
 	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
 		return;
+	tool_run_fail(t, rc);
+}
+
+/*
+ * Exit for a failed run: an interrupted one says so and dies of the same
+ * signal, so the shell sees it; any other prints the library's message.
+ */
+void
+tool_run_fail(struct tool *t, int rc)
+{
+	int sig;
+
 	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
 		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :

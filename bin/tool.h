@@ -17,6 +17,7 @@ struct tool {
 	int json;			/* --json: records instead of lines */
 	int warmup_given;		/* -W was on the command line */
 	int reps_given;			/* -N was on the command line */
+	int force;			/* --force: any number of workers */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
@@ -47,6 +48,12 @@ int tool_parse(struct tool *t, int argc, char **argv,
  * --output or BENCHMP_OUTPUT; exits on error, before anything is measured.
  */
 void tool_setup(struct tool *t);
+
+/*
+ * For a tool that sleeps or waits on another process: refuse a CPU-time
+ * clock (exit 2).  Call after tool_setup().
+ */
+void tool_wall_clock(struct tool *t);
 
 /* Print the usage line to stderr after a message and exit 2. */
 void tool_usage_error(const struct tool *t, const char *fmt, ...)
@@ -98,6 +105,12 @@ void tool_later_warmup(struct tool *t, uint64_t us);
  * (re-raising an interrupting signal).
  */
 void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
+
+/*
+ * Exit after a failed run (rc from the library): "interrupted by SIGx"
+ * and death by that signal for BM_EINTR, the library's message otherwise.
+ */
+void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
 
 /*
  * Under MPI, gather rec from every rank and make rec->value the aggregate

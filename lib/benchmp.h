@@ -314,7 +314,10 @@ typedef struct bm_result {
  * children (inherit, from exec on), and fill res as bm_run does: one
  * sample per run (ns, n = 1, events).  A run that exits non-zero or dies
  * is BM_EBENCH, and one that outlives timeout_us (0: ten minutes) is
- * BM_ETIMEDOUT, each with the detail on ctx; no process is left behind.
+ * BM_ETIMEDOUT, each with the detail on ctx; no process is left behind:
+ * the command's process group and whatever it orphaned (the caller is a
+ * child subreaper during the runs) are killed after each run.  SIGINT,
+ * SIGTERM and SIGHUP end the runs with BM_EINTR, as in bm_run().
  */
 BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res);

@@ -1,6 +1,7 @@
 /* command.c: measure another program, run after run, with its counters. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -20,6 +21,114 @@
 /* A run may last ten minutes unless the caller says otherwise. */
 #define COMMAND_TIMEOUT_US (600ull * 1000000u)
 
+/* How long stopping what a run left behind may take. */
+#define COMMAND_SWEEP_NS 5000000000ull
+
+/*
+ * The longest sleep between checks for a signal while waiting: SIGCHLD
+ * wakes the wait at once, a SIGINT that lands between the check and the
+ * sleep waits for the end of the slice at most.
+ */
+#define COMMAND_SLICE_NS 50000000ull
+
+/* The children this process had before the runs, which are not ours. */
+struct command_kids {
+	pid_t *pid;
+	size_t n;
+};
+
+/*
+ * List this process's children from /proc into *out (malloc'd; the caller
+ * frees it), skipping those in before (may be NULL).  Returns the count,
+ * or a negative errno.
+ */
+static long
+command_children(const struct command_kids *before, pid_t **out)
+{
+	char path[300], buf[512], *p;
+	pid_t me = getpid(), *list = NULL, *grown;
+	size_t n = 0, cap = 0, k;
+	struct dirent *d;
+	long ppid;
+	DIR *dir;
+	FILE *f;
+
+	*out = NULL;
+	if ((dir = opendir("/proc")) == NULL)
+		return -errno;
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/stat", d->d_name);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;	/* gone already */
+		p = fgets(buf, sizeof buf, f);
+		fclose(f);
+		/* pid (comm) state ppid ...: comm may hold anything. */
+		if (p == NULL || (p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %*c %ld", &ppid) != 1 || ppid != me)
+			continue;
+		ppid = strtol(d->d_name, NULL, 10);
+		for (k = 0; before != NULL && k < before->n; k++)
+			if (before->pid[k] == (pid_t)ppid)
+				break;
+		if (before != NULL && k < before->n)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((grown = realloc(list, cap * sizeof(*list))) ==
+			    NULL) {
+				free(list);
+				closedir(dir);
+				return -ENOMEM;
+			}
+			list = grown;
+		}
+		list[n++] = (pid_t)ppid;
+	}
+	closedir(dir);
+	*out = list;
+	return (long)n;
+}
+
+/*
+ * Stop everything a run left behind: the command's process group (a
+ * background job of a shell), then every child this process adopted as a
+ * subreaper (double-forked and setsid daemons, whose own groups go too),
+ * again and again as their orphans come to us, until none is left or
+ * COMMAND_SWEEP_NS have passed.
+ */
+static int
+command_sweep(bm_ctx *ctx, pid_t pgid, const struct command_kids *before,
+    const char *name)
+{
+	uint64_t deadline = bm__deadline_now() + COMMAND_SWEEP_NS;
+	struct timespec ts = { 0, 5000000 };
+	pid_t *kids;
+	long n, k;
+
+	if (pgid > 0)
+		(void)kill(-pgid, SIGKILL);
+	for (;;) {
+		if ((n = command_children(before, &kids)) < 0)
+			return bm__fail(ctx, (int)n, "listing what %s left "
+			    "running: %s", name, strerror((int)-n));
+		for (k = 0; k < n; k++) {
+			(void)kill(-kids[k], SIGKILL);
+			(void)kill(kids[k], SIGKILL);
+			(void)waitpid(kids[k], NULL, WNOHANG);
+		}
+		free(kids);
+		if (n == 0)
+			return 0;
+		if (bm__deadline_now() >= deadline)
+			return bm__fail(ctx, BM_ETIMEDOUT, "%ld process(es) "
+			    "started by %s still running after %.0f s of "
+			    "SIGKILL", n, name, COMMAND_SWEEP_NS / 1e9);
+		(void)nanosleep(&ts, NULL);
+	}
+}
+
 /*
  * The child: wait for the go byte, then exec.  If exec fails, its errno
  * goes back on the error pipe (closed by a successful exec, which the
@@ -31,10 +140,14 @@ command_child(char *const argv[], int go, int errfd)
 	unsigned char byte;
 	int err;
 
+	/* The caller's dispositions and no blocked signal, as exec expects. */
+	bm__signals_restore_in_child();
 #if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
 	/* No orphans: the command dies with the tool that measures it. */
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+	/* Its own group, which the parent kills whole after the run. */
+	(void)setpgid(0, 0);
 	if (read(go, &byte, 1) != 1)
 		_exit(127);
 	execvp(argv[0], argv);
@@ -62,6 +175,15 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 		if (got < 0 && errno != EINTR)
 			return bm__fail(ctx, -errno, "waiting for %s: %s", name,
 			    strerror(errno));
+		if (bm__signals_caught()) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			ctx->last_signal = bm__signals_caught();
+			return bm__fail(ctx, BM_EINTR, "interrupted by signal "
+			    "%d (%s)", ctx->last_signal,
+			    strsignal(ctx->last_signal));
+		}
 		now = bm__deadline_now();
 		if (now >= deadline) {
 			kill(pid, SIGKILL);
@@ -72,8 +194,11 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 			    (double)timeout_ns / 1e9);
 		}
 		/* SIGCHLD is blocked: wake when it arrives, or at the end. */
-		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
-		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+		if (deadline - now < COMMAND_SLICE_NS)
+			ts.tv_nsec = (long)(deadline - now);
+		else
+			ts.tv_nsec = (long)COMMAND_SLICE_NS;
+		ts.tv_sec = 0;
 		(void)sigtimedwait(&set, NULL, &ts);
 	}
 }
@@ -81,7 +206,7 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 /* Run the command once and time it from the go byte to its reaping. */
 static int
 command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
-    bm_sample *out)
+    const struct command_kids *before, bm_sample *out)
 {
 	bm__counters c;
 	int go[2], errp[2], status, err, rc;
@@ -113,6 +238,8 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 	}
 	close(go[0]);
 	close(errp[1]);
+	/* Also here, so that the group exists whichever runs first. */
+	(void)setpgid(pid, pid);
 	/* Count from the exec on, in the command and everything it starts. */
 	rc = bm__counters_open_task(&c, &ctx->events, (int)pid);
 	if (rc != 0) {
@@ -120,6 +247,7 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 		waitpid(pid, NULL, 0);
 		close(go[1]);
 		close(errp[0]);
+		(void)command_sweep(ctx, pid, before, argv[0]);
 		return bm__fail(ctx, rc, "counting events of %s: %s", argv[0],
 		    bm_strerror(rc));
 	}
@@ -135,6 +263,9 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 		waitpid(pid, NULL, 0);
 	}
 	t1 = bm__clock_now(&ctx->timer);
+	/* Nothing the command started outlives its run (issue 15, item 4). */
+	if ((err = command_sweep(ctx, pid, before, argv[0])) != 0 && rc == 0)
+		rc = err;
 	got = read(errp[0], &err, sizeof err);
 	close(errp[0]);
 	if (rc == 0 && got == (ssize_t)sizeof err)
@@ -164,11 +295,13 @@ int
 bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res)
 {
+	struct command_kids before = { NULL, 0 };
 	sigset_t block, old;
 	bm_calibration cal;
 	uint64_t t0;
 	unsigned i;
-	int rc = 0;
+	int rc = 0, reaper = 0;
+	long n;
 
 	if (ctx == NULL || res == NULL || argv == NULL || argv[0] == NULL)
 		return -EINVAL;
@@ -186,19 +319,53 @@ bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
 	res->repetitions = 1;
 	res->nevents = ctx->events.n;
 	memcpy(res->events, ctx->events.info, sizeof(res->events));
+	/* The caller's own children are not the command's: leave them. */
+	if ((n = command_children(NULL, &before.pid)) < 0) {
+		bm_result_free(res);
+		return bm__fail(ctx, (int)n, "listing child processes: %s",
+		    strerror((int)-n));
+	}
+	before.n = (size_t)n;
+	t0 = bm__deadline_now();
+	/*
+	 * A subreaper adopts the orphans of the command (a daemon that forks
+	 * twice, or calls setsid), so they can be found and stopped; the
+	 * caller's setting is put back after the runs.
+	 */
+#if defined(HAVE_PRCTL) && defined(PR_SET_CHILD_SUBREAPER)
+	if (prctl(PR_GET_CHILD_SUBREAPER, &reaper) != 0)
+		reaper = 0;
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+	if ((rc = bm__signals_install()) != 0) {
+		rc = bm__fail(ctx, rc, "signal pipe: %s", bm_strerror(rc));
+		goto out;
+	}
 	/* SIGCHLD stays blocked so that the wait can sleep on it. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	t0 = bm__deadline_now();
 	for (i = 0; i < reps && rc == 0; i++) {
 		rc = command_once(ctx, argv, (timeout_us ? timeout_us :
-		    COMMAND_TIMEOUT_US) * 1000u, &res->samples[i]);
+		    COMMAND_TIMEOUT_US) * 1000u, &before, &res->samples[i]);
 		res->samples[i].process = i;
 		res->nsamples = i + 1;
 		res->processes = i + 1;
+		if (rc == 0 && bm__signals_caught()) {
+			ctx->last_signal = bm__signals_caught();
+			rc = bm__fail(ctx, BM_EINTR, "interrupted by signal "
+			    "%d (%s)", ctx->last_signal,
+			    strsignal(ctx->last_signal));
+		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	bm__signals_close();
+out:
+#if defined(HAVE_PRCTL) && defined(PR_SET_CHILD_SUBREAPER)
+	(void)prctl(PR_SET_CHILD_SUBREAPER, reaper);
+#endif
+	(void)reaper;
+	free(before.pid);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, 1);

@@ -165,4 +165,55 @@ repeat 5 "$empty" || exit 1
 e=$(median <"$tmp/fig")
 row "empty benchmark, ns per iteration (median of 5)" "$e" "<= 0.5" \
     "$(verdict "$e <= 0.5 && $e >= -0.5")"
+
+# Measured properties that make check must not assert (a loaded machine
+# breaks them): each is the median of three runs.  Short intervals keep
+# them quick; the figures are relative.
+ENOUGH=20000
+export ENOUGH
+
+# Four bw_mem workers on this machine against one: the aggregate is at
+# most what the CPUs can do; with more workers than CPUs they share them.
+ncpu=$(nproc)
+repeat 3 "$bin/bw_mem" -N 3 -P 4 8m rd || exit 1
+p4=$(awk '{ print $2 }' "$tmp/fig" | median)
+repeat 3 "$bin/bw_mem" -N 3 8m rd || exit 1
+p1=$(awk '{ print $2 }' "$tmp/fig" | median)
+cpus4=$((ncpu < 4 ? ncpu : 4))
+r=$(awk "BEGIN { printf \"%.2f\", $p4 / $p1 }")
+row "bw_mem 8m rd: 4 workers / 1 ($ncpu CPUs)" "$r" "<= $cpus4 * 1.25" \
+    "$(verdict "$r <= $cpus4 * 1.25")"
+
+# lat_mem_rd -r: memory (four times the last-level cache) against half of
+# the first-level cache.
+if "$bin/lat_mem_rd" -r -N 3 >"$tmp/mem" 2>"$tmp/err"; then
+	r=$(awk '/^[0-9]/ { s[++n] = $1; v[n] = $2 }
+	    END { printf "%.2f", v[n] / v[1] }' "$tmp/mem")
+	row "lat_mem_rd -r: memory / smallest size" "$r" "> 2" \
+	    "$(verdict "$r > 2")"
+else
+	echo "bench.sh: lat_mem_rd -r failed: $(head -n 1 "$tmp/err")" >&2
+	exit 1
+fi
+
+# lat_ops: integer division slower than addition; mhz's clock is the
+# integer add chain of lat_ops, within 5% (both on the CPU-time clock, mhz
+# before and after).
+"$bin/mhz" -c >"$tmp/mhz1" 2>"$tmp/err" &&
+"$bin/lat_ops" --timer=clock=posix-thread-cputime >"$tmp/lat" 2>"$tmp/err" &&
+"$bin/mhz" -c >"$tmp/mhz2" 2>"$tmp/err" || {
+	echo "bench.sh: lat_ops or mhz failed: $(head -n 1 "$tmp/err")" >&2
+	exit 1
+}
+add=$(awk -F': ' '$1 == "integer add" { print $2 + 0 }' "$tmp/lat")
+div=$(awk -F': ' '$1 == "integer div" { print $2 + 0 }' "$tmp/lat")
+row "lat_ops integer div / integer add" \
+    "$(awk "BEGIN { printf \"%.2f\", $div / $add }")" "> 1" \
+    "$(verdict "$div > $add")"
+m1=$(cat "$tmp/mhz1")
+m2=$(cat "$tmp/mhz2")
+row "lat_ops integer add / mhz clock" \
+    "$(awk "BEGIN { printf \"%.3f\", 2 * $add / ($m1 + $m2) }")" \
+    "0.95 .. 1.05" \
+    "$(verdict "$add > 0.95 * ($m1 < $m2 ? $m1 : $m2) && $add < 1.05 * ($m1 > $m2 ? $m1 : $m2)")"
 exit 0

@@ -18,22 +18,16 @@ if have_jq; then
 	    .params.size == 65536 and .params.conflict == "no" and
 	    .value > 0 and .min <= .median and .median <= .max' \
 	    "$bin/bw_mem" --json -N 5 64k rd
-	# With -P the figure is the aggregate (each worker's bytes over its
-	# timed time, summed), while the statistics describe one worker's
-	# intervals.  Workers that outnumber the CPUs share them: intervals
-	# are stretched over several scheduler slices (20 ms), and four
-	# workers on two CPUs do not report four CPUs' worth of bandwidth.
-	ncpu=$(getconf _NPROCESSORS_ONLN)
-	if [ "$ncpu" -le 2 ]; then
-		expect_json '.parallel == 4 and .samples == 60 and
-		    .enough_us >= 20000 and .value > 0' \
-		    "$bin/bw_mem" --json -P 4 -N 3 8m rd
-		p4=$(jq .value "$tmp/out")
-		run "$bin/bw_mem" --json -N 3 8m rd
-		p1=$(jq .value "$tmp/out")
-		awk "BEGIN { exit !($p4 < 3.5 * $p1 / (3 - $ncpu)) }" ||
-			fail "4 workers on $ncpu CPUs: $p4 MB/s vs $p1 MB/s for one"
-	fi
+	# With -P the figure is the aggregate of the workers, the statistics
+	# describe one worker's intervals; workers that outnumber the CPUs
+	# share them, and a calibrated interval spans scheduler slices.  How
+	# the aggregate compares with one worker's figure is a measurement:
+	# make bench has it (scripts/bench.sh).
+	# More workers than CPUs: the interval is at least 20 ms.
+	cpus=$(nproc)
+	expect_json ".parallel == 4 and .samples == .processes * 12 and .value > 0 and
+	    ($cpus >= 4 or .enough_us >= 20000)" \
+	    "$bin/bw_mem" --json -P 4 -N 3 8m rd
 else
 	echo "$me: jq not found: JSON checks skipped" >&2
 fi

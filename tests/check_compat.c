@@ -92,12 +92,15 @@ cpu_read_us(void)
  * lmbench does: two workers spinning 5 us per operation give 2.5 us of
  * time per counted operation.  Each operation also holds the reads of
  * the clock around its spin (the first, and at most one past the end):
- * the bound is 5 us and three reads, as this machine reads now, plus
- * 0.5 us; a run disturbed beyond that is repeated, up to five times.
+ * the bound is 7.5 us and three reads, as this machine reads now; a run
+ * disturbed beyond that is repeated, up to five times.  Loose on purpose:
+ * it tells 2.5 us from 5 us (operations counted per worker instead of
+ * over all), while a loaded machine's context switches still cost the
+ * spinning thread CPU time; precision is make bench's to judge.
  */
 START_TEST(test_benchmp_parallel)
 {
-	double one = 0, two = 0, high = 5.5 + 3 * cpu_read_us();
+	double one = 0, two = 0, high = 7.5 + 3 * cpu_read_us();
 	int attempt;
 
 	setenv("BENCHMP_TIMER", "clock=posix-thread-cputime", 1);

@@ -28,6 +28,13 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * What "at once" means for a crash or a signal under a loaded machine (the
+ * ASan build, stress-ng on every CPU): under the 10 s a phase waits at
+ * least, so that a failure noticed only by a phase's timeout still fails.
+ */
+#define BOUND_AT_ONCE_NS 9000000000u
+
 /* A context with a short fixed enough so the tests run fast. */
 static bm_ctx *
 test_ctx(void)
@@ -117,9 +124,13 @@ test_cpus(void)
  * that starts the spin and at most one past its end), measured with the
  * posix-thread-cputime clock so that other processes sharing the machine
  * (make check runs tests in parallel; CI machines are shared) do not
- * change it.  The median must land in [4.9 us, 5 us + 2 reads + 0.5 us]
- * with 1, 2 and 4 workers; a disturbed run is repeated, up to five times,
- * before failing.
+ * change it.  The median must land in [4.9 us, 7.5 us + 2 reads] with 1,
+ * 2 and 4 workers; a disturbed run is repeated, up to five times, before
+ * failing.  The upper bound is loose on purpose: it catches a figure
+ * scaled by the wrong count (a factor of 2 or 4), while a context switch
+ * still costs the spinning thread CPU time (its caches refill) on a
+ * loaded machine; the precision of the overhead subtraction is make
+ * bench's to judge (its empty-benchmark row).
  */
 static void
 known_cost(unsigned parallel)
@@ -128,7 +139,7 @@ known_cost(unsigned parallel)
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = test_ctx();
-	double median = 0, high = 5500 + 2 * cpu_read_ns();
+	double median = 0, high = 7500 + 2 * cpu_read_ns();
 	size_t k;
 	int attempt;
 
@@ -234,10 +245,13 @@ START_TEST(test_empty_benchmark)
 
 	bm_options_init(&o);
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
-	ck_assert(r.per_op_ns.median >= 0);
-	/* Generous here; make bench holds it to 0.5 ns. */
-	ck_assert_msg(r.per_op_ns.median < 2.0, "empty loop %.3f ns/op",
-	    r.per_op_ns.median);
+	/*
+	 * Never negative (the subtraction is clamped); how close to 0 it
+	 * comes is a measured figure, make bench's to judge (0.5 ns there):
+	 * a bound here fails on a loaded machine.
+	 */
+	ck_assert_msg(r.per_op_ns.median >= 0 && isfinite(r.per_op_ns.median),
+	    "empty loop %.3f ns/op", r.per_op_ns.median);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
 }
@@ -268,7 +282,7 @@ START_TEST(test_child_crash)
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
 	    strstr(bm_ctx_errmsg(ctx), "signal 9") != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
-	ck_assert(now_ns() - t0 < 5000000000u);
+	ck_assert(now_ns() - t0 < BOUND_AT_ONCE_NS);
 	ck_assert_ptr_null(r.samples);
 	bm_ctx_free(ctx);
 	assert_no_children();
@@ -316,7 +330,7 @@ expect_hang(unsigned parallel, unsigned reps, uint64_t timeout_us,
 START_TEST(test_child_hang)
 {
 	expect_hang(2, BM_DEFAULT_REPETITIONS, 500000, "worker 0",
-	    3000000000u);
+	    BOUND_AT_ONCE_NS);
 }
 END_TEST
 
@@ -327,7 +341,7 @@ END_TEST
  */
 START_TEST(test_child_hang_derived_timeout)
 {
-	expect_hang(1, 1, 0, "first pass", 12000000000u);
+	expect_hang(1, 1, 0, "first pass", 20000000000u);
 }
 END_TEST
 
@@ -406,7 +420,7 @@ interrupt_with(int sig)
 	o.repetitions = 100;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EINTR);
 	ck_assert_int_eq(bm_ctx_signal(ctx), sig);
-	ck_assert(now_ns() - t0 < 5000000000u);
+	ck_assert(now_ns() - t0 < BOUND_AT_ONCE_NS);
 	timer_delete(tid);
 	bm_ctx_free(ctx);
 	assert_no_children();
@@ -530,7 +544,7 @@ START_TEST(test_signal_every_state)
 			    sig_at_name[at], strsignal(sigs[k]), rc,
 			    bm_ctx_errmsg(ctx));
 			ck_assert_int_eq(bm_ctx_signal(ctx), sigs[k]);
-			ck_assert_msg(now_ns() - t0 < 5000000000u,
+			ck_assert_msg(now_ns() - t0 < BOUND_AT_ONCE_NS,
 			    "%s: %.1f s to stop", sig_at_name[at],
 			    (double)(now_ns() - t0) / 1e9);
 			ck_assert_ptr_null(r.samples);

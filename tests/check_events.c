@@ -219,7 +219,8 @@ START_TEST(test_command)
 	t0 = bm__deadline_now();
 	ck_assert_int_eq(bm_run_command(ctx, hang, 1, 300000, &r),
 	    BM_ETIMEDOUT);
-	ck_assert(bm__deadline_now() - t0 < 3000000000u);
+	/* Killed at 0.3 s; 9 s is a hang guard for a loaded machine. */
+	ck_assert(bm__deadline_now() - t0 < 9000000000u);
 	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "killed"));
 	ck_assert_int_eq(bm_run_command(ctx, ok, 0, 0, &r), BM_ERANGE);
 	bm_ctx_free(ctx);

@@ -63,6 +63,29 @@ spin_ms(unsigned ms)
 		x++;
 }
 
+/*
+ * Burn ms milliseconds of this process's CPU time, as the kernel counts it
+ * (CLOCK_PROCESS_CPUTIME_ID), giving up after 30 s of elapsed time: on a
+ * loaded machine a spin of 20 ms elapsed may get only a sliver of CPU,
+ * which a CPU-time clock rightly does not count.
+ */
+static void
+spin_cpu_ms(unsigned ms)
+{
+	uint64_t give_up = bm__deadline_now() + 30000000000ull;
+	struct timespec a, b;
+	volatile unsigned x = 0;
+
+	ck_assert_int_eq(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a), 0);
+	do {
+		x++;
+		ck_assert_int_eq(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b),
+		    0);
+	} while ((uint64_t)(b.tv_sec - a.tv_sec) * 1000000000ull +
+	    (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec < ms * 1000000ull &&
+	    bm__deadline_now() < give_up);
+}
+
 START_TEST(test_default)
 {
 	bm__timer t;
@@ -107,12 +130,13 @@ START_TEST(test_each_clock)
 		prev = now;
 	}
 	/*
-	 * CPU-time clocks only advance while running: spin, not sleep.  The
-	 * bounds are loose on purpose (a noisy VM may deschedule us).
+	 * CPU-time clocks only advance while running: spin 20 ms of CPU time
+	 * as the kernel counts it, not sleep.  The bounds are loose on
+	 * purpose (the reference and the clock differ in granularity).
 	 */
 	t0 = bm__clock_now(&t);
 	if (clocks[_i].cputime)
-		spin_ms(20);
+		spin_cpu_ms(20);
 	else
 		ck_assert_int_eq(nanosleep(&ts, NULL), 0);
 	t1 = bm__clock_now(&t);
@@ -255,7 +279,7 @@ START_TEST(test_perf_event)
 	}
 	ck_assert_msg(rc == 0, "%s", err);
 	a = bm__cycle_now(&t);
-	spin_ms(2);
+	spin_cpu_ms(2);
 	b = bm__cycle_now(&t);
 	ck_assert(b > a);
 	/* The counter is per process: a child reopens its own. */
@@ -263,7 +287,7 @@ START_TEST(test_perf_event)
 		if (bm__timer_after_fork(&t) != 0)
 			_exit(1);
 		a = bm__cycle_now(&t);
-		spin_ms(2);
+		spin_cpu_ms(2);
 		_exit(bm__cycle_now(&t) > a ? 0 : 2);
 	}
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);

@@ -38,7 +38,8 @@ expect_exit 2 "unexpected argument 'extra'" "$bin/lat_fifo" extra
 for t in lat_pipe lat_fifo bw_unix; do
 	ENOUGH=200000 "$bin/$t" -N 100 >"$tmp/out" 2>"$tmp/err" &
 	kill_helper $! "$t" partner
-	grep -q "^$t: worker 0: benchmark failed: Broken pipe" "$tmp/err" ||
+	grep -Eq "^$t: worker 0: benchmark failed: $dead_partner\$" \
+	    "$tmp/err" ||
 		fail "$t: message '$(cat "$tmp/err")'"
 done
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"

