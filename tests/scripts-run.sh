@@ -62,11 +62,11 @@ set -- "$tmp"/res2/*/*.jsonl
 ! grep -E '^benchmp-run: budget: .* \((-[0-9]+|0) s left\)$' "$tmp/err" ||
 	fail "--budget 8: a re-run with no time left"
 run "$brun" --installed --quick --only latency --budget 1 \
-    --results "$tmp/res3"
+    --results "$tmp/res4"
 [ "$rc" -eq 0 ] || fail "--budget 1: exit $rc: $(tail -n 3 "$tmp/err")"
 ! grep -q '^benchmp-run: budget:' "$tmp/err" ||
 	fail "--budget 1: re-measured: $(grep budget: "$tmp/err")"
-set -- "$tmp"/res3/*/*.jsonl
+set -- "$tmp"/res4/*/*.jsonl
 [ "$(jq -s 'length' "$1")" -eq 18 ] || fail "--budget 1: not 18 records"
 
 # Two runs in the same second with one --results: the second takes the
