@@ -280,16 +280,7 @@ placement_report_us(struct tool *t, const struct placement *p,
 	char line[300];
 	bm_record rec;
 
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = case_name;
-	rec.params = params;
-	rec.nparams = nparams;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.scale = 1e-3;
-	rec.value = r->per_op_ns.median / 1000.0;
-	rec.result = r;
+	tool_record_us(&rec, t, case_name, params, nparams, r);
 	placement_measured(p, &rec);
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s: %.4f microseconds%s\n", label,

@@ -842,16 +842,7 @@ tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
 	char line[256];
 	bm_record rec;
 
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = case_name;
-	rec.params = params;
-	rec.nparams = nparams;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.scale = 1e-3;
-	rec.value = r->per_op_ns.median / 1000.0;
-	rec.result = r;
+	tool_record_us(&rec, t, case_name, params, nparams, r);
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
 	    rec.value);
@@ -875,6 +866,23 @@ tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
 	rec->inverse = 1;
 	rec->value = r->parallel == 1 ? rec->scale / r->per_op_ns.median :
 	    r->ops_per_s * bytes / 1e6;
+	rec->result = r;
+}
+
+/* Fill a latency record: microseconds per operation, one worker's median. */
+void
+tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
+    const bm_param *params, size_t nparams, const bm_result *r)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->tool = t->name;
+	rec->case_name = case_name;
+	rec->params = params;
+	rec->nparams = nparams;
+	rec->metric = "latency";
+	rec->unit = "us";
+	rec->scale = 1e-3;
+	rec->value = r->per_op_ns.median / 1000.0;
 	rec->result = r;
 }
 

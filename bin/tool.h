@@ -144,6 +144,11 @@ void tool_report_us(struct tool *t, const char *case_name,
     const bm_param *params, size_t nparams, const bm_result *r,
     const char *label);
 
+/* Fill a latency record: microseconds per operation, one worker's median. */
+void tool_record_us(bm_record *rec, const struct tool *t,
+    const char *case_name, const bm_param *params, size_t nparams,
+    const bm_result *r);
+
 /*
  * Fill a bandwidth record for bytes moved per operation: MB/s of one
  * worker's median, or with -P the aggregate of all workers.
