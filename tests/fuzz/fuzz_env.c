@@ -84,7 +84,11 @@ expect_env(struct expect *e)
 	}
 	if (s != NULL && e->rc == 0) {
 		e->sched = s;
-		expect_fail(e, bm__sched_parse(&e->s, s, err, sizeof err), var);
+		rc = bm__sched_parse(&e->s, s, err, sizeof err);
+		/* A list naming a CPU this process may not use is refused. */
+		if (rc == 0)
+			rc = bm__sched_check(&e->s, err, sizeof err);
+		expect_fail(e, rc, var);
 	}
 	if ((s = env_get(V_EVENTS)) != NULL && e->rc == 0) {
 		e->has_events = 1;

@@ -55,16 +55,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bm_ctx before;
 	bm__sched sc;
 	bm_ctx *ctx;
-	int rc, crc;
+	int rc, crc, want;
 	char *s;
 
 	if ((s = fuzz_cstr(data, size)) == NULL)
 		return -1;
 	err[0] = '\0';
 	rc = bm__sched_parse(&sc, s, err, sizeof err);
-	if (rc == 0)
+	want = rc;
+	if (rc == 0) {
 		check_sched(&sc, s);
-	else {
+		/* A list naming a CPU this process may not use is refused. */
+		want = bm__sched_check(&sc, err, sizeof err);
+		FUZZ_CHECK(want == 0 || err[0] != '\0');
+	} else {
 		FUZZ_CHECK(rc == BM_EPARSE || rc == BM_ECONFIG);
 		FUZZ_CHECK(err[0] != '\0');
 	}
@@ -72,8 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(bm_ctx_new(&ctx) == 0);
 	before = *ctx;
 	crc = bm_ctx_set_sched(ctx, s);
-	FUZZ_CHECK(crc == rc);
-	if (rc == 0) {
+	FUZZ_CHECK(crc == want);
+	if (want == 0) {
 		FUZZ_CHECK(ctx->sched.kind == sc.kind &&
 		    ctx->sched.ncpus == sc.ncpus);
 	} else {
