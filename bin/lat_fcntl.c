@@ -160,11 +160,7 @@ main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_fcntl", .args = "" };
 	struct fcntl_state *sp = &fcntl_state;
-	bm_param params[PLACEMENT_NPARAMS];
 	bm_bench b;
-	bm_result r;
-	unsigned run;
-	size_t np;
 
 	sp->fd = -1;
 	t.extra_usage = placement_usage;
@@ -178,15 +174,6 @@ main(int argc, char **argv)
 	b.benchmark = fcntl_bench;
 	b.cleanup = fcntl_cleanup;
 	b.cookie = sp;
-	placement_setup(&sp->place, &t, 2);
-	for (run = 0; run < placement_runs(&sp->place); run++) {
-		placement_begin(&sp->place, run, 2);
-		tool_run(&t, &b, &r);
-		np = 0;
-		placement_params(&sp->place, params, &np);
-		placement_report_us(&t, &sp->place, "record", params, np, &r,
-		    "Fcntl lock latency");
-		bm_result_free(&r);
-	}
+	placement_run_us(&t, &sp->place, &b, "record", "Fcntl lock latency");
 	return tool_finish(&t);
 }

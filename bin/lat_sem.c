@@ -319,11 +319,7 @@ main(int argc, char **argv)
 		.cleanup = sem_set_remove
 	};
 	struct sem_state *sp = &sem_state;
-	bm_param params[PLACEMENT_NPARAMS];
 	bm_bench b;
-	bm_result r;
-	unsigned run;
-	size_t np;
 
 	(void)snprintf(usage, sizeof usage, "\n  --posix      POSIX semaphores "
 	    "in shared memory instead of lmbench's System V\n"
@@ -340,17 +336,8 @@ main(int argc, char **argv)
 	b.benchmark = sem_bench;
 	b.cleanup = sem_cleanup;
 	b.cookie = sp;
-	placement_setup(&sp->place, &t, 2);
-	for (run = 0; run < placement_runs(&sp->place); run++) {
-		placement_begin(&sp->place, run, 2);
-		tool_run(&t, &b, &r);
-		np = 0;
-		placement_params(&sp->place, params, &np);
-		placement_report_us(&t, &sp->place, sp->posix ? "posix" : "sysv",
-		    params, np, &r, sp->posix ? "Semaphore latency (POSIX)" :
-		    "Semaphore latency");
-		bm_result_free(&r);
-	}
+	placement_run_us(&t, &sp->place, &b, sp->posix ? "posix" : "sysv",
+	    sp->posix ? "Semaphore latency (POSIX)" : "Semaphore latency");
 	sem_set_remove();
 	return tool_finish(&t);
 }

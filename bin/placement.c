@@ -287,3 +287,27 @@ placement_report_us(struct tool *t, const struct placement *p,
 	    rec.value, placement_suffix(p));
 	tool_report(t, &rec, line);
 }
+
+/*
+ * Measure a two-process latency once per placement (twice for both) and
+ * report each: placement_setup, then tool_run and placement_report_us.
+ */
+void
+placement_run_us(struct tool *t, struct placement *p, const bm_bench *b,
+    const char *case_name, const char *label)
+{
+	bm_param params[PLACEMENT_NPARAMS];
+	bm_result r;
+	unsigned run;
+	size_t np;
+
+	placement_setup(p, t, 2);
+	for (run = 0; run < placement_runs(p); run++) {
+		placement_begin(p, run, 2);
+		tool_run(t, b, &r);
+		np = 0;
+		placement_params(p, params, &np);
+		placement_report_us(t, p, case_name, params, np, &r, label);
+		bm_result_free(&r);
+	}
+}

@@ -110,6 +110,13 @@ void placement_params(struct placement *p, bm_param *params, size_t *n);
 /* Point a record's measured values at those placement_params kept. */
 void placement_measured(const struct placement *p, bm_record *rec);
 
+/*
+ * Measure a two-process latency once per placement (twice for both) and
+ * report each: placement_setup, then tool_run and placement_report_us.
+ */
+void placement_run_us(struct tool *t, struct placement *p, const bm_bench *b,
+    const char *case_name, const char *label);
+
 /* The classic line's suffix: " (cross)" or " (same)" for both, else "". */
 const char *placement_suffix(const struct placement *p);
 
