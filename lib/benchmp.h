@@ -280,6 +280,17 @@ BM_EXTERN int bm_stats_levels(const double *v, const unsigned *round,
     size_t n, unsigned nr, bm_stats *proc, bm_stats *within, double *med);
 
 /*
+ * Format bm_stats_levels() of n finite values (value k from round
+ * round[k] of nr) as one JSON object without a newline, the members a
+ * record holds from "median" to "process_values", in its order and
+ * number format; free() the string.  0, BM_ERANGE (n or nr 0, a round
+ * without a value or out of range, a value not finite), -EINVAL (a NULL
+ * pointer) or -ENOMEM.
+ */
+BM_EXTERN int bm_stats_json(const double *v, const unsigned *round,
+    size_t n, unsigned nr, char **out);
+
+/*
  * Everything a run produced.  per_op_ns is at the process level: its
  * values are the rounds' medians (each the median of all intervals of that
  * round's workers), so its interval covers the scatter between processes;

@@ -193,35 +193,24 @@ rec_interval(struct rec_buf *b, const bm_stats *st)
 }
 
 /*
- * Append the statistics of the samples, in the record's unit: at the
- * process level (over the rounds' medians, see bm_stats_levels), with the
- * scatter inside processes under "within", every interval under "values"
- * and every round's median under "process_values".
+ * Append the statistics of n values x from rounds round[k] (0 to nr - 1)
+ * as members, each with its leading comma: at the process level (over the
+ * rounds' medians, see bm_stats_levels), with the scatter inside processes
+ * under "within", every value under "values" and every round's median
+ * under "process_values".  The one list of these members: a record and
+ * bm_stats_json() both write them here.
  */
 static int
-rec_stats(struct rec_buf *b, const bm_record *rec)
+rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
+    size_t n, unsigned nr)
 {
-	const bm_result *r = rec->result;
-	unsigned np = r->processes > 0 ? r->processes : 1, *round;
 	bm_stats st, in;
-	double *x, *med;
-	size_t i;
+	double *med;
 	int rc;
 
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	x = malloc(r->nsamples * sizeof *x);
-	round = malloc(r->nsamples * sizeof *round);
-	med = malloc(np * sizeof *med);
-	rc = x == NULL || round == NULL || med == NULL ? -ENOMEM : 0;
-	for (i = 0; rc == 0 && i < r->nsamples; i++) {
-		x[i] = rec_convert(rec, r->samples[i].ns /
-		    (double)r->samples[i].n);
-		round[i] = r->samples[i].process;
-	}
-	if (rc == 0)
-		rc = bm_stats_levels(x, round, r->nsamples, np, &st, &in,
-		    med);
+	if ((med = malloc(nr * sizeof *med)) == NULL)
+		return -ENOMEM;
+	rc = bm_stats_levels(x, round, n, nr, &st, &in, med);
 	if (rc == 0) {
 		rec_knum(b, "median", st.median);
 		rec_knum(b, "min", st.min);
@@ -230,20 +219,81 @@ rec_stats(struct rec_buf *b, const bm_record *rec)
 		rec_knum(b, "stddev", st.stddev);
 		rec_knum(b, "cv", st.cv);
 		rec_interval(b, &st);
-		rec_printf(b, ",\"samples\":%zu,\"processes\":%u",
-		    r->nsamples, np);
+		rec_printf(b, ",\"samples\":%zu,\"processes\":%u", n, nr);
 		rec_printf(b, ",\"within\":{\"median\":");
 		rec_number(b, in.median);
 		rec_knum(b, "cv", in.cv);
 		rec_interval(b, &in);
 		rec_printf(b, "}");
-		rec_list(b, "values", x, r->nsamples);
-		rec_list(b, "process_values", med, np);
+		rec_list(b, "values", x, n);
+		rec_list(b, "process_values", med, nr);
 	}
-	free(x);
-	free(round);
 	free(med);
 	return rc;
+}
+
+/* Append the statistics of a result's samples, in the record's unit. */
+static int
+rec_stats(struct rec_buf *b, const bm_record *rec)
+{
+	const bm_result *r = rec->result;
+	unsigned np = r->processes > 0 ? r->processes : 1, *round;
+	double *x;
+	size_t i;
+	int rc;
+
+	if (r->nsamples == 0 || r->samples == NULL)
+		return BM_ERANGE;
+	x = malloc(r->nsamples * sizeof *x);
+	round = malloc(r->nsamples * sizeof *round);
+	rc = x == NULL || round == NULL ? -ENOMEM : 0;
+	for (i = 0; rc == 0 && i < r->nsamples; i++) {
+		x[i] = rec_convert(rec, r->samples[i].ns /
+		    (double)r->samples[i].n);
+		round[i] = r->samples[i].process;
+	}
+	if (rc == 0)
+		rc = rec_levels(b, x, round, r->nsamples, np);
+	free(x);
+	free(round);
+	return rc;
+}
+
+/*
+ * Format the statistics of values from rounds as one JSON object, the
+ * members a record holds from "median" to "process_values".
+ */
+int
+bm_stats_json(const double *v, const unsigned *round, size_t n,
+    unsigned nr, char **out)
+{
+	struct rec_buf b = { NULL, 0, 0, 0 };
+	size_t k;
+	int rc;
+
+	if (v == NULL || round == NULL || out == NULL)
+		return -EINVAL;
+	*out = NULL;
+	if (n == 0 || nr == 0)
+		return BM_ERANGE;
+	for (k = 0; k < n; k++)
+		if (!isfinite(v[k]) || round[k] >= nr)
+			return BM_ERANGE;
+	if ((b.s = malloc(1024)) == NULL)
+		return -ENOMEM;
+	b.cap = 1024;
+	rc = rec_levels(&b, v, round, n, nr);
+	/* The members start with a comma: the first one opens the object. */
+	rec_printf(&b, "}");
+	if (rc == 0)
+		rc = b.err;
+	if (rc != 0) {
+		free(b.s);
+		return rc;
+	}
+	b.s[0] = '{';
+	*out = b.s;
+	return 0;
 }
 
 /* Say what a cycle subtimer counts. */

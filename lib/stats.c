@@ -182,30 +182,34 @@ stats_cmp_median(const void *a, const void *b)
  * intervals do not overlap (every lower round's interval ends below every
  * upper round's).  A worker and its partner on one CPU in some rounds and
  * on two in others is the case this is for; one odd round is not a mode.
+ * The lowest start of the upper rounds' intervals is kept for every split
+ * (top_lo) so that many rounds cost a sort, not a square.  1, 0 or
+ * -ENOMEM.
  */
 static int
 stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median)
 {
-	double top_lo, low_hi;
+	double *top_lo, low_hi;
 	unsigned i, k;
+	int found = 0;
 
 	if (nr < 2 * STATS_MODE_MIN)
 		return 0;
+	if ((top_lo = malloc(nr * sizeof *top_lo)) == NULL)
+		return -ENOMEM;
 	qsort(rs, nr, sizeof *rs, stats_cmp_median);
-	for (i = STATS_MODE_MIN; i + STATS_MODE_MIN <= nr; i++) {
-		if (rs[i].median - rs[i - 1].median <
-		    STATS_GAP_MEDIAN * fabs(median))
-			continue;
-		low_hi = rs[0].ci_hi;
-		for (k = 1; k < i; k++)
-			low_hi = fmax(low_hi, rs[k].ci_hi);
-		top_lo = rs[i].ci_lo;
-		for (k = i + 1; k < nr; k++)
-			top_lo = fmin(top_lo, rs[k].ci_lo);
-		if (low_hi < top_lo)
-			return 1;
+	top_lo[nr - 1] = rs[nr - 1].ci_lo;
+	for (k = nr - 1; k > 0; k--)
+		top_lo[k - 1] = fmin(top_lo[k], rs[k - 1].ci_lo);
+	low_hi = rs[0].ci_hi;
+	for (i = 1; i + STATS_MODE_MIN <= nr && !found; i++) {
+		if (i >= STATS_MODE_MIN && rs[i].median - rs[i - 1].median >=
+		    STATS_GAP_MEDIAN * fabs(median) && low_hi < top_lo[i])
+			found = 1;
+		low_hi = fmax(low_hi, rs[i].ci_hi);
 	}
-	return 0;
+	free(top_lo);
+	return found;
 }
 
 /*
@@ -220,7 +224,7 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 {
 	bm_stats *rs = NULL;
 	double *x = NULL;
-	size_t k, m;
+	size_t k, *at = NULL;
 	unsigned r;
 	int rc = 0;
 
@@ -229,20 +233,30 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 		return BM_ERANGE;
 	rs = calloc(nr, sizeof *rs);
 	x = malloc(n * sizeof *x);
-	if (rs == NULL || x == NULL) {
+	at = calloc((size_t)nr + 1, sizeof *at);
+	if (rs == NULL || x == NULL || at == NULL) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	/* Group the values by round (a counting sort, in their order). */
+	for (k = 0; k < n; k++) {
+		if (round[k] >= nr) {
+			rc = BM_ERANGE;
+			goto out;
+		}
+		at[round[k] + 1]++;
+	}
+	for (r = 0; r < nr; r++)
+		at[r + 1] += at[r];
+	for (k = 0; k < n; k++)
+		x[at[round[k]]++] = v[k];
+	/* Now at[r] is where round r + 1 starts, and round r ends. */
 	for (r = 0; r < nr && rc == 0; r++) {
-		for (k = m = 0; k < n; k++)
-			if (round[k] == r)
-				x[m++] = v[k];
-		rc = m > 0 ? bm_stats_compute(x, m, &rs[r]) : BM_ERANGE;
+		k = r > 0 ? at[r - 1] : 0;
+		rc = at[r] > k ? bm_stats_compute(x + k, at[r] - k, &rs[r]) :
+		    BM_ERANGE;
 		med[r] = rs[r].median;
 	}
-	for (k = 0; k < n && rc == 0; k++)
-		if (round[k] >= nr)
-			rc = BM_ERANGE;
 	if (rc != 0)
 		goto out;
 	if (nr == 1) {
@@ -256,10 +270,14 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 	if ((rc = bm_stats_compute(x, n, within)) != 0)
 		goto out;
 	proc->flags &= ~(unsigned)BM_STATS_BIMODAL;
-	if (stats_rounds_bimodal(rs, nr, proc->median))
+	if ((rc = stats_rounds_bimodal(rs, nr, proc->median)) < 0)
+		goto out;
+	if (rc == 1)
 		proc->flags |= BM_STATS_BIMODAL;
+	rc = 0;
 out:
 	free(rs);
 	free(x);
+	free(at);
 	return rc;
 }

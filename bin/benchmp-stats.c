@@ -1,0 +1,317 @@
+/* benchmp-stats.c: the library's two-level statistics of numbers read from stdin, as JSON. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchmp.h"
+
+#define STATS_NAME		"benchmp-stats"
+/* The longest line read, newline excluded. */
+#define STATS_LINE_MAX		1023
+/* At most this many values and rounds (a suite's merge has thousands). */
+#define STATS_MAX_VALUES	10000000
+#define STATS_MAX_ROUNDS	100000
+/* Slots of the label table: a power of two, over twice the rounds. */
+#define STATS_SLOTS		(1u << 18)
+
+/* The values read so far, with their rounds, and the labels seen. */
+struct stats_input {
+	double *v;
+	unsigned *round;
+	size_t n;
+	size_t cap;
+	unsigned nr;
+	int form;		/* 0 none yet, 1 value alone, 2 round and value */
+	unsigned long long *label;	/* a slot's label */
+	unsigned *slot;		/* a slot's round + 1, 0 when free */
+	unsigned long long last_label;	/* the label of the previous line */
+	unsigned last_round;
+};
+
+/* Print a message about the input to stderr and exit 1. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+stats_fail(unsigned long long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (line > 0)
+		fprintf(stderr, "%s: line %llu: ", STATS_NAME, line);
+	else
+		fprintf(stderr, "%s: ", STATS_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Print the usage line to f. */
+static void
+stats_usage_line(FILE *f)
+{
+	fprintf(f, "usage: %s [-h] [-V] < FILE\n", STATS_NAME);
+}
+
+/* Print the full help to stdout and exit 0. */
+static void __attribute__((noreturn))
+stats_help(void)
+{
+	stats_usage_line(stdout);
+	printf("\n"
+	    "Reads one value per line, 'ROUND VALUE' (ROUND a non-negative "
+	    "integer label)\nor 'VALUE' alone (all one round), and prints "
+	    "benchmp's statistics of them\nas one JSON object: the median "
+	    "over the rounds' medians, its order-statistic\ninterval, the "
+	    "flags and the scatter within rounds, as a record has them.\n"
+	    "\n"
+	    "  -h, --help      print this help\n"
+	    "  -V, --version   print the version\n");
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1);
+}
+
+/* Print a usage error and the usage line to stderr and exit 2. */
+static void __attribute__((noreturn))
+stats_usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s: %s\n", STATS_NAME, what, arg);
+	stats_usage_line(stderr);
+	exit(2);
+}
+
+/*
+ * The round of a label: the labels are numbered in the order they first
+ * appear, in an open-addressed table (the same label on consecutive
+ * lines, the usual case, skips it).
+ */
+static unsigned
+stats_round(struct stats_input *in, unsigned long long label,
+    unsigned long long line)
+{
+	uint32_t h;
+
+	if (in->nr > 0 && label == in->last_label)
+		return in->last_round;
+	h = (uint32_t)((label * 0x9e3779b97f4a7c15ull) >> 46) &
+	    (STATS_SLOTS - 1);
+	while (in->slot[h] != 0 && in->label[h] != label)
+		h = (h + 1) & (STATS_SLOTS - 1);
+	if (in->slot[h] == 0) {
+		if (in->nr >= STATS_MAX_ROUNDS)
+			stats_fail(line, "more than %u rounds",
+			    STATS_MAX_ROUNDS);
+		in->label[h] = label;
+		in->slot[h] = ++in->nr;
+	}
+	in->last_label = label;
+	in->last_round = in->slot[h] - 1;
+	return in->last_round;
+}
+
+/* Parse a round label: digits only, at most ULLONG_MAX. */
+static unsigned long long
+stats_label(const char *s, unsigned long long line)
+{
+	unsigned long long x;
+	const char *p;
+	char *end;
+
+	for (p = s; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			stats_fail(line, "round '%s' is not a non-negative "
+			    "integer", s);
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		stats_fail(line, "round %s is out of range (0 to %llu)", s,
+		    (unsigned long long)ULLONG_MAX);
+	if (errno != 0 || end == s || *end != '\0')
+		stats_fail(line, "round '%s' is not a non-negative integer",
+		    s);
+	return x;
+}
+
+/* Parse a value: a finite decimal number within a double's range. */
+static double
+stats_value(const char *s, unsigned long long line)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || *end != '\0')
+		stats_fail(line, "'%s' is not a number", s);
+	if (!isfinite(x))
+		stats_fail(line, "'%s' is not a finite number", s);
+	if (errno == ERANGE)
+		stats_fail(line, "%s is out of the range of a double", s);
+	return x;
+}
+
+/* Add one value of a round. */
+static void
+stats_add(struct stats_input *in, double v, unsigned round,
+    unsigned long long line)
+{
+	unsigned *nr;
+	double *nv;
+	size_t cap;
+
+	if (in->n >= STATS_MAX_VALUES)
+		stats_fail(line, "more than %u values", STATS_MAX_VALUES);
+	if (in->n == in->cap) {
+		cap = in->cap > 0 ? in->cap * 2 : 1024;
+		if (cap > STATS_MAX_VALUES)
+			cap = STATS_MAX_VALUES;
+		if ((nv = realloc(in->v, cap * sizeof *nv)) != NULL)
+			in->v = nv;
+		if ((nr = realloc(in->round, cap * sizeof *nr)) != NULL)
+			in->round = nr;
+		if (nv == NULL || nr == NULL)
+			stats_fail(line, "cannot allocate memory for %zu "
+			    "values", cap);
+		in->cap = cap;
+	}
+	in->v[in->n] = v;
+	in->round[in->n] = round;
+	in->n++;
+}
+
+/* Take one line (NUL-terminated, no newline): blank, VALUE or ROUND VALUE. */
+static void
+stats_line(struct stats_input *in, char *s, unsigned long long line)
+{
+	char *field[3];
+	int nf = 0, form;
+
+	while (nf < 3) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (*s == '\0')
+			break;
+		field[nf++] = s;
+		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (*s != '\0')
+			*s++ = '\0';
+	}
+	if (nf == 0)
+		return;
+	if (nf == 3)
+		stats_fail(line, "more than two fields (ROUND VALUE)");
+	form = nf;
+	if (in->form != 0 && form != in->form)
+		stats_fail(line, "%s after lines of %s: use one form "
+		    "throughout", form == 1 ? "a value alone" : "ROUND VALUE",
+		    in->form == 1 ? "values alone" : "ROUND VALUE");
+	in->form = form;
+	if (form == 1)
+		stats_add(in, stats_value(field[0], line), 0, line);
+	else {
+		/* The value first: a bad value is named before its round. */
+		double v = stats_value(field[1], line);
+
+		stats_add(in, v, stats_round(in, stats_label(field[0], line),
+		    line), line);
+	}
+}
+
+/*
+ * Read stdin line by line, each at most STATS_LINE_MAX bytes; a longer
+ * line and a NUL byte are errors, not truncated or split values.
+ */
+static void
+stats_read(struct stats_input *in)
+{
+	char buf[STATS_LINE_MAX + 1];
+	unsigned long long line = 0;
+	size_t len = 0;
+	int c;
+
+	for (;;) {
+		c = getc(stdin);
+		if (c == EOF || c == '\n') {
+			if (c == EOF && ferror(stdin))
+				stats_fail(0, "reading standard input: %s",
+				    strerror(errno));
+			if (c == EOF && len == 0)
+				break;
+			buf[len] = '\0';
+			stats_line(in, buf, ++line);
+			len = 0;
+			if (c == EOF)
+				break;
+			continue;
+		}
+		if (c == '\0')
+			stats_fail(line + 1, "a NUL byte");
+		if (len == STATS_LINE_MAX)
+			stats_fail(line + 1, "longer than %d characters",
+			    STATS_LINE_MAX);
+		buf[len++] = (char)c;
+	}
+	if (in->n == 0)
+		stats_fail(0, "no values on standard input");
+	if (in->form == 1)
+		in->nr = 1;
+}
+
+/* Read the values, compute and print their statistics. */
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct stats_input in;
+	char *json = NULL;
+	int opt, rc;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			stats_help();
+		case 'V':
+			printf("%s (benchmp) %s\n", STATS_NAME, bm_version());
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+		default:
+			stats_usage_error("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		stats_usage_error("unexpected argument", argv[optind]);
+
+	memset(&in, 0, sizeof in);
+	in.label = calloc(STATS_SLOTS, sizeof *in.label);
+	in.slot = calloc(STATS_SLOTS, sizeof *in.slot);
+	if (in.label == NULL || in.slot == NULL)
+		stats_fail(0, "cannot allocate memory");
+	stats_read(&in);
+	free(in.label);
+	free(in.slot);
+	if ((rc = bm_stats_json(in.v, in.round, in.n, in.nr, &json)) != 0)
+		stats_fail(0, "%s", bm_strerror(rc));
+	free(in.v);
+	free(in.round);
+	if (printf("%s\n", json) < 0 || fflush(stdout) != 0 ||
+	    ferror(stdout)) {
+		fprintf(stderr, "%s: writing to standard output: %s\n",
+		    STATS_NAME, strerror(errno));
+		free(json);
+		return 1;
+	}
+	free(json);
+	return 0;
+}
