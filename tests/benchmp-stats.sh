@@ -1,0 +1,170 @@
+#!/bin/sh
+# benchmp-stats.sh: the library's statistics of values on stdin, exact for known inputs and equal to a record's.
+. "$top_srcdir/tests/lib.sh"
+
+st=$bin/benchmp-stats
+
+# feed FILE: run benchmp-stats on FILE, output in $tmp/out and $tmp/err,
+# the exit status in $rc.
+feed() {
+	"$st" <"$1" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# feed_json FILE FILTER: benchmp-stats on FILE prints one line for which
+# jq's FILTER is true.
+feed_json() {
+	feed "$1"
+	if [ "$rc" -ne 0 ]; then
+		fail "benchmp-stats <$1 exited $rc: $(head -n 2 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/out")" -ne 1 ]; then
+		fail "benchmp-stats <$1 printed $(wc -l <"$tmp/out") lines"
+	elif have_jq && ! jq -e "$2" "$tmp/out" >/dev/null; then
+		fail "benchmp-stats <$1: jq '$2' is not true for $(cut -c1-300 "$tmp/out")"
+	fi
+}
+
+# feed_exit STATUS PATTERN FILE: benchmp-stats on FILE exits STATUS with
+# stderr matching PATTERN, and prints nothing on stdout.
+feed_exit() {
+	feed "$3"
+	if [ "$rc" -ne "$1" ]; then
+		fail "benchmp-stats <$3 exited $rc, expected $1: $(head -n 2 "$tmp/err")"
+	elif ! grep -Eq -- "$2" "$tmp/err"; then
+		fail "benchmp-stats <$3: stderr does not match '$2': $(head -n 2 "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		fail "benchmp-stats <$3 failed but printed '$(head -c 200 "$tmp/out")'"
+	fi
+}
+
+# 1 to 5 in one round: the whole line, byte for byte (the order of the
+# members and the number format are the record's).
+seq 5 >"$tmp/five"
+feed "$tmp/five"
+want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3]}'
+[ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
+	fail "1..5 in one round: exit $rc, printed '$(cat "$tmp/out")'"
+# Blank lines are ignored, a CR before the newline and spaces are not
+# part of the value, and the last line needs no newline.
+printf '\n  1\t\n\n2\r\n 3 \n\n4\n5' >"$tmp/blank"
+feed "$tmp/blank"
+[ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
+	fail "1..5 with blank lines: exit $rc, printed '$(cat "$tmp/out")'"
+# One line, one value, one round: its interval is the value, covering 0.
+echo 2.5 >"$tmp/one"
+feed_json "$tmp/one" '.median == 2.5 and .ci_lo == 2.5 and .ci_hi == 2.5 and .ci_level == 0 and .samples == 1 and .processes == 1'
+
+# The same values in rounds: the statistics are over the rounds' medians.
+printf '1 1\n1 2\n2 3\n2 4\n3 5\n' >"$tmp/split"
+feed_json "$tmp/split" '.process_values == [1.5, 3.5, 5] and .median == 3.5 and .min == 1.5 and .max == 5 and .ci_lo == 1.5 and .ci_hi == 5 and .ci_level == 0.75 and .samples == 5 and .processes == 3 and .values == [1, 2, 3, 4, 5] and .within.median == 3.5 and .within.ci_lo == 3 and .within.ci_hi == 4'
+# Labels are any non-negative integers, rounds in the order they first
+# appear, their lines in any order.
+printf '9 10\n0 1\n18446744073709551615 7\n9 12\n0 3\n' >"$tmp/labels"
+feed_json "$tmp/labels" '.process_values == [11, 2, 7] and .median == 7 and .processes == 3 and .samples == 5 and .values == [10, 1, 7, 12, 3]'
+
+# Nine rounds, medians 10 to 90 given shuffled: the interval is the 2nd
+# and 8th smallest round medians, covering 1 - 20/512.
+for m in 50 10 90 30 70 20 80 40 60; do
+	for d in -1 0 1; do
+		echo "$m $((m + d))"
+	done
+done >"$tmp/nine"
+feed_json "$tmp/nine" '.processes == 9 and .samples == 27 and .median == 50 and .ci_lo == 20 and .ci_hi == 80 and .ci_level == 0.9609375 and .process_values == [50, 10, 90, 30, 70, 20, 80, 40, 60] and .noisy and .within.median == 50'
+
+# The same statistics as a tool's record: its values, labelled with their
+# rounds (in sample order, the rounds one after the other), give the
+# record's members byte for byte; two passes merge into one figure over
+# all their rounds.
+if have_jq; then
+	# pairs FILE PASS: the record's values as "LABEL VALUE" lines.
+	pairs() {
+		jq -r --argjson p "$2" '(.samples / .processes) as $k |
+		    .values | to_entries[] |
+		    "\($p * 1000 + (.key / $k | floor)) \(.value)"' "$1"
+	}
+	for pass in 1 2; do
+		run "$bin/lat_syscall" --json --processes=3 null
+		[ "$rc" -eq 0 ] ||
+			fail "lat_syscall --json --processes=3 null exited $rc: $(cat "$tmp/err")"
+		cp "$tmp/out" "$tmp/rec$pass"
+	done
+	jq -e '.processes == 3 and .samples % 3 == 0' "$tmp/rec1" >/dev/null ||
+		fail "lat_syscall --processes=3: not 3 rounds: $(cut -c1-300 "$tmp/rec1")"
+	pairs "$tmp/rec1" 1 >"$tmp/pairs1"
+	feed_json "$tmp/pairs1" '.processes == 3'
+	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, noisy, bimodal, samples, processes, within, values, process_values}'
+	[ "$(jq -c "$keys" "$tmp/out")" = "$(jq -c "$keys" "$tmp/rec1")" ] ||
+		fail "the statistics of a record's values differ from the record's: $(cut -c1-300 "$tmp/out")"
+	inner=$(sed 's/^{//; s/}$//' "$tmp/out")
+	grep -qF ",$inner," "$tmp/rec1" ||
+		fail "benchmp-stats's members are not the record's text: $(cut -c1-300 "$tmp/out")"
+	{ cat "$tmp/pairs1"; pairs "$tmp/rec2" 2; } >"$tmp/merged"
+	feed "$tmp/merged"
+	jq -e --slurpfile a "$tmp/rec1" --slurpfile b "$tmp/rec2" '
+	    ($a[0].process_values + $b[0].process_values) as $pv |
+	    ($pv | sort) as $s |
+	    .processes == 6 and .samples == $a[0].samples + $b[0].samples and
+	    .process_values == $pv and .median == ($s[2] + $s[3]) / 2 and
+	    .min == $s[0] and .max == $s[5] and .ci_lo == $s[0] and
+	    .ci_hi == $s[5] and .ci_level == 0.96875 and
+	    .values == $a[0].values + $b[0].values' "$tmp/out" >/dev/null ||
+		fail "two passes merged: $(cut -c1-300 "$tmp/out")"
+fi
+
+# Bad data exits 1, naming the line and what is wrong.
+printf '1\nx\n' >"$tmp/e"
+feed_exit 1 "^benchmp-stats: line 2: 'x' is not a number$" "$tmp/e"
+printf '1 2\n3 4x\n' >"$tmp/e"
+feed_exit 1 "^benchmp-stats: line 2: '4x' is not a number$" "$tmp/e"
+for v in nan NaN inf -inf infinity 1e999; do
+	printf '1\n2\n%s\n' "$v" >"$tmp/e"
+	feed_exit 1 "^benchmp-stats: line 3: '$v' is not a finite number$" \
+	    "$tmp/e"
+done
+echo 1e-400 >"$tmp/e"
+feed_exit 1 "line 1: 1e-400 is out of the range of a double" "$tmp/e"
+printf '1\n2\n\n3 4\n' >"$tmp/e"
+feed_exit 1 'line 4: ROUND VALUE after lines of values alone' "$tmp/e"
+printf '1 2\n3\n' >"$tmp/e"
+feed_exit 1 'line 2: a value alone after lines of ROUND VALUE' "$tmp/e"
+for r in -1 1.5 +2 0x10 a; do
+	echo "$r 5" >"$tmp/e"
+	re=$(printf '%s' "$r" | sed 's/[+.]/[&]/g')
+	feed_exit 1 "line 1: round '$re' is not a non-negative integer" \
+	    "$tmp/e"
+done
+echo "18446744073709551616 5" >"$tmp/e"
+feed_exit 1 'line 1: round 18446744073709551616 is out of range' "$tmp/e"
+echo "1 2 3" >"$tmp/e"
+feed_exit 1 'line 1: more than two fields' "$tmp/e"
+printf '\n \n\t\n' >"$tmp/e"
+feed_exit 1 '^benchmp-stats: no values on standard input$' "$tmp/e"
+feed_exit 1 'no values on standard input' /dev/null
+# A line too long and a NUL byte are errors, not truncated values.
+{ echo 1; printf '%02000d\n' 5; } >"$tmp/e"
+feed_exit 1 'line 2: longer than 1023 characters' "$tmp/e"
+printf '1\n2\0003\n' >"$tmp/e"
+feed_exit 1 'line 2: a NUL byte' "$tmp/e"
+# The limits: 100,000 rounds and 10,000,000 values.
+awk 'BEGIN { for (i = 0; i <= 100000; i++) print i, 1 }' >"$tmp/e"
+feed_exit 1 'line 100001: more than 100000 rounds' "$tmp/e"
+awk 'BEGIN { for (i = 0; i < 100000; i++) print i, i }' >"$tmp/many"
+feed_json "$tmp/many" '.processes == 100000 and .median == 49999.5'
+awk 'BEGIN { for (i = 0; i <= 10000000; i++) print 1 }' >"$tmp/e"
+feed_exit 1 'line 10000001: more than 10000000 values' "$tmp/e"
+rm -f "$tmp/e" "$tmp/many"
+
+# Usage: -h and -V on stdout, exit 0; anything else exits 2.
+for h in -h --help; do
+	run "$st" "$h"
+	[ "$rc" -eq 0 ] && grep -q '^usage: benchmp-stats ' "$tmp/out" &&
+	    grep -q 'ROUND VALUE' "$tmp/out" && [ ! -s "$tmp/err" ] ||
+		fail "benchmp-stats $h: exit $rc, printed '$(head -n 3 "$tmp/out")'"
+done
+expect_line '^benchmp-stats \(benchmp\) [0-9]' "$st" -V
+expect_line '^benchmp-stats \(benchmp\) [0-9]' "$st" --version
+expect_exit 2 '^benchmp-stats: unknown option: -x$' "$st" -x
+expect_exit 2 'unknown option: --bogus' "$st" --bogus
+expect_exit 2 'unexpected argument: file' "$st" file
+expect_exit 2 '^usage: benchmp-stats ' "$st" file
+finish

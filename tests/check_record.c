@@ -420,6 +420,87 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/*
+ * bm_stats_json: the members of a record's statistics, in its order and
+ * number format, for values tagged with rounds; bad input refused.
+ */
+START_TEST(test_stats_json)
+{
+	static const double v[] = { 1, 2, 3, 4, 5 };
+	static const unsigned one[] = { 0, 0, 0, 0, 0 };
+	static const unsigned three[] = { 2, 2, 0, 0, 1 };
+	static const unsigned gap[] = { 0, 0, 2, 2, 2 };
+	double bad[] = { 1, 2, 3, 4, 5 }, x[NSAMPLES];
+	unsigned rd[NSAMPLES];
+	bm_record rec;
+	char *s = NULL, *r = NULL, *at;
+	size_t len;
+	int i;
+
+	ck_assert_int_eq(bm_stats_json(v, one, 5, 1, &s), 0);
+	ck_assert_str_eq(s, "{\"median\":3,\"min\":1,\"max\":5,\"mean\":3,"
+	    "\"stddev\":1.5811388300841898,\"cv\":0.52704627669472992,"
+	    "\"ci_lo\":1,\"ci_hi\":5,\"ci_level\":0.9375,\"noisy\":true,"
+	    "\"bimodal\":false,\"samples\":5,\"processes\":1,\"within\":{"
+	    "\"median\":3,\"cv\":0.52704627669472992,\"ci_lo\":1,"
+	    "\"ci_hi\":5,\"ci_level\":0.9375,\"noisy\":true,"
+	    "\"bimodal\":false},\"values\":[1,2,3,4,5],"
+	    "\"process_values\":[3]}");
+	free(s);
+	/* Rounds 2, 2, 0, 0, 1: medians 3.5, 5, 1.5 by round number. */
+	ck_assert_int_eq(bm_stats_json(v, three, 5, 3, &s), 0);
+	ck_assert_ptr_nonnull(strstr(s, "\"median\":3.5,\"min\":1.5,"
+	    "\"max\":5,"));
+	ck_assert_ptr_nonnull(strstr(s, "\"samples\":5,\"processes\":3,"));
+	ck_assert_ptr_nonnull(strstr(s, ",\"process_values\":[3.5,5,1.5]}"));
+	free(s);
+
+	/* The same text as a record of the same samples, which holds it. */
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = (unsigned)i / 2;
+	result.processes = 3;
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &r), 0);
+	for (i = 0; i < NSAMPLES; i++) {
+		x[i] = samples[i].ns / (double)samples[i].n * 1e-3;
+		rd[i] = samples[i].process;
+	}
+	ck_assert_int_eq(bm_stats_json(x, rd, NSAMPLES, 3, &s), 0);
+	len = strlen(s);
+	ck_assert_uint_gt(len, 2);
+	at = strstr(r, ",\"median\":");
+	ck_assert_ptr_nonnull(at);
+	ck_assert_int_eq(strncmp(at + 1, s + 1, len - 2), 0);
+	ck_assert_int_eq(at[len - 1], ',');
+	free(r);
+	free(s);
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = 0;
+	result.processes = 0;
+
+	/* Errors: nothing, no rounds, a round empty or out of range. */
+	s = (char *)"unchanged";
+	ck_assert_int_eq(bm_stats_json(v, one, 0, 1, &s), BM_ERANGE);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(bm_stats_json(v, one, 5, 0, &s), BM_ERANGE);
+	ck_assert_int_eq(bm_stats_json(v, gap, 5, 3, &s), BM_ERANGE);
+	ck_assert_int_eq(bm_stats_json(v, three, 5, 2, &s), BM_ERANGE);
+	ck_assert_ptr_null(s);
+	/* A value that is not finite. */
+	bad[3] = NAN;
+	ck_assert_int_eq(bm_stats_json(bad, one, 5, 1, &s), BM_ERANGE);
+	bad[3] = INFINITY;
+	ck_assert_int_eq(bm_stats_json(bad, one, 5, 1, &s), BM_ERANGE);
+	bad[3] = -INFINITY;
+	ck_assert_int_eq(bm_stats_json(bad, one, 5, 1, &s), BM_ERANGE);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(bm_stats_json(NULL, one, 5, 1, &s), -EINVAL);
+	ck_assert_int_eq(bm_stats_json(v, NULL, 5, 1, &s), -EINVAL);
+	ck_assert_int_eq(bm_stats_json(v, one, 5, 1, NULL), -EINVAL);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 record_suite(void)
@@ -440,6 +521,7 @@ record_suite(void)
 	tcase_add_test(tc, test_better);
 	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_stats_json);
 	suite_add_tcase(s, tc);
 	return s;
 }
