@@ -71,6 +71,13 @@ for m in 50 10 90 30 70 20 80 40 60; do
 done >"$tmp/nine"
 feed_json "$tmp/nine" '.processes == 9 and .samples == 27 and .median == 50 and .ci_lo == 20 and .ci_hi == 80 and .ci_level == 0.9609375 and .process_values == [50, 10, 90, 30, 70, 20, 80, 40, 60] and .noisy and .within.median == 50'
 
+# Two rounds near 10 and two near 20 are two modes at the process level,
+# not within rounds; one odd round of four is not a mode.
+printf '1 9.9\n1 10\n1 10.1\n2 19.9\n2 20\n2 20.1\n3 10\n3 10.1\n3 9.9\n4 20.1\n4 20\n4 19.9\n' >"$tmp/modes"
+feed_json "$tmp/modes" '.bimodal and (.within.bimodal | not) and .median == 15 and .process_values == [10, 20, 10, 20]'
+printf '1 9.9\n1 10\n1 10.1\n2 19.9\n2 20\n2 20.1\n3 10\n3 10.1\n3 9.9\n4 10.1\n4 10\n4 9.9\n' >"$tmp/odd"
+feed_json "$tmp/odd" '(.bimodal | not) and .median == 10 and .process_values == [10, 20, 10, 10]'
+
 # The same statistics as a tool's record: its values, labelled with their
 # rounds (in sample order, the rounds one after the other), give the
 # record's members byte for byte; two passes merge into one figure over
