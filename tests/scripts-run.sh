@@ -23,11 +23,29 @@ for t in lat_pipe lat_unix lat_fifo lat_sem lat_fcntl lat_udp lat_tcp \
 			fail "no $t ($p) row: $(cat "$tmp/out")"
 	done
 done
-grep -q '^\[9/9\] lat_unix_connect --placement=both$' "$tmp/err" ||
-	fail "no progress on stderr"
+# Three passes of the nine figures, two rounds of fresh processes each.
+grep -q '^\[27/27\] lat_unix_connect --placement=both (pass 3 of 3)$' \
+    "$tmp/err" || fail "no progress on stderr: $(tail -n 2 "$tmp/err")"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
 [ "$(jq -s 'length' "$1")" -eq 18 ] || fail "not 18 records in $1"
+# Each figure's passes merged into one record: its statistics are
+# benchmp-stats' over the rounds of the three passes (the values listed a
+# round after another), its value their median.
+jq -e -s 'all(.suite.passes == 3 and .processes == 6 and
+    (.process_values | length) == 6 and .samples == (.values | length) and
+    .value == .median)' "$1" >/dev/null ||
+	fail "passes not merged: $(jq -c '[.suite, .processes, .samples]' "$1" | head -n 2)"
+jq -r 'select(.suite.figure == "lat_pipe (same)") | (.samples / .processes)
+    as $per | .values | to_entries[] | "\(.key / $per | floor) \(.value)"' \
+    "$1" >"$tmp/pipe-values"
+"$bin/benchmp-stats" <"$tmp/pipe-values" >"$tmp/pipe-stats" ||
+	fail "benchmp-stats on a merged record's values: $(cat "$tmp/pipe-stats")"
+jq -e -s --slurpfile s "$tmp/pipe-stats" '.[] |
+    select(.suite.figure == "lat_pipe (same)") | . as $r |
+    all(("median", "ci_lo", "ci_hi", "ci_level", "noisy", "bimodal",
+    "process_values", "within"); $r[.] == $s[0][.])' "$1" >/dev/null ||
+	fail "a merged record is not benchmp-stats over its rounds"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
 # The summary printed again from the file is the run's table.
@@ -53,12 +71,13 @@ run env BENCHMP_PROCESSES=1 "$brun" --installed --quick --only latency \
     --budget 8 --results "$tmp/res2"
 t1=$(date +%s)
 [ "$rc" -eq 0 ] || fail "--budget: exit $rc: $(tail -n 3 "$tmp/err")"
-! grep -q 'budget: .* again' "$tmp/err" ||
-	grep -q 'budget: .* again with --processes=10 ' "$tmp/err" ||
+! grep -q 'budget: .* one more pass' "$tmp/err" ||
+	grep -q 'budget: .*, one more pass with --processes=10 ' "$tmp/err" ||
 	fail "--budget does not add rounds: $(grep budget "$tmp/err")"
 [ $((t1 - t0)) -le 120 ] || fail "--budget 8 took $((t1 - t0)) s"
 set -- "$tmp"/res2/*/*.jsonl
-[ "$(jq -s 'length' "$1")" -ge 18 ] || fail "--budget: records lost"
+# The budget's passes are merged with the others: still one record each.
+[ "$(jq -s 'length' "$1")" -eq 18 ] || fail "--budget: not 18 records"
 ! grep -E '^benchmp-run: budget: .* \((-[0-9]+|0) s left\)$' "$tmp/err" ||
 	fail "--budget 8: a re-run with no time left"
 run "$brun" --installed --quick --only latency --budget 1 \
@@ -83,13 +102,17 @@ while [ "$i" -le 60 ]; do
 	echo taken >"$tmp/res3/$host/$st.machine.json"
 	i=$((i + 1))
 done
-run "$brun" --installed --quick --only context --results "$tmp/res3"
+run "$brun" --installed --quick --only context --passes 1 --results "$tmp/res3"
 [ "$rc" -eq 0 ] || fail "a second run: exit $rc: $(tail -n 3 "$tmp/err")"
+# One pass: the plan's two runs, nothing merged.
+grep -q '^\[2/2\] lat_ctx -s 64 2 8$' "$tmp/err" ||
+	fail "--passes 1: progress $(tail -n 1 "$tmp/err")"
 [ "$(cat "$tmp/res3/$host"/*Z.jsonl "$tmp/res3/$host"/*Z.machine.json |
     sort -u)" = taken ] || fail "a second run wrote into the first's files"
 set -- "$tmp/res3/$host"/*Z-2.jsonl
 # shellcheck disable=SC2012 # (names of the test's own making, no blanks)
-[ -f "$1" ] && jq -e -s 'length > 0' "$1" >/dev/null ||
+[ -f "$1" ] && jq -e -s 'length > 0 and all(.suite.passes == null)' "$1" \
+    >/dev/null ||
 	fail "a second run: no records under the next name: $(ls "$tmp/res3/$host" | tail -n 2)"
 
 # A full results disk (a 12 KB tmpfs in a mount namespace of its own,
@@ -144,6 +167,11 @@ if [ -w /dev/full ]; then
 fi
 expect_exit 2 "unknown group 'cpu'" "$brun" --only cpu
 expect_exit 2 "--budget: 'x' is not" "$brun" --budget x
+expect_exit 2 "--passes: '0' is not a number of passes from 1 to 10" \
+    "$brun" --passes 0
+expect_exit 2 "--passes: '11' is not" "$brun" --passes=11
+expect_exit 2 "--passes needs a value" "$brun" --passes=
+expect_exit 2 "--passes: one pass only under --mpi" "$brun" --mpi --passes 2
 expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
 expect_exit 2 "unknown argument '--bogus'" "$brun" --bogus
 
