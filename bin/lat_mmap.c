@@ -232,7 +232,7 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	if (!s.all_pages) {
 		tool_default_enough(&t, MMAP_ENOUGH_US);
-		(void)tool_min_enough(&t, MMAP_ENOUGH_US);
+		tool_min_enough(&t, MMAP_ENOUGH_US);
 	}
 	/*
 	 * Writing needs the file open for writing, unless each worker

@@ -245,7 +245,7 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	if (!s.per_fault) {
 		tool_default_enough(&t, PF_ENOUGH_US);
-		(void)tool_min_enough(&t, PF_ENOUGH_US);
+		tool_min_enough(&t, PF_ENOUGH_US);
 	}
 	size = file_check(&t, s.file, O_RDONLY, 0);
 	if (size > PF_MAX_SIZE)

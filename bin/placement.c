@@ -20,6 +20,19 @@ const char placement_usage[] =
     "                     same: on one CPU; both: measure each, two "
     "figures\n";
 
+/*
+ * A round trip between two CPUs wakes the other one from idle, and under a
+ * hypervisor what that costs wanders over milliseconds with the host's
+ * idle states: the interval the calibration gives a one-CPU loop (100 us
+ * on the development VM) holds one or two round trips of 50 us, and
+ * lat_unix's median then moved by 11% from one run to the next (48-61
+ * us); with intervals of 5 ms, five per worker, it moved by 3% (60-65 us)
+ * at less than twice the time (lat_tcp 1.4%, lat_sem 0.5%).  Cross runs
+ * use such intervals; a same run keeps the tool's.
+ */
+#define PLACEMENT_CROSS_ENOUGH_US 5000
+#define PLACEMENT_CROSS_REPS 5
+
 /* What a freshly forked partner runs: note its CPU, then its job. */
 struct placement_call {
 	struct placement *p;
@@ -86,6 +99,9 @@ placement_setup(struct placement *p, struct tool *t, unsigned max_group)
 		    strerror(errno));
 	p->seen = m;
 	p->slot = -1;
+	p->tool = t;
+	p->enough_us = t->opts.enough_us;
+	p->repetitions = t->opts.repetitions;
 }
 
 /* Two figures for both (where cross is possible), else one. */
@@ -110,6 +126,14 @@ placement_begin(struct placement *p, unsigned run, unsigned group)
 	p->group = group > 0 ? group : 1;
 	for (i = 0; i < p->seen_bytes / sizeof *p->seen; i++)
 		p->seen[i] = -1;
+	p->tool->opts.enough_us = p->enough_us;
+	p->tool->opts.repetitions = p->repetitions;
+	if (p->mode != PLACEMENT_CROSS)
+		return;
+	if (p->enough_us < PLACEMENT_CROSS_ENOUGH_US)
+		p->tool->opts.enough_us = PLACEMENT_CROSS_ENOUGH_US;
+	if (!p->tool->reps_given)
+		p->tool->opts.repetitions = PLACEMENT_CROSS_REPS;
 }
 
 /* Pin the calling process to one CPU. */

@@ -37,6 +37,9 @@ extern const char placement_usage[];
 #define PLACEMENT_NMEASURED 4
 
 struct placement {
+	struct tool *tool;	/* whose options placement_begin adjusts */
+	uint64_t enough_us;	/* the tool's interval floor, as set up */
+	unsigned repetitions;	/* ... and its intervals per worker */
 	int asked;		/* enum placement_mode, default cross */
 	int given;		/* --placement was on the command line */
 	int mode;		/* of the run in progress: cross or same */
@@ -80,7 +83,12 @@ void placement_setup(struct placement *p, struct tool *t,
 /* How many figures the placement asks for: 2 for both, else 1. */
 unsigned placement_runs(const struct placement *p);
 
-/* Before run i (0 or 1): the mode and group size; forgets the CPUs seen. */
+/*
+ * Before run i (0 or 1): the mode and group size; forgets the CPUs seen.
+ * A cross run's intervals last at least PLACEMENT_CROSS_ENOUGH_US, and
+ * there are PLACEMENT_CROSS_REPS of them unless -N was given; a same run
+ * has the tool's own (see placement.c).
+ */
 void placement_begin(struct placement *p, unsigned run, unsigned group);
 
 /*

@@ -550,33 +550,26 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	return optind;
 }
 
-/* Use us as the interval unless ENOUGH was set. */
+/*
+ * Use us as the interval unless ENOUGH was set (the library read it, an
+ * empty ENOUGH as unset); the record does not count it as ENOUGH's.
+ */
 void
 tool_default_enough(struct tool *t, uint64_t us)
 {
 	int rc;
 
-	if (getenv("ENOUGH") == NULL &&
-	    (rc = bm_ctx_set_calibration(t->ctx, BM_CAL_ENOUGH, us)) != 0)
+	if ((rc = bm_ctx_default_calibration(t->ctx, BM_CAL_ENOUGH,
+	    (double)us)) != 0)
 		tool_lib_fail(t, rc, "ENOUGH");
 }
 
-/* Raise an ENOUGH below us to us; 1 if it was raised. */
-int
+/* Intervals of at least us, whatever ENOUGH says (a floor in the options). */
+void
 tool_min_enough(struct tool *t, uint64_t us)
 {
-	const char *env = getenv("ENOUGH");
-	uint64_t enough;
-	int rc;
-
-	/* ENOUGH was checked by tool_setup(). */
-	if (env == NULL || bm_parse_uint(env, 0, UINT64_MAX, &enough) != 0 ||
-	    enough >= us)
-		return 0;
-	if ((rc = bm_ctx_set_calibration(t->ctx, BM_CAL_ENOUGH,
-	    (double)us)) != 0)
-		tool_lib_fail(t, rc, "ENOUGH");
-	return 1;
+	if (t->opts.enough_us < us)
+		t->opts.enough_us = us;
 }
 
 /* Fewer rounds and intervals by default for workers of 64 MB and more. */

@@ -83,10 +83,10 @@ void tool_default_enough(struct tool *t, uint64_t us);
 
 /*
  * A floor on the interval for a tool whose definition needs long ones:
- * raise a shorter ENOUGH to us (after tool_default_enough).  Returns 1
- * when ENOUGH was raised.
+ * intervals of at least us whatever ENOUGH says (bm_options.enough_us;
+ * the record's enough_us is the interval used, its calibration ENOUGH's).
  */
-int tool_min_enough(struct tool *t, uint64_t us);
+void tool_min_enough(struct tool *t, uint64_t us);
 
 /*
  * A run whose every worker initialises bytes of memory: at 64 MB and more

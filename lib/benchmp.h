@@ -155,6 +155,13 @@ typedef struct bm_calibration {
 /* Set one calibration value by hand, as the environment would. */
 BM_EXTERN int bm_ctx_set_calibration(bm_ctx *ctx, unsigned which,
     double value);
+/*
+ * A program's own value for one calibration value, used unless the
+ * environment (or bm_ctx_set_calibration) gave one: the record does not
+ * count it as from the environment.  0, -EINVAL or BM_ERANGE.
+ */
+BM_EXTERN int bm_ctx_default_calibration(bm_ctx *ctx, unsigned which,
+    double value);
 /* Calibrate what is not yet known (once per context) and report it. */
 BM_EXTERN int bm_calibrate(bm_ctx *ctx, bm_calibration *out);
 

@@ -194,6 +194,24 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 	return 0;
 }
 
+/* A program's default for one calibration value, below the environment. */
+int
+bm_ctx_default_calibration(bm_ctx *ctx, unsigned which, double value)
+{
+	unsigned from_env;
+	int rc;
+
+	if (ctx == NULL)
+		return -EINVAL;
+	if (ctx->cal.from_env & which)
+		return ctx_cal_check(which, value) == -EINVAL ? -EINVAL : 0;
+	from_env = ctx->cal.from_env;
+	if ((rc = bm_ctx_set_calibration(ctx, which, value)) != 0)
+		return rc;
+	ctx->cal.from_env = from_env;
+	return 0;
+}
+
 /* Run benchmarks in min to max rounds of fresh workers, whatever o says. */
 int
 bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)

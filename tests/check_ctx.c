@@ -239,6 +239,46 @@ START_TEST(test_set_calibration)
 }
 END_TEST
 
+/* A program's default is used unless ENOUGH gave one, and is not ENOUGH's. */
+START_TEST(test_default_calibration)
+{
+	bm_ctx *ctx;
+
+	ctx_clear_env();
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_default_calibration(ctx, BM_CAL_ENOUGH, 0),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm_ctx_default_calibration(ctx, 99, 1), -EINVAL);
+	ck_assert_int_eq(bm_ctx_default_calibration(NULL, BM_CAL_ENOUGH, 1),
+	    -EINVAL);
+	ck_assert_uint_eq(ctx->known, 0);
+	ck_assert_int_eq(bm_ctx_default_calibration(ctx, BM_CAL_ENOUGH, 2000),
+	    0);
+	ck_assert_uint_eq(ctx->cal.enough_us, 2000);
+	ck_assert_uint_eq(ctx->known, BM_CAL_ENOUGH);
+	ck_assert_uint_eq(ctx->cal.from_env, 0);
+	bm_ctx_free(ctx);
+	/* ENOUGH set (or empty, which is unset). */
+	setenv("ENOUGH", "300", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_int_eq(bm_ctx_default_calibration(ctx, BM_CAL_ENOUGH, 2000),
+	    0);
+	ck_assert_uint_eq(ctx->cal.enough_us, 300);
+	ck_assert_uint_eq(ctx->cal.from_env, BM_CAL_ENOUGH);
+	bm_ctx_free(ctx);
+	setenv("ENOUGH", "", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_int_eq(bm_ctx_default_calibration(ctx, BM_CAL_ENOUGH, 2000),
+	    0);
+	ck_assert_uint_eq(ctx->cal.enough_us, 2000);
+	ck_assert_uint_eq(ctx->cal.from_env, 0);
+	bm_ctx_free(ctx);
+	ctx_clear_env();
+}
+END_TEST
+
 START_TEST(test_set_timer_forgets_measured)
 {
 	bm_calibration cal;
@@ -280,6 +320,7 @@ ctx_suite(void)
 	    (int)(sizeof bad_envs / sizeof bad_envs[0]));
 	tcase_add_test(tc, test_processes_env);
 	tcase_add_test(tc, test_set_calibration);
+	tcase_add_test(tc, test_default_calibration);
 	tcase_add_test(tc, test_set_timer_forgets_measured);
 	suite_add_tcase(s, tc);
 	return s;

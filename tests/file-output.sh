@@ -67,10 +67,11 @@ if have_jq; then
 	# ENOUGH (2000 here) says; the old ones follow ENOUGH.
 	expect_json '.tool == "lat_pagefault" and .case == "per-page" and
 	    .params.pages == 512 and .measured.map_unmap_us > 0 and .value > 0
-	    and .calibration.enough_us == 20000' \
+	    and .enough_us == 20000 and .calibration.enough_us == 2000' \
 	    "$bin/lat_pagefault" --json -N 3 "$data"
 	expect_json '.case == "write-16k" and .params.stride == 16384 and
-	    .params.span == 104857 and .calibration.enough_us == 20000' \
+	    .params.span == 104857 and .enough_us == 20000 and
+	    .calibration.enough_us == 2000' \
 	    "$bin/lat_mmap" --json -N 3 1m "$wdata"
 	expect_json '.case == "write-160k" and .params.stride == 163840 and
 	    .params.span == 1048576' "$bin/lat_mmap" --json -N 3 -r 1m "$wdata"

@@ -40,16 +40,28 @@ fi
 clock='[0-9]+ MHz, [0-9]+\.[0-9]{4} nanosec clock'
 expect_line "^$clock\$" "$bin/mhz"
 expect_line '^[0-9]+\.[0-9]{4}$' "$bin/mhz" -c
-# Intervals below mhz's floor of 1000 us are raised to it; longer ones
-# are kept.
+# Intervals below mhz's floor of 1000 us are raised to it (the record's
+# enough_us, while its calibration says what ENOUGH was); longer ones are
+# kept.  Its own default, 2000 us, is not ENOUGH's, and an empty ENOUGH is
+# unset, to mhz as to the library.
 if have_jq; then
-	expect_json '.calibration.enough_us == 1000' env ENOUGH=1 \
-	    "$bin/mhz" --json
-	expect_json '.calibration.enough_us == 3000' env ENOUGH=3000 \
-	    "$bin/mhz" --json
+	expect_json '.enough_us == 1000 and .calibration.enough_us == 1 and
+	    .calibration.from_env.enough' env ENOUGH=1 "$bin/mhz" --json
+	expect_json '.enough_us == 3000 and .calibration.enough_us == 3000' \
+	    env ENOUGH=3000 "$bin/mhz" --json
+	for e in unset empty; do
+		if [ "$e" = unset ]; then
+			set -- env -u ENOUGH
+		else
+			set -- env ENOUGH=
+		fi
+		expect_json '.enough_us == 2000 and
+		    .calibration.from_env.enough == false' "$@" "$bin/mhz" \
+		    --json
+	done
 fi
 run env ENOUGH=1 "$bin/mhz" -d
-grep -q '^ENOUGH=1 is below mhz.s floor: intervals of 1000 us$' "$tmp/out" ||
+grep -q '^intervals of at least 1000 us, whatever ENOUGH says$' "$tmp/out" ||
 	fail "mhz -d with ENOUGH=1: $(head -n 1 "$tmp/out")"
 run "$bin/mhz" -d
 if [ "$rc" -ne 0 ]; then
