@@ -334,24 +334,7 @@ main(int argc, char **argv)
 	params[1].key = "conflict";
 	params[1].str = s.conflict ? "yes" : "no";
 	params[1].num = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = m->name;
-	rec.params = params;
-	rec.nparams = 2;
-	rec.metric = "bandwidth";
-	rec.unit = "MB/s";
-	/* MB/s = (size / 1e6) / (ns / 1e9). */
-	rec.scale = (double)s.size * 1e3;
-	rec.inverse = 1;
-	/*
-	 * One worker: the median interval, as lmbench.  Several: their
-	 * aggregate, each worker's bytes over its timed time, so that more
-	 * workers than CPUs share the machine instead of multiplying it.
-	 */
-	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
-	    r.ops_per_s * (double)s.size / 1e6;
-	rec.result = &r;
+	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
 	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
 	    rec.value);

@@ -185,8 +185,6 @@ main(int argc, char **argv)
 	bm_bench b;
 	bm_result r;
 	bm_param param;
-	bm_record rec;
-	char line[128];
 	size_t i;
 	int first;
 
@@ -226,21 +224,8 @@ main(int argc, char **argv)
 	param.key = "file";
 	param.str = s.file;
 	param.num = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = m->name;
-	rec.params = &param;
-	rec.nparams = m->fn == syscall_null ? 0 : 1;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.value = r.per_op_ns.median / 1000.0;
-	rec.scale = 1e-3;
-	rec.inverse = 0;
-	rec.result = &r;
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%s: %.4f microseconds\n", m->label,
-	    rec.value);
-	tool_report(&t, &rec, line);
+	tool_report_us(&t, m->name, &param, m->fn == syscall_null ? 0 : 1, &r,
+	    m->label);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }
