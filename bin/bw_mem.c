@@ -293,7 +293,6 @@ main(int argc, char **argv)
 	bm_bench b;
 	char line[128];
 	uint64_t size;
-	size_t i;
 	int first;
 
 	memset(&s, 0, sizeof s);
@@ -304,12 +303,8 @@ main(int argc, char **argv)
 	if (argc - first > 3)
 		tool_usage_error(&t, "too many arguments");
 	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
-	for (i = 0; i < BW_NMODES; i++) {
-		if (strcmp(argv[first + 1], bw_modes[i].name) == 0)
-			m = &bw_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first + 1]);
+	m = tool_mode(&t, "mode", argv[first + 1], bw_modes, BW_NMODES,
+	    sizeof bw_modes[0]);
 	if (argc - first == 3) {
 		if (strcmp(argv[first + 2], "conflict") != 0)
 			tool_usage_error(&t, "unknown argument '%s' (expected "

@@ -185,18 +185,13 @@ main(int argc, char **argv)
 	bm_bench b;
 	bm_result r;
 	bm_param param;
-	size_t i;
 	int first;
 
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the system call to measure");
-	for (i = 0; i < SYSCALL_NMODES; i++) {
-		if (strcmp(argv[first], syscall_modes[i].name) == 0)
-			m = &syscall_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown system call '%s'", argv[first]);
+	m = tool_mode(&t, "system call", argv[first], syscall_modes,
+	    SYSCALL_NMODES, sizeof syscall_modes[0]);
 	if (first + 2 < argc)
 		tool_usage_error(&t, "too many arguments");
 	if (first + 1 < argc) {

@@ -360,6 +360,21 @@ tool_uint(const struct tool *t, const char *what, const char *s,
 	return v;
 }
 
+/* Find a mode by name in a table of named entries or exit 2 naming it. */
+const void *
+tool_mode(const struct tool *t, const char *what, const char *name,
+    const void *table, size_t n, size_t size)
+{
+	const char *entry = table;
+	size_t i;
+
+	/* Each entry starts with its name, so it is where the entry is. */
+	for (i = 0; i < n; i++, entry += size)
+		if (strcmp(name, *(const char *const *)(const void *)entry) == 0)
+			return entry;
+	tool_usage_error(t, "unknown %s '%s'", what, name);
+}
+
 /* Parse a size with k/m/g within [min, max] or exit 2 naming it. */
 uint64_t
 tool_size(const struct tool *t, const char *what, const char *s,
