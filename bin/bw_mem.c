@@ -293,7 +293,6 @@ main(int argc, char **argv)
 	bm_bench b;
 	char line[128];
 	uint64_t size;
-	size_t i;
 	int first;
 
 	memset(&s, 0, sizeof s);
@@ -304,12 +303,8 @@ main(int argc, char **argv)
 	if (argc - first > 3)
 		tool_usage_error(&t, "too many arguments");
 	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
-	for (i = 0; i < BW_NMODES; i++) {
-		if (strcmp(argv[first + 1], bw_modes[i].name) == 0)
-			m = &bw_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first + 1]);
+	m = tool_mode(&t, "mode", argv[first + 1], bw_modes, BW_NMODES,
+	    sizeof bw_modes[0]);
 	if (argc - first == 3) {
 		if (strcmp(argv[first + 2], "conflict") != 0)
 			tool_usage_error(&t, "unknown argument '%s' (expected "
@@ -334,24 +329,7 @@ main(int argc, char **argv)
 	params[1].key = "conflict";
 	params[1].str = s.conflict ? "yes" : "no";
 	params[1].num = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = m->name;
-	rec.params = params;
-	rec.nparams = 2;
-	rec.metric = "bandwidth";
-	rec.unit = "MB/s";
-	/* MB/s = (size / 1e6) / (ns / 1e9). */
-	rec.scale = (double)s.size * 1e3;
-	rec.inverse = 1;
-	/*
-	 * One worker: the median interval, as lmbench.  Several: their
-	 * aggregate, each worker's bytes over its timed time, so that more
-	 * workers than CPUs share the machine instead of multiplying it.
-	 */
-	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
-	    r.ops_per_s * (double)s.size / 1e6;
-	rec.result = &r;
+	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
 	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
 	    rec.value);

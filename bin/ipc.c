@@ -281,6 +281,7 @@ ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
 {
 	struct ipc_state *s = &ipc_state;
 	bm_param params[2 + PLACEMENT_NPARAMS];
+	const char *name;
 	size_t np = 0;
 	bm_record rec;
 	char line[160];
@@ -294,29 +295,18 @@ ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
 		params[np++].num = (double)s->total;
 	}
 	placement_params(&s->place, params, &np);
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = desc->channel == IPC_PIPE ? "pipe" :
+	name = desc->channel == IPC_PIPE ? "pipe" :
 	    desc->channel == IPC_UNIX ? "unix" : "fifo";
-	rec.params = params;
-	rec.nparams = np;
+	if (desc->bandwidth)
+		tool_record_bw(&rec, t, name, params, np, r, (double)s->total);
+	else
+		tool_record_us(&rec, t, name, params, np, r);
 	placement_measured(&s->place, &rec);
-	rec.result = r;
 	if (desc->bandwidth) {
-		rec.metric = "bandwidth";
-		rec.unit = "MB/s";
-		rec.scale = (double)s->total * 1e3;
-		rec.inverse = 1;
-		rec.value = r->parallel == 1 ? rec.scale / r->per_op_ns.median :
-		    r->ops_per_s * (double)s->total / 1e6;
 		tool_aggregate(t, &rec);
 		snprintf(line, sizeof line, "%s: %.2f MB/sec%s\n", desc->label,
 		    rec.value, placement_suffix(&s->place));
 	} else {
-		rec.metric = "latency";
-		rec.unit = "us";
-		rec.scale = 1e-3;
-		rec.value = r->per_op_ns.median / 1000.0;
 		tool_aggregate(t, &rec);
 		snprintf(line, sizeof line, "%s: %.4f microseconds%s\n",
 		    desc->label, rec.value, placement_suffix(&s->place));

@@ -123,16 +123,7 @@ main(int argc, char **argv)
 	param.key = "command";
 	param.str = argv[first];
 	param.num = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = argv[first];
-	rec.params = &param;
-	rec.nparams = 1;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.value = r.per_op_ns.median / 1000.0;
-	rec.scale = 1e-3;
-	rec.result = &r;
+	tool_record_us(&rec, &t, argv[first], &param, 1, &r);
 	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "lat_cmd: %.4f microseconds\n", rec.value);
 	tool_report(&t, &rec, line);

@@ -246,6 +246,7 @@ ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
 	double hop_us = r->per_op_ns.median / 1000.0 / nprocs;
 	size_t np = 2, i;
 	bm_record rec;
+	int rc;
 	char line[96];
 
 	if (!(hop_us > ovr_us)) {
@@ -269,20 +270,14 @@ ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
 	measured[0].num = ovr_us;
 	for (i = 0; i < s->place.nmeasured; i++)
 		measured[1 + i] = s->place.measured[i];
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = "ring";
+	/* One trip is nprocs switches, each with one hop's overhead. */
+	if ((rc = bm_record_latency_per(&rec, t->name, "ring", "us", r,
+	    nprocs, ovr_us * 1000.0 * nprocs)) != 0)
+		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = measured;
 	rec.nmeasured = 1 + s->place.nmeasured;
-	rec.metric = "latency";
-	rec.unit = "us";
-	/* One trip is nprocs switches, each with one hop's overhead. */
-	rec.scale = 1e-3 / nprocs;
-	rec.offset = ovr_us;
-	rec.value = hop_us - ovr_us;
-	rec.result = r;
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%u %.2f\n", nprocs, rec.value);
 	tool_report(t, &rec, line);

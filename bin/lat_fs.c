@@ -254,7 +254,7 @@ main(int argc, char **argv)
 	double rate[2];
 	size_t shlen;
 	unsigned i, half;
-	int first;
+	int first, rc;
 	void *m;
 
 	first = tool_parse(&t, argc, argv, "s:n:", NULL, fs_option);
@@ -311,17 +311,14 @@ main(int argc, char **argv)
 				tool_fail(&t, "cannot summarise the run");
 			if (!t.json && t.sink == NULL)
 				continue;
-			memset(&rec, 0, sizeof rec);
-			rec.tool = t.name;
-			rec.case_name = half ? "delete" : "create";
+			/* A sample is the time per file of one cycle. */
+			if ((rc = bm_record_rate(&rec, t.name, half ? "delete" :
+			    "create", "files/s", &r, 1)) != 0)
+				tool_lib_fail(&t, rc, "building the record");
+			/* The rate of all workers' files over their time. */
+			rec.value = rate[half];
 			rec.params = params;
 			rec.nparams = first < argc ? 3 : 2;
-			rec.metric = "rate";
-			rec.unit = "files/s";
-			rec.scale = 1e9;
-			rec.inverse = 1;
-			rec.value = rate[half];
-			rec.result = &r;
 			tool_report(&t, &rec, "");
 		}
 		if (!t.json && !bm_sink_is_stdout(t.sink)) {

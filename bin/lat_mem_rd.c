@@ -90,6 +90,7 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	bm_record rec;
 	bm_result r;
 	char line[64];
+	int rc;
 	uint64_t b0 = 0;
 	double t0 = 0, mbps = 0;
 	size_t np = 0;
@@ -124,19 +125,12 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	params[np++] = (bm_param){ "load", NULL, (double)lmr_load };
 	/* What the load processes moved is measured, not asked. */
 	params[np] = (bm_param){ "load_mbps", NULL, mbps };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = lmr_case();
+	if ((rc = bm_record_latency(&rec, t->name, lmr_case(), "ns", &r)) != 0)
+		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = params + np;
 	rec.nmeasured = lmr_load > 0;
-	rec.metric = "latency";
-	rec.unit = "ns";
-	rec.value = r.per_op_ns.median;
-	rec.scale = 1;
-	rec.inverse = 0;
-	rec.result = &r;
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%.5f %.3f\n",
 	    (double)size / (1024.0 * 1024.0), rec.value);

@@ -208,7 +208,7 @@ main(int argc, char **argv)
 		    "own value (the file\nmust be writable; its contents never "
 		    "change).\n"
 	};
-	const char *label = "";
+	const char *label = "", *name;
 	struct mmap_state s;
 	bm_param params[4];
 	bm_record rec;
@@ -253,21 +253,13 @@ main(int argc, char **argv)
 	    (double)sysconf(_SC_PAGESIZE) : (double)s.stride };
 	params[3] = (bm_param){ "span", NULL, s.all_pages ? (double)s.size :
 	    (double)s.span };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
 	if (!s.all_pages)
-		rec.case_name = s.random ? "write-160k" : "write-16k";
+		name = s.random ? "write-160k" : "write-16k";
 	else {
-		rec.case_name = s.random ? "all-pages-random" : "all-pages";
+		name = s.random ? "all-pages-random" : "all-pages";
 		label = s.random ? " all-pages-random" : " all-pages";
 	}
-	rec.params = params;
-	rec.nparams = 4;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.scale = 1e-3;
-	rec.value = r.per_op_ns.median / 1000.0;
-	rec.result = &r;
+	tool_record_us(&rec, &t, name, params, 4, &r);
 	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "%.6f %.2f%s\n", (double)s.size / 1e6,
 	    rec.value, label);

@@ -26,6 +26,7 @@ main(int argc, char **argv)
 	bm_record rec;
 	char line[128];
 	size_t i;
+	int rc;
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
@@ -40,15 +41,9 @@ main(int argc, char **argv)
 		tool_run(&t, &b, &r);
 		tool_later_warmup(&t, OPS_NEXT_WARMUP_US);
 
-		memset(&rec, 0, sizeof rec);
-		rec.tool = t.name;
-		rec.case_name = ops_cases[i].label;
-		rec.metric = "latency";
-		rec.unit = "ns";
-		rec.value = r.per_op_ns.median / OPS_BLOCK;
-		rec.scale = 1.0 / OPS_BLOCK;
-		rec.inverse = 0;
-		rec.result = &r;
+		if ((rc = bm_record_latency_per(&rec, t.name,
+		    ops_cases[i].label, "ns", &r, OPS_BLOCK, 0)) != 0)
+			tool_lib_fail(&t, rc, "building the record");
 		tool_aggregate(&t, &rec);
 		snprintf(line, sizeof line, "%s: %.2f nanoseconds\n",
 		    ops_cases[i].label, rec.value);

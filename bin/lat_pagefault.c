@@ -232,7 +232,7 @@ main(int argc, char **argv)
 	char line[700];
 	double faults = 0, map_ns, div;
 	uint64_t size;
-	int first;
+	int first, rc;
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, "C", longopts, pf_option);
@@ -288,20 +288,14 @@ main(int argc, char **argv)
 	params[2] = s.per_fault ?
 	    (bm_param){ "faults_per_pass", NULL, faults } :
 	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = s.per_fault ? "per-fault" : "per-page";
+	if ((rc = bm_record_latency_per(&rec, t.name, s.per_fault ?
+	    "per-fault" : "per-page", "us", &r, div, map_ns)) != 0)
+		tool_lib_fail(&t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = 2;
 	/* The faults and the map+unmap cost are found, not asked for. */
 	rec.measured = params + 2;
 	rec.nmeasured = 1;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.scale = 1e-3 / div;
-	rec.offset = map_ns * 1e-3 / div;
-	rec.value = (r.per_op_ns.median - map_ns) / div / 1000.0;
-	rec.result = &r;
 	tool_aggregate(&t, &rec);
 	snprintf(line, sizeof line, "Pagefaults on %s%s: %.4f microseconds\n",
 	    s.file, s.per_fault ? " (per fault)" : "", rec.value);

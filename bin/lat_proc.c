@@ -206,19 +206,14 @@ main(int argc, char **argv)
 	struct proc_state s;
 	bm_bench b;
 	bm_result r;
-	size_t i;
 	int first;
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the mode");
-	for (i = 0; i < PROC_NMODES; i++) {
-		if (strcmp(argv[first], proc_modes[i].name) == 0)
-			m = &proc_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first]);
+	m = tool_mode(&t, "mode", argv[first], proc_modes, PROC_NMODES,
+	    sizeof proc_modes[0]);
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	tool_setup(&t);

@@ -184,19 +184,14 @@ main(int argc, char **argv)
 	bm_param param;
 	bm_bench b;
 	bm_result r;
-	size_t i;
 	int first;
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the mode");
-	for (i = 0; i < SIG_NMODES; i++) {
-		if (strcmp(argv[first], sig_modes[i].name) == 0)
-			m = &sig_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first]);
+	m = tool_mode(&t, "mode", argv[first], sig_modes, SIG_NMODES,
+	    sizeof sig_modes[0]);
 	if (first + 2 < argc)
 		tool_usage_error(&t, "too many arguments");
 	if (first + 1 < argc) {

@@ -185,20 +185,13 @@ main(int argc, char **argv)
 	bm_bench b;
 	bm_result r;
 	bm_param param;
-	bm_record rec;
-	char line[128];
-	size_t i;
 	int first;
 
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the system call to measure");
-	for (i = 0; i < SYSCALL_NMODES; i++) {
-		if (strcmp(argv[first], syscall_modes[i].name) == 0)
-			m = &syscall_modes[i];
-	}
-	if (m == NULL)
-		tool_usage_error(&t, "unknown system call '%s'", argv[first]);
+	m = tool_mode(&t, "system call", argv[first], syscall_modes,
+	    SYSCALL_NMODES, sizeof syscall_modes[0]);
 	if (first + 2 < argc)
 		tool_usage_error(&t, "too many arguments");
 	if (first + 1 < argc) {
@@ -226,21 +219,8 @@ main(int argc, char **argv)
 	param.key = "file";
 	param.str = s.file;
 	param.num = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = m->name;
-	rec.params = &param;
-	rec.nparams = m->fn == syscall_null ? 0 : 1;
-	rec.metric = "latency";
-	rec.unit = "us";
-	rec.value = r.per_op_ns.median / 1000.0;
-	rec.scale = 1e-3;
-	rec.inverse = 0;
-	rec.result = &r;
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%s: %.4f microseconds\n", m->label,
-	    rec.value);
-	tool_report(&t, &rec, line);
+	tool_report_us(&t, m->name, &param, m->fn == syscall_null ? 0 : 1, &r,
+	    m->label);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

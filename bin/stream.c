@@ -228,6 +228,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	bm_result r;
 	bm_bench b;
 	char line[128];
+	int rc;
 	double bytes = (double)s->n * 8.0 * k->arrays;
 
 	b.initialize = stream_init;
@@ -241,28 +242,18 @@ stream_one(struct tool *t, struct stream_state *s,
 	params[1] = (bm_param){ "version", NULL, (double)stream_version };
 	params[2] = (bm_param){ "llc", NULL, (double)tp->llc };
 	params[3] = (bm_param){ "topology", tp->source, 0 };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = k->name;
+	/* One operation is the kernel over all n elements. */
+	if ((rc = bm_record_latency_per(&rec, t->name, k->name, "ns", &r,
+	    (double)s->n, 0)) != 0)
+		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = 4;
-	rec.metric = "latency";
-	rec.unit = "ns";
-	rec.scale = 1.0 / (double)s->n;
-	rec.inverse = 0;
-	rec.value = r.per_op_ns.median * rec.scale;
-	rec.result = &r;
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s %s latency: %.2f nanoseconds\n",
 	    label, k->name, rec.value);
 	tool_report(t, &rec, line);
 
-	rec.metric = "bandwidth";
-	rec.unit = "MB/s";
-	rec.scale = bytes / 1e6 * 1e9;
-	rec.inverse = 1;
-	rec.value = r.parallel == 1 ? rec.scale / r.per_op_ns.median :
-	    r.ops_per_s * bytes / 1e6;
+	tool_record_bw(&rec, t, k->name, params, 4, &r, bytes);
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%s %s bandwidth: %.2f MB/sec\n",
 	    label, k->name, rec.value);

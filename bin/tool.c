@@ -360,6 +360,21 @@ tool_uint(const struct tool *t, const char *what, const char *s,
 	return v;
 }
 
+/* Find a mode by name in a table of named entries or exit 2 naming it. */
+const void *
+tool_mode(const struct tool *t, const char *what, const char *name,
+    const void *table, size_t n, size_t size)
+{
+	const char *entry = table;
+	size_t i;
+
+	/* Each entry starts with its name, so it is where the entry is. */
+	for (i = 0; i < n; i++, entry += size)
+		if (strcmp(name, *(const char *const *)(const void *)entry) == 0)
+			return entry;
+	tool_usage_error(t, "unknown %s '%s'", what, name);
+}
+
 /* Parse a size with k/m/g within [min, max] or exit 2 naming it. */
 uint64_t
 tool_size(const struct tool *t, const char *what, const char *s,
@@ -847,19 +862,12 @@ void
 tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
     const bm_param *params, size_t nparams, const bm_result *r, double bytes)
 {
-	memset(rec, 0, sizeof *rec);
-	rec->tool = t->name;
-	rec->case_name = case_name;
+	int rc;
+
+	if ((rc = bm_record_bandwidth(rec, t->name, case_name, r, bytes)) != 0)
+		tool_lib_fail(t, rc, "building the record");
 	rec->params = params;
 	rec->nparams = nparams;
-	rec->metric = "bandwidth";
-	rec->unit = "MB/s";
-	/* MB/s = (bytes / 1e6) / (ns / 1e9). */
-	rec->scale = bytes * 1e3;
-	rec->inverse = 1;
-	rec->value = r->parallel == 1 ? rec->scale / r->per_op_ns.median :
-	    r->ops_per_s * bytes / 1e6;
-	rec->result = r;
 }
 
 /* Fill a latency record: microseconds per operation, one worker's median. */
@@ -867,16 +875,12 @@ void
 tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
     const bm_param *params, size_t nparams, const bm_result *r)
 {
-	memset(rec, 0, sizeof *rec);
-	rec->tool = t->name;
-	rec->case_name = case_name;
+	int rc;
+
+	if ((rc = bm_record_latency(rec, t->name, case_name, "us", r)) != 0)
+		tool_lib_fail(t, rc, "building the record");
 	rec->params = params;
 	rec->nparams = nparams;
-	rec->metric = "latency";
-	rec->unit = "us";
-	rec->scale = 1e-3;
-	rec->value = r->per_op_ns.median / 1000.0;
-	rec->result = r;
 }
 
 /* Release the context and check that stdout was written. */

@@ -71,6 +71,14 @@ void tool_lib_fail(const struct tool *t, int rc, const char *doing)
 uint64_t tool_size(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);
 
+/*
+ * Find name in a table of n entries of size bytes whose first member is
+ * the entry's name (const char *): the entry, or a usage error "unknown
+ * what 'name'".
+ */
+const void *tool_mode(const struct tool *t, const char *what,
+    const char *name, const void *table, size_t n, size_t size);
+
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);

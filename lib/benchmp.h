@@ -440,6 +440,33 @@ typedef struct bm_record {
 	size_t nmeasured;
 } bm_record;
 
+/*
+ * Record constructors: zero rec and fill tool, case, result, metric,
+ * unit, better, value and the scaling of the samples (scale, inverse,
+ * offset) consistently; the caller adds params and measured.  0, or
+ * -EINVAL for a missing argument, an unknown unit or a count not above 0.
+ */
+/* A latency: the median time per operation in unit ("ns", "us", "ms", "s"). */
+BM_EXTERN int bm_record_latency(bm_record *rec, const char *tool,
+    const char *case_name, const char *unit, const bm_result *r);
+/*
+ * A latency of one of ops parts of an operation, less offset_ns (a cost
+ * per operation measured apart): (median - offset_ns) / ops in unit.
+ */
+BM_EXTERN int bm_record_latency_per(bm_record *rec, const char *tool,
+    const char *case_name, const char *unit, const bm_result *r, double ops,
+    double offset_ns);
+/*
+ * A bandwidth in MB/s of bytes per operation: one worker's median, or
+ * with several workers their aggregate (ops_per_s times bytes).
+ */
+BM_EXTERN int bm_record_bandwidth(bm_record *rec, const char *tool,
+    const char *case_name, const bm_result *r, double bytes);
+/* A rate in unit ("ops/s", "files/s") of items per operation, as above. */
+BM_EXTERN int bm_record_rate(bm_record *rec, const char *tool,
+    const char *case_name, const char *unit, const bm_result *r,
+    double items);
+
 /* Format a record as one line of JSON (with '\n'); free() the string. */
 BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
     char **out);

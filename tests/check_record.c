@@ -501,6 +501,211 @@ START_TEST(test_stats_json)
 }
 END_TEST
 
+/* The number after "key": in a record, which must be there. */
+static double
+record_num(const char *json, const char *key)
+{
+	char pat[64];
+	const char *at;
+
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	at = strstr(json, pat);
+	ck_assert_ptr_nonnull(at);
+	return strtod(at + strlen(pat), NULL);
+}
+
+/* Format rec and check its median, min and max (within a part in 1e12). */
+static void
+record_check_stats(const bm_record *rec, double median, double mn, double mx)
+{
+	char *s = NULL;
+
+	ck_assert_int_eq(bm_record_json(NULL, rec, &s), 0);
+	check_one_line(s);
+	ck_assert_double_eq_tol(record_num(s, "value"), rec->value,
+	    fabs(rec->value) * 1e-12);
+	ck_assert_double_eq_tol(record_num(s, "median"), median,
+	    fabs(median) * 1e-12);
+	ck_assert_double_eq_tol(record_num(s, "min"), mn, fabs(mn) * 1e-12);
+	ck_assert_double_eq_tol(record_num(s, "max"), mx, fabs(mx) * 1e-12);
+	free(s);
+}
+
+/* A record that was not zeroed, to see that a constructor zeroes it. */
+static void
+record_garbage(bm_record *rec)
+{
+	memset(rec, 0x5a, sizeof *rec);
+}
+
+START_TEST(test_make_latency)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+	static const double per[] = { 1, 1e3, 1e6, 1e9 };
+	bm_record rec;
+	size_t i;
+
+	record_setup();
+	for (i = 0; i < 4; i++) {
+		record_garbage(&rec);
+		ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null",
+		    units[i], &result), 0);
+		ck_assert_str_eq(rec.tool, "lat_test");
+		ck_assert_str_eq(rec.case_name, "null");
+		ck_assert_str_eq(rec.metric, "latency");
+		ck_assert_str_eq(rec.unit, units[i]);
+		ck_assert_ptr_eq(rec.result, &result);
+		ck_assert_ptr_null(rec.params);
+		ck_assert_uint_eq(rec.nparams, 0);
+		ck_assert_ptr_null(rec.measured);
+		ck_assert_uint_eq(rec.nmeasured, 0);
+		ck_assert_int_eq(rec.better, BM_BETTER_LOWER);
+		ck_assert_int_eq(rec.inverse, 0);
+		ck_assert(rec.offset == 0);
+		/* The classic figure: the median per operation, divided. */
+		ck_assert(rec.value == 125 / per[i]);
+		record_check_stats(&rec, 125 / per[i], 100 / per[i],
+		    150 / per[i]);
+	}
+	/* The same bits as the tools computed by hand before. */
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "us", &result), 0);
+	ck_assert(rec.value == result.per_op_ns.median / 1000.0);
+	ck_assert(rec.scale == 1e-3);
+
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "min", &result),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", NULL, &result),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_latency(&rec, NULL, "c", "us", &result),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "us", NULL),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_latency(NULL, "t", "c", "us", &result),
+	    -EINVAL);
+}
+END_TEST
+
+START_TEST(test_make_latency_per)
+{
+	bm_record rec;
+
+	record_setup();
+	/* Four parts an operation, 20 ns of it measured apart. */
+	record_garbage(&rec);
+	ck_assert_int_eq(bm_record_latency_per(&rec, "lat_test", "ring", "ns",
+	    &result, 4, 20), 0);
+	ck_assert(rec.value == 26.25);
+	ck_assert(rec.scale == 0.25);
+	ck_assert(rec.offset == 5);
+	ck_assert_int_eq(rec.inverse, 0);
+	ck_assert_ptr_null(rec.params);
+	/* Every sample goes the same way as the value: (ns - 20) / 4. */
+	record_check_stats(&rec, 26.25, 20, 32.5);
+	/* In us: the offset is in the unit, the value too. */
+	ck_assert_int_eq(bm_record_latency_per(&rec, "lat_test", "ring", "us",
+	    &result, 4, 20), 0);
+	ck_assert_double_eq_tol(rec.offset, 0.005, 1e-15);
+	record_check_stats(&rec, 0.02625, 0.02, 0.0325);
+	/* bm_record_latency is the case of one part and no offset. */
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "us", &result,
+	    1, 0), 0);
+	ck_assert(rec.value == result.per_op_ns.median / 1000.0);
+
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "ns", &result,
+	    0, 0), -EINVAL);
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "ns", &result,
+	    -1, 0), -EINVAL);
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "ns", &result,
+	    NAN, 0), -EINVAL);
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "ns", &result,
+	    INFINITY, 0), -EINVAL);
+	ck_assert_int_eq(bm_record_latency_per(&rec, "t", "c", "ns", &result,
+	    1, NAN), -EINVAL);
+}
+END_TEST
+
+/* The median of 1e9 over 100 to 150 ns in steps of 10. */
+#define BW_MEDIAN ((1e9 / 120 + 1e9 / 130) / 2)
+
+START_TEST(test_make_bandwidth)
+{
+	bm_record rec;
+	char *s = NULL;
+
+	record_setup();
+	/* Two workers: the aggregate, 1.6e7 operations/s of 1 MB each. */
+	record_garbage(&rec);
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &result,
+	    1e6), 0);
+	ck_assert_str_eq(rec.metric, "bandwidth");
+	ck_assert_str_eq(rec.unit, "MB/s");
+	ck_assert_int_eq(rec.better, BM_BETTER_HIGHER);
+	ck_assert_int_eq(rec.inverse, 1);
+	ck_assert(rec.scale == 1e9);
+	ck_assert(rec.offset == 0);
+	ck_assert_ptr_null(rec.params);
+	ck_assert_ptr_null(rec.measured);
+	ck_assert(rec.value == 1.6e7);
+	/* The statistics describe one worker's intervals. */
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_ptr_nonnull(strstr(s, "\"better\":\"higher\""));
+	/* The median of the inverses, between 1e9/130 and 1e9/120. */
+	ck_assert_double_eq_tol(record_num(s, "median"), BW_MEDIAN, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "min"), 1e9 / 150, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "max"), 1e7, 1e-3);
+	free(s);
+	/* One worker: its median, as lmbench. */
+	result.parallel = 1;
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &result,
+	    1e6), 0);
+	ck_assert(rec.value == 8e6);
+	record_check_stats(&rec, BW_MEDIAN, 1e9 / 150, 1e7);
+
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "t", "c", &result, 0),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "t", "c", &result, NAN),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "t", "c", NULL, 1),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_bandwidth(&rec, NULL, "c", &result, 1),
+	    -EINVAL);
+}
+END_TEST
+
+START_TEST(test_make_rate)
+{
+	bm_record rec;
+
+	record_setup();
+	result.parallel = 1;
+	record_garbage(&rec);
+	ck_assert_int_eq(bm_record_rate(&rec, "lat_test", "create", "files/s",
+	    &result, 1), 0);
+	ck_assert_str_eq(rec.metric, "rate");
+	ck_assert_str_eq(rec.unit, "files/s");
+	ck_assert_int_eq(rec.better, BM_BETTER_HIGHER);
+	ck_assert_int_eq(rec.inverse, 1);
+	ck_assert(rec.scale == 1e9);
+	ck_assert(rec.value == 8e6);
+	ck_assert_ptr_null(rec.params);
+	record_check_stats(&rec, BW_MEDIAN, 1e9 / 150, 1e7);
+	/* Ten items an operation, two workers: their aggregate. */
+	result.parallel = 2;
+	ck_assert_int_eq(bm_record_rate(&rec, "lat_test", "create", "ops/s",
+	    &result, 10), 0);
+	ck_assert(rec.value == 1.6e8);
+	ck_assert(rec.scale == 1e10);
+	ck_assert_str_eq(rec.unit, "ops/s");
+
+	ck_assert_int_eq(bm_record_rate(&rec, "t", "c", NULL, &result, 1),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_rate(&rec, "t", "c", "ops/s", &result, 0),
+	    -EINVAL);
+	ck_assert_int_eq(bm_record_rate(NULL, "t", "c", "ops/s", &result, 1),
+	    -EINVAL);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 record_suite(void)
@@ -522,6 +727,10 @@ record_suite(void)
 	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_stats_json);
+	tcase_add_test(tc, test_make_latency);
+	tcase_add_test(tc, test_make_latency_per);
+	tcase_add_test(tc, test_make_bandwidth);
+	tcase_add_test(tc, test_make_rate);
 	suite_add_tcase(s, tc);
 	return s;
 }
