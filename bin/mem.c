@@ -418,7 +418,7 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 	bm_bench b;
 	int rc;
 
-	if ((rc = bm_ctx_set_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
+	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
 		tool_lib_fail(t, rc, "LOOP_O");
 
 	if (c->k < 1 || c->k > MEM_MAX_CHAINS)

@@ -78,21 +78,17 @@ main(int argc, char **argv)
 	bm_bench b;
 	bm_result r, run;
 	bm_record rec;
-	const char *env;
 	FILE *dbg;
 	char line[128];
 	double ns_add, ns, ticks, spent;
 	long mhz;
-	int i, rc;
+	int i;
 
 	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	t.default_timer = MHZ_TIMER;
+	t.default_enough_us = MHZ_ENOUGH_US;
 	tool_setup(&t);
-	env = getenv("BENCHMP_TIMER");
-	if (t.timer == NULL && (env == NULL || *env == '\0') &&
-	    (rc = bm_ctx_set_timer(t.ctx, MHZ_TIMER)) != 0)
-		tool_lib_fail(&t, rc, NULL);
-	tool_default_enough(&t, MHZ_ENOUGH_US);
 	tool_min_enough(&t, MHZ_MIN_ENOUGH_US);
 	if (mhz_debug)
 		fprintf(t.json ? stderr : stdout, "intervals of at least %u "

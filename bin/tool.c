@@ -666,12 +666,15 @@ tool_wall_clock(struct tool *t)
 			    clock, t->name);
 }
 
-/* Create the context and apply the environment and --timer. */
+/*
+ * Create the context and resolve its settings in the library: the tool's
+ * defaults, the environment and the command line, in that order.
+ */
 void
 tool_setup(struct tool *t)
 {
-	unsigned pmin, pmax;
-	const char *env;
+	bm_settings st;
+	const char *spec;
 	int rc;
 
 	tool_check_crowd(t);
@@ -682,32 +685,19 @@ tool_setup(struct tool *t)
 	 * file, like a full disk, not as a tool killed by SIGXFSZ.
 	 */
 	(void)signal(SIGXFSZ, SIG_IGN);
-	/*
-	 * list is a request typed on the command line: exported, it would
-	 * make every tool print the list and measure nothing, with exit 0.
-	 */
-	env = getenv("BENCHMP_TIMER");
-	if (t->timer == NULL && env != NULL && bm_timer_config_wants_list(env))
-		tool_usage_error(t, "BENCHMP_TIMER: 'list' is a command-line "
-		    "request (--timer=list), not a setting");
-	if ((rc = bm_ctx_load_env(t->ctx)) != 0)
+	memset(&st, 0, sizeof st);
+	st.timer_default = t->default_timer;
+	st.enough_default_us = t->default_enough_us;
+	st.timer = t->timer;
+	st.output = t->output;
+	st.events = t->events;
+	st.processes = t->processes;
+	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)
 		tool_lib_fail(t, rc, NULL);
-	if (t->timer != NULL && (rc = bm_ctx_set_timer(t->ctx, t->timer)) != 0)
-		tool_lib_fail(t, rc, "--timer");
-	if (t->processes != NULL && ((rc = bm_parse_processes(t->processes,
-	    &pmin, &pmax)) != 0 ||
-	    (rc = bm_ctx_set_processes(t->ctx, pmin, pmax)) != 0))
-		tool_lib_fail(t, rc, "--processes");
-	if (t->events != NULL &&
-	    (rc = bm_ctx_set_events(t->ctx, t->events)) != 0)
-		tool_lib_fail(t, rc, "--events");
-	env = getenv("BENCHMP_OUTPUT");
-	if (t->output == NULL && env != NULL && *env != '\0')
-		t->output = env;
-	if (t->output != NULL &&
-	    (rc = bm_sink_open(t->ctx, t->output, &t->sink)) != 0)
-		tool_lib_fail(t, rc, t->output == env ? "BENCHMP_OUTPUT" :
-		    "--output");
+	if ((spec = bm_ctx_output(t->ctx)) != NULL &&
+	    (rc = bm_sink_open(t->ctx, spec, &t->sink)) != 0)
+		tool_lib_fail(t, rc, bm_ctx_source(t->ctx, BM_SETTING_OUTPUT) ==
+		    BM_SOURCE_CMDLINE ? "--output" : "BENCHMP_OUTPUT");
 }
 
 /* Run the benchmark; on failure report it and exit (tool_run_fail). */

@@ -22,6 +22,9 @@ struct tool {
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
 	const char *processes;		/* --processes=MIN[:MAX] */
+	/* The tool's own defaults, below the environment (NULL/0: none). */
+	const char *default_timer;
+	uint64_t default_enough_us;
 	bm_sink *sink;			/* where records go, or NULL */
 	/* Under MPI: the records rank 0 prints for cluster_rec. */
 	const bm_record *cluster_rec;
@@ -44,8 +47,10 @@ int tool_parse(struct tool *t, int argc, char **argv,
     void (*extra)(struct tool *t, int opt, const char *arg));
 
 /*
- * Create the context, read the environment and --timer, open the sink of
- * --output or BENCHMP_OUTPUT; exits on error, before anything is measured.
+ * Create the context, resolve its settings with bm_ctx_configure() (the
+ * tool's defaults, the environment, --timer, --events, --processes and
+ * --output) and open the sink it chose; exits on error, before anything
+ * is measured.
  */
 void tool_setup(struct tool *t);
 

@@ -117,12 +117,68 @@ BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
  */
 BM_EXTERN int bm_parse_processes(const char *s, unsigned *min, unsigned *max);
 /*
- * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, ENOUGH, TIMING_O
- * and LOOP_O.  A
- * malformed or out-of-range value is an error whose detail names the
- * variable; nothing is silently ignored.
+ * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, BENCHMP_EVENTS,
+ * BENCHMP_OUTPUT, ENOUGH, TIMING_O and LOOP_O: bm_ctx_configure() with no
+ * program defaults and no command line.  A malformed or out-of-range
+ * value is an error whose detail names the variable; nothing is silently
+ * ignored.
  */
 BM_EXTERN int bm_ctx_load_env(bm_ctx *ctx);
+
+/* Where a setting's value came from, lowest precedence first. */
+enum {
+	BM_SOURCE_BUILTIN = 0,	/* the library's default or measurement */
+	BM_SOURCE_TOOL,		/* the program's own default */
+	BM_SOURCE_ENV,		/* the environment (or bm_ctx_set_calibration) */
+	BM_SOURCE_CMDLINE	/* the command line (or a bm_ctx_set_* call) */
+};
+
+/* The settings a context keeps the source of. */
+enum {
+	BM_SETTING_TIMER,	/* BENCHMP_TIMER, --timer */
+	BM_SETTING_ENOUGH,	/* ENOUGH */
+	BM_SETTING_TIMING_O,	/* TIMING_O */
+	BM_SETTING_LOOP_O,	/* LOOP_O */
+	BM_SETTING_SCHED,	/* BENCHMP_SCHED, LMBENCH_SCHED */
+	BM_SETTING_PROCESSES,	/* BENCHMP_PROCESSES, --processes */
+	BM_SETTING_EVENTS,	/* BENCHMP_EVENTS, --events */
+	BM_SETTING_OUTPUT,	/* BENCHMP_OUTPUT, --output */
+	BM_NSETTINGS
+};
+
+/*
+ * A program's defaults and its command line, for bm_ctx_configure().
+ * NULL (0 for a number) means not given.  The command-line strings are
+ * named in errors as the options --timer, --enough, --output, --events
+ * and --processes; an empty one is an error, as typed.
+ */
+typedef struct bm_settings {
+	const char *timer_default;	/* the program's timer config */
+	uint64_t enough_default_us;	/* the program's ENOUGH */
+	const char *output_default;	/* the program's sink spec */
+	const char *timer;		/* --timer=CONFIG */
+	const char *enough;		/* --enough=US */
+	const char *output;		/* --output=SINK */
+	const char *events;		/* --events=LIST */
+	const char *processes;		/* --processes=MIN[:MAX] */
+} bm_settings;
+
+/*
+ * Resolve every setting from its sources, built-in default < the
+ * program's default < environment < command line, and remember each
+ * one's source.  Every value of every source is checked before anything
+ * is applied, so an error leaves the context as it was; the timer is
+ * built once, from the winning source.  BENCHMP_TIMER containing the word
+ * "list" is refused (BM_ECONFIG) unless the command line names a timer.
+ * s NULL: the environment alone, as bm_ctx_load_env().
+ */
+BM_EXTERN int bm_ctx_configure(bm_ctx *ctx, const bm_settings *s);
+/* The source of a setting (BM_SOURCE_*), or -EINVAL. */
+BM_EXTERN int bm_ctx_source(const bm_ctx *ctx, unsigned setting);
+/* "builtin", "tool", "env" or "cmdline"; NULL for another value. */
+BM_EXTERN const char *bm_source_name(int source);
+/* The sink spec chosen by bm_ctx_configure(), or NULL for none (stdout). */
+BM_EXTERN const char *bm_ctx_output(const bm_ctx *ctx);
 
 /*
  * Counters: perf_event events counted with every interval, chosen by name
@@ -161,6 +217,15 @@ BM_EXTERN int bm_ctx_set_calibration(bm_ctx *ctx, unsigned which,
  * count it as from the environment.  0, -EINVAL or BM_ERANGE.
  */
 BM_EXTERN int bm_ctx_default_calibration(bm_ctx *ctx, unsigned which,
+    double value);
+/*
+ * A program's value for one calibration value that holds whatever the
+ * environment or the command line say, because its measurement's
+ * definition needs it (the memory chase subtracts no loop overhead): the
+ * source is the program's, not the environment's.  0, -EINVAL or
+ * BM_ERANGE.
+ */
+BM_EXTERN int bm_ctx_force_calibration(bm_ctx *ctx, unsigned which,
     double value);
 /* Calibrate what is not yet known (once per context) and report it. */
 BM_EXTERN int bm_calibrate(bm_ctx *ctx, bm_calibration *out);
@@ -355,7 +420,8 @@ BM_EXTERN void bm_region_stop(bm_region *r);
 BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
 /*
  * Write the region's cumulative record (tool "region") to a sink; with
- * sink NULL, to the configured one: BENCHMP_OUTPUT, or standard output.
+ * sink NULL, to the configured one (bm_ctx_output(): --output or
+ * BENCHMP_OUTPUT as bm_ctx_configure() resolved it), or standard output.
  */
 BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
 BM_EXTERN void bm_region_free(bm_region *r);

@@ -1,4 +1,4 @@
-/* ctx.c: the context: timer, placement policy, calibration from the environment. */
+/* ctx.c: the context: its settings, resolved from their sources, and their sources. */
 #include "config.h"
 
 #include <errno.h>
@@ -37,6 +37,7 @@ bm_ctx_new(bm_ctx **ctxp)
 		free(ctx);
 		return rc;
 	}
+	ctx->timer_builds = 1;
 	*ctxp = ctx;
 	return 0;
 }
@@ -48,6 +49,7 @@ bm_ctx_free(bm_ctx *ctx)
 	if (ctx == NULL)
 		return;
 	bm__timer_fini(&ctx->timer);
+	free(ctx->output);
 	free(ctx);
 }
 
@@ -65,11 +67,37 @@ bm_ctx_signal(const bm_ctx *ctx)
 	return ctx != NULL ? ctx->last_signal : 0;
 }
 
+/* The calibration values some source gave (not measured): BM_CAL_* bits. */
+static unsigned
+ctx_cal_given(const bm_ctx *ctx)
+{
+	unsigned given = 0;
+
+	if (ctx->source[BM_SETTING_ENOUGH] != BM_SOURCE_BUILTIN)
+		given |= BM_CAL_ENOUGH;
+	if (ctx->source[BM_SETTING_TIMING_O] != BM_SOURCE_BUILTIN)
+		given |= BM_CAL_TIMING_O;
+	if (ctx->source[BM_SETTING_LOOP_O] != BM_SOURCE_BUILTIN)
+		given |= BM_CAL_LOOP_O;
+	return given;
+}
+
 /*
- * Switch to the timer a config string names.  Measured calibration values
- * belong to the old clock (its read cost is timing_o), so they are
- * forgotten; values the user set stay.
+ * Make a built timer the context's.  Measured calibration values belong
+ * to the old clock (its read cost is timing_o), so they are forgotten;
+ * values a source gave stay.
  */
+static void
+ctx_timer_apply(bm_ctx *ctx, bm__timer *t, int source)
+{
+	bm__timer_fini(&ctx->timer);
+	ctx->timer = *t;
+	ctx->timer_builds++;
+	ctx->known &= ctx_cal_given(ctx);
+	ctx->source[BM_SETTING_TIMER] = (unsigned char)source;
+}
+
+/* Switch to the timer a config string names, as a command line would. */
 int
 bm_ctx_set_timer(bm_ctx *ctx, const char *config)
 {
@@ -84,9 +112,7 @@ bm_ctx_set_timer(bm_ctx *ctx, const char *config)
 	memset(&t, 0, sizeof t);
 	if ((rc = bm__timer_init(&t, config, err, sizeof err)) != 0)
 		return bm__fail(ctx, rc, "%s", err);
-	bm__timer_fini(&ctx->timer);
-	ctx->timer = t;
-	ctx->known &= ctx->cal.from_env;
+	ctx_timer_apply(ctx, &t, BM_SOURCE_CMDLINE);
 	return 0;
 }
 
@@ -116,6 +142,7 @@ bm_ctx_set_sched(bm_ctx *ctx, const char *policy)
 	    (rc = bm__sched_check(&s, err, sizeof err)) != 0)
 		return bm__fail(ctx, rc, "%s", err);
 	ctx->sched = s;
+	ctx->source[BM_SETTING_SCHED] = BM_SOURCE_CMDLINE;
 	return 0;
 }
 
@@ -133,6 +160,7 @@ bm_ctx_set_events(bm_ctx *ctx, const char *list)
 		return bm__fail(ctx, rc, "%s", err);
 	bm__events_probe(&ev);
 	ctx->events = ev;
+	ctx->source[BM_SETTING_EVENTS] = BM_SOURCE_CMDLINE;
 	return 0;
 }
 
@@ -156,9 +184,21 @@ ctx_cal_check(unsigned which, double value)
 	return -EINVAL;
 }
 
-/* Store a checked calibration value and mark it as given. */
+/* The setting a calibration value (BM_CAL_*) is. */
+static unsigned
+ctx_cal_setting(unsigned which)
+{
+	return which == BM_CAL_ENOUGH ? BM_SETTING_ENOUGH :
+	    which == BM_CAL_TIMING_O ? BM_SETTING_TIMING_O : BM_SETTING_LOOP_O;
+}
+
+/*
+ * Store a checked calibration value given by a source: it is known, and
+ * from_env says whether the environment (or bm_ctx_set_calibration) gave
+ * it.
+ */
 static void
-ctx_cal_store(bm_ctx *ctx, unsigned which, double value)
+ctx_cal_store(bm_ctx *ctx, unsigned which, double value, int source)
 {
 	switch (which) {
 	case BM_CAL_ENOUGH:
@@ -172,7 +212,20 @@ ctx_cal_store(bm_ctx *ctx, unsigned which, double value)
 		break;
 	}
 	ctx->known |= which;
-	ctx->cal.from_env |= which;
+	if (source == BM_SOURCE_ENV)
+		ctx->cal.from_env |= which;
+	else
+		ctx->cal.from_env &= ~which;
+	ctx->source[ctx_cal_setting(which)] = (unsigned char)source;
+}
+
+/* Fail for a calibration selector that is none of BM_CAL_*. */
+static int
+ctx_cal_unknown(bm_ctx *ctx, unsigned which)
+{
+	return bm__fail(ctx, -EINVAL, "unknown calibration value %#x "
+	    "(expected BM_CAL_ENOUGH, BM_CAL_TIMING_O or BM_CAL_LOOP_O)",
+	    which);
 }
 
 /* Set one calibration value by hand, exactly as the environment would. */
@@ -184,13 +237,11 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 	if (ctx == NULL)
 		return -EINVAL;
 	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
-		return bm__fail(ctx, rc, "unknown calibration value %#x "
-		    "(expected BM_CAL_ENOUGH, BM_CAL_TIMING_O or BM_CAL_LOOP_O)",
-		    which);
+		return ctx_cal_unknown(ctx, which);
 	if (rc != 0)
 		return bm__fail(ctx, rc, "calibration value %g out of range",
 		    value);
-	ctx_cal_store(ctx, which, value);
+	ctx_cal_store(ctx, which, value, BM_SOURCE_ENV);
 	return 0;
 }
 
@@ -198,17 +249,35 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 int
 bm_ctx_default_calibration(bm_ctx *ctx, unsigned which, double value)
 {
-	unsigned from_env;
 	int rc;
 
 	if (ctx == NULL)
 		return -EINVAL;
-	if (ctx->cal.from_env & which)
-		return ctx_cal_check(which, value) == -EINVAL ? -EINVAL : 0;
-	from_env = ctx->cal.from_env;
-	if ((rc = bm_ctx_set_calibration(ctx, which, value)) != 0)
-		return rc;
-	ctx->cal.from_env = from_env;
+	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
+		return ctx_cal_unknown(ctx, which);
+	if (ctx->source[ctx_cal_setting(which)] > BM_SOURCE_TOOL)
+		return 0;
+	if (rc != 0)
+		return bm__fail(ctx, rc, "calibration value %g out of range",
+		    value);
+	ctx_cal_store(ctx, which, value, BM_SOURCE_TOOL);
+	return 0;
+}
+
+/* A program's value for one calibration value, over every other source. */
+int
+bm_ctx_force_calibration(bm_ctx *ctx, unsigned which, double value)
+{
+	int rc;
+
+	if (ctx == NULL)
+		return -EINVAL;
+	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
+		return ctx_cal_unknown(ctx, which);
+	if (rc != 0)
+		return bm__fail(ctx, rc, "calibration value %g out of range",
+		    value);
+	ctx_cal_store(ctx, which, value, BM_SOURCE_TOOL);
 	return 0;
 }
 
@@ -225,36 +294,36 @@ bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
 		    BM_MAX_PROCESSES);
 	ctx->proc_min = min;
 	ctx->proc_max = max;
+	ctx->source[BM_SETTING_PROCESSES] = BM_SOURCE_CMDLINE;
 	return 0;
 }
 
 /* One calibration variable and how to read it. */
 static const struct ctx_calvar {
 	const char *name;
+	const char *option;
 	unsigned which;
 	int integer;
 	double max;
 	const char *range;
 } ctx_calvars[] = {
-	{ "ENOUGH", BM_CAL_ENOUGH, 1, CTX_ENOUGH_MAX,
+	{ "ENOUGH", "--enough", BM_CAL_ENOUGH, 1, CTX_ENOUGH_MAX,
 	    "an integer from 1 to 60000000 microseconds" },
-	{ "TIMING_O", BM_CAL_TIMING_O, 0, CTX_TIMING_O_MAX,
+	{ "TIMING_O", NULL, BM_CAL_TIMING_O, 0, CTX_TIMING_O_MAX,
 	    "0 to 1000000 microseconds" },
-	{ "LOOP_O", BM_CAL_LOOP_O, 0, CTX_LOOP_O_MAX,
+	{ "LOOP_O", NULL, BM_CAL_LOOP_O, 0, CTX_LOOP_O_MAX,
 	    "0 to 1000 microseconds" },
 };
 #define CTX_NCALVARS (sizeof ctx_calvars / sizeof ctx_calvars[0])
 
-/* Parse one calibration variable; 1 when set, 0 when unset, or an error. */
+/* Parse a calibration value s given as name; 0 or an error naming it. */
 static int
-ctx_env_cal(bm_ctx *ctx, const struct ctx_calvar *v, double *value)
+ctx_parse_cal(bm_ctx *ctx, const struct ctx_calvar *v, const char *name,
+    const char *s, double *value)
 {
-	const char *s = getenv(v->name);
 	uint64_t u;
 	int rc;
 
-	if (s == NULL || *s == '\0')
-		return 0;
 	if (v->integer) {
 		rc = bm_parse_uint(s, CTX_ENOUGH_MIN, CTX_ENOUGH_MAX, &u);
 		/* u is set only on success (valgrind saw the read). */
@@ -264,84 +333,319 @@ ctx_env_cal(bm_ctx *ctx, const struct ctx_calvar *v, double *value)
 		rc = bm_parse_double(s, 0.0, v->max, value);
 	if (rc == BM_EPARSE)
 		return bm__fail(ctx, rc, "%s: '%.64s' is not a number (%s)",
-		    v->name, s, v->range);
+		    name, s, v->range);
 	if (rc != 0)
 		return bm__fail(ctx, rc, "%s: '%.64s' is out of range (%s)",
-		    v->name, s, v->range);
-	return 1;
+		    name, s, v->range);
+	return 0;
+}
+
+/* A variable's value, or NULL when it is unset or empty. */
+static const char *
+ctx_getenv(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s != NULL && *s != '\0' ? s : NULL;
+}
+
+/* Check a sink spec given as name without opening it. */
+static int
+ctx_check_sink(bm_ctx *ctx, const char *spec, const char *name)
+{
+	char detail[sizeof ctx->err];
+	const char *arg;
+	int kind, rc;
+
+	if ((rc = bm__sink_parse(ctx, spec, &kind, &arg)) == 0)
+		return 0;
+	snprintf(detail, sizeof detail, "%s", ctx->err);
+	return bm__fail(ctx, rc, "%s: %s", name, detail);
+}
+
+/* Check a timer config given as name without building it. */
+static int
+ctx_check_timer(bm_ctx *ctx, const char *config, const char *name)
+{
+	char err[sizeof ctx->err];
+	int rc;
+
+	if ((rc = bm__timer_check(config, err, sizeof err)) != 0)
+		return bm__fail(ctx, rc, "%s: %s", name, err);
+	return 0;
+}
+
+/* What each source is called in an error about the timer or the sink. */
+static const char *const ctx_timer_names[] = { "the built-in timer",
+	"the program's default timer", "BENCHMP_TIMER", "--timer" };
+static const char *const ctx_output_names[] = { "the built-in sink",
+	"the program's default sink", "BENCHMP_OUTPUT", "--output" };
+
+/*
+ * The values read from every source, checked, and the one that wins for
+ * each setting (NULL or 0 where no source gave one).
+ */
+struct ctx_resolved {
+	double cal[CTX_NCALVARS];
+	int cal_src[CTX_NCALVARS];	/* BM_SOURCE_BUILTIN: not given */
+	const char *sched;
+	bm__sched s;
+	unsigned pmin, pmax;		/* pmin 0: not given */
+	int procs_src;
+	const char *events;
+	bm__events ev;
+	int events_src;
+	const char *timer;
+	int timer_src;
+	const char *output;
+	int output_src;
+};
+
+/* Read and check the environment, in the order it was always checked. */
+static int
+ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
+{
+	const char *sched_var = "BENCHMP_SCHED", *v;
+	char err[sizeof ctx->err];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < CTX_NCALVARS; i++) {
+		if ((v = ctx_getenv(ctx_calvars[i].name)) == NULL)
+			continue;
+		if ((rc = ctx_parse_cal(ctx, &ctx_calvars[i],
+		    ctx_calvars[i].name, v, &r->cal[i])) != 0)
+			return rc;
+		r->cal_src[i] = BM_SOURCE_ENV;
+	}
+	/* LMBENCH_SCHED counts when BENCHMP_SCHED is unset, even empty. */
+	if ((r->sched = ctx_getenv(sched_var)) == NULL) {
+		sched_var = "LMBENCH_SCHED";
+		r->sched = getenv(sched_var);
+	}
+	if (r->sched != NULL && ((rc = bm__sched_parse(&r->s, r->sched, err,
+	    sizeof err)) != 0 || (rc = bm__sched_check(&r->s, err,
+	    sizeof err)) != 0))
+		return bm__fail(ctx, rc, "%s: %s", sched_var, err);
+	if ((v = ctx_getenv("BENCHMP_PROCESSES")) != NULL) {
+		if ((rc = bm_parse_processes(v, &r->pmin, &r->pmax)) != 0)
+			return bm__fail(ctx, rc, "BENCHMP_PROCESSES: '%.64s' "
+			    "is %s (MIN or MIN:MAX rounds, 1 to %u, MAX not "
+			    "below MIN)", v, rc == BM_EPARSE ? "not a number" :
+			    "out of range", BM_MAX_PROCESSES);
+		r->procs_src = BM_SOURCE_ENV;
+	}
+	if ((v = ctx_getenv("BENCHMP_EVENTS")) != NULL) {
+		if ((rc = bm__events_parse(&r->ev, v, err, sizeof err)) != 0)
+			return bm__fail(ctx, rc, "BENCHMP_EVENTS: %s", err);
+		r->events = v;
+		r->events_src = BM_SOURCE_ENV;
+	}
+	if ((v = ctx_getenv("BENCHMP_TIMER")) != NULL) {
+		/*
+		 * list is a request typed on the command line: exported, it
+		 * would make every tool print the list and measure nothing.
+		 */
+		if (st->timer == NULL && bm_timer_config_wants_list(v))
+			return bm__fail(ctx, BM_ECONFIG, "BENCHMP_TIMER: 'list' "
+			    "is a command-line request (--timer=list), not a "
+			    "setting");
+		if ((rc = ctx_check_timer(ctx, v, "BENCHMP_TIMER")) != 0)
+			return rc;
+		r->timer = v;
+		r->timer_src = BM_SOURCE_ENV;
+	}
+	if ((v = ctx_getenv("BENCHMP_OUTPUT")) != NULL) {
+		if ((rc = ctx_check_sink(ctx, v, "BENCHMP_OUTPUT")) != 0)
+			return rc;
+		r->output = v;
+		r->output_src = BM_SOURCE_ENV;
+	}
+	return 0;
+}
+
+/* Check the program's defaults; each is used where nothing else is. */
+static int
+ctx_read_defaults(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
+{
+	int rc;
+
+	if (st->enough_default_us != 0) {
+		if (ctx_cal_check(BM_CAL_ENOUGH,
+		    (double)st->enough_default_us) != 0)
+			return bm__fail(ctx, BM_ERANGE, "the program's default "
+			    "ENOUGH %llu is out of range (%s)",
+			    (unsigned long long)st->enough_default_us,
+			    ctx_calvars[0].range);
+		if (r->cal_src[0] == BM_SOURCE_BUILTIN) {
+			r->cal[0] = (double)st->enough_default_us;
+			r->cal_src[0] = BM_SOURCE_TOOL;
+		}
+	}
+	if (st->timer_default != NULL) {
+		if ((rc = ctx_check_timer(ctx, st->timer_default,
+		    ctx_timer_names[BM_SOURCE_TOOL])) != 0)
+			return rc;
+		if (r->timer == NULL) {
+			r->timer = st->timer_default;
+			r->timer_src = BM_SOURCE_TOOL;
+		}
+	}
+	if (st->output_default != NULL) {
+		if ((rc = ctx_check_sink(ctx, st->output_default,
+		    ctx_output_names[BM_SOURCE_TOOL])) != 0)
+			return rc;
+		if (r->output == NULL) {
+			r->output = st->output_default;
+			r->output_src = BM_SOURCE_TOOL;
+		}
+	}
+	return 0;
+}
+
+/* Check the command line; what it gives wins. */
+static int
+ctx_read_cmdline(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
+{
+	char err[sizeof ctx->err];
+	int rc;
+
+	if (st->enough != NULL) {
+		if ((rc = ctx_parse_cal(ctx, &ctx_calvars[0],
+		    ctx_calvars[0].option, st->enough, &r->cal[0])) != 0)
+			return rc;
+		r->cal_src[0] = BM_SOURCE_CMDLINE;
+	}
+	if (st->processes != NULL) {
+		if ((rc = bm_parse_processes(st->processes, &r->pmin,
+		    &r->pmax)) != 0)
+			return bm__fail(ctx, rc, "--processes: '%.64s' is %s "
+			    "(MIN or MIN:MAX, 1 to %u)", st->processes,
+			    rc == BM_EPARSE ? "not a number" : "out of range",
+			    BM_MAX_PROCESSES);
+		r->procs_src = BM_SOURCE_CMDLINE;
+	}
+	if (st->events != NULL) {
+		if ((rc = bm__events_parse(&r->ev, st->events, err,
+		    sizeof err)) != 0)
+			return bm__fail(ctx, rc, "--events: %s", err);
+		r->events = st->events;
+		r->events_src = BM_SOURCE_CMDLINE;
+	}
+	if (st->timer != NULL) {
+		if (*st->timer == '\0')
+			return bm__fail(ctx, BM_EPARSE, "--timer: empty config");
+		if ((rc = ctx_check_timer(ctx, st->timer, "--timer")) != 0)
+			return rc;
+		r->timer = st->timer;
+		r->timer_src = BM_SOURCE_CMDLINE;
+	}
+	if (st->output != NULL) {
+		if ((rc = ctx_check_sink(ctx, st->output, "--output")) != 0)
+			return rc;
+		r->output = st->output;
+		r->output_src = BM_SOURCE_CMDLINE;
+	}
+	return 0;
 }
 
 /*
- * Read the environment: the timer, the placement policy and the three
- * calibration values.  Everything is checked before anything is applied,
- * so a bad variable leaves the context as it was.
+ * Resolve every setting: the environment, then the program's defaults
+ * below it and the command line above it, all checked; then build the
+ * winning timer once and copy the winning sink spec, the two steps that
+ * can still fail; then apply everything.
  */
 int
-bm_ctx_load_env(bm_ctx *ctx)
+bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 {
-	const char *timer, *sched, *events, *sched_var = "BENCHMP_SCHED";
-	const char *procs;
-	unsigned pmin = 0, pmax = 0;
-	bm__events ev;
-	double values[CTX_NCALVARS];
-	int set[CTX_NCALVARS];
-	bm__sched s;
-	bm__timer t;
+	static const bm_settings none;
+	struct ctx_resolved r;
 	char err[sizeof ctx->err];
+	char *output = NULL;
+	bm__timer t;
 	size_t i;
 	int rc;
 
 	if (ctx == NULL)
 		return -EINVAL;
-	for (i = 0; i < CTX_NCALVARS; i++) {
-		if ((set[i] = ctx_env_cal(ctx, &ctx_calvars[i],
-		    &values[i])) < 0)
-			return set[i];
+	if (st == NULL)
+		st = &none;
+	memset(&r, 0, sizeof r);
+	if ((rc = ctx_read_env(ctx, st, &r)) != 0 ||
+	    (rc = ctx_read_defaults(ctx, st, &r)) != 0 ||
+	    (rc = ctx_read_cmdline(ctx, st, &r)) != 0)
+		return rc;
+	memset(&t, 0, sizeof t);
+	if (r.timer != NULL && (rc = bm__timer_init(&t, r.timer, err,
+	    sizeof err)) != 0)
+		return bm__fail(ctx, rc, "%s: %s", ctx_timer_names[r.timer_src],
+		    err);
+	if (r.output != NULL && (output = strdup(r.output)) == NULL) {
+		if (r.timer != NULL)
+			bm__timer_fini(&t);
+		return bm__fail(ctx, -ENOMEM, "no memory for the sink spec");
 	}
-	sched = getenv(sched_var);
-	if (sched == NULL || *sched == '\0') {
-		sched_var = "LMBENCH_SCHED";
-		sched = getenv(sched_var);
+	if (r.timer != NULL)
+		ctx_timer_apply(ctx, &t, r.timer_src);
+	if (r.sched != NULL) {
+		ctx->sched = r.s;
+		ctx->source[BM_SETTING_SCHED] = BM_SOURCE_ENV;
 	}
-	memset(&s, 0, sizeof s);
-	if (sched != NULL && ((rc = bm__sched_parse(&s, sched, err,
-	    sizeof err)) != 0 || (rc = bm__sched_check(&s, err,
-	    sizeof err)) != 0))
-		return bm__fail(ctx, rc, "%s: %s", sched_var, err);
-	procs = getenv("BENCHMP_PROCESSES");
-	if (procs != NULL && *procs != '\0' &&
-	    (rc = bm_parse_processes(procs, &pmin, &pmax)) != 0)
-		return bm__fail(ctx, rc, "BENCHMP_PROCESSES: '%.64s' is %s "
-		    "(MIN or MIN:MAX rounds, 1 to %u, MAX not below MIN)",
-		    procs, rc == BM_EPARSE ? "not a number" : "out of range",
-		    BM_MAX_PROCESSES);
-	events = getenv("BENCHMP_EVENTS");
-	if (events != NULL && *events != '\0' &&
-	    (rc = bm__events_parse(&ev, events, err, sizeof err)) != 0)
-		return bm__fail(ctx, rc, "BENCHMP_EVENTS: %s", err);
-	timer = getenv("BENCHMP_TIMER");
-	if (timer != NULL && *timer != '\0') {
-		memset(&t, 0, sizeof t);
-		if ((rc = bm__timer_init(&t, timer, err, sizeof err)) != 0)
-			return bm__fail(ctx, rc, "BENCHMP_TIMER: %s", err);
-		bm__timer_fini(&ctx->timer);
-		ctx->timer = t;
-		ctx->known &= ctx->cal.from_env;
+	if (r.pmin != 0) {
+		ctx->proc_min = r.pmin;
+		ctx->proc_max = r.pmax;
+		ctx->source[BM_SETTING_PROCESSES] = (unsigned char)r.procs_src;
 	}
-	if (sched != NULL)
-		ctx->sched = s;
-	if (pmin != 0) {
-		ctx->proc_min = pmin;
-		ctx->proc_max = pmax;
+	if (r.events != NULL) {
+		bm__events_probe(&r.ev);
+		ctx->events = r.ev;
+		ctx->source[BM_SETTING_EVENTS] = (unsigned char)r.events_src;
 	}
-	if (events != NULL && *events != '\0') {
-		bm__events_probe(&ev);
-		ctx->events = ev;
+	if (output != NULL) {
+		free(ctx->output);
+		ctx->output = output;
+		ctx->source[BM_SETTING_OUTPUT] = (unsigned char)r.output_src;
 	}
 	for (i = 0; i < CTX_NCALVARS; i++) {
-		if (set[i])
-			ctx_cal_store(ctx, ctx_calvars[i].which, values[i]);
+		if (r.cal_src[i] != BM_SOURCE_BUILTIN)
+			ctx_cal_store(ctx, ctx_calvars[i].which, r.cal[i],
+			    r.cal_src[i]);
 	}
 	ctx->err[0] = '\0';
 	return 0;
+}
+
+/* Read the environment alone: no program defaults, no command line. */
+int
+bm_ctx_load_env(bm_ctx *ctx)
+{
+	return bm_ctx_configure(ctx, NULL);
+}
+
+/* The source of one setting. */
+int
+bm_ctx_source(const bm_ctx *ctx, unsigned setting)
+{
+	if (ctx == NULL || setting >= BM_NSETTINGS)
+		return -EINVAL;
+	return ctx->source[setting];
+}
+
+/* The name of a source, as the record writes it. */
+const char *
+bm_source_name(int source)
+{
+	static const char *const names[] = { "builtin", "tool", "env",
+	    "cmdline" };
+
+	if (source < BM_SOURCE_BUILTIN || source > BM_SOURCE_CMDLINE)
+		return NULL;
+	return names[source];
+}
+
+/* The sink spec the settings chose, or NULL. */
+const char *
+bm_ctx_output(const bm_ctx *ctx)
+{
+	return ctx != NULL ? ctx->output : NULL;
 }

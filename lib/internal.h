@@ -75,6 +75,11 @@ typedef struct bm__timer {
  */
 int bm__timer_init(bm__timer *t, const char *config, char *err,
     size_t errlen);
+/*
+ * Check a config string as bm__timer_init() would, initialising nothing:
+ * 0, or BM_EPARSE or BM_ECONFIG with err naming the word.
+ */
+int bm__timer_check(const char *config, char *err, size_t errlen);
 /* Release a timer's subtimers. */
 void bm__timer_fini(bm__timer *t);
 /* Reopen per-process resources after fork (perf event descriptors). */
@@ -186,6 +191,10 @@ struct bm_ctx {
 	unsigned runs;		/* bm_run calls, to keep MPI ranks in step */
 	unsigned proc_min;	/* rounds set by bm_ctx_set_processes, or 0 */
 	unsigned proc_max;
+	/* Where each setting came from: BM_SOURCE_* by BM_SETTING_*. */
+	unsigned char source[BM_NSETTINGS];
+	char *output;		/* the sink spec chosen, or NULL: stdout */
+	unsigned timer_builds;	/* timers built, for the tests */
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[512];
 };

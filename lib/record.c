@@ -307,12 +307,39 @@ rec_cycle_kind(const char *name)
 	return "core cycles";
 }
 
+/*
+ * Append where each setting came from (builtin, tool, env or cmdline),
+ * as bm_ctx_configure() resolved it.
+ */
+static void
+rec_sources(struct rec_buf *b, const bm_ctx *ctx)
+{
+	static const char *const keys[BM_NSETTINGS] = {
+		[BM_SETTING_TIMER] = "timer",
+		[BM_SETTING_ENOUGH] = "enough",
+		[BM_SETTING_TIMING_O] = "timing_o",
+		[BM_SETTING_LOOP_O] = "loop_o",
+		[BM_SETTING_SCHED] = "sched",
+		[BM_SETTING_PROCESSES] = "processes",
+		[BM_SETTING_EVENTS] = "events",
+		[BM_SETTING_OUTPUT] = "output"
+	};
+	unsigned i;
+
+	rec_printf(b, ",\"sources\":{");
+	for (i = 0; i < BM_NSETTINGS; i++)
+		rec_printf(b, "%s\"%s\":\"%s\"", i > 0 ? "," : "", keys[i],
+		    bm_source_name(bm_ctx_source(ctx, i)));
+	rec_printf(b, "}");
+}
+
 /* Append the calibration and timer the context used. */
 static void
 rec_context(struct rec_buf *b, const bm_ctx *ctx)
 {
 	if (ctx == NULL) {
-		rec_printf(b, ",\"calibration\":null,\"timer\":null");
+		rec_printf(b, ",\"calibration\":null,\"sources\":null,"
+		    "\"timer\":null");
 		return;
 	}
 	rec_printf(b, ",\"calibration\":{\"enough_us\":%llu",
@@ -324,6 +351,7 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_LOOP_O ? "true" : "false");
+	rec_sources(b, ctx);
 	rec_printf(b, ",\"timer\":{\"clock\":");
 	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK));
 	rec_printf(b, ",\"cycle\":");

@@ -120,11 +120,14 @@ bm_region_write(bm_region *r, bm_sink *sink)
 
 	if (r == NULL)
 		return -EINVAL;
-	/* No sink given: the configured one, BENCHMP_OUTPUT, or stdout. */
+	/*
+	 * No sink given: the one bm_ctx_configure() resolved (--output or
+	 * BENCHMP_OUTPUT), or stdout.
+	 */
 	if (sink == NULL) {
-		spec = getenv("BENCHMP_OUTPUT");
-		if ((rc = bm_sink_open(r->ctx, spec != NULL && *spec != '\0' ?
-		    spec : "-", &own)) != 0)
+		spec = bm_ctx_output(r->ctx);
+		if ((rc = bm_sink_open(r->ctx, spec != NULL ? spec : "-",
+		    &own)) != 0)
 			return rc;
 		sink = own;
 	}

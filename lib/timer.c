@@ -206,6 +206,26 @@ repeated:
 	return 0;
 }
 
+/* Check a config string's words and names without initialising anything. */
+int
+bm__timer_check(const char *config, char *err, size_t errlen)
+{
+	const char *clock, *cycle;
+	size_t clen = 0, cylen = 0;
+	int rc;
+
+	if ((rc = timer_split(config, &clock, &clen, &cycle, &cylen, err,
+	    errlen)) != 0)
+		return rc;
+	if (clock != NULL && (rc = timer_check_list(clock, clen,
+	    BM_SUBTIMER_CLOCK, clock - 6, (int)clen + 6, err, errlen)) != 0)
+		return rc;
+	if (cycle != NULL && (rc = timer_check_list(cycle, cylen,
+	    BM_SUBTIMER_CYCLE, cycle - 6, (int)cylen + 6, err, errlen)) != 0)
+		return rc;
+	return 0;
+}
+
 /* Initialise a timer from a config string (NULL: the default). */
 int
 bm__timer_init(bm__timer *t, const char *config, char *err, size_t errlen)

@@ -277,6 +277,7 @@ START_TEST(test_region)
 	ck_assert_ptr_nonnull(strstr(line, "\"count\":"));
 	/* Without a sink, the configured one: BENCHMP_OUTPUT. */
 	setenv("BENCHMP_OUTPUT", spec, 1);
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
 	ck_assert_int_eq(bm_region_write(rg, NULL), 0);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
@@ -284,8 +285,9 @@ START_TEST(test_region)
 	fclose(f);
 	unlink(path);
 	ck_assert_ptr_nonnull(strstr(line, "\"case\":\"spin\""));
+	/* A bad one is refused when the settings are read. */
 	setenv("BENCHMP_OUTPUT", "bogus", 1);
-	ck_assert_int_eq(bm_region_write(rg, NULL), BM_ECONFIG);
+	ck_assert_int_eq(bm_ctx_load_env(ctx), BM_ECONFIG);
 	unsetenv("BENCHMP_OUTPUT");
 	bm_region_free(rg);
 	bm_ctx_free(ctx);

@@ -96,7 +96,9 @@ expect_env(struct expect *e)
 		    env_names[V_EVENTS]);
 	}
 	if ((s = env_get(V_TIMER)) != NULL && e->rc == 0) {
-		rc = bm__timer_init(&e->t, s, err, sizeof err);
+		/* "list" is a command-line request, refused as a setting. */
+		rc = bm_timer_config_wants_list(s) ? BM_ECONFIG :
+		    bm__timer_init(&e->t, s, err, sizeof err);
 		e->has_timer = rc == 0;
 		expect_fail(e, rc, env_names[V_TIMER]);
 	}
