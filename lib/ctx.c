@@ -228,9 +228,12 @@ ctx_cal_unknown(bm_ctx *ctx, unsigned which)
 	    which);
 }
 
-/* Set one calibration value by hand, exactly as the environment would. */
-int
-bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
+/*
+ * Check and store one calibration value as coming from source; with keep,
+ * a value a higher source gave stays (a program's default).
+ */
+static int
+ctx_cal_put(bm_ctx *ctx, unsigned which, double value, int source, int keep)
 {
 	int rc;
 
@@ -238,47 +241,34 @@ bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
 		return -EINVAL;
 	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
 		return ctx_cal_unknown(ctx, which);
+	if (keep && ctx->source[ctx_cal_setting(which)] > source)
+		return 0;
 	if (rc != 0)
 		return bm__fail(ctx, rc, "calibration value %g out of range",
 		    value);
-	ctx_cal_store(ctx, which, value, BM_SOURCE_ENV);
+	ctx_cal_store(ctx, which, value, source);
 	return 0;
+}
+
+/* Set one calibration value by hand, exactly as the environment would. */
+int
+bm_ctx_set_calibration(bm_ctx *ctx, unsigned which, double value)
+{
+	return ctx_cal_put(ctx, which, value, BM_SOURCE_ENV, 0);
 }
 
 /* A program's default for one calibration value, below the environment. */
 int
 bm_ctx_default_calibration(bm_ctx *ctx, unsigned which, double value)
 {
-	int rc;
-
-	if (ctx == NULL)
-		return -EINVAL;
-	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
-		return ctx_cal_unknown(ctx, which);
-	if (ctx->source[ctx_cal_setting(which)] > BM_SOURCE_TOOL)
-		return 0;
-	if (rc != 0)
-		return bm__fail(ctx, rc, "calibration value %g out of range",
-		    value);
-	ctx_cal_store(ctx, which, value, BM_SOURCE_TOOL);
-	return 0;
+	return ctx_cal_put(ctx, which, value, BM_SOURCE_TOOL, 1);
 }
 
 /* A program's value for one calibration value, over every other source. */
 int
 bm_ctx_force_calibration(bm_ctx *ctx, unsigned which, double value)
 {
-	int rc;
-
-	if (ctx == NULL)
-		return -EINVAL;
-	if ((rc = ctx_cal_check(which, value)) == -EINVAL)
-		return ctx_cal_unknown(ctx, which);
-	if (rc != 0)
-		return bm__fail(ctx, rc, "calibration value %g out of range",
-		    value);
-	ctx_cal_store(ctx, which, value, BM_SOURCE_TOOL);
-	return 0;
+	return ctx_cal_put(ctx, which, value, BM_SOURCE_TOOL, 0);
 }
 
 /* Run benchmarks in min to max rounds of fresh workers, whatever o says. */

@@ -279,6 +279,29 @@ START_TEST(test_default_calibration)
 }
 END_TEST
 
+/* A forced value holds over the environment and is the program's. */
+START_TEST(test_force_calibration)
+{
+	bm_ctx *ctx;
+
+	ctx_clear_env();
+	setenv("LOOP_O", "5", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_uint_eq(ctx->cal.from_env, BM_CAL_LOOP_O);
+	ck_assert_int_eq(bm_ctx_force_calibration(ctx, BM_CAL_LOOP_O, -1),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm_ctx_force_calibration(ctx, 99, 0), -EINVAL);
+	ck_assert_int_eq(bm_ctx_force_calibration(ctx, BM_CAL_LOOP_O, 0), 0);
+	ck_assert(ctx->cal.loop_o_us == 0);
+	ck_assert_uint_eq(ctx->cal.from_env, 0);
+	ck_assert_int_eq(bm_ctx_source(ctx, BM_SETTING_LOOP_O),
+	    BM_SOURCE_TOOL);
+	bm_ctx_free(ctx);
+	ctx_clear_env();
+}
+END_TEST
+
 START_TEST(test_set_timer_forgets_measured)
 {
 	bm_calibration cal;
@@ -644,6 +667,7 @@ ctx_suite(void)
 	tcase_add_test(tc, test_processes_env);
 	tcase_add_test(tc, test_set_calibration);
 	tcase_add_test(tc, test_default_calibration);
+	tcase_add_test(tc, test_force_calibration);
 	tcase_add_test(tc, test_set_timer_forgets_measured);
 	tcase_add_loop_test(tc, test_precedence, 0, (int)(NSETS * NPAIRS));
 	tcase_add_test(tc, test_configure_nothing);
