@@ -26,6 +26,18 @@ run "$plot" summary --output "$tmp/two" "$data/run-a.jsonl" "$tmp/b.jsonl"
 [ "$rc" -eq 0 ] || fail "summary of two runs: exit $rc: $(cat "$tmp/err")"
 check_images "$tmp/two"
 
+# One chart per section of benchmp-run's groups, each figure a labelled
+# row, nothing of another section in it.
+run "$plot" sections --output "$tmp/sec" "$data/aa-1.jsonl"
+[ "$rc" -eq 0 ] || fail "sections: exit $rc: $(cat "$tmp/err")"
+for g in $(jq -r '.suite.group' "$data/aa-1.jsonl" | sort -u); do
+	check_images "$tmp/sec-$g"
+done
+grep -qF '>lat_pipe (same) [us]<' "$tmp/sec-latency.svg" ||
+	fail "sections: no lat_pipe (same) row in the latency chart"
+! grep -qF '>lat_pipe (same) [us]<' "$tmp/sec-processor.svg" ||
+	fail "sections: a latency figure in the processor chart"
+
 run "$plot" scaling --output "$tmp/sc" "$data/scaling.jsonl"
 [ "$rc" -eq 0 ] || fail "scaling: exit $rc: $(cat "$tmp/err")"
 check_images "$tmp/sc"

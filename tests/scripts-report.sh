@@ -1,0 +1,161 @@
+#!/bin/sh
+# scripts-report.sh: benchmp-report writes one well-formed, self-contained
+# HTML file that holds every figure of the run, the lat_mem_rd curve with
+# the caches marked, and the comparison of two runs with its verdicts.
+. "$top_srcdir/tests/lib.sh"
+
+rep=$top_srcdir/scripts/benchmp-report
+data=$top_srcdir/tests/data
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+
+# wellformed FILE: every element opened in FILE is closed, in order (an
+# XML parser's check when xmllint is there, else this awk one over the
+# elements the report emits).
+wellformed() {
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$1" 2>"$tmp/xml" ||
+			fail "$1: not well-formed: $(head -n 3 "$tmp/xml")"
+	fi
+	awk '
+	{
+		s = $0
+		while (match(s, /<[^>]*>/)) {
+			t = substr(s, RSTART + 1, RLENGTH - 2)
+			s = substr(s, RSTART + RLENGTH)
+			if (t ~ /^[!?]/ || t ~ /\/$/)
+				continue
+			if (t ~ /^\//) {
+				name = substr(t, 2)
+				if (n == 0 || stack[n] != name) {
+					printf "line %d: </%s> closes <%s>\n", NR, name,
+					    n ? stack[n] : "nothing"
+					bad = 1
+					exit 1
+				}
+				n--
+				continue
+			}
+			sub(/[ \t].*/, "", t)
+			if (t == "meta")
+				continue
+			stack[++n] = t
+		}
+	}
+	END {
+		if (!bad && n != 0) {
+			printf "%d element(s) left open, the last <%s>\n", n, stack[n]
+			exit 1
+		}
+	}' "$1" >"$tmp/tags" || fail "$1: $(cat "$tmp/tags")"
+}
+
+# html_escape: stdin with &, <, >, " and ' as the report writes them.
+html_escape() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' \
+	    -e 's/"/\&quot;/g' -e "s/'/\\&#39;/g"
+}
+
+# One run with its machine description and a lat_mem_rd sweep, beside it
+# as benchmp-run leaves them, plus a record benchmp-run did not name
+# whose parameter is a path in a private directory.
+mkdir "$tmp/res" || exit 99
+cat "$data/aa-1.jsonl" "$data/lat_mem_rd.jsonl" >"$tmp/res/run.jsonl"
+printf '%s\n' '{"tool":"bw_file_rd","case":"io_only","params":{"size":8388608,"file":"/tmp/benchmp-run.AbC123/file"},"metric":"bandwidth","unit":"MB/s","value":5000,"ci_lo":4900,"ci_hi":5100}' \
+    >>"$tmp/res/run.jsonl"
+cp "$data/machine.json" "$tmp/res/run.machine.json" || exit 99
+run "$rep" "$tmp/res/run.jsonl"
+[ "$rc" -eq 0 ] || fail "one run exited $rc: $(cat "$tmp/err")"
+html=$tmp/res/run.html
+[ -s "$html" ] || fail "no $html"
+wellformed "$html"
+head -n 1 "$html" | grep -q '^<!DOCTYPE html>$' || fail "no doctype"
+
+# Self-contained: nothing fetched from anywhere.
+! grep -qiE '<(script|link|img|iframe)|(src|href)=|@import|url\(' "$html" ||
+	fail "the report refers to other files: $(grep -oiE '<(script|link|img|iframe)|(src|href)=[^ >]*|@import|url\(' "$html" | head -n 3)"
+
+# Every figure of the run is in a table row, named as in the summary.
+jq -r 'select(.suite != null) | .suite.figure' "$data/aa-1.jsonl" |
+    sort -u >"$tmp/figures"
+[ "$(wc -l <"$tmp/figures")" -gt 50 ] || fail "too few figures in aa-1"
+while IFS= read -r f; do
+	e=$(printf '%s' "$f" | html_escape)
+	grep -qF "<tr><td>$e</td>" "$html" || fail "figure not in the report: $f"
+done <"$tmp/figures"
+# ... and in a chart, whose bar carries it as its tooltip.
+while IFS= read -r f; do
+	e=$(printf '%s' "$f" | html_escape)
+	grep -qF "<g><title>$e: " "$html" || fail "figure not in a chart: $f"
+done <"$tmp/figures"
+
+# lmbench's sections, each a table and at least one chart.
+for t in 'Processor, Processes' 'Context switching' \
+    'Local communication latencies' 'Local communication bandwidths' \
+    'File &amp; VM system latencies' 'Memory bandwidth and latencies'; do
+	grep -qF ">$t</h2>" "$html" || fail "no section $t"
+done
+[ "$(grep -c '^<svg ' "$html")" -ge 7 ] ||
+	fail "fewer charts than sections: $(grep -c '^<svg ' "$html")"
+# Two-process figures coloured by their placement, with the legend.
+grep -qF '>cross</text>' "$html" && grep -qF '>same</text>' "$html" ||
+	fail "no placement legend"
+
+# The machine description, and the lat_mem_rd curve: one line per stride,
+# the three caches marked, every point in the table.
+grep -qF '<dd>fixture</dd>' "$html" || fail "no machine description"
+[ "$(grep -o '<polyline ' "$html" | wc -l)" -eq \
+    "$(jq -s 'map(.params.stride) | unique | length' "$data/lat_mem_rd.jsonl")" ] ||
+	fail "not one curve per stride"
+for c in 'l1d 32K' 'l2 1M' 'last_level 8M'; do
+	grep -qF ">$c</text>" "$html" || fail "cache not marked: $c"
+done
+[ "$(grep -o '<tr><td>lat_mem_rd stride ' "$html" | wc -l)" -eq \
+    "$(wc -l <"$data/lat_mem_rd.jsonl")" ] || fail "lat_mem_rd points missing"
+
+# A path is named by its role, never by the private directory.
+! grep -qF 'benchmp-run.AbC123' "$html" || fail "a temporary path in the report"
+grep -qF '<tr><td>bw_file_rd io_only 8M (file)</td>' "$html" ||
+	fail "the unnamed record is not named by its file's role"
+
+# Two runs: B is A with lat_syscall null twice as slow (a narrow interval):
+# benchmp-compare calls it worse and the report highlights that row.
+jq -c 'if .suite.figure == "lat_syscall null" then
+    .value *= 2 | .median *= 2 | .ci_lo *= 2 | .ci_hi *= 2 else . end' \
+    "$data/aa-1.jsonl" >"$tmp/b.jsonl" || exit 99
+run "$rep" --output "$tmp/two.html" "$data/aa-1.jsonl" "$tmp/b.jsonl"
+[ "$rc" -eq 0 ] || fail "two runs exited $rc: $(cat "$tmp/err")"
+wellformed "$tmp/two.html"
+grep -qF '<tr class="worse"><td>lat_syscall null</td>' "$tmp/two.html" ||
+	fail "the regression is not highlighted"
+[ "$(grep -o '<tr class="worse">' "$tmp/two.html" | wc -l)" -eq 1 ] ||
+	fail "more than the one regression marked worse"
+grep -qF '1 figure(s) worse' "$tmp/two.html" || fail "no count of regressions"
+# The A/A pair: every figure of A compared, none worse.
+run "$rep" --output "$tmp/aa.html" "$data/aa-1.jsonl" "$data/aa-2.jsonl"
+[ "$rc" -eq 0 ] || fail "A/A exited $rc: $(cat "$tmp/err")"
+wellformed "$tmp/aa.html"
+! grep -qF '<tr class="worse">' "$tmp/aa.html" || fail "A/A: a figure worse"
+while IFS= read -r f; do
+	e=$(printf '%s' "$f" | html_escape)
+	grep -qF "<g><title>$e: B/A " "$tmp/aa.html" ||
+		fail "A/A: figure not compared: $f"
+done <"$tmp/figures"
+
+# Errors: usage 2, unreadable or empty input 1, nothing written then.
+expect_exit 2 'missing the results file' "$rep"
+expect_exit 2 'unknown option' "$rep" --bogus "$data/aa-1.jsonl"
+expect_exit 2 'at most two' "$rep" "$data/aa-1.jsonl" "$data/aa-1.jsonl" \
+    "$data/aa-1.jsonl"
+expect_exit 1 'cannot read' "$rep" "$tmp/nonexistent.jsonl"
+echo 'not json' >"$tmp/bad.jsonl"
+expect_exit 1 'not JSON' "$rep" "$tmp/bad.jsonl"
+[ ! -e "$tmp/bad.html" ] || fail "a report written from bad input"
+: >"$tmp/empty.jsonl"
+expect_exit 1 'holds no records' "$rep" "$tmp/empty.jsonl"
+expect_exit 1 'not a writable directory' "$rep" --output "$tmp/no/such.html" \
+    "$data/aa-1.jsonl"
+
+exit $((failures > 0))
