@@ -54,6 +54,14 @@ jq -e -s 'all(.suite.group == "latency" and (.suite.figure | length) > 0)' \
 "$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>"$tmp/err" &&
     cmp -s "$tmp/out" "$tmp/again" ||
 	fail "benchmp-summary differs from benchmp-run's table: $(diff "$tmp/out" "$tmp/again" | head -n 5) $(cat "$tmp/err")"
+# The report beside the records: one HTML file naming every figure.
+set -- "$tmp"/res/*/*.html
+[ -s "$1" ] || fail "no HTML report beside the records"
+jq -r '.suite.figure' "$tmp"/res/*/*.jsonl | while IFS= read -r f; do
+	grep -qF "$f" "$1" || echo "$f"
+done >"$tmp/missing"
+[ ! -s "$tmp/missing" ] ||
+	fail "figures not in the report: $(head -n 3 "$tmp/missing")"
 set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
