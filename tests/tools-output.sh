@@ -29,9 +29,12 @@ done
 # BENCHMP_OUTPUT=- puts the record on stdout instead of the line.
 expect_json '.tool == "lat_syscall" and .case == "read"' \
     env BENCHMP_OUTPUT=- "$ls" -N 3 read
-# --output wins over the environment.
-run env BENCHMP_OUTPUT=bogus "$ls" -N 3 --output="file:$tmp/o.jsonl" null
-[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq 1 ] ||
+# --output wins over the environment (whose value is still checked: a
+# malformed one is refused, see settings.sh).
+run env BENCHMP_OUTPUT="file:$tmp/env-o.jsonl" "$ls" -N 3 \
+    --output="file:$tmp/o.jsonl" null
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/o.jsonl")" -eq 1 ] &&
+    [ ! -e "$tmp/env-o.jsonl" ] ||
 	fail "--output did not override BENCHMP_OUTPUT: exit $rc"
 
 # An unusable sink fails before anything is measured (ENOUGH is 10 s).
