@@ -547,7 +547,7 @@ engine_drive(struct engine *e)
 			    "worker %u (pid %ld) did not exit", i,
 			    (long)e->w[i].pid);
 		else if (!WIFEXITED(e->w[i].wstatus) ||
-		    WEXITSTATUS(e->w[i].wstatus) != 0)
+		    WEXITSTATUS(e->w[i].wstatus) != BM__EXIT_OK)
 			rc = engine_died(e, i);
 	}
 	return rc;
