@@ -43,21 +43,18 @@ enum child_phase {
 
 /* Everything one worker knows; lives on the worker's stack. */
 struct bm_state {
-	bm_ctx *ctx;
-	const bm_bench *bench;
+	const struct bm__plan *plan;	/* the engine's, shared by all */
+	bm_ctx *ctx;			/* plan->ctx */
+	const bm_bench *bench;		/* plan->bench */
 	unsigned worker;
-	unsigned repetitions;
 	int ctl_fd;
 	int resp_fd;
 	int phase;
 	int inflight;		/* a benchmark call is being timed */
 	int ready_sent;
-	int shared;		/* more workers than CPUs */
 	int initialized;	/* initialize succeeded: cleanup is due */
 	bm_iter_t n;		/* count for the call in flight */
-	uint64_t enough_ns;
-	double timing_o_ns;
-	double loop_o_ns;
+	uint64_t enough_ns;	/* plan->enough_us in ns */
 	uint64_t t0;		/* clock at the start of the call */
 	uint64_t c0;		/* cycles at the start of the call */
 	int cycles;		/* the cycle subtimer reports counts */
@@ -65,7 +62,6 @@ struct bm_state {
 	struct bm__wire *samples;
 	bm__counters counters;	/* perf events, when asked for */
 	double ev0[BM_MAX_EVENTS];	/* counts at the start of the call */
-	unsigned percentiles;	/* single operations to time */
 	unsigned nops;		/* single operations timed */
 	double *ops;
 };
@@ -112,7 +108,7 @@ static void
 child_send(bm_state *s, unsigned char msg)
 {
 	if (bm__write_full(s->resp_fd, &msg, 1) != 0)
-		_exit(4);
+		_exit(BM__EXIT_PARENT);
 }
 
 /*
@@ -135,7 +131,7 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	hdr.nops = s->nops;
 	buf = malloc(1 + sizeof(hdr) + body + opsz);
 	if (buf == NULL)
-		_exit(4);
+		_exit(BM__EXIT_PARENT);
 	buf[0] = msg;
 	memcpy(buf + 1, &hdr, sizeof(hdr));
 	if (body > 0)
@@ -143,7 +139,7 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	if (opsz > 0)
 		memcpy(buf + 1 + sizeof(hdr) + body, s->ops, opsz);
 	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body + opsz) != 0)
-		_exit(4);
+		_exit(BM__EXIT_PARENT);
 	free(buf);
 }
 
@@ -156,7 +152,7 @@ child_fail(bm_state *s, int status)
 	child_send_record(s, BM__MSG_FAIL, status);
 	if (s->initialized && s->bench->cleanup != NULL)
 		(void)s->bench->cleanup(0, s->bench->cookie);
-	_exit(3);
+	_exit(BM__EXIT_FAIL);
 }
 
 /*
@@ -174,7 +170,7 @@ child_poll_cmd(bm_state *s)
 		return 0;
 	got = read(s->ctl_fd, &cmd, 1);
 	if (got == 0)
-		_exit(4);
+		_exit(BM__EXIT_PARENT);
 	if (got < 0)
 		return 0;
 	return cmd;
@@ -190,9 +186,10 @@ child_finish(bm_state *s)
 	child_send_record(s, BM__MSG_RESULT, 0);
 	if (s->bench->cleanup != NULL &&
 	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
-		_exit(3);
+		_exit(BM__EXIT_FAIL);
 	rc = bm__read_full(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
-	_exit(rc == 0 && cmd == BM__CMD_EXIT ? 0 : 4);
+	_exit(rc == 0 && cmd == BM__CMD_EXIT ? BM__EXIT_OK :
+	    BM__EXIT_PARENT);
 }
 
 /*
@@ -219,9 +216,10 @@ child_next_n(const bm_state *s, uint64_t elapsed)
 	 * where intervals span a preemption or two, as the shared figure
 	 * should.
 	 */
-	if (s->shared && next < (double)s->n / 2)
+	if (s->plan->shared && next < (double)s->n / 2)
 		next = ceil((double)s->n / 2);
-	if (s->shared && s->phase != CHILD_WARMUP && next > (double)s->n * 2)
+	if (s->plan->shared && s->phase != CHILD_WARMUP &&
+	    next > (double)s->n * 2)
 		next = (double)s->n * 2;
 	if (next < 1)
 		next = 1;
@@ -241,7 +239,8 @@ child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev)
 	for (i = 0; i < BM_MAX_EVENTS; i++)
 		w->events[i] = ev[i] - s->ev0[i];
 
-	ns = (double)elapsed - s->timing_o_ns - (double)s->n * s->loop_o_ns;
+	ns = (double)elapsed - s->plan->timing_o_ns -
+	    (double)s->n * s->plan->loop_o_ns;
 	/* Below the overheads the honest figure is zero, not negative. */
 	w->ns = ns > 0 ? ns : 0;
 	w->n = s->n;
@@ -284,7 +283,7 @@ bm_interval(bm_state *s)
 			if (!accepted)
 				break;
 			child_keep(s, elapsed, c1 - s->c0, ev1);
-			if (s->count == s->repetitions) {
+			if (s->count == s->plan->repetitions) {
 				child_send(s, BM__MSG_DONE);
 				s->phase = CHILD_COOLDOWN;
 			}
@@ -368,13 +367,13 @@ child_percentiles(bm_state *s)
 	unsigned i;
 	int rc;
 
-	if ((s->ops = calloc(s->percentiles, sizeof(*s->ops))) == NULL)
+	if ((s->ops = calloc(s->plan->percentiles, sizeof(*s->ops))) == NULL)
 		child_fail(s, -ENOMEM);
 	for (i = 0; i < 1001; i++)
 		empty[i] = (double)child_time_one(t, child_noop_fn, NULL, &rc);
 	qsort(empty, 1001, sizeof(empty[0]), child_cmp);
 	start = bm__clock_now(t);
-	for (i = 0; i < s->percentiles; i++) {
+	for (i = 0; i < s->plan->percentiles; i++) {
 		v = (double)child_time_one(t, s->bench->benchmark,
 		    s->bench->cookie, &rc) - empty[500];
 		if (rc < 0)
@@ -385,12 +384,13 @@ child_percentiles(bm_state *s)
 	}
 }
 
-/* Run one worker to completion; never returns. */
+/* Run worker number worker of plan p to completion; never returns. */
 void
-bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
-    uint64_t enough_us, int shared, unsigned worker, int ctl_fd,
+bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
     int resp_fd)
 {
+	bm_ctx *ctx = p->ctx;
+	const bm_bench *b = p->bench;
 	bm_state s;
 	unsigned char go = 0;
 	int rc;
@@ -401,25 +401,21 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
 	memset(&s, 0, sizeof(s));
+	s.plan = p;
 	s.ctx = ctx;
 	s.bench = b;
 	s.worker = worker;
-	s.repetitions = o->repetitions;
 	s.ctl_fd = ctl_fd;
 	s.resp_fd = resp_fd;
 	s.phase = CHILD_WARMUP;
 	s.n = 1;
-	s.enough_ns = enough_us * 1000u;
-	s.shared = shared;
-	s.timing_o_ns = ctx->cal.timing_o_us * 1000.0;
-	s.loop_o_ns = ctx->cal.loop_o_us * 1000.0;
-	s.samples = calloc(o->repetitions, sizeof(*s.samples));
+	s.enough_ns = p->enough_us * 1000u;
+	s.samples = calloc(p->repetitions, sizeof(*s.samples));
 	if (s.samples == NULL)
 		child_fail(&s, -ENOMEM);
 	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
 		child_fail(&s, rc);
 	s.cycles = bm__timer_has_cycles(&ctx->timer);
-	s.percentiles = o->percentiles;
 	if ((rc = bm__counters_open(&s.counters, &ctx->events)) != 0)
 		child_fail(&s, rc);
 	if ((rc = bm__sched_apply(&ctx->sched, worker)) != 0)
@@ -442,7 +438,7 @@ bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
 		rc = b->benchmark(bm_interval(&s), b->cookie);
 		if (rc < 0)
 			child_fail(&s, rc);
-		if (s.phase == CHILD_COOLDOWN && s.percentiles > 0 &&
+		if (s.phase == CHILD_COOLDOWN && s.plan->percentiles > 0 &&
 		    s.ops == NULL)
 			child_percentiles(&s);
 	}

@@ -54,31 +54,36 @@ struct engine_worker {
 /* One run of bm_run(). */
 struct engine {
 	bm_ctx *ctx;
-	const bm_options *o;	/* the round's: see engine_rounds_run */
-	bm_options ro;
+	const bm_options *o;	/* the caller's; NULL until checked */
+	struct bm__plan plan;	/* what the workers do: see engine_plan */
 	bm_result *res;
 	unsigned nw;		/* workers forked so far */
 	struct engine_worker *w;
 	struct pollfd *pfd;
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
-	int shared;		/* more workers than CPUs */
 	int met_failed;		/* a meeting of MPI ranks failed: no more */
 	unsigned round;		/* which round of fresh workers runs */
 };
 
 static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
 
-/* Describe how a reaped worker ended. */
+/* Describe how a reaped worker ended, naming the BM__EXIT_* statuses. */
 static void
 engine_describe(int wstatus, char *buf, size_t len)
 {
+	const char *why = "";
+
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == BM__EXIT_FAIL)
+		why = " (it failed)";
+	else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == BM__EXIT_PARENT)
+		why = " (it lost its pipes to the parent)";
 	if (WIFSIGNALED(wstatus))
 		(void)snprintf(buf, len, "killed by signal %d (%s)",
 		    WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
 	else if (WIFEXITED(wstatus))
-		(void)snprintf(buf, len, "exited with status %d",
-		    WEXITSTATUS(wstatus));
+		(void)snprintf(buf, len, "exited with status %d%s",
+		    WEXITSTATUS(wstatus), why);
 	else
 		(void)snprintf(buf, len, "ended (wait status %#x)", wstatus);
 }
@@ -230,22 +235,22 @@ engine_read_record(struct engine *e, unsigned i)
 
 	if ((rc = engine_read_hdr(e, i, &h)) != 0)
 		return rc;
-	if (h.count != e->o->repetitions)
+	if (h.count != e->plan.repetitions)
 		return bm__fail(e->ctx, BM_EPROTO,
 		    "worker %u sent %u samples, not %u", i, h.count,
-		    e->o->repetitions);
-	if (h.nops > e->o->percentiles)
+		    e->plan.repetitions);
+	if (h.nops > e->plan.percentiles)
 		return bm__fail(e->ctx, BM_EPROTO,
 		    "worker %u sent %u operation times, not at most %u", i,
-		    h.nops, e->o->percentiles);
+		    h.nops, e->plan.percentiles);
 	wire = calloc(h.count, sizeof(*wire));
 	if (wire == NULL)
 		return bm__fail(e->ctx, -ENOMEM, "no memory for samples");
 	rc = bm__read_full(e->w[i].resp, wire, h.count * sizeof(*wire),
 	    (int)(e->phase_timeout_ns / 1000000u));
 	if (rc == 0) {
-		out = &e->res->samples[((size_t)e->round * e->o->parallel +
-		    i) * e->o->repetitions];
+		out = &e->res->samples[((size_t)e->round * e->plan.parallel +
+		    i) * e->plan.repetitions];
 		for (k = 0; k < h.count; k++) {
 			out[k].ns = wire[k].ns;
 			out[k].n = wire[k].n;
@@ -393,10 +398,9 @@ engine_fd_room(bm_ctx *ctx, unsigned parallel)
 	return 0;
 }
 
-/* Fork worker i with its two pipes. */
+/* Fork worker i of the plan with its two pipes. */
 static int
-engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
-    unsigned i)
+engine_fork(struct engine *e, unsigned i)
 {
 	int ctl[2], resp[2];
 	unsigned j;
@@ -430,8 +434,7 @@ engine_fork(struct engine *e, const bm_bench *b, uint64_t enough_us,
 		}
 		(void)close(ctl[1]);
 		(void)close(resp[0]);
-		bm__child_main(e->ctx, b, e->o, enough_us, e->shared, i,
-		    ctl[0], resp[1]);
+		bm__child_main(&e->plan, i, ctl[0], resp[1]);
 	}
 	(void)close(ctl[0]);
 	(void)close(resp[1]);
@@ -463,7 +466,7 @@ engine_meet_more(struct engine *e, int rc, int *more, const char *where)
 	 */
 	bound = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
 	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
-	    (e->o != NULL ? e->o->warmup_us * 1000u : 0);
+	    (e->o != NULL ? e->plan.warmup_us * 1000u : 0);
 	rc = bm__meet(e->ctx, rc, e->ctx->runs, bound, more, where);
 	if (rc != 0)
 		e->met_failed = 1;
@@ -486,16 +489,17 @@ engine_meet(struct engine *e, int rc, const char *where)
  * failure to it.
  */
 static int
-engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
+engine_drive(struct engine *e)
 {
+	const struct bm__plan *p = &e->plan;
 	uint64_t t0, pass_us;
 	unsigned i;
 	int rc;
 
-	for (i = 0; i < e->o->parallel; i++) {
+	for (i = 0; i < p->parallel; i++) {
 		if (bm__signals_caught())
 			return engine_interrupted(e);
-		if ((rc = engine_fork(e, b, enough_us, i)) != 0)
+		if ((rc = engine_fork(e, i)) != 0)
 			return rc;
 	}
 	rc = engine_wait(e, BM__MSG_INIT, W_INIT,
@@ -513,15 +517,15 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	 * are as long as it, and so is the bound on waiting for them.
 	 */
 	pass_us = (bm__deadline_now() - t0) / 1000u;
-	if (rc == 0 && e->o->timeout_us == 0 && pass_us > enough_us)
+	if (rc == 0 && e->o->timeout_us == 0 && pass_us > p->enough_us)
 		e->phase_timeout_ns = engine_phase_timeout(e->o, pass_us);
 	/*
 	 * The first pass ran the benchmark untimed too: the warmup counts
 	 * from its start, so a first pass over a gigabyte that outlasts it
 	 * is not followed by another whole operation per round.
 	 */
-	if (rc == 0 && e->o->warmup_us > pass_us)
-		rc = engine_wait(e, 0, 0, (e->o->warmup_us - pass_us) * 1000u,
+	if (rc == 0 && p->warmup_us > pass_us)
+		rc = engine_wait(e, 0, 0, (p->warmup_us - pass_us) * 1000u,
 		    "warm up");
 	rc = engine_meet(e, rc, "start");
 	if (rc == 0)
@@ -543,7 +547,7 @@ engine_drive(struct engine *e, const bm_bench *b, uint64_t enough_us)
 			    "worker %u (pid %ld) did not exit", i,
 			    (long)e->w[i].pid);
 		else if (!WIFEXITED(e->w[i].wstatus) ||
-		    WEXITSTATUS(e->w[i].wstatus) != 0)
+		    WEXITSTATUS(e->w[i].wstatus) != BM__EXIT_OK)
 			rc = engine_died(e, i);
 	}
 	return rc;
@@ -703,7 +707,7 @@ engine_next_round(struct engine *e)
  * run another when any wants one: every rank runs the same rounds.
  */
 static int
-engine_rounds_run(struct engine *e, const bm_bench *b, uint64_t enough_us)
+engine_rounds_run(struct engine *e)
 {
 	size_t per = (size_t)e->o->parallel * e->o->repetitions;
 	unsigned min, max, pct;
@@ -712,20 +716,19 @@ engine_rounds_run(struct engine *e, const bm_bench *b, uint64_t enough_us)
 
 	engine_rounds(e->ctx, e->o, &min, &max, &precision);
 	pct = e->o->percentiles;
-	e->ro = *e->o;
-	e->o = &e->ro;
 	for (e->round = 0;; e->round++) {
 		/*
 		 * The single operations are shared out over the first min
 		 * rounds, so that each worker slot times as many as asked
 		 * in all, drawn from several processes.
 		 */
-		e->ro.percentiles = e->round >= min ? 0 : pct / min +
+		e->plan.percentiles = e->round >= min ? 0 : pct / min +
 		    (e->round < pct % min ? 1 : 0);
 		rc = engine_next_round(e);
-		e->phase_timeout_ns = engine_phase_timeout(e->o, enough_us);
+		e->phase_timeout_ns = engine_phase_timeout(e->o,
+		    e->plan.enough_us);
 		if (rc == 0)
-			rc = engine_drive(e, b, enough_us);
+			rc = engine_drive(e);
 		engine_kill_all(e);
 		engine_close_all(e);
 		if (rc == 0 && bm__signals_caught())
@@ -744,13 +747,53 @@ engine_rounds_run(struct engine *e, const bm_bench *b, uint64_t enough_us)
 	}
 }
 
-/* Run a benchmark in rounds of parallel workers and collect their samples. */
+/*
+ * Build the workers' plan once per run, after calibration: the interval
+ * is the larger of the options' and the calibrated enough, and the
+ * overheads are the calibration's, so that no worker reads ctx->cal.
+ */
+static void
+engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
+    const bm_calibration *cal)
+{
+	struct bm__plan *p = &e->plan;
+
+	memset(p, 0, sizeof(*p));
+	p->ctx = e->ctx;
+	p->bench = b;
+	p->parallel = o->parallel;
+	p->repetitions = o->repetitions;
+	p->percentiles = o->percentiles;
+	p->warmup_us = o->warmup_us;
+	p->timing_o_ns = cal->timing_o_us * 1000.0;
+	p->loop_o_ns = cal->loop_o_us * 1000.0;
+	p->enough_us = o->enough_us > cal->enough_us ? o->enough_us :
+	    cal->enough_us;
+	/*
+	 * With more workers than CPUs the kernel time-shares them in slices
+	 * of milliseconds: an interval shorter than a few slices runs either
+	 * undisturbed or not at all, and each worker would report the speed
+	 * of a whole CPU.  Intervals of several slices show the sharing.
+	 */
+	p->shared = o->parallel > engine_cpus();
+	if (p->shared && p->enough_us < ENGINE_SHARED_ENOUGH_US)
+		p->enough_us = ENGINE_SHARED_ENOUGH_US;
+}
+
+/*
+ * Run a benchmark in rounds of parallel workers and collect their samples.
+ * Every failure goes to out, which meets the other MPI ranks once if no
+ * meeting has failed yet ("start" before the options are taken, "end"
+ * after), frees, and forgets a partial result; the rounds reap their own
+ * workers.
+ */
 int
 bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 {
 	struct engine e;
 	bm_calibration cal;
-	uint64_t enough_us, t0;
+	const char *where = "start";
+	uint64_t t0;
 	int rc;
 
 	if (ctx == NULL || res == NULL)
@@ -762,26 +805,17 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	ctx->last_signal = 0;
 	ctx->runs++;
 	if ((rc = engine_check(ctx, b, o)) != 0)
-		return engine_meet(&e, rc, "start");
+		goto out;
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
-		return engine_meet(&e, rc, "start");
+		goto out;
 	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
-		return engine_meet(&e, rc, "start");
-	enough_us = o->enough_us > cal.enough_us ? o->enough_us :
-	    cal.enough_us;
-	/*
-	 * With more workers than CPUs the kernel time-shares them in slices
-	 * of milliseconds: an interval shorter than a few slices runs either
-	 * undisturbed or not at all, and each worker would report the speed
-	 * of a whole CPU.  Intervals of several slices show the sharing.
-	 */
-	e.shared = o->parallel > engine_cpus();
-	if (e.shared && enough_us < ENGINE_SHARED_ENOUGH_US)
-		enough_us = ENGINE_SHARED_ENOUGH_US;
+		goto out;
+	engine_plan(&e, b, o, &cal);
 
+	where = "end";
 	e.o = o;
 	e.res = res;
-	e.phase_timeout_ns = engine_phase_timeout(o, enough_us);
+	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
@@ -793,7 +827,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->parallel = o->parallel;
 	res->repetitions = o->repetitions;
 	res->warmup_us = o->warmup_us;
-	res->enough_us = enough_us;
+	res->enough_us = e.plan.enough_us;
 	res->nevents = ctx->events.n;
 	memcpy(res->events, ctx->events.info, sizeof(res->events));
 
@@ -802,7 +836,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	}
 	t0 = bm__deadline_now();
-	rc = engine_rounds_run(&e, b, enough_us);
+	rc = engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
@@ -811,7 +845,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	bm__signals_close();
 out:
 	if (rc != 0 && !e.met_failed)
-		rc = engine_meet(&e, rc, "end");
+		rc = engine_meet(&e, rc, where);
 	free(e.w);
 	free(e.pfd);
 	free(e.pidx);

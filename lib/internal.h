@@ -204,11 +204,30 @@ int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * The worker side: run one worker process to completion.  Called in the
- * child right after fork; never returns.
+ * The worker plan: what every worker of a run is to do, built once by
+ * bm_run() (engine.c) after calibration and read by each worker.  Only
+ * percentiles changes between rounds (the single operations are shared
+ * out over the first rounds).
  */
-void bm__child_main(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
-    uint64_t enough_us, int shared, unsigned worker, int ctl_fd,
+struct bm__plan {
+	bm_ctx *ctx;			/* the timer, counters and placement */
+	const bm_bench *bench;		/* the callbacks and their cookie */
+	unsigned parallel;		/* workers per round */
+	unsigned repetitions;		/* intervals each worker keeps */
+	unsigned percentiles;		/* single operations this round */
+	uint64_t enough_us;		/* the interval length */
+	uint64_t warmup_us;		/* the parent's warmup */
+	double timing_o_ns;		/* subtracted once per interval */
+	double loop_o_ns;		/* subtracted once per operation */
+	int shared;			/* more workers than CPUs */
+};
+
+/*
+ * The worker side: run worker number worker of plan p to completion,
+ * reading commands on ctl_fd and answering on resp_fd.  Called in the
+ * child right after fork; never returns: it ends with a BM__EXIT_* status.
+ */
+void bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
     int resp_fd) __attribute__((noreturn));
 
 /*
@@ -228,6 +247,26 @@ enum {
 	BM__MSG_DONE = 'd',	/* all intervals recorded, cooling down */
 	BM__MSG_RESULT = 'R',	/* a record follows */
 	BM__MSG_FAIL = 'f'	/* a record with status < 0 follows */
+};
+
+/*
+ * How a worker ends (its exit status), part of the same protocol: the
+ * parent expects BM__EXIT_OK after BM__CMD_EXIT and names the others when
+ * it reports a worker that died (engine.c, engine_describe).
+ */
+enum {
+	/* The record was sent, cleanup done and the exit byte read. */
+	BM__EXIT_OK = 0,
+	/*
+	 * The worker failed: a callback or its own set-up (child_fail, after
+	 * sending BM__MSG_FAIL), or cleanup after its record was sent.
+	 */
+	BM__EXIT_FAIL = 3,
+	/*
+	 * The parent is out of reach: a write failed, the control pipe
+	 * ended, no exit byte came in time, or no memory held the record.
+	 */
+	BM__EXIT_PARENT = 4
 };
 
 #define BM__RECORD_MAGIC 0x626d7031u	/* "bmp1" */

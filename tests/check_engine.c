@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -791,6 +792,42 @@ START_TEST(test_cleanup_runs)
 }
 END_TEST
 
+/* A cleanup that fails, after the worker has sent its record. */
+static int
+cleanup_fails(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return -EIO;
+}
+
+/*
+ * A worker whose cleanup fails exits BM__EXIT_FAIL after its record, and
+ * the parent names that status.
+ */
+START_TEST(test_cleanup_fails)
+{
+	bm_bench b = { NULL, bench_empty, cleanup_fails, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = test_ctx();
+	char want[64];
+
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.processes = 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ECHILD);
+	(void)snprintf(want, sizeof(want), "exited with status %d (it failed)",
+	    BM__EXIT_FAIL);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 0") != NULL &&
+	    strstr(bm_ctx_errmsg(ctx), want) != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert_ptr_null(r.samples);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
 /* Calibration converges fast and gives sane values. */
 /*
  * Check the worker's placement in initialize: pinned to exactly one CPU,
@@ -1204,6 +1241,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cleanup_runs);
+	tcase_add_test(tc, test_cleanup_fails);
 	tcase_add_test(tc, test_sched_unique);
 	tcase_add_test(tc, test_calibration);
 	tcase_add_test(tc, test_calibration_given);
