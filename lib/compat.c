@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 
 #include "internal.h"
@@ -24,7 +25,9 @@ static struct {
 	uint64_t n;
 	uint64_t usecs;
 	uint64_t start_ns;
+	result_t results;
 	char err[256];
+	char setup_err[256];	/* why the context could not be set up */
 } compat;
 
 /* The callbacks lmbench passed, for the int-returning adapters. */
@@ -35,27 +38,39 @@ struct compat_cookie {
 	void *cookie;
 };
 
-/* Create the process-wide context and read the environment, once. */
+/*
+ * Create the process-wide context and read the environment, once.  When
+ * that failed (now or at an earlier call) the reason is copied to the
+ * error message on every call, so that each failed call says why.
+ */
 static bm_ctx *
 compat_ctx(void)
 {
-	if (compat.ctx != NULL || compat.setup_rc != 0)
-		return compat.setup_rc == 0 ? compat.ctx : NULL;
-	compat.setup_rc = bm_ctx_new(&compat.ctx);
-	if (compat.setup_rc != 0) {
-		(void)snprintf(compat.err, sizeof(compat.err), "%s",
-		    bm_strerror(compat.setup_rc));
-		return NULL;
+	if (compat.ctx != NULL)
+		return compat.ctx;
+	if (compat.setup_rc == 0) {
+		compat.setup_rc = bm_ctx_new(&compat.ctx);
+		if (compat.setup_rc != 0) {
+			compat.ctx = NULL;
+			(void)snprintf(compat.setup_err,
+			    sizeof(compat.setup_err), "%s",
+			    bm_strerror(compat.setup_rc));
+		} else if ((compat.setup_rc =
+		    bm_ctx_load_env(compat.ctx)) != 0) {
+			(void)snprintf(compat.setup_err,
+			    sizeof(compat.setup_err), "%s",
+			    bm_ctx_errmsg(compat.ctx));
+			bm_ctx_free(compat.ctx);
+			compat.ctx = NULL;
+		} else
+			return compat.ctx;
+		if (compat.setup_err[0] == '\0')
+			(void)snprintf(compat.setup_err,
+			    sizeof(compat.setup_err), "%s",
+			    bm_strerror(compat.setup_rc));
 	}
-	compat.setup_rc = bm_ctx_load_env(compat.ctx);
-	if (compat.setup_rc != 0) {
-		(void)snprintf(compat.err, sizeof(compat.err), "%s",
-		    bm_ctx_errmsg(compat.ctx));
-		bm_ctx_free(compat.ctx);
-		compat.ctx = NULL;
-		return NULL;
-	}
-	return compat.ctx;
+	(void)snprintf(compat.err, sizeof(compat.err), "%s", compat.setup_err);
+	return NULL;
 }
 
 /* Adapter: lmbench's initialize. */
@@ -88,30 +103,83 @@ compat_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* Order samples by time per operation (for qsort). */
+static int
+compat_cmp_sample(const void *a, const void *b)
+{
+	const bm_sample *x = *(const bm_sample *const *)a;
+	const bm_sample *y = *(const bm_sample *const *)b;
+	double rx = x->ns / (double)x->n, ry = y->ns / (double)y->n;
+
+	return rx < ry ? -1 : rx > ry;
+}
+
 /*
- * Keep the median sample as (n, usecs).  lmbench's get_n()/gettime() pair
- * counts whole microseconds, which would cost precision on our short
- * intervals, so both are scaled by the same factor until the time is at
- * least a second: every ratio (time per operation, bandwidth) is exact.
- * With parallel workers n is summed over them, as lmbench does.
+ * Keep what the tools report, as real intervals: the round whose median
+ * is the reported one (the closest to per_op_ns.median), its intervals
+ * sorted by time per operation, and of them the one closest to the
+ * reported median as (n, usecs) for get_n()/gettime().  With parallel
+ * workers that is one worker's interval, so gettime() / get_n() is the
+ * per-worker latency the tools print.  get_results() holds an odd number
+ * (at most TRIES) of that round's intervals, spread over its range with
+ * the kept one in the middle, so that save_median() keeps it again.
+ * 0, or -ENOMEM.
  */
-static void
+static int
 compat_keep(const bm_result *r)
 {
-	double ns_per_op = r->per_op_ns.median, scale;
-	uint64_t n = 1000000;
+	const bm_sample **v;
+	double med = r->per_op_ns.median, best = INFINITY, d;
+	size_t i, c = 0, m = 0, h, j, lo, hi;
+	unsigned round = 0, k;
 
-	if (!(ns_per_op > 0)) {
-		compat.n = n * r->parallel;
-		compat.usecs = 0;
-		return;
+	for (k = 0; k < r->processes && r->process_ns != NULL; k++) {
+		d = fabs(r->process_ns[k] - med);
+		if (d < best) {
+			best = d;
+			round = k;
+		}
 	}
-	scale = ceil(1e9 / (ns_per_op * (double)n));
-	if (scale < 1)
-		scale = 1;
-	compat.n = (uint64_t)((double)n * scale) * r->parallel;
-	compat.usecs = (uint64_t)llround(ns_per_op * (double)n * scale /
-	    1000.0);
+	if ((v = calloc(r->nsamples + 1, sizeof(*v))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < r->nsamples; i++)
+		if (r->samples[i].process == round && r->samples[i].n > 0)
+			v[c++] = &r->samples[i];
+	if (c == 0) {
+		free(v);
+		return 0;
+	}
+	qsort(v, c, sizeof(*v), compat_cmp_sample);
+	best = INFINITY;
+	for (i = 0; i < c; i++) {
+		d = fabs(v[i]->ns / (double)v[i]->n - med);
+		if (d < best) {
+			best = d;
+			m = i;
+		}
+	}
+	h = ((c < TRIES ? c : TRIES) - 1) / 2;
+	if (h > m)
+		h = m;
+	if (h > c - 1 - m)
+		h = c - 1 - m;
+	insertinit(&compat.results);
+	for (j = 0; j <= 2 * h; j++) {
+		if (j < h) {
+			lo = 0;
+			hi = m;
+			i = lo + j * (hi - lo) / h;
+		} else if (j == h)
+			i = m;
+		else
+			i = m + (j - h) * (c - 1 - m) / h;
+		compat.results.v[j].u = (uint64_t)llround(v[i]->ns / 1000.0);
+		compat.results.v[j].n = v[i]->n;
+	}
+	compat.results.N = (int)(2 * h + 1);
+	free(v);
+	save_median();
+	return 0;
 }
 
 /* Measure benchmark in parallel workers and keep the median interval. */
@@ -128,6 +196,7 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
 
 	compat.n = compat.usecs = 0;
 	compat.err[0] = '\0';
+	insertinit(&compat.results);
 	if ((ctx = compat_ctx()) == NULL)
 		return;
 	if (initialize != NULL)
@@ -146,7 +215,9 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
 		    bm_strerror(rc), bm_ctx_errmsg(ctx));
 		return;
 	}
-	compat_keep(&r);
+	if ((rc = compat_keep(&r)) != 0)
+		(void)snprintf(compat.err, sizeof(compat.err), "%s",
+		    bm_strerror(rc));
 	bm_result_free(&r);
 }
 
@@ -175,22 +246,67 @@ start(struct timeval *begin)
 	compat.start_ns = ctx != NULL ? bm__clock_now(&ctx->timer) : 0;
 }
 
-/* Stop the interval and keep its length in microseconds. */
+/*
+ * Stop the interval and keep its length in microseconds: from begin
+ * (wall time) when it is given, as lmbench does, else from start() on the
+ * context's clock.
+ */
 uint64
 stop(struct timeval *begin, struct timeval *end)
 {
-	bm_ctx *ctx = compat_ctx();
+	struct timeval now_tv;
+	bm_ctx *ctx;
 	uint64_t now;
 
-	(void)begin;
+	(void)gettimeofday(&now_tv, NULL);
 	if (end != NULL)
-		(void)gettimeofday(end, NULL);
-	if (ctx == NULL)
+		*end = now_tv;
+	if (begin != NULL) {
+		compat.usecs = tvdelta(begin, &now_tv);
+		return compat.usecs;
+	}
+	if ((ctx = compat_ctx()) == NULL)
 		return 0;
 	now = bm__clock_now(&ctx->timer);
 	compat.usecs = now > compat.start_ns ?
 	    (now - compat.start_ns + 500) / 1000 : 0;
 	return compat.usecs;
+}
+
+/* Microseconds since start(), on the context's clock, without stopping. */
+uint64
+usecs_spent(void)
+{
+	bm_ctx *ctx;
+	uint64_t now;
+
+	if ((ctx = compat_ctx()) == NULL)
+		return 0;
+	now = bm__clock_now(&ctx->timer);
+	return now > compat.start_ns ? (now - compat.start_ns) / 1000 : 0;
+}
+
+/* tdiff = t1 - t0 with the microseconds in 0..999999; zero if negative. */
+void
+tvsub(struct timeval *tdiff, struct timeval *t1, struct timeval *t0)
+{
+	long long us = ((long long)t1->tv_sec - (long long)t0->tv_sec) *
+	    1000000LL + ((long long)t1->tv_usec - (long long)t0->tv_usec);
+
+	if (us < 0)
+		us = 0;
+	tdiff->tv_sec = (time_t)(us / 1000000LL);
+	tdiff->tv_usec = (suseconds_t)(us % 1000000LL);
+}
+
+/* Microseconds from start to stop, 0 when stop is earlier. */
+uint64
+tvdelta(struct timeval *start_tv, struct timeval *stop_tv)
+{
+	struct timeval d;
+
+	tvsub(&d, stop_tv, start_tv);
+	return (uint64_t)d.tv_sec * 1000000u + (uint64_t)d.tv_usec;
 }
 
 /* Iterations of the kept interval. */
@@ -205,6 +321,13 @@ void
 set_n(uint64 n)
 {
 	compat.n = n;
+}
+
+/* lmbench's older name of set_n(). */
+void
+save_n(uint64 n)
+{
+	set_n(n);
 }
 
 /* Microseconds of the kept interval. */
@@ -265,4 +388,187 @@ const char *
 bm_compat_errmsg(void)
 {
 	return compat.err[0] != '\0' ? compat.err : NULL;
+}
+
+/* Empty a result. */
+void
+insertinit(result_t *r)
+{
+	r->N = 0;
+	memset(r->v, 0, sizeof(r->v));
+}
+
+/* Add an interval in order of time per operation; ignored when full. */
+void
+insertsort(uint64 u, uint64 n, result_t *r)
+{
+	int i;
+
+	if (r->N < 0)
+		r->N = 0;
+	if (r->N >= TRIES || n == 0)
+		return;
+	/* u/n < v.u/v.n, compared without dividing. */
+	for (i = r->N; i > 0 && (double)u * (double)r->v[i - 1].n <
+	    (double)r->v[i - 1].u * (double)n; i--)
+		r->v[i] = r->v[i - 1];
+	r->v[i].u = u;
+	r->v[i].n = n;
+	r->N++;
+}
+
+/* The kept results. */
+result_t *
+get_results(void)
+{
+	return &compat.results;
+}
+
+/* Replace the kept results with a copy of r. */
+void
+set_results(result_t *r)
+{
+	if (r == NULL || r == &compat.results)
+		return;
+	compat.results = *r;
+	if (compat.results.N < 0)
+		compat.results.N = 0;
+	if (compat.results.N > TRIES)
+		compat.results.N = TRIES;
+}
+
+/* Keep the first (fastest) result; n 0 and time 0 when there is none. */
+void
+save_minimum(void)
+{
+	if (compat.results.N <= 0) {
+		compat.n = compat.usecs = 0;
+		return;
+	}
+	compat.n = compat.results.v[0].n;
+	compat.usecs = compat.results.v[0].u;
+}
+
+/*
+ * Keep the median result: the middle one, or with an even count the mean
+ * of the middle two (n and u each); n 0 and time 0 when there is none.
+ */
+void
+save_median(void)
+{
+	int h = compat.results.N / 2;
+
+	if (compat.results.N <= 0) {
+		compat.n = compat.usecs = 0;
+		return;
+	}
+	if (compat.results.N % 2 == 1) {
+		compat.n = compat.results.v[h].n;
+		compat.usecs = compat.results.v[h].u;
+		return;
+	}
+	compat.n = (compat.results.v[h - 1].n + compat.results.v[h].n) / 2;
+	compat.usecs = (compat.results.v[h - 1].u + compat.results.v[h].u) / 2;
+}
+
+/* Print gettime() / n scaled by mult with the unit's name, if not 0. */
+static void
+compat_print_per(const char *s, uint64 n, double mult, int prec,
+    const char *unit)
+{
+	double t;
+
+	if (n == 0 || compat.usecs == 0)
+		return;
+	t = (double)compat.usecs * mult / (double)n;
+	(void)fprintf(stderr, "%s: %.*f %s\n", s, prec, t, unit);
+}
+
+/* "S: T microseconds" of the kept interval per n operations. */
+void
+micro(char *s, uint64 n)
+{
+	compat_print_per(s, n, 1.0, 4, "microseconds");
+}
+
+/* "S: T milliseconds" of the kept interval per n operations. */
+void
+milli(char *s, uint64 n)
+{
+	compat_print_per(s, n, 1e-3, 2, "milliseconds");
+}
+
+/* "S: T nanoseconds" of the kept interval per n operations. */
+void
+nano(char *s, uint64 n)
+{
+	compat_print_per(s, n, 1e3, 2, "nanoseconds");
+}
+
+/* Print bytes over the kept interval in units of unit bytes a second. */
+static void
+compat_print_bw(uint64 bytes, double unit, int prec, const char *name)
+{
+	double secs = (double)compat.usecs / 1e6;
+
+	if (compat.usecs == 0)
+		return;
+	(void)fprintf(stderr, "%.*f %s/sec\n", prec,
+	    (double)bytes / secs / unit, name);
+}
+
+/* "B MB/sec" of bytes over the kept interval, MB = 2^20. */
+void
+mb(uint64 bytes)
+{
+	compat_print_bw(bytes, 1024.0 * 1024.0, 2, "MB");
+}
+
+/* "B KB/sec" of bytes over the kept interval, KB = 2^10. */
+void
+kb(uint64 bytes)
+{
+	compat_print_bw(bytes, 1024.0, 0, "KB");
+}
+
+/* The running worker's index, 0 outside a worker. */
+int
+benchmp_childid(void)
+{
+	bm_state *s = bm_state_current();
+
+	return s != NULL ? (int)bm_worker_index(s) : 0;
+}
+
+/* Pin the calling process as LMBENCH_SCHED says; 0 or -1. */
+int
+handle_scheduler(int childno, int benchproc, int nbenchprocs)
+{
+	bm__sched sc;
+	char err[128];
+	long long w;
+
+	if (childno < 0 || benchproc < 0 || nbenchprocs < 0)
+		return -1;
+	w = (long long)childno * ((long long)nbenchprocs + 1) + benchproc;
+	if (w > (long long)BM_MAX_PARALLEL * 64)
+		return -1;
+	if (bm__sched_parse(&sc, getenv("LMBENCH_SCHED"), err,
+	    sizeof(err)) != 0)
+		return -1;
+	if (bm__sched_check(&sc, err, sizeof(err)) != 0)
+		return -1;
+	return bm__sched_apply(&sc, (unsigned)w) == 0 ? 0 : -1;
+}
+
+/* Raise the soft limit of open files to the hard limit, if it is lower. */
+void
+morefds(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == r.rlim_max)
+		return;
+	r.rlim_cur = r.rlim_max;
+	(void)setrlimit(RLIMIT_NOFILE, &r);
 }

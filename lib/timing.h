@@ -49,6 +49,72 @@ BM_EXTERN uint64 get_enough(uint64 enough);
 BM_EXTERN uint64 t_overhead(void);
 BM_EXTERN double l_overhead(void);
 
+/*
+ * lmbench's result type: up to TRIES intervals, each u microseconds for
+ * n operations, kept sorted by time per operation.
+ */
+#ifndef TRIES
+#define TRIES 11
+#endif
+
+typedef struct {
+	uint64 u;
+	uint64 n;
+} value_t;
+
+typedef struct {
+	int N;
+	value_t v[TRIES];
+} result_t;
+
+/* Empty a result. */
+BM_EXTERN void insertinit(result_t *r);
+/* Add an interval, keeping the order by u / n (dropped when full). */
+BM_EXTERN void insertsort(uint64 u, uint64 n, result_t *r);
+/* The kept results (after benchmp(): the reported round's intervals). */
+BM_EXTERN result_t *get_results(void);
+/* Replace the kept results with a copy of r (N clamped to 0..TRIES). */
+BM_EXTERN void set_results(result_t *r);
+/* Keep the fastest result's n and u for get_n() and gettime(). */
+BM_EXTERN void save_minimum(void);
+/* Keep the median result's n and u for get_n() and gettime(). */
+BM_EXTERN void save_median(void);
+
+/* lmbench's older name of set_n(). */
+BM_EXTERN void save_n(uint64 n);
+/* Microseconds since start(), without stopping. */
+BM_EXTERN uint64 usecs_spent(void);
+/* Microseconds from start to stop (0 when stop is earlier). */
+BM_EXTERN uint64 tvdelta(struct timeval *start, struct timeval *stop);
+/* tdiff = t1 - t0, normalised; zero when t1 is earlier than t0. */
+BM_EXTERN void tvsub(struct timeval *tdiff, struct timeval *t1,
+    struct timeval *t0);
+
+/*
+ * Print the kept interval to standard error in lmbench's formats:
+ * "S: T microseconds" (micro, 4 decimals), "S: T milliseconds" (milli,
+ * 2), "S: T nanoseconds" (nano, 2), each gettime() / n, and a
+ * bandwidth of bytes over gettime(), "B MB/sec" (mb, 2 decimals, MB =
+ * 2^20 bytes) or "B KB/sec" (kb, 0 decimals, KB = 2^10 bytes).  Nothing
+ * is printed when n or the time is 0.
+ */
+BM_EXTERN void micro(char *s, uint64 n);
+BM_EXTERN void milli(char *s, uint64 n);
+BM_EXTERN void nano(char *s, uint64 n);
+BM_EXTERN void mb(uint64 bytes);
+BM_EXTERN void kb(uint64 bytes);
+
+/* In a benchmp() worker, its index from 0 (0 outside a worker). */
+BM_EXTERN int benchmp_childid(void);
+/*
+ * Pin the calling process per LMBENCH_SCHED (DEFAULT, SINGLE, UNIQUE,
+ * CUSTOM cpus or list:cpus); process number childno * (nbenchprocs + 1)
+ * + benchproc.  0, or -1 when the policy is bad or cannot be applied.
+ */
+BM_EXTERN int handle_scheduler(int childno, int benchproc, int nbenchprocs);
+/* Raise the soft limit of open files to the hard limit. */
+BM_EXTERN void morefds(void);
+
 /* Why the last compat call failed, or NULL. */
 BM_EXTERN const char *bm_compat_errmsg(void);
 
