@@ -1027,8 +1027,10 @@ END_TEST
  * A cost fixed per process and different between processes (1, 2, 3, 1
  * and 2 units of 5 us in the five rounds): the interval over the rounds
  * covers the spread, while one process's intervals alone (round 0's, or
- * the scatter within processes) are far narrower.  CPU time, so other
- * load does not move it.
+ * the scatter within processes) are narrower.  Only relations are
+ * asserted: under stress-ng --vm on the VM even CPU time stretched (the
+ * 5 us rounds read 12 us), so no absolute time holds in every timing; the
+ * rounds' three-to-one difference in work still orders them.
  */
 START_TEST(test_rounds_cover_spread)
 {
@@ -1038,7 +1040,7 @@ START_TEST(test_rounds_cover_spread)
 	bm_result r;
 	bm_stats first;
 	bm_ctx *ctx = test_ctx();
-	double v[5];
+	double v[5], lo, hi;
 	size_t k;
 
 	ck_assert_int_eq(bm_ctx_set_timer(ctx,
@@ -1048,18 +1050,25 @@ START_TEST(test_rounds_cover_spread)
 	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
 	ck_assert_uint_eq(r.processes, 5);
 	ck_assert(fabs(r.per_op_ns.ci_level - 0.9375) < 1e-12);
-	ck_assert_msg(r.per_op_ns.ci_lo <= 6000 && r.per_op_ns.ci_hi >= 14900,
-	    "interval %.1f to %.1f ns", r.per_op_ns.ci_lo, r.per_op_ns.ci_hi);
-	ck_assert_msg(r.per_op_ns.median >= 9900 && r.per_op_ns.median <= 12000,
-	    "median %.1f ns", r.per_op_ns.median);
+	/* Five rounds: the interval is the range of the rounds' medians. */
+	lo = hi = r.process_ns[0];
+	for (k = 1; k < 5; k++) {
+		lo = fmin(lo, r.process_ns[k]);
+		hi = fmax(hi, r.process_ns[k]);
+	}
+	ck_assert(r.per_op_ns.ci_lo == lo && r.per_op_ns.ci_hi == hi);
+	ck_assert_msg(hi > 1.3 * lo, "rounds from %.1f to %.1f ns", lo, hi);
+	ck_assert_msg(r.per_op_ns.median > lo && r.per_op_ns.median < hi,
+	    "median %.1f ns of %.1f to %.1f", r.per_op_ns.median, lo, hi);
 	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
 	for (k = 0; k < 5; k++)
 		v[k] = r.samples[k].ns / (double)r.samples[k].n;
 	ck_assert_int_eq(bm_stats_compute(v, 5, &first), 0);
-	ck_assert_msg(first.ci_hi < 7500, "round 0 reaches %.1f ns",
-	    first.ci_hi);
-	ck_assert_msg(r.within.ci_hi - r.within.ci_lo < 2500,
-	    "within %.1f to %.1f ns", r.within.ci_lo, r.within.ci_hi);
+	ck_assert_msg(first.ci_hi < hi, "round 0 reaches %.1f ns of %.1f",
+	    first.ci_hi, hi);
+	ck_assert_msg(r.within.ci_hi - r.within.ci_lo < hi - lo,
+	    "within %.1f to %.1f ns, rounds %.1f to %.1f", r.within.ci_lo,
+	    r.within.ci_hi, lo, hi);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
 	assert_no_children();
