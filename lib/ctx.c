@@ -102,7 +102,7 @@ int
 bm_ctx_set_timer(bm_ctx *ctx, const char *config)
 {
 	bm__timer t;
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	int rc;
 
 	if (ctx == NULL)
@@ -133,7 +133,7 @@ int
 bm_ctx_set_sched(bm_ctx *ctx, const char *policy)
 {
 	bm__sched s;
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	int rc;
 
 	if (ctx == NULL)
@@ -151,7 +151,7 @@ int
 bm_ctx_set_events(bm_ctx *ctx, const char *list)
 {
 	bm__events ev;
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	int rc;
 
 	if (ctx == NULL)
@@ -343,7 +343,7 @@ ctx_getenv(const char *name)
 static int
 ctx_check_sink(bm_ctx *ctx, const char *spec, const char *name)
 {
-	char detail[sizeof ctx->err];
+	char detail[BM__ERR_MAX];
 	const char *arg;
 	int kind, rc;
 
@@ -357,7 +357,7 @@ ctx_check_sink(bm_ctx *ctx, const char *spec, const char *name)
 static int
 ctx_check_timer(bm_ctx *ctx, const char *config, const char *name)
 {
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	int rc;
 
 	if ((rc = bm__timer_check(config, err, sizeof err)) != 0)
@@ -396,7 +396,7 @@ static int
 ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 {
 	const char *sched_var = "BENCHMP_SCHED", *v;
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	size_t i;
 	int rc;
 
@@ -497,7 +497,7 @@ ctx_read_defaults(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 static int
 ctx_read_cmdline(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 {
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	int rc;
 
 	if (st->enough != NULL) {
@@ -550,7 +550,7 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 {
 	static const bm_settings none;
 	struct ctx_resolved r;
-	char err[sizeof ctx->err];
+	char err[BM__ERR_MAX];
 	char *output = NULL;
 	bm__timer t;
 	size_t i;

@@ -180,6 +180,9 @@ int bm__counters_read(const bm__counters *c, const bm__events *ev,
     double *v);
 void bm__counters_close(bm__counters *c);
 
+/* The longest error detail a context keeps, with its NUL. */
+#define BM__ERR_MAX 512
+
 /* The context behind bm_ctx. */
 struct bm_ctx {
 	bm__timer timer;
@@ -196,7 +199,7 @@ struct bm_ctx {
 	char *output;		/* the sink spec chosen, or NULL: stdout */
 	unsigned timer_builds;	/* timers built, for the tests */
 	/* Room for "rank N on HOST: " before a detail from another rank. */
-	char err[512];
+	char err[BM__ERR_MAX];
 };
 
 /* Record an error's detail on the context and return err. */

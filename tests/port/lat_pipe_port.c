@@ -95,7 +95,7 @@ cleanup(iter_t iterations, void *cookie)
 int
 main(void)
 {
-	struct state s;
+	struct state s = { .pid = 0 };
 
 	benchmp(initialize, doit, cleanup, 0, 1, 0, TRIES, &s);
 	if (get_n() == 0) {
