@@ -10,6 +10,13 @@ export TMPDIR
 
 ncpu=$(nproc 2>/dev/null || echo 1)
 
+# The rows of lat_ctx's output for a ring of 2 whose time is positive
+# (28.00 is one; 0.00 is not).
+ctx_rows() {
+	awk '$1 == "2" && NF == 2 && $2 ~ /^[0-9]+\.[0-9]+$/ &&
+	    $2 + 0 > 0 { n++ } END { print n + 0 }' "$tmp/out"
+}
+
 # Every two-process tool, with arguments that keep its run short.
 tools='lat_pipe
 lat_unix
@@ -95,7 +102,7 @@ if [ "$ncpu" -ge 2 ]; then
 	# loaded machine can make it "not measurable" (exit 1): a row or
 	# that message for each placement, never a time <= 0.
 	run "$bin/lat_ctx" -N 3 --placement=both 2
-	rows=$(grep -Ec '^2 [0-9]*\.[0-9]*[1-9][0-9]*$' "$tmp/out")
+	rows=$(ctx_rows)
 	nm=$(grep -c 'switch is not measurable' "$tmp/err")
 	if ! { [ "$(grep -c '^"size=0k ovr=[0-9.]* (cross)$' "$tmp/out")" -eq 1 ] &&
 	    [ "$(grep -c '^"size=0k ovr=[0-9.]* (same)$' "$tmp/out")" -eq 1 ] &&
@@ -195,7 +202,7 @@ done
 # "not measurable" with exit 1, never a zero or negative time.
 run "$bin/lat_ctx" -N 3 -s 32768 --placement=same 2
 if [ "$rc" -eq 0 ]; then
-	grep -Eq '^2 [0-9]*\.[0-9]*[1-9][0-9]*$' "$tmp/out" ||
+	[ "$(ctx_rows)" -eq 1 ] ||
 		fail "lat_ctx -s 32768 2 printed: $(cat "$tmp/out")"
 elif [ "$rc" -ne 1 ] || ! grep -q 'switch is not measurable' "$tmp/err"; then
 	fail "lat_ctx -s 32768 2: exit $rc: $(cat "$tmp/err")"
