@@ -13,6 +13,12 @@ trap 'exit 130' INT TERM
 # Keep the runs short: the figures do not matter in these tests.
 ENOUGH=2000 TIMING_O=0.03 LOOP_O=0.0003
 export ENOUGH TIMING_O LOOP_O
+# One round of workers per run unless a test asks for more: the rounds
+# are tested where they are named (lat_syscall-output.sh, settings.sh,
+# benchmp-stats.sh, check_engine), and the default five made every tool
+# run of the other tests five times as long.
+BENCHMP_PROCESSES=1
+export BENCHMP_PROCESSES
 unset BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
 BENCHMP_TEST_TAG=$$
 export BENCHMP_TEST_TAG
