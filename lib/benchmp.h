@@ -118,7 +118,7 @@ BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
 BM_EXTERN int bm_parse_processes(const char *s, unsigned *min, unsigned *max);
 /*
  * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, BENCHMP_EVENTS,
- * BENCHMP_OUTPUT, ENOUGH, TIMING_O and LOOP_O: bm_ctx_configure() with no
+ * BENCHMP_OUTPUT, BENCHMP_REGIONS, ENOUGH, TIMING_O and LOOP_O: bm_ctx_configure() with no
  * program defaults and no command line.  A malformed or out-of-range
  * value is an error whose detail names the variable; nothing is silently
  * ignored.
@@ -143,6 +143,7 @@ enum {
 	BM_SETTING_PROCESSES,	/* BENCHMP_PROCESSES, --processes */
 	BM_SETTING_EVENTS,	/* BENCHMP_EVENTS, --events */
 	BM_SETTING_OUTPUT,	/* BENCHMP_OUTPUT, --output */
+	BM_SETTING_REGIONS,	/* BENCHMP_REGIONS, bm_ctx_set_regions */
 	BM_NSETTINGS
 };
 
@@ -406,17 +407,80 @@ BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res);
 
 /*
- * Regions: time a stretch of your own code.  Each start/stop pair adds one
- * sample, its time minus the calibrated cost of the two clock reads
- * (TIMING_O); bm_region_result() gives the statistics as a bm_result and
- * bm_region_write() sends the cumulative record through a sink.
+ * Regions: time and count a stretch of your own code (after ntime's
+ * results).  Each start/stop pair reads the clock, the timer's cycle
+ * subtimer and the context's events (one perf_event group per region),
+ * and adds one sample: the differences minus what a start/stop pair
+ * around nothing costs (the clock's from TIMING_O; the cycles' and
+ * events' measured once, by bm_region_new()).  bm_region_result() gives
+ * the statistics as a bm_result and bm_region_write() sends the
+ * cumulative record through a sink.
+ *
+ * Regions can be switched off: at run time by BENCHMP_REGIONS=off (read
+ * by bm_ctx_configure()) or bm_ctx_set_regions(), where bm_region_new()
+ * then gives a NULL region and every call on it returns at once without
+ * touching its result arguments; at compile time by defining
+ * BM_REGIONS_OFF before including this header, where every region call
+ * becomes a constant no-op that does not evaluate its arguments (only
+ * bm_region_new() stores NULL in *out).
  */
 typedef struct bm_region bm_region;
 
+/* One reading of a region, or a sum or difference of readings. */
+typedef struct bm_counts {
+	uint64_t id;		/* the region's id when it was read */
+	uint64_t count;		/* start/stop pairs it covers */
+	double ns;		/* clock time, overhead subtracted */
+	double cycles;		/* cycle subtimer, or NAN without one */
+	size_t nevents;		/* the context's events, in its order */
+	double events[BM_MAX_EVENTS];	/* counts, or NAN: not counted */
+} bm_counts;
+
+/* Zero a result (NAN figures become 0 too); 0 or -EINVAL. */
+BM_EXTERN int bm_counts_zero(bm_counts *c);
+/* Copy src to dst; 0 or -EINVAL. */
+BM_EXTERN int bm_counts_copy(bm_counts *dst, const bm_counts *src);
+/*
+ * Add src to dst: count, ns, cycles and each event (NAN, not counted,
+ * stays NAN); dst keeps its id; 0 or -EINVAL.
+ */
+BM_EXTERN int bm_counts_add(bm_counts *dst, const bm_counts *src);
+/*
+ * Subtract src from dst as bm_counts_add adds: figures may become
+ * negative (a difference), the count stops at 0; 0 or -EINVAL.
+ */
+BM_EXTERN int bm_counts_sub(bm_counts *dst, const bm_counts *src);
+
+/*
+ * Switch regions of this context on (1) or off (0), over BENCHMP_REGIONS;
+ * regions created before keep their state.  0 or -EINVAL.
+ */
+BM_EXTERN int bm_ctx_set_regions(bm_ctx *ctx, int on);
+/* Return 1 when the context's regions are on, 0 when off. */
+BM_EXTERN int bm_ctx_regions(const bm_ctx *ctx);
+
 BM_EXTERN int bm_region_new(bm_ctx *ctx, const char *name, bm_region **out);
+/* Set the region's numeric id, carried in its readings and record. */
+BM_EXTERN int bm_region_set_id(bm_region *r, uint64_t id);
 BM_EXTERN void bm_region_start(bm_region *r);
 BM_EXTERN void bm_region_stop(bm_region *r);
-/* Build a result of the samples so far (free it with bm_result_free). */
+/*
+ * A split reading: while the region runs, its counts since start,
+ * without stopping it; after a stop, the last pair's counts.  0,
+ * BM_ERANGE before the first start, or -EINVAL.
+ */
+BM_EXTERN int bm_region_read(bm_region *r, bm_counts *out);
+/* The sum of every start/stop pair so far; 0 or -EINVAL. */
+BM_EXTERN int bm_region_total(const bm_region *r, bm_counts *out);
+/*
+ * The counting overhead bm_region_new() measured and subtracts from each
+ * reading (ns is TIMING_O's); 0 or -EINVAL.
+ */
+BM_EXTERN int bm_region_overhead(const bm_region *r, bm_counts *out);
+/*
+ * Build a result of the samples so far (free it with bm_result_free);
+ * BM_ENOTSUP, res untouched, for a region that is off (NULL).
+ */
 BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
 /*
  * Write the region's cumulative record (tool "region") to a sink; with
@@ -425,6 +489,45 @@ BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
  */
 BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
 BM_EXTERN void bm_region_free(bm_region *r);
+
+#if defined(BM_REGIONS_OFF) && !defined(BM_BUILDING_LIBRARY)
+/*
+ * Compiled out: sizeof names each argument (no unused-variable warning)
+ * without evaluating it or emitting code.
+ */
+#define bm_region_new(ctx, name, out) \
+	((void)sizeof(ctx), (void)sizeof(name), *(out) = NULL, 0)
+#define bm_region_set_id(r, id) ((void)sizeof(r), (void)sizeof(id), 0)
+#define bm_region_start(r) ((void)sizeof(r))
+#define bm_region_stop(r) ((void)sizeof(r))
+#define bm_region_read(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
+#define bm_region_total(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
+#define bm_region_overhead(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
+#define bm_region_result(r, res) \
+	((void)sizeof(r), (void)sizeof(res), BM_ENOTSUP)
+#define bm_region_write(r, sink) ((void)sizeof(r), (void)sizeof(sink), 0)
+#define bm_region_free(r) ((void)sizeof(r))
+#elif !defined(BM_BUILDING_LIBRARY)
+/*
+ * Switched off at run time, a region is NULL: the test is made here, in
+ * line, so that an off start/stop pair costs two compares and no call.
+ */
+static inline void
+bm__region_start_if(bm_region *r)
+{
+	if (r != NULL)
+		(bm_region_start)(r);
+}
+
+static inline void
+bm__region_stop_if(bm_region *r)
+{
+	if (r != NULL)
+		(bm_region_stop)(r);
+}
+#define bm_region_start(r) bm__region_start_if(r)
+#define bm_region_stop(r) bm__region_stop_if(r)
+#endif
 
 /* The p-th percentile (0 to 100) of sorted values, interpolated. */
 BM_EXTERN double bm_percentile(const double *sorted, size_t n, double p);

@@ -164,6 +164,24 @@ bm_ctx_set_events(bm_ctx *ctx, const char *list)
 	return 0;
 }
 
+/* Switch the context's regions on or off, as a command line would. */
+int
+bm_ctx_set_regions(bm_ctx *ctx, int on)
+{
+	if (ctx == NULL || (on != 0 && on != 1))
+		return -EINVAL;
+	ctx->regions_off = !on;
+	ctx->source[BM_SETTING_REGIONS] = BM_SOURCE_CMDLINE;
+	return 0;
+}
+
+/* Return 1 when the context's regions are on. */
+int
+bm_ctx_regions(const bm_ctx *ctx)
+{
+	return ctx != NULL && !ctx->regions_off;
+}
+
 /*
  * Check a calibration value against its range: 0, BM_ERANGE, or -EINVAL
  * for an unknown selector, whatever the value.  NaN fails every comparison
@@ -389,7 +407,19 @@ struct ctx_resolved {
 	int timer_src;
 	const char *output;
 	int output_src;
+	int regions;			/* -1: not given, else 0 off or 1 on */
 };
+
+/* Parse an on/off switch: 1, 0, or -1 for anything else. */
+static int
+ctx_parse_switch(const char *s)
+{
+	if (strcmp(s, "on") == 0 || strcmp(s, "1") == 0)
+		return 1;
+	if (strcmp(s, "off") == 0 || strcmp(s, "0") == 0)
+		return 0;
+	return -1;
+}
 
 /* Read and check the environment, in the order it was always checked. */
 static int
@@ -451,6 +481,10 @@ ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 		r->output = v;
 		r->output_src = BM_SOURCE_ENV;
 	}
+	if ((v = ctx_getenv("BENCHMP_REGIONS")) != NULL &&
+	    (r->regions = ctx_parse_switch(v)) < 0)
+		return bm__fail(ctx, BM_EPARSE, "BENCHMP_REGIONS: '%.64s' is "
+		    "neither on nor off", v);
 	return 0;
 }
 
@@ -561,6 +595,7 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 	if (st == NULL)
 		st = &none;
 	memset(&r, 0, sizeof r);
+	r.regions = -1;
 	if ((rc = ctx_read_env(ctx, st, &r)) != 0 ||
 	    (rc = ctx_read_defaults(ctx, st, &r)) != 0 ||
 	    (rc = ctx_read_cmdline(ctx, st, &r)) != 0)
@@ -595,6 +630,12 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 		free(ctx->output);
 		ctx->output = output;
 		ctx->source[BM_SETTING_OUTPUT] = (unsigned char)r.output_src;
+	}
+	/* bm_ctx_set_regions() is the command line's, above the variable. */
+	if (r.regions >= 0 && ctx->source[BM_SETTING_REGIONS] <=
+	    BM_SOURCE_ENV) {
+		ctx->regions_off = !r.regions;
+		ctx->source[BM_SETTING_REGIONS] = BM_SOURCE_ENV;
 	}
 	for (i = 0; i < CTX_NCALVARS; i++) {
 		if (r.cal_src[i] != BM_SOURCE_BUILTIN)

@@ -197,6 +197,7 @@ struct bm_ctx {
 	/* Where each setting came from: BM_SOURCE_* by BM_SETTING_*. */
 	unsigned char source[BM_NSETTINGS];
 	char *output;		/* the sink spec chosen, or NULL: stdout */
+	int regions_off;	/* BENCHMP_REGIONS=off: regions are NULL */
 	unsigned timer_builds;	/* timers built, for the tests */
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[BM__ERR_MAX];

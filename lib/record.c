@@ -322,7 +322,8 @@ rec_sources(struct rec_buf *b, const bm_ctx *ctx)
 		[BM_SETTING_SCHED] = "sched",
 		[BM_SETTING_PROCESSES] = "processes",
 		[BM_SETTING_EVENTS] = "events",
-		[BM_SETTING_OUTPUT] = "output"
+		[BM_SETTING_OUTPUT] = "output",
+		[BM_SETTING_REGIONS] = "regions"
 	};
 	unsigned i;
 
