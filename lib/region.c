@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -222,6 +223,24 @@ region_calibrate(bm_region *r, double timing_o_ns)
 }
 
 /*
+ * Let the kernel schedule a freshly opened event group in.  Seen on Linux
+ * 6.18: the software page-faults event of the group opened last counts
+ * nothing until the process is switched out and in again, though its
+ * task-clock runs; a region's first pairs (and the calibration) would
+ * count no faults.  A sleep of a microsecond is such a switch.
+ */
+static int
+region_settle(void)
+{
+	struct timespec ts = { 0, 1000 };
+
+	while (nanosleep(&ts, &ts) != 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/*
  * Create a region; calibrates the context if it is not yet, opens the
  * group of its events and measures the counting overhead.  With regions
  * switched off, *out is NULL and nothing is done.
@@ -254,6 +273,11 @@ bm_region_new(bm_ctx *ctx, const char *name, bm_region **out)
 		free(r);
 		return bm__fail(ctx, rc, "region %s: cannot open its event "
 		    "counters: %s", name, bm_strerror(rc));
+	}
+	if (r->ctr.leader >= 0 && (rc = region_settle()) != 0) {
+		bm_region_free(r);
+		return bm__fail(ctx, rc, "region %s: nanosleep: %s", name,
+		    bm_strerror(rc));
 	}
 	region_calibrate(r, cal.timing_o_us * 1000.0);
 	if (r->read_err != 0) {

@@ -12,7 +12,8 @@
 
 static const char *const env_names[] = {
 	"ENOUGH", "TIMING_O", "LOOP_O", "BENCHMP_TIMER", "BENCHMP_SCHED",
-	"LMBENCH_SCHED", "BENCHMP_PROCESSES", "BENCHMP_EVENTS", "BENCHMP_OUTPUT"
+	"LMBENCH_SCHED", "BENCHMP_PROCESSES", "BENCHMP_EVENTS", "BENCHMP_OUTPUT",
+	"BENCHMP_REGIONS"
 };
 
 /* Start every test from an environment without our variables. */
@@ -522,6 +523,7 @@ static const struct bad_source {
 	{ "BENCHMP_PROCESSES", "x", 0, BM_EPARSE, "BENCHMP_PROCESSES: " },
 	{ "BENCHMP_SCHED", "bogus", 0, 0, "BENCHMP_SCHED: " },
 	{ "TIMING_O", "-1", 0, 0, "TIMING_O: " },
+	{ "BENCHMP_REGIONS", "maybe", 0, BM_EPARSE, "BENCHMP_REGIONS: " },
 };
 #define NBAD (sizeof bad_sources / sizeof bad_sources[0])
 
@@ -547,6 +549,7 @@ START_TEST(test_bad_source_applies_nothing)
 	setenv("BENCHMP_SCHED", "single", 1);
 	setenv("BENCHMP_PROCESSES", "2", 1);
 	setenv("BENCHMP_EVENTS", "task-clock", 1);
+	setenv("BENCHMP_REGIONS", "off", 1);
 	prec_give(&st, SET_TIMER, BM_SOURCE_CMDLINE);
 	prec_give(&st, SET_ENOUGH, BM_SOURCE_CMDLINE);
 	prec_give(&st, SET_OUTPUT, BM_SOURCE_CMDLINE);
@@ -586,6 +589,7 @@ START_TEST(test_bad_source_applies_nothing)
 	ck_assert_int_eq(ctx->sched.kind, BM__SCHED_DEFAULT);
 	ck_assert_uint_eq(ctx->proc_min, 0);
 	ck_assert_uint_eq(ctx->events.n, 0);
+	ck_assert_int_eq(bm_ctx_regions(ctx), 1);
 	for (i = 0; i < BM_NSETTINGS; i++)
 		ck_assert_int_eq(bm_ctx_source(ctx, i), BM_SOURCE_BUILTIN);
 	bm_ctx_free(ctx);
