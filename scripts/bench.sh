@@ -21,6 +21,7 @@ if [ -x "$b/bin/.libs/lat_syscall" ] && [ -d "$b/lib/.libs" ]; then
 fi
 gbench=$b/tests/bench/gbench_getppid
 empty=$b/tests/bench/empty
+regions=$b/tests/bench/regions
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -165,6 +166,16 @@ repeat 5 "$empty" || exit 1
 e=$(median <"$tmp/fig")
 row "empty benchmark, ns per iteration (median of 5)" "$e" "<= 0.5" \
     "$(verdict "$e <= 0.5 && $e >= -0.5")"
+
+# A region start/stop pair switched off at run time (a NULL region, the
+# test in line in benchmp.h) must cost next to nothing; on, for scale.
+repeat 5 "$regions" off || exit 1
+e=$(median <"$tmp/fig")
+row "region pair, regions off, ns (median of 5)" "$e" "< 2" \
+    "$(verdict "$e < 2")"
+repeat 5 "$regions" on || exit 1
+e=$(median <"$tmp/fig")
+row "region pair, regions on, ns (median of 5)" "$e" "" ""
 
 # Measured properties that make check must not assert (a loaded machine
 # breaks them): each is the median of three runs.  Short intervals keep
