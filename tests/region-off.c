@@ -11,8 +11,11 @@
 /* How many times an argument expression was evaluated. */
 static unsigned region_off_evals;
 
-/* An argument with a side effect: counts its evaluations. */
-static bm_region *
+/*
+ * An argument with a side effect: counts its evaluations (external, so
+ * that no compiler drops it as only named in sizeof).
+ */
+bm_region *
 region_off_arg(bm_region *r)
 {
 	region_off_evals++;

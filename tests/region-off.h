@@ -11,6 +11,7 @@ struct region_off_rc {
 	unsigned evals;
 };
 
+bm_region *region_off_arg(bm_region *r);
 void region_off_calls(bm_ctx *ctx, bm_region **rg, bm_counts *c,
     bm_result *res, struct region_off_rc *out);
 
