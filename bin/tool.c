@@ -760,6 +760,19 @@ tool_report_extra(const bm_result *r)
 		    bm_percentile(r->op_ns, r->nop, 99),
 		    bm_percentile(r->op_ns, r->nop, 99.9),
 		    r->op_ns[r->nop - 1], r->nop);
+	if (r->nop > 0)
+		printf("operations: mean %.1f nanoseconds, variance %.1f "
+		    "nanoseconds^2\n", r->op_mean_ns, r->op_var_ns);
+	if (r->nop > 0 && r->op_cycles != NULL)
+		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
+		    "p99.9 %.1f max %.1f cycles, mean %.1f variance %.1f "
+		    "(%zu operations)\n", r->op_cycles[0],
+		    bm_percentile(r->op_cycles, r->nop, 50),
+		    bm_percentile(r->op_cycles, r->nop, 90),
+		    bm_percentile(r->op_cycles, r->nop, 99),
+		    bm_percentile(r->op_cycles, r->nop, 99.9),
+		    r->op_cycles[r->nop - 1], r->op_mean_cycles,
+		    r->op_var_cycles, r->nop);
 }
 
 /* Gather rec from every MPI rank and make its value the aggregate. */

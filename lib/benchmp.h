@@ -84,6 +84,40 @@ BM_EXTERN int bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count);
 BM_EXTERN int bm_timer_config_wants_list(const char *config);
 
 /*
+ * A subtimer a program provides (after mLib's bench_timerops): init()
+ * prepares it, returning 0 or a negative error with the reason written to
+ * detail (then the next subtimer of the config list is tried); now()
+ * reads nanoseconds (a clock) or a count (a cycle counter);
+ * after_fork() reopens per-process resources in a forked worker and
+ * fini() releases them (both may be NULL).  The callbacks must be safe
+ * to call in forked workers.
+ */
+typedef struct bm_subtimer_class {
+	const char *name;	/* the name a config string uses */
+	int kind;		/* enum bm_subtimer_kind */
+	int (*init)(void **priv, char *detail, size_t len);
+	uint64_t (*now)(void *priv);
+	int (*after_fork)(void *priv);
+	void (*fini)(void *priv);
+} bm_subtimer_class;
+
+#define BM_MAX_REGISTERED_TIMERS 16
+#define BM_TIMER_NAME_MAX 32
+
+/*
+ * Add a subtimer to the process's registry so that a config string
+ * ("clock=NAME" or "cycle=NAME", --timer, BENCHMP_TIMER) can choose it
+ * and bm_timer_list() lists it.  The class is copied (its name too).
+ * Not thread-safe: register before creating contexts.  0, -EINVAL (a NULL
+ * class, name or callback), BM_ERANGE (unknown kind, empty name or one of
+ * BM_TIMER_NAME_MAX bytes or more), BM_EPARSE (a character other than
+ * letters, digits, '-', '_' and '.'), BM_ECONFIG (the name "list"),
+ * -EEXIST (a name already known) or -ENOSPC (BM_MAX_REGISTERED_TIMERS
+ * added already).
+ */
+BM_EXTERN int bm_timer_register(const bm_subtimer_class *c);
+
+/*
  * The context: a timer, the calibration, the worker placement policy and
  * the detail of the last error.  One per process is the usual use.
  */
@@ -207,6 +241,14 @@ typedef struct bm_calibration {
 	double loop_o_us;	/* cost of one empty loop iteration */
 	unsigned from_env;	/* BM_CAL_* bits */
 	double seconds;		/* how long measuring took */
+	/*
+	 * With a cycle subtimer (NAN without one): the cycles counted by one
+	 * start+stop of an interval around an empty call, and by one empty
+	 * loop iteration, subtracted from every interval's cycles as
+	 * timing_o and loop_o are from its time.  Always measured.
+	 */
+	double cycle_o;
+	double loop_o_cycles;
 } bm_calibration;
 
 /* Set one calibration value by hand, as the environment would. */
@@ -390,6 +432,18 @@ typedef struct bm_result {
 	unsigned processes;	/* rounds of fresh workers that ran */
 	double *process_ns;	/* each round's median ns per operation */
 	bm_stats within;	/* inside processes (see above) */
+	/*
+	 * With nop > 0: the single operations' mean and sample variance
+	 * (n - 1), as the rdtsc article computes them, in ns and ns^2; with
+	 * a cycle subtimer also their counts in op_cycles (sorted apart
+	 * from op_ns, nop of them; NULL without one) with mean and variance
+	 * (NAN without one).
+	 */
+	double op_mean_ns;
+	double op_var_ns;
+	double *op_cycles;
+	double op_mean_cycles;
+	double op_var_cycles;
 } bm_result;
 
 /*
@@ -549,6 +603,38 @@ BM_EXTERN int bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o,
     bm_result *res);
 /* Release the samples of a result. */
 BM_EXTERN void bm_result_free(bm_result *res);
+
+/*
+ * In-process measurement (after mLib's bench_measure), for code that
+ * cannot be forked (a GPU context, a database handle): fn(n, arg) does
+ * the operation n times in the calling process.  The base (the same loop
+ * around an empty body, timed with the same n) is subtracted from every
+ * interval; seconds and cycles are the median per operation times n.
+ */
+typedef struct bm_measurement {
+	bm_iter_t n;		/* operations per timed call */
+	double seconds;		/* a call's time, base subtracted */
+	double cycles;		/* its cycles, base subtracted, or NAN */
+	double base_ns;		/* the empty loop of n iterations */
+	double base_cycles;	/* its cycles, or NAN */
+	bm_result result;	/* as bm_run's; free with bm_result_free */
+} bm_measurement;
+
+/*
+ * Time fn in the calling process: calibrate the context if needed, call
+ * fn with growing counts (untimed for the result, at least o->warmup_us
+ * long) until one call lasts about the context's enough (o->enough_us
+ * when longer), time the base, then time o->repetitions calls of the
+ * same count, each minus the base, counting the context's events too.
+ * m->result holds the same statistics as bm_run's (one process, one
+ * worker), for bm_record_latency() and the like.  o NULL: the defaults.
+ * 0; -EINVAL; BM_ERANGE (parallel not 1, repetitions, enough or warmup
+ * out of range); BM_ENOTSUP (percentiles); BM_EBENCH (fn failed: the
+ * detail is on ctx); a calibration error.  fn runs in the caller, so a
+ * call that never returns is not bounded by any timeout.
+ */
+BM_EXTERN int bm_measure(bm_ctx *ctx, bm_fn fn, void *arg,
+    const bm_options *o, bm_measurement *m);
 /* After BM_EINTR: the signal that interrupted the run. */
 BM_EXTERN int bm_ctx_signal(const bm_ctx *ctx);
 

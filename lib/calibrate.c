@@ -200,6 +200,92 @@ cal_enough(const bm__timer *t, double per_iter_ns, double ovh_ns,
 	return cal_candidates_us[CAL_NCANDIDATES - 1];
 }
 
+/*
+ * The cycles of one interval's overhead as the engine times it (child.c,
+ * bm_interval): the cycle counter is read outside the clock at both ends,
+ * so the interval's cycles hold a cycle read, two clock reads and the
+ * indirect call.  The median of CAL_TIMING_READS.
+ */
+static int
+cal_cycle_o(const bm__timer *t, double *out)
+{
+	double *d;
+	bm_fn volatile fn = cal_noop;
+	uint64_t c0, c1;
+	int i;
+
+	if ((d = calloc(CAL_TIMING_READS, sizeof(*d))) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < CAL_TIMING_READS; i++) {
+		c0 = bm__cycle_now(t);
+		(void)bm__clock_now(t);
+		(void)fn(0, NULL);
+		(void)bm__clock_now(t);
+		c1 = bm__cycle_now(t);
+		d[i] = c1 > c0 ? (double)(c1 - c0) : 0.0;
+	}
+	qsort(d, CAL_TIMING_READS, sizeof(*d), cal_cmp);
+	*out = d[CAL_TIMING_READS / 2];
+	free(d);
+	return 0;
+}
+
+/* The fewest cycles of CAL_TRIES empty loops of n iterations. */
+static double
+cal_loop_cycles(const bm__timer *t, bm_iter_t n)
+{
+	uint64_t c0, c1;
+	double best = INFINITY, v;
+	int i;
+
+	for (i = 0; i < CAL_TRIES; i++) {
+		c0 = bm__cycle_now(t);
+		bm__empty_loop(n);
+		c1 = bm__cycle_now(t);
+		v = c1 > c0 ? (double)(c1 - c0) : 0.0;
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+/*
+ * Measure the cycle subtimer's overheads as the clock's are measured: the
+ * cost of an interval's reads, and the slope of cycles against loop
+ * iterations, (c(2n) - c(n)) / n, which cancels the reads.
+ */
+int
+bm__calibrate_cycles(bm_ctx *ctx)
+{
+	const bm__timer *t = &ctx->timer;
+	bm_iter_t n = 1u << 14;
+	double o, c1, c2;
+	int rc;
+
+	if (ctx->known & BM__KNOWN_CYCLES)
+		return 0;
+	if (!bm__timer_has_cycles(t)) {
+		ctx->cal.cycle_o = ctx->cal.loop_o_cycles = NAN;
+		ctx->known |= BM__KNOWN_CYCLES;
+		return 0;
+	}
+	if ((rc = cal_cycle_o(t, &o)) != 0)
+		return bm__fail(ctx, rc, "calibration: %s", bm_strerror(rc));
+	/* Loops long enough that the counter's reads are a small part. */
+	if (ctx->cal.loop_o_us > 0)
+		n = (bm_iter_t)ceil(CAL_LOOP_NS / (ctx->cal.loop_o_us * 1000.0));
+	if (n < 1024)
+		n = 1024;
+	if (n > ((bm_iter_t)1 << 32))
+		n = (bm_iter_t)1 << 32;
+	c1 = cal_loop_cycles(t, n);
+	c2 = cal_loop_cycles(t, 2 * n);
+	ctx->cal.cycle_o = o;
+	ctx->cal.loop_o_cycles = c2 > c1 ? (c2 - c1) / (double)n : 0.0;
+	ctx->known |= BM__KNOWN_CYCLES;
+	return 0;
+}
+
 /* Measure every calibration value the context does not know yet. */
 int
 bm__calibrate(bm_ctx *ctx)
@@ -238,6 +324,8 @@ bm_calibrate(bm_ctx *ctx, bm_calibration *out)
 		return -EINVAL;
 	if ((ctx->known & BM__KNOWN_ALL) != BM__KNOWN_ALL &&
 	    (rc = bm__calibrate(ctx)) != 0)
+		return rc;
+	if ((rc = bm__calibrate_cycles(ctx)) != 0)
 		return rc;
 	if (out != NULL)
 		*out = ctx->cal;

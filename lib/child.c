@@ -64,6 +64,7 @@ struct bm_state {
 	double ev0[BM_MAX_EVENTS];	/* counts at the start of the call */
 	unsigned nops;		/* single operations timed */
 	double *ops;
+	double *ops_cy;		/* their cycles, with a cycle subtimer */
 };
 
 /*
@@ -120,7 +121,9 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 {
 	struct bm__record_hdr hdr;
 	size_t body = (size_t)s->count * sizeof(struct bm__wire);
-	size_t opsz = (size_t)s->nops * sizeof(double);
+	/* The operations' times, then their cycles with a cycle subtimer. */
+	size_t opsz = (size_t)s->nops * sizeof(double) *
+	    (s->ops_cy != NULL ? 2 : 1);
 	unsigned char *buf;
 
 	memset(&hdr, 0, sizeof(hdr));
@@ -136,8 +139,12 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	memcpy(buf + 1, &hdr, sizeof(hdr));
 	if (body > 0)
 		memcpy(buf + 1 + sizeof(hdr), s->samples, body);
-	if (opsz > 0)
-		memcpy(buf + 1 + sizeof(hdr) + body, s->ops, opsz);
+	if (s->nops > 0)
+		memcpy(buf + 1 + sizeof(hdr) + body, s->ops,
+		    s->nops * sizeof(double));
+	if (s->nops > 0 && s->ops_cy != NULL)
+		memcpy(buf + 1 + sizeof(hdr) + body + s->nops * sizeof(double),
+		    s->ops_cy, s->nops * sizeof(double));
 	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body + opsz) != 0)
 		_exit(BM__EXIT_PARENT);
 	free(buf);
@@ -244,7 +251,14 @@ child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev)
 	/* Below the overheads the honest figure is zero, not negative. */
 	w->ns = ns > 0 ? ns : 0;
 	w->n = s->n;
-	w->cycles = s->cycles ? (double)cycles : NAN;
+	w->cycles = NAN;
+	if (s->cycles) {
+		/* The cycle counter's overheads, as the clock's above. */
+		w->cycles = (double)cycles - s->plan->cycle_o -
+		    (double)s->n * s->plan->loop_o_cycles;
+		if (!(w->cycles > 0))
+			w->cycles = 0;
+	}
 }
 
 /*
@@ -327,17 +341,28 @@ child_fence(void)
 #endif
 }
 
-/* Time one call of fn(1); the fences keep the call inside the reads. */
+/*
+ * Time one call of fn(1); the fences keep the call inside the reads.  With
+ * cy not NULL the cycle counter is read too, inside the clock's reads, and
+ * its count goes to *cy.
+ */
 static inline uint64_t
-child_time_one(const bm__timer *t, bm_fn fn, void *cookie, int *rc)
+child_time_one(const bm__timer *t, bm_fn fn, void *cookie, int *rc,
+    double *cy)
 {
-	uint64_t t0, t1;
+	uint64_t t0, t1, c0 = 0, c1 = 0;
 
 	child_fence();
 	t0 = bm__clock_now(t);
+	if (cy != NULL)
+		c0 = bm__cycle_now(t);
 	child_fence();
 	*rc = fn(1, cookie);
 	child_fence();
+	if (cy != NULL) {
+		c1 = bm__cycle_now(t);
+		*cy = c1 > c0 ? (double)(c1 - c0) : 0.0;
+	}
 	t1 = bm__clock_now(t);
 	child_fence();
 	return t1 > t0 ? t1 - t0 : 0;
@@ -355,33 +380,52 @@ child_cmp(const void *a, const void *b)
 /*
  * Time single operations one by one, after the intervals: the cost of an
  * empty measurement (the median of 1001, through the same indirect call)
- * is subtracted from each, and at most CHILD_PCT_NS are spent.
+ * is subtracted from each, and at most CHILD_PCT_NS are spent.  With a
+ * cycle subtimer each operation's cycles are kept too (s->ops_cy), minus
+ * the empty measurement's median cycles.
  */
 #define CHILD_PCT_NS 2000000000ull
+#define CHILD_PCT_EMPTY 1001
 static void
 child_percentiles(bm_state *s)
 {
 	const bm__timer *t = &s->ctx->timer;
 	uint64_t start;
-	double empty[1001], v;
+	double *empty, *emptyc, v, c = 0, *cp;
 	unsigned i;
 	int rc;
 
-	if ((s->ops = calloc(s->plan->percentiles, sizeof(*s->ops))) == NULL)
+	s->ops = calloc(s->plan->percentiles, sizeof(*s->ops));
+	empty = calloc(2 * CHILD_PCT_EMPTY, sizeof(*empty));
+	if (s->cycles)
+		s->ops_cy = calloc(s->plan->percentiles, sizeof(*s->ops_cy));
+	if (s->ops == NULL || empty == NULL ||
+	    (s->cycles && s->ops_cy == NULL))
 		child_fail(s, -ENOMEM);
-	for (i = 0; i < 1001; i++)
-		empty[i] = (double)child_time_one(t, child_noop_fn, NULL, &rc);
-	qsort(empty, 1001, sizeof(empty[0]), child_cmp);
+	emptyc = empty + CHILD_PCT_EMPTY;
+	cp = s->cycles ? &c : NULL;
+	for (i = 0; i < CHILD_PCT_EMPTY; i++) {
+		empty[i] = (double)child_time_one(t, child_noop_fn, NULL, &rc,
+		    cp);
+		emptyc[i] = c;
+	}
+	qsort(empty, CHILD_PCT_EMPTY, sizeof(empty[0]), child_cmp);
+	qsort(emptyc, CHILD_PCT_EMPTY, sizeof(emptyc[0]), child_cmp);
 	start = bm__clock_now(t);
 	for (i = 0; i < s->plan->percentiles; i++) {
 		v = (double)child_time_one(t, s->bench->benchmark,
-		    s->bench->cookie, &rc) - empty[500];
+		    s->bench->cookie, &rc, cp) - empty[CHILD_PCT_EMPTY / 2];
 		if (rc < 0)
 			child_fail(s, rc);
+		if (s->cycles) {
+			c -= emptyc[CHILD_PCT_EMPTY / 2];
+			s->ops_cy[s->nops] = c > 0 ? c : 0;
+		}
 		s->ops[s->nops++] = v > 0 ? v : 0;
 		if ((i & 63) == 0 && bm__clock_now(t) - start > CHILD_PCT_NS)
 			break;
 	}
+	free(empty);
 }
 
 /* Run worker number worker of plan p to completion; never returns. */

@@ -205,19 +205,32 @@ engine_callback_failed(struct engine *e, unsigned i)
 	    i, bm_strerror(h.status));
 }
 
-/* Append a worker's single-operation times to the result. */
+/*
+ * Append a worker's single-operation times to the result, and their
+ * cycles when a cycle subtimer counts.
+ */
 static int
 engine_read_ops(struct engine *e, unsigned i, uint32_t nops)
 {
 	bm_result *r = e->res;
 	double *grown;
+	int ms = (int)(e->phase_timeout_ns / 1000000u);
 
 	grown = realloc(r->op_ns, (r->nop + nops) * sizeof(*grown));
 	if (grown == NULL)
 		return bm__fail(e->ctx, -ENOMEM, "no memory for operation times");
 	r->op_ns = grown;
+	if (bm__timer_has_cycles(&e->ctx->timer)) {
+		grown = realloc(r->op_cycles, (r->nop + nops) * sizeof(*grown));
+		if (grown == NULL)
+			return bm__fail(e->ctx, -ENOMEM,
+			    "no memory for operation cycles");
+		r->op_cycles = grown;
+	}
 	if (bm__read_full(e->w[i].resp, r->op_ns + r->nop,
-	    nops * sizeof(*grown), (int)(e->phase_timeout_ns / 1000000u)) != 0)
+	    nops * sizeof(*grown), ms) != 0 || (r->op_cycles != NULL &&
+	    bm__read_full(e->w[i].resp, r->op_cycles + r->nop,
+	    nops * sizeof(*grown), ms) != 0))
 		return BM_EPROTO;
 	r->nop += nops;
 	return 0;
@@ -767,6 +780,8 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	p->warmup_us = o->warmup_us;
 	p->timing_o_ns = cal->timing_o_us * 1000.0;
 	p->loop_o_ns = cal->loop_o_us * 1000.0;
+	p->cycle_o = cal->cycle_o;
+	p->loop_o_cycles = cal->loop_o_cycles;
 	p->enough_us = o->enough_us > cal->enough_us ? o->enough_us :
 	    cal->enough_us;
 	/*

@@ -138,7 +138,12 @@ enum {
 	BM__KNOWN_ENOUGH = BM_CAL_ENOUGH,
 	BM__KNOWN_TIMING_O = BM_CAL_TIMING_O,
 	BM__KNOWN_LOOP_O = BM_CAL_LOOP_O,
-	BM__KNOWN_ALL = BM_CAL_ENOUGH | BM_CAL_TIMING_O | BM_CAL_LOOP_O
+	BM__KNOWN_ALL = BM_CAL_ENOUGH | BM_CAL_TIMING_O | BM_CAL_LOOP_O,
+	/*
+	 * The cycle overheads (cal.cycle_o, cal.loop_o_cycles) belong to
+	 * the cycle subtimer that measured them: forgotten with the timer.
+	 */
+	BM__KNOWN_CYCLES = 1u << 3
 };
 
 /* Requested perf events (events.c). */
@@ -223,6 +228,8 @@ struct bm__plan {
 	uint64_t warmup_us;		/* the parent's warmup */
 	double timing_o_ns;		/* subtracted once per interval */
 	double loop_o_ns;		/* subtracted once per operation */
+	double cycle_o;			/* cycles: once per interval */
+	double loop_o_cycles;		/* cycles: once per operation */
 	int shared;			/* more workers than CPUs */
 };
 
@@ -280,7 +287,11 @@ struct bm__record_hdr {
 	int32_t status;		/* 0, or the error a callback returned */
 	uint32_t worker;
 	uint32_t count;		/* samples that follow */
-	uint32_t nops;		/* then this many single-operation times */
+	/*
+	 * Then this many single-operation times, and with a cycle subtimer
+	 * (bm__timer_has_cycles) as many cycle counts.
+	 */
+	uint32_t nops;
 };
 
 struct bm__wire {
@@ -371,6 +382,11 @@ int bm__zmq_close(bm_ctx *ctx, void *handle);
 
 /* The calibration's measurements (calibrate.c). */
 int bm__calibrate(bm_ctx *ctx);
+/*
+ * Measure the cycle subtimer's overheads when it counts and they are not
+ * known yet (calibrate.c); NAN without a cycle subtimer.
+ */
+int bm__calibrate_cycles(bm_ctx *ctx);
 
 /* A loop of n empty iterations, kept by the compiler (calibrate.c). */
 void bm__empty_loop(bm_iter_t n);

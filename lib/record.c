@@ -347,6 +347,10 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	    (unsigned long long)ctx->cal.enough_us);
 	rec_knum(b, "timing_o_us", ctx->cal.timing_o_us);
 	rec_knum(b, "loop_o_us", ctx->cal.loop_o_us);
+	rec_knum(b, "cycle_o", ctx->known & BM__KNOWN_CYCLES ?
+	    ctx->cal.cycle_o : NAN);
+	rec_knum(b, "loop_o_cycles", ctx->known & BM__KNOWN_CYCLES ?
+	    ctx->cal.loop_o_cycles : NAN);
 	rec_printf(b, ",\"from_env\":{\"enough\":%s,\"timing_o\":%s,"
 	    "\"loop_o\":%s}}",
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
@@ -427,9 +431,10 @@ rec_events(struct rec_buf *b, const bm_result *r)
 }
 
 /*
- * Append the distribution of single operations: percentiles and a
- * histogram of 24 buckets spaced geometrically between the smallest and
- * the largest time, each with its upper bound and count.
+ * Append the distribution of single operations: percentiles, mean and
+ * variance, a histogram of 24 buckets spaced geometrically between the
+ * smallest and the largest time, each with its upper bound and count, and
+ * with a cycle subtimer the same figures in cycles.
  */
 static void
 rec_percentiles(struct rec_buf *b, const bm_result *r)
@@ -449,6 +454,8 @@ rec_percentiles(struct rec_buf *b, const bm_result *r)
 	for (i = 0; i < 4; i++)
 		rec_knum(b, names[i], bm_percentile(v, r->nop, ps[i]));
 	rec_knum(b, "max", v[r->nop - 1]);
+	rec_knum(b, "mean", r->op_mean_ns);
+	rec_knum(b, "variance", r->op_var_ns);
 	rec_printf(b, ",\"histogram\":[");
 	lo = v[0] > 1 ? v[0] : 1;
 	hi = v[r->nop - 1] > lo ? v[r->nop - 1] : lo * 2;
@@ -462,7 +469,19 @@ rec_percentiles(struct rec_buf *b, const bm_result *r)
 		rec_number(b, le);
 		rec_printf(b, ",\"count\":%zu}", count);
 	}
-	rec_printf(b, "]}");
+	rec_printf(b, "]");
+	if (r->op_cycles != NULL) {
+		v = r->op_cycles;
+		rec_printf(b, ",\"cycles\":{\"unit\":\"cycles\"");
+		rec_knum(b, "min", v[0]);
+		for (i = 0; i < 4; i++)
+			rec_knum(b, names[i], bm_percentile(v, r->nop, ps[i]));
+		rec_knum(b, "max", v[r->nop - 1]);
+		rec_knum(b, "mean", r->op_mean_cycles);
+		rec_knum(b, "variance", r->op_var_cycles);
+		rec_printf(b, "}");
+	}
+	rec_printf(b, "}");
 }
 
 /* Append the host name and the time stamp (UTC, ISO 8601). */

@@ -92,6 +92,26 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 }
 
 /*
+ * The mean and sample variance (divided by n - 1; NAN for one value) of n
+ * values, in two passes as the rdtsc article computes them: the second
+ * pass sums squares about the mean, which loses nothing to cancellation.
+ */
+static void
+result_mean_var(const double *v, size_t n, double *mean, double *var)
+{
+	double sum = 0, sq = 0, m;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	m = sum / (double)n;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*var = n > 1 ? sq / (double)(n - 1) : NAN;
+}
+
+/*
  * Merge the samples (round-major, then worker-major, reps per worker):
  * the time per operation at the process level and within processes (see
  * bm_stats_levels), the aggregate rate and the median cycles per
@@ -167,8 +187,18 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 		if ((rc = bm_stats_compute(cy, r->nsamples, &st)) == 0)
 			r->event_per_op[i] = st.median;
 	}
-	if (r->nop > 0)
+	r->op_mean_ns = r->op_var_ns = NAN;
+	if (r->nop > 0) {
 		qsort(r->op_ns, r->nop, sizeof(*r->op_ns), result_cmp);
+		result_mean_var(r->op_ns, r->nop, &r->op_mean_ns,
+		    &r->op_var_ns);
+	}
+	r->op_mean_cycles = r->op_var_cycles = NAN;
+	if (r->nop > 0 && r->op_cycles != NULL) {
+		qsort(r->op_cycles, r->nop, sizeof(*r->op_cycles), result_cmp);
+		result_mean_var(r->op_cycles, r->nop, &r->op_mean_cycles,
+		    &r->op_var_cycles);
+	}
 	free(v);
 	free(cy);
 	free(round);
@@ -189,6 +219,8 @@ bm_result_free(bm_result *res)
 	res->nsamples = 0;
 	free(res->op_ns);
 	res->op_ns = NULL;
+	free(res->op_cycles);
+	res->op_cycles = NULL;
 	res->nop = 0;
 	free(res->process_ns);
 	res->process_ns = NULL;

@@ -42,7 +42,29 @@ static const struct timer_entry {
 #endif
 	{ "null", BM_SUBTIMER_CYCLE, &bm__cycle_null },
 };
-#define TIMER_NENTRIES (sizeof timer_registry / sizeof timer_registry[0])
+#define TIMER_NBUILTIN (sizeof timer_registry / sizeof timer_registry[0])
+
+/*
+ * Subtimers a program added with bm_timer_register().  The registry is
+ * the one piece of process-wide state here, as mLib's and libuv's
+ * backends are: a subtimer is a property of the process (its clock, its
+ * counters), not of one context, and a forked worker inherits it.
+ */
+static struct timer_entry timer_added[BM_MAX_REGISTERED_TIMERS];
+static bm__subtimer_ops timer_added_ops[BM_MAX_REGISTERED_TIMERS];
+static char timer_added_names[BM_MAX_REGISTERED_TIMERS][BM_TIMER_NAME_MAX];
+static size_t timer_nadded;
+
+/* The i-th entry of the registry: the built-in ones, then those added. */
+static const struct timer_entry *
+timer_entry_at(size_t i)
+{
+	if (i < TIMER_NBUILTIN)
+		return &timer_registry[i];
+	if (i - TIMER_NBUILTIN < timer_nadded)
+		return &timer_added[i - TIMER_NBUILTIN];
+	return NULL;
+}
 
 static const char *const timer_kind_names[] = { "clock", "cycle counter" };
 
@@ -71,14 +93,64 @@ bm__posix_clock_init(clockid_t id, const char *name, char *detail,
 static const struct timer_entry *
 timer_find(const char *name, size_t len)
 {
+	const struct timer_entry *e;
 	size_t i;
 
-	for (i = 0; i < TIMER_NENTRIES; i++) {
-		if (strlen(timer_registry[i].name) == len &&
-		    strncmp(timer_registry[i].name, name, len) == 0)
-			return &timer_registry[i];
+	for (i = 0; (e = timer_entry_at(i)) != NULL; i++) {
+		if (strlen(e->name) == len && strncmp(e->name, name, len) == 0)
+			return e;
 	}
 	return NULL;
+}
+
+/*
+ * Add a program's own subtimer to the registry, after the built-in ones
+ * of its kind: a config string names it like any other.  The name must
+ * be new and usable in a config string (letters, digits, '-', '_', '.').
+ */
+int
+bm_timer_register(const bm_subtimer_class *c)
+{
+	bm__subtimer_ops *ops;
+	struct timer_entry *e;
+	size_t len, i;
+
+	if (c == NULL || c->name == NULL || c->init == NULL || c->now == NULL)
+		return -EINVAL;
+	if (c->kind != BM_SUBTIMER_CLOCK && c->kind != BM_SUBTIMER_CYCLE)
+		return BM_ERANGE;
+	len = strlen(c->name);
+	if (len == 0 || len >= BM_TIMER_NAME_MAX)
+		return BM_ERANGE;
+	for (i = 0; i < len; i++)
+		if (!((c->name[i] >= 'a' && c->name[i] <= 'z') ||
+		    (c->name[i] >= 'A' && c->name[i] <= 'Z') ||
+		    (c->name[i] >= '0' && c->name[i] <= '9') ||
+		    c->name[i] == '-' || c->name[i] == '_' ||
+		    c->name[i] == '.'))
+			return BM_EPARSE;
+	if (len == 4 && strcmp(c->name, "list") == 0)
+		return BM_ECONFIG;
+	if (timer_find(c->name, len) != NULL)
+		return -EEXIST;
+	if (timer_nadded == BM_MAX_REGISTERED_TIMERS)
+		return -ENOSPC;
+	memcpy(timer_added_names[timer_nadded], c->name, len + 1);
+	ops = &timer_added_ops[timer_nadded];
+	ops->name = timer_added_names[timer_nadded];
+	ops->kind = c->kind;
+	ops->flags = 0;
+	ops->what = ops->name;
+	ops->init = c->init;
+	ops->now = c->now;
+	ops->after_fork = c->after_fork;
+	ops->fini = c->fini;
+	e = &timer_added[timer_nadded];
+	e->name = ops->name;
+	e->kind = c->kind;
+	e->ops = ops;
+	timer_nadded++;
+	return 0;
 }
 
 /*
@@ -298,9 +370,8 @@ bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count)
 	int rc;
 
 	if (count != NULL)
-		*count = TIMER_NENTRIES;
-	for (i = 0; i < TIMER_NENTRIES && i < max; i++) {
-		e = &timer_registry[i];
+		*count = TIMER_NBUILTIN + timer_nadded;
+	for (i = 0; (e = timer_entry_at(i)) != NULL && i < max; i++) {
 		out[i].name = e->name;
 		out[i].kind = e->kind;
 		out[i].detail[0] = '\0';

@@ -1,0 +1,460 @@
+/* check_measure.c: bm_measure, registered subtimers, cycle overheads, cycle percentiles. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "internal.h"
+
+/*
+ * A fake clock and a fake cycle counter whose readings the test decides:
+ * every read advances them by a fixed step (the cost of reading), and the
+ * benchmark below advances them by a fixed cost per operation.  What
+ * bm_measure and bm_run report is then known exactly, so the tests show
+ * that the registered subtimers are the ones read and that each overhead
+ * is subtracted once.  Each test runs in its own process (Check's fork
+ * mode), and a forked worker gets its own copy of the counters.
+ */
+#define FAKE_CLOCK_READ 7	/* ns per clock read */
+#define FAKE_CYCLE_READ 10	/* cycles per cycle-counter read */
+#define FAKE_OP_NS 50		/* ns per operation of fake_bench */
+#define FAKE_OP_CYCLES 3	/* cycles per operation of fake_bench */
+
+static uint64_t fake_ns = 1000000;
+static uint64_t fake_cy;
+static unsigned fake_clock_reads;
+
+/* Initialise the fake clock: nothing to prepare. */
+static int
+fake_init(void **priv, char *detail, size_t len)
+{
+	*priv = NULL;
+	snprintf(detail, len, "a clock the test drives");
+	return 0;
+}
+
+/* Initialise a subtimer that never works here. */
+static int
+broken_init(void **priv, char *detail, size_t len)
+{
+	*priv = NULL;
+	snprintf(detail, len, "broken on purpose");
+	return -ENODEV;
+}
+
+/* Read the fake clock, which advances by the cost of a read. */
+static uint64_t
+fake_clock_now(void *priv)
+{
+	(void)priv;
+	fake_clock_reads++;
+	fake_ns += FAKE_CLOCK_READ;
+	return fake_ns;
+}
+
+/* Read the fake cycle counter, which advances by the cost of a read. */
+static uint64_t
+fake_cycle_now(void *priv)
+{
+	(void)priv;
+	fake_cy += FAKE_CYCLE_READ;
+	return fake_cy;
+}
+
+/*
+ * A benchmark whose n operations cost exactly what the fakes say, and
+ * take some real time too, so that a real clock finds a modest count.
+ */
+static int
+fake_bench(bm_iter_t n, void *cookie)
+{
+	volatile uint64_t x = 1;
+	bm_iter_t i;
+
+	(void)cookie;
+	for (i = 0; i < n * 20; i++)
+		x = x * 3 + 1;
+	fake_ns += FAKE_OP_NS * n;
+	fake_cy += FAKE_OP_CYCLES * n;
+	return 0;
+}
+
+/* A benchmark that fails. */
+static int
+failing_bench(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return -EDOM;
+}
+
+/* A benchmark that takes real time: n rounds of dependent arithmetic. */
+static int
+busy_bench(bm_iter_t n, void *cookie)
+{
+	volatile uint64_t x = 1;
+	bm_iter_t i;
+
+	(void)cookie;
+	for (i = 0; i < n * 20; i++)
+		x = x * 3 + 1;
+	return 0;
+}
+
+static const bm_subtimer_class fake_clock = {
+	"fake-clock", BM_SUBTIMER_CLOCK, fake_init, fake_clock_now, NULL, NULL
+};
+static const bm_subtimer_class fake_cycles = {
+	"fake-cycles", BM_SUBTIMER_CYCLE, fake_init, fake_cycle_now, NULL, NULL
+};
+static const bm_subtimer_class broken_clock = {
+	"broken-clock", BM_SUBTIMER_CLOCK, broken_init, fake_clock_now, NULL,
+	NULL
+};
+
+/* Register the fakes once per test process. */
+static void
+register_fakes(void)
+{
+	ck_assert_int_eq(bm_timer_register(&fake_clock), 0);
+	ck_assert_int_eq(bm_timer_register(&fake_cycles), 0);
+	ck_assert_int_eq(bm_timer_register(&broken_clock), 0);
+}
+
+/*
+ * A context on the given timer with the calibration given by hand: the
+ * fake clock does not advance in an empty loop, so measuring its loop
+ * overhead would never end.
+ */
+static bm_ctx *
+fake_ctx(const char *timer)
+{
+	bm_settings s;
+	bm_ctx *ctx;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	memset(&s, 0, sizeof s);
+	s.timer = timer;
+	ck_assert_msg(bm_ctx_configure(ctx, &s) == 0, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 1000), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0), 0);
+	return ctx;
+}
+
+START_TEST(test_register_errors)
+{
+	bm_subtimer_class c = fake_clock;
+	char name[8];
+	int i;
+
+	ck_assert_int_eq(bm_timer_register(NULL), -EINVAL);
+	c.now = NULL;
+	ck_assert_int_eq(bm_timer_register(&c), -EINVAL);
+	c = fake_clock;
+	c.kind = 7;
+	ck_assert_int_eq(bm_timer_register(&c), BM_ERANGE);
+	c = fake_clock;
+	c.name = "";
+	ck_assert_int_eq(bm_timer_register(&c), BM_ERANGE);
+	c.name = "has space";
+	ck_assert_int_eq(bm_timer_register(&c), BM_EPARSE);
+	c.name = "a,b";
+	ck_assert_int_eq(bm_timer_register(&c), BM_EPARSE);
+	c.name = "list";
+	ck_assert_int_eq(bm_timer_register(&c), BM_ECONFIG);
+	c.name = "posix-monotonic";
+	ck_assert_int_eq(bm_timer_register(&c), -EEXIST);
+	c.name = "a-name-that-is-far-too-long-for-it";
+	ck_assert_int_eq(bm_timer_register(&c), BM_ERANGE);
+	c = fake_clock;
+	ck_assert_int_eq(bm_timer_register(&c), 0);
+	ck_assert_int_eq(bm_timer_register(&c), -EEXIST);
+	for (i = 1; i < BM_MAX_REGISTERED_TIMERS; i++) {
+		snprintf(name, sizeof name, "x%d", i);
+		c.name = name;
+		ck_assert_int_eq(bm_timer_register(&c), 0);
+	}
+	c.name = "one-more";
+	ck_assert_int_eq(bm_timer_register(&c), -ENOSPC);
+}
+END_TEST
+
+START_TEST(test_register_listed_and_used)
+{
+	bm_subtimer_info info[32];
+	bm_ctx *ctx;
+	size_t n, before, i;
+	int seen_clock = 0, seen_broken = 0;
+	unsigned reads;
+	uint64_t now;
+
+	ck_assert_int_eq(bm_timer_list(info, 32, &before), 0);
+	register_fakes();
+	ck_assert_int_eq(bm_timer_list(info, 32, &n), 0);
+	ck_assert_uint_eq(n, before + 3);
+	for (i = 0; i < n; i++) {
+		if (strcmp(info[i].name, "fake-clock") == 0) {
+			seen_clock = 1;
+			ck_assert_int_eq(info[i].kind, BM_SUBTIMER_CLOCK);
+			ck_assert_int_eq(info[i].status, 0);
+			ck_assert_str_eq(info[i].detail,
+			    "a clock the test drives");
+		}
+		if (strcmp(info[i].name, "broken-clock") == 0) {
+			seen_broken = 1;
+			ck_assert_int_eq(info[i].status, -ENODEV);
+			ck_assert_str_eq(info[i].detail, "broken on purpose");
+		}
+	}
+	ck_assert(seen_clock && seen_broken);
+	/* Named on the command line (--timer) and in the environment. */
+	ctx = fake_ctx("clock=fake-clock");
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
+	    "fake-clock");
+	reads = fake_clock_reads;
+	now = bm__clock_now(&ctx->timer);
+	ck_assert_uint_eq(now, fake_ns);
+	ck_assert_uint_eq(fake_clock_reads, reads + 1);
+	bm_ctx_free(ctx);
+	ck_assert_int_eq(setenv("BENCHMP_TIMER", "clock=broken-clock,"
+	    "fake-clock cycle=fake-cycles", 1), 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_msg(bm_ctx_load_env(ctx) == 0, "%s", bm_ctx_errmsg(ctx));
+	/* The broken one is tried and skipped, as a built-in one would be. */
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
+	    "fake-clock");
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CYCLE),
+	    "fake-cycles");
+	bm_ctx_free(ctx);
+	/* A clock name where a cycle counter is due is refused. */
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx, "cycle=fake-clock"),
+	    BM_ECONFIG);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=broken-clock"),
+	    BM_ENOTIMER);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "broken on purpose"));
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_measure_exact)
+{
+	bm_measurement m;
+	bm_record rec;
+	bm_ctx *ctx;
+	char *json;
+	size_t k;
+
+	register_fakes();
+	ctx = fake_ctx("clock=fake-clock cycle=fake-cycles");
+	ck_assert_msg(bm_measure(ctx, fake_bench, NULL, NULL, &m) == 0, "%s",
+	    bm_ctx_errmsg(ctx));
+	/* One call lasts at least 80% of enough (1000 us) of fake time. */
+	ck_assert_uint_ge(m.n * FAKE_OP_NS, 800000);
+	/* The base is the two clock reads of the empty loop, and no more. */
+	ck_assert_double_eq(m.base_ns, FAKE_CLOCK_READ);
+	ck_assert_double_eq(m.base_cycles, FAKE_CYCLE_READ);
+	ck_assert_uint_eq(m.result.nsamples, BM_DEFAULT_REPETITIONS);
+	ck_assert_uint_eq(m.result.processes, 1);
+	ck_assert_uint_eq(m.result.parallel, 1);
+	for (k = 0; k < m.result.nsamples; k++) {
+		ck_assert_uint_eq(m.result.samples[k].n, m.n);
+		ck_assert_double_eq(m.result.samples[k].ns,
+		    (double)(FAKE_OP_NS * m.n));
+		ck_assert_double_eq(m.result.samples[k].cycles,
+		    (double)(FAKE_OP_CYCLES * m.n));
+	}
+	ck_assert_double_eq(m.result.per_op_ns.median, FAKE_OP_NS);
+	ck_assert_double_eq(m.result.cycles_per_op, FAKE_OP_CYCLES);
+	ck_assert_double_eq_tol(m.seconds, FAKE_OP_NS * (double)m.n / 1e9,
+	    1e-15);
+	ck_assert_double_eq(m.cycles, FAKE_OP_CYCLES * (double)m.n);
+	/* The same record as bm_run's. */
+	ck_assert_int_eq(bm_record_latency(&rec, "measure", "fake", "ns",
+	    &m.result), 0);
+	ck_assert_double_eq(rec.value, FAKE_OP_NS);
+	ck_assert_int_eq(bm_record_json(ctx, &rec, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"clock\":\"fake-clock\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"median\":50,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"cycles_per_op\":3,"));
+	free(json);
+	bm_result_free(&m.result);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_measure_real)
+{
+	bm_measurement m;
+	bm_options o;
+	bm_ctx *ctx;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	bm_options_init(&o);
+	o.repetitions = 5;
+	ck_assert_msg(bm_measure(ctx, busy_bench, NULL, &o, &m) == 0, "%s",
+	    bm_ctx_errmsg(ctx));
+	ck_assert_uint_ge(m.n, 1);
+	ck_assert_uint_eq(m.result.nsamples, 5);
+	ck_assert(m.seconds > 0);
+	ck_assert(m.base_ns >= 0);
+	ck_assert(isnan(m.cycles));
+	ck_assert(isnan(m.base_cycles));
+	ck_assert(m.result.per_op_ns.median > 0);
+	ck_assert(m.result.per_op_ns.min <= m.result.per_op_ns.max);
+	ck_assert_uint_ge(m.result.enough_us, 100);
+	bm_result_free(&m.result);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_measure_errors)
+{
+	bm_measurement m;
+	bm_options o;
+	bm_ctx *ctx;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_measure(NULL, busy_bench, NULL, NULL, &m),
+	    -EINVAL);
+	ck_assert_int_eq(bm_measure(ctx, NULL, NULL, NULL, &m), -EINVAL);
+	ck_assert_int_eq(bm_measure(ctx, busy_bench, NULL, NULL, NULL),
+	    -EINVAL);
+	bm_options_init(&o);
+	o.parallel = 2;
+	ck_assert_int_eq(bm_measure(ctx, busy_bench, NULL, &o, &m), BM_ERANGE);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "parallel"));
+	bm_options_init(&o);
+	o.repetitions = 0;
+	ck_assert_int_eq(bm_measure(ctx, busy_bench, NULL, &o, &m), BM_ERANGE);
+	bm_options_init(&o);
+	o.percentiles = 10;
+	ck_assert_int_eq(bm_measure(ctx, busy_bench, NULL, &o, &m),
+	    BM_ENOTSUP);
+	ck_assert_int_eq(bm_measure(ctx, failing_bench, NULL, NULL, &m),
+	    BM_EBENCH);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "benchmark failed"));
+	ck_assert_ptr_null(m.result.samples);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * The engine with the fake cycle counter: calibration finds its
+ * overheads exactly (a read pair costs FAKE_CYCLE_READ, an empty loop
+ * iteration nothing), the intervals' cycles have them taken off, and the
+ * single operations of --percentiles come in cycles too.
+ */
+START_TEST(test_cycle_overhead_and_percentiles)
+{
+	bm_bench b = { NULL, fake_bench, NULL, NULL };
+	bm_calibration cal;
+	bm_result r;
+	bm_options o;
+	bm_record rec;
+	bm_ctx *ctx;
+	char *json;
+	size_t k;
+
+	register_fakes();
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-monotonic cycle=fake-cycles"), 0);
+	ck_assert_msg(bm_calibrate(ctx, &cal) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_double_eq(cal.cycle_o, FAKE_CYCLE_READ);
+	ck_assert_double_eq(cal.loop_o_cycles, 0);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.processes = 1;
+	o.percentiles = 200;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	for (k = 0; k < r.nsamples; k++)
+		ck_assert_double_eq(r.samples[k].cycles,
+		    (double)(FAKE_OP_CYCLES * r.samples[k].n));
+	ck_assert_double_eq(r.cycles_per_op, FAKE_OP_CYCLES);
+	ck_assert_uint_eq(r.nop, 200);
+	ck_assert_ptr_nonnull(r.op_cycles);
+	ck_assert_double_eq(r.op_cycles[0], FAKE_OP_CYCLES);
+	ck_assert_double_eq(r.op_cycles[r.nop - 1], FAKE_OP_CYCLES);
+	ck_assert_double_eq(r.op_mean_cycles, FAKE_OP_CYCLES);
+	ck_assert_double_eq(r.op_var_cycles, 0);
+	ck_assert(isfinite(r.op_mean_ns) && r.op_mean_ns >= 0);
+	ck_assert(isfinite(r.op_var_ns) && r.op_var_ns >= 0);
+	ck_assert_int_eq(bm_record_latency(&rec, "fake", "op", "ns", &r), 0);
+	ck_assert_int_eq(bm_record_json(ctx, &rec, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"cycle_o\":10,"
+	    "\"loop_o_cycles\":0,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"cycles\":{\"unit\":\"cycles\","
+	    "\"min\":3,\"p50\":3,\"p90\":3,\"p99\":3,\"p99.9\":3,\"max\":3,"
+	    "\"mean\":3,\"variance\":0}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"variance\":"));
+	free(json);
+	bm_result_free(&r);
+	ck_assert_ptr_null(r.op_cycles);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Without a cycle subtimer there are no cycle figures, only times. */
+START_TEST(test_percentiles_without_cycles)
+{
+	bm_bench b = { NULL, busy_bench, NULL, NULL };
+	bm_calibration cal;
+	bm_result r;
+	bm_options o;
+	bm_ctx *ctx;
+	double sum = 0;
+	size_t k;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_calibrate(ctx, &cal), 0);
+	ck_assert(isnan(cal.cycle_o) && isnan(cal.loop_o_cycles));
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.processes = 1;
+	o.percentiles = 100;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.nop, 100);
+	ck_assert_ptr_null(r.op_cycles);
+	ck_assert(isnan(r.op_mean_cycles) && isnan(r.op_var_cycles));
+	for (k = 0; k < r.nop; k++)
+		sum += r.op_ns[k];
+	ck_assert_double_eq_tol(r.op_mean_ns, sum / 100, 1e-9 * sum + 1e-12);
+	ck_assert(r.op_var_ns >= 0);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+measure_suite(void)
+{
+	Suite *s = suite_create("measure");
+	TCase *tc = tcase_create("measure");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_register_errors);
+	tcase_add_test(tc, test_register_listed_and_used);
+	tcase_add_test(tc, test_measure_exact);
+	tcase_add_test(tc, test_measure_real);
+	tcase_add_test(tc, test_measure_errors);
+	tcase_add_test(tc, test_cycle_overhead_and_percentiles);
+	tcase_add_test(tc, test_percentiles_without_cycles);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return check_run(measure_suite());
+}
