@@ -1,4 +1,4 @@
-/* check_sink.c: record sinks: shared files, sockets, ZeroMQ, bad specs, full disks. */
+/* check_sink.c: record sinks: files, sockets, ZeroMQ, bad specs, full disks. */
 #include "config.h"
 
 #include <check.h>
