@@ -541,8 +541,10 @@ BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
  * Sinks: where records go (after ntime's NTIME_OUTPUT).  A spec is "-"
  * (standard output), "file:PATH" (appended; each record is one write() on
  * an O_APPEND descriptor, so processes can share the file without
- * interleaving) or "zmq:ENDPOINT" (a ZeroMQ PUSH socket connected to
- * ENDPOINT, when built with libzmq).
+ * interleaving), "tcp:HOST:PORT" ("tcp:[ADDR]:PORT" for IPv6) or
+ * "unix:PATH" (a stream socket to a listener, one record per line, 5 s
+ * bounds on the connect and on each record) or "zmq:ENDPOINT" (a ZeroMQ
+ * PUSH socket connected to ENDPOINT, when built with libzmq).
  */
 /* Open a sink; an unusable one fails here, with the detail on ctx. */
 BM_EXTERN int bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out);
