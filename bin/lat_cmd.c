@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,12 +13,14 @@
 
 enum {
 	CMD_OPT_TIMEOUT = TOOL_OPT_BASE,
-	CMD_OPT_KEEP_OUTPUT
+	CMD_OPT_KEEP_OUTPUT,
+	CMD_OPT_INTERVAL
 };
 
 static const struct option cmd_long[] = {
 	{ "timeout", required_argument, NULL, CMD_OPT_TIMEOUT },
 	{ "keep-output", no_argument, NULL, CMD_OPT_KEEP_OUTPUT },
+	{ "interval", required_argument, NULL, CMD_OPT_INTERVAL },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -24,13 +28,24 @@ static const struct option cmd_long[] = {
 static uint64_t cmd_timeout_s;
 /* --keep-output: the command's stdout goes to our stderr, not /dev/null. */
 static int cmd_keep_output;
+/* --interval: a reading every this many ms during each run (0: none). */
+static uint64_t cmd_interval_ms;
 
-/* Take --timeout and --keep-output. */
+/* Where the readings go while our standard output is the command's. */
+struct cmd_readings {
+	struct tool *t;
+	const char *name;	/* the command, the record's case */
+	FILE *out;		/* a copy of our standard output, or NULL */
+};
+
+/* Take --timeout, --keep-output and --interval. */
 static void
 cmd_option(struct tool *t, int opt, const char *arg)
 {
 	if (opt == CMD_OPT_KEEP_OUTPUT)
 		cmd_keep_output = 1;
+	else if (opt == CMD_OPT_INTERVAL)
+		cmd_interval_ms = tool_uint(t, "--interval", arg, 10, 3600000);
 	else if (opt == CMD_OPT_TIMEOUT)
 		cmd_timeout_s = tool_uint(t, "--timeout", arg, 1,
 		    7 * 24 * 3600);
@@ -78,22 +93,108 @@ cmd_restore_stdout(struct tool *t, int saved)
 	close(saved);
 }
 
+/*
+ * Report one reading, as perf stat -I prints one: its record (metric
+ * "reading": the interval's time and the counts in it, with the run, the
+ * reading's index, its time since the run's start and whether it is the
+ * last, at the command's exit) to the sink and,
+ * as a line or a record, to our standard output.  0, or an error for the
+ * library to stop the runs with (a sink's detail is on ctx).
+ */
+static int
+cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
+{
+	struct cmd_readings *o = cookie;
+	struct tool *t = o->t;
+	int to_stdout = t->json || bm_sink_is_stdout(t->sink), rc;
+	const bm_result *r = rd->result;
+	char *json = NULL;
+	bm_param param[6];
+	bm_record rec;
+	size_t i;
+
+	if ((rc = bm_record_latency(&rec, t->name, o->name, "us", r)) != 0)
+		return rc;
+	rec.metric = "reading";
+	rec.better = BM_BETTER_NONE;
+	param[0] = (bm_param){ "command", o->name, 0 };
+	param[1] = (bm_param){ "run", NULL, rd->run + 1 };
+	param[2] = (bm_param){ "reading", NULL, rd->index };
+	param[3] = (bm_param){ "since_s", NULL, rd->since_ns / 1e9 };
+	param[4] = (bm_param){ "interval_ms", NULL, (double)cmd_interval_ms };
+	param[5] = (bm_param){ "last", NULL, rd->last };
+	rec.params = param;
+	rec.nparams = 6;
+	if ((to_stdout || t->sink != NULL) &&
+	    (rc = bm_record_json(ctx, &rec, &json)) != 0)
+		return rc;
+	if (t->sink != NULL && !bm_sink_is_stdout(t->sink) &&
+	    (rc = bm_sink_write(ctx, t->sink, json, strlen(json))) != 0) {
+		free(json);
+		return rc;
+	}
+	if (o->out != NULL) {
+		if (to_stdout)
+			fputs(json, o->out);
+		else {
+			fprintf(o->out, "lat_cmd: run %u reading %u at %.4f s: "
+			    "%.4f microseconds", rd->run + 1, rd->index,
+			    rd->since_ns / 1e9, rec.value);
+			for (i = 0; i < r->nevents; i++)
+				if (!isnan(r->samples[0].events[i]))
+					fprintf(o->out, ", %s %.0f",
+					    r->events[i].name,
+					    r->samples[0].events[i]);
+			fputc('\n', o->out);
+		}
+	}
+	free(json);
+	if (o->out != NULL && (fflush(o->out) != 0 || ferror(o->out)))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Open a stdio stream on a copy of the standard output saved before the
+ * command took it, for the readings; NULL when there is none.
+ */
+static FILE *
+cmd_readings_out(struct tool *t, int saved)
+{
+	FILE *f;
+	int fd;
+
+	if (saved < 0 || cmd_interval_ms == 0)
+		return NULL;
+	if ((fd = fcntl(saved, F_DUPFD_CLOEXEC, 3)) < 0)
+		tool_fail(t, "cannot copy standard output: %s",
+		    strerror(errno));
+	if ((f = fdopen(fd, "w")) == NULL)
+		tool_fail(t, "cannot open standard output: %s",
+		    strerror(errno));
+	return f;
+}
+
 /* Run the command -N times and print its median time. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "lat_cmd",
-		.args = "[--timeout=SECONDS] [--keep-output] command "
-		    "[args...]",
+		.args = "[--timeout=SECONDS] [--keep-output] [--interval=MS] "
+		    "command [args...]",
 		.extra_usage = "  --timeout=S     kill a run that lasts longer "
 		    "(default 600 s)\n"
 		    "  --keep-output   send the command's output to stderr "
-		    "(default /dev/null)\n\nRuns the command -N times one after "
+		    "(default /dev/null)\n"
+		    "  --interval=MS   also report the time and counts of each "
+		    "MS (10 to 3600000)\n                  during a run, like "
+		    "perf stat -I\n\nRuns the command -N times one after "
 		    "the other (-P and -W do not apply) and\nreports the median "
 		    "time of a run and, with --events, its counts per run.\n"
 		    "Whatever the command starts is killed when its run ends.\n"
 	};
+	struct cmd_readings rd = { &t, NULL, NULL };
 	bm_param param;
 	bm_record rec;
 	bm_result r;
@@ -113,9 +214,16 @@ main(int argc, char **argv)
 		    "command");
 	tool_setup(&t);
 	tool_wall_clock(&t);
+	if (fflush(stdout) != 0)
+		tool_fail(&t, "writing the result: %s", strerror(errno));
 	saved = cmd_hide_stdout(&t);
-	rc = bm_run_command(t.ctx, argv + first, t.opts.repetitions,
-	    cmd_timeout_s * 1000000u, &r);
+	rd.name = argv[first];
+	rd.out = cmd_readings_out(&t, saved);
+	rc = bm_run_command_every(t.ctx, argv + first, t.opts.repetitions,
+	    cmd_timeout_s * 1000000u, cmd_interval_ms * 1000u, cmd_reading,
+	    &rd, &r);
+	if (rd.out != NULL && fclose(rd.out) != 0 && rc == 0)
+		tool_fail(&t, "writing the result: %s", strerror(errno));
 	cmd_restore_stdout(&t, saved);
 	if (rc != 0)
 		tool_run_fail(&t, rc);

@@ -460,6 +460,37 @@ typedef struct bm_result {
 BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res);
 
+/* One periodic reading of a command's run (bm_run_command_every). */
+typedef struct bm_reading {
+	unsigned run;		/* the run, from 0 */
+	unsigned index;		/* the reading in its run, from 1 */
+	int last;		/* 1: the rest of the run, to the command's exit */
+	double since_ns;	/* from the run's start to this reading */
+	/*
+	 * The interval since the previous reading (or the start) alone: one
+	 * sample, its ns the interval's time and its events the counts in it
+	 * (NAN for an event not counted), merged as bm_run's results are.
+	 */
+	const bm_result *result;
+} bm_reading;
+
+/* Called with each reading; not 0 stops the runs with that error. */
+typedef int (*bm_reading_fn)(bm_ctx *ctx, const bm_reading *rd,
+    void *cookie);
+
+/*
+ * As bm_run_command, and every every_us (10 ms to 1 h, else BM_ERANGE)
+ * during each run, read the time and the counters without stopping them
+ * and call fn, like perf stat -I; then once more at the command's exit
+ * (last = 1), so that a run's readings add up to its sample (the times
+ * before the clock overhead is subtracted from the sample).  every_us 0
+ * takes no reading.  fn's error kills the command and ends the runs,
+ * returned as it is (with its detail on ctx, or a generic one).
+ */
+BM_EXTERN int bm_run_command_every(bm_ctx *ctx, char *const argv[],
+    unsigned reps, uint64_t timeout_us, uint64_t every_us, bm_reading_fn fn,
+    void *cookie, bm_result *res);
+
 /*
  * Regions: time and count a stretch of your own code (after ntime's
  * results).  Each start/stop pair reads the clock, the timer's cycle
@@ -730,8 +761,10 @@ BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
  * Sinks: where records go (after ntime's NTIME_OUTPUT).  A spec is "-"
  * (standard output), "file:PATH" (appended; each record is one write() on
  * an O_APPEND descriptor, so processes can share the file without
- * interleaving) or "zmq:ENDPOINT" (a ZeroMQ PUSH socket connected to
- * ENDPOINT, when built with libzmq).
+ * interleaving), "tcp:HOST:PORT" ("tcp:[ADDR]:PORT" for IPv6) or
+ * "unix:PATH" (a stream socket to a listener, one record per line, 5 s
+ * bounds on the connect and on each record) or "zmq:ENDPOINT" (a ZeroMQ
+ * PUSH socket connected to ENDPOINT, when built with libzmq).
  */
 /* Open a sink; an unusable one fails here, with the detail on ctx. */
 BM_EXTERN int bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out);

@@ -31,6 +31,26 @@
  */
 #define COMMAND_SLICE_NS 50000000ull
 
+/*
+ * Periodic readings (--interval): perf stat -I refuses intervals under
+ * 10 ms, as each costs a read of every counter and a record; an hour is
+ * the longest that still reads during a run.
+ */
+#define COMMAND_EVERY_MIN_US 10000ull
+#define COMMAND_EVERY_MAX_US 3600000000ull
+
+/* The readings of one run: where the last one ended and when the next is. */
+struct command_tick {
+	bm_reading_fn fn;
+	void *cookie;
+	const bm__counters *c;
+	uint64_t every_ns;	/* 0: no readings */
+	uint64_t next;		/* the next reading, on bm__deadline_now() */
+	uint64_t t0, tprev;	/* the run's start, the last reading (timer) */
+	unsigned run, index;
+	double prev[BM_MAX_EVENTS];	/* the counts at the last reading */
+};
+
 /* The children this process had before the runs, which are not ours. */
 struct command_kids {
 	pid_t *pid;
@@ -156,12 +176,63 @@ command_child(char *const argv[], int go, int errfd)
 	_exit(127);
 }
 
+/*
+ * Take one reading: the time and the counts since the previous one, as a
+ * result of one sample, handed to the caller's function.  The last one
+ * (at the command's exit) takes the run's final time and counts, so that
+ * the readings add up to the run.
+ */
+static int
+command_reading(bm_ctx *ctx, struct command_tick *tk, uint64_t t,
+    const double *final)
+{
+	double v[BM_MAX_EVENTS];
+	bm_reading rd;
+	bm_result r;
+	size_t i;
+	int rc;
+
+	if (final != NULL)
+		memcpy(v, final, sizeof v);
+	else if (bm__counters_read(tk->c, &ctx->events, v) != 0)
+		return bm__fail(ctx, -EIO, "reading the counters during a run");
+	memset(&r, 0, sizeof r);
+	if ((r.samples = calloc(1, sizeof(*r.samples))) == NULL)
+		return bm__fail(ctx, -ENOMEM, "no memory for a reading");
+	r.nsamples = 1;
+	r.parallel = r.repetitions = r.processes = 1;
+	r.nevents = ctx->events.n;
+	memcpy(r.events, ctx->events.info, sizeof(r.events));
+	r.samples[0].ns = (double)(t - tk->tprev);
+	r.samples[0].n = 1;
+	r.samples[0].cycles = NAN;
+	for (i = 0; i < BM_MAX_EVENTS; i++)
+		r.samples[0].events[i] = v[i] - tk->prev[i];
+	r.wall_s = (double)(t - tk->tprev) / 1e9;
+	if ((rc = bm__result_merge(ctx, &r, 1)) == 0) {
+		rd.run = tk->run;
+		rd.index = ++tk->index;
+		rd.last = final != NULL;
+		rd.since_ns = (double)(t - tk->t0);
+		rd.result = &r;
+		rc = tk->fn(ctx, &rd, tk->cookie);
+		if (rc != 0 && ctx->err[0] == '\0')
+			rc = bm__fail(ctx, rc, "reading %u of run %u: %s",
+			    rd.index, rd.run + 1, bm_strerror(rc));
+	}
+	bm_result_free(&r);
+	memcpy(tk->prev, v, sizeof v);
+	tk->tprev = t;
+	return rc;
+}
+
 /* Wait for the child within timeout_ns; 0 with its status or an error. */
 static int
 command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
-    const char *name)
+    const char *name, struct command_tick *tk)
 {
-	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
+	uint64_t deadline = bm__deadline_now() + timeout_ns, now, wake;
+	int rc;
 	struct timespec ts;
 	sigset_t set;
 	pid_t got;
@@ -193,9 +264,26 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 			    "within %.0f s: killed", name,
 			    (double)timeout_ns / 1e9);
 		}
+		if (tk->every_ns != 0 && now >= tk->next) {
+			rc = command_reading(ctx, tk,
+			    bm__clock_now(&ctx->timer), NULL);
+			if (rc != 0) {
+				kill(pid, SIGKILL);
+				while (waitpid(pid, status, 0) < 0 &&
+				    errno == EINTR)
+					;
+				return rc;
+			}
+			/* Late (a slow callback): skip, never bunch up. */
+			while (tk->next <= now)
+				tk->next += tk->every_ns;
+		}
 		/* SIGCHLD is blocked: wake when it arrives, or at the end. */
-		if (deadline - now < COMMAND_SLICE_NS)
-			ts.tv_nsec = (long)(deadline - now);
+		wake = deadline;
+		if (tk->every_ns != 0 && tk->next < wake)
+			wake = tk->next;
+		if (wake - now < COMMAND_SLICE_NS)
+			ts.tv_nsec = (long)(wake - now);
 		else
 			ts.tv_nsec = (long)COMMAND_SLICE_NS;
 		ts.tv_sec = 0;
@@ -206,7 +294,8 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 /* Run the command once and time it from the go byte to its reaping. */
 static int
 command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
-    const struct command_kids *before, bm_sample *out)
+    const struct command_kids *before, struct command_tick *tk,
+    bm_sample *out)
 {
 	bm__counters c;
 	int go[2], errp[2], status, err, rc;
@@ -251,13 +340,18 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 		return bm__fail(ctx, rc, "counting events of %s: %s", argv[0],
 		    bm_strerror(rc));
 	}
+	tk->c = &c;
+	tk->index = 0;
+	memset(tk->prev, 0, sizeof(tk->prev));
+	tk->next = bm__deadline_now() + tk->every_ns;
 	t0 = bm__clock_now(&ctx->timer);
+	tk->t0 = tk->tprev = t0;
 	if (write(go[1], &byte, 1) != 1)
 		rc = bm__fail(ctx, -errno, "starting %s: %s", argv[0],
 		    strerror(errno));
 	close(go[1]);
 	if (rc == 0)
-		rc = command_wait(ctx, pid, timeout_ns, &status, argv[0]);
+		rc = command_wait(ctx, pid, timeout_ns, &status, argv[0], tk);
 	else {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -280,7 +374,11 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 	if (rc == 0 && bm__counters_read(&c, &ctx->events, out->events) != 0)
 		rc = bm__fail(ctx, -EIO, "reading the counters of %s",
 		    argv[0]);
+	/* The rest of the run since the last reading, so that they add up. */
+	if (rc == 0 && tk->every_ns != 0)
+		rc = command_reading(ctx, tk, t1, out->events);
 	bm__counters_close(&c);
+	tk->c = NULL;
 	out->ns = (double)(t1 - t0) - ctx->cal.timing_o_us * 1000.0;
 	if (out->ns < 0)
 		out->ns = 0;
@@ -295,7 +393,18 @@ int
 bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res)
 {
+	return bm_run_command_every(ctx, argv, reps, timeout_us, 0, NULL, NULL,
+	    res);
+}
+
+/* As bm_run_command, with a reading every every_us handed to fn. */
+int
+bm_run_command_every(bm_ctx *ctx, char *const argv[], unsigned reps,
+    uint64_t timeout_us, uint64_t every_us, bm_reading_fn fn, void *cookie,
+    bm_result *res)
+{
 	struct command_kids before = { NULL, 0 };
+	struct command_tick tk;
 	sigset_t block, old;
 	bm_calibration cal;
 	uint64_t t0;
@@ -310,6 +419,17 @@ bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
 	if (reps < 1 || reps > BM_MAX_REPETITIONS)
 		return bm__fail(ctx, BM_ERANGE, "repetitions %u is out of range "
 		    "(1 to %u)", reps, BM_MAX_REPETITIONS);
+	if (every_us != 0 && fn == NULL)
+		return -EINVAL;
+	if (every_us != 0 && (every_us < COMMAND_EVERY_MIN_US ||
+	    every_us > COMMAND_EVERY_MAX_US))
+		return bm__fail(ctx, BM_ERANGE, "a reading every %llu us is "
+		    "out of range (%llu to %llu)", (unsigned long long)every_us,
+		    COMMAND_EVERY_MIN_US, COMMAND_EVERY_MAX_US);
+	memset(&tk, 0, sizeof tk);
+	tk.fn = fn;
+	tk.cookie = cookie;
+	tk.every_ns = every_us * 1000u;
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
 		return rc;
 	if ((res->samples = calloc(reps, sizeof(*res->samples))) == NULL)
@@ -346,8 +466,10 @@ bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < reps && rc == 0; i++) {
+		tk.run = i;
 		rc = command_once(ctx, argv, (timeout_us ? timeout_us :
-		    COMMAND_TIMEOUT_US) * 1000u, &before, &res->samples[i]);
+		    COMMAND_TIMEOUT_US) * 1000u, &before, &tk,
+		    &res->samples[i]);
 		res->samples[i].process = i;
 		res->nsamples = i + 1;
 		res->processes = i + 1;

@@ -359,7 +359,9 @@ int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
 enum {
 	BM__SINK_STDOUT,	/* "-" */
 	BM__SINK_FILE,		/* file:PATH */
-	BM__SINK_ZMQ		/* zmq:ENDPOINT */
+	BM__SINK_ZMQ,		/* zmq:ENDPOINT */
+	BM__SINK_TCP,		/* tcp:HOST:PORT */
+	BM__SINK_UNIX		/* unix:PATH */
 };
 
 /*
@@ -379,6 +381,19 @@ int bm__sink_parse(bm_ctx *ctx, const char *spec, int *kind,
 int bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle);
 int bm__zmq_send(bm_ctx *ctx, void *handle, const char *msg, size_t len);
 int bm__zmq_close(bm_ctx *ctx, void *handle);
+
+/*
+ * The stream sockets' sink backend (sink-stream.c): check a tcp: or unix:
+ * argument (BM_EPARSE, or BM_ERANGE for a port or a path out of range),
+ * connect within a bounded time, and send a record whole, handling EINTR,
+ * short sends and a gone listener (no SIGPIPE); *sent says how much of a
+ * failed record left.  spec names the sink in messages.
+ */
+int bm__stream_check(bm_ctx *ctx, int kind, const char *arg);
+int bm__stream_open(bm_ctx *ctx, int kind, const char *arg, const char *spec,
+    int *fd);
+int bm__stream_send(bm_ctx *ctx, int fd, const char *rec, size_t len,
+    const char *spec, size_t *sent);
 
 /* The calibration's measurements (calibrate.c). */
 int bm__calibrate(bm_ctx *ctx);

@@ -1,4 +1,4 @@
-/* sink.c: where records go: standard output, an appended file, or ZeroMQ. */
+/* sink.c: where records go: standard output, a file, a socket or ZeroMQ. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,7 +12,8 @@
 
 struct bm_sink {
 	int kind;		/* BM__SINK_* */
-	int fd;			/* stdout and file */
+	int fd;			/* stdout, file, tcp and unix */
+	int broken;		/* a stream lost part of a record */
 	void *zmq;		/* zmq */
 	char *what;		/* the spec, for messages */
 };
@@ -96,9 +97,11 @@ fail:
 int
 bm__sink_parse(bm_ctx *ctx, const char *spec, int *kind, const char **arg)
 {
+	int rc;
+
 	if (spec == NULL || *spec == '\0')
 		return bm__fail(ctx, BM_EPARSE, "empty sink (expected -, "
-		    "file:PATH or zmq:ENDPOINT)");
+		    "file:PATH, tcp:HOST:PORT, unix:PATH or zmq:ENDPOINT)");
 	if (strcmp(spec, "-") == 0) {
 		*kind = BM__SINK_STDOUT;
 		*arg = spec + 1;
@@ -114,9 +117,25 @@ bm__sink_parse(bm_ctx *ctx, const char *spec, int *kind, const char **arg)
 			    "endpoint");
 		*kind = BM__SINK_ZMQ;
 		*arg = spec + 4;
+	} else if (strncmp(spec, "tcp:", 4) == 0) {
+		if (spec[4] == '\0')
+			return bm__fail(ctx, BM_EPARSE, "sink 'tcp:' has no "
+			    "HOST:PORT");
+		*kind = BM__SINK_TCP;
+		*arg = spec + 4;
+	} else if (strncmp(spec, "unix:", 5) == 0) {
+		*kind = BM__SINK_UNIX;
+		*arg = spec + 5;
 	} else
 		return bm__fail(ctx, BM_ECONFIG, "unknown sink '%.64s' "
-		    "(expected -, file:PATH or zmq:ENDPOINT)", spec);
+		    "(expected -, file:PATH, tcp:HOST:PORT, unix:PATH or "
+		    "zmq:ENDPOINT)", spec);
+	if ((*kind == BM__SINK_TCP || *kind == BM__SINK_UNIX) &&
+	    (rc = bm__stream_check(ctx, *kind, *arg)) != 0) {
+		*kind = -1;
+		*arg = NULL;
+		return rc;
+	}
 	return 0;
 }
 
@@ -146,6 +165,10 @@ bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 		break;
 	case BM__SINK_FILE:
 		rc = sink_open_file(ctx, s, arg);
+		break;
+	case BM__SINK_TCP:
+	case BM__SINK_UNIX:
+		rc = bm__stream_open(ctx, kind, arg, spec, &s->fd);
 		break;
 	case BM__SINK_ZMQ:
 #ifdef BM_HAVE_ZMQ
@@ -193,12 +216,36 @@ sink_write_fd(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 	return 0;
 }
 
+/*
+ * Send a record on a stream socket.  A record cut by a failure (the
+ * listener stopped reading, or went) leaves half a line in the stream: the
+ * sink then refuses every later record, so that none is glued to the half
+ * and read as one line; a reader sees the cut one as a last line without
+ * its newline.
+ */
+static int
+sink_write_stream(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
+{
+	size_t sent;
+	int rc;
+
+	if (s->broken)
+		return bm__fail(ctx, -EPIPE, "writing to sink %s: the "
+		    "connection lost part of an earlier record", s->what);
+	if ((rc = bm__stream_send(ctx, s->fd, rec, len, s->what, &sent)) != 0
+	    && sent > 0)
+		s->broken = 1;
+	return rc;
+}
+
 /* Write one record to the sink. */
 int
 bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 {
 	if (s == NULL || rec == NULL)
 		return -EINVAL;
+	if (s->kind == BM__SINK_TCP || s->kind == BM__SINK_UNIX)
+		return sink_write_stream(ctx, s, rec, len);
 	if (s->kind == BM__SINK_ZMQ) {
 #ifdef BM_HAVE_ZMQ
 		return bm__zmq_send(ctx, s->zmq, rec, len);
@@ -224,7 +271,8 @@ bm_sink_close(bm_ctx *ctx, bm_sink *s)
 
 	if (s == NULL)
 		return 0;
-	if (s->kind == BM__SINK_FILE && close(s->fd) != 0)
+	if ((s->kind == BM__SINK_FILE || s->kind == BM__SINK_TCP ||
+	    s->kind == BM__SINK_UNIX) && close(s->fd) != 0)
 		rc = bm__fail(ctx, -errno, "closing sink %s: %s", s->what,
 		    strerror(errno));
 #ifdef BM_HAVE_ZMQ

@@ -97,6 +97,45 @@ expect_line '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_cmd" \
 [ "$(grep -c '^hi$' "$tmp/err")" -eq 2 ] ||
 	fail "--keep-output: stderr '$(cat "$tmp/err")'"
 
+# --interval: readings during a run, like perf stat -I.  The command waits
+# until the first periodic reading has reached the sink, so that there is
+# one however the machine is loaded; with the last one, at the command's
+# exit, the readings add up to the run: the same page faults, the same
+# time but for the clock overhead taken off the run (TIMING_O, 0.03 us).
+if have_jq; then
+	r=$tmp/readings.jsonl
+	run "$bin/lat_cmd" --json -N 1 --interval=10 --timeout=60 \
+	    --events=page-faults --output="file:$r" \
+	    sh -c "while [ ! -s '$r' ]; do sleep 0.01; done"
+	[ "$rc" -eq 0 ] || fail "--interval: exit $rc: $(cat "$tmp/err")"
+	cmp -s "$r" "$tmp/out" || fail "--interval: the sink and stdout differ"
+	jq -se 'def abs: if . < 0 then -. else . end;
+	    map(select(.metric == "reading")) as $rd |
+	    map(select(.metric == "latency")) as $runs |
+	    ($runs | length) == 1 and $runs[0].case == "sh" and
+	    ($rd | length) >= 2 and
+	    [$rd[].params.reading] == [range(1; ($rd | length) + 1)] and
+	    [$rd[].params.last] == [range(1; $rd | length) | 0] + [1] and
+	    ([$rd[].params.since_s] | . == sort and (unique | length) ==
+	    length) and
+	    all($rd[]; .params.run == 1 and .params.interval_ms == 10 and
+	    .case == "sh" and .better == "none" and .value >= 0) and
+	    ([$rd[].events."page-faults".per_op] | add) ==
+	    $runs[0].events."page-faults".per_op and
+	    (([$rd[].value] | add) - $runs[0].value | abs) < 1 and
+	    ($rd[-1].params.since_s * 1e6 - ([$rd[].value] | add) | abs) < 1
+	    ' "$r" >/dev/null || fail "--interval: records $(cut -c1-300 "$r")"
+fi
+# The lines: each run's readings (at least the last), then the median.
+run "$bin/lat_cmd" -N 2 --interval=10 true
+[ "$rc" -eq 0 ] || fail "--interval lines: exit $rc: $(cat "$tmp/err")"
+sed '$d' "$tmp/out" | grep -Evq '^lat_cmd: run [12] reading [0-9]+ at [0-9]+\.[0-9]{4} s: [0-9]+\.[0-9]{4} microseconds$' &&
+	fail "--interval: a reading line is '$(cat "$tmp/out")'"
+[ "$(grep -c '^lat_cmd: run 1 reading' "$tmp/out")" -ge 1 ] &&
+    [ "$(grep -c '^lat_cmd: run 2 reading' "$tmp/out")" -ge 1 ] &&
+    tail -n 1 "$tmp/out" | grep -Eq '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' ||
+	fail "--interval: printed '$(cat "$tmp/out")'"
+
 # Interrupted, lat_cmd says so, kills the command and what it started,
 # and dies of the signal.
 if interrupt lat_cmd 1 "$bin/lat_cmd" -N 100 sh -c "sleep $z & sleep $z"; then
@@ -149,6 +188,9 @@ expect_line '^Pipe latency: ' "$bin/lat_pipe" -N 3 \
 expect_exit 2 'missing the command' "$bin/lat_cmd"
 expect_exit 2 '-P does not apply' "$bin/lat_cmd" -P 2 true
 expect_exit 2 "--timeout: 'x' is not a number" "$bin/lat_cmd" --timeout=x true
+expect_exit 2 '--interval: 9 is out of range' "$bin/lat_cmd" --interval=9 true
+expect_exit 2 '--interval: 3600001 is out of range' "$bin/lat_cmd" \
+    --interval=3600001 true
 expect_exit 2 "unknown event 'bogus'" "$ls" --events=bogus null
 expect_exit 2 "^lat_syscall: BENCHMP_EVENTS: unknown event 'nope'" \
     env BENCHMP_EVENTS=nope "$ls" null

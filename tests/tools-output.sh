@@ -53,5 +53,53 @@ if [ -w /dev/full ]; then
 	expect_exit 1 'writing to sink file:/dev/full: No space left' "$ls" -N 3 \
 	    --output=file:/dev/full null
 fi
+
+# Stream sinks: a listener on a Unix socket and one on a TCP port each get
+# the record as one whole line of JSON, from --output and BENCHMP_OUTPUT.
+listen=$top_builddir/tests/stream-listen
+# A Unix socket's path must fit in sun_path (108 bytes).
+d=$(mktemp -d "$tmp/s.XXXXXX") || exit 99
+[ "${#d}" -le 90 ] || d=$(mktemp -d /tmp/bs.XXXXXX) || exit 99
+for how in unix-opt tcp-opt tcp-env; do
+	rm -f "$d/ready" "$d/s"
+	case $how in
+	unix*) "$listen" "unix:$d/s" "$d/ready" >"$d/got" 2>"$d/lerr" & ;;
+	*) "$listen" tcp "$d/ready" >"$d/got" 2>"$d/lerr" & ;;
+	esac
+	pid=$!
+	n=0
+	while [ ! -f "$d/ready" ] && kill -0 "$pid" 2>/dev/null &&
+	    [ "$n" -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	case $how in
+	unix*) sink="unix:$d/s" ;;
+	*) sink="tcp:127.0.0.1:$(cat "$d/ready")" ;;
+	esac
+	case $how in
+	*-env) run env BENCHMP_OUTPUT="$sink" "$ls" -N 1 null ;;
+	*) run "$ls" -N 1 --output="$sink" null ;;
+	esac
+	[ "$rc" -eq 0 ] || fail "$how: lat_syscall exited $rc: $(cat "$tmp/err")"
+	grep -q '^Simple syscall: ' "$tmp/out" ||
+		fail "$how: lat_syscall printed '$(cat "$tmp/out")'"
+	wait_gone "$pid" 30
+	[ "$rc" -eq 0 ] || fail "$how: stream-listen exited $rc: $(cat "$d/lerr")"
+	[ "$(wc -l <"$d/got")" -eq 1 ] &&
+	    [ "$(jq -s 'map(select(.tool == "lat_syscall" and .value > 0)) |
+	    length' "$d/got")" = 1 ] ||
+		fail "$how: the listener got '$(head -c 200 "$d/got")'"
+done
+# Nobody listening is an error that names the sink, exit 1; a bad spec is
+# a usage error, exit 2.
+rm -f "$d/s"
+expect_exit 1 "^lat_syscall: --output: sink unix:$d/s: nobody listens there" \
+    env ENOUGH=10000000 "$ls" --output="unix:$d/s" null
+expect_exit 2 \
+    "^lat_syscall: BENCHMP_OUTPUT: sink 'tcp:127.0.0.1:65536': the port .* out of range" \
+    env ENOUGH=10000000 BENCHMP_OUTPUT=tcp:127.0.0.1:65536 "$ls" null
+rm -rf "$d"
+
 no_children
 finish
