@@ -208,7 +208,8 @@ struct bm__meeting {
 /*
  * A meeting hook: called by bm_run() at each phase of a run (above), it
  * returns 0 to go on or a failure, with its detail in ctx, that ends the
- * run; at FAILED it returns the failure bm_run reports.  It must not
+ * run; at FAILED it returns the failure bm_run reports (0 there keeps
+ * the run's own).  It must not
  * outwait m->timeout_ns, and ends its wait on a signal
  * (bm__signals_caught()) with BM_EINTR.
  */
