@@ -62,7 +62,6 @@ struct engine {
 	struct pollfd *pfd;
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
-	int met_failed;		/* a meeting of MPI ranks failed: no more */
 	unsigned round;		/* which round of fresh workers runs */
 };
 
@@ -460,46 +459,48 @@ engine_fork(struct engine *e, unsigned i)
 }
 
 /*
- * Meet the other MPI ranks, if any, with this rank's status rc: a failure
- * anywhere fails every rank.  After a meeting that failed nobody meets
- * again, so a rank that fails goes to exactly one more meeting.
+ * Call the meeting hook, if any, at a phase of the run with its status (a
+ * failure at BM__PHASE_FAILED, 0 before), and return the status to go on
+ * with: 0, or the failure that ends the run (at FAILED, the one the hook
+ * gives back: with MPI, the lowest failing rank's, on every rank).  more
+ * is the ROUND phase's wish for another round, answered in place; the
+ * other phases pass NULL.
  */
 static int
-engine_meet_more(struct engine *e, int rc, int *more, const char *where)
+engine_phase(struct engine *e, enum bm__phase phase, int status, int *more)
 {
-	uint64_t bound;
+	struct bm__meeting m;
+	int rc;
 
-	if (e->met_failed)
-		return rc;
+	if (e->ctx->meet == NULL)
+		return status;
+	memset(&m, 0, sizeof(m));
+	m.phase = phase;
+	m.status = status;
+	m.more = more != NULL && *more;
 	/*
-	 * Other ranks may still be calibrating, initialising or warming up
-	 * when this one arrives: the bound covers all of that.  Until this
-	 * rank knows its intervals' bound (and its options are checked), the
-	 * base bound stands for it.
+	 * Others that meet this run (MPI ranks) may still be calibrating,
+	 * initialising or warming up when this one arrives: the bound covers
+	 * all of that.  Until this run knows its intervals' bound (and its
+	 * options are checked), the base bound stands for it.
 	 */
-	bound = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
+	m.timeout_ns = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
 	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
 	    (e->o != NULL ? e->plan.warmup_us * 1000u : 0);
-	rc = bm__meet(e->ctx, rc, e->ctx->runs, bound, more, where);
-	if (rc != 0)
-		e->met_failed = 1;
+	rc = e->ctx->meet(e->ctx, &m);
+	if (phase == BM__PHASE_FAILED && rc == 0)
+		return status;
+	if (rc == 0 && more != NULL)
+		*more = m.more;
 	return rc;
 }
 
-/* Meet the other MPI ranks, if any, with this rank's status rc. */
-static int
-engine_meet(struct engine *e, int rc, const char *where)
-{
-	return engine_meet_more(e, rc, NULL, where);
-}
-
 /*
- * The protocol, from forking to the last record.  With MPI, the ranks
- * meet right before the start bytes, so every rank's workers leave warmup
- * together, and again when all are done, so every worker keeps loading
- * its machine until the slowest rank has finished (lmbench's cooldown,
- * across machines).  A rank that failed before a meeting brings its
- * failure to it.
+ * The protocol, from forking to the last record.  The hook's WARM phase is
+ * right before the start bytes, so that processes meeting there (MPI
+ * ranks) leave warmup together, and TIMED when the intervals are done, so
+ * that every worker keeps loading its machine until the slowest of them
+ * has finished (lmbench's cooldown, across machines).
  */
 static int
 engine_drive(struct engine *e)
@@ -540,13 +541,15 @@ engine_drive(struct engine *e)
 	if (rc == 0 && p->warmup_us > pass_us)
 		rc = engine_wait(e, 0, 0, (p->warmup_us - pass_us) * 1000u,
 		    "warm up");
-	rc = engine_meet(e, rc, "start");
+	if (rc == 0)
+		rc = engine_phase(e, BM__PHASE_WARM, 0, NULL);
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_START);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_DONE, W_DONE, e->phase_timeout_ns,
 		    "finish its intervals");
-	rc = engine_meet(e, rc, "end of the intervals");
+	if (rc == 0)
+		rc = engine_phase(e, BM__PHASE_TIMED, 0, NULL);
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_RESULT);
 	if (rc == 0)
@@ -715,9 +718,10 @@ engine_next_round(struct engine *e)
 /*
  * Run the rounds: each forks fresh workers and drives the whole protocol,
  * so what is fixed for a process (its CPUs, its partner's, the physical
- * pages behind its buffers) varies between the samples.  Under MPI every
- * rank brings its wish for another round to a meeting after each, and all
- * run another when any wants one: every rank runs the same rounds.
+ * pages behind its buffers) varies between the samples.  After each the
+ * hook's ROUND phase hears this run's wish for another and answers it
+ * (under MPI: another when any rank wants one, so every rank runs the
+ * same rounds).
  */
 static int
 engine_rounds_run(struct engine *e)
@@ -754,7 +758,8 @@ engine_rounds_run(struct engine *e)
 		more = 0;
 		if (rc == 0)
 			rc = engine_more(e, min, max, precision, &more);
-		rc = engine_meet_more(e, rc, &more, "end of a round");
+		if (rc == 0)
+			rc = engine_phase(e, BM__PHASE_ROUND, 0, &more);
 		if (rc != 0 || !more)
 			return rc;
 	}
@@ -797,17 +802,16 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 
 /*
  * Run a benchmark in rounds of parallel workers and collect their samples.
- * Every failure goes to out, which meets the other MPI ranks once if no
- * meeting has failed yet ("start" before the options are taken, "end"
- * after), frees, and forgets a partial result; the rounds reap their own
- * workers.
+ * Every failure goes to out, the one way back: it tells the meeting hook
+ * (BM__PHASE_FAILED), restores the signals, frees, and forgets a partial
+ * result; the rounds reap their own workers.
  */
 int
 bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 {
 	struct engine e;
 	bm_calibration cal;
-	const char *where = "start";
+	int signals = 0;
 	uint64_t t0;
 	int rc;
 
@@ -818,7 +822,8 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.ctx = ctx;
 	ctx->err[0] = '\0';
 	ctx->last_signal = 0;
-	ctx->runs++;
+	if ((rc = engine_phase(&e, BM__PHASE_BEGIN, 0, NULL)) != 0)
+		goto out;
 	if ((rc = engine_check(ctx, b, o)) != 0)
 		goto out;
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
@@ -827,7 +832,6 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	engine_plan(&e, b, o, &cal);
 
-	where = "end";
 	e.o = o;
 	e.res = res;
 	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.enough_us);
@@ -850,17 +854,19 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		rc = bm__fail(ctx, rc, "signal pipe: %s", bm_strerror(rc));
 		goto out;
 	}
+	signals = 1;
 	t0 = bm__deadline_now();
 	rc = engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
-	/* The last meeting: every rank has its result, or every rank fails. */
-	rc = engine_meet(&e, rc, "end");
-	bm__signals_close();
+	if (rc == 0)
+		rc = engine_phase(&e, BM__PHASE_MEASURED, 0, NULL);
 out:
-	if (rc != 0 && !e.met_failed)
-		rc = engine_meet(&e, rc, where);
+	if (rc != 0)
+		rc = engine_phase(&e, BM__PHASE_FAILED, rc, NULL);
+	if (signals)
+		bm__signals_close();
 	free(e.w);
 	free(e.pfd);
 	free(e.pidx);

@@ -185,6 +185,52 @@ int bm__counters_read(const bm__counters *c, const bm__events *ev,
     double *v);
 void bm__counters_close(bm__counters *c);
 
+/*
+ * The phases of bm_run() at which the engine calls its meeting hook
+ * (ctx->meet), named by what the run has done.  A run calls BEGIN first;
+ * then, while all goes well, WARM and TIMED in each round and ROUND after
+ * it, and MEASURED at the end.  A run that fails anywhere (in the hook
+ * too) calls FAILED once, on its one way out, and no phase after it.
+ */
+enum bm__phase {
+	BM__PHASE_BEGIN,	/* bm_run was called; nothing is checked yet */
+	BM__PHASE_WARM,		/* the round's workers are warm: before start */
+	BM__PHASE_TIMED,	/* they have timed their intervals */
+	BM__PHASE_ROUND,	/* the round is over: is another due? */
+	BM__PHASE_MEASURED,	/* the result is merged */
+	BM__PHASE_FAILED	/* the run failed with status */
+};
+
+/* What the engine tells its meeting hook at a phase. */
+struct bm__meeting {
+	enum bm__phase phase;
+	int status;		/* FAILED: the failure (BM_E*, -errno); else 0 */
+	/* ROUND: in, this process wants another round; out, one is run. */
+	int more;
+	uint64_t timeout_ns;	/* the longest the hook may wait for others */
+};
+
+/*
+ * A meeting hook: called by bm_run() at each phase of a run (above), it
+ * returns 0 to go on or a failure, with its detail in ctx, that ends the
+ * run; at FAILED it returns the failure bm_run reports (0 there keeps
+ * the run's own).  It must not
+ * outwait m->timeout_ns, and ends its wait on a signal
+ * (bm__signals_caught()) with BM_EINTR.
+ */
+typedef int bm__meet_fn(bm_ctx *ctx, struct bm__meeting *m);
+
+/*
+ * The meeting hook a new context gets: the MPI ranks' (meet-mpi.c) in a
+ * library built with MPI, none (no call at all) without.
+ */
+#ifdef BM_HAVE_MPI
+int bm__meet_mpi(bm_ctx *ctx, struct bm__meeting *m);
+#define BM__MEET_DEFAULT bm__meet_mpi
+#else
+#define BM__MEET_DEFAULT NULL
+#endif
+
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
 
@@ -196,7 +242,7 @@ struct bm_ctx {
 	bm_calibration cal;
 	unsigned known;		/* BM__KNOWN_* */
 	int last_signal;
-	unsigned runs;		/* bm_run calls, to keep MPI ranks in step */
+	bm__meet_fn *meet;	/* the meeting hook of bm_run, or NULL */
 	unsigned proc_min;	/* rounds set by bm_ctx_set_processes, or 0 */
 	unsigned proc_max;
 	/* Where each setting came from: BM_SOURCE_* by BM_SETTING_*. */
@@ -324,22 +370,6 @@ void bm__signals_restore_in_child(void);
 int bm__signals_caught(void);
 int bm__signals_fd(void);
 
-/*
- * Meet the other MPI ranks (meet-mpi.c; meet-none.c without MPI, or with
- * MPI not initialised, returns rc unchanged).  Every rank brings its
- * status rc and the number of its run; the call returns 0 when every rank
- * is well and in step, and otherwise BM_ERANK on every rank with the
- * detail of the lowest failing rank ("rank N on HOST: ...").  A rank that
- * fails must still come to the next meeting, so that no rank waits for
- * it; after a meeting that failed there is no other.  The wait is bounded
- * by timeout_ns (BM_ETIMEDOUT: the others are late or gone; the meeting
- * stays pending, so the program must abort MPI) and ends on a signal
- * (BM_EINTR).  With more not NULL, *more is this rank's wish for another
- * round and becomes 1 on every rank when any rank wished for one (a
- * successful meeting only).
- */
-int bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
-    int *more, const char *where);
 
 /*
  * Merge the samples of a finished run into its figures (result.c): they

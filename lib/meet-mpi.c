@@ -1,4 +1,4 @@
-/* meet-mpi.c: the meetings of MPI ranks that make bm_run span a cluster. */
+/* meet-mpi.c: the meeting hook of bm_run for MPI ranks, so a run spans a cluster. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +11,19 @@
 #include <mpi.h>
 
 #include "internal.h"
+
+/*
+ * Where this process is in the sequence of meetings.  The meetings are
+ * collective operations on MPI_COMM_WORLD, of which a process has one, so
+ * the sequence is the process's whatever context runs: the run number
+ * that keeps ranks in step counts every bm_run() of the process, and
+ * after a meeting that failed (every rank knows, or the others are gone)
+ * there is no other in that run.
+ */
+static struct {
+	unsigned run;		/* bm_run() calls so far, from 1 */
+	int failed;		/* a meeting of this run failed: no more */
+} meet_seq;
 
 /* Return 1 when the program has initialised MPI and not finalised it. */
 static int
@@ -64,17 +77,42 @@ meet_wait(bm_ctx *ctx, MPI_Request *req, uint64_t timeout_ns, int rank,
 	}
 }
 
-/* Meet every other rank with this rank's status; see internal.h. */
-int
-bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
-    int *more, const char *where)
+/* What a rank waits for at a phase, for the message of a timeout. */
+static const char *
+meet_where(enum bm__phase phase)
+{
+	switch (phase) {
+	case BM__PHASE_WARM:
+		return "start";
+	case BM__PHASE_TIMED:
+		return "end of the intervals";
+	case BM__PHASE_ROUND:
+		return "end of a round";
+	case BM__PHASE_MEASURED:
+		return "end";
+	default:
+		return "next meeting";
+	}
+}
+
+/*
+ * Meet every other rank with this rank's status rc: 0 when every rank is
+ * well and in step (with more, the ranks' wish for another round, set to
+ * 1 on every rank when any wished for one), and otherwise BM_ERANK on
+ * every rank with the detail of the lowest failing rank ("rank N on
+ * HOST: ...").  BM_ETIMEDOUT when the others are late or gone (the
+ * meeting stays pending, so the program must abort MPI); BM_EINTR on a
+ * signal.
+ */
+static int
+meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
+    const char *where)
 {
 	char host[256], msg[sizeof ctx->err];
+	unsigned run = meet_seq.run;
 	int rank = 0, in[4], out[4], err;
 	MPI_Request req;
 
-	if (!meet_active())
-		return rc;
 	if (gethostname(host, sizeof host) != 0)
 		(void)snprintf(host, sizeof host, "?");
 	host[sizeof host - 1] = '\0';
@@ -89,7 +127,7 @@ bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 	in[0] = rc != 0 ? rank : INT_MAX;
 	in[1] = (int)run;
 	in[2] = -(int)run;
-	in[3] = more != NULL && *more ? -1 : 0;
+	in[3] = *more ? -1 : 0;
 	if (MPI_Iallreduce(in, out, 4, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
 	    &req) != MPI_SUCCESS)
 		return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI failed to "
@@ -102,8 +140,7 @@ bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 		    "(at runs %d and %d): every rank must run the same "
 		    "benchmarks", out[1], -out[2]);
 	if (out[0] == INT_MAX) {
-		if (more != NULL)
-			*more = out[3] < 0;
+		*more = out[3] < 0;
 		return 0;
 	}
 	/* Every rank got here: the failing one tells everyone why. */
@@ -118,4 +155,29 @@ bm__meet(bm_ctx *ctx, int rc, unsigned run, uint64_t timeout_ns,
 		(void)snprintf(msg, sizeof msg, "rank %d failed", out[0]);
 	msg[sizeof msg - 1] = '\0';
 	return bm__fail(ctx, BM_ERANK, "%s", msg);
+}
+
+/*
+ * The meeting hook (see internal.h): count the run at BEGIN, and meet the
+ * other ranks at every later phase, FAILED included, so that a rank that
+ * failed still comes to the meeting the others wait at, and none waits
+ * for it.  Without MPI initialised (or once finalised) nobody is met.
+ */
+int
+bm__meet_mpi(bm_ctx *ctx, struct bm__meeting *m)
+{
+	int rc;
+
+	if (m->phase == BM__PHASE_BEGIN) {
+		meet_seq.run++;
+		meet_seq.failed = 0;
+		return 0;
+	}
+	if (meet_seq.failed || !meet_active())
+		return m->status;
+	rc = meet_ranks(ctx, m->status, m->timeout_ns, &m->more,
+	    meet_where(m->phase));
+	if (rc != 0)
+		meet_seq.failed = 1;
+	return rc;
 }

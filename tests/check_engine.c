@@ -1213,6 +1213,208 @@ START_TEST(test_hang_bound)
 }
 END_TEST
 
+/*
+ * The meeting hook: a hook that notes every phase it is called at, with
+ * the status and the wish for another round it is given, and answers as
+ * hook_answer says.
+ */
+#define HOOK_MAX 32
+static struct {
+	unsigned n;
+	enum bm__phase phase[HOOK_MAX];
+	int status[HOOK_MAX];
+	int more[HOOK_MAX];
+	uint64_t timeout_ns[HOOK_MAX];
+	/* Fail at this phase (BM_ERANK), or BM__PHASE_BEGIN for never. */
+	enum bm__phase fail_at;
+	unsigned extra;		/* ROUND: answer "another" this many times */
+	int failed_answer;	/* FAILED: 0 gives back 0, else the status */
+} hook;
+
+/* Note a phase and answer as the test asked. */
+static int
+hook_note(bm_ctx *ctx, struct bm__meeting *m)
+{
+	ck_assert_uint_lt(hook.n, HOOK_MAX);
+	hook.phase[hook.n] = m->phase;
+	hook.status[hook.n] = m->status;
+	hook.more[hook.n] = m->more;
+	hook.timeout_ns[hook.n] = m->timeout_ns;
+	hook.n++;
+	if (m->phase == BM__PHASE_FAILED)
+		return hook.failed_answer ? m->status : 0;
+	if (m->phase != BM__PHASE_BEGIN && m->phase == hook.fail_at)
+		return bm__fail(ctx, BM_ERANK, "the hook failed at phase %d",
+		    (int)m->phase);
+	if (m->phase == BM__PHASE_ROUND && hook.extra > 0) {
+		hook.extra--;
+		m->more = 1;
+	}
+	return 0;
+}
+
+/* A context with the noting hook, and the hook's notes cleared. */
+static bm_ctx *
+hook_ctx(void)
+{
+	bm_ctx *ctx = test_ctx();
+
+	memset(&hook, 0, sizeof(hook));
+	hook.fail_at = BM__PHASE_BEGIN;
+	hook.failed_answer = 1;
+	ctx->meet = hook_note;
+	return ctx;
+}
+
+/* Assert the hook was called at exactly the phases of want, in order. */
+static void
+hook_assert(const enum bm__phase *want, unsigned n)
+{
+	unsigned i;
+
+	ck_assert_msg(hook.n == n, "%u phases, not %u", hook.n, n);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(hook.phase[i] == want[i], "call %u: phase %d, "
+		    "not %d", i, (int)hook.phase[i], (int)want[i]);
+	for (i = 1; i < n; i++)
+		ck_assert_msg(hook.timeout_ns[i] > 0, "call %u: no bound", i);
+}
+
+/* A new context has the build's hook: none at all without MPI. */
+START_TEST(test_hook_default)
+{
+	bm_ctx *ctx = test_ctx();
+
+#ifdef BM_HAVE_MPI
+	ck_assert(ctx->meet == bm__meet_mpi);
+#else
+	ck_assert(ctx->meet == NULL);
+#endif
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * A run of two rounds calls BEGIN, then WARM, TIMED and ROUND per round
+ * (the wish for another round 1, then 0), then MEASURED, all with status
+ * 0.
+ */
+START_TEST(test_hook_phases)
+{
+	static const enum bm__phase want[] = { BM__PHASE_BEGIN,
+	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
+	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
+	    BM__PHASE_MEASURED };
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+	unsigned i;
+
+	bm_options_init(&o);
+	o.repetitions = 2;
+	o.processes = 2;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	hook_assert(want, 8);
+	for (i = 0; i < hook.n; i++)
+		ck_assert_int_eq(hook.status[i], 0);
+	ck_assert_int_eq(hook.more[3], 1);
+	ck_assert_int_eq(hook.more[6], 0);
+	ck_assert_uint_eq(r.processes, 2);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/* The hook's answer at ROUND decides: two more rounds than the one asked. */
+START_TEST(test_hook_more_rounds)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+
+	hook.extra = 2;
+	bm_options_init(&o);
+	o.repetitions = 2;
+	o.processes = 1;
+	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(r.processes, 3);
+	ck_assert_uint_eq(r.nsamples, 6);
+	ck_assert_uint_eq(r.samples[5].process, 2);
+	ck_assert_uint_eq(hook.n, 1 + 3 * 3 + 1);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/*
+ * A run that fails calls FAILED once with its failure and no phase after
+ * it, and reports what FAILED gives back: before the workers (bad
+ * options) and in them (a callback fails).
+ */
+START_TEST(test_hook_failed_once)
+{
+	static const enum bm__phase want[] = { BM__PHASE_BEGIN,
+	    BM__PHASE_FAILED };
+	bm_bench b = { NULL, bench_fail, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+
+	bm_options_init(&o);
+	o.parallel = 0;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	hook_assert(want, 2);
+	ck_assert_int_eq(hook.status[1], BM_ERANGE);
+
+	memset(&hook, 0, sizeof(hook));
+	hook.fail_at = BM__PHASE_BEGIN;
+	hook.failed_answer = 1;
+	o.parallel = 2;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EBENCH);
+	hook_assert(want, 2);
+	ck_assert_int_eq(hook.status[1], BM_EBENCH);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), strerror(EIO)) != NULL, "%s",
+	    bm_ctx_errmsg(ctx));
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
+/*
+ * A hook that fails at TIMED ends the run there: FAILED follows with its
+ * failure (and a FAILED answered with 0 still fails the run), the
+ * workers are reaped, and the detail is the hook's.
+ */
+START_TEST(test_hook_fails_run)
+{
+	static const enum bm__phase want[] = { BM__PHASE_BEGIN,
+	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_FAILED };
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+
+	hook.fail_at = BM__PHASE_TIMED;
+	hook.failed_answer = 0;
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.repetitions = 2;
+	o.processes = 2;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANK);
+	hook_assert(want, 4);
+	ck_assert_int_eq(hook.status[3], BM_ERANK);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "the hook failed at phase")
+	    != NULL, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_ptr_null(r.samples);
+	bm_ctx_free(ctx);
+	assert_no_children();
+}
+END_TEST
+
 /* The engine suite. */
 static Suite *
 engine_suite(void)
@@ -1261,6 +1463,11 @@ engine_suite(void)
 	tcase_add_test(tc, test_rounds_adaptive);
 	tcase_add_test(tc, test_overhead_swallows);
 	tcase_add_test(tc, test_hang_bound);
+	tcase_add_test(tc, test_hook_default);
+	tcase_add_test(tc, test_hook_phases);
+	tcase_add_test(tc, test_hook_more_rounds);
+	tcase_add_test(tc, test_hook_failed_once);
+	tcase_add_test(tc, test_hook_fails_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

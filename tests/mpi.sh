@@ -38,6 +38,8 @@ export OMPI_MCA_mpi_warn_on_fork OMPI_MCA_btl_vader_single_copy_mechanism
 mpirun_root=
 [ "$(id -u)" -eq 0 ] && mpirun_root=--allow-run-as-root
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+# Rounds per run: lib.sh's BENCHMP_PROCESSES (mpirun passes it on), else 5.
+k=${BENCHMP_PROCESSES:-5}
 
 # mpi NP CMD...: run CMD on NP ranks of this machine, bounded in time.
 mpi() {
@@ -58,15 +60,15 @@ for np in 2 4; do
 	fi
 	[ "$(wc -l <"$tmp/out")" -eq $((np + 1)) ] ||
 		fail "-np $np bw_mem: $(wc -l <"$tmp/out") records, not $((np + 1))"
-	jq -e -s --argjson np "$np" --arg host "$host" '
+	jq -e -s --argjson np "$np" --argjson k "$k" --arg host "$host" '
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($r | all(.ranks == $np and .host == $host and .samples == 25 and
-	        .processes == 5)) and
+	    ($r | all(.ranks == $np and .host == $host and .samples == 5 * $k and
+	        .processes == $k)) and
 	    ($a | length) == 1 and $a[0].ranks == $np and
 	    $a[0].hosts == [$host] and $a[0].parallel == $np and
-	    $a[0].samples == 25 * $np and $a[0].processes == 5 * $np and
+	    $a[0].samples == 5 * $k * $np and $a[0].processes == $k * $np and
 	    (($r | map(.value) | add) as $sum |
 	     ($a[0].value - $sum | fabs) <= 1e-9 * $sum)' \
 	    "$tmp/out" >/dev/null ||
@@ -79,11 +81,11 @@ for np in 2 4; do
 		fail "-np $np lat_syscall: exit $rc: $(head -n 3 "$tmp/err")"
 		continue
 	fi
-	jq -e -s --argjson np "$np" '
+	jq -e -s --argjson np "$np" --argjson k "$k" '
 	    [.[] | select(.aggregate == false)] as $r |
 	    [.[] | select(.aggregate == true)] as $a |
 	    ($r | map(.rank) | sort) == [range(0; $np)] and
-	    ($a | length) == 1 and $a[0].samples == 25 * $np and
+	    ($a | length) == 1 and $a[0].samples == 5 * $k * $np and
 	    $a[0].value >= ($r | map(.value) | min) and
 	    $a[0].value <= ($r | map(.value) | max) and
 	    $a[0].value == $a[0].median' "$tmp/out" >/dev/null ||
