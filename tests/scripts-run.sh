@@ -68,6 +68,83 @@ set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
 
+# lmbench's Basic system parameters (--only basic) and Memory latencies
+# (--only memlat), one pass each on --quick sizes: the sweeps' points the
+# summary shows carry their role in the label and record, the others are
+# marked "curve", left out of the table and counted under it, and every
+# figure is in the report.  No figure names a temporary path.
+# (The caches as benchmp-run reads them.)
+l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null)
+case $l1 in '' | 0 | *[!0-9]*) l1=32768 ;; esac
+l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null)
+for g in basic memlat; do
+	run "$brun" --installed --quick --only $g --passes 1 \
+	    --results "$tmp/res-$g"
+	[ "$rc" -eq 0 ] || fail "--only $g: exit $rc: $(tail -n 3 "$tmp/err")"
+	set -- "$tmp/res-$g"/*/*.jsonl
+	[ -f "$1" ] || { fail "--only $g: no results file"; continue; }
+	jq -e -s --arg g "$g" 'length > 0 and all(.suite.group == $g and
+	    (.suite.figure | length) > 0 and (.suite.figure | test("/") | not))' \
+	    "$1" >/dev/null || fail "--only $g: records outside the group or named by a path"
+	"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>&1 &&
+	    cmp -s "$tmp/out" "$tmp/again" ||
+		fail "--only $g: benchmp-summary differs from the run's table"
+	ncurve=$(jq -s 'map(select(.suite.curve == true)) | length' "$1")
+	[ "$ncurve" -gt 0 ] &&
+	    grep -q "^$ncurve more points of the size sweeps" "$tmp/out" ||
+		fail "--only $g: $ncurve curve points not counted: $(tail -n 2 "$tmp/out")"
+	# A curve point has no row; a role is a row.
+	jq -r 'select(.suite.curve == true) | .suite.figure' "$1" |
+	while IFS= read -r f; do
+		! grep -qF "  $f " "$tmp/out" || echo "$f"
+	done >"$tmp/curve-rows"
+	[ ! -s "$tmp/curve-rows" ] ||
+		fail "--only $g: curve points in the table: $(head -n 2 "$tmp/curve-rows")"
+	set -- "$tmp/res-$g"/*/*.html
+	jq -r '.suite.figure' "$tmp/res-$g"/*/*.jsonl | while IFS= read -r f; do
+		grep -qF "$f" "$1" || echo "$f"
+	done >"$tmp/missing"
+	[ ! -s "$tmp/missing" ] ||
+		fail "--only $g: figures not in the report: $(head -n 3 "$tmp/missing")"
+done
+set -- "$tmp"/res-basic/*/*.jsonl
+# The chases' largest size, in MB, as the run chose it (par_mem -M SIZEm).
+lat=$(jq -r 'select(.tool == "par_mem") | .suite.figure |
+    capture("-M (?<m>[0-9]+)m").m' "$1" | head -n 1)
+"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/basic" 2>&1
+grep -q '^Basic system parameters$' "$tmp/basic" || fail "basic: no title"
+for row in 'mhz' 'tlb' "line -M ${lat}m" "par_mem -M ${lat}m \\[mem par [0-9]+[km]?\\]" \
+    'scal load'; do
+	grep -Eq "^  $row +[0-9.]+ " "$tmp/basic" ||
+		fail "basic: no $row row: $(cat "$tmp/basic")"
+done
+# Every figure ran -P 1: lmbench's scal load is 1.
+grep -Eq '^  scal load +1 procs ' "$tmp/basic" || fail "basic: scal load not 1"
+jq -e -s '[.[] | select(.suite.role != null) | .suite.role] == ["mem par"]' \
+    "$1" >/dev/null || fail "basic: par_mem's role is not its largest size"
+set -- "$tmp"/res-memlat/*/*.jsonl
+"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/memlat" 2>&1
+grep -q '^Memory latencies$' "$tmp/memlat" || fail "memlat: no title"
+# The roles at the sizes the caches give (steps of 1.5 and 2 from 512).
+want='"L1" "main mem" "rand mem"'
+case $l2 in '' | 0 | *[!0-9]*) ;; *) want='"L1" "L2" "main mem" "rand mem"' ;; esac
+[ "$(jq -s -r '[.[] | .suite.role // empty | @json] | sort | join(" ")' "$1")" = "$want" ] ||
+	fail "memlat: roles $(jq -s -c '[.[] | .suite.role // empty]' "$1"), want $want"
+jq -e -s --argjson l1 "$l1" '
+    [.[] | select(.case == "stride") | .params.size] as $s |
+    ([$s[] | select(. <= $l1 / 2)] | max) as $s1 |
+    (.[] | select(.suite.role == "L1") | .params.size == $s1) and
+    (.[] | select(.suite.role == "main mem") | .params.size == ($s | max)) and
+    (.[] | select(.suite.role == "rand mem") | .case == "page" and
+        .params.size == ($s | max))' "$1" >/dev/null ||
+	fail "memlat: a role at the wrong size: $(jq -c 'select(.suite.role) | [.suite.role, .params.size]' "$1" | tr '\n' ' ')"
+for row in "lat_mem_rd $lat 128 \\[L1 [0-9]+k\\]" \
+    "lat_mem_rd $lat 128 \\[main mem [0-9]+[km]?\\]" \
+    "lat_mem_rd -t $lat 128 \\[rand mem [0-9]+[km]?\\]"; do
+	grep -Eq "^  $row +[0-9.]+ ns " "$tmp/memlat" ||
+		fail "memlat: no $row row: $(cat "$tmp/memlat")"
+done
+
 # A budget re-measures the widest figures, with more rounds of fresh
 # processes, while the expected cost of a run (at least a second) fits in
 # what is left.  How long that takes is the machine's: a re-run meets
