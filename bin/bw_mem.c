@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
-#include "tool.h"
+#include "common/mem.h"
+#include "common/tool.h"
 
 /*
  * Memory moves in blocks of 512 bytes (128 ints), the unit lmbench's loops

@@ -1,7 +1,7 @@
 /* bw_tcp.c: TCP bandwidth, as lmbench's bw_tcp. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool bw_tcp = {
 	"bw_tcp", NET_TCP_SOURCE, "", 31236, 65536, 10485760

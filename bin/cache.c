@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The most sizes of a sweep (512 bytes to 1 TB in steps of 1.5 and 2). */
 #define CACHE_MAX_POINTS 128

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 enum {
 	CMD_OPT_TIMEOUT = TOOL_OPT_BASE,

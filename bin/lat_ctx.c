@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /* The most processes in one ring, and the largest working set (-s). */
 #define CTX_MAX_PROCS 1024

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /*
  * A lock is a baton only its holder can release, so strict alternation

@@ -1,7 +1,7 @@
 /* lat_fifo.c: the round-trip latency of a FIFO, as lmbench's lat_fifo. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool lat_fifo = {
 	"lat_fifo", IPC_FIFO, 0, "Fifo latency", 0, 1, 0

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* Limits on what a user may ask for. */
 #define FS_MAX_FILES 1000000u

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The smallest size of a sweep, as lmbench. */
 #define LMR_LOWER 512

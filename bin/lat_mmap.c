@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* The largest size a user may ask for: 1 TB. */
 #define MMAP_MAX_SIZE (1ull << 40)

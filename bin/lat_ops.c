@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "common/ops.h"
 
 /* Warm-up of every run after the first when -W is not given, in us. */
 #define OPS_NEXT_WARMUP_US 5000

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* The helper exec and shell run, installed beside the tools. */
 #define PROC_HELPER "benchmp-hello"

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* lmbench's default count, and room left below FD_SETSIZE for the engine. */
 #define SELECT_DEFAULT_N 200

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /*
  * --posix: how long one wait may last before the partner is checked: a

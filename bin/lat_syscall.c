@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* One worker's state: the file and, once initialised, its descriptor. */
 struct syscall_state {

@@ -1,7 +1,7 @@
 /* lat_tcp.c: TCP round-trip latency, as lmbench's lat_tcp. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_tcp = {
 	"lat_tcp", NET_TCP_ECHO, "TCP latency using", 31234, 1, 0

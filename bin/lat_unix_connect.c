@@ -1,7 +1,7 @@
 /* lat_unix_connect.c: AF_UNIX connection cost, as lmbench's lat_unix_connect. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_unix_connect = {
 	"lat_unix_connect", NET_UNIX_CONNECT, "UNIX connection cost", 0, 0, 0

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* The longest sleep a user may ask for: 10 s. */
 #define USLEEP_MAX_US 10000000u

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The strides tried: 8 bytes to LINE_MAX_STRIDE, doubling. */
 #define LINE_MIN_STRIDE 8

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* Memory is mapped and touched in pieces of this many MB. */
 #define MEMSIZE_CHUNK_MB 64

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "common/ops.h"
 
 /*
  * The clock is timed by a dependent chain of integer adds, one cycle each

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)

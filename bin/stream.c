@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The scalar of scale, triad and daxpy. */
 #define STREAM_SCALAR 3.0

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
