@@ -1,4 +1,8 @@
-/* tool.h: what every benchmp command-line tool shares. */
+/*
+ * tool.h: what every benchmp command-line tool shares: options and the
+ * context (tool.c), messages, exits and the private directory
+ * (tool-exit.c), results (tool-report.c) and MPI ranks (tool-cluster.c).
+ */
 #ifndef BM_TOOL_H
 #define BM_TOOL_H
 
