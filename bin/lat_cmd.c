@@ -20,19 +20,24 @@ static const struct option cmd_long[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The --timeout of each run, in seconds (0: the library's ten minutes). */
-static uint64_t cmd_timeout_s;
-/* --keep-output: the command's stdout goes to our stderr, not /dev/null. */
-static int cmd_keep_output;
+/* The options of lat_cmd. */
+struct cmd_opts {
+	/* --timeout: seconds per run (0: the library's ten minutes). */
+	uint64_t timeout_s;
+	/* --keep-output: the command's stdout to our stderr, not /dev/null. */
+	int keep_output;
+};
 
 /* Take --timeout and --keep-output. */
 static void
-cmd_option(struct tool *t, int opt, const char *arg)
+cmd_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct cmd_opts *o = cookie;
+
 	if (opt == CMD_OPT_KEEP_OUTPUT)
-		cmd_keep_output = 1;
+		o->keep_output = 1;
 	else if (opt == CMD_OPT_TIMEOUT)
-		cmd_timeout_s = tool_uint(t, "--timeout", arg, 1,
+		o->timeout_s = tool_uint(t, "--timeout", arg, 1,
 		    7 * 24 * 3600);
 	else
 		tool_usage_error(t, "unexpected option");
@@ -45,7 +50,7 @@ cmd_option(struct tool *t, int opt, const char *arg)
  * our standard output to put back, or -1 when it was closed.
  */
 static int
-cmd_hide_stdout(struct tool *t)
+cmd_hide_stdout(struct tool *t, int keep_output)
 {
 	int saved, fd;
 
@@ -55,7 +60,7 @@ cmd_hide_stdout(struct tool *t)
 		tool_fail(t, "cannot copy standard output: %s",
 		    strerror(errno));
 	}
-	fd = cmd_keep_output ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	fd = keep_output ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		tool_fail(t, "cannot open /dev/null: %s", strerror(errno));
 	if (dup2(fd, 1) < 0)
@@ -95,12 +100,13 @@ main(int argc, char **argv)
 		    "Whatever the command starts is killed when its run ends.\n"
 	};
 	bm_param param;
+	struct cmd_opts o = { 0, 0 };
 	bm_record rec;
 	bm_result r;
 	char line[160];
 	int first, rc, saved;
 
-	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option);
+	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option, &o);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the command to run");
 	if (t.opts.parallel != 1)
@@ -113,9 +119,9 @@ main(int argc, char **argv)
 		    "command");
 	tool_setup(&t);
 	tool_wall_clock(&t);
-	saved = cmd_hide_stdout(&t);
+	saved = cmd_hide_stdout(&t, o.keep_output);
 	rc = bm_run_command(t.ctx, argv + first, t.opts.repetitions,
-	    cmd_timeout_s * 1000000u, &r);
+	    o.timeout_s * 1000000u, &r);
 	cmd_restore_stdout(&t, saved);
 	if (rc != 0)
 		tool_run_fail(&t, rc);

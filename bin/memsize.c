@@ -156,7 +156,7 @@ main(int argc, char **argv)
 	long psize;
 	int first, probe = 0;
 
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first > 1)
 		tool_usage_error(&t, "too many arguments");
 	if (argc - first == 1) {

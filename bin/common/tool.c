@@ -240,8 +240,7 @@ tool_std_fds(const struct tool *t)
 /* Parse the command line; return the index of the first operand. */
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
-    const struct option *extra_long,
-    void (*extra)(struct tool *t, int opt, const char *arg))
+    const struct option *extra_long, tool_option_fn *extra, void *cookie)
 {
 	struct option longopts[TOOL_MAX_LONG];
 	char shortopts[64];
@@ -330,7 +329,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		default:
 			if (extra == NULL)
 				tool_usage_error(t, "unexpected option");
-			extra(t, opt, optarg);
+			extra(t, opt, optarg, cookie);
 			break;
 		}
 	}
