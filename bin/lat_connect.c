@@ -4,7 +4,10 @@
 #include "common/net.h"
 
 static const struct net_tool lat_connect = {
-	"lat_connect", NET_TCP_CONNECT, "TCP/IP connection cost to", 31237, 0, 0
+	.name = "lat_connect",
+	.kind = NET_TCP_CONNECT,
+	.label = "TCP/IP connection cost to",
+	.port = 31237,
 };
 
 /* Serve, stop a server, or measure and print. */

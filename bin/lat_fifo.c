@@ -4,7 +4,10 @@
 #include "common/ipc.h"
 
 static const struct ipc_tool lat_fifo = {
-	"lat_fifo", IPC_FIFO, 0, "Fifo latency", 0, 1, 0
+	.name = "lat_fifo",
+	.channel = IPC_FIFO,
+	.label = "Fifo latency",
+	.msg = 1,
 };
 
 /* Measure and print. */

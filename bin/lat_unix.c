@@ -4,7 +4,11 @@
 #include "common/ipc.h"
 
 static const struct ipc_tool lat_unix = {
-	"lat_unix", IPC_UNIX, 0, "AF_UNIX sock stream latency", 1, 1, 0
+	.name = "lat_unix",
+	.channel = IPC_UNIX,
+	.label = "AF_UNIX sock stream latency",
+	.options = 1,
+	.msg = 1,
 };
 
 /* Measure and print. */
