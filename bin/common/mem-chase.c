@@ -1,4 +1,4 @@
-/* mem-chase.c: the kernels the memory tools time: the pointer chase and the read. */
+/* mem-chase.c: what the memory tools time: the pointer chase and the read. */
 #include "config.h"
 
 #include <errno.h>

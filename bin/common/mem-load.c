@@ -1,4 +1,4 @@
-/* mem-load.c: processes that stream memory while something else is measured. */
+/* mem-load.c: processes that stream memory while another is measured. */
 #include "config.h"
 
 #include <errno.h>

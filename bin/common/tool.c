@@ -1,4 +1,4 @@
-/* tool.c: a tool's options and its context: parsing, setting up, running, finishing. */
+/* tool.c: a tool's options and context: parsing, setup, running, finishing. */
 #include "config.h"
 
 #include <errno.h>
