@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* The read size and the buffer's, lmbench's XFERSIZE. */
 #define FRD_CHUNK (64u * 1024)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
-#include "tool.h"
+#include "common/mem.h"
+#include "common/tool.h"
 
 /*
  * Memory moves in blocks of 512 bytes (128 ints), the unit lmbench's loops
@@ -296,7 +296,7 @@ main(int argc, char **argv)
 	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first < 2)
 		tool_usage_error(&t, "missing %s", argc - first == 0 ?
 		    "the size and the mode" : "the mode");

@@ -6,8 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* Map size bytes of the worker's file read-only, shared. */
 static int

@@ -1,10 +1,16 @@
 /* bw_pipe.c: the bandwidth of a pipe, as lmbench's bw_pipe. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool bw_pipe = {
-	"bw_pipe", IPC_PIPE, 1, "Pipe bandwidth", 1, 65536, 10485760
+	.name = "bw_pipe",
+	.channel = IPC_PIPE,
+	.bandwidth = 1,
+	.label = "Pipe bandwidth",
+	.options = 1,
+	.msg = 65536,
+	.total = 10485760,
 };
 
 /* Measure and print. */

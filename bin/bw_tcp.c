@@ -1,10 +1,15 @@
 /* bw_tcp.c: TCP bandwidth, as lmbench's bw_tcp. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool bw_tcp = {
-	"bw_tcp", NET_TCP_SOURCE, "", 31236, 65536, 10485760
+	.name = "bw_tcp",
+	.kind = NET_TCP_SOURCE,
+	.label = "",
+	.port = 31236,
+	.msg = 65536,
+	.total = 10485760,
 };
 
 /* Serve, stop a server, or measure and print. */

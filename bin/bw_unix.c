@@ -1,10 +1,16 @@
 /* bw_unix.c: the bandwidth of an AF_UNIX stream socket, as lmbench's bw_unix. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool bw_unix = {
-	"bw_unix", IPC_UNIX, 1, "AF_UNIX sock stream bandwidth", 1, 65536, 10485760
+	.name = "bw_unix",
+	.channel = IPC_UNIX,
+	.bandwidth = 1,
+	.label = "AF_UNIX sock stream bandwidth",
+	.options = 1,
+	.msg = 65536,
+	.total = 10485760,
 };
 
 /* Measure and print. */

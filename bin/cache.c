@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The most sizes of a sweep (512 bytes to 1 TB in steps of 1.5 and 2). */
 #define CACHE_MAX_POINTS 128
@@ -18,20 +18,25 @@
 #define CACHE_MIN_POINTS 3
 
 /* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
-static uint64_t cache_line, cache_len;
+struct cache_opts {
+	uint64_t line;		/* -L, or the cache's line */
+	uint64_t len;		/* -M, or four times the last level */
+};
 
-/* Take -c, -L and -M. */
+/* Take -c, -L and -M into the cache_opts cookie. */
 static void
-cache_option(struct tool *t, int opt, const char *arg)
+cache_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct cache_opts *o = cookie;
+
 	switch (opt) {
 	case 'c':
 		break;
 	case 'L':
-		cache_line = mem_line_arg(t, arg);
+		o->line = mem_line_arg(t, arg);
 		break;
 	case 'M':
-		cache_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+		o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
 		break;
 	default:
 		tool_usage_error(t, "unexpected option");
@@ -40,11 +45,12 @@ cache_option(struct tool *t, int opt, const char *arg)
 
 /* The chase the sweep uses: lines shuffled in each page, pages in order. */
 static void
-cache_chase(struct mem_chase *c, size_t size, const struct mem_topo *tp)
+cache_chase(struct mem_chase *c, size_t size, const struct mem_topo *tp,
+    const struct cache_opts *o)
 {
 	memset(c, 0, sizeof *c);
 	c->size = size;
-	c->stride = (size_t)cache_line;
+	c->stride = (size_t)o->line;
 	c->page = tp->page;
 	c->order = MEM_ORDER_PAGE;
 	c->k = 1;
@@ -73,8 +79,9 @@ cache_median(const double *lat, size_t from, size_t to)
 
 /* Print one level (or memory, when level is 0) with its parallelism. */
 static void
-cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
-    size_t size, double ns, size_t at)
+cache_report(struct tool *t, const struct mem_topo *tp,
+    const struct cache_opts *o, unsigned level, size_t size, double ns,
+    size_t at)
 {
 	struct mem_chase c;
 	bm_param params[3], measured[4];
@@ -83,12 +90,12 @@ cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
 	double par, one;
 	unsigned best_k;
 
-	cache_chase(&c, at, tp);
+	cache_chase(&c, at, tp, o);
 	par = mem_parallelism(t, &c, &one, &best_k);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
-	params[1] = (bm_param){ "line", NULL, (double)cache_line };
-	params[2] = (bm_param){ "len", NULL, (double)cache_len };
+	params[1] = (bm_param){ "line", NULL, (double)o->line };
+	params[2] = (bm_param){ "len", NULL, (double)o->len };
 	measured[0] = (bm_param){ "size", NULL, (double)size };
 	measured[1] = (bm_param){ "parallelism", NULL, par };
 	measured[2] = (bm_param){ "reported", NULL, level > 0 &&
@@ -107,7 +114,7 @@ cache_report(struct tool *t, const struct mem_topo *tp, unsigned level,
 	if (level > 0)
 		snprintf(out, sizeof out, "L%u cache: %zu bytes %.2f "
 		    "nanoseconds %llu linesize %.2f parallelism\n", level,
-		    size, ns, (unsigned long long)cache_line, par);
+		    size, ns, (unsigned long long)o->line, par);
 	else
 		snprintf(out, sizeof out, "Memory latency: %.2f nanoseconds "
 		    "%.2f parallelism\n", ns, par);
@@ -139,36 +146,37 @@ main(int argc, char **argv)
 	size_t sizes[CACHE_MAX_POINTS], start[CACHE_MAX_POINTS];
 	size_t end[CACHE_MAX_POINTS], n = 0, nseg, s, i, j, size;
 	double lat[CACHE_MAX_POINTS], v[CACHE_MAX_POINTS], base, mid;
+	struct cache_opts o = { 0, 0 };
 	struct mem_topo tp;
 	struct mem_chase c;
 	int first, memory;
 
-	first = tool_parse(&t, argc, argv, "cL:M:", NULL, cache_option);
+	first = tool_parse(&t, argc, argv, "cL:M:", NULL, cache_option, &o);
 	if (first < argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	mem_topology(&tp);
-	if (cache_line == 0)
-		cache_line = tp.line;
-	if (cache_line > tp.page)
+	if (o.line == 0)
+		o.line = tp.line;
+	if (o.line > tp.page)
 		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
-		    (unsigned long long)cache_line, tp.page);
-	if (cache_len == 0)
-		cache_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+		    (unsigned long long)o.line, tp.page);
+	if (o.len == 0)
+		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)cache_len);
+	mem_precheck(&t, (size_t)o.len);
 
 	size = tp.l1d / 8 > 4096 ? tp.l1d / 8 : 4096;
-	for (; size <= cache_len && n < CACHE_MAX_POINTS;
+	for (; size <= o.len && n < CACHE_MAX_POINTS;
 	    size = mem_next_size(size)) {
-		cache_chase(&c, size, &tp);
+		cache_chase(&c, size, &tp, &o);
 		sizes[n] = size;
 		lat[n++] = mem_chase_latency(&t, &c);
 	}
 	if (n < 3)
 		tool_usage_error(&t, "-M %llu leaves fewer than 3 sizes to "
-		    "measure", (unsigned long long)cache_len);
+		    "measure", (unsigned long long)o.len);
 
 	/* The plateaus. */
 	nseg = 1;
@@ -230,7 +238,7 @@ main(int argc, char **argv)
 			v[i] = cache_median(lat, start[i], end[i]);
 	}
 
-	memory = nseg > 1 && cache_len >= 2 * tp.llc;
+	memory = nseg > 1 && o.len >= 2 * tp.llc;
 	for (s = 0; s < nseg - (size_t)memory; s++) {
 		/* The boundary: the last size below the midpoint. */
 		j = end[s];
@@ -241,11 +249,11 @@ main(int argc, char **argv)
 					j = i;
 			}
 		}
-		cache_report(&t, &tp, (unsigned)s + 1, sizes[j], v[s],
+		cache_report(&t, &tp, &o, (unsigned)s + 1, sizes[j], v[s],
 		    sizes[j] / 2 >= sizes[start[s]] ? sizes[j] / 2 :
 		    sizes[start[s]]);
 	}
 	if (memory)
-		cache_report(&t, &tp, 0, 0, v[nseg - 1], sizes[n - 1]);
+		cache_report(&t, &tp, &o, 0, 0, v[nseg - 1], sizes[n - 1]);
 	return tool_finish(&t);
 }

@@ -1,7 +1,7 @@
 /* enough.c: print the shortest interval a measurement can trust, as lmbench's enough. */
 #include "config.h"
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* Calibrate and print the value. */
 int

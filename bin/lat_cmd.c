@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 enum {
 	CMD_OPT_TIMEOUT = TOOL_OPT_BASE,
@@ -24,30 +24,36 @@ static const struct option cmd_long[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The --timeout of each run, in seconds (0: the library's ten minutes). */
-static uint64_t cmd_timeout_s;
-/* --keep-output: the command's stdout goes to our stderr, not /dev/null. */
-static int cmd_keep_output;
-/* --interval: a reading every this many ms during each run (0: none). */
-static uint64_t cmd_interval_ms;
+/* The options of lat_cmd. */
+struct cmd_opts {
+	/* --timeout: seconds per run (0: the library's ten minutes). */
+	uint64_t timeout_s;
+	/* --keep-output: the command's stdout to our stderr, not /dev/null. */
+	int keep_output;
+	/* --interval: a reading every this many ms during each run (0: none). */
+	uint64_t interval_ms;
+};
 
 /* Where the readings go while our standard output is the command's. */
 struct cmd_readings {
 	struct tool *t;
 	const char *name;	/* the command, the record's case */
 	FILE *out;		/* a copy of our standard output, or NULL */
+	uint64_t interval_ms;	/* --interval */
 };
 
 /* Take --timeout, --keep-output and --interval. */
 static void
-cmd_option(struct tool *t, int opt, const char *arg)
+cmd_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct cmd_opts *o = cookie;
+
 	if (opt == CMD_OPT_KEEP_OUTPUT)
-		cmd_keep_output = 1;
+		o->keep_output = 1;
 	else if (opt == CMD_OPT_INTERVAL)
-		cmd_interval_ms = tool_uint(t, "--interval", arg, 10, 3600000);
+		o->interval_ms = tool_uint(t, "--interval", arg, 10, 3600000);
 	else if (opt == CMD_OPT_TIMEOUT)
-		cmd_timeout_s = tool_uint(t, "--timeout", arg, 1,
+		o->timeout_s = tool_uint(t, "--timeout", arg, 1,
 		    7 * 24 * 3600);
 	else
 		tool_usage_error(t, "unexpected option");
@@ -60,7 +66,7 @@ cmd_option(struct tool *t, int opt, const char *arg)
  * our standard output to put back, or -1 when it was closed.
  */
 static int
-cmd_hide_stdout(struct tool *t)
+cmd_hide_stdout(struct tool *t, int keep_output)
 {
 	int saved, fd;
 
@@ -70,7 +76,7 @@ cmd_hide_stdout(struct tool *t)
 		tool_fail(t, "cannot copy standard output: %s",
 		    strerror(errno));
 	}
-	fd = cmd_keep_output ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+	fd = keep_output ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		tool_fail(t, "cannot open /dev/null: %s", strerror(errno));
 	if (dup2(fd, 1) < 0)
@@ -121,7 +127,7 @@ cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
 	param[1] = (bm_param){ "run", NULL, rd->run + 1 };
 	param[2] = (bm_param){ "reading", NULL, rd->index };
 	param[3] = (bm_param){ "since_s", NULL, rd->since_ns / 1e9 };
-	param[4] = (bm_param){ "interval_ms", NULL, (double)cmd_interval_ms };
+	param[4] = (bm_param){ "interval_ms", NULL, (double)o->interval_ms };
 	param[5] = (bm_param){ "last", NULL, rd->last };
 	rec.params = param;
 	rec.nparams = 6;
@@ -159,12 +165,12 @@ cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
  * command took it, for the readings; NULL when there is none.
  */
 static FILE *
-cmd_readings_out(struct tool *t, int saved)
+cmd_readings_out(struct tool *t, int saved, uint64_t interval_ms)
 {
 	FILE *f;
 	int fd;
 
-	if (saved < 0 || cmd_interval_ms == 0)
+	if (saved < 0 || interval_ms == 0)
 		return NULL;
 	if ((fd = fcntl(saved, F_DUPFD_CLOEXEC, 3)) < 0)
 		tool_fail(t, "cannot copy standard output: %s",
@@ -194,14 +200,15 @@ main(int argc, char **argv)
 		    "time of a run and, with --events, its counts per run.\n"
 		    "Whatever the command starts is killed when its run ends.\n"
 	};
-	struct cmd_readings rd = { &t, NULL, NULL };
+	struct cmd_readings rd = { &t, NULL, NULL, 0 };
 	bm_param param;
+	struct cmd_opts o = { 0, 0, 0 };
 	bm_record rec;
 	bm_result r;
 	char line[160];
 	int first, rc, saved;
 
-	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option);
+	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option, &o);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the command to run");
 	if (t.opts.parallel != 1)
@@ -216,11 +223,12 @@ main(int argc, char **argv)
 	tool_wall_clock(&t);
 	if (fflush(stdout) != 0)
 		tool_fail(&t, "writing the result: %s", strerror(errno));
-	saved = cmd_hide_stdout(&t);
+	saved = cmd_hide_stdout(&t, o.keep_output);
 	rd.name = argv[first];
-	rd.out = cmd_readings_out(&t, saved);
+	rd.interval_ms = o.interval_ms;
+	rd.out = cmd_readings_out(&t, saved, o.interval_ms);
 	rc = bm_run_command_every(t.ctx, argv + first, t.opts.repetitions,
-	    cmd_timeout_s * 1000000u, cmd_interval_ms * 1000u, cmd_reading,
+	    o.timeout_s * 1000000u, o.interval_ms * 1000u, cmd_reading,
 	    &rd, &r);
 	if (rd.out != NULL && fclose(rd.out) != 0 && rc == 0)
 		tool_fail(&t, "writing the result: %s", strerror(errno));

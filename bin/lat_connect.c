@@ -1,10 +1,13 @@
 /* lat_connect.c: TCP connection cost, as lmbench's lat_connect. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_connect = {
-	"lat_connect", NET_TCP_CONNECT, "TCP/IP connection cost to", 31237, 0, 0
+	.name = "lat_connect",
+	.kind = NET_TCP_CONNECT,
+	.label = "TCP/IP connection cost to",
+	.port = 31237,
 };
 
 /* Serve, stop a server, or measure and print. */

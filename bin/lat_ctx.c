@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /* The most processes in one ring, and the largest working set (-s). */
 #define CTX_MAX_PROCS 1024
@@ -217,17 +217,17 @@ ctx_overhead(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-static struct ctx_state ctx_state;
-
-/* Take -s kbytes and --placement. */
+/* Take -s kbytes and --placement into the ctx_state cookie. */
 static void
-ctx_option(struct tool *t, int opt, const char *arg)
+ctx_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct ctx_state *s = cookie;
+
 	if (opt == PLACEMENT_OPT) {
-		placement_option(&ctx_state.place, t, arg);
+		placement_option(&s->place, t, arg);
 		return;
 	}
-	ctx_state.size = (size_t)tool_uint(t, "-s", arg, 0, CTX_MAX_KB) * 1024;
+	s->size = (size_t)tool_uint(t, "-s", arg, 0, CTX_MAX_KB) * 1024;
 }
 
 /*
@@ -238,9 +238,9 @@ ctx_option(struct tool *t, int opt, const char *arg)
  * figure, which would be zero or negative.  Returns 0 or -1.
  */
 static int
-ctx_report(struct tool *t, unsigned nprocs, double ovr_us, const bm_result *r)
+ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
+    double ovr_us, const bm_result *r)
 {
-	struct ctx_state *s = &ctx_state;
 	bm_param params[2 + PLACEMENT_NPARAMS];
 	bm_param measured[1 + PLACEMENT_NMEASURED];
 	double hop_us = r->per_op_ns.median / 1000.0 / nprocs;
@@ -294,13 +294,16 @@ main(int argc, char **argv)
 	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] "
 	    "[--placement=WHERE] nprocs..." };
 	unsigned rings[CTX_MAX_RINGS], run, maxring = 1;
+	struct ctx_state s;
 	bm_result r;
 	bm_bench b;
 	double ovr_us;
 	int first, i, nrings, failed = 0;
 
+	memset(&s, 0, sizeof s);
 	t.extra_usage = placement_usage;
-	first = tool_parse(&t, argc, argv, "s:", placement_long, ctx_option);
+	first = tool_parse(&t, argc, argv, "s:", placement_long, ctx_option,
+	    &s);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the number of processes");
 	nrings = argc - first;
@@ -316,33 +319,33 @@ main(int argc, char **argv)
 		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
 	tool_setup(&t);
 	tool_wall_clock(&t);
-	placement_setup(&ctx_state.place, &t, maxring);
+	placement_setup(&s.place, &t, maxring);
 
 	/* The overhead is one process's: its worker sits where a ring's does. */
-	b.cookie = &ctx_state;
+	b.cookie = &s;
 	b.initialize = ctx_overhead_init;
 	b.benchmark = ctx_overhead;
 	b.cleanup = ctx_cleanup;
-	ctx_state.nprocs = 1;
-	placement_begin(&ctx_state.place, 0, 1);
+	s.nprocs = 1;
+	placement_begin(&s.place, 0, 1);
 	tool_run(&t, &b, &r);
 	ovr_us = r.per_op_ns.median / 1000.0;
 	bm_result_free(&r);
 
 	b.initialize = ctx_init;
 	b.benchmark = ctx_ring;
-	for (run = 0; run < placement_runs(&ctx_state.place); run++) {
-		placement_begin(&ctx_state.place, run, 1);
+	for (run = 0; run < placement_runs(&s.place); run++) {
+		placement_begin(&s.place, run, 1);
 		if (!t.json) {
-			printf("\"size=%zuk ovr=%.2f%s\n", ctx_state.size / 1024,
-			    ovr_us, placement_suffix(&ctx_state.place));
+			printf("\"size=%zuk ovr=%.2f%s\n", s.size / 1024,
+			    ovr_us, placement_suffix(&s.place));
 			fflush(stdout);
 		}
 		for (i = 0; i < nrings; i++) {
-			ctx_state.nprocs = rings[i];
-			placement_begin(&ctx_state.place, run, rings[i]);
+			s.nprocs = rings[i];
+			placement_begin(&s.place, run, rings[i]);
 			tool_run(&t, &b, &r);
-			if (ctx_report(&t, rings[i], ovr_us, &r) != 0)
+			if (ctx_report(&t, &s, rings[i], ovr_us, &r) != 0)
 				failed = 1;
 			bm_result_free(&r);
 		}

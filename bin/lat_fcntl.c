@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /*
  * A lock is a baton only its holder can release, so strict alternation
@@ -144,14 +144,14 @@ fcntl_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-static struct fcntl_state fcntl_state;
-
-/* Take --placement. */
+/* Take --placement into the fcntl_state cookie. */
 static void
-fcntl_option(struct tool *t, int opt, const char *arg)
+fcntl_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct fcntl_state *s = cookie;
+
 	(void)opt;
-	placement_option(&fcntl_state.place, t, arg);
+	placement_option(&s->place, t, arg);
 }
 
 /* Measure and print one figure, or two for --placement=both. */
@@ -159,13 +159,14 @@ int
 main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_fcntl", .args = "" };
-	struct fcntl_state *sp = &fcntl_state;
+	struct fcntl_state state, *sp = &state;
 	bm_bench b;
 
+	memset(&state, 0, sizeof state);
 	sp->fd = -1;
 	t.extra_usage = placement_usage;
-	if (tool_parse(&t, argc, argv, NULL, placement_long, fcntl_option) !=
-	    argc)
+	if (tool_parse(&t, argc, argv, NULL, placement_long, fcntl_option,
+	    sp) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);

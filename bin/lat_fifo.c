@@ -1,10 +1,13 @@
 /* lat_fifo.c: the round-trip latency of a FIFO, as lmbench's lat_fifo. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool lat_fifo = {
-	"lat_fifo", IPC_FIFO, 0, "Fifo latency", 0, 1, 0
+	.name = "lat_fifo",
+	.channel = IPC_FIFO,
+	.label = "Fifo latency",
+	.msg = 1,
 };
 
 /* Measure and print. */

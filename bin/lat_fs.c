@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* Limits on what a user may ask for. */
 #define FS_MAX_FILES 1000000u
@@ -219,22 +219,26 @@ fs_half(const struct fs_state *s, unsigned parallel, bm_result *r,
 	return r->ops_per_s;
 }
 
-static struct fs_state fs_state = { .files = FS_DEFAULT_FILES };
-static uint64_t fs_sizes[16];
-static unsigned fs_nsizes;
+/* -s and -n. */
+struct fs_opts {
+	uint64_t sizes[16];	/* -s, in order */
+	unsigned nsizes;
+	unsigned files;		/* -n */
+};
 
-/* Take -s size and -n files. */
+/* Take -s size and -n files into the fs_opts cookie. */
 static void
-fs_option(struct tool *t, int opt, const char *arg)
+fs_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct fs_opts *o = cookie;
+
 	if (opt == 'n') {
-		fs_state.files = (unsigned)tool_uint(t, "-n", arg, 1,
-		    FS_MAX_FILES);
+		o->files = (unsigned)tool_uint(t, "-n", arg, 1, FS_MAX_FILES);
 		return;
 	}
-	if (fs_nsizes == sizeof fs_sizes / sizeof fs_sizes[0])
+	if (o->nsizes == sizeof o->sizes / sizeof o->sizes[0])
 		tool_usage_error(t, "too many -s sizes");
-	fs_sizes[fs_nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
+	o->sizes[o->nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
 }
 
 /* Measure each size and print one line for it. */
@@ -246,7 +250,8 @@ main(int argc, char **argv)
 		.name = "lat_fs",
 		.args = "[-s size]... [-n files] [dir]"
 	};
-	struct fs_state *s = &fs_state;
+	struct fs_opts o = { .nsizes = 0, .files = FS_DEFAULT_FILES };
+	struct fs_state state, *s = &state;
 	bm_param params[3];
 	bm_record rec;
 	bm_result r;
@@ -257,13 +262,15 @@ main(int argc, char **argv)
 	int first, rc;
 	void *m;
 
-	first = tool_parse(&t, argc, argv, "s:n:", NULL, fs_option);
+	first = tool_parse(&t, argc, argv, "s:n:", NULL, fs_option, &o);
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
-	if (fs_nsizes == 0) {
-		memcpy(fs_sizes, defaults, sizeof defaults);
-		fs_nsizes = sizeof defaults / sizeof defaults[0];
+	if (o.nsizes == 0) {
+		memcpy(o.sizes, defaults, sizeof defaults);
+		o.nsizes = sizeof defaults / sizeof defaults[0];
 	}
+	memset(&state, 0, sizeof state);
+	s->files = o.files;
 	if (t.opts.percentiles > 0)
 		tool_usage_error(&t, "--percentiles does not apply to lat_fs");
 	/*
@@ -290,8 +297,8 @@ main(int argc, char **argv)
 	b.benchmark = fs_bench;
 	b.cleanup = fs_cleanup;
 	b.cookie = s;
-	for (i = 0; i < fs_nsizes; i++) {
-		s->size = fs_sizes[i];
+	for (i = 0; i < o.nsizes; i++) {
+		s->size = o.sizes[i];
 		fs_reset(s, t.opts.parallel);
 		tool_run(&t, &b, &r);
 		params[0].key = "size";

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The smallest size of a sweep, as lmbench. */
 #define LMR_LOWER 512
@@ -24,30 +24,32 @@ static const struct option lmr_long[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The chase order chosen by -t or -r. */
-static int lmr_order = MEM_ORDER_STRIDE;
-/* --load: how many processes stream memory meanwhile. */
-static unsigned lmr_load;
+/* The options of lat_mem_rd. */
+struct lmr_opts {
+	int order;		/* the chase order chosen by -t or -r */
+	unsigned load;		/* --load: processes streaming meanwhile */
+};
 /* The load processes, stopped by the cleanup hook on every exit. */
 static struct mem_load lmr_loaders;
 
 /* Take -t, -r and --load. */
 static void
-lmr_option(struct tool *t, int opt, const char *arg)
+lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct lmr_opts *o = cookie;
 	int order = opt == 't' ? MEM_ORDER_PAGE : MEM_ORDER_RANDOM;
 
 	switch (opt) {
 	case 't':
 	case 'r':
 		/* Two orders in one run: refuse rather than let the last win. */
-		if (lmr_order != MEM_ORDER_STRIDE && lmr_order != order)
+		if (o->order != MEM_ORDER_STRIDE && o->order != order)
 			tool_usage_error(t, "-t and -r are two chase orders: "
 			    "give one");
-		lmr_order = order;
+		o->order = order;
 		break;
 	case LMR_OPT_LOAD:
-		lmr_load = (unsigned)tool_uint(t, "--load", arg, 1,
+		o->load = (unsigned)tool_uint(t, "--load", arg, 1,
 		    LMR_MAX_LOAD);
 		break;
 	default:
@@ -74,16 +76,16 @@ lmr_check_load(struct tool *t)
 
 /* The record's case name for the chase order. */
 static const char *
-lmr_case(void)
+lmr_case(int order)
 {
-	return lmr_order == MEM_ORDER_RANDOM ? "random" :
-	    lmr_order == MEM_ORDER_PAGE ? "page" : "stride";
+	return order == MEM_ORDER_RANDOM ? "random" :
+	    order == MEM_ORDER_PAGE ? "page" : "stride";
 }
 
 /* Measure one size and stride and print "MB ns". */
 static double
-lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
-    size_t stride, size_t len)
+lmr_point(struct tool *t, const struct lmr_opts *o,
+    const struct mem_topo *tp, size_t size, size_t stride, size_t len)
 {
 	struct mem_chase c;
 	bm_param params[10];
@@ -99,15 +101,15 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	c.size = size;
 	c.stride = stride;
 	c.page = tp->page;
-	c.order = lmr_order;
+	c.order = o->order;
 	c.k = 1;
-	if (lmr_load > 0) {
+	if (o->load > 0) {
 		lmr_check_load(t);
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}
 	mem_chase_measure(t, &c, &r);
-	if (lmr_load > 0) {
+	if (o->load > 0) {
 		/* A load that ended meanwhile voids this point too. */
 		lmr_check_load(t);
 		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
@@ -122,15 +124,16 @@ lmr_point(struct tool *t, const struct mem_topo *tp, size_t size,
 	params[np++] = (bm_param){ "llc_reported", NULL,
 	    (double)tp->llc_reported };
 	params[np++] = (bm_param){ "topology", tp->source, 0 };
-	params[np++] = (bm_param){ "load", NULL, (double)lmr_load };
+	params[np++] = (bm_param){ "load", NULL, (double)o->load };
 	/* What the load processes moved is measured, not asked. */
 	params[np] = (bm_param){ "load_mbps", NULL, mbps };
-	if ((rc = bm_record_latency(&rec, t->name, lmr_case(), "ns", &r)) != 0)
+	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
+	    &r)) != 0)
 		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = params + np;
-	rec.nmeasured = lmr_load > 0;
+	rec.nmeasured = o->load > 0;
 	tool_aggregate(t, &rec);
 	snprintf(line, sizeof line, "%.5f %.3f\n",
 	    (double)size / (1024.0 * 1024.0), rec.value);
@@ -156,6 +159,7 @@ main(int argc, char **argv)
 		    "stride, as lmbench's.\nThe stride defaults to the cache "
 		    "line size; strides take k/m suffixes.\n"
 	};
+	struct lmr_opts o = { MEM_ORDER_STRIDE, 0 };
 	struct mem_topo tp;
 	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i, load_size;
 	uint64_t b0 = 0;
@@ -163,7 +167,7 @@ main(int argc, char **argv)
 	char why[256];
 	int first, rc;
 
-	first = tool_parse(&t, argc, argv, "tr", lmr_long, lmr_option);
+	first = tool_parse(&t, argc, argv, "tr", lmr_long, lmr_option, &o);
 	if (argc - first - 1 > LMR_MAX_STRIDES)
 		tool_usage_error(&t, "too many strides (at most %d)",
 		    LMR_MAX_STRIDES);
@@ -187,13 +191,13 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);
-	if (lmr_load > 0)
-		mem_fits(&t, len, t.opts.parallel, load_size, lmr_load);
+	if (o.load > 0)
+		mem_fits(&t, len, t.opts.parallel, load_size, o.load);
 	mem_precheck(&t, len);
 
-	if (lmr_load > 0) {
+	if (o.load > 0) {
 		t.cleanup = lmr_cleanup;
-		rc = mem_load_start(&lmr_loaders, lmr_load, load_size, why,
+		rc = mem_load_start(&lmr_loaders, o.load, load_size, why,
 		    sizeof why);
 		if (rc != 0)
 			tool_fail(&t, "cannot start the load: %s", why);
@@ -205,18 +209,19 @@ main(int argc, char **argv)
 			printf("\"stride=%zu\n", strides[i]);
 		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
 			if (size >= strides[i])
-				lmr_point(&t, &tp, size, strides[i], len);
+				lmr_point(&t, &o, &tp, size, strides[i],
+				    len);
 		}
 		if (!t.json)
 			printf("\n");
 	}
-	if (lmr_load > 0) {
+	if (o.load > 0) {
 		double mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) /
 		    1e6 / (mem_now() - t0);
 
 		mem_load_stop(&lmr_loaders);
 		if (!t.json)
-			printf("load: %u workers %.2f MB/sec\n", lmr_load, mbps);
+			printf("load: %u workers %.2f MB/sec\n", o.load, mbps);
 	}
 	return tool_finish(&t);
 }

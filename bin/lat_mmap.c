@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* The largest size a user may ask for: 1 TB. */
 #define MMAP_MAX_SIZE (1ull << 40)
@@ -169,21 +169,20 @@ mmap_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* The option callback's target (tool_parse passes no cookie). */
-static struct mmap_opts mmap_opts;
-
-/* Take -r, -C and --all-pages. */
+/* Take -r, -C and --all-pages into the mmap_opts cookie. */
 static void
-mmap_option(struct tool *t, int opt, const char *arg)
+mmap_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct mmap_opts *o = cookie;
+
 	(void)t;
 	(void)arg;
 	if (opt == 'r')
-		mmap_opts.random = 1;
+		o->random = 1;
 	else if (opt == 'C')
-		mmap_opts.clone = 1;
+		o->clone = 1;
 	else
-		mmap_opts.all_pages = 1;
+		o->all_pages = 1;
 }
 
 /* Measure and print. */
@@ -209,6 +208,7 @@ main(int argc, char **argv)
 		    "change).\n"
 	};
 	const char *label = "", *name;
+	struct mmap_opts o;
 	struct mmap_state s;
 	bm_param params[4];
 	bm_record rec;
@@ -217,16 +217,17 @@ main(int argc, char **argv)
 	char line[128];
 	int first;
 
+	memset(&o, 0, sizeof o);
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, "rC", longopts, mmap_option);
+	first = tool_parse(&t, argc, argv, "rC", longopts, mmap_option, &o);
 	if (argc - first < 2)
 		tool_usage_error(&t, "missing the size or the file");
 	if (argc - first > 2)
 		tool_usage_error(&t, "too many arguments");
 	s.size = tool_size(&t, "size", argv[first], 1, MMAP_MAX_SIZE);
 	s.file = argv[first + 1];
-	s.random = mmap_opts.random;
-	s.all_pages = mmap_opts.all_pages;
+	s.random = o.random;
+	s.all_pages = o.all_pages;
 	s.stride = s.random ? MMAP_STRIDE_R : MMAP_STRIDE;
 	s.span = (size_t)(s.random ? s.size : s.size / MMAP_SPAN_DIV);
 	tool_setup(&t);
@@ -238,9 +239,9 @@ main(int argc, char **argv)
 	 * Writing needs the file open for writing, unless each worker
 	 * writes its own copy (-C).
 	 */
-	(void)file_check(&t, s.file, s.all_pages || mmap_opts.clone ?
+	(void)file_check(&t, s.file, s.all_pages || o.clone ?
 	    O_RDONLY : O_RDWR, s.size);
-	if (mmap_opts.clone)
+	if (o.clone)
 		s.dir = tool_tmpdir(&t);
 	b.initialize = mmap_init;
 	b.benchmark = s.all_pages ? mmap_bench_all : mmap_bench;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "common/ops.h"
 
 /* Warm-up of every run after the first when -W is not given, in us. */
 #define OPS_NEXT_WARMUP_US 5000
@@ -28,7 +28,7 @@ main(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_default_enough(&t, OPS_MIN_ENOUGH_US);

@@ -10,8 +10,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* The largest file we map: 64 GB. */
 #define PF_MAX_SIZE (1ull << 36)
@@ -193,18 +193,24 @@ pf_count(struct tool *t, struct pf_state *s)
 	    a.ru_majflt) / PF_COUNT_PASSES;
 }
 
-static int pf_clone, pf_per_fault;
+/* -C and --per-fault. */
+struct pf_opts {
+	int clone;		/* -C */
+	int per_fault;		/* --per-fault */
+};
 
 /* Take -C and --per-fault. */
 static void
-pf_option(struct tool *t, int opt, const char *arg)
+pf_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct pf_opts *o = cookie;
+
 	(void)t;
 	(void)arg;
 	if (opt == 'C')
-		pf_clone = 1;
+		o->clone = 1;
 	else
-		pf_per_fault = 1;
+		o->per_fault = 1;
 }
 
 /* Time passes (and the map and unmap alone), print the time per page or fault. */
@@ -225,6 +231,7 @@ main(int argc, char **argv)
 		    "definition)\n"
 	};
 	struct pf_state s;
+	struct pf_opts o = { 0, 0 };
 	bm_param params[4];
 	bm_record rec;
 	bm_bench b;
@@ -235,13 +242,13 @@ main(int argc, char **argv)
 	int first, rc;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, "C", longopts, pf_option);
+	first = tool_parse(&t, argc, argv, "C", longopts, pf_option, &o);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the file");
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	s.file = argv[first];
-	s.per_fault = pf_per_fault;
+	s.per_fault = o.per_fault;
 	tool_setup(&t);
 	if (!s.per_fault) {
 		tool_default_enough(&t, PF_ENOUGH_US);
@@ -257,7 +264,7 @@ main(int argc, char **argv)
 		    s.file, (uintmax_t)size, s.pagesize);
 	s.size = (uint64_t)s.npages * s.pagesize;
 	file_pass_bound(&t, s.size);
-	if (pf_clone)
+	if (o.clone)
 		s.dir = tool_tmpdir(&t);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)
 		tool_fail(&t, "a pass over %s took no page faults", s.file);

@@ -1,10 +1,13 @@
 /* lat_pipe.c: the round-trip latency of a pipe, as lmbench's lat_pipe. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool lat_pipe = {
-	"lat_pipe", IPC_PIPE, 0, "Pipe latency", 0, 1, 0
+	.name = "lat_pipe",
+	.channel = IPC_PIPE,
+	.label = "Pipe latency",
+	.msg = 1,
 };
 
 /* Measure and print. */

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* The helper exec and shell run, installed beside the tools. */
 #define PROC_HELPER "benchmp-hello"
@@ -209,7 +209,7 @@ main(int argc, char **argv)
 	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the mode");
 	m = tool_mode(&t, "mode", argv[first], proc_modes, PROC_NMODES,

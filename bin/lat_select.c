@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* lmbench's default count, and room left below FD_SETSIZE for the engine. */
 #define SELECT_DEFAULT_N 200
@@ -118,14 +118,14 @@ select_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-static struct select_state select_state = { .nfds = SELECT_DEFAULT_N };
-
-/* Take -n nfds. */
+/* Take -n nfds into the select_state cookie. */
 static void
-select_option(struct tool *t, int opt, const char *arg)
+select_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct select_state *s = cookie;
+
 	(void)opt;
-	select_state.nfds = (unsigned)tool_uint(t, "-n", arg, 1, SELECT_MAX_N);
+	s->nfds = (unsigned)tool_uint(t, "-n", arg, 1, SELECT_MAX_N);
 }
 
 /* Measure and print. */
@@ -133,14 +133,15 @@ int
 main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_select", .args = "[-n nfds] file|tcp" };
-	struct select_state *s = &select_state;
+	struct select_state state = { .nfds = SELECT_DEFAULT_N };
+	struct select_state *s = &state;
 	bm_param params[1];
 	bm_bench b;
 	bm_result r;
 	char label[64];
 	int first;
 
-	first = tool_parse(&t, argc, argv, "n:", NULL, select_option);
+	first = tool_parse(&t, argc, argv, "n:", NULL, select_option, s);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the kind of descriptor");
 	if (strcmp(argv[first], "tcp") == 0)

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "partner.h"
-#include "placement.h"
-#include "tool.h"
+#include "common/partner.h"
+#include "common/placement.h"
+#include "common/tool.h"
 
 /*
  * --posix: how long one wait may last before the partner is checked: a
@@ -290,16 +290,16 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-static struct sem_state sem_state;
-
-/* Take --posix or --placement. */
+/* Take --posix or --placement into the sem_state cookie. */
 static void
-sem_option(struct tool *t, int opt, const char *arg)
+sem_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct sem_state *s = cookie;
+
 	if (opt == SEM_OPT_POSIX)
-		sem_state.posix = 1;
+		s->posix = 1;
 	else
-		placement_option(&sem_state.place, t, arg);
+		placement_option(&s->place, t, arg);
 }
 
 /* Measure and print one figure, or two for --placement=both. */
@@ -318,13 +318,14 @@ main(int argc, char **argv)
 		.extra_usage = usage,
 		.cleanup = sem_set_remove
 	};
-	struct sem_state *sp = &sem_state;
+	struct sem_state state, *sp = &state;
 	bm_bench b;
 
+	memset(&state, 0, sizeof state);
 	(void)snprintf(usage, sizeof usage, "\n  --posix      POSIX semaphores "
 	    "in shared memory instead of lmbench's System V\n"
 	    "               semaphore pair\n%s", placement_usage);
-	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option) != argc)
+	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option, sp) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);

@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "file.h"
-#include "tool.h"
+#include "common/file.h"
+#include "common/tool.h"
 
 /* One worker's state for the prot mode: a page it may only read. */
 struct sig_state {
@@ -187,7 +187,7 @@ main(int argc, char **argv)
 	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the mode");
 	m = tool_mode(&t, "mode", argv[first], sig_modes, SIG_NMODES,

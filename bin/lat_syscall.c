@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* One worker's state: the file and, once initialised, its descriptor. */
 struct syscall_state {
@@ -187,7 +187,7 @@ main(int argc, char **argv)
 	bm_param param;
 	int first;
 
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the system call to measure");
 	m = tool_mode(&t, "system call", argv[first], syscall_modes,

@@ -1,10 +1,14 @@
 /* lat_tcp.c: TCP round-trip latency, as lmbench's lat_tcp. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_tcp = {
-	"lat_tcp", NET_TCP_ECHO, "TCP latency using", 31234, 1, 0
+	.name = "lat_tcp",
+	.kind = NET_TCP_ECHO,
+	.label = "TCP latency using",
+	.port = 31234,
+	.msg = 1,
 };
 
 /* Serve, stop a server, or measure and print. */

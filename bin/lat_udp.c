@@ -1,10 +1,14 @@
 /* lat_udp.c: UDP round-trip latency, as lmbench's lat_udp. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_udp = {
-	"lat_udp", NET_UDP_ECHO, "UDP latency using", 31238, 4, 0
+	.name = "lat_udp",
+	.kind = NET_UDP_ECHO,
+	.label = "UDP latency using",
+	.port = 31238,
+	.msg = 4,
 };
 
 /* Serve, stop a server, or measure and print. */

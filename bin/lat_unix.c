@@ -1,10 +1,14 @@
 /* lat_unix.c: the round-trip latency of an AF_UNIX stream socket, as lmbench's lat_unix. */
 #include "config.h"
 
-#include "ipc.h"
+#include "common/ipc.h"
 
 static const struct ipc_tool lat_unix = {
-	"lat_unix", IPC_UNIX, 0, "AF_UNIX sock stream latency", 1, 1, 0
+	.name = "lat_unix",
+	.channel = IPC_UNIX,
+	.label = "AF_UNIX sock stream latency",
+	.options = 1,
+	.msg = 1,
 };
 
 /* Measure and print. */

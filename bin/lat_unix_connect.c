@@ -1,10 +1,12 @@
 /* lat_unix_connect.c: AF_UNIX connection cost, as lmbench's lat_unix_connect. */
 #include "config.h"
 
-#include "net.h"
+#include "common/net.h"
 
 static const struct net_tool lat_unix_connect = {
-	"lat_unix_connect", NET_UNIX_CONNECT, "UNIX connection cost", 0, 0, 0
+	.name = "lat_unix_connect",
+	.kind = NET_UNIX_CONNECT,
+	.label = "UNIX connection cost",
 };
 
 /* Serve, stop a server, or measure and print. */

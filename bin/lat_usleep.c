@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tool.h"
+#include "common/tool.h"
 
 /* The longest sleep a user may ask for: 10 s. */
 #define USLEEP_MAX_US 10000000u
@@ -149,18 +149,17 @@ static const struct usleep_mode {
 };
 #define USLEEP_NMODES (sizeof usleep_modes / sizeof usleep_modes[0])
 
-static const struct usleep_mode *usleep_mode = &usleep_modes[0];
-
-/* Take -u. */
+/* Take -u into the cookie, the chosen mode (const struct usleep_mode **). */
 static void
-usleep_option(struct tool *t, int opt, const char *arg)
+usleep_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	const struct usleep_mode **mode = cookie;
 	size_t i;
 
 	(void)opt;
 	for (i = 0; i < USLEEP_NMODES; i++) {
 		if (strcmp(arg, usleep_modes[i].name) == 0) {
-			usleep_mode = &usleep_modes[i];
+			*mode = &usleep_modes[i];
 			return;
 		}
 	}
@@ -175,6 +174,7 @@ main(int argc, char **argv)
 		.name = "lat_usleep",
 		.args = "[-u usleep|nanosleep|select|pselect|itimer] usecs"
 	};
+	const struct usleep_mode *mode = &usleep_modes[0];
 	struct usleep_state s;
 	bm_param params[2];
 	bm_bench b;
@@ -182,7 +182,7 @@ main(int argc, char **argv)
 	char label[96];
 	int first;
 
-	first = tool_parse(&t, argc, argv, "u:", NULL, usleep_option);
+	first = tool_parse(&t, argc, argv, "u:", NULL, usleep_option, &mode);
 	if (first >= argc)
 		tool_usage_error(&t, "missing the time to sleep");
 	if (first + 1 < argc)
@@ -191,8 +191,8 @@ main(int argc, char **argv)
 	    USLEEP_MAX_US);
 	tool_setup(&t);
 	tool_wall_clock(&t);
-	b.initialize = usleep_mode->init;
-	b.benchmark = usleep_mode->fn;
+	b.initialize = mode->init;
+	b.benchmark = mode->fn;
 	b.cleanup = NULL;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
@@ -200,11 +200,11 @@ main(int argc, char **argv)
 	params[0].str = NULL;
 	params[0].num = (double)s.us;
 	params[1].key = "method";
-	params[1].str = usleep_mode->name;
+	params[1].str = mode->name;
 	params[1].num = 0;
 	snprintf(label, sizeof label, "%s %lu microseconds",
-	    usleep_mode->name, s.us);
-	tool_report_us(&t, usleep_mode->name, params, 2, &r, label);
+	    mode->name, s.us);
+	tool_report_us(&t, mode->name, params, 2, &r, label);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

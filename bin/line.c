@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The strides tried: 8 bytes to LINE_MAX_STRIDE, doubling. */
 #define LINE_MIN_STRIDE 8
@@ -13,25 +13,29 @@
 #define LINE_GROUP 8
 
 /* -M: the buffer. */
-static uint64_t line_len;
+struct line_opts {
+	uint64_t len;		/* -M, or twice the last level */
+};
 
 /* Take -M. */
 static void
-line_option(struct tool *t, int opt, const char *arg)
+line_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct line_opts *o = cookie;
+
 	if (opt != 'M')
 		tool_usage_error(t, "unexpected option");
-	line_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+	o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
 }
 
 /* The latency of one load of a random chase at this stride. */
 static double
-line_latency(struct tool *t, size_t stride)
+line_latency(struct tool *t, size_t len, size_t stride)
 {
 	struct mem_chase c;
 
 	memset(&c, 0, sizeof c);
-	c.size = (size_t)line_len;
+	c.size = len;
 	c.stride = stride;
 	c.page = LINE_GROUP * stride;
 	c.order = MEM_ORDER_RANDOM;
@@ -58,6 +62,7 @@ main(int argc, char **argv)
 	};
 	double lat[16], best = 0, ratio;
 	struct mem_topo tp;
+	struct line_opts o = { 0 };
 	bm_param params[1], measured[4];
 	bm_record rec;
 	char out[64];
@@ -65,18 +70,18 @@ main(int argc, char **argv)
 	unsigned i, n = 0;
 	int first;
 
-	first = tool_parse(&t, argc, argv, "M:", NULL, line_option);
+	first = tool_parse(&t, argc, argv, "M:", NULL, line_option, &o);
 	if (first < argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	mem_topology(&tp);
-	if (line_len == 0)
-		line_len = mem_topo_size(&tp, 2, (size_t)16 << 20,
+	if (o.len == 0)
+		o.len = mem_topo_size(&tp, 2, (size_t)16 << 20,
 		    (size_t)256 << 20);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)line_len);
+	mem_precheck(&t, (size_t)o.len);
 	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2)
-		lat[n++] = line_latency(&t, s);
+		lat[n++] = line_latency(&t, (size_t)o.len, s);
 	for (i = 1, s = 2 * LINE_MIN_STRIDE; i < n; i++, s *= 2) {
 		ratio = lat[i] / lat[i - 1];
 		if (ratio > best) {
@@ -85,7 +90,7 @@ main(int argc, char **argv)
 		}
 	}
 
-	params[0] = (bm_param){ "len", NULL, (double)line_len };
+	params[0] = (bm_param){ "len", NULL, (double)o.len };
 	measured[0] = (bm_param){ "reported", NULL, (double)tp.line };
 	measured[1] = (bm_param){ "topology", tp.source, 0 };
 	measured[2] = (bm_param){ "jump", NULL, best };

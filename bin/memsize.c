@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* Memory is mapped and touched in pieces of this many MB. */
 #define MEMSIZE_CHUNK_MB 64
@@ -156,7 +156,7 @@ main(int argc, char **argv)
 	long psize;
 	int first, probe = 0;
 
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL);
+	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first > 1)
 		tool_usage_error(&t, "too many arguments");
 	if (argc - first == 1) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "common/ops.h"
 
 /*
  * The clock is timed by a dependent chain of integer adds, one cycle each
@@ -43,20 +43,25 @@
 /* Warm-up of the runs after the first when -W is not given, in us. */
 #define MHZ_NEXT_WARMUP_US 2000
 
-static int mhz_debug;		/* -d */
-static int mhz_cycle_only;	/* -c */
+/* -d and -c. */
+struct mhz_opts {
+	int debug;		/* -d */
+	int cycle_only;		/* -c */
+};
 
 /* Take -d and -c. */
 static void
-mhz_option(struct tool *t, int opt, const char *arg)
+mhz_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct mhz_opts *o = cookie;
+
 	(void)arg;
 	switch (opt) {
 	case 'd':
-		mhz_debug = 1;
+		o->debug = 1;
 		break;
 	case 'c':
-		mhz_cycle_only = 1;
+		o->cycle_only = 1;
 		break;
 	default:
 		tool_usage_error(t, "unexpected option");
@@ -75,6 +80,7 @@ main(int argc, char **argv)
 		    "in nanoseconds\n"
 	};
 	struct ops_state s;
+	struct mhz_opts o = { 0, 0 };
 	bm_bench b;
 	bm_result r, run;
 	bm_record rec;
@@ -84,13 +90,13 @@ main(int argc, char **argv)
 	long mhz;
 	int i;
 
-	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option) != argc)
+	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option, &o) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	t.default_timer = MHZ_TIMER;
 	t.default_enough_us = MHZ_ENOUGH_US;
 	tool_setup(&t);
 	tool_min_enough(&t, MHZ_MIN_ENOUGH_US);
-	if (mhz_debug)
+	if (o.debug)
 		fprintf(t.json ? stderr : stdout, "intervals of at least %u "
 		    "us, whatever ENOUGH says\n", MHZ_MIN_ENOUGH_US);
 	ops_state_init(&s);
@@ -102,14 +108,14 @@ main(int argc, char **argv)
 	tool_run(&t, &b, &r);
 	ns_add = r.per_op_ns.median / OPS_BLOCK;
 	spent = r.wall_s;
-	if (mhz_debug)
+	if (o.debug)
 		fprintf(dbg, "run 1: %.4f nanoseconds per add\n", ns_add);
 	tool_later_warmup(&t, MHZ_NEXT_WARMUP_US);
 	for (i = 2; i <= MHZ_RUNS && spent < MHZ_BUDGET_S; i++) {
 		tool_run(&t, &b, &run);
 		ns = run.per_op_ns.median / OPS_BLOCK;
 		spent += run.wall_s;
-		if (mhz_debug)
+		if (o.debug)
 			fprintf(dbg, "run %d: %.4f nanoseconds per add\n", i,
 			    ns);
 		if (ns < ns_add) {
@@ -124,7 +130,7 @@ main(int argc, char **argv)
 	mhz = lround(1000.0 / ns_add);
 	if (mhz < 1)
 		mhz = 1;
-	if (mhz_debug) {
+	if (o.debug) {
 		fprintf(dbg, "integer add chain: %.4f nanoseconds per add "
 		    "(%d adds per operation, fastest run, median of %zu "
 		    "intervals of %llu us, clock %s)\n", ns_add, OPS_BLOCK, r.nsamples,
@@ -149,7 +155,7 @@ main(int argc, char **argv)
 	rec.scale = 1000.0 * OPS_BLOCK;
 	rec.inverse = 1;
 	rec.result = &r;
-	if (mhz_cycle_only)
+	if (o.cycle_only)
 		snprintf(line, sizeof line, "%.4f\n", 1000.0 / (double)mhz);
 	else
 		snprintf(line, sizeof line, "%ld MHz, %.4f nanosec clock\n",

@@ -4,24 +4,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)
 
 /* -L and -M. */
-static uint64_t pm_line, pm_len;
+struct pm_opts {
+	uint64_t line;		/* -L, or the cache's line */
+	uint64_t len;		/* -M, or four times the last level */
+};
 
 /* Take -L and -M. */
 static void
-pm_option(struct tool *t, int opt, const char *arg)
+pm_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct pm_opts *o = cookie;
+
 	switch (opt) {
 	case 'L':
-		pm_line = mem_line_arg(t, arg);
+		o->line = mem_line_arg(t, arg);
 		break;
 	case 'M':
-		pm_len = tool_size(t, "-M", arg, 2 * PAR_MEM_LOWER,
+		o->len = tool_size(t, "-M", arg, 2 * PAR_MEM_LOWER,
 		    MEM_MAX_LEN);
 		break;
 	default:
@@ -48,6 +53,7 @@ main(int argc, char **argv)
 	};
 	struct mem_topo tp;
 	struct mem_chase c;
+	struct pm_opts o = { 0, 0 };
 	bm_param params[2], measured[4];
 	bm_record rec;
 	char out[64];
@@ -56,33 +62,33 @@ main(int argc, char **argv)
 	size_t size;
 	int first;
 
-	first = tool_parse(&t, argc, argv, "L:M:", NULL, pm_option);
+	first = tool_parse(&t, argc, argv, "L:M:", NULL, pm_option, &o);
 	if (first < argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	mem_topology(&tp);
-	if (pm_line == 0)
-		pm_line = tp.line;
-	if (pm_len == 0)
-		pm_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+	if (o.line == 0)
+		o.line = tp.line;
+	if (o.len == 0)
+		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
-	if (pm_line > tp.page || pm_line * 2 > pm_len)
+	if (o.line > tp.page || o.line * 2 > o.len)
 		tool_usage_error(&t, "-L %llu does not fit a page and twice "
-		    "in -M", (unsigned long long)pm_line);
+		    "in -M", (unsigned long long)o.line);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)pm_len);
+	mem_precheck(&t, (size_t)o.len);
 
-	for (size = PAR_MEM_LOWER; size <= pm_len; size *= 2) {
+	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2) {
 		memset(&c, 0, sizeof c);
 		c.size = size;
-		c.stride = (size_t)pm_line;
+		c.stride = (size_t)o.line;
 		c.page = tp.page;
 		c.order = MEM_ORDER_PAGE;
 		c.k = 1;
 		par = mem_parallelism(&t, &c, &one, &best_k);
 
 		params[0] = (bm_param){ "size", NULL, (double)size };
-		params[1] = (bm_param){ "line", NULL, (double)pm_line };
+		params[1] = (bm_param){ "line", NULL, (double)o.line };
 		measured[0] = (bm_param){ "chains", NULL, (double)best_k };
 		measured[1] = (bm_param){ "load_ns", NULL, one };
 		measured[2] = (bm_param){ "llc", NULL, (double)tp.llc };

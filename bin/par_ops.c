@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "common/ops.h"
 
 /*
  * A kernel runs K independent dependent chains interleaved: each block
@@ -156,7 +156,7 @@ main(int argc, char **argv)
 	unsigned k, best_k;
 	size_t i;
 
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL) != argc)
+	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_default_enough(&t, PAR_MIN_ENOUGH_US);

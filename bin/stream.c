@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The scalar of scale, triad and daxpy. */
 #define STREAM_SCALAR 3.0
@@ -198,19 +198,23 @@ static const struct stream_kernel {
 };
 
 /* Take -v and -M. */
-static unsigned stream_version = 1;
-static uint64_t stream_len;
+struct stream_opts {
+	unsigned version;	/* -v: 1 (STREAM) or 2 (STREAM2) */
+	uint64_t len;		/* -M, or four times the last level */
+};
 
 /* Parse the tool's options. */
 static void
-stream_option(struct tool *t, int opt, const char *arg)
+stream_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct stream_opts *o = cookie;
+
 	switch (opt) {
 	case 'v':
-		stream_version = (unsigned)tool_uint(t, "-v", arg, 1, 2);
+		o->version = (unsigned)tool_uint(t, "-v", arg, 1, 2);
 		break;
 	case 'M':
-		stream_len = tool_size(t, "-M", arg, 3 * 1024, MEM_MAX_LEN);
+		o->len = tool_size(t, "-M", arg, 3 * 1024, MEM_MAX_LEN);
 		break;
 	default:
 		tool_usage_error(t, "unexpected option");
@@ -220,9 +224,10 @@ stream_option(struct tool *t, int opt, const char *arg)
 /* Measure one kernel and print its latency and bandwidth lines. */
 static void
 stream_one(struct tool *t, struct stream_state *s,
-    const struct stream_kernel *k, const struct mem_topo *tp)
+    const struct stream_kernel *k, const struct mem_topo *tp,
+    unsigned version)
 {
-	const char *label = stream_version == 1 ? "STREAM" : "STREAM2";
+	const char *label = version == 1 ? "STREAM" : "STREAM2";
 	bm_param params[4];
 	bm_record rec;
 	bm_result r;
@@ -239,7 +244,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	tool_run(t, &b, &r);
 
 	params[0] = (bm_param){ "len", NULL, (double)(s->n * sizeof(double)) };
-	params[1] = (bm_param){ "version", NULL, (double)stream_version };
+	params[1] = (bm_param){ "version", NULL, (double)version };
 	params[2] = (bm_param){ "llc", NULL, (double)tp->llc };
 	params[3] = (bm_param){ "topology", tp->source, 0 };
 	/* One operation is the kernel over all n elements. */
@@ -275,23 +280,24 @@ main(int argc, char **argv)
 	};
 	const struct stream_kernel *ks;
 	struct stream_state s;
+	struct stream_opts o = { 1, 0 };
 	struct mem_topo tp;
 	size_t i;
 	int first;
 
-	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option);
+	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option, &o);
 	if (first < argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	mem_topology(&tp);
-	if (stream_len == 0)
-		stream_len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+	if (o.len == 0)
+		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	memset(&s, 0, sizeof s);
-	s.n = (size_t)(stream_len / sizeof(double));
+	s.n = (size_t)(o.len / sizeof(double));
 	tool_setup(&t);
 	mem_precheck(&t, 3 * s.n * sizeof(double));
-	ks = stream_version == 1 ? stream_v1 : stream_v2;
+	ks = o.version == 1 ? stream_v1 : stream_v2;
 	for (i = 0; i < 4; i++)
-		stream_one(&t, &s, &ks[i], &tp);
+		stream_one(&t, &s, &ks[i], &tp, o.version);
 	return tool_finish(&t);
 }

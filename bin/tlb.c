@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "common/mem.h"
 
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
@@ -14,20 +14,25 @@
 #define TLB_JUMP_NS 0.5
 
 /* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
-static uint64_t tlb_line, tlb_len;
+struct tlb_opts {
+	uint64_t line;		/* -L, or the cache's line */
+	uint64_t len;		/* -M, or TLB_MAX_PAGES pages */
+};
 
 /* Take -c, -L and -M. */
 static void
-tlb_option(struct tool *t, int opt, const char *arg)
+tlb_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct tlb_opts *o = cookie;
+
 	switch (opt) {
 	case 'c':
 		break;
 	case 'L':
-		tlb_line = mem_line_arg(t, arg);
+		o->line = mem_line_arg(t, arg);
 		break;
 	case 'M':
-		tlb_len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
+		o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
 		break;
 	default:
 		tool_usage_error(t, "unexpected option");
@@ -77,6 +82,7 @@ main(int argc, char **argv)
 		    "default 4 GB of pages, 1M pages at most)\n"
 	};
 	struct mem_topo tp;
+	struct tlb_opts o = { 0, 0 };
 	bm_param params[3], measured[3];
 	bm_record rec;
 	char out[96];
@@ -84,23 +90,23 @@ main(int argc, char **argv)
 	size_t maxpages, n, reach = 0;
 	int first;
 
-	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option);
+	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option, &o);
 	if (first < argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	mem_topology(&tp);
-	if (tlb_line == 0)
-		tlb_line = tp.line;
-	if (tlb_line > tp.page)
+	if (o.line == 0)
+		o.line = tp.line;
+	if (o.line > tp.page)
 		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
-		    (unsigned long long)tlb_line, tp.page);
-	if (tlb_len == 0)
-		tlb_len = (uint64_t)TLB_MAX_PAGES * tp.page;
-	maxpages = (size_t)(tlb_len / tp.page);
+		    (unsigned long long)o.line, tp.page);
+	if (o.len == 0)
+		o.len = (uint64_t)TLB_MAX_PAGES * tp.page;
+	maxpages = (size_t)(o.len / tp.page);
 	if (maxpages > TLB_MAX_PAGES)
 		maxpages = TLB_MAX_PAGES;
 	if (maxpages < 2 * TLB_MIN_PAGES)
 		tool_usage_error(&t, "-M %llu spans fewer than %d pages",
-		    (unsigned long long)tlb_len, 2 * TLB_MIN_PAGES);
+		    (unsigned long long)o.len, 2 * TLB_MIN_PAGES);
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	mem_precheck(&t, maxpages * tp.page);
@@ -110,8 +116,8 @@ main(int argc, char **argv)
 	 * slowed by another process is noise, not the TLB.
 	 */
 	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
-		spread = tlb_point(&t, n, tp.page, (size_t)tlb_line, 1);
-		packed = tlb_point(&t, n, tp.page, (size_t)tlb_line, 0);
+		spread = tlb_point(&t, n, tp.page, (size_t)o.line, 1);
+		packed = tlb_point(&t, n, tp.page, (size_t)o.line, 0);
 		if (n == TLB_MIN_PAGES)
 			base = spread - packed;
 		if (spread - packed > base + TLB_JUMP_NS &&
@@ -129,7 +135,7 @@ main(int argc, char **argv)
 		    "-M", maxpages);
 
 	params[0] = (bm_param){ "page", NULL, (double)tp.page };
-	params[1] = (bm_param){ "line", NULL, (double)tlb_line };
+	params[1] = (bm_param){ "line", NULL, (double)o.line };
 	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
 	measured[0] = (bm_param){ "pages", NULL, (double)reach };
 	measured[1] = (bm_param){ "miss_ns", NULL, cost };

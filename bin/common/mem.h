@@ -1,4 +1,8 @@
-/* mem.h: what the memory-hierarchy tools share (chase, topology, load). */
+/*
+ * mem.h: what the memory-hierarchy tools share: topology (mem-topo.c), the
+ * chase and read kernels (mem-chase.c), load processes (mem-load.c) and
+ * reporting (mem-report.c).
+ */
 #ifndef BM_MEM_H
 #define BM_MEM_H
 

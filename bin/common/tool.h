@@ -1,4 +1,8 @@
-/* tool.h: what every benchmp command-line tool shares. */
+/*
+ * tool.h: what every benchmp command-line tool shares: options and the
+ * context (tool.c), messages, exits and the private directory
+ * (tool-exit.c), results (tool-report.c) and MPI ranks (tool-cluster.c).
+ */
 #ifndef BM_TOOL_H
 #define BM_TOOL_H
 
@@ -36,15 +40,20 @@ struct tool {
 /* Tool-specific options start here so they never clash with ours. */
 #define TOOL_OPT_BASE 0x100
 
+/* A tool's handler of its own options: opt, its value, and the cookie. */
+typedef void tool_option_fn(struct tool *t, int opt, const char *arg,
+    void *cookie);
+
 /*
  * Parse the command line: the common options here, tool-specific ones
  * (short letters in extra_short, long ones in extra_long) through extra(),
- * which returns 0 or calls tool_usage_error().  Returns optind.  Handles
- * -h and -V (exit 0) and usage errors (exit 2).
+ * which stores them in cookie (the tool's own options struct) or calls
+ * tool_usage_error().  Returns optind.  Handles -h and -V (exit 0) and
+ * usage errors (exit 2).
  */
 int tool_parse(struct tool *t, int argc, char **argv,
     const char *extra_short, const struct option *extra_long,
-    void (*extra)(struct tool *t, int opt, const char *arg));
+    tool_option_fn *extra, void *cookie);
 
 /*
  * Create the context, resolve its settings with bm_ctx_configure() (the

@@ -63,9 +63,8 @@ struct net_state {
 	const char *dir;
 	struct partner server;
 	struct placement place;
+	int mode;		/* -s, -S: 0 measure, 's' serve, 'S' stop */
 };
-
-static struct net_state net_state;
 
 /* Fill a header. */
 static void
@@ -598,13 +597,11 @@ net_stop(struct tool *t, struct net_state *s)
 	return 0;
 }
 
-/* Take -m, -M, -p, -s, -S and --placement. */
-static int net_mode;		/* 0: measure, 's': serve, 'S': stop */
-
+/* Take -m, -M, -p, -s, -S and --placement into the net_state cookie. */
 static void
-net_option(struct tool *t, int opt, const char *arg)
+net_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
-	struct net_state *s = &net_state;
+	struct net_state *s = cookie;
 
 	switch (opt) {
 	case PLACEMENT_OPT:
@@ -632,9 +629,9 @@ net_option(struct tool *t, int opt, const char *arg)
 		break;
 	case 's':
 	case 'S':
-		if (net_mode != 0)
+		if (s->mode != 0)
 			tool_usage_error(t, "-s and -S exclude each other");
-		net_mode = opt;
+		s->mode = opt;
 		if (opt == 'S' && s->desc->kind != NET_UNIX_CONNECT)
 			s->host = arg;
 		break;
@@ -697,7 +694,7 @@ net_report(struct tool *t, struct net_state *s, const bm_result *r)
 int
 net_main(const struct net_tool *desc, int argc, char **argv)
 {
-	struct net_state *s = &net_state;
+	struct net_state state, *s = &state;
 	struct sockaddr_un sun;
 	struct tool t;
 	bm_bench b;
@@ -707,6 +704,7 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	unsigned run;
 	int first, is_unix = desc->kind == NET_UNIX_CONNECT;
 
+	memset(&state, 0, sizeof state);
 	memset(&t, 0, sizeof t);
 	t.name = desc->name;
 	t.extra_usage = placement_usage;
@@ -722,28 +720,29 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	t.args = args;
 	snprintf(opts, sizeof opts, "%s%sp:s%s", desc->msg != 0 ? "m:" : "",
 	    desc->total != 0 ? "M:" : "", is_unix ? "S" : "S:");
-	first = tool_parse(&t, argc, argv, opts, placement_long, net_option);
-	if (first < argc && (is_unix || net_mode != 0))
+	first = tool_parse(&t, argc, argv, opts, placement_long, net_option,
+	    s);
+	if (first < argc && (is_unix || s->mode != 0))
 		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
 	if (first + 1 < argc)
 		tool_usage_error(&t, "too many arguments");
 	if (first < argc)
 		s->host = argv[first];
 	s->own = s->host == NULL && !(is_unix && s->path[0] != '\0') &&
-	    net_mode == 0;
+	    s->mode == 0;
 	if (s->place.given && !s->own)
 		tool_usage_error(&t, "--placement applies only to the tool's "
 		    "own server (no host, -p path, -s or -S)");
-	if (is_unix && s->path[0] == '\0' && net_mode != 0) {
+	if (is_unix && s->path[0] == '\0' && s->mode != 0) {
 		/* The one name -s and -S share: per user, under $TMPDIR. */
 		tmp = getenv("TMPDIR");
 		snprintf(s->path, sizeof s->path, "%s/benchmp-unix_connect.%u",
 		    tmp != NULL && *tmp != '\0' ? tmp : "/tmp",
 		    (unsigned)getuid());
 	}
-	if (net_mode == 's')
+	if (s->mode == 's')
 		return net_daemon(&t, s);
-	if (net_mode == 'S')
+	if (s->mode == 'S')
 		return net_stop(&t, s);
 	tool_setup(&t);
 	tool_wall_clock(&t);

@@ -1,19 +1,18 @@
-/* tool.c: options, errors and output shared by benchmp's tools. */
+/* tool.c: a tool's options and context: parsing, setup, running, finishing. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cluster.h"
 #include "tool.h"
+#include "tool-private.h"
 
 #define TOOL_MAX_LONG 32
 #define TOOL_MAX_WARMUP_US 3600000000u
@@ -71,28 +70,13 @@ static const struct option tool_long_common[] = {
 #define TOOL_NCOMMON (sizeof tool_long_common / sizeof tool_long_common[0])
 
 /* Print the one-line usage. */
-static void
+void
 tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
 	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] %s\n", t->name,
 	    t->args);
-}
-
-/*
- * Exit 0 once what was printed on stdout is out, or say why it is not
- * (a full disk, a closed stdout) and exit 1: a silent exit 1 tells the
- * user nothing.
- */
-static void __attribute__((noreturn))
-tool_exit_printed(const struct tool *t)
-{
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		cluster_exit(0, 0);
-	fprintf(stderr, "%s: writing to standard output: %s\n", t->name,
-	    strerror(errno));
-	cluster_exit(1, 0);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -109,8 +93,8 @@ tool_help(const struct tool *t)
 	    "  --json          print one JSON record per result instead of "
 	    "the line\n"
 	    "  --timer=CONFIG  clock=NAMES cycle=NAMES, or list\n"
-	    "  --output=SINK   also send records to -, file:PATH or "
-	    "zmq:ENDPOINT\n"
+	    "  --output=SINK   also send records to -, file:PATH, "
+	    "tcp:HOST:PORT, unix:PATH or zmq:ENDPOINT\n"
 	    "  --events=LIST   count perf events per operation (page-faults,"
 	    "task-clock,...)\n"
 	    "  --percentiles[=N]  also time N single operations per worker "
@@ -132,216 +116,6 @@ tool_help(const struct tool *t)
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
-}
-
-/* The private directory of tool_tmpdir(), and the process that owns it. */
-static char tool_dir[512];
-static pid_t tool_dir_owner;
-
-/* The part of a Linux directory entry that getdents64 returns. */
-struct tool_dirent {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-/*
- * Remove everything under the directory dirfd, then close it, with calls
- * that are safe in a signal handler (no malloc, no stdio, no nftw: a
- * signal that lands inside malloc would otherwise deadlock the tool).
- * Depth is bounded; the tools make one level.
- */
-static void
-tool_rm_under(int dirfd, int depth)
-{
-	char buf[2048] __attribute__((aligned(8)));
-	struct tool_dirent *d;
-	long got, i;
-	int sub, again;
-
-	do {
-		again = 0;
-		/* Entries are removed as they are read: read from the start. */
-		(void)lseek(dirfd, 0, SEEK_SET);
-		while ((got = syscall(SYS_getdents64, dirfd, buf,
-		    sizeof buf)) > 0) {
-			for (i = 0; i < got; i += d->reclen) {
-				d = (struct tool_dirent *)(void *)(buf + i);
-				if (strcmp(d->name, ".") == 0 ||
-				    strcmp(d->name, "..") == 0)
-					continue;
-				if (unlinkat(dirfd, d->name, 0) == 0)
-					continue;
-				if (errno != EISDIR || depth >= 4)
-					continue;
-				sub = openat(dirfd, d->name, O_RDONLY |
-				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (sub < 0)
-					continue;
-				tool_rm_under(sub, depth + 1);
-				if (unlinkat(dirfd, d->name, AT_REMOVEDIR) == 0)
-					again = 1;
-			}
-		}
-	} while (again);
-	(void)close(dirfd);
-}
-
-/* Remove the private directory (async-signal-safe). */
-static void
-tool_rm_dir(void)
-{
-	int fd;
-
-	if (tool_dir[0] == '\0' || tool_dir_owner != getpid())
-		return;
-	fd = open(tool_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		tool_rm_under(fd, 0);
-	(void)rmdir(tool_dir);
-}
-
-/*
- * Run the tool's cleanup hook and remove its private directory.  Only the
- * process that made the directory removes it: a worker or partner that
- * fails must not pull it from under the others.
- */
-static void
-tool_cleanup(const struct tool *t)
-{
-	if (t->cleanup != NULL)
-		t->cleanup();
-	tool_rm_dir();
-	tool_dir[0] = '\0';
-}
-
-/* Remove the private directory on a fatal signal outside bm_run, then die of it. */
-static void
-tool_on_signal(int sig)
-{
-	tool_rm_dir();
-	(void)signal(sig, SIG_DFL);
-	(void)raise(sig);
-}
-
-/* Make the private directory under $TMPDIR once, or exit 1. */
-const char *
-tool_tmpdir(struct tool *t)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	const char *tmp = getenv("TMPDIR");
-	struct sigaction sa;
-	sigset_t fatal, old;
-	size_t i;
-	int err;
-
-	if (tool_dir[0] != '\0')
-		return tool_dir;
-	if (tmp == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	/*
-	 * The handlers go in before the directory exists, with the signals
-	 * held: one that came between the two would leave it behind.
-	 */
-	(void)sigemptyset(&fatal);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		(void)sigaddset(&fatal, sigs[i]);
-	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
-	if ((size_t)snprintf(tool_dir, sizeof tool_dir, "%s/benchmp-%s.XXXXXX",
-	    tmp, t->name) >= sizeof tool_dir) {
-		tool_dir[0] = '\0';
-		tool_fail(t, "TMPDIR is too long: %s", tmp);
-	}
-	tool_dir_owner = getpid();
-	/*
-	 * SIGPIPE too: a reader that goes away (| head) outside a run
-	 * (bm_run ignores it during one).  A signal ignored when the tool
-	 * started stays ignored, as bm_run leaves it: nohup's SIGHUP, or a
-	 * background job's SIGINT.
-	 */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigaction(sigs[i], NULL, &sa) == 0 &&
-		    sa.sa_handler == SIG_IGN)
-			continue;
-		(void)signal(sigs[i], tool_on_signal);
-	}
-	if (mkdtemp(tool_dir) == NULL) {
-		err = errno;
-		tool_dir[0] = '\0';
-		(void)sigprocmask(SIG_SETMASK, &old, NULL);
-		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
-		    strerror(err));
-	}
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
-	return tool_dir;
-}
-
-/* Print "name: message" to stderr. */
-static void __attribute__((format(printf, 2, 0)))
-tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: %s", t->name, cluster_where());
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-/* Print a message and the usage line to stderr and exit 2. */
-void
-tool_usage_error(const struct tool *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tool_vwarn(t, fmt, ap);
-	va_end(ap);
-	tool_usage_line(t, stderr);
-	tool_cleanup(t);
-	cluster_exit(2, 0);
-}
-
-/* Print a runtime failure and exit 1. */
-void
-tool_fail(const struct tool *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tool_vwarn(t, fmt, ap);
-	va_end(ap);
-	tool_cleanup(t);
-	cluster_exit(1, 0);
-}
-
-/* Report a library error: bad input exits 2, anything else 1. */
-void
-tool_lib_fail(const struct tool *t, int rc, const char *doing)
-{
-	const char *detail = t->ctx != NULL ? bm_ctx_errmsg(t->ctx) : "";
-
-	if (*detail == '\0')
-		detail = bm_strerror(rc);
-	/*
-	 * A failure every MPI rank agreed on (BM_ERANK) already names the
-	 * rank that failed, and rank 0 says it once for the job.
-	 */
-	if (rc != BM_ERANK || cluster_rank() == 0)
-		fprintf(stderr, "%s: %s%s%s%s\n", t->name,
-		    rc == BM_ERANK ? "" : cluster_where(),
-		    doing != NULL ? doing : "", doing != NULL ? ": " : "",
-		    detail);
-	tool_cleanup(t);
-	switch (rc) {
-	case BM_ERANK:
-		cluster_exit(1, 1);
-	case BM_EPARSE:
-	case BM_ERANGE:
-	case BM_ECONFIG:
-		cluster_exit(2, 0);
-	default:
-		cluster_exit(1, 0);
-	}
 }
 
 /* Parse an unsigned number within [min, max] or exit 2 naming it. */
@@ -466,8 +240,7 @@ tool_std_fds(const struct tool *t)
 /* Parse the command line; return the index of the first operand. */
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
-    const struct option *extra_long,
-    void (*extra)(struct tool *t, int opt, const char *arg))
+    const struct option *extra_long, tool_option_fn *extra, void *cookie)
 {
 	struct option longopts[TOOL_MAX_LONG];
 	char shortopts[64];
@@ -556,7 +329,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		default:
 			if (extra == NULL)
 				tool_usage_error(t, "unexpected option");
-			extra(t, opt, optarg);
+			extra(t, opt, optarg, cookie);
 			break;
 		}
 	}
@@ -709,181 +482,6 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
 		return;
 	tool_run_fail(t, rc);
-}
-
-/*
- * Exit for a failed run: an interrupted one says so and dies of the same
- * signal, so the shell sees it; any other prints the library's message.
- */
-void
-tool_run_fail(struct tool *t, int rc)
-{
-	int sig;
-
-	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
-		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
-		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
-		    sig == SIGHUP ? "HUP" : "NAL");
-		fflush(NULL);
-		tool_cleanup(t);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		exit(128 + sig);
-	}
-	if (rc == BM_ERANGE || rc == BM_EPARSE)
-		rc = -EINVAL;	/* options were checked: not a usage error */
-	tool_lib_fail(t, rc, NULL);
-}
-
-/*
- * After the classic line, what was asked for beyond it: one line per
- * event, and the distribution of single operations.
- */
-static void
-tool_report_extra(const bm_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nevents; i++) {
-		if (r->events[i].status == 0)
-			printf("%s: %.4f per operation\n", r->events[i].name,
-			    r->event_per_op[i]);
-		else
-			printf("%s: %s\n", r->events[i].name,
-			    r->events[i].detail);
-	}
-	if (r->nop > 0)
-		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
-		    "p99.9 %.1f max %.1f nanoseconds (%zu operations)\n",
-		    r->op_ns[0], bm_percentile(r->op_ns, r->nop, 50),
-		    bm_percentile(r->op_ns, r->nop, 90),
-		    bm_percentile(r->op_ns, r->nop, 99),
-		    bm_percentile(r->op_ns, r->nop, 99.9),
-		    r->op_ns[r->nop - 1], r->nop);
-	if (r->nop > 0)
-		printf("operations: mean %.1f nanoseconds, variance %.1f "
-		    "nanoseconds^2\n", r->op_mean_ns, r->op_var_ns);
-	if (r->nop > 0 && r->op_cycles != NULL)
-		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
-		    "p99.9 %.1f max %.1f cycles, mean %.1f variance %.1f "
-		    "(%zu operations)\n", r->op_cycles[0],
-		    bm_percentile(r->op_cycles, r->nop, 50),
-		    bm_percentile(r->op_cycles, r->nop, 90),
-		    bm_percentile(r->op_cycles, r->nop, 99),
-		    bm_percentile(r->op_cycles, r->nop, 99.9),
-		    r->op_cycles[r->nop - 1], r->op_mean_cycles,
-		    r->op_var_cycles, r->nop);
-}
-
-/* Gather rec from every MPI rank and make its value the aggregate. */
-void
-tool_aggregate(struct tool *t, bm_record *rec)
-{
-	int rc;
-
-	if (!cluster_active() || t->cluster_rec == rec)
-		return;
-	free(t->cluster_json);
-	t->cluster_json = NULL;
-	if ((rc = cluster_aggregate(t->ctx, rec, &t->cluster_json)) != 0)
-		tool_fail(t, "gathering the ranks' results: %s",
-		    bm_strerror(rc));
-	t->cluster_rec = rec;
-}
-
-/*
- * Send records to a file or zmq sink, one write per record: the text
- * holds one or (under MPI) several lines.
- */
-static void
-tool_sink_write(struct tool *t, const char *json)
-{
-	const char *p = json, *nl;
-	int rc;
-
-	for (; *p != '\0'; p = nl + 1) {
-		if ((nl = strchr(p, '\n')) == NULL)
-			nl = p + strlen(p) - 1;
-		if ((rc = bm_sink_write(t->ctx, t->sink, p,
-		    (size_t)(nl - p) + 1)) != 0)
-			tool_lib_fail(t, rc, NULL);
-	}
-}
-
-/* Print the classic line or the record, and send the record to the sink. */
-void
-tool_report(struct tool *t, const bm_record *rec, const char *line)
-{
-	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
-	char *json = NULL;
-	bm_record copy;
-	int rc;
-
-	if (cluster_active()) {
-		if (t->cluster_rec != rec) {
-			copy = *rec;
-			tool_aggregate(t, &copy);
-		}
-		json = t->cluster_json;
-		t->cluster_json = NULL;
-		t->cluster_rec = NULL;
-		/* Rank 0 speaks for the job. */
-		if (cluster_rank() != 0) {
-			free(json);
-			return;
-		}
-	} else if ((to_stdout || t->sink != NULL) &&
-	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
-		tool_lib_fail(t, rc, "formatting the record");
-	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
-		tool_sink_write(t, json);
-	fputs(to_stdout ? json : line, stdout);
-	free(json);
-	if (!to_stdout)
-		tool_report_extra(rec->result);
-	if (fflush(stdout) != 0)
-		tool_fail(t, "writing the result: %s", strerror(errno));
-}
-
-/* Report a latency in microseconds per operation, with its classic line. */
-void
-tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
-    size_t nparams, const bm_result *r, const char *label)
-{
-	char line[256];
-	bm_record rec;
-
-	tool_record_us(&rec, t, case_name, params, nparams, r);
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
-	    rec.value);
-	tool_report(t, &rec, line);
-}
-
-/* Fill a bandwidth record: bytes per operation, in MB/s (aggregate with -P). */
-void
-tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
-    const bm_param *params, size_t nparams, const bm_result *r, double bytes)
-{
-	int rc;
-
-	if ((rc = bm_record_bandwidth(rec, t->name, case_name, r, bytes)) != 0)
-		tool_lib_fail(t, rc, "building the record");
-	rec->params = params;
-	rec->nparams = nparams;
-}
-
-/* Fill a latency record: microseconds per operation, one worker's median. */
-void
-tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
-    const bm_param *params, size_t nparams, const bm_result *r)
-{
-	int rc;
-
-	if ((rc = bm_record_latency(rec, t->name, case_name, "us", r)) != 0)
-		tool_lib_fail(t, rc, "building the record");
-	rec->params = params;
-	rec->nparams = nparams;
 }
 
 /* Release the context and check that stdout was written. */

@@ -18,20 +18,22 @@ static const struct option calib_long[] = {
 };
 
 /* What the options asked for. */
-static struct {
+struct calib_opts {
 	int export;
 	int all;
-} calib_opts;
+};
 
 /* Take --export and --all. */
 static void
-calib_option(struct tool *t, int opt, const char *arg)
+calib_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct calib_opts *o = cookie;
+
 	(void)arg;
 	if (opt == CALIB_OPT_EXPORT)
-		calib_opts.export = 1;
+		o->export = 1;
 	else if (opt == CALIB_OPT_ALL)
-		calib_opts.all = 1;
+		o->all = 1;
 	else
 		tool_usage_error(t, "unexpected option");
 }
@@ -61,6 +63,7 @@ int
 tool_calibration_main(const char *name, unsigned which, int argc,
     char **argv)
 {
+	struct calib_opts o = { 0, 0 };
 	struct tool t;
 	bm_calibration cal;
 	int rc;
@@ -71,18 +74,18 @@ tool_calibration_main(const char *name, unsigned which, int argc,
 	t.extra_usage = "  --export        print export VAR=value for the "
 	    "shell\n  --all           print ENOUGH, TIMING_O and LOOP_O "
 	    "(implies --export)\n";
-	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option) !=
-	    argc)
+	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option,
+	    &o) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'",
 		    argv[optind]);
 	tool_setup(&t);
 	if ((rc = bm_calibrate(t.ctx, &cal)) != 0)
 		tool_lib_fail(&t, rc, "calibration");
-	if (calib_opts.all) {
+	if (o.all) {
 		calib_print(&cal, BM_CAL_ENOUGH, 1);
 		calib_print(&cal, BM_CAL_TIMING_O, 1);
 		calib_print(&cal, BM_CAL_LOOP_O, 1);
 	} else
-		calib_print(&cal, which, calib_opts.export);
+		calib_print(&cal, which, o.export);
 	return tool_finish(&t);
 }

@@ -33,10 +33,8 @@ struct ipc_state {
 	struct partner partner;
 	struct placement place;
 	char in[600], out[600];	/* FIFO names: to and from the partner */
+	const char *dir;	/* the FIFOs' private directory (tool_tmpdir) */
 };
-
-/* The private directory of the FIFOs (tool_tmpdir). */
-static const char *ipc_dir;
 
 /* The partner of a latency tool: send every message straight back. */
 static int
@@ -118,9 +116,9 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 	char ready;
 	int rc;
 
-	if ((size_t)snprintf(s->in, sizeof s->in, "%s/%u.in", ipc_dir,
+	if ((size_t)snprintf(s->in, sizeof s->in, "%s/%u.in", s->dir,
 	    worker) >= sizeof s->in ||
-	    (size_t)snprintf(s->out, sizeof s->out, "%s/%u.out", ipc_dir,
+	    (size_t)snprintf(s->out, sizeof s->out, "%s/%u.out", s->dir,
 	    worker) >= sizeof s->out)
 		return -ENAMETOOLONG;
 	if (mkfifo(s->in, 0600) != 0 || mkfifo(s->out, 0600) != 0)
@@ -257,29 +255,27 @@ ipc_close(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-static struct ipc_state ipc_state;
-
-/* Take -m, -M and --placement. */
+/* Take -m, -M and --placement into the ipc_state cookie. */
 static void
-ipc_option(struct tool *t, int opt, const char *arg)
+ipc_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct ipc_state *s = cookie;
+
 	if (opt == PLACEMENT_OPT)
-		placement_option(&ipc_state.place, t, arg);
+		placement_option(&s->place, t, arg);
 	else if (opt == 'm')
-		ipc_state.msg = (size_t)tool_size(t, "-m", arg, 1,
-		    IPC_MAX_SIZE);
+		s->msg = (size_t)tool_size(t, "-m", arg, 1, IPC_MAX_SIZE);
 	else if (opt == 'M')
-		ipc_state.total = (size_t)tool_size(t, "-M", arg, 1,
-		    IPC_MAX_SIZE);
+		s->total = (size_t)tool_size(t, "-M", arg, 1, IPC_MAX_SIZE);
 	else
 		tool_usage_error(t, "unexpected option");
 }
 
 /* Build the record of one figure and print it, with its line. */
 static void
-ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
+ipc_report(struct tool *t, const struct ipc_tool *desc,
+    struct ipc_state *s, const bm_result *r)
 {
-	struct ipc_state *s = &ipc_state;
 	bm_param params[2 + PLACEMENT_NPARAMS];
 	const char *name;
 	size_t np = 0;
@@ -318,38 +314,40 @@ ipc_report(struct tool *t, const struct ipc_tool *desc, const bm_result *r)
 int
 ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 {
+	struct ipc_state s;
 	struct tool t;
 	bm_result r;
 	bm_bench b;
 	char args[64];
 	unsigned run;
 
+	memset(&s, 0, sizeof s);
 	memset(&t, 0, sizeof t);
 	t.name = desc->name;
 	snprintf(args, sizeof args, "%s", !desc->options ? "" :
 	    desc->bandwidth ? "[-m msgsize] [-M total]" : "[-m msgsize]");
 	t.args = args;
 	t.extra_usage = placement_usage;
-	ipc_state.desc = desc;
-	ipc_state.msg = desc->msg;
-	ipc_state.total = desc->total;
+	s.desc = desc;
+	s.msg = desc->msg;
+	s.total = desc->total;
 	if (tool_parse(&t, argc, argv, !desc->options ? "" :
-	    desc->bandwidth ? "m:M:" : "m:", placement_long, ipc_option) !=
-	    argc)
+	    desc->bandwidth ? "m:M:" : "m:", placement_long, ipc_option,
+	    &s) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if (desc->channel == IPC_FIFO)
-		ipc_dir = tool_tmpdir(&t);
-	placement_setup(&ipc_state.place, &t, 2);
+		s.dir = tool_tmpdir(&t);
+	placement_setup(&s.place, &t, 2);
 	b.initialize = ipc_init;
 	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
 	b.cleanup = ipc_close;
-	b.cookie = &ipc_state;
-	for (run = 0; run < placement_runs(&ipc_state.place); run++) {
-		placement_begin(&ipc_state.place, run, 2);
+	b.cookie = &s;
+	for (run = 0; run < placement_runs(&s.place); run++) {
+		placement_begin(&s.place, run, 2);
 		tool_run(&t, &b, &r);
-		ipc_report(&t, desc, &r);
+		ipc_report(&t, desc, &s, &r);
 		bm_result_free(&r);
 	}
 	return tool_finish(&t);

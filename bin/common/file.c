@@ -168,16 +168,14 @@ file_sum(const void *buf, size_t size)
 	return sum;
 }
 
-static int file_bw_clone;
-
-/* Take -C. */
+/* Take -C into the cookie, an int set to 1 (read a copy of the file). */
 static void
-file_bw_option(struct tool *t, int opt, const char *arg)
+file_bw_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
 	(void)t;
 	(void)opt;
 	(void)arg;
-	file_bw_clone = 1;
+	*(int *)cookie = 1;
 }
 
 /* Parse, check the file, measure and print "MB MB/s". */
@@ -191,11 +189,11 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	bm_bench b;
 	bm_result r;
 	char line[96];
-	int first;
+	int first, clone = 0;
 
 	memset(&s, 0, sizeof s);
 	s.fd = -1;
-	first = tool_parse(&t, argc, argv, "C", NULL, file_bw_option);
+	first = tool_parse(&t, argc, argv, "C", NULL, file_bw_option, &clone);
 	if (argc - first < 3)
 		tool_usage_error(&t, "missing the size, the mode or the file");
 	if (argc - first > 3)
@@ -214,7 +212,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	 */
 	(void)file_check(&t, s.file, O_RDONLY, s.size);
 	file_pass_bound(&t, s.size);
-	if (file_bw_clone)
+	if (clone)
 		s.dir = tool_tmpdir(&t);
 	b.initialize = ft->initialize;
 	b.benchmark = ft->benchmark;

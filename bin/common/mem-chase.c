@@ -1,0 +1,341 @@
+/* mem-chase.c: what the memory tools time: the pointer chase and the read. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mem.h"
+
+/* The read kernel's block: 512 bytes, read one int in four (bw_mem's rd). */
+#define MEM_BLOCK 512
+#define MEM_INTS (MEM_BLOCK / sizeof(unsigned))
+
+/* A 64-bit xorshift* generator: fixed seed, the same chains every run. */
+static uint64_t
+mem_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Shuffle n indices in place (Fisher-Yates). */
+static void
+mem_shuffle(size_t *v, size_t n, uint64_t *rs)
+{
+	size_t i, j, tmp;
+
+	for (i = n; i > 1; i--) {
+		j = (size_t)(mem_random(rs) % i);
+		tmp = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = tmp;
+	}
+}
+
+/* The address of a chase's unit u. */
+static char *
+mem_chase_addr(const struct mem_chase *c, size_t u)
+{
+	size_t off = 0;
+
+	if (c->offset_step > 0)
+		off = (u * c->offset_step) % c->stride;
+	return c->map + u * c->stride + off;
+}
+
+/* Link the units of the buffer into one ring in the chase's order. */
+static int
+mem_chase_build(struct mem_chase *c)
+{
+	size_t n = c->size / c->stride, upp, ngroups, g, i, u, *seq, *grp;
+	uint64_t rs = 0x9E3779B97F4A7C15ULL;
+	unsigned j;
+
+	if (n == 0)
+		n = 1;
+	if ((seq = malloc(n * sizeof *seq)) == NULL)
+		return -ENOMEM;
+	if (c->order == MEM_ORDER_STRIDE) {
+		/* lmbench's order: 0, then backwards from the end. */
+		seq[0] = 0;
+		for (i = 1; i < n; i++)
+			seq[i] = n - i;
+	} else {
+		upp = c->page > c->stride ? c->page / c->stride : 1;
+		ngroups = (n + upp - 1) / upp;
+		if ((grp = malloc(ngroups * sizeof *grp)) == NULL) {
+			free(seq);
+			return -ENOMEM;
+		}
+		for (g = 0; g < ngroups; g++)
+			grp[g] = g;
+		if (c->order == MEM_ORDER_RANDOM)
+			mem_shuffle(grp, ngroups, &rs);
+		i = 0;
+		for (g = 0; g < ngroups; g++) {
+			size_t first = i;
+
+			for (u = grp[g] * upp; u < n && u < (grp[g] + 1) * upp;
+			    u++)
+				seq[i++] = u;
+			mem_shuffle(seq + first, i - first, &rs);
+		}
+		free(grp);
+	}
+	for (i = 0; i < n; i++)
+		*(void **)(void *)mem_chase_addr(c, seq[i]) =
+		    mem_chase_addr(c, seq[(i + 1) % n]);
+	for (j = 0; j < c->k; j++)
+		c->p[j] = mem_chase_addr(c, seq[(size_t)j * n / c->k]);
+	free(seq);
+	return 0;
+}
+
+/* Map the buffer, build the chains and walk them once. */
+int
+mem_chase_init(bm_iter_t n, void *cookie)
+{
+	struct mem_chase *c = cookie;
+	size_t units;
+	int rc;
+
+	(void)n;
+	c->maplen = (c->size + c->page - 1) / c->page * c->page;
+	if (c->maplen < c->stride)
+		c->maplen = (c->stride + c->page - 1) / c->page * c->page;
+	c->map = mmap(NULL, c->maplen, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c->map == MAP_FAILED) {
+		c->map = NULL;
+		return -errno;
+	}
+#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
+	if (c->pages != 0)
+		(void)madvise(c->map, c->maplen, c->pages < 0 ?
+		    MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+#endif
+	if ((rc = mem_chase_build(c)) != 0)
+		return rc;
+	units = c->size / c->stride;
+	return mem_chase_run(units > 0 ? (units + c->k - 1) / c->k : 1, c);
+}
+
+/* Follow the chains n steps each: k dependent loads per step. */
+int
+mem_chase_run(bm_iter_t n, void *cookie)
+{
+	struct mem_chase *c = cookie;
+	void *p = c->p[0], *q[MEM_MAX_CHAINS];
+	unsigned j;
+
+	if (c->k == 1) {
+		while (n >= 8) {
+			p = *(void **)p; p = *(void **)p;
+			p = *(void **)p; p = *(void **)p;
+			p = *(void **)p; p = *(void **)p;
+			p = *(void **)p; p = *(void **)p;
+			n -= 8;
+		}
+		while (n-- > 0)
+			p = *(void **)p;
+		c->p[0] = p;
+		c->sink = (uintptr_t)p;
+		return 0;
+	}
+	for (j = 0; j < MEM_MAX_CHAINS; j++)
+		q[j] = j < c->k ? c->p[j] : NULL;
+	while (n-- > 0) {
+		switch (c->k) {
+		case 16: q[15] = *(void **)q[15]; /* FALLTHROUGH */
+		case 15: q[14] = *(void **)q[14]; /* FALLTHROUGH */
+		case 14: q[13] = *(void **)q[13]; /* FALLTHROUGH */
+		case 13: q[12] = *(void **)q[12]; /* FALLTHROUGH */
+		case 12: q[11] = *(void **)q[11]; /* FALLTHROUGH */
+		case 11: q[10] = *(void **)q[10]; /* FALLTHROUGH */
+		case 10: q[9] = *(void **)q[9]; /* FALLTHROUGH */
+		case 9: q[8] = *(void **)q[8]; /* FALLTHROUGH */
+		case 8: q[7] = *(void **)q[7]; /* FALLTHROUGH */
+		case 7: q[6] = *(void **)q[6]; /* FALLTHROUGH */
+		case 6: q[5] = *(void **)q[5]; /* FALLTHROUGH */
+		case 5: q[4] = *(void **)q[4]; /* FALLTHROUGH */
+		case 4: q[3] = *(void **)q[3]; /* FALLTHROUGH */
+		case 3: q[2] = *(void **)q[2]; /* FALLTHROUGH */
+		default:
+			q[1] = *(void **)q[1];
+			q[0] = *(void **)q[0];
+		}
+	}
+	for (j = 0; j < c->k; j++) {
+		c->p[j] = q[j];
+		c->sink += (uintptr_t)q[j];
+	}
+	return 0;
+}
+
+/* Unmap the chase's buffer. */
+int
+mem_chase_cleanup(bm_iter_t n, void *cookie)
+{
+	struct mem_chase *c = cookie;
+
+	(void)n;
+	if (c->map != NULL && munmap(c->map, c->maplen) != 0)
+		return -errno;
+	c->map = NULL;
+	return 0;
+}
+
+/*
+ * Run a chase in the engine's workers: per_op_ns is one step of k loads.
+ *
+ * No loop overhead is subtracted (LOOP_O is 0 for every chase, whatever
+ * the environment says, and the record shows loop_o_us 0): each load
+ * depends on the one before, so the loop's own work (a count and a
+ * branch, one per eight loads unrolled) runs beside the load that is in
+ * flight and costs no time of its own.  Subtracting it made lat_mem_rd's
+ * L1 0.80 ns, 3 cycles at 3.8 GHz, below what the core can do (4 cycles,
+ * 1.05 ns, with LOOP_O=0).  lmbench's figures for these tools are the
+ * chase's time per load as well.
+ */
+void
+mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
+{
+	bm_bench b;
+	int rc;
+
+	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
+		tool_lib_fail(t, rc, "LOOP_O");
+
+	if (c->k < 1 || c->k > MEM_MAX_CHAINS)
+		c->k = 1;
+	if (c->page == 0)
+		c->page = 4096;
+	b.initialize = mem_chase_init;
+	b.benchmark = mem_chase_run;
+	b.cleanup = mem_chase_cleanup;
+	b.cookie = c;
+	tool_run(t, &b, r);
+}
+
+/* Run a chase and return its median time per step. */
+double
+mem_chase_latency(struct tool *t, struct mem_chase *c)
+{
+	bm_result r;
+	double ns;
+
+	mem_chase_measure(t, c, &r);
+	ns = r.per_op_ns.median;
+	bm_result_free(&r);
+	return ns;
+}
+
+/* Parse -L: a line size, a multiple of a pointer, 8 bytes to 64 KB. */
+uint64_t
+mem_line_arg(const struct tool *t, const char *arg)
+{
+	uint64_t line = tool_size(t, "-L", arg, sizeof(void *), 65536);
+
+	if (line % sizeof(void *) != 0)
+		tool_usage_error(t, "-L %s is not a multiple of %zu bytes",
+		    arg, sizeof(void *));
+	return line;
+}
+
+/*
+ * Memory-level parallelism of a chase: the time per load of one chain
+ * over the best time per load of k interleaved chains (k = 2, 4, 8, 16),
+ * as lmbench's par_mem.  *one gets the single chain's ns per load.
+ */
+double
+mem_parallelism(struct tool *t, const struct mem_chase *c, double *one,
+    unsigned *best_k)
+{
+	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
+	struct mem_chase w;
+	double t1 = 0, tk, best = 1;
+	size_t i;
+
+	*best_k = 1;
+	for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+		if (ks[i] > 1 && c->size / c->stride < 4 * ks[i])
+			break;
+		w = *c;
+		w.k = ks[i];
+		tk = mem_chase_latency(t, &w) / ks[i];
+		if (ks[i] == 1)
+			t1 = tk;
+		else if (tk > 0 && t1 / tk > best) {
+			best = t1 / tk;
+			*best_k = ks[i];
+		}
+	}
+	*one = t1;
+	return best;
+}
+
+/* One pass of bw_mem's rd over size bytes: one int in four. */
+unsigned
+mem_read_pass(const unsigned *src, size_t size)
+{
+	const unsigned *end = src + size / sizeof(unsigned), *p;
+	unsigned sum = 0;
+	size_t i;
+
+	for (p = src; p < end; p += MEM_INTS) {
+		for (i = 0; i < MEM_INTS; i += 4)
+			sum += p[i];
+	}
+	return sum;
+}
+
+/* Map and touch the read kernel's buffer. */
+int
+mem_read_init(bm_iter_t n, void *cookie)
+{
+	struct mem_read *s = cookie;
+
+	(void)n;
+	s->size = s->size / MEM_BLOCK * MEM_BLOCK;
+	s->map = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->map == MAP_FAILED) {
+		s->map = NULL;
+		return -errno;
+	}
+	memset(s->map, 1, s->size);
+	return 0;
+}
+
+/* Read the buffer n times. */
+int
+mem_read_run(bm_iter_t n, void *cookie)
+{
+	struct mem_read *s = cookie;
+	unsigned sum = 0;
+
+	while (n-- > 0)
+		sum += mem_read_pass((const unsigned *)(void *)s->map, s->size);
+	s->sink = sum;
+	return 0;
+}
+
+/* Unmap the read kernel's buffer. */
+int
+mem_read_cleanup(bm_iter_t n, void *cookie)
+{
+	struct mem_read *s = cookie;
+
+	(void)n;
+	if (s->map != NULL && munmap(s->map, s->size) != 0)
+		return -errno;
+	s->map = NULL;
+	return 0;
+}

@@ -1,0 +1,135 @@
+/* tool-report.c: a tool's results as records and classic lines. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "tool.h"
+#include "tool-private.h"
+
+/*
+ * After the classic line, what was asked for beyond it: one line per
+ * event, and the distribution of single operations.
+ */
+static void
+tool_report_extra(const bm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nevents; i++) {
+		if (r->events[i].status == 0)
+			printf("%s: %.4f per operation\n", r->events[i].name,
+			    r->event_per_op[i]);
+		else
+			printf("%s: %s\n", r->events[i].name,
+			    r->events[i].detail);
+	}
+	if (r->nop > 0)
+		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
+		    "p99.9 %.1f max %.1f nanoseconds (%zu operations)\n",
+		    r->op_ns[0], bm_percentile(r->op_ns, r->nop, 50),
+		    bm_percentile(r->op_ns, r->nop, 90),
+		    bm_percentile(r->op_ns, r->nop, 99),
+		    bm_percentile(r->op_ns, r->nop, 99.9),
+		    r->op_ns[r->nop - 1], r->nop);
+	if (r->nop > 0)
+		printf("operations: mean %.1f nanoseconds, variance %.1f "
+		    "nanoseconds^2\n", r->op_mean_ns, r->op_var_ns);
+	if (r->nop > 0 && r->op_cycles != NULL)
+		printf("percentiles: min %.1f p50 %.1f p90 %.1f p99 %.1f "
+		    "p99.9 %.1f max %.1f cycles, mean %.1f variance %.1f "
+		    "(%zu operations)\n", r->op_cycles[0],
+		    bm_percentile(r->op_cycles, r->nop, 50),
+		    bm_percentile(r->op_cycles, r->nop, 90),
+		    bm_percentile(r->op_cycles, r->nop, 99),
+		    bm_percentile(r->op_cycles, r->nop, 99.9),
+		    r->op_cycles[r->nop - 1], r->op_mean_cycles,
+		    r->op_var_cycles, r->nop);
+}
+
+/*
+ * Send records to a file or zmq sink, one write per record: the text
+ * holds one or (under MPI) several lines.
+ */
+static void
+tool_sink_write(struct tool *t, const char *json)
+{
+	const char *p = json, *nl;
+	int rc;
+
+	for (; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		if ((rc = bm_sink_write(t->ctx, t->sink, p,
+		    (size_t)(nl - p) + 1)) != 0)
+			tool_lib_fail(t, rc, NULL);
+	}
+}
+
+/* Print the classic line or the record, and send the record to the sink. */
+void
+tool_report(struct tool *t, const bm_record *rec, const char *line)
+{
+	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
+	char *json = NULL;
+	int rc;
+
+	if (cluster_active()) {
+		if (!tool_cluster_records(t, rec, &json))
+			return;
+	} else if ((to_stdout || t->sink != NULL) &&
+	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
+		tool_lib_fail(t, rc, "formatting the record");
+	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
+		tool_sink_write(t, json);
+	fputs(to_stdout ? json : line, stdout);
+	free(json);
+	if (!to_stdout)
+		tool_report_extra(rec->result);
+	if (fflush(stdout) != 0)
+		tool_fail(t, "writing the result: %s", strerror(errno));
+}
+
+/* Report a latency in microseconds per operation, with its classic line. */
+void
+tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
+    size_t nparams, const bm_result *r, const char *label)
+{
+	char line[256];
+	bm_record rec;
+
+	tool_record_us(&rec, t, case_name, params, nparams, r);
+	tool_aggregate(t, &rec);
+	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
+	    rec.value);
+	tool_report(t, &rec, line);
+}
+
+/* Fill a bandwidth record: bytes per operation, in MB/s (aggregate with -P). */
+void
+tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
+    const bm_param *params, size_t nparams, const bm_result *r, double bytes)
+{
+	int rc;
+
+	if ((rc = bm_record_bandwidth(rec, t->name, case_name, r, bytes)) != 0)
+		tool_lib_fail(t, rc, "building the record");
+	rec->params = params;
+	rec->nparams = nparams;
+}
+
+/* Fill a latency record: microseconds per operation, one worker's median. */
+void
+tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
+    const bm_param *params, size_t nparams, const bm_result *r)
+{
+	int rc;
+
+	if ((rc = bm_record_latency(rec, t->name, case_name, "us", r)) != 0)
+		tool_lib_fail(t, rc, "building the record");
+	rec->params = params;
+	rec->nparams = nparams;
+}
