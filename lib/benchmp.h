@@ -99,7 +99,19 @@ typedef struct bm_subtimer_class {
 	uint64_t (*now)(void *priv);
 	int (*after_fork)(void *priv);
 	void (*fini)(void *priv);
+	/*
+	 * BM_SUBTIMER_CONSTANT_RATE (cycle counters only): it counts at a
+	 * rate that does not follow the core's frequency, as an invariant
+	 * TSC does, so the library measures that rate and converts its
+	 * counts to time (bm_ctx_cycle_hz).  0: counts are not converted.
+	 */
+	unsigned flags;
 } bm_subtimer_class;
+
+/* Flags of a bm_subtimer_class. */
+enum {
+	BM_SUBTIMER_CONSTANT_RATE = 1u << 0
+};
 
 #define BM_MAX_REGISTERED_TIMERS 16
 #define BM_TIMER_NAME_MAX 32
@@ -113,7 +125,8 @@ typedef struct bm_subtimer_class {
  * BM_TIMER_NAME_MAX bytes or more), BM_EPARSE (a character other than
  * letters, digits, '-', '_' and '.'), BM_ECONFIG (the name "list"),
  * -EEXIST (a name already known) or -ENOSPC (BM_MAX_REGISTERED_TIMERS
- * added already).
+ * added already); -EINVAL too for flags unknown, or CONSTANT_RATE on a
+ * clock.
  */
 BM_EXTERN int bm_timer_register(const bm_subtimer_class *c);
 
@@ -152,7 +165,8 @@ BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
 BM_EXTERN int bm_parse_processes(const char *s, unsigned *min, unsigned *max);
 /*
  * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, BENCHMP_EVENTS,
- * BENCHMP_OUTPUT, BENCHMP_REGIONS, ENOUGH, TIMING_O and LOOP_O: bm_ctx_configure() with no
+ * BENCHMP_OUTPUT, BENCHMP_REGIONS, BENCHMP_TSC_HZ, ENOUGH, TIMING_O and
+ * LOOP_O: bm_ctx_configure() with no
  * program defaults and no command line.  A malformed or out-of-range
  * value is an error whose detail names the variable; nothing is silently
  * ignored.
@@ -178,6 +192,7 @@ enum {
 	BM_SETTING_EVENTS,	/* BENCHMP_EVENTS, --events */
 	BM_SETTING_OUTPUT,	/* BENCHMP_OUTPUT, --output */
 	BM_SETTING_REGIONS,	/* BENCHMP_REGIONS, bm_ctx_set_regions */
+	BM_SETTING_TSC_HZ,	/* BENCHMP_TSC_HZ, bm_ctx_set_cycle_hz */
 	BM_NSETTINGS
 };
 
@@ -272,6 +287,33 @@ BM_EXTERN int bm_ctx_force_calibration(bm_ctx *ctx, unsigned which,
     double value);
 /* Calibrate what is not yet known (once per context) and report it. */
 BM_EXTERN int bm_calibrate(bm_ctx *ctx, bm_calibration *out);
+
+/*
+ * The cycle subtimer's rate, to turn its counts into time.  Only a
+ * counter that ticks at a constant rate has one: the x86 TSC when it is
+ * invariant (CPUID 0x80000007 EDX bit 8, or constant_tsc and nonstop_tsc
+ * in /proc/cpuinfo) and a registered BM_SUBTIMER_CONSTANT_RATE counter;
+ * core cycles (linux-perf-event) follow the core's frequency and null
+ * counts nothing.  The rate is measured once per context and timer
+ * (against CLOCK_MONOTONIC, the median of a few windows of 5 ms, about
+ * 25 ms in all; bm_calibrate() does it too), unless BENCHMP_TSC_HZ or
+ * bm_ctx_set_cycle_hz() gives it.  0 with *hz; BM_ENOTSUP when the
+ * counter has no constant rate (*invariant -1: not a reference counter,
+ * 0: a TSC that is not invariant); BM_ECALIB when the measurement failed
+ * (the counter stood still or ran backwards, or the machine was too busy
+ * for a clean window).  The detail is on ctx; *hz is NAN then.
+ * invariant may be NULL.
+ */
+BM_EXTERN int bm_ctx_cycle_hz(bm_ctx *ctx, double *hz, int *invariant);
+/*
+ * Give the cycle subtimer's rate, as BENCHMP_TSC_HZ would but over it
+ * (source cmdline), so that no measurement runs; 0 forgets it (measured
+ * again when needed).  Out of BM_CYCLE_HZ_MIN to BM_CYCLE_HZ_MAX is
+ * BM_ERANGE.  A counter without a constant rate still converts nothing.
+ */
+BM_EXTERN int bm_ctx_set_cycle_hz(bm_ctx *ctx, double hz);
+#define BM_CYCLE_HZ_MIN 1e6	/* 1 MHz */
+#define BM_CYCLE_HZ_MAX 1e11	/* 100 GHz */
 
 /*
  * A benchmark: initialize(n, cookie) once per worker, benchmark(n, cookie)

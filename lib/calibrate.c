@@ -327,6 +327,12 @@ bm_calibrate(bm_ctx *ctx, bm_calibration *out)
 		return rc;
 	if ((rc = bm__calibrate_cycles(ctx)) != 0)
 		return rc;
+	/*
+	 * The cycle rate, once per timer: a run's record converts cycles to
+	 * time with it.  Its failure is the record's to tell (null, with
+	 * the reason), not the run's.
+	 */
+	bm__cycle_rate_settle(ctx);
 	if (out != NULL)
 		*out = ctx->cal;
 	return 0;

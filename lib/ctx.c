@@ -95,6 +95,8 @@ ctx_timer_apply(bm_ctx *ctx, bm__timer *t, int source)
 	ctx->timer = *t;
 	ctx->timer_builds++;
 	ctx->known &= ctx_cal_given(ctx);
+	/* A measured rate is the old counter's; a given one stays. */
+	ctx->rate.known = 0;
 	ctx->source[BM_SETTING_TIMER] = (unsigned char)source;
 }
 
@@ -290,6 +292,22 @@ bm_ctx_force_calibration(bm_ctx *ctx, unsigned which, double value)
 	return ctx_cal_put(ctx, which, value, BM_SOURCE_TOOL, 0);
 }
 
+/* Give the cycle subtimer's rate as a command line would; 0 forgets it. */
+int
+bm_ctx_set_cycle_hz(bm_ctx *ctx, double hz)
+{
+	if (ctx == NULL)
+		return -EINVAL;
+	if (hz != 0 && !(hz >= BM_CYCLE_HZ_MIN && hz <= BM_CYCLE_HZ_MAX))
+		return bm__fail(ctx, BM_ERANGE, "cycle rate %g Hz out of range "
+		    "(%g to %g, or 0)", hz, BM_CYCLE_HZ_MIN, BM_CYCLE_HZ_MAX);
+	ctx->rate.given_hz = hz;
+	ctx->rate.known = 0;
+	ctx->source[BM_SETTING_TSC_HZ] = hz != 0 ? BM_SOURCE_CMDLINE :
+	    BM_SOURCE_BUILTIN;
+	return 0;
+}
+
 /* Run benchmarks in min to max rounds of fresh workers, whatever o says. */
 int
 bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
@@ -409,6 +427,7 @@ struct ctx_resolved {
 	const char *output;
 	int output_src;
 	int regions;			/* -1: not given, else 0 off or 1 on */
+	double tsc_hz;			/* 0: not given */
 };
 
 /* Parse an on/off switch: 1, 0, or -1 for anything else. */
@@ -486,6 +505,13 @@ ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 	    (r->regions = ctx_parse_switch(v)) < 0)
 		return bm__fail(ctx, BM_EPARSE, "BENCHMP_REGIONS: '%.64s' is "
 		    "neither on nor off", v);
+	if ((v = ctx_getenv("BENCHMP_TSC_HZ")) != NULL &&
+	    (rc = bm_parse_double(v, BM_CYCLE_HZ_MIN, BM_CYCLE_HZ_MAX,
+	    &r->tsc_hz)) != 0)
+		return bm__fail(ctx, rc, "BENCHMP_TSC_HZ: '%.64s' is %s (cycles "
+		    "per second, %g to %g)", v, rc == BM_EPARSE ?
+		    "not a number" : "out of range", BM_CYCLE_HZ_MIN,
+		    BM_CYCLE_HZ_MAX);
 	return 0;
 }
 
@@ -637,6 +663,12 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 	    BM_SOURCE_ENV) {
 		ctx->regions_off = !r.regions;
 		ctx->source[BM_SETTING_REGIONS] = BM_SOURCE_ENV;
+	}
+	/* bm_ctx_set_cycle_hz() is the command line's, above the variable. */
+	if (r.tsc_hz > 0 && ctx->source[BM_SETTING_TSC_HZ] <= BM_SOURCE_ENV) {
+		ctx->rate.given_hz = r.tsc_hz;
+		ctx->rate.known = 0;
+		ctx->source[BM_SETTING_TSC_HZ] = BM_SOURCE_ENV;
 	}
 	for (i = 0; i < CTX_NCALVARS; i++) {
 		if (r.cal_src[i] != BM_SOURCE_BUILTIN)

@@ -107,5 +107,5 @@ perf_fini(void *priv)
 const bm__subtimer_ops bm__cycle_linux_perf_event = {
 	"linux-perf-event", BM_SUBTIMER_CYCLE, 0,
 	"core cycles (perf_event_open)",
-	perf_init, perf_now, perf_after_fork, perf_fini
+	perf_init, perf_now, perf_after_fork, perf_fini, NULL
 };

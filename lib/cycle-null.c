@@ -24,5 +24,5 @@ null_now(void *priv)
 
 const bm__subtimer_ops bm__cycle_null = {
 	"null", BM_SUBTIMER_CYCLE, BM__ST_NODATA, "no cycle counts",
-	null_init, null_now, NULL, NULL
+	null_init, null_now, NULL, NULL, NULL
 };

@@ -11,6 +11,7 @@ static int
 rdtsc_init(void **priv, char *detail, size_t len)
 {
 	unsigned a, b, c, d;
+	char why[160];
 
 	*priv = NULL;
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !((d >> 4) & 1)) {
@@ -18,7 +19,8 @@ rdtsc_init(void **priv, char *detail, size_t len)
 		return BM_ENOTSUP;
 	}
 	snprintf(detail, len, "TSC reference cycles (lfence; rdtsc; lfence)%s",
-	    bm__x86_tsc_invariant() ? ", invariant" : ", NOT invariant");
+	    bm__x86_tsc_constant(why, sizeof why) ? ", invariant" :
+	    ", NOT invariant");
 	return 0;
 }
 
@@ -42,5 +44,5 @@ rdtsc_now(void *priv)
 const bm__subtimer_ops bm__cycle_x86_rdtsc = {
 	"x86-rdtsc", BM_SUBTIMER_CYCLE, 0,
 	"TSC reference cycles (rdtsc between lfences)",
-	rdtsc_init, rdtsc_now, NULL, NULL
+	rdtsc_init, rdtsc_now, NULL, NULL, bm__x86_tsc_constant
 };

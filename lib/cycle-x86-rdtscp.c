@@ -3,6 +3,8 @@
 
 #include <cpuid.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -17,11 +19,61 @@ bm__x86_tsc_invariant(void)
 	return (d >> 8) & 1;
 }
 
+/*
+ * Return 1 when the first "flags" line of /proc/cpuinfo holds both words.
+ * A missing file or line is a no: the caller then says it cannot tell.
+ */
+static int
+x86_cpuinfo_has(const char *a, const char *b)
+{
+	char *line = NULL, *w, *save;
+	size_t cap = 0;
+	int found = 0, seen_a = 0, seen_b = 0;
+	FILE *f;
+
+	if ((f = fopen("/proc/cpuinfo", "re")) == NULL)
+		return 0;
+	while (!found && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "flags", 5) != 0 || strchr(line, ':') == NULL)
+			continue;
+		found = 1;
+		for (w = strtok_r(strchr(line, ':') + 1, " \t\n", &save);
+		    w != NULL; w = strtok_r(NULL, " \t\n", &save)) {
+			seen_a |= strcmp(w, a) == 0;
+			seen_b |= strcmp(w, b) == 0;
+		}
+	}
+	free(line);
+	fclose(f);
+	return seen_a && seen_b;
+}
+
+/* Say whether the TSC ticks at a constant rate, and how that was found. */
+int
+bm__x86_tsc_constant(char *detail, size_t len)
+{
+	if (bm__x86_tsc_invariant()) {
+		snprintf(detail, len, "invariant TSC (CPUID 0x80000007 EDX "
+		    "bit 8)");
+		return 1;
+	}
+	if (x86_cpuinfo_has("constant_tsc", "nonstop_tsc")) {
+		snprintf(detail, len, "invariant TSC (constant_tsc and "
+		    "nonstop_tsc in /proc/cpuinfo)");
+		return 1;
+	}
+	snprintf(detail, len, "TSC not invariant (CPUID 0x80000007 EDX bit 8 "
+	    "clear, no constant_tsc and nonstop_tsc in /proc/cpuinfo): cycles "
+	    "are not converted to time");
+	return 0;
+}
+
 /* Check for RDTSCP (CPUID 0x80000001 EDX bit 27). */
 static int
 rdtscp_init(void **priv, char *detail, size_t len)
 {
 	unsigned a, b, c, d;
+	char why[160];
 
 	*priv = NULL;
 	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !((d >> 27) & 1)) {
@@ -29,7 +81,8 @@ rdtscp_init(void **priv, char *detail, size_t len)
 		return BM_ENOTSUP;
 	}
 	snprintf(detail, len, "TSC reference cycles (rdtscp; lfence)%s",
-	    bm__x86_tsc_invariant() ? ", invariant" : ", NOT invariant");
+	    bm__x86_tsc_constant(why, sizeof why) ? ", invariant" :
+	    ", NOT invariant");
 	return 0;
 }
 
@@ -53,5 +106,5 @@ rdtscp_now(void *priv)
 const bm__subtimer_ops bm__cycle_x86_rdtscp = {
 	"x86-rdtscp", BM_SUBTIMER_CYCLE, 0,
 	"TSC reference cycles (rdtscp, serialised)",
-	rdtscp_init, rdtscp_now, NULL, NULL
+	rdtscp_init, rdtscp_now, NULL, NULL, bm__x86_tsc_constant
 };

@@ -29,6 +29,12 @@ typedef struct bm__subtimer_ops {
 	uint64_t (*now)(void *priv);
 	int (*after_fork)(void *priv);	/* may be NULL */
 	void (*fini)(void *priv);	/* may be NULL */
+	/*
+	 * A cycle counter that may tick at a constant rate: 1 when it does
+	 * here, 0 when not, with how that was found or why not in detail.
+	 * NULL: its counts follow the core (or are none), never converted.
+	 */
+	int (*constant_rate)(char *detail, size_t len);
 } bm__subtimer_ops;
 
 /* The backends the build includes (see timer.c's registry). */
@@ -57,8 +63,14 @@ bm__posix_clock_read(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Return 1 when the x86 TSC is invariant (cycle-x86-rdtscp.c). */
+/* Return 1 when CPUID says the x86 TSC is invariant (cycle-x86-rdtscp.c). */
 int bm__x86_tsc_invariant(void);
+/*
+ * Return 1 when the TSC ticks at a constant rate: CPUID's invariant bit,
+ * or constant_tsc and nonstop_tsc in /proc/cpuinfo (a virtual machine
+ * often hides the bit while the kernel knows); say which, or why not.
+ */
+int bm__x86_tsc_constant(char *detail, size_t len);
 
 /* A timer: an initialised clock and cycle subtimer. */
 typedef struct bm__timer {
@@ -231,6 +243,31 @@ int bm__meet_mpi(bm_ctx *ctx, struct bm__meeting *m);
 #define BM__MEET_DEFAULT NULL
 #endif
 
+/*
+ * The cycle subtimer's rate (tsc.c), decided once per timer: known is 0
+ * until then and after the timer changes.  given_hz (BENCHMP_TSC_HZ or
+ * bm_ctx_set_cycle_hz, 0: none) outlives the timer, as given calibration
+ * values do.
+ */
+typedef struct bm__cycle_rate {
+	int known;
+	int status;		/* 0, BM_ENOTSUP or BM_ECALIB */
+	int invariant;		/* 1, 0, or -1: not a reference counter */
+	double hz;		/* NAN unless status is 0 */
+	double given_hz;
+	int measured;		/* 1: hz was measured here */
+	double spread;		/* (max - min) / median of the windows, or NAN */
+	unsigned windows;	/* clean windows behind a measured hz */
+	char detail[160];	/* how invariance was found, or why no hz */
+} bm__cycle_rate;
+
+/*
+ * Decide the context's cycle rate if it is not known for its timer:
+ * measure it, take the given one, or note why there is none.  Never
+ * fails the caller: the outcome is in ctx->rate.
+ */
+void bm__cycle_rate_settle(bm_ctx *ctx);
+
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
 
@@ -250,6 +287,7 @@ struct bm_ctx {
 	char *output;		/* the sink spec chosen, or NULL: stdout */
 	int regions_off;	/* BENCHMP_REGIONS=off: regions are NULL */
 	unsigned timer_builds;	/* timers built, for the tests */
+	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[BM__ERR_MAX];
 };

@@ -323,7 +323,8 @@ rec_sources(struct rec_buf *b, const bm_ctx *ctx)
 		[BM_SETTING_PROCESSES] = "processes",
 		[BM_SETTING_EVENTS] = "events",
 		[BM_SETTING_OUTPUT] = "output",
-		[BM_SETTING_REGIONS] = "regions"
+		[BM_SETTING_REGIONS] = "regions",
+		[BM_SETTING_TSC_HZ] = "tsc_hz"
 	};
 	unsigned i;
 
@@ -332,6 +333,42 @@ rec_sources(struct rec_buf *b, const bm_ctx *ctx)
 		rec_printf(b, "%s\"%s\":\"%s\"", i > 0 ? "," : "", keys[i],
 		    bm_source_name(bm_ctx_source(ctx, i)));
 	rec_printf(b, "}");
+}
+
+/*
+ * The cycle subtimer's rate as the context decided it (bm_calibrate), or
+ * NAN: a record only reads the context, it never measures.
+ */
+static double
+rec_cycle_hz(const bm_ctx *ctx)
+{
+	if (ctx == NULL || !ctx->rate.known || ctx->rate.status != 0)
+		return NAN;
+	return ctx->rate.hz;
+}
+
+/*
+ * Append the cycle rate: the rate (null where cycles are not converted),
+ * where it came from (measured, env or cmdline), whether the counter
+ * ticks at a constant rate (null for one that is no reference counter),
+ * and how that was found or why there is no rate.
+ */
+static void
+rec_cycle_rate(struct rec_buf *b, const bm_ctx *ctx)
+{
+	const bm__cycle_rate *r = &ctx->rate;
+	const char *src = NULL;
+
+	rec_knum(b, "cycle_hz", rec_cycle_hz(ctx));
+	if (isfinite(rec_cycle_hz(ctx)))
+		src = r->measured ? "measured" :
+		    bm_source_name(bm_ctx_source(ctx, BM_SETTING_TSC_HZ));
+	rec_kstr(b, "cycle_hz_source", src);
+	rec_knum(b, "cycle_hz_spread", r->known && r->measured ? r->spread :
+	    NAN);
+	rec_printf(b, ",\"cycle_invariant\":%s", !r->known ||
+	    r->invariant < 0 ? "null" : r->invariant ? "true" : "false");
+	rec_kstr(b, "cycle_hz_detail", r->known ? r->detail : NULL);
 }
 
 /* Append the calibration and timer the context used. */
@@ -364,6 +401,7 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	rec_printf(b, ",\"cycle_counts\":");
 	rec_string(b, rec_cycle_kind(bm_ctx_timer_name(ctx,
 	    BM_SUBTIMER_CYCLE)));
+	rec_cycle_rate(b, ctx);
 	rec_printf(b, "}");
 }
 
@@ -437,7 +475,7 @@ rec_events(struct rec_buf *b, const bm_result *r)
  * with a cycle subtimer the same figures in cycles.
  */
 static void
-rec_percentiles(struct rec_buf *b, const bm_result *r)
+rec_percentiles(struct rec_buf *b, const bm_result *r, double hz)
 {
 	static const double ps[] = { 50, 90, 99, 99.9 };
 	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
@@ -479,6 +517,17 @@ rec_percentiles(struct rec_buf *b, const bm_result *r)
 		rec_knum(b, "max", v[r->nop - 1]);
 		rec_knum(b, "mean", r->op_mean_cycles);
 		rec_knum(b, "variance", r->op_var_cycles);
+		if (isfinite(hz)) {
+			/* The same figures as time, through the rate. */
+			rec_printf(b, ",\"ns\":{\"min\":");
+			rec_number(b, v[0] * 1e9 / hz);
+			for (i = 0; i < 4; i++)
+				rec_knum(b, names[i], bm_percentile(v, r->nop,
+				    ps[i]) * 1e9 / hz);
+			rec_knum(b, "max", v[r->nop - 1] * 1e9 / hz);
+			rec_knum(b, "mean", r->op_mean_cycles * 1e9 / hz);
+			rec_printf(b, "}");
+		}
 		rec_printf(b, "}");
 	}
 	rec_printf(b, "}");
@@ -593,8 +642,11 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_knum(&b, "wall_s", r->wall_s);
 	rec_knum(&b, "ops_per_s", r->ops_per_s);
 	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
+	/* cycles / Hz: null without a constant-rate counter's rate. */
+	rec_knum(&b, "cycle_ns_per_op", r->cycles_per_op * 1e9 /
+	    rec_cycle_hz(ctx));
 	rec_events(&b, r);
-	rec_percentiles(&b, r);
+	rec_percentiles(&b, r, rec_cycle_hz(ctx));
 	rec_context(&b, ctx);
 	rec_where_when(&b);
 	rec_kstr(&b, "version", bm_version());

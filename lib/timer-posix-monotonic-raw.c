@@ -23,5 +23,5 @@ clock_now(void *priv)
 const bm__subtimer_ops bm__clock_posix_monotonic_raw = {
 	"posix-monotonic-raw", BM_SUBTIMER_CLOCK, 0,
 	"elapsed time not slewed by NTP (CLOCK_MONOTONIC_RAW)",
-	clock_init, clock_now, NULL, NULL
+	clock_init, clock_now, NULL, NULL, NULL
 };

@@ -23,5 +23,5 @@ clock_now(void *priv)
 const bm__subtimer_ops bm__clock_posix_monotonic = {
 	"posix-monotonic", BM_SUBTIMER_CLOCK, 0,
 	"elapsed time (CLOCK_MONOTONIC)",
-	clock_init, clock_now, NULL, NULL
+	clock_init, clock_now, NULL, NULL, NULL
 };

@@ -23,5 +23,5 @@ clock_now(void *priv)
 const bm__subtimer_ops bm__clock_posix_thread_cputime = {
 	"posix-thread-cputime", BM_SUBTIMER_CLOCK, 0,
 	"CPU time of the worker (CLOCK_THREAD_CPUTIME_ID)",
-	clock_init, clock_now, NULL, NULL
+	clock_init, clock_now, NULL, NULL, NULL
 };

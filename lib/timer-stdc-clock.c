@@ -30,5 +30,5 @@ stdc_now(void *priv)
 
 const bm__subtimer_ops bm__clock_stdc_clock = {
 	"stdc-clock", BM_SUBTIMER_CLOCK, 0, "process CPU time (ISO C clock)",
-	stdc_init, stdc_now, NULL, NULL
+	stdc_init, stdc_now, NULL, NULL, NULL
 };

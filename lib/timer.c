@@ -103,6 +103,15 @@ timer_find(const char *name, size_t len)
 	return NULL;
 }
 
+/* A registered constant-rate counter: the program vouches for its rate. */
+static int
+timer_declared_rate(char *detail, size_t len)
+{
+	snprintf(detail, len, "constant rate (registered with "
+	    "BM_SUBTIMER_CONSTANT_RATE)");
+	return 1;
+}
+
 /*
  * Add a program's own subtimer to the registry, after the built-in ones
  * of its kind: a config string names it like any other.  The name must
@@ -119,6 +128,9 @@ bm_timer_register(const bm_subtimer_class *c)
 		return -EINVAL;
 	if (c->kind != BM_SUBTIMER_CLOCK && c->kind != BM_SUBTIMER_CYCLE)
 		return BM_ERANGE;
+	if ((c->flags & ~(unsigned)BM_SUBTIMER_CONSTANT_RATE) != 0 ||
+	    (c->flags != 0 && c->kind != BM_SUBTIMER_CYCLE))
+		return -EINVAL;
 	len = strlen(c->name);
 	if (len == 0 || len >= BM_TIMER_NAME_MAX)
 		return BM_ERANGE;
@@ -145,6 +157,8 @@ bm_timer_register(const bm_subtimer_class *c)
 	ops->now = c->now;
 	ops->after_fork = c->after_fork;
 	ops->fini = c->fini;
+	ops->constant_rate = c->flags & BM_SUBTIMER_CONSTANT_RATE ?
+	    timer_declared_rate : NULL;
 	e = &timer_added[timer_nadded];
 	e->name = ops->name;
 	e->kind = c->kind;

@@ -107,14 +107,16 @@ busy_bench(bm_iter_t n, void *cookie)
 }
 
 static const bm_subtimer_class fake_clock = {
-	"fake-clock", BM_SUBTIMER_CLOCK, fake_init, fake_clock_now, NULL, NULL
+	"fake-clock", BM_SUBTIMER_CLOCK, fake_init, fake_clock_now, NULL, NULL,
+	0
 };
 static const bm_subtimer_class fake_cycles = {
-	"fake-cycles", BM_SUBTIMER_CYCLE, fake_init, fake_cycle_now, NULL, NULL
+	"fake-cycles", BM_SUBTIMER_CYCLE, fake_init, fake_cycle_now, NULL, NULL,
+	0
 };
 static const bm_subtimer_class broken_clock = {
 	"broken-clock", BM_SUBTIMER_CLOCK, broken_init, fake_clock_now, NULL,
-	NULL
+	NULL, 0
 };
 
 /* Register the fakes once per test process. */
