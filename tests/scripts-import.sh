@@ -44,10 +44,53 @@ want lat_select tcp '{"nfds":100}' 3.9006
 want lat_fs delete '{"size":10240,"files":1000}' 130992
 want bw_mem rd '{"size":67108864,"conflict":"no"}' 9011.11
 want lat_ctx ring '{"nprocs":4,"size":16384,"placement":"cross"}' 10.31
-want lat_mem_rd random '{"size":67108864,"stride":16}' 104.52
+want lat_mem_rd page '{"size":67108864,"stride":16}' 104.52
 want lat_udp udp '{"host":"127.0.0.1","msgsize":4,"placement":"cross"}' 10.2231
 want lat_ops 'int64 add' '{}' 0.34
 want mhz clock '{}' 2993
+# Each record lands in benchmp-run's section under the figure name
+# benchmp-run gives the same measurement; lat_mem_rd's largest sizes are
+# the summary's main mem (stride chase) and rand mem (-t chase).
+# fig TOOL CASE PARAMS GROUP FIGURE
+fig() {
+	jq -e -s --arg t "$1" --arg c "$2" --argjson p "$3" --arg g "$4" \
+	    --arg f "$5" 'map(select(.tool == $t and .case == $c and
+	     .params == $p)) | length == 1 and .[0].suite.group == $g and
+	     .[0].suite.figure == $f' "$tmp/fixture.jsonl" >/dev/null ||
+		fail "fixture: $1 $2 $3 not in $4 as '$5'"
+}
+fig mhz clock '{}' basic mhz
+fig lat_syscall null '{}' processor 'lat_syscall null'
+fig lat_select tcp '{"nfds":100}' processor 'lat_select -n 100 tcp'
+fig lat_ops 'int64 add' '{}' ops 'lat_ops [int64 add]'
+fig par_ops 'integer add' '{}' ops 'par_ops --processes=3 [integer add]'
+fig lat_ctx ring '{"nprocs":2,"size":0,"placement":"cross"}' context \
+    'lat_ctx -s 0 2 8 16 [2 procs]'
+fig lat_ctx ring '{"nprocs":4,"size":16384,"placement":"cross"}' context \
+    'lat_ctx -s 16 [4 procs]'
+fig lat_udp udp '{"host":"127.0.0.1","msgsize":4,"placement":"cross"}' \
+    latency 'lat_udp (cross)'
+fig bw_mem bcopy '{"size":65536,"conflict":"no"}' bandwidth 'bw_mem 64k bcopy'
+fig bw_mem rd '{"size":67108864,"conflict":"no"}' memory 'bw_mem 64m rd'
+fig lat_fs delete '{"size":10240,"files":1000}' filevm \
+    'lat_fs -s 10k -n 1000 [delete]'
+fig lat_pagefault per-page '{}' filevm lat_pagefault
+fig lat_mem_rd stride '{"size":67108864,"stride":64}' memlat \
+    'lat_mem_rd 64 64 [main mem 64m]'
+fig lat_mem_rd page '{"size":67108864,"stride":16}' memlat \
+    'lat_mem_rd -t 64 16 [rand mem 64m]'
+jq -e -s '(map(select(.suite.role)) | length == 2) and
+    ([.[] | select(.tool == "lat_mem_rd" and .suite.role == null)] |
+     length > 0 and all(.suite.curve == true))' "$tmp/fixture.jsonl" \
+    >/dev/null || fail "fixture: lat_mem_rd roles and curve not as expected"
+# The groups are benchmp-run's: every imported group is one of its plan.
+jq -r '.suite.group' "$tmp/fixture.jsonl" | sort -u >"$tmp/groups"
+"$top_srcdir/scripts/benchmp-run" --only nosuchgroup 2>&1 |
+    sed -n "s/.*unknown group 'nosuchgroup' (\(.*\)).*/\1/p" |
+    tr ',' '\n' | tr -d ' ' | sed '/^$/d' | sort -u >"$tmp/plan-groups"
+[ -s "$tmp/plan-groups" ] || fail "benchmp-run did not list its groups"
+comm -23 "$tmp/groups" "$tmp/plan-groups" >"$tmp/stray"
+[ ! -s "$tmp/stray" ] || fail "groups benchmp-run has not: $(cat "$tmp/stray")"
 # The lines without a benchmp figure and the unknown line are warnings
 # naming their line numbers.
 for n in 38 54 118; do

@@ -144,6 +144,78 @@ while IFS= read -r f; do
 		fail "A/A: figure not compared: $f"
 done <"$tmp/figures"
 
+# A scaling run beside the suite: its own section, one chart and table per
+# figure scaled, a row per worker count; its records in no summary table.
+cat "$data/aa-1.jsonl" "$data/scaling.jsonl" >"$tmp/scal.jsonl" || exit 99
+run "$rep" --output "$tmp/scal.html" "$tmp/scal.jsonl"
+[ "$rc" -eq 0 ] || fail "scaling: exit $rc: $(cat "$tmp/err")"
+wellformed "$tmp/scal.html"
+grep -qF '<h2 id="scaling">Scaling (benchmp-scaling)</h2>' "$tmp/scal.html" ||
+	fail "scaling: no section"
+grep -qF '<h3>bw_mem rd 8M</h3>' "$tmp/scal.html" || fail "scaling: no figure"
+for p in $(jq -r '.parallel' "$data/scaling.jsonl"); do
+	grep -qF "<g><title>bw_mem rd 8M: $p workers, speed-up " "$tmp/scal.html" ||
+		fail "scaling: no point for $p workers"
+	grep -qF "<tr><td class=\"n\">$p</td>" "$tmp/scal.html" ||
+		fail "scaling: no row for $p workers"
+done
+! grep -qF '<tr><td>bw_mem rd 8M</td>' "$tmp/scal.html" ||
+	fail "scaling: its records in a summary table"
+! grep -qF 'id="scaling"' "$html" || fail "a scaling section without scaling records"
+
+# An imported lmbench run: its records in benchmp-run's sections, every
+# figure in a table row, marked imported, no interval drawn.
+"$top_srcdir/scripts/benchmp-import-lmbench" "$data/lmbench-results.txt" \
+    >"$tmp/imp.jsonl" 2>/dev/null || fail "import failed"
+run "$rep" --output "$tmp/imp.html" "$tmp/imp.jsonl"
+[ "$rc" -eq 0 ] || fail "imported: exit $rc: $(cat "$tmp/err")"
+wellformed "$tmp/imp.html"
+jq -r '.suite.figure' "$tmp/imp.jsonl" | sort -u >"$tmp/impfig"
+[ "$(wc -l <"$tmp/impfig")" -gt 50 ] || fail "imported: too few figures"
+while IFS= read -r f; do
+	e=$(printf '%s' "$f" | html_escape)
+	grep -qF "<tr><td>$e</td>" "$tmp/imp.html" ||
+		fail "imported: figure not in the report: $f"
+done <"$tmp/impfig"
+for t in 'Basic system parameters' 'Processor, Processes' \
+    'Basic integer, uint64, float and double operations' \
+    'Context switching' 'Local communication latencies' \
+    'Local communication bandwidths' 'File &amp; VM system latencies' \
+    'Memory bandwidth and latencies' 'Memory latencies'; do
+	grep -qF ">$t</h2>" "$tmp/imp.html" || fail "imported: no section $t"
+done
+! grep -qF '>Other records</h2>' "$tmp/imp.html" ||
+	fail "imported: records outside lmbench's sections"
+grep -qF 'imported from lmbench' "$tmp/imp.html" || fail "imported: not marked"
+! grep -qF 'class="ci"' "$tmp/imp.html" || fail "imported: an interval drawn"
+# Beside a benchmp run, as A and as B: the shared figures compared (no
+# interval, so never worse), the others listed, none dropped.
+for order in "imp aa" "aa imp"; do
+	set -- $order
+	x=$tmp/imp.jsonl y=$data/aa-1.jsonl
+	[ "$1" = imp ] || { x=$data/aa-1.jsonl y=$tmp/imp.jsonl; }
+	run "$rep" --output "$tmp/$1$2.html" "$x" "$y"
+	[ "$rc" -eq 0 ] || fail "$order: exit $rc: $(cat "$tmp/err")"
+	wellformed "$tmp/$1$2.html"
+	grep -qF "<g><title>lat_syscall null: B/A " "$tmp/$1$2.html" ||
+		fail "$order: lat_syscall null not compared"
+	! grep -qF '<tr class="worse">' "$tmp/$1$2.html" ||
+		fail "$order: a figure without interval judged worse"
+	grep -qF '>Figures of one run only</h3>' "$tmp/$1$2.html" ||
+		fail "$order: no list of unpaired figures"
+	# As A every imported figure keeps its name; as B a paired one is
+	# named by its partner in A.
+	[ "$1" = imp ] || continue
+	while IFS= read -r f; do
+		e=$(printf '%s' "$f" | html_escape)
+		grep -qF "<tr><td>$e</td>" "$tmp/$1$2.html" ||
+			fail "$order: imported figure dropped: $f"
+	done <"$tmp/impfig"
+done
+grep -qF '<td>B</td>' "$tmp/aaimp.html" || fail "aa imp: B's own figures not listed"
+grep -qF 'A imported from lmbench' "$tmp/impaa.html" || fail "imp aa: A not marked"
+grep -qF 'B imported from lmbench' "$tmp/aaimp.html" || fail "aa imp: B not marked"
+
 # Errors: usage 2, unreadable or empty input 1, nothing written then.
 expect_exit 2 'missing the results file' "$rep"
 expect_exit 2 'unknown option' "$rep" --bogus "$data/aa-1.jsonl"
