@@ -439,7 +439,7 @@ BM_EXTERN int bm_stats_levels(const double *v, const unsigned *round,
 /*
  * Format bm_stats_levels() of n finite values (value k from round
  * round[k] of nr) as one JSON object without a newline, the members a
- * record holds from "median" to "process_values", in its order and
+ * record holds from "median" to "process_samples", in its order and
  * number format; free() the string.  0, BM_ERANGE (n or nr 0, a round
  * without a value or out of range, a value not finite), -EINVAL (a NULL
  * pointer) or -ENOMEM.

@@ -196,8 +196,10 @@ rec_interval(struct rec_buf *b, const bm_stats *st)
  * Append the statistics of n values x from rounds round[k] (0 to nr - 1)
  * as members, each with its leading comma: at the process level (over the
  * rounds' medians, see bm_stats_levels), with the scatter inside processes
- * under "within", every value under "values" and every round's median
- * under "process_values".  The one list of these members: a record and
+ * under "within", every value under "values" (a round after another),
+ * every round's median under "process_values" and how many values each
+ * round gave under "process_samples" (rounds of one figure may give
+ * different counts: lat_fs's).  The one list of these members: a record and
  * bm_stats_json() both write them here.
  */
 static int
@@ -205,12 +207,20 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
     size_t n, unsigned nr)
 {
 	bm_stats st, in;
-	double *med;
+	double *med, *count;
+	size_t k;
 	int rc;
 
-	if ((med = malloc(nr * sizeof *med)) == NULL)
+	med = malloc(nr * sizeof *med);
+	count = calloc(nr, sizeof *count);
+	if (med == NULL || count == NULL) {
+		free(med);
+		free(count);
 		return -ENOMEM;
+	}
 	rc = bm_stats_levels(x, round, n, nr, &st, &in, med);
+	for (k = 0; rc == 0 && k < n; k++)
+		count[round[k]]++;	/* round[k] < nr: checked above */
 	if (rc == 0) {
 		rec_knum(b, "median", st.median);
 		rec_knum(b, "min", st.min);
@@ -227,8 +237,10 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
 		rec_printf(b, "}");
 		rec_list(b, "values", x, n);
 		rec_list(b, "process_values", med, nr);
+		rec_list(b, "process_samples", count, nr);
 	}
 	free(med);
+	free(count);
 	return rc;
 }
 

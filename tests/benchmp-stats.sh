@@ -41,7 +41,7 @@ feed_exit() {
 # members and the number format are the record's).
 seq 5 >"$tmp/five"
 feed "$tmp/five"
-want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3]}'
+want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3],"process_samples":[5]}'
 [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
 	fail "1..5 in one round: exit $rc, printed '$(cat "$tmp/out")'"
 # Blank lines are ignored, a CR before the newline and spaces are not
@@ -56,7 +56,7 @@ feed_json "$tmp/one" '.median == 2.5 and .ci_lo == 2.5 and .ci_hi == 2.5 and .ci
 
 # The same values in rounds: the statistics are over the rounds' medians.
 printf '1 1\n1 2\n2 3\n2 4\n3 5\n' >"$tmp/split"
-feed_json "$tmp/split" '.process_values == [1.5, 3.5, 5] and .median == 3.5 and .min == 1.5 and .max == 5 and .ci_lo == 1.5 and .ci_hi == 5 and .ci_level == 0.75 and .samples == 5 and .processes == 3 and .values == [1, 2, 3, 4, 5] and .within.median == 3.5 and .within.ci_lo == 3 and .within.ci_hi == 4'
+feed_json "$tmp/split" '.process_values == [1.5, 3.5, 5] and .process_samples == [2, 2, 1] and .median == 3.5 and .min == 1.5 and .max == 5 and .ci_lo == 1.5 and .ci_hi == 5 and .ci_level == 0.75 and .samples == 5 and .processes == 3 and .values == [1, 2, 3, 4, 5] and .within.median == 3.5 and .within.ci_lo == 3 and .within.ci_hi == 4'
 # Labels are any non-negative integers, rounds in the order they first
 # appear, their lines in any order.
 printf '9 10\n0 1\n18446744073709551615 7\n9 12\n0 3\n' >"$tmp/labels"
@@ -99,7 +99,7 @@ if have_jq; then
 		fail "lat_syscall --processes=3: not 3 rounds: $(cut -c1-300 "$tmp/rec1")"
 	pairs "$tmp/rec1" 1 >"$tmp/pairs1"
 	feed_json "$tmp/pairs1" '.processes == 3'
-	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, noisy, bimodal, samples, processes, within, values, process_values}'
+	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, noisy, bimodal, samples, processes, within, values, process_values, process_samples}'
 	[ "$(jq -c "$keys" "$tmp/out")" = "$(jq -c "$keys" "$tmp/rec1")" ] ||
 		fail "the statistics of a record's values differ from the record's: $(cut -c1-300 "$tmp/out")"
 	inner=$(sed 's/^{//; s/}$//' "$tmp/out")
@@ -112,6 +112,7 @@ if have_jq; then
 	    ($pv | sort) as $s |
 	    .processes == 6 and .samples == $a[0].samples + $b[0].samples and
 	    .process_values == $pv and .median == ($s[2] + $s[3]) / 2 and
+	    .process_samples == $a[0].process_samples + $b[0].process_samples and
 	    .min == $s[0] and .max == $s[5] and .ci_lo == $s[0] and
 	    .ci_hi == $s[5] and .ci_level == 0.96875 and
 	    .values == $a[0].values + $b[0].values' "$tmp/out" >/dev/null ||

@@ -446,14 +446,15 @@ START_TEST(test_stats_json)
 	    "\"median\":3,\"cv\":0.52704627669472992,\"ci_lo\":1,"
 	    "\"ci_hi\":5,\"ci_level\":0.9375,\"noisy\":true,"
 	    "\"bimodal\":false},\"values\":[1,2,3,4,5],"
-	    "\"process_values\":[3]}");
+	    "\"process_values\":[3],\"process_samples\":[5]}");
 	free(s);
 	/* Rounds 2, 2, 0, 0, 1: medians 3.5, 5, 1.5 by round number. */
 	ck_assert_int_eq(bm_stats_json(v, three, 5, 3, &s), 0);
 	ck_assert_ptr_nonnull(strstr(s, "\"median\":3.5,\"min\":1.5,"
 	    "\"max\":5,"));
 	ck_assert_ptr_nonnull(strstr(s, "\"samples\":5,\"processes\":3,"));
-	ck_assert_ptr_nonnull(strstr(s, ",\"process_values\":[3.5,5,1.5]}"));
+	ck_assert_ptr_nonnull(strstr(s, ",\"process_values\":[3.5,5,1.5],"
+	    "\"process_samples\":[2,1,2]}"));
 	free(s);
 
 	/* The same text as a record of the same samples, which holds it. */

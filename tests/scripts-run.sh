@@ -46,7 +46,8 @@ jq -r 'select(.suite.figure == "lat_pipe (same)") | (.samples / .processes)
 jq -e -s --slurpfile s "$tmp/pipe-stats" '.[] |
     select(.suite.figure == "lat_pipe (same)") | . as $r |
     all(("median", "ci_lo", "ci_hi", "ci_level", "noisy", "bimodal",
-    "process_values", "within"); $r[.] == $s[0][.])' "$1" >/dev/null ||
+    "process_values", "process_samples", "within"); $r[.] == $s[0][.])' \
+    "$1" >/dev/null ||
 	fail "a merged record is not benchmp-stats over its rounds"
 jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 	fail "the tools did not get the exported calibration"
