@@ -207,10 +207,9 @@ main(int argc, char **argv)
 		rec.scale = lat * 2.0 * PAR_REPS * best_k;
 		rec.inverse = 1;
 		rec.result = &best;
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%s parallelism: %.2f\n",
-		    ops_cases[i].label, rec.value);
-		tool_report(&t, &rec, line);
+		snprintf(line, sizeof line, "%s parallelism: ",
+		    ops_cases[i].label);
+		tool_report_value(&t, &rec, line, 2, "");
 		bm_result_free(&best);
 	}
 	return tool_finish(&t);

@@ -280,7 +280,7 @@ ipc_report(struct tool *t, const struct ipc_tool *desc,
 	const char *name;
 	size_t np = 0;
 	bm_record rec;
-	char line[160];
+	char line[160], unit[64];
 
 	params[np].key = "msgsize";
 	params[np].str = NULL;
@@ -298,16 +298,10 @@ ipc_report(struct tool *t, const struct ipc_tool *desc,
 	else
 		tool_record_us(&rec, t, name, params, np, r);
 	placement_measured(&s->place, &rec);
-	if (desc->bandwidth) {
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%s: %.2f MB/sec%s\n", desc->label,
-		    rec.value, placement_suffix(&s->place));
-	} else {
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%s: %.4f microseconds%s\n",
-		    desc->label, rec.value, placement_suffix(&s->place));
-	}
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, "%s: ", desc->label);
+	snprintf(unit, sizeof unit, " %s%s", desc->bandwidth ? "MB/sec" :
+	    "microseconds", placement_suffix(&s->place));
+	tool_report_value(t, &rec, line, desc->bandwidth ? 2 : 4, unit);
 }
 
 /* Measure and print one figure, or two for --placement=both. */

@@ -670,11 +670,10 @@ net_report(struct tool *t, struct net_state *s, const bm_result *r)
 		tool_record_bw(&rec, t, "tcp", params, np, r, (double)s->total);
 		if (s->own)
 			placement_measured(&s->place, &rec);
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%.6f %.2f MB/sec%s\n",
-		    (double)s->total / 1e6, rec.value,
+		snprintf(line, sizeof line, " MB/sec%s",
 		    placement_suffix(&s->place));
-		tool_report(t, &rec, line);
+		snprintf(label, sizeof label, "%.6f ", (double)s->total / 1e6);
+		tool_report_value(t, &rec, label, 2, line);
 		return;
 	}
 	if (unix_connect)

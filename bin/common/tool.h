@@ -137,11 +137,9 @@ void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
 /*
  * Under MPI, gather rec from every rank and make rec->value the aggregate
  * (the sum over ranks for a bandwidth or rate, the median of all samples
- * otherwise),
- * so that the classic line formatted after this call shows it; without
- * MPI nothing.  Every rank must call it for the same records.  tool_report
- * calls it for a record that did not go through it, whose line then shows
- * rank 0's own figure.
+ * otherwise); without MPI nothing.  Every rank must call it for the same
+ * records.  The reporting path is tool_report_value(), which calls it;
+ * lat_cmd and lat_mem_rd still call it before formatting their lines.
  */
 void tool_aggregate(struct tool *t, bm_record *rec);
 
@@ -149,10 +147,18 @@ void tool_aggregate(struct tool *t, bm_record *rec);
  * Print a result: the classic line (already formatted, with its newline)
  * or, with --json or the sink "-", the record on stdout; and the record to
  * a file or zmq sink.  Exits 1 if an output fails.  Under MPI only
- * rank 0 prints, the aggregate's line or every rank's record and the
- * aggregate's (see tool_aggregate).
+ * rank 0 prints, the line or every rank's record and the aggregate's; a
+ * line that shows the record's value goes through tool_report_value().
  */
 void tool_report(struct tool *t, const bm_record *rec, const char *line);
+
+/*
+ * Report a record whose classic line shows its value: aggregate it across
+ * MPI ranks (tool_aggregate), then format the line as prefix, rec->value
+ * with digits decimals, suffix and a newline, and tool_report() it.
+ */
+void tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
+    int digits, const char *suffix);
 
 /*
  * The main of enough, timing_o and loop_o: calibrate and print the value
