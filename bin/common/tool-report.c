@@ -153,3 +153,31 @@ tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
 	rec->params = params;
 	rec->nparams = nparams;
 }
+
+/*
+ * Fill the record of a figure the tool derives itself (a clock rate, a
+ * parallelism, a size) with no result yet: value in unit, and better.
+ */
+void
+tool_record_figure(bm_record *rec, const struct tool *t,
+    const char *case_name, const char *metric, const char *unit,
+    bm_better better, double value)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->tool = t->name;
+	rec->case_name = case_name;
+	rec->metric = metric;
+	rec->unit = unit;
+	rec->better = better;
+	rec->value = value;
+}
+
+/* Give a figure's record the statistics of r: per_ns / ns per operation. */
+void
+tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns)
+{
+	rec->result = r;
+	rec->scale = per_ns;
+	rec->offset = 0;
+	rec->inverse = 1;
+}

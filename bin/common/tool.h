@@ -186,6 +186,21 @@ void tool_record_bw(bm_record *rec, const struct tool *t,
     const bm_result *r, double bytes);
 
 /*
+ * Fill the record of a figure the tool derives itself (a clock rate, a
+ * parallelism, a size): metric, unit, better and value, no result (the
+ * memory tools' mem_report_derived() gives it the value's statistics).
+ */
+void tool_record_figure(bm_record *rec, const struct tool *t,
+    const char *case_name, const char *metric, const char *unit,
+    bm_better better, double value);
+
+/*
+ * Give a figure's record the statistics of r, each sample's figure being
+ * per_ns over its nanoseconds per operation (scale, inverse).
+ */
+void tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns);
+
+/*
  * Make the tool's private directory under $TMPDIR (once; later calls
  * return the same path).  It is removed with everything in it by
  * tool_finish, by every failure exit and on SIGINT, SIGTERM and SIGHUP.
