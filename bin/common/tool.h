@@ -93,6 +93,14 @@ uint64_t tool_size(const struct tool *t, const char *what, const char *s,
 const void *tool_mode(const struct tool *t, const char *what,
     const char *name, const void *table, size_t n, size_t size);
 
+/*
+ * For a tool whose first argument (argv[first]) names its mode: the
+ * entry of the table (tool_mode), or a usage error "missing the mode" or
+ * "too many arguments" (more than max_args left).
+ */
+const void *tool_mode_arg(const struct tool *t, int argc, char **argv,
+    int first, int max_args, const void *table, size_t n, size_t size);
+
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);
