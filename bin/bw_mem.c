@@ -330,10 +330,8 @@ main(int argc, char **argv)
 	params[1].str = s.conflict ? "yes" : "no";
 	params[1].num = 0;
 	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
-	    rec.value);
-	tool_report(&t, &rec, line);
+	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
+	tool_report_value(&t, &rec, line, 2, "");
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

@@ -3,19 +3,9 @@
 
 #include "common/ipc.h"
 
-static const struct ipc_tool bw_pipe = {
-	.name = "bw_pipe",
-	.channel = IPC_PIPE,
-	.bandwidth = 1,
-	.label = "Pipe bandwidth",
-	.options = 1,
-	.msg = 65536,
-	.total = 10485760,
-};
-
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&bw_pipe, argc, argv);
+	return ipc_main(&ipc_bw_pipe, argc, argv);
 }

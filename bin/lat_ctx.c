@@ -278,9 +278,8 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 	rec.nparams = np;
 	rec.measured = measured;
 	rec.nmeasured = 1 + s->place.nmeasured;
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%u %.2f\n", nprocs, rec.value);
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, "%u ", nprocs);
+	tool_report_value(t, &rec, line, 2, "");
 	return 0;
 }
 

@@ -261,10 +261,8 @@ main(int argc, char **argv)
 		label = s.random ? " all-pages-random" : " all-pages";
 	}
 	tool_record_us(&rec, &t, name, params, 4, &r);
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%.6f %.2f%s\n", (double)s.size / 1e6,
-	    rec.value, label);
-	tool_report(&t, &rec, line);
+	snprintf(line, sizeof line, "%.6f ", (double)s.size / 1e6);
+	tool_report_value(&t, &rec, line, 2, label);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

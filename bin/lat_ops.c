@@ -44,10 +44,8 @@ main(int argc, char **argv)
 		if ((rc = bm_record_latency_per(&rec, t.name,
 		    ops_cases[i].label, "ns", &r, OPS_BLOCK, 0)) != 0)
 			tool_lib_fail(&t, rc, "building the record");
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%s: %.2f nanoseconds\n",
-		    ops_cases[i].label, rec.value);
-		tool_report(&t, &rec, line);
+		snprintf(line, sizeof line, "%s: ", ops_cases[i].label);
+		tool_report_value(&t, &rec, line, 2, " nanoseconds");
 		bm_result_free(&r);
 	}
 	return tool_finish(&t);

@@ -303,10 +303,9 @@ main(int argc, char **argv)
 	/* The faults and the map+unmap cost are found, not asked for. */
 	rec.measured = params + 2;
 	rec.nmeasured = 1;
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "Pagefaults on %s%s: %.4f microseconds\n",
-	    s.file, s.per_fault ? " (per fault)" : "", rec.value);
-	tool_report(&t, &rec, line);
+	snprintf(line, sizeof line, "Pagefaults on %s%s: ", s.file,
+	    s.per_fault ? " (per fault)" : "");
+	tool_report_value(&t, &rec, line, 4, " microseconds");
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

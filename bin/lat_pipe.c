@@ -3,16 +3,9 @@
 
 #include "common/ipc.h"
 
-static const struct ipc_tool lat_pipe = {
-	.name = "lat_pipe",
-	.channel = IPC_PIPE,
-	.label = "Pipe latency",
-	.msg = 1,
-};
-
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&lat_pipe, argc, argv);
+	return ipc_main(&ipc_lat_pipe, argc, argv);
 }

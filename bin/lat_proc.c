@@ -210,12 +210,8 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the mode");
-	m = tool_mode(&t, "mode", argv[first], proc_modes, PROC_NMODES,
+	m = tool_mode_arg(&t, argc, argv, first, 1, proc_modes, PROC_NMODES,
 	    sizeof proc_modes[0]);
-	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)

@@ -188,12 +188,8 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the mode");
-	m = tool_mode(&t, "mode", argv[first], sig_modes, SIG_NMODES,
+	m = tool_mode_arg(&t, argc, argv, first, 2, sig_modes, SIG_NMODES,
 	    sizeof sig_modes[0]);
-	if (first + 2 < argc)
-		tool_usage_error(&t, "too many arguments");
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
 			tool_usage_error(&t, "%s takes no file", m->name);

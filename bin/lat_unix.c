@@ -3,17 +3,9 @@
 
 #include "common/ipc.h"
 
-static const struct ipc_tool lat_unix = {
-	.name = "lat_unix",
-	.channel = IPC_UNIX,
-	.label = "AF_UNIX sock stream latency",
-	.options = 1,
-	.msg = 1,
-};
-
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&lat_unix, argc, argv);
+	return ipc_main(&ipc_lat_unix, argc, argv);
 }

@@ -187,17 +187,12 @@ main(int argc, char **argv)
 	params[2] = (bm_param){ "physical", NULL, (double)phys };
 	params[3] = (bm_param){ "rlimit", NULL, limit == UINT64_MAX ? -1 :
 	    (double)limit };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = probe ? "touched" : "available";
+	tool_record_figure(&rec, &t, probe ? "touched" : "available", "size",
+	    "MB", BM_BETTER_NONE, (double)got);
 	rec.params = params;
 	rec.nparams = 1;
 	rec.measured = params + 1;
 	rec.nmeasured = 3;
-	rec.metric = "size";
-	rec.unit = "MB";
-	rec.better = BM_BETTER_NONE;
-	rec.value = (double)got;
 	snprintf(line, sizeof line, "%llu\n", (unsigned long long)got);
 	mem_report_derived(&t, &rec, line);
 	return tool_finish(&t);

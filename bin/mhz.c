@@ -145,16 +145,9 @@ main(int argc, char **argv)
 		}
 	}
 
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = "clock";
-	rec.metric = "clock";
-	rec.unit = "MHz";
-	rec.better = BM_BETTER_HIGHER;
-	rec.value = (double)mhz;
-	rec.scale = 1000.0 * OPS_BLOCK;
-	rec.inverse = 1;
-	rec.result = &r;
+	tool_record_figure(&rec, &t, "clock", "clock", "MHz", BM_BETTER_HIGHER,
+	    (double)mhz);
+	tool_record_per_ns(&rec, &r, 1000.0 * OPS_BLOCK);
 	if (o.cycle_only)
 		snprintf(line, sizeof line, "%.4f\n", 1000.0 / (double)mhz);
 	else

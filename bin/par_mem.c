@@ -93,17 +93,12 @@ main(int argc, char **argv)
 		measured[1] = (bm_param){ "load_ns", NULL, one };
 		measured[2] = (bm_param){ "llc", NULL, (double)tp.llc };
 		measured[3] = (bm_param){ "topology", tp.source, 0 };
-		memset(&rec, 0, sizeof rec);
-		rec.tool = t.name;
-		rec.case_name = "chase";
+		tool_record_figure(&rec, &t, "chase", "parallelism", "loads",
+		    BM_BETTER_HIGHER, par);
 		rec.params = params;
 		rec.nparams = 2;
 		rec.measured = measured;
 		rec.nmeasured = 4;
-		rec.metric = "parallelism";
-		rec.unit = "loads";
-		rec.better = BM_BETTER_HIGHER;
-		rec.value = par;
 		snprintf(out, sizeof out, "%.6f %.2f\n", (double)size / 1e6,
 		    par);
 		mem_report_derived(&t, &rec, out);

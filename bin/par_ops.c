@@ -192,25 +192,15 @@ main(int argc, char **argv)
 			tool_fail(&t, "%s: the chains took no time",
 			    ops_cases[i].label);
 
-		param.key = "chains";
-		param.str = NULL;
-		param.num = best_k;
-		memset(&rec, 0, sizeof rec);
-		rec.tool = t.name;
-		rec.case_name = ops_cases[i].label;
+		param = (bm_param){ "chains", NULL, best_k };
+		tool_record_figure(&rec, &t, ops_cases[i].label,
+		    "parallelism", "ops", BM_BETTER_HIGHER, lat / best_ns);
+		tool_record_per_ns(&rec, &best, lat * 2.0 * PAR_REPS * best_k);
 		rec.measured = &param;
 		rec.nmeasured = 1;
-		rec.metric = "parallelism";
-		rec.unit = "ops";
-		rec.better = BM_BETTER_HIGHER;
-		rec.value = lat / best_ns;
-		rec.scale = lat * 2.0 * PAR_REPS * best_k;
-		rec.inverse = 1;
-		rec.result = &best;
-		tool_aggregate(&t, &rec);
-		snprintf(line, sizeof line, "%s parallelism: %.2f\n",
-		    ops_cases[i].label, rec.value);
-		tool_report(&t, &rec, line);
+		snprintf(line, sizeof line, "%s parallelism: ",
+		    ops_cases[i].label);
+		tool_report_value(&t, &rec, line, 2, "");
 		bm_result_free(&best);
 	}
 	return tool_finish(&t);

@@ -253,16 +253,12 @@ stream_one(struct tool *t, struct stream_state *s,
 		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = 4;
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%s %s latency: %.2f nanoseconds\n",
-	    label, k->name, rec.value);
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, "%s %s latency: ", label, k->name);
+	tool_report_value(t, &rec, line, 2, " nanoseconds");
 
 	tool_record_bw(&rec, t, k->name, params, 4, &r, bytes);
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%s %s bandwidth: %.2f MB/sec\n",
-	    label, k->name, rec.value);
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, "%s %s bandwidth: ", label, k->name);
+	tool_report_value(t, &rec, line, 2, " MB/sec");
 	bm_result_free(&r);
 }
 

@@ -223,10 +223,8 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	params[1] = (bm_param){ "file", s.file, 0 };
 	tool_record_bw(&rec, &t, argv[first + 1], params, 2, &r,
 	    (double)s.size);
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "%.2f %.2f\n", (double)s.size / 1e6,
-	    rec.value);
-	tool_report(&t, &rec, line);
+	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
+	tool_report_value(&t, &rec, line, 2, "");
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

@@ -280,7 +280,7 @@ ipc_report(struct tool *t, const struct ipc_tool *desc,
 	const char *name;
 	size_t np = 0;
 	bm_record rec;
-	char line[160];
+	char line[160], unit[64];
 
 	params[np].key = "msgsize";
 	params[np].str = NULL;
@@ -298,16 +298,10 @@ ipc_report(struct tool *t, const struct ipc_tool *desc,
 	else
 		tool_record_us(&rec, t, name, params, np, r);
 	placement_measured(&s->place, &rec);
-	if (desc->bandwidth) {
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%s: %.2f MB/sec%s\n", desc->label,
-		    rec.value, placement_suffix(&s->place));
-	} else {
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%s: %.4f microseconds%s\n",
-		    desc->label, rec.value, placement_suffix(&s->place));
-	}
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, "%s: ", desc->label);
+	snprintf(unit, sizeof unit, " %s%s", desc->bandwidth ? "MB/sec" :
+	    "microseconds", placement_suffix(&s->place));
+	tool_report_value(t, &rec, line, desc->bandwidth ? 2 : 4, unit);
 }
 
 /* Measure and print one figure, or two for --placement=both. */
@@ -352,3 +346,49 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	}
 	return tool_finish(&t);
 }
+
+/*
+ * The family's programs, one descriptor each: bin/NAME.c calls ipc_main()
+ * with its own.
+ */
+const struct ipc_tool ipc_lat_pipe = {
+	.name = "lat_pipe",
+	.channel = IPC_PIPE,
+	.label = "Pipe latency",
+	.msg = 1,
+};
+
+const struct ipc_tool ipc_lat_unix = {
+	.name = "lat_unix",
+	.channel = IPC_UNIX,
+	.label = "AF_UNIX sock stream latency",
+	.options = 1,
+	.msg = 1,
+};
+
+const struct ipc_tool ipc_lat_fifo = {
+	.name = "lat_fifo",
+	.channel = IPC_FIFO,
+	.label = "Fifo latency",
+	.msg = 1,
+};
+
+const struct ipc_tool ipc_bw_pipe = {
+	.name = "bw_pipe",
+	.channel = IPC_PIPE,
+	.bandwidth = 1,
+	.label = "Pipe bandwidth",
+	.options = 1,
+	.msg = 65536,
+	.total = 10485760,
+};
+
+const struct ipc_tool ipc_bw_unix = {
+	.name = "bw_unix",
+	.channel = IPC_UNIX,
+	.bandwidth = 1,
+	.label = "AF_UNIX sock stream bandwidth",
+	.options = 1,
+	.msg = 65536,
+	.total = 10485760,
+};

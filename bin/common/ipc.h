@@ -23,4 +23,11 @@ struct ipc_tool {
 /* Parse the command line, measure, print; returns the exit status. */
 int ipc_main(const struct ipc_tool *desc, int argc, char **argv);
 
+/* The programs of the family, one descriptor each (ipc.c). */
+extern const struct ipc_tool ipc_lat_pipe;
+extern const struct ipc_tool ipc_lat_unix;
+extern const struct ipc_tool ipc_lat_fifo;
+extern const struct ipc_tool ipc_bw_pipe;
+extern const struct ipc_tool ipc_bw_unix;
+
 #endif /* BM_IPC_H */

@@ -670,11 +670,10 @@ net_report(struct tool *t, struct net_state *s, const bm_result *r)
 		tool_record_bw(&rec, t, "tcp", params, np, r, (double)s->total);
 		if (s->own)
 			placement_measured(&s->place, &rec);
-		tool_aggregate(t, &rec);
-		snprintf(line, sizeof line, "%.6f %.2f MB/sec%s\n",
-		    (double)s->total / 1e6, rec.value,
+		snprintf(line, sizeof line, " MB/sec%s",
 		    placement_suffix(&s->place));
-		tool_report(t, &rec, line);
+		snprintf(label, sizeof label, "%.6f ", (double)s->total / 1e6);
+		tool_report_value(t, &rec, label, 2, line);
 		return;
 	}
 	if (unix_connect)
@@ -783,3 +782,45 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	}
 	return tool_finish(&t);
 }
+
+/*
+ * The family's programs, one descriptor each: bin/NAME.c calls net_main()
+ * with its own.
+ */
+const struct net_tool net_lat_tcp = {
+	.name = "lat_tcp",
+	.kind = NET_TCP_ECHO,
+	.label = "TCP latency using",
+	.port = 31234,
+	.msg = 1,
+};
+
+const struct net_tool net_lat_udp = {
+	.name = "lat_udp",
+	.kind = NET_UDP_ECHO,
+	.label = "UDP latency using",
+	.port = 31238,
+	.msg = 4,
+};
+
+const struct net_tool net_lat_connect = {
+	.name = "lat_connect",
+	.kind = NET_TCP_CONNECT,
+	.label = "TCP/IP connection cost to",
+	.port = 31237,
+};
+
+const struct net_tool net_lat_unix_connect = {
+	.name = "lat_unix_connect",
+	.kind = NET_UNIX_CONNECT,
+	.label = "UNIX connection cost",
+};
+
+const struct net_tool net_bw_tcp = {
+	.name = "bw_tcp",
+	.kind = NET_TCP_SOURCE,
+	.label = "",
+	.port = 31236,
+	.msg = 65536,
+	.total = 10485760,
+};

@@ -24,4 +24,11 @@ struct net_tool {
 /* Parse the command line, serve, stop or measure; returns the exit status. */
 int net_main(const struct net_tool *desc, int argc, char **argv);
 
+/* The programs of the family, one descriptor each (net.c). */
+extern const struct net_tool net_lat_tcp;
+extern const struct net_tool net_lat_udp;
+extern const struct net_tool net_lat_connect;
+extern const struct net_tool net_lat_unix_connect;
+extern const struct net_tool net_bw_tcp;
+
 #endif /* BM_NET_H */

@@ -301,15 +301,14 @@ placement_report_us(struct tool *t, const struct placement *p,
     const char *case_name, const bm_param *params, size_t nparams,
     const bm_result *r, const char *label)
 {
-	char line[300];
+	char prefix[256], line[64];
 	bm_record rec;
 
 	tool_record_us(&rec, t, case_name, params, nparams, r);
 	placement_measured(p, &rec);
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%s: %.4f microseconds%s\n", label,
-	    rec.value, placement_suffix(p));
-	tool_report(t, &rec, line);
+	snprintf(line, sizeof line, " microseconds%s", placement_suffix(p));
+	snprintf(prefix, sizeof prefix, "%s: ", label);
+	tool_report_value(t, &rec, prefix, 4, line);
 }
 
 /*

@@ -93,19 +93,39 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 		tool_fail(t, "writing the result: %s", strerror(errno));
 }
 
+/*
+ * Report a record whose classic line shows its value: aggregate it across
+ * MPI ranks, then print prefix, the value with digits decimals and suffix.
+ */
+void
+tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
+    int digits, const char *suffix)
+{
+	char *line;
+	int len;
+
+	tool_aggregate(t, rec);
+	len = snprintf(NULL, 0, "%s%.*f%s\n", prefix, digits, rec->value,
+	    suffix);
+	if (len < 0 || (line = malloc((size_t)len + 1)) == NULL)
+		tool_fail(t, "formatting the result: %s", strerror(errno));
+	snprintf(line, (size_t)len + 1, "%s%.*f%s\n", prefix, digits,
+	    rec->value, suffix);
+	tool_report(t, rec, line);
+	free(line);
+}
+
 /* Report a latency in microseconds per operation, with its classic line. */
 void
 tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
     size_t nparams, const bm_result *r, const char *label)
 {
-	char line[256];
+	char prefix[256];
 	bm_record rec;
 
 	tool_record_us(&rec, t, case_name, params, nparams, r);
-	tool_aggregate(t, &rec);
-	snprintf(line, sizeof line, "%s: %.4f microseconds\n", label,
-	    rec.value);
-	tool_report(t, &rec, line);
+	snprintf(prefix, sizeof prefix, "%s: ", label);
+	tool_report_value(t, &rec, prefix, 4, " microseconds");
 }
 
 /* Fill a bandwidth record: bytes per operation, in MB/s (aggregate with -P). */
@@ -132,4 +152,32 @@ tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
 		tool_lib_fail(t, rc, "building the record");
 	rec->params = params;
 	rec->nparams = nparams;
+}
+
+/*
+ * Fill the record of a figure the tool derives itself (a clock rate, a
+ * parallelism, a size) with no result yet: value in unit, and better.
+ */
+void
+tool_record_figure(bm_record *rec, const struct tool *t,
+    const char *case_name, const char *metric, const char *unit,
+    bm_better better, double value)
+{
+	memset(rec, 0, sizeof *rec);
+	rec->tool = t->name;
+	rec->case_name = case_name;
+	rec->metric = metric;
+	rec->unit = unit;
+	rec->better = better;
+	rec->value = value;
+}
+
+/* Give a figure's record the statistics of r: per_ns / ns per operation. */
+void
+tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns)
+{
+	rec->result = r;
+	rec->scale = per_ns;
+	rec->offset = 0;
+	rec->inverse = 1;
 }

@@ -508,3 +508,21 @@ tool_finish(struct tool *t)
 	cluster_finish();
 	return 0;
 }
+
+/*
+ * The entry of a mode table named by the first argument (tool_mode), or a
+ * usage error for a missing mode or more than max_args arguments.
+ */
+const void *
+tool_mode_arg(const struct tool *t, int argc, char **argv, int first,
+    int max_args, const void *table, size_t n, size_t size)
+{
+	const void *m;
+
+	if (first >= argc)
+		tool_usage_error(t, "missing the mode");
+	m = tool_mode(t, "mode", argv[first], table, n, size);
+	if (argc - first > max_args)
+		tool_usage_error(t, "too many arguments");
+	return m;
+}

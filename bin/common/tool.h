@@ -93,6 +93,14 @@ uint64_t tool_size(const struct tool *t, const char *what, const char *s,
 const void *tool_mode(const struct tool *t, const char *what,
     const char *name, const void *table, size_t n, size_t size);
 
+/*
+ * For a tool whose first argument (argv[first]) names its mode: the
+ * entry of the table (tool_mode), or a usage error "missing the mode" or
+ * "too many arguments" (more than max_args left).
+ */
+const void *tool_mode_arg(const struct tool *t, int argc, char **argv,
+    int first, int max_args, const void *table, size_t n, size_t size);
+
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);
@@ -137,11 +145,9 @@ void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
 /*
  * Under MPI, gather rec from every rank and make rec->value the aggregate
  * (the sum over ranks for a bandwidth or rate, the median of all samples
- * otherwise),
- * so that the classic line formatted after this call shows it; without
- * MPI nothing.  Every rank must call it for the same records.  tool_report
- * calls it for a record that did not go through it, whose line then shows
- * rank 0's own figure.
+ * otherwise); without MPI nothing.  Every rank must call it for the same
+ * records.  The reporting path is tool_report_value(), which calls it;
+ * lat_cmd and lat_mem_rd still call it before formatting their lines.
  */
 void tool_aggregate(struct tool *t, bm_record *rec);
 
@@ -149,10 +155,18 @@ void tool_aggregate(struct tool *t, bm_record *rec);
  * Print a result: the classic line (already formatted, with its newline)
  * or, with --json or the sink "-", the record on stdout; and the record to
  * a file or zmq sink.  Exits 1 if an output fails.  Under MPI only
- * rank 0 prints, the aggregate's line or every rank's record and the
- * aggregate's (see tool_aggregate).
+ * rank 0 prints, the line or every rank's record and the aggregate's; a
+ * line that shows the record's value goes through tool_report_value().
  */
 void tool_report(struct tool *t, const bm_record *rec, const char *line);
+
+/*
+ * Report a record whose classic line shows its value: aggregate it across
+ * MPI ranks (tool_aggregate), then format the line as prefix, rec->value
+ * with digits decimals, suffix and a newline, and tool_report() it.
+ */
+void tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
+    int digits, const char *suffix);
 
 /*
  * The main of enough, timing_o and loop_o: calibrate and print the value
@@ -178,6 +192,21 @@ void tool_record_us(bm_record *rec, const struct tool *t,
 void tool_record_bw(bm_record *rec, const struct tool *t,
     const char *case_name, const bm_param *params, size_t nparams,
     const bm_result *r, double bytes);
+
+/*
+ * Fill the record of a figure the tool derives itself (a clock rate, a
+ * parallelism, a size): metric, unit, better and value, no result (the
+ * memory tools' mem_report_derived() gives it the value's statistics).
+ */
+void tool_record_figure(bm_record *rec, const struct tool *t,
+    const char *case_name, const char *metric, const char *unit,
+    bm_better better, double value);
+
+/*
+ * Give a figure's record the statistics of r, each sample's figure being
+ * per_ns over its nanoseconds per operation (scale, inverse).
+ */
+void tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns);
 
 /*
  * Make the tool's private directory under $TMPDIR (once; later calls
