@@ -233,7 +233,8 @@ progress_time(char *buf, size_t len, double seconds)
 		snprintf(buf, len, "%um%02us", (unsigned)(seconds / 60),
 		    (unsigned)seconds % 60);
 	else
-		snprintf(buf, len, "%.0fh%02.0fm", seconds / 3600 - 0.5,
-		    (double)((unsigned long long)seconds / 60 % 60));
+		snprintf(buf, len, "%lluh%02um",
+		    (unsigned long long)(seconds / 3600),
+		    (unsigned)((unsigned long long)seconds / 60 % 60));
 	return buf;
 }
