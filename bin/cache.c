@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/progress.h"
 
 /* The most sizes of a sweep (512 bytes to 1 TB in steps of 1.5 and 2). */
 #define CACHE_MAX_POINTS 128
@@ -149,6 +150,9 @@ main(int argc, char **argv)
 	struct cache_opts o = { 0, 0 };
 	struct mem_topo tp;
 	struct mem_chase c;
+	struct progress prog;
+	size_t npoints = 0;
+	char sz[32];
 	int first, memory;
 
 	first = tool_parse(&t, argc, argv, "cL:M:", NULL, cache_option, &o);
@@ -168,12 +172,19 @@ main(int argc, char **argv)
 	mem_precheck(&t, (size_t)o.len);
 
 	size = tp.l1d / 8 > 4096 ? tp.l1d / 8 : 4096;
+	progress_start(&prog, &t);
+	for (s = size; s <= o.len && npoints < CACHE_MAX_POINTS;
+	    s = mem_next_size(s))
+		npoints++;
 	for (; size <= o.len && n < CACHE_MAX_POINTS;
 	    size = mem_next_size(size)) {
+		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
+		    sizeof sz, (double)size), n + 1, npoints);
 		cache_chase(&c, size, &tp, &o);
 		sizes[n] = size;
 		lat[n++] = mem_chase_latency(&t, &c);
 	}
+	progress_clear(&prog);
 	if (n < 3)
 		tool_usage_error(&t, "-M %llu leaves fewer than 3 sizes to "
 		    "measure", (unsigned long long)o.len);

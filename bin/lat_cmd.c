@@ -9,7 +9,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/progress.h"
 #include "common/tool.h"
+
+/*
+ * While the progress line is shown and --interval is not given, a reading
+ * every quarter second refreshes it during a run.  The readings are taken
+ * by this (parent) process, which wakes every 50 ms during a run anyway
+ * to look for signals; the command's own time is not touched.
+ */
+#define CMD_PROGRESS_US 250000u
 
 enum {
 	CMD_OPT_TIMEOUT = TOOL_OPT_BASE,
@@ -40,6 +49,11 @@ struct cmd_readings {
 	const char *name;	/* the command, the record's case */
 	FILE *out;		/* a copy of our standard output, or NULL */
 	uint64_t interval_ms;	/* --interval */
+	int report;		/* the readings are output (--interval) */
+	struct progress prog;	/* the run, the mean so far, the time left */
+	unsigned reps;		/* the runs asked for (-N) */
+	unsigned done;		/* the runs finished */
+	double sum_s;		/* their times */
 };
 
 /* Take --timeout, --keep-output and --interval. */
@@ -100,6 +114,39 @@ cmd_restore_stdout(struct tool *t, int saved)
 }
 
 /*
+ * Show the run under way, the mean of the finished ones and the time the
+ * rest should take (that mean times the runs left, less what the current
+ * run has taken), as hyperfine does.
+ */
+static void
+cmd_progress(struct cmd_readings *o, const bm_reading *rd)
+{
+	char mean[32], left[32], sofar[32];
+	double m, rest;
+	unsigned run = rd->run + 1;
+
+	if (rd->last) {
+		o->done++;
+		o->sum_s += rd->since_ns / 1e9;
+		if (o->done < o->reps)
+			run++;
+	}
+	if (o->done == 0) {
+		progress_show(&o->prog, "run %u/%u, %s so far", run, o->reps,
+		    progress_time(sofar, sizeof sofar, rd->since_ns / 1e9));
+		return;
+	}
+	/* The last run is over: the result follows at once. */
+	if (o->done == o->reps)
+		return;
+	m = o->sum_s / o->done;
+	rest = (o->reps - o->done) * m - (rd->last ? 0 : rd->since_ns / 1e9);
+	progress_show(&o->prog, "run %u/%u, mean %s, about %s left", run,
+	    o->reps, progress_time(mean, sizeof mean, m),
+	    progress_time(left, sizeof left, rest));
+}
+
+/*
  * Report one reading, as perf stat -I prints one: its record (metric
  * "reading": the interval's time and the counts in it, with the run, the
  * reading's index, its time since the run's start and whether it is the
@@ -119,6 +166,10 @@ cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
 	bm_record rec;
 	size_t i;
 
+	cmd_progress(o, rd);
+	/* Taken for the progress line alone: nothing to report. */
+	if (!o->report)
+		return 0;
 	if ((rc = bm_record_latency(&rec, t->name, o->name, "us", r)) != 0)
 		return rc;
 	rec.metric = "reading";
@@ -140,6 +191,7 @@ cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
 		return rc;
 	}
 	if (o->out != NULL) {
+		progress_clear(&o->prog);
 		if (to_stdout)
 			fputs(json, o->out);
 		else {
@@ -200,12 +252,13 @@ main(int argc, char **argv)
 		    "time of a run and, with --events, its counts per run.\n"
 		    "Whatever the command starts is killed when its run ends.\n"
 	};
-	struct cmd_readings rd = { &t, NULL, NULL, 0 };
+	struct cmd_readings rd = { .t = &t };
 	bm_param param;
 	struct cmd_opts o = { 0, 0, 0 };
 	bm_record rec;
 	bm_result r;
 	char line[160];
+	uint64_t every_us;
 	int first, rc, saved;
 
 	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option, &o);
@@ -219,6 +272,10 @@ main(int argc, char **argv)
 	if (t.opts.percentiles != 0)
 		tool_usage_error(&t, "--percentiles does not apply to a "
 		    "command");
+	progress_start(&rd.prog, &t);
+	/* The command's output is on our stderr: no line between. */
+	if (o.keep_output)
+		rd.prog.on = 0;
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if (fflush(stdout) != 0)
@@ -226,10 +283,15 @@ main(int argc, char **argv)
 	saved = cmd_hide_stdout(&t, o.keep_output);
 	rd.name = argv[first];
 	rd.interval_ms = o.interval_ms;
+	rd.report = o.interval_ms != 0;
+	rd.reps = t.opts.repetitions;
 	rd.out = cmd_readings_out(&t, saved, o.interval_ms);
+	every_us = o.interval_ms * 1000u;
+	if (every_us == 0 && rd.prog.on)
+		every_us = CMD_PROGRESS_US;
 	rc = bm_run_command_every(t.ctx, argv + first, t.opts.repetitions,
-	    o.timeout_s * 1000000u, o.interval_ms * 1000u, cmd_reading,
-	    &rd, &r);
+	    o.timeout_s * 1000000u, every_us, cmd_reading, &rd, &r);
+	progress_clear(&rd.prog);
 	if (rd.out != NULL && fclose(rd.out) != 0 && rc == 0)
 		tool_fail(&t, "writing the result: %s", strerror(errno));
 	cmd_restore_stdout(&t, saved);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/progress.h"
 #include "common/tool.h"
 
 /* Limits on what a user may ask for. */
@@ -257,6 +258,8 @@ main(int argc, char **argv)
 	bm_result r;
 	bm_bench b;
 	double rate[2];
+	struct progress prog;
+	char sz[32];
 	size_t shlen;
 	unsigned i, half;
 	int first, rc;
@@ -297,10 +300,15 @@ main(int argc, char **argv)
 	b.benchmark = fs_bench;
 	b.cleanup = fs_cleanup;
 	b.cookie = s;
+	progress_start(&prog, &t);
 	for (i = 0; i < o.nsizes; i++) {
 		s->size = o.sizes[i];
 		fs_reset(s, t.opts.parallel);
+		progress_show(&prog, "%u files of %s (%u/%u)", s->files,
+		    progress_size(sz, sizeof sz, (double)s->size), i + 1,
+		    o.nsizes);
 		tool_run(&t, &b, &r);
+		progress_clear(&prog);
 		params[0].key = "size";
 		params[0].str = NULL;
 		params[0].num = (double)s->size;

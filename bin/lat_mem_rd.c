@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/progress.h"
 
 /* The smallest size of a sweep, as lmbench. */
 #define LMR_LOWER 512
@@ -85,7 +86,8 @@ lmr_case(int order)
 /* Measure one size and stride and print "MB ns". */
 static double
 lmr_point(struct tool *t, const struct lmr_opts *o,
-    const struct mem_topo *tp, size_t size, size_t stride, size_t len)
+    const struct mem_topo *tp, size_t size, size_t stride, size_t len,
+    struct progress *prog)
 {
 	struct mem_chase c;
 	bm_param params[10];
@@ -135,6 +137,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	rec.measured = params + np;
 	rec.nmeasured = o->load > 0;
 	tool_aggregate(t, &rec);
+	progress_clear(prog);
 	snprintf(line, sizeof line, "%.5f %.3f\n",
 	    (double)size / (1024.0 * 1024.0), rec.value);
 	tool_report(t, &rec, line);
@@ -161,7 +164,10 @@ main(int argc, char **argv)
 	};
 	struct lmr_opts o = { MEM_ORDER_STRIDE, 0 };
 	struct mem_topo tp;
+	struct progress prog;
 	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i, load_size;
+	size_t npoints = 0, point = 0;
+	char sz[32];
 	uint64_t b0 = 0;
 	double t0 = 0;
 	char why[256];
@@ -204,17 +210,27 @@ main(int argc, char **argv)
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}
+	progress_start(&prog, &t);
+	for (i = 0; i < nstrides; i++)
+		for (size = LMR_LOWER; size <= len; size = mem_next_size(size))
+			npoints += size >= strides[i];
 	for (i = 0; i < nstrides; i++) {
+		progress_clear(&prog);
 		if (!t.json)
 			printf("\"stride=%zu\n", strides[i]);
 		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
-			if (size >= strides[i])
-				lmr_point(&t, &o, &tp, size, strides[i],
-				    len);
+			if (size < strides[i])
+				continue;
+			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
+			    progress_size(sz, sizeof sz, (double)size),
+			    strides[i], ++point, npoints);
+			lmr_point(&t, &o, &tp, size, strides[i], len, &prog);
 		}
+		progress_clear(&prog);
 		if (!t.json)
 			printf("\n");
 	}
+	progress_clear(&prog);
 	if (o.load > 0) {
 		double mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) /
 		    1e6 / (mem_now() - t0);

@@ -5,10 +5,13 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/progress.h"
 
 /* The strides tried: 8 bytes to LINE_MAX_STRIDE, doubling. */
 #define LINE_MIN_STRIDE 8
 #define LINE_MAX_STRIDE 512
+/* How many: 8, 16, ... 512. */
+#define LINE_NSTRIDES 7
 /* Loads per group: every stride makes as many loads per group. */
 #define LINE_GROUP 8
 
@@ -68,6 +71,7 @@ main(int argc, char **argv)
 	char out[64];
 	size_t s, found = 0;
 	unsigned i, n = 0;
+	struct progress prog;
 	int first;
 
 	first = tool_parse(&t, argc, argv, "M:", NULL, line_option, &o);
@@ -80,8 +84,13 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	mem_precheck(&t, (size_t)o.len);
-	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2)
+	progress_start(&prog, &t);
+	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2) {
+		progress_show(&prog, "stride %zu bytes (%u/%u)", s, n + 1,
+		    LINE_NSTRIDES);
 		lat[n++] = line_latency(&t, (size_t)o.len, s);
+	}
+	progress_clear(&prog);
 	for (i = 1, s = 2 * LINE_MIN_STRIDE; i < n; i++, s *= 2) {
 		ratio = lat[i] / lat[i - 1];
 		if (ratio > best) {

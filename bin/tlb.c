@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/progress.h"
 
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
@@ -87,7 +88,9 @@ main(int argc, char **argv)
 	bm_record rec;
 	char out[96];
 	double spread, packed, base = 0, cost = 0;
-	size_t maxpages, n, reach = 0;
+	size_t maxpages, n, reach = 0, npoints = 0, point = 0;
+	struct progress prog;
+	char sz[32];
 	int first;
 
 	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option, &o);
@@ -115,7 +118,14 @@ main(int argc, char **argv)
 	 * A jump counts when the next point is past the reach too: one point
 	 * slowed by another process is noise, not the TLB.
 	 */
+	progress_start(&prog, &t);
+	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n))
+		npoints++;
 	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
+		/* The sweep stops at the jump: "of at most". */
+		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
+		    progress_size(sz, sizeof sz, (double)n * tp.page),
+		    ++point, npoints);
 		spread = tlb_point(&t, n, tp.page, (size_t)o.line, 1);
 		packed = tlb_point(&t, n, tp.page, (size_t)o.line, 0);
 		if (n == TLB_MIN_PAGES)
@@ -130,6 +140,7 @@ main(int argc, char **argv)
 		cost = 0;
 		reach = n;
 	}
+	progress_clear(&prog);
 	if (n > maxpages)
 		tool_fail(&t, "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
