@@ -257,7 +257,6 @@ main(int argc, char **argv)
 	struct cmd_opts o = { 0, 0, 0 };
 	bm_record rec;
 	bm_result r;
-	char line[160];
 	uint64_t every_us;
 	int first, rc, saved;
 
@@ -302,9 +301,7 @@ main(int argc, char **argv)
 	param.str = argv[first];
 	param.num = 0;
 	tool_record_us(&rec, &t, argv[first], &param, 1, &r);
-	tool_aggregate(&t, &rec);
-	snprintf(line, sizeof line, "lat_cmd: %.4f microseconds\n", rec.value);
-	tool_report(&t, &rec, line);
+	tool_report_value(&t, &rec, "lat_cmd: ", 4, " microseconds");
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

@@ -93,7 +93,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	bm_param params[10];
 	bm_record rec;
 	bm_result r;
-	char line[64];
+	char prefix[64];
 	int rc;
 	uint64_t b0 = 0;
 	double t0 = 0, mbps = 0;
@@ -136,11 +136,10 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	rec.nparams = np;
 	rec.measured = params + np;
 	rec.nmeasured = o->load > 0;
-	tool_aggregate(t, &rec);
 	progress_clear(prog);
-	snprintf(line, sizeof line, "%.5f %.3f\n",
-	    (double)size / (1024.0 * 1024.0), rec.value);
-	tool_report(t, &rec, line);
+	snprintf(prefix, sizeof prefix, "%.5f ",
+	    (double)size / (1024.0 * 1024.0));
+	tool_report_value(t, &rec, prefix, 3, "");
 	bm_result_free(&r);
 	return rec.value;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "progress.h"
 #include "tool.h"
 #include "tool-private.h"
 
@@ -181,6 +182,7 @@ tool_tmpdir(struct tool *t)
 static void __attribute__((format(printf, 2, 0)))
 tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
+	progress_clear_any();	/* a message never follows a progress line */
 	fprintf(stderr, "%s: %s", t->name, cluster_where());
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -225,6 +227,7 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 	 * A failure every MPI rank agreed on (BM_ERANK) already names the
 	 * rank that failed, and rank 0 says it once for the job.
 	 */
+	progress_clear_any();
 	if (rc != BM_ERANK || cluster_rank() == 0)
 		fprintf(stderr, "%s: %s%s%s%s\n", t->name,
 		    rc == BM_ERANK ? "" : cluster_where(),
@@ -253,6 +256,7 @@ tool_run_fail(struct tool *t, int rc)
 	int sig;
 
 	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
+		progress_clear_any();
 		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
 		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
 		    sig == SIGHUP ? "HUP" : "NAL");
