@@ -96,13 +96,9 @@ frd_cleanup(bm_iter_t n, void *cookie)
 	struct file_bw_state *s = cookie;
 
 	(void)n;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
+	file_worker_close(&s->fd, s->dir, s->path);
 	free(s->mem);
 	s->mem = NULL;
-	if (s->dir != NULL)
-		(void)unlink(s->path);
 	return 0;
 }
 

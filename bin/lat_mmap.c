@@ -62,8 +62,6 @@ static int
 mmap_init(bm_iter_t n, void *cookie)
 {
 	struct mmap_state *s = cookie;
-	size_t i, j, tmp;
-	unsigned seed;
 	int rc;
 
 	(void)n;
@@ -78,17 +76,9 @@ mmap_init(bm_iter_t n, void *cookie)
 		return 0;
 	s->pagesize = (size_t)sysconf(_SC_PAGESIZE);
 	s->npages = (size_t)((s->size + s->pagesize - 1) / s->pagesize);
-	if ((s->order = malloc(s->npages * sizeof *s->order)) == NULL)
+	if ((s->order = file_page_order(s->npages,
+	    1u + bm_worker_index(bm_state_current()), s->random)) == NULL)
 		return -ENOMEM;
-	for (i = 0; i < s->npages; i++)
-		s->order[i] = i;
-	seed = 1u + bm_worker_index(bm_state_current());
-	for (i = s->npages; s->random && i > 1; i--) {
-		j = (size_t)rand_r(&seed) % i;
-		tmp = s->order[i - 1];
-		s->order[i - 1] = s->order[j];
-		s->order[j] = tmp;
-	}
 	return 0;
 }
 
@@ -159,13 +149,9 @@ mmap_cleanup(bm_iter_t n, void *cookie)
 	struct mmap_state *s = cookie;
 
 	(void)n;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
+	file_worker_close(&s->fd, s->dir, s->path);
 	free(s->order);
 	s->order = NULL;
-	if (s->dir != NULL)
-		(void)unlink(s->path);
 	return 0;
 }
 
@@ -185,14 +171,60 @@ mmap_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->all_pages = 1;
 }
 
-/* Measure and print. */
-int
-main(int argc, char **argv)
+/* Parse and check the command line into s; the options go to o. */
+static void
+mmap_parse(struct tool *t, int argc, char **argv, struct mmap_opts *o,
+    struct mmap_state *s)
 {
 	static const struct option longopts[] = {
 		{ "all-pages", no_argument, NULL, MMAP_OPT_ALL_PAGES },
 		{ NULL, 0, NULL, 0 }
 	};
+	int first;
+
+	first = tool_parse(t, argc, argv, "rC", longopts, mmap_option, o);
+	if (argc - first < 2)
+		tool_usage_error(t, "missing the size or the file");
+	if (argc - first > 2)
+		tool_usage_error(t, "too many arguments");
+	s->size = tool_size(t, "size", argv[first], 1, MMAP_MAX_SIZE);
+	s->file = argv[first + 1];
+	s->random = o->random;
+	s->all_pages = o->all_pages;
+	s->stride = s->random ? MMAP_STRIDE_R : MMAP_STRIDE;
+	s->span = (size_t)(s->random ? s->size : s->size / MMAP_SPAN_DIV);
+}
+
+/* Print the time per operation of r, with what it mapped and touched. */
+static void
+mmap_report(struct tool *t, const struct mmap_state *s, bm_result *r)
+{
+	const char *label = "", *name;
+	bm_param params[4];
+	bm_record rec;
+	char line[128];
+
+	params[0] = (bm_param){ "size", NULL, (double)s->size };
+	params[1] = (bm_param){ "file", s->file, 0 };
+	params[2] = (bm_param){ "stride", NULL, s->all_pages ?
+	    (double)sysconf(_SC_PAGESIZE) : (double)s->stride };
+	params[3] = (bm_param){ "span", NULL, s->all_pages ? (double)s->size :
+	    (double)s->span };
+	if (!s->all_pages)
+		name = s->random ? "write-160k" : "write-16k";
+	else {
+		name = s->random ? "all-pages-random" : "all-pages";
+		label = s->random ? " all-pages-random" : " all-pages";
+	}
+	tool_record_us(&rec, t, name, params, 4, r);
+	snprintf(line, sizeof line, "%.6f ", (double)s->size / 1e6);
+	tool_report_value(t, &rec, line, 2, label);
+}
+
+/* Measure and print. */
+int
+main(int argc, char **argv)
+{
 	struct tool t = {
 		.name = "lat_mmap",
 		.args = "[-r] [-C] [--all-pages] size file",
@@ -207,29 +239,14 @@ main(int argc, char **argv)
 		    "own value (the file\nmust be writable; its contents never "
 		    "change).\n"
 	};
-	const char *label = "", *name;
 	struct mmap_opts o;
 	struct mmap_state s;
-	bm_param params[4];
-	bm_record rec;
 	bm_bench b;
 	bm_result r;
-	char line[128];
-	int first;
 
 	memset(&o, 0, sizeof o);
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, "rC", longopts, mmap_option, &o);
-	if (argc - first < 2)
-		tool_usage_error(&t, "missing the size or the file");
-	if (argc - first > 2)
-		tool_usage_error(&t, "too many arguments");
-	s.size = tool_size(&t, "size", argv[first], 1, MMAP_MAX_SIZE);
-	s.file = argv[first + 1];
-	s.random = o.random;
-	s.all_pages = o.all_pages;
-	s.stride = s.random ? MMAP_STRIDE_R : MMAP_STRIDE;
-	s.span = (size_t)(s.random ? s.size : s.size / MMAP_SPAN_DIV);
+	mmap_parse(&t, argc, argv, &o, &s);
 	tool_setup(&t);
 	if (!s.all_pages) {
 		tool_default_enough(&t, MMAP_ENOUGH_US);
@@ -248,21 +265,7 @@ main(int argc, char **argv)
 	b.cleanup = mmap_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	params[0] = (bm_param){ "size", NULL, (double)s.size };
-	params[1] = (bm_param){ "file", s.file, 0 };
-	params[2] = (bm_param){ "stride", NULL, s.all_pages ?
-	    (double)sysconf(_SC_PAGESIZE) : (double)s.stride };
-	params[3] = (bm_param){ "span", NULL, s.all_pages ? (double)s.size :
-	    (double)s.span };
-	if (!s.all_pages)
-		name = s.random ? "write-160k" : "write-16k";
-	else {
-		name = s.random ? "all-pages-random" : "all-pages";
-		label = s.random ? " all-pages-random" : " all-pages";
-	}
-	tool_record_us(&rec, &t, name, params, 4, &r);
-	snprintf(line, sizeof line, "%.6f ", (double)s.size / 1e6);
-	tool_report_value(&t, &rec, line, 2, label);
+	mmap_report(&t, &s, &r);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

@@ -78,8 +78,7 @@ pf_pass(struct pf_state *s)
 static int
 pf_setup(struct pf_state *s, unsigned worker)
 {
-	size_t i, j, tmp, stride;
-	unsigned seed = 1u + worker;
+	size_t i, j, stride;
 	int rc;
 
 	s->fd = -1;
@@ -88,7 +87,8 @@ pf_setup(struct pf_state *s, unsigned worker)
 		return rc;
 	if ((rc = file_open(s->path, O_RDONLY, &s->fd, NULL)) != 0)
 		return rc;
-	if ((s->order = malloc(s->npages * sizeof *s->order)) == NULL)
+	if ((s->order = file_page_order(s->npages, 1u + worker,
+	    !s->per_fault)) == NULL)
 		return -ENOMEM;
 	if (s->per_fault) {
 		/* A stride prime to the page count visits every page once. */
@@ -101,15 +101,6 @@ pf_setup(struct pf_state *s, unsigned worker)
 			if ((j += stride) >= s->npages)
 				j -= s->npages;
 		}
-		return 0;
-	}
-	for (i = 0; i < s->npages; i++)
-		s->order[i] = i;
-	for (i = s->npages; i > 1; i--) {
-		j = (size_t)rand_r(&seed) % i;
-		tmp = s->order[i - 1];
-		s->order[i - 1] = s->order[j];
-		s->order[j] = tmp;
 	}
 	return 0;
 }
@@ -161,13 +152,9 @@ pf_cleanup(bm_iter_t n, void *cookie)
 	struct pf_state *s = cookie;
 
 	(void)n;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
+	file_worker_close(&s->fd, s->dir, s->path);
 	free(s->order);
 	s->order = NULL;
-	if (s->dir != NULL)
-		(void)unlink(s->path);
 	return 0;
 }
 
@@ -213,14 +200,101 @@ pf_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->per_fault = 1;
 }
 
-/* Time passes (and the map and unmap alone), print the time per page or fault. */
-int
-main(int argc, char **argv)
+/* Parse the command line into s; the options go to o. */
+static void
+pf_parse(struct tool *t, int argc, char **argv, struct pf_opts *o,
+    struct pf_state *s)
 {
 	static const struct option longopts[] = {
 		{ "per-fault", no_argument, NULL, PF_OPT_PER_FAULT },
 		{ NULL, 0, NULL, 0 }
 	};
+	int first;
+
+	first = tool_parse(t, argc, argv, "C", longopts, pf_option, o);
+	if (first >= argc)
+		tool_usage_error(t, "missing the file");
+	if (first + 1 < argc)
+		tool_usage_error(t, "too many arguments");
+	s->file = argv[first];
+	s->per_fault = o->per_fault;
+}
+
+/* Check the file and size the pass: whole pages, at most PF_MAX_SIZE. */
+static void
+pf_size(struct tool *t, struct pf_state *s)
+{
+	uint64_t size;
+
+	size = file_check(t, s->file, O_RDONLY, 0);
+	if (size > PF_MAX_SIZE)
+		size = PF_MAX_SIZE;
+	s->pagesize = (size_t)sysconf(_SC_PAGESIZE);
+	s->npages = (size_t)(size / s->pagesize);
+	if (s->npages == 0)
+		tool_fail(t, "%s holds %ju bytes, less than a page (%zu)",
+		    s->file, (uintmax_t)size, s->pagesize);
+	s->size = (uint64_t)s->npages * s->pagesize;
+	file_pass_bound(t, s->size);
+}
+
+/* Time the map and unmap alone (b's second run); their median in ns. */
+static double
+pf_map_ns(struct tool *t, bm_bench *b, const bm_result *r)
+{
+	bm_result rmap;
+	double map_ns;
+
+	tool_later_warmup(t, PF_NEXT_WARMUP_US);
+	b->benchmark = pf_bench_map;
+	tool_run(t, b, &rmap);
+	map_ns = rmap.per_op_ns.median;
+	bm_result_free(&rmap);
+	/*
+	 * The map and unmap were timed apart: on a loaded machine
+	 * they can come out dearer than a whole pass.
+	 */
+	if (r->per_op_ns.median <= map_ns)
+		tool_fail(t, "the map and unmap alone (%.2f us) took "
+		    "as long as a pass (%.2f us): no figure",
+		    map_ns / 1000, r->per_op_ns.median / 1000);
+	return map_ns;
+}
+
+/* Print the time per page (or per fault) of r, less map_ns per pass. */
+static void
+pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
+    double faults, double map_ns)
+{
+	bm_param params[4];
+	bm_record rec;
+	char line[700];
+	double div;
+	int rc;
+
+	div = s->per_fault ? faults : (double)s->npages;
+	params[0] = (bm_param){ "file", s->file, 0 };
+	params[1] = (bm_param){ "pages", NULL, (double)s->npages };
+	params[2] = s->per_fault ?
+	    (bm_param){ "faults_per_pass", NULL, faults } :
+	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
+	if ((rc = bm_record_latency_per(&rec, t->name, s->per_fault ?
+	    "per-fault" : "per-page", "us", r, div, map_ns)) != 0)
+		tool_lib_fail(t, rc, "building the record");
+	rec.params = params;
+	rec.nparams = 2;
+	/* The faults and the map+unmap cost are found, not asked for. */
+	rec.measured = params + 2;
+	rec.nmeasured = 1;
+	snprintf(line, sizeof line, "Pagefaults on %s%s: ", s->file,
+	    s->per_fault ? " (per fault)" : "");
+	tool_report_value(t, &rec, line, 4, " microseconds");
+}
+
+/* Time passes (and the map and unmap alone), print the time per page or fault. */
+int
+main(int argc, char **argv)
+{
 	struct tool t = {
 		.name = "lat_pagefault",
 		.args = "[-C] [--per-fault] file",
@@ -232,38 +306,18 @@ main(int argc, char **argv)
 	};
 	struct pf_state s;
 	struct pf_opts o = { 0, 0 };
-	bm_param params[4];
-	bm_record rec;
 	bm_bench b;
-	bm_result r, rmap;
-	char line[700];
-	double faults = 0, map_ns, div;
-	uint64_t size;
-	int first, rc;
+	bm_result r;
+	double faults = 0, map_ns = 0;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, "C", longopts, pf_option, &o);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the file");
-	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
-	s.file = argv[first];
-	s.per_fault = o.per_fault;
+	pf_parse(&t, argc, argv, &o, &s);
 	tool_setup(&t);
 	if (!s.per_fault) {
 		tool_default_enough(&t, PF_ENOUGH_US);
 		tool_min_enough(&t, PF_ENOUGH_US);
 	}
-	size = file_check(&t, s.file, O_RDONLY, 0);
-	if (size > PF_MAX_SIZE)
-		size = PF_MAX_SIZE;
-	s.pagesize = (size_t)sysconf(_SC_PAGESIZE);
-	s.npages = (size_t)(size / s.pagesize);
-	if (s.npages == 0)
-		tool_fail(&t, "%s holds %ju bytes, less than a page (%zu)",
-		    s.file, (uintmax_t)size, s.pagesize);
-	s.size = (uint64_t)s.npages * s.pagesize;
-	file_pass_bound(&t, s.size);
+	pf_size(&t, &s);
 	if (o.clone)
 		s.dir = tool_tmpdir(&t);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)
@@ -273,39 +327,9 @@ main(int argc, char **argv)
 	b.cleanup = pf_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	map_ns = 0;
-	if (!s.per_fault) {
-		tool_later_warmup(&t, PF_NEXT_WARMUP_US);
-		b.benchmark = pf_bench_map;
-		tool_run(&t, &b, &rmap);
-		map_ns = rmap.per_op_ns.median;
-		bm_result_free(&rmap);
-		/*
-		 * The map and unmap were timed apart: on a loaded machine
-		 * they can come out dearer than a whole pass.
-		 */
-		if (r.per_op_ns.median <= map_ns)
-			tool_fail(&t, "the map and unmap alone (%.2f us) took "
-			    "as long as a pass (%.2f us): no figure",
-			    map_ns / 1000, r.per_op_ns.median / 1000);
-	}
-	div = s.per_fault ? faults : (double)s.npages;
-	params[0] = (bm_param){ "file", s.file, 0 };
-	params[1] = (bm_param){ "pages", NULL, (double)s.npages };
-	params[2] = s.per_fault ?
-	    (bm_param){ "faults_per_pass", NULL, faults } :
-	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
-	if ((rc = bm_record_latency_per(&rec, t.name, s.per_fault ?
-	    "per-fault" : "per-page", "us", &r, div, map_ns)) != 0)
-		tool_lib_fail(&t, rc, "building the record");
-	rec.params = params;
-	rec.nparams = 2;
-	/* The faults and the map+unmap cost are found, not asked for. */
-	rec.measured = params + 2;
-	rec.nmeasured = 1;
-	snprintf(line, sizeof line, "Pagefaults on %s%s: ", s.file,
-	    s.per_fault ? " (per fault)" : "");
-	tool_report_value(&t, &rec, line, 4, " microseconds");
+	if (!s.per_fault)
+		map_ns = pf_map_ns(&t, &b, &r);
+	pf_report(&t, &s, &r, faults, map_ns);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

@@ -133,6 +133,36 @@ file_worker_path(const char *file, const char *dir, uint64_t size, char *out,
 	return 0;
 }
 
+/* Release a worker's file: close it and, with -C, remove its copy. */
+void
+file_worker_close(int *fd, const char *dir, const char *path)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	if (dir != NULL)
+		(void)unlink(path);
+}
+
+/* The pages 0..npages-1 in a new array, shuffled from seed when asked. */
+size_t *
+file_page_order(size_t npages, unsigned seed, int shuffle)
+{
+	size_t *order, i, j, tmp;
+
+	if ((order = malloc(npages * sizeof *order)) == NULL)
+		return NULL;
+	for (i = 0; i < npages; i++)
+		order[i] = i;
+	for (i = npages; shuffle && i > 1; i--) {
+		j = (size_t)rand_r(&seed) % i;
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+	return order;
+}
+
 /*
  * The terms of lmbench's unrolled sum.  One expression of 128 loads lets
  * the compiler add them as a tree (or in vector registers): a plain loop

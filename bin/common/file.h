@@ -40,6 +40,18 @@ int file_worker_path(const char *file, const char *dir, uint64_t size,
     char *out, size_t outlen);
 
 /*
+ * A worker's cleanup of its file: close *fd (and set it to -1) and, when
+ * dir is set (-C), unlink the worker's copy at path.
+ */
+void file_worker_close(int *fd, const char *dir, const char *path);
+
+/*
+ * The page indexes 0 to npages - 1, in order or (shuffle) in a random
+ * order drawn with rand_r from seed; malloc'd, NULL when out of memory.
+ */
+size_t *file_page_order(size_t npages, unsigned seed, int shuffle);
+
+/*
  * Sum size bytes as longs, lmbench's way: an unrolled sum of 128 longs per
  * step (the compiler adds them in parallel), then the tail; every byte is
  * really read.  Returns the sum.
