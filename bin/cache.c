@@ -18,45 +18,6 @@
 /* A level spans at least this many sizes (a factor of two). */
 #define CACHE_MIN_POINTS 3
 
-/* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
-struct cache_opts {
-	uint64_t line;		/* -L, or the cache's line */
-	uint64_t len;		/* -M, or four times the last level */
-};
-
-/* Take -c, -L and -M into the cache_opts cookie. */
-static void
-cache_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct cache_opts *o = cookie;
-
-	switch (opt) {
-	case 'c':
-		break;
-	case 'L':
-		o->line = mem_line_arg(t, arg);
-		break;
-	case 'M':
-		o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
-		break;
-	default:
-		tool_usage_error(t, "unexpected option");
-	}
-}
-
-/* The chase the sweep uses: lines shuffled in each page, pages in order. */
-static void
-cache_chase(struct mem_chase *c, size_t size, const struct mem_topo *tp,
-    const struct cache_opts *o)
-{
-	memset(c, 0, sizeof *c);
-	c->size = size;
-	c->stride = (size_t)o->line;
-	c->page = tp->page;
-	c->order = MEM_ORDER_PAGE;
-	c->k = 1;
-}
-
 /* qsort's comparison of doubles. */
 static int
 cache_cmp(const void *a, const void *b)
@@ -81,7 +42,7 @@ cache_median(const double *lat, size_t from, size_t to)
 /* Print one level (or memory, when level is 0) with its parallelism. */
 static void
 cache_report(struct tool *t, const struct mem_topo *tp,
-    const struct cache_opts *o, unsigned level, size_t size, double ns,
+    const struct mem_sweep_opts *o, unsigned level, size_t size, double ns,
     size_t at)
 {
 	struct mem_chase c;
@@ -91,7 +52,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	double par, one;
 	unsigned best_k;
 
-	cache_chase(&c, at, tp, o);
+	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
 	par = mem_parallelism(t, &c, &one, &best_k);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
@@ -102,16 +63,12 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	measured[2] = (bm_param){ "reported", NULL, level > 0 &&
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
 	measured[3] = (bm_param){ "topology", tp->source, 0 };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t->name;
-	rec.case_name = level > 0 ? "cache" : "memory";
+	tool_record_figure(&rec, t, level > 0 ? "cache" : "memory", "latency",
+	    "ns", BM_BETTER_AUTO, ns);
 	rec.params = params;
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 4;
-	rec.metric = "latency";
-	rec.unit = "ns";
-	rec.value = ns;
 	if (level > 0)
 		snprintf(out, sizeof out, "L%u cache: %zu bytes %.2f "
 		    "nanoseconds %llu linesize %.2f parallelism\n", level,
@@ -122,72 +79,50 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	mem_report_derived(t, &rec, out);
 }
 
-/*
- * Chase buffers of growing size and cut the latency curve into plateaus:
- * a plateau ends where a size costs clearly more than its best point, and
- * the next one starts where the curve stops rising.  Each boundary is the
- * last size whose latency is below the midpoint of the two plateaus; each
- * level's latency is its plateau's median.  Neighbouring plateaus whose
- * medians differ by less than the jump are one level, and there are no
- * more levels than the caches the system reports.  The last plateau is memory
- * when the sweep went past twice the last-level cache.
- */
-int
-main(int argc, char **argv)
+/* Chase buffers from tp's L1 / 8 up to o->len; the sizes and latencies, their count. */
+static size_t
+cache_sweep(struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, size_t *sizes, double *lat)
 {
-	struct tool t = {
-		.name = "cache",
-		.args = "[-c] [-L line] [-M len]",
-		.extra_usage = "  -c              accepted for lmbench's "
-		    "scripts\n"
-		    "  -L line         the line size (default: the cache's)\n"
-		    "  -M len          the largest size (k/m/g); default four "
-		    "times the last-level cache\n"
-	};
-	size_t sizes[CACHE_MAX_POINTS], start[CACHE_MAX_POINTS];
-	size_t end[CACHE_MAX_POINTS], n = 0, nseg, s, i, j, size;
-	double lat[CACHE_MAX_POINTS], v[CACHE_MAX_POINTS], base, mid;
-	struct cache_opts o = { 0, 0 };
-	struct mem_topo tp;
 	struct mem_chase c;
 	struct progress prog;
-	size_t npoints = 0;
+	size_t n = 0, npoints = 0, s, size;
 	char sz[32];
-	int first, memory;
 
-	first = tool_parse(&t, argc, argv, "cL:M:", NULL, cache_option, &o);
-	if (first < argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
-	if (o.line == 0)
-		o.line = tp.line;
-	if (o.line > tp.page)
-		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
-		    (unsigned long long)o.line, tp.page);
-	if (o.len == 0)
-		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
-		    (size_t)1 << 30);
-	tool_setup(&t);
-	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)o.len);
-
-	size = tp.l1d / 8 > 4096 ? tp.l1d / 8 : 4096;
-	progress_start(&prog, &t);
-	for (s = size; s <= o.len && npoints < CACHE_MAX_POINTS;
+	size = tp->l1d / 8 > 4096 ? tp->l1d / 8 : 4096;
+	progress_start(&prog, t);
+	for (s = size; s <= o->len && npoints < CACHE_MAX_POINTS;
 	    s = mem_next_size(s))
 		npoints++;
-	for (; size <= o.len && n < CACHE_MAX_POINTS;
+	for (; size <= o->len && n < CACHE_MAX_POINTS;
 	    size = mem_next_size(size)) {
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
-		cache_chase(&c, size, &tp, &o);
+		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
 		sizes[n] = size;
-		lat[n++] = mem_chase_latency(&t, &c);
+		lat[n++] = mem_chase_latency(t, &c);
 	}
 	progress_clear(&prog);
 	if (n < 3)
-		tool_usage_error(&t, "-M %llu leaves fewer than 3 sizes to "
-		    "measure", (unsigned long long)o.len);
+		tool_usage_error(t, "-M %llu leaves fewer than 3 sizes to "
+		    "measure", (unsigned long long)o->len);
+	return n;
+}
+
+/*
+ * Cut lat[0..n-1] into plateaus, [start, end] each, with their medians
+ * in v: a plateau ends where a size costs clearly more than its best
+ * point, and the next one starts where the curve stops rising.
+ * Neighbouring plateaus whose medians differ by less than the jump are
+ * one level, and there are no more levels than tp's caches (and memory).
+ * Returns how many.
+ */
+static size_t
+cache_plateaus(const double *lat, size_t n, const struct mem_topo *tp,
+    size_t *start, size_t *end, double *v)
+{
+	size_t nseg, s, i, j;
+	double base;
 
 	/* The plateaus. */
 	nseg = 1;
@@ -237,7 +172,7 @@ main(int argc, char **argv)
 				s = j;
 		}
 		if (nseg < 2 || (v[s + 1] >= CACHE_JUMP_RATIO * v[s] &&
-		    nseg <= tp.n + 1))
+		    nseg <= tp->n + 1))
 			break;
 		end[s] = end[s + 1];
 		for (i = s + 1; i + 1 < nseg; i++) {
@@ -248,7 +183,45 @@ main(int argc, char **argv)
 		for (i = 0; i < nseg; i++)
 			v[i] = cache_median(lat, start[i], end[i]);
 	}
+	return nseg;
+}
 
+/*
+ * Chase buffers of growing size and cut the latency curve into plateaus
+ * (cache_plateaus).  Each boundary is the last size whose latency is
+ * below the midpoint of the two plateaus; each level's latency is its
+ * plateau's median.  The last plateau is memory
+ * when the sweep went past twice the last-level cache.
+ */
+int
+main(int argc, char **argv)
+{
+	struct tool t = {
+		.name = "cache",
+		.args = "[-c] [-L line] [-M len]",
+		.extra_usage = "  -c              accepted for lmbench's "
+		    "scripts\n"
+		    "  -L line         the line size (default: the cache's)\n"
+		    "  -M len          the largest size (k/m/g); default four "
+		    "times the last-level cache\n"
+	};
+	size_t sizes[CACHE_MAX_POINTS], start[CACHE_MAX_POINTS];
+	size_t end[CACHE_MAX_POINTS], n, nseg, s, i, j;
+	double lat[CACHE_MAX_POINTS], v[CACHE_MAX_POINTS], mid;
+	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
+	struct mem_topo tp;
+	int memory;
+
+	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);
+	mem_sweep_line_fits(&t, &o, &tp);
+	if (o.len == 0)
+		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
+		    (size_t)1 << 30);
+	tool_setup(&t);
+	mem_sweep_options(&t);
+	mem_precheck(&t, (size_t)o.len);
+	n = cache_sweep(&t, &tp, &o, sizes, lat);
+	nseg = cache_plateaus(lat, n, &tp, start, end, v);
 	memory = nseg > 1 && o.len >= 2 * tp.llc;
 	for (s = 0; s < nseg - (size_t)memory; s++) {
 		/* The boundary: the last size below the midpoint. */

@@ -15,22 +15,6 @@
 /* Loads per group: every stride makes as many loads per group. */
 #define LINE_GROUP 8
 
-/* -M: the buffer. */
-struct line_opts {
-	uint64_t len;		/* -M, or twice the last level */
-};
-
-/* Take -M. */
-static void
-line_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct line_opts *o = cookie;
-
-	if (opt != 'M')
-		tool_usage_error(t, "unexpected option");
-	o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
-}
-
 /* The latency of one load of a random chase at this stride. */
 static double
 line_latency(struct tool *t, size_t len, size_t stride)
@@ -65,19 +49,15 @@ main(int argc, char **argv)
 	};
 	double lat[16], best = 0, ratio;
 	struct mem_topo tp;
-	struct line_opts o = { 0 };
+	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	bm_param params[1], measured[4];
 	bm_record rec;
 	char out[64];
 	size_t s, found = 0;
 	unsigned i, n = 0;
 	struct progress prog;
-	int first;
 
-	first = tool_parse(&t, argc, argv, "M:", NULL, line_option, &o);
-	if (first < argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
+	mem_sweep_parse(&t, argc, argv, "M:", &o, &tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 2, (size_t)16 << 20,
 		    (size_t)256 << 20);
@@ -107,17 +87,12 @@ main(int argc, char **argv)
 	for (i = 0, s = LINE_MIN_STRIDE; s < found; i++, s *= 2)
 		;
 	measured[3].num = lat[i];
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = "line";
+	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
+	    (double)found);
 	rec.params = params;
 	rec.nparams = 1;
 	rec.measured = measured;
 	rec.nmeasured = 4;
-	rec.metric = "size";
-	rec.unit = "bytes";
-	rec.better = BM_BETTER_NONE;
-	rec.value = (double)found;
 	snprintf(out, sizeof out, "%zu\n", found);
 	mem_report_derived(&t, &rec, out);
 	return tool_finish(&t);

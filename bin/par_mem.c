@@ -9,31 +9,6 @@
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)
 
-/* -L and -M. */
-struct pm_opts {
-	uint64_t line;		/* -L, or the cache's line */
-	uint64_t len;		/* -M, or four times the last level */
-};
-
-/* Take -L and -M. */
-static void
-pm_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct pm_opts *o = cookie;
-
-	switch (opt) {
-	case 'L':
-		o->line = mem_line_arg(t, arg);
-		break;
-	case 'M':
-		o->len = tool_size(t, "-M", arg, 2 * PAR_MEM_LOWER,
-		    MEM_MAX_LEN);
-		break;
-	default:
-		tool_usage_error(t, "unexpected option");
-	}
-}
-
 /*
  * For sizes doubling up to len, chase 1, 2, 4, 8 and 16 independent
  * chains through the same buffer (lines shuffled within each page, the
@@ -53,21 +28,15 @@ main(int argc, char **argv)
 	};
 	struct mem_topo tp;
 	struct mem_chase c;
-	struct pm_opts o = { 0, 0 };
+	struct mem_sweep_opts o = { 0, 0, 2 * PAR_MEM_LOWER };
 	bm_param params[2], measured[4];
 	bm_record rec;
 	char out[64];
 	double par, one;
 	unsigned best_k;
 	size_t size;
-	int first;
 
-	first = tool_parse(&t, argc, argv, "L:M:", NULL, pm_option, &o);
-	if (first < argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
-	if (o.line == 0)
-		o.line = tp.line;
+	mem_sweep_parse(&t, argc, argv, "L:M:", &o, &tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
@@ -79,12 +48,7 @@ main(int argc, char **argv)
 	mem_precheck(&t, (size_t)o.len);
 
 	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2) {
-		memset(&c, 0, sizeof c);
-		c.size = size;
-		c.stride = (size_t)o.line;
-		c.page = tp.page;
-		c.order = MEM_ORDER_PAGE;
-		c.k = 1;
+		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
 		par = mem_parallelism(&t, &c, &one, &best_k);
 
 		params[0] = (bm_param){ "size", NULL, (double)size };

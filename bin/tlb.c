@@ -14,32 +14,6 @@
 #define TLB_JUMP_RATIO 1.25
 #define TLB_JUMP_NS 0.5
 
-/* -L and -M; -c is taken for lmbench's scripts and changes nothing. */
-struct tlb_opts {
-	uint64_t line;		/* -L, or the cache's line */
-	uint64_t len;		/* -M, or TLB_MAX_PAGES pages */
-};
-
-/* Take -c, -L and -M. */
-static void
-tlb_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct tlb_opts *o = cookie;
-
-	switch (opt) {
-	case 'c':
-		break;
-	case 'L':
-		o->line = mem_line_arg(t, arg);
-		break;
-	case 'M':
-		o->len = tool_size(t, "-M", arg, 64 * 1024, MEM_MAX_LEN);
-		break;
-	default:
-		tool_usage_error(t, "unexpected option");
-	}
-}
-
 /*
  * The time of one load of a random chase over npages pages, one line
  * in each (pages == 1), or over as many lines packed into as few pages
@@ -65,6 +39,80 @@ tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
 }
 
 /*
+ * Visit more and more pages up to maxpages; the reach (the last point
+ * before the jump) and, in *cost, the cost of a miss.  A jump counts when
+ * the next point is past the reach too: one point slowed by another
+ * process is noise, not the TLB.
+ */
+static size_t
+tlb_sweep(struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, size_t maxpages, double *cost)
+{
+	double spread, packed, base = 0;
+	size_t n, reach = 0, npoints = 0, point = 0;
+	struct progress prog;
+	char sz[32];
+
+	*cost = 0;
+	progress_start(&prog, t);
+	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n))
+		npoints++;
+	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
+		/* The sweep stops at the jump: "of at most". */
+		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
+		    progress_size(sz, sizeof sz, (double)n * tp->page),
+		    ++point, npoints);
+		spread = tlb_point(t, n, tp->page, (size_t)o->line, 1);
+		packed = tlb_point(t, n, tp->page, (size_t)o->line, 0);
+		if (n == TLB_MIN_PAGES)
+			base = spread - packed;
+		if (spread - packed > base + TLB_JUMP_NS &&
+		    spread > TLB_JUMP_RATIO * (packed + (base > 0 ? base : 0))) {
+			if (*cost > 0)
+				break;
+			*cost = spread - packed;
+			continue;
+		}
+		*cost = 0;
+		reach = n;
+	}
+	progress_clear(&prog);
+	if (n > maxpages)
+		tool_fail(t, "no TLB limit within %zu pages; give a larger "
+		    "-M", maxpages);
+	return reach;
+}
+
+/* Print the reach and the cost of a miss. */
+static void
+tlb_report(struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, size_t maxpages, size_t reach,
+    double cost)
+{
+	bm_param params[3], measured[3];
+	bm_record rec;
+	char out[96];
+
+	params[0] = (bm_param){ "page", NULL, (double)tp->page };
+	params[1] = (bm_param){ "line", NULL, (double)o->line };
+	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp->page };
+	measured[0] = (bm_param){ "pages", NULL, (double)reach };
+	measured[1] = (bm_param){ "miss_ns", NULL, cost };
+	measured[2] = (bm_param){ "first_miss_pages", NULL,
+	    (double)mem_next_size(reach) };
+	/* A larger reach is no better or worse machine: not judged. */
+	tool_record_figure(&rec, t, "tlb", "pages", "pages", BM_BETTER_NONE,
+	    (double)reach);
+	rec.params = params;
+	rec.nparams = 3;
+	rec.measured = measured;
+	rec.nmeasured = 3;
+	snprintf(out, sizeof out, "tlb: %zu pages %.5f nanoseconds\n", reach,
+	    cost);
+	mem_report_derived(t, &rec, out);
+}
+
+/*
  * Visit more and more pages, one line each, in random order, and compare
  * each point with a chase over the same number of lines packed into few
  * pages.  While the pages fit the TLB the two cost the same; the TLB's
@@ -83,25 +131,12 @@ main(int argc, char **argv)
 		    "default 4 GB of pages, 1M pages at most)\n"
 	};
 	struct mem_topo tp;
-	struct tlb_opts o = { 0, 0 };
-	bm_param params[3], measured[3];
-	bm_record rec;
-	char out[96];
-	double spread, packed, base = 0, cost = 0;
-	size_t maxpages, n, reach = 0, npoints = 0, point = 0;
-	struct progress prog;
-	char sz[32];
-	int first;
+	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
+	double cost;
+	size_t maxpages, reach;
 
-	first = tool_parse(&t, argc, argv, "cL:M:", NULL, tlb_option, &o);
-	if (first < argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
-	if (o.line == 0)
-		o.line = tp.line;
-	if (o.line > tp.page)
-		tool_usage_error(&t, "-L %llu is larger than a page (%zu bytes)",
-		    (unsigned long long)o.line, tp.page);
+	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);
+	mem_sweep_line_fits(&t, &o, &tp);
 	if (o.len == 0)
 		o.len = (uint64_t)TLB_MAX_PAGES * tp.page;
 	maxpages = (size_t)(o.len / tp.page);
@@ -113,59 +148,7 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	mem_precheck(&t, maxpages * tp.page);
-
-	/*
-	 * A jump counts when the next point is past the reach too: one point
-	 * slowed by another process is noise, not the TLB.
-	 */
-	progress_start(&prog, &t);
-	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n))
-		npoints++;
-	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
-		/* The sweep stops at the jump: "of at most". */
-		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
-		    progress_size(sz, sizeof sz, (double)n * tp.page),
-		    ++point, npoints);
-		spread = tlb_point(&t, n, tp.page, (size_t)o.line, 1);
-		packed = tlb_point(&t, n, tp.page, (size_t)o.line, 0);
-		if (n == TLB_MIN_PAGES)
-			base = spread - packed;
-		if (spread - packed > base + TLB_JUMP_NS &&
-		    spread > TLB_JUMP_RATIO * (packed + (base > 0 ? base : 0))) {
-			if (cost > 0)
-				break;
-			cost = spread - packed;
-			continue;
-		}
-		cost = 0;
-		reach = n;
-	}
-	progress_clear(&prog);
-	if (n > maxpages)
-		tool_fail(&t, "no TLB limit within %zu pages; give a larger "
-		    "-M", maxpages);
-
-	params[0] = (bm_param){ "page", NULL, (double)tp.page };
-	params[1] = (bm_param){ "line", NULL, (double)o.line };
-	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp.page };
-	measured[0] = (bm_param){ "pages", NULL, (double)reach };
-	measured[1] = (bm_param){ "miss_ns", NULL, cost };
-	measured[2] = (bm_param){ "first_miss_pages", NULL,
-	    (double)mem_next_size(reach) };
-	memset(&rec, 0, sizeof rec);
-	rec.tool = t.name;
-	rec.case_name = "tlb";
-	rec.params = params;
-	rec.nparams = 3;
-	rec.measured = measured;
-	rec.nmeasured = 3;
-	rec.metric = "pages";
-	rec.unit = "pages";
-	/* A larger reach is no better or worse machine: not judged. */
-	rec.better = BM_BETTER_NONE;
-	rec.value = (double)reach;
-	snprintf(out, sizeof out, "tlb: %zu pages %.5f nanoseconds\n", reach,
-	    cost);
-	mem_report_derived(&t, &rec, out);
+	reach = tlb_sweep(&t, &tp, &o, maxpages, &cost);
+	tlb_report(&t, &tp, &o, maxpages, reach, cost);
 	return tool_finish(&t);
 }

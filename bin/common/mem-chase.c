@@ -249,6 +249,64 @@ mem_line_arg(const struct tool *t, const char *arg)
 	return line;
 }
 
+/* Take -c, -L and -M into a mem_sweep_opts cookie. */
+void
+mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie)
+{
+	struct mem_sweep_opts *o = cookie;
+
+	switch (opt) {
+	case 'c':
+		break;
+	case 'L':
+		o->line = mem_line_arg(t, arg);
+		break;
+	case 'M':
+		o->len = tool_size(t, "-M", arg, o->min_len, MEM_MAX_LEN);
+		break;
+	default:
+		tool_usage_error(t, "unexpected option");
+	}
+}
+
+/* Parse a sweep's options, find the topology, default the line. */
+void
+mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
+    struct mem_sweep_opts *o, struct mem_topo *tp)
+{
+	int first;
+
+	first = tool_parse(t, argc, argv, optstring, NULL, mem_sweep_option,
+	    o);
+	if (first < argc)
+		tool_usage_error(t, "unexpected argument '%s'", argv[first]);
+	mem_topology(tp);
+	if (o->line == 0)
+		o->line = tp->line;
+}
+
+/* Lay out a chase of size bytes: lines shuffled in each page, pages in order. */
+void
+mem_chase_paged(struct mem_chase *c, size_t size, size_t line, size_t page)
+{
+	memset(c, 0, sizeof *c);
+	c->size = size;
+	c->stride = line;
+	c->page = page;
+	c->order = MEM_ORDER_PAGE;
+	c->k = 1;
+}
+
+/* Refuse a line larger than a page. */
+void
+mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
+    const struct mem_topo *tp)
+{
+	if (o->line > tp->page)
+		tool_usage_error(t, "-L %llu is larger than a page (%zu bytes)",
+		    (unsigned long long)o->line, tp->page);
+}
+
 /*
  * Memory-level parallelism of a chase: the time per load of one chain
  * over the best time per load of k interleaved chains (k = 2, 4, 8, 16),

@@ -98,6 +98,28 @@ size_t mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
 size_t mem_next_size(size_t size);
 void mem_sweep_options(struct tool *t);
 
+/* The -L and -M of the sweep tools (cache, line, par_mem, tlb). */
+struct mem_sweep_opts {
+	uint64_t line;		/* -L, or the cache's line */
+	uint64_t len;		/* -M, or 0 for the tool's default */
+	uint64_t min_len;	/* the smallest -M accepted */
+};
+
+/* tool_parse's callback for -c (accepted, ignored), -L and -M. */
+void mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie);
+/*
+ * Parse a sweep tool's options (no operands), find the topology and
+ * default -L to the cache's line.
+ */
+void mem_sweep_parse(struct tool *t, int argc, char **argv,
+    const char *optstring, struct mem_sweep_opts *o, struct mem_topo *tp);
+/* The chase of cache and par_mem: lines shuffled in each page, pages in order. */
+void mem_chase_paged(struct mem_chase *c, size_t size, size_t line,
+    size_t page);
+/* Refuse an -L larger than a page (exit 2). */
+void mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
+    const struct mem_topo *tp);
+
 int mem_chase_init(bm_iter_t n, void *cookie);
 int mem_chase_run(bm_iter_t n, void *cookie);
 int mem_chase_cleanup(bm_iter_t n, void *cookie);
