@@ -96,7 +96,7 @@ frd_cleanup(bm_iter_t n, void *cookie)
 	struct file_bw_state *s = cookie;
 
 	(void)n;
-	file_worker_close(&s->fd, s->dir, s->path);
+	file_worker_close(&s->fd, NULL, s->dir, s->path);
 	free(s->mem);
 	s->mem = NULL;
 	return 0;

@@ -125,20 +125,13 @@ static int
 mmap_bench_all(bm_iter_t n, void *cookie)
 {
 	struct mmap_state *s = cookie;
-	const char *m;
-	size_t i;
-	char c = 0;
+	int rc;
 
 	while (n-- > 0) {
-		m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_SHARED, s->fd,
-		    0);
-		if (m == MAP_FAILED)
-			return -errno;
-		for (i = 0; i < s->npages; i++)
-			c ^= m[s->order[i] * s->pagesize];
-		munmap((void *)m, (size_t)s->size);
+		if ((rc = file_page_pass(s->fd, s->size, s->order, s->npages,
+		    s->pagesize, &s->sink)) != 0)
+			return rc;
 	}
-	s->sink = c;
 	return 0;
 }
 
@@ -149,9 +142,7 @@ mmap_cleanup(bm_iter_t n, void *cookie)
 	struct mmap_state *s = cookie;
 
 	(void)n;
-	file_worker_close(&s->fd, s->dir, s->path);
-	free(s->order);
-	s->order = NULL;
+	file_worker_close(&s->fd, &s->order, s->dir, s->path);
 	return 0;
 }
 

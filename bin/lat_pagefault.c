@@ -60,18 +60,8 @@ struct pf_state {
 static int
 pf_pass(struct pf_state *s)
 {
-	const char *m;
-	size_t i;
-	char c = 0;
-
-	m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_SHARED, s->fd, 0);
-	if (m == MAP_FAILED)
-		return -errno;
-	for (i = 0; i < s->npages; i++)
-		c ^= m[s->order[i] * s->pagesize];
-	munmap((void *)m, (size_t)s->size);
-	s->sink = c;
-	return 0;
+	return file_page_pass(s->fd, s->size, s->order, s->npages,
+	    s->pagesize, &s->sink);
 }
 
 /* Open the file (a copy with -C) and lay out the pass's page order. */
@@ -152,9 +142,7 @@ pf_cleanup(bm_iter_t n, void *cookie)
 	struct pf_state *s = cookie;
 
 	(void)n;
-	file_worker_close(&s->fd, s->dir, s->path);
-	free(s->order);
-	s->order = NULL;
+	file_worker_close(&s->fd, &s->order, s->dir, s->path);
 	return 0;
 }
 

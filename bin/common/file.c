@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -133,13 +134,17 @@ file_worker_path(const char *file, const char *dir, uint64_t size, char *out,
 	return 0;
 }
 
-/* Release a worker's file: close it and, with -C, remove its copy. */
+/* Release a worker's file and page order; with -C, remove its copy. */
 void
-file_worker_close(int *fd, const char *dir, const char *path)
+file_worker_close(int *fd, size_t **order, const char *dir, const char *path)
 {
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+	if (order != NULL) {
+		free(*order);
+		*order = NULL;
+	}
 	if (dir != NULL)
 		(void)unlink(path);
 }
@@ -161,6 +166,25 @@ file_page_order(size_t npages, unsigned seed, int shuffle)
 		order[j] = tmp;
 	}
 	return order;
+}
+
+/* Map fd read-only, read a byte of each page in order, unmap. */
+int
+file_page_pass(int fd, uint64_t size, const size_t *order, size_t npages,
+    size_t pagesize, volatile char *sink)
+{
+	const char *m;
+	size_t i;
+	char c = 0;
+
+	m = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < npages; i++)
+		c ^= m[order[i] * pagesize];
+	munmap((void *)m, (size_t)size);
+	*sink = c;
+	return 0;
 }
 
 /*

@@ -40,16 +40,26 @@ int file_worker_path(const char *file, const char *dir, uint64_t size,
     char *out, size_t outlen);
 
 /*
- * A worker's cleanup of its file: close *fd (and set it to -1) and, when
- * dir is set (-C), unlink the worker's copy at path.
+ * A worker's cleanup of its file: close *fd (and set it to -1), free
+ * *order (when order is not NULL) and, when dir is set (-C), unlink the
+ * worker's copy at path.
  */
-void file_worker_close(int *fd, const char *dir, const char *path);
+void file_worker_close(int *fd, size_t **order, const char *dir,
+    const char *path);
 
 /*
  * The page indexes 0 to npages - 1, in order or (shuffle) in a random
  * order drawn with rand_r from seed; malloc'd, NULL when out of memory.
  */
 size_t *file_page_order(size_t npages, unsigned seed, int shuffle);
+
+/*
+ * One pass over a read-only shared mapping of size bytes of fd: read a
+ * byte of each of the npages pages in order[] (pages of pagesize bytes),
+ * unmap; their xor goes to *sink.  0 or -errno.
+ */
+int file_page_pass(int fd, uint64_t size, const size_t *order,
+    size_t npages, size_t pagesize, volatile char *sink);
 
 /*
  * Sum size bytes as longs, lmbench's way: an unrolled sum of 128 longs per
