@@ -242,60 +242,120 @@ fs_option(struct tool *t, int opt, const char *arg, void *cookie)
 	o->sizes[o->nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
 }
 
+/* Parse and check the command line into o; the directory's index, or argc. */
+static int
+fs_parse(struct tool *t, int argc, char **argv, struct fs_opts *o)
+{
+	static const uint64_t defaults[] = { 0, 1024, 4096, 10240 };
+	int first;
+
+	first = tool_parse(t, argc, argv, "s:n:", NULL, fs_option, o);
+	if (first + 1 < argc)
+		tool_usage_error(t, "too many arguments");
+	if (o->nsizes == 0) {
+		memcpy(o->sizes, defaults, sizeof defaults);
+		o->nsizes = sizeof defaults / sizeof defaults[0];
+	}
+	if (t->opts.percentiles > 0)
+		tool_usage_error(t, "--percentiles does not apply to lat_fs");
+	/*
+	 * A cycle over 500 files takes a tenth of a second or more: three
+	 * per round of fresh workers, unless -N says otherwise, keeps five
+	 * rounds near the time eleven intervals of one process took.
+	 */
+	if (!t->reps_given)
+		t->opts.repetitions = FS_REPETITIONS;
+	return first;
+}
+
+/* Make the private directory in dir (or $TMPDIR) and the workers' shared counts. */
+static size_t
+fs_prepare(struct tool *t, struct fs_state *s, const char *dir)
+{
+	size_t shlen;
+	void *m;
+
+	/* The private directory goes in the directory to measure. */
+	if (dir != NULL && setenv("TMPDIR", dir, 1) != 0)
+		tool_fail(t, "cannot use %s: %s", dir, strerror(errno));
+	s->dir = tool_tmpdir(t);
+	shlen = (size_t)t->opts.parallel * sizeof *s->shared;
+	m = mmap(NULL, shlen, PROT_READ | PROT_WRITE, MAP_SHARED |
+	    MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		tool_fail(t, "cannot map %zu bytes: %s", shlen,
+		    strerror(errno));
+	s->shared = m;
+	return shlen;
+}
+
+/* Report the create and delete rates of run r of s's size (dir: NULL if not named). */
+static void
+fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
+    const char *dirarg)
+{
+	bm_param params[3];
+	bm_record rec;
+	double rate[2];
+	unsigned half;
+	int rc;
+
+	params[0] = (bm_param){ "size", NULL, (double)s->size };
+	params[1] = (bm_param){ "files", NULL, s->files };
+	params[2] = (bm_param){ "dir", dirarg, 0 };
+	for (half = 0; half < 2; half++) {
+		free(r->samples);
+		r->samples = NULL;
+		if ((rate[half] = fs_half(s, t->opts.parallel, r,
+		    (int)half)) < 0)
+			tool_fail(t, "cannot summarise the run");
+		if (!t->json && t->sink == NULL)
+			continue;
+		/* A sample is the time per file of one cycle. */
+		if ((rc = bm_record_rate(&rec, t->name, half ? "delete" :
+		    "create", "files/s", r, 1)) != 0)
+			tool_lib_fail(t, rc, "building the record");
+		/* The rate of all workers' files over their time. */
+		rec.value = rate[half];
+		rec.params = params;
+		rec.nparams = dir != NULL ? 3 : 2;
+		tool_report(t, &rec, "");
+	}
+	if (!t->json && !bm_sink_is_stdout(t->sink)) {
+		printf("%juk\t%u\t%.0f\t%.0f\n",
+		    (uintmax_t)(s->size / 1024), s->files, rate[0],
+		    rate[1]);
+		if (fflush(stdout) != 0)
+			tool_fail(t, "writing the result: %s",
+			    strerror(errno));
+	}
+}
+
 /* Measure each size and print one line for it. */
 int
 main(int argc, char **argv)
 {
-	static const uint64_t defaults[] = { 0, 1024, 4096, 10240 };
 	struct tool t = {
 		.name = "lat_fs",
 		.args = "[-s size]... [-n files] [dir]"
 	};
 	struct fs_opts o = { .nsizes = 0, .files = FS_DEFAULT_FILES };
 	struct fs_state state, *s = &state;
-	bm_param params[3];
-	bm_record rec;
 	bm_result r;
 	bm_bench b;
-	double rate[2];
 	struct progress prog;
+	const char *dir;
 	char sz[32];
 	size_t shlen;
-	unsigned i, half;
-	int first, rc;
-	void *m;
+	unsigned i;
+	int first;
 
-	first = tool_parse(&t, argc, argv, "s:n:", NULL, fs_option, &o);
-	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
-	if (o.nsizes == 0) {
-		memcpy(o.sizes, defaults, sizeof defaults);
-		o.nsizes = sizeof defaults / sizeof defaults[0];
-	}
+	first = fs_parse(&t, argc, argv, &o);
+	dir = first < argc ? argv[first] : NULL;
 	memset(&state, 0, sizeof state);
 	s->files = o.files;
-	if (t.opts.percentiles > 0)
-		tool_usage_error(&t, "--percentiles does not apply to lat_fs");
-	/*
-	 * A cycle over 500 files takes a tenth of a second or more: three
-	 * per round of fresh workers, unless -N says otherwise, keeps five
-	 * rounds near the time eleven intervals of one process took.
-	 */
-	if (!t.reps_given)
-		t.opts.repetitions = FS_REPETITIONS;
 	tool_setup(&t);
-	/* The private directory goes in the directory to measure. */
-	if (first < argc && setenv("TMPDIR", argv[first], 1) != 0)
-		tool_fail(&t, "cannot use %s: %s", argv[first],
-		    strerror(errno));
-	s->dir = tool_tmpdir(&t);
-	shlen = (size_t)t.opts.parallel * sizeof *s->shared;
-	m = mmap(NULL, shlen, PROT_READ | PROT_WRITE, MAP_SHARED |
-	    MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		tool_fail(&t, "cannot map %zu bytes: %s", shlen,
-		    strerror(errno));
-	s->shared = m;
+	shlen = fs_prepare(&t, s, dir);
 	b.initialize = fs_init;
 	b.benchmark = fs_bench;
 	b.cleanup = fs_cleanup;
@@ -309,41 +369,7 @@ main(int argc, char **argv)
 		    o.nsizes);
 		tool_run(&t, &b, &r);
 		progress_clear(&prog);
-		params[0].key = "size";
-		params[0].str = NULL;
-		params[0].num = (double)s->size;
-		params[1].key = "files";
-		params[1].str = NULL;
-		params[1].num = s->files;
-		params[2].key = "dir";
-		params[2].str = argv[first < argc ? first : 0];
-		params[2].num = 0;
-		for (half = 0; half < 2; half++) {
-			free(r.samples);
-			r.samples = NULL;
-			if ((rate[half] = fs_half(s, t.opts.parallel, &r,
-			    (int)half)) < 0)
-				tool_fail(&t, "cannot summarise the run");
-			if (!t.json && t.sink == NULL)
-				continue;
-			/* A sample is the time per file of one cycle. */
-			if ((rc = bm_record_rate(&rec, t.name, half ? "delete" :
-			    "create", "files/s", &r, 1)) != 0)
-				tool_lib_fail(&t, rc, "building the record");
-			/* The rate of all workers' files over their time. */
-			rec.value = rate[half];
-			rec.params = params;
-			rec.nparams = first < argc ? 3 : 2;
-			tool_report(&t, &rec, "");
-		}
-		if (!t.json && !bm_sink_is_stdout(t.sink)) {
-			printf("%juk\t%u\t%.0f\t%.0f\n",
-			    (uintmax_t)(s->size / 1024), s->files, rate[0],
-			    rate[1]);
-			if (fflush(stdout) != 0)
-				tool_fail(&t, "writing the result: %s",
-				    strerror(errno));
-		}
+		fs_report(&t, s, &r, dir, argv[first < argc ? first : 0]);
 		bm_result_free(&r);
 	}
 	munmap(s->shared, shlen);
