@@ -144,6 +144,71 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	return rec.value;
 }
 
+/* Parse len_MB and the strides (default: the cache's line); returns the length. */
+static size_t
+lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
+    struct mem_topo *tp, size_t *strides, size_t *nstrides)
+{
+	size_t len, i;
+	int first;
+
+	first = tool_parse(t, argc, argv, "tr", lmr_long, lmr_option, o);
+	if (argc - first - 1 > LMR_MAX_STRIDES)
+		tool_usage_error(t, "too many strides (at most %d)",
+		    LMR_MAX_STRIDES);
+	mem_topology(tp);
+	/* Without a length, four times the last-level cache. */
+	if (first < argc)
+		len = (size_t)tool_uint(t, "len_MB", argv[first], 1,
+		    MEM_MAX_LEN >> 20) << 20;
+	else
+		len = mem_topo_size(tp, 4, (size_t)8 << 20, (size_t)1 << 30);
+	*nstrides = 0;
+	for (i = first + 1; i < (size_t)argc; i++) {
+		strides[*nstrides] = (size_t)tool_size(t, "stride", argv[i],
+		    sizeof(void *), len);
+		if (strides[*nstrides] % sizeof(void *) != 0)
+			tool_usage_error(t, "stride %s is not a multiple of "
+			    "%zu bytes", argv[i], sizeof(void *));
+		(*nstrides)++;
+	}
+	if (*nstrides == 0)
+		strides[(*nstrides)++] = tp->line;
+	return len;
+}
+
+/* Measure every size up to len for each stride, one block of lines per stride. */
+static void
+lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
+    const size_t *strides, size_t nstrides, size_t len)
+{
+	struct progress prog;
+	size_t npoints = 0, point = 0, size, i;
+	char sz[32];
+
+	progress_start(&prog, t);
+	for (i = 0; i < nstrides; i++)
+		for (size = LMR_LOWER; size <= len; size = mem_next_size(size))
+			npoints += size >= strides[i];
+	for (i = 0; i < nstrides; i++) {
+		progress_clear(&prog);
+		if (!t->json)
+			printf("\"stride=%zu\n", strides[i]);
+		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
+			if (size < strides[i])
+				continue;
+			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
+			    progress_size(sz, sizeof sz, (double)size),
+			    strides[i], ++point, npoints);
+			lmr_point(t, o, tp, size, strides[i], len, &prog);
+		}
+		progress_clear(&prog);
+		if (!t->json)
+			printf("\n");
+	}
+	progress_clear(&prog);
+}
+
 /* Sweep the sizes up to len MB for every stride. */
 int
 main(int argc, char **argv)
@@ -163,36 +228,13 @@ main(int argc, char **argv)
 	};
 	struct lmr_opts o = { MEM_ORDER_STRIDE, 0 };
 	struct mem_topo tp;
-	struct progress prog;
-	size_t strides[LMR_MAX_STRIDES], nstrides = 0, len, size, i, load_size;
-	size_t npoints = 0, point = 0;
-	char sz[32];
+	size_t strides[LMR_MAX_STRIDES], nstrides, len, load_size;
 	uint64_t b0 = 0;
 	double t0 = 0;
 	char why[256];
-	int first, rc;
+	int rc;
 
-	first = tool_parse(&t, argc, argv, "tr", lmr_long, lmr_option, &o);
-	if (argc - first - 1 > LMR_MAX_STRIDES)
-		tool_usage_error(&t, "too many strides (at most %d)",
-		    LMR_MAX_STRIDES);
-	mem_topology(&tp);
-	/* Without a length, four times the last-level cache. */
-	if (first < argc)
-		len = (size_t)tool_uint(&t, "len_MB", argv[first], 1,
-		    MEM_MAX_LEN >> 20) << 20;
-	else
-		len = mem_topo_size(&tp, 4, (size_t)8 << 20, (size_t)1 << 30);
-	for (i = first + 1; i < (size_t)argc; i++) {
-		strides[nstrides] = (size_t)tool_size(&t, "stride", argv[i],
-		    sizeof(void *), len);
-		if (strides[nstrides] % sizeof(void *) != 0)
-			tool_usage_error(&t, "stride %s is not a multiple of "
-			    "%zu bytes", argv[i], sizeof(void *));
-		nstrides++;
-	}
-	if (nstrides == 0)
-		strides[nstrides++] = tp.line;
+	len = lmr_parse(&t, argc, argv, &o, &tp, strides, &nstrides);
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);
@@ -209,27 +251,7 @@ main(int argc, char **argv)
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}
-	progress_start(&prog, &t);
-	for (i = 0; i < nstrides; i++)
-		for (size = LMR_LOWER; size <= len; size = mem_next_size(size))
-			npoints += size >= strides[i];
-	for (i = 0; i < nstrides; i++) {
-		progress_clear(&prog);
-		if (!t.json)
-			printf("\"stride=%zu\n", strides[i]);
-		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
-			if (size < strides[i])
-				continue;
-			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
-			    progress_size(sz, sizeof sz, (double)size),
-			    strides[i], ++point, npoints);
-			lmr_point(&t, &o, &tp, size, strides[i], len, &prog);
-		}
-		progress_clear(&prog);
-		if (!t.json)
-			printf("\n");
-	}
-	progress_clear(&prog);
+	lmr_sweep(&t, &o, &tp, strides, nstrides, len);
 	if (o.load > 0) {
 		double mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) /
 		    1e6 / (mem_now() - t0);
