@@ -233,6 +233,26 @@ cmd_readings_out(struct tool *t, int saved, uint64_t interval_ms)
 	return f;
 }
 
+/* Parse and check the command line into o; the command's index. */
+static int
+cmd_parse(struct tool *t, int argc, char **argv, struct cmd_opts *o)
+{
+	int first;
+
+	first = tool_parse(t, argc, argv, NULL, cmd_long, cmd_option, o);
+	if (first >= argc)
+		tool_usage_error(t, "missing the command to run");
+	if (t->opts.parallel != 1)
+		tool_usage_error(t, "-P does not apply: the command runs one "
+		    "at a time");
+	if (t->warmup_given)
+		tool_usage_error(t, "-W does not apply to a command");
+	if (t->opts.percentiles != 0)
+		tool_usage_error(t, "--percentiles does not apply to a "
+		    "command");
+	return first;
+}
+
 /* Run the command -N times and print its median time. */
 int
 main(int argc, char **argv)
@@ -260,17 +280,7 @@ main(int argc, char **argv)
 	uint64_t every_us;
 	int first, rc, saved;
 
-	first = tool_parse(&t, argc, argv, NULL, cmd_long, cmd_option, &o);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the command to run");
-	if (t.opts.parallel != 1)
-		tool_usage_error(&t, "-P does not apply: the command runs one "
-		    "at a time");
-	if (t.warmup_given)
-		tool_usage_error(&t, "-W does not apply to a command");
-	if (t.opts.percentiles != 0)
-		tool_usage_error(&t, "--percentiles does not apply to a "
-		    "command");
+	first = cmd_parse(&t, argc, argv, &o);
 	progress_start(&rd.prog, &t);
 	/* The command's output is on our stderr: no line between. */
 	if (o.keep_output)
@@ -297,9 +307,7 @@ main(int argc, char **argv)
 	if (rc != 0)
 		tool_run_fail(&t, rc);
 
-	param.key = "command";
-	param.str = argv[first];
-	param.num = 0;
+	param = (bm_param){ "command", argv[first], 0 };
 	tool_record_us(&rec, &t, argv[first], &param, 1, &r);
 	tool_report_value(&t, &rec, "lat_cmd: ", 4, " microseconds");
 	bm_result_free(&r);

@@ -68,6 +68,59 @@ mhz_option(struct tool *t, int opt, const char *arg, void *cookie)
 	}
 }
 
+/*
+ * Run b up to MHZ_RUNS times within MHZ_BUDGET_S; the fastest run goes
+ * to r and its time per add is returned (dbg: the debug output, or NULL).
+ */
+static double
+mhz_fastest(struct tool *t, bm_bench *b, bm_result *r, FILE *dbg)
+{
+	bm_result run;
+	double ns_add, ns, spent;
+	int i;
+
+	tool_run(t, b, r);
+	ns_add = r->per_op_ns.median / OPS_BLOCK;
+	spent = r->wall_s;
+	if (dbg != NULL)
+		fprintf(dbg, "run 1: %.4f nanoseconds per add\n", ns_add);
+	tool_later_warmup(t, MHZ_NEXT_WARMUP_US);
+	for (i = 2; i <= MHZ_RUNS && spent < MHZ_BUDGET_S; i++) {
+		tool_run(t, b, &run);
+		ns = run.per_op_ns.median / OPS_BLOCK;
+		spent += run.wall_s;
+		if (dbg != NULL)
+			fprintf(dbg, "run %d: %.4f nanoseconds per add\n", i,
+			    ns);
+		if (ns < ns_add) {
+			bm_result_free(r);
+			*r = run;
+			ns_add = ns;
+		} else
+			bm_result_free(&run);
+	}
+	return ns_add;
+}
+
+/* -d: how the add chain was timed and what the cycle timer says. */
+static void
+mhz_debug(const struct tool *t, const bm_result *r, double ns_add, FILE *dbg)
+{
+	double ticks;
+
+	fprintf(dbg, "integer add chain: %.4f nanoseconds per add "
+	    "(%d adds per operation, fastest run, median of %zu "
+	    "intervals of %llu us, clock %s)\n", ns_add, OPS_BLOCK,
+	    r->nsamples, (unsigned long long)r->enough_us,
+	    bm_ctx_timer_name(t->ctx, BM_SUBTIMER_CLOCK));
+	if (isfinite(r->cycles_per_op) && r->cycles_per_op > 0) {
+		ticks = r->cycles_per_op / OPS_BLOCK;
+		fprintf(dbg, "cycle timer %s: %.4f ticks per add, "
+		    "%.0f MHz\n", bm_ctx_timer_name(t->ctx,
+		    BM_SUBTIMER_CYCLE), ticks, ticks * 1000.0 / ns_add);
+	}
+}
+
 /* Time the add chain and print the clock it implies. */
 int
 main(int argc, char **argv)
@@ -82,13 +135,12 @@ main(int argc, char **argv)
 	struct ops_state s;
 	struct mhz_opts o = { 0, 0 };
 	bm_bench b;
-	bm_result r, run;
+	bm_result r;
 	bm_record rec;
 	FILE *dbg;
 	char line[128];
-	double ns_add, ns, ticks, spent;
+	double ns_add;
 	long mhz;
-	int i;
 
 	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option, &o) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
@@ -105,46 +157,14 @@ main(int argc, char **argv)
 	b.cleanup = NULL;
 	b.cookie = &s;
 	dbg = t.json ? stderr : stdout;
-	tool_run(&t, &b, &r);
-	ns_add = r.per_op_ns.median / OPS_BLOCK;
-	spent = r.wall_s;
-	if (o.debug)
-		fprintf(dbg, "run 1: %.4f nanoseconds per add\n", ns_add);
-	tool_later_warmup(&t, MHZ_NEXT_WARMUP_US);
-	for (i = 2; i <= MHZ_RUNS && spent < MHZ_BUDGET_S; i++) {
-		tool_run(&t, &b, &run);
-		ns = run.per_op_ns.median / OPS_BLOCK;
-		spent += run.wall_s;
-		if (o.debug)
-			fprintf(dbg, "run %d: %.4f nanoseconds per add\n", i,
-			    ns);
-		if (ns < ns_add) {
-			bm_result_free(&r);
-			r = run;
-			ns_add = ns;
-		} else
-			bm_result_free(&run);
-	}
+	ns_add = mhz_fastest(&t, &b, &r, o.debug ? dbg : NULL);
 	if (!(ns_add > 0))
 		tool_fail(&t, "the add chain took no time");
 	mhz = lround(1000.0 / ns_add);
 	if (mhz < 1)
 		mhz = 1;
-	if (o.debug) {
-		fprintf(dbg, "integer add chain: %.4f nanoseconds per add "
-		    "(%d adds per operation, fastest run, median of %zu "
-		    "intervals of %llu us, clock %s)\n", ns_add, OPS_BLOCK, r.nsamples,
-		    (unsigned long long)r.enough_us,
-		    bm_ctx_timer_name(t.ctx, BM_SUBTIMER_CLOCK));
-		if (isfinite(r.cycles_per_op) && r.cycles_per_op > 0) {
-			ticks = r.cycles_per_op / OPS_BLOCK;
-			fprintf(dbg, "cycle timer %s: %.4f ticks per add, "
-			    "%.0f MHz\n", bm_ctx_timer_name(t.ctx,
-			    BM_SUBTIMER_CYCLE), ticks, ticks * 1000.0 /
-			    ns_add);
-		}
-	}
-
+	if (o.debug)
+		mhz_debug(&t, &r, ns_add, dbg);
 	tool_record_figure(&rec, &t, "clock", "clock", "MHz", BM_BETTER_HIGHER,
 	    (double)mhz);
 	tool_record_per_ns(&rec, &r, 1000.0 * OPS_BLOCK);
