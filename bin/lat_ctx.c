@@ -283,6 +283,51 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 	return 0;
 }
 
+/* Parse and check the ring sizes into rings; how many; the largest in *maxring. */
+static int
+ctx_parse(struct tool *t, int argc, char **argv, struct ctx_state *s,
+    unsigned *rings, unsigned *maxring)
+{
+	int first, i, nrings;
+
+	first = tool_parse(t, argc, argv, "s:", placement_long, ctx_option,
+	    s);
+	if (first >= argc)
+		tool_usage_error(t, "missing the number of processes");
+	nrings = argc - first;
+	if (nrings > CTX_MAX_RINGS)
+		tool_usage_error(t, "at most %d ring sizes", CTX_MAX_RINGS);
+	*maxring = 1;
+	for (i = 0; i < nrings; i++) {
+		rings[i] = (unsigned)tool_uint(t, "nprocs", argv[first + i], 2,
+		    CTX_MAX_PROCS);
+		if (rings[i] > *maxring)
+			*maxring = rings[i];
+	}
+	if (t->opts.percentiles > 0)
+		tool_usage_error(t, "--percentiles does not apply to lat_ctx");
+	return nrings;
+}
+
+/* The overhead in us: one process's, its worker placed where a ring's is. */
+static double
+ctx_overhead_us(struct tool *t, struct ctx_state *s, bm_bench *b)
+{
+	bm_result r;
+	double ovr_us;
+
+	b->cookie = s;
+	b->initialize = ctx_overhead_init;
+	b->benchmark = ctx_overhead;
+	b->cleanup = ctx_cleanup;
+	s->nprocs = 1;
+	placement_begin(&s->place, 0, 1);
+	tool_run(t, b, &r);
+	ovr_us = r.per_op_ns.median / 1000.0;
+	bm_result_free(&r);
+	return ovr_us;
+}
+
 /*
  * Measure the overhead, then each ring (for both: every ring cross, then
  * every ring same, each set under its own header line), and print them.
@@ -292,45 +337,21 @@ main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] "
 	    "[--placement=WHERE] nprocs..." };
-	unsigned rings[CTX_MAX_RINGS], run, maxring = 1;
+	unsigned rings[CTX_MAX_RINGS], run, maxring;
 	struct ctx_state s;
 	bm_result r;
 	bm_bench b;
 	double ovr_us;
-	int first, i, nrings, failed = 0;
+	int i, nrings, failed = 0;
 
 	memset(&s, 0, sizeof s);
 	t.extra_usage = placement_usage;
-	first = tool_parse(&t, argc, argv, "s:", placement_long, ctx_option,
-	    &s);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the number of processes");
-	nrings = argc - first;
-	if (nrings > CTX_MAX_RINGS)
-		tool_usage_error(&t, "at most %d ring sizes", CTX_MAX_RINGS);
-	for (i = 0; i < nrings; i++) {
-		rings[i] = (unsigned)tool_uint(&t, "nprocs", argv[first + i], 2,
-		    CTX_MAX_PROCS);
-		if (rings[i] > maxring)
-			maxring = rings[i];
-	}
-	if (t.opts.percentiles > 0)
-		tool_usage_error(&t, "--percentiles does not apply to lat_ctx");
+	nrings = ctx_parse(&t, argc, argv, &s, rings, &maxring);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	placement_setup(&s.place, &t, maxring);
 
-	/* The overhead is one process's: its worker sits where a ring's does. */
-	b.cookie = &s;
-	b.initialize = ctx_overhead_init;
-	b.benchmark = ctx_overhead;
-	b.cleanup = ctx_cleanup;
-	s.nprocs = 1;
-	placement_begin(&s.place, 0, 1);
-	tool_run(&t, &b, &r);
-	ovr_us = r.per_op_ns.median / 1000.0;
-	bm_result_free(&r);
-
+	ovr_us = ctx_overhead_us(&t, &s, &b);
 	b.initialize = ctx_init;
 	b.benchmark = ctx_ring;
 	for (run = 0; run < placement_runs(&s.place); run++) {

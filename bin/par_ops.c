@@ -139,6 +139,44 @@ par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
 	return r->per_op_ns.median / (2.0 * PAR_REPS * k);
 }
 
+/*
+ * Time operation i with 1, 2, ... chains (while more keep helping) and
+ * one chain again; the best run goes to best, its chains to *best_k, its
+ * time to *best_ns.  Returns one chain's best time.
+ */
+static double
+par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
+    unsigned *best_k, double *best_ns)
+{
+	bm_result r;
+	double lat, ns;
+	unsigned k;
+
+	lat = *best_ns = par_time(t, par_fns[i][0], 1, s, best);
+	*best_k = 1;
+	for (k = 2; k <= PAR_MAX_CHAINS && k <= *best_k + PAR_PATIENCE; k++) {
+		ns = par_time(t, par_fns[i][k - 1], k, s, &r);
+		if (ns < *best_ns) {
+			bm_result_free(best);
+			*best = r;
+			*best_ns = ns;
+			*best_k = k;
+		} else
+			bm_result_free(&r);
+	}
+	/* A second look at one chain, in case the first was hit. */
+	ns = par_time(t, par_fns[i][0], 1, s, &r);
+	if (ns < lat)
+		lat = ns;
+	if (*best_k == 1 && ns < *best_ns) {
+		bm_result_free(best);
+		*best = r;
+		*best_ns = ns;
+	} else
+		bm_result_free(&r);
+	return lat;
+}
+
 /* Measure every operation's parallelism and print one line for each. */
 int
 main(int argc, char **argv)
@@ -148,12 +186,12 @@ main(int argc, char **argv)
 		.args = ""
 	};
 	struct ops_state s;
-	bm_result best, r;
+	bm_result best;
 	bm_record rec;
 	bm_param param;
 	char line[128];
-	double lat, ns, best_ns;
-	unsigned k, best_k;
+	double lat, best_ns;
+	unsigned best_k;
 	size_t i;
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
@@ -165,33 +203,10 @@ main(int argc, char **argv)
 		t.opts.repetitions = PAR_REPETITIONS;
 	ops_state_init(&s);
 	for (i = 0; i < OPS_NCASES; i++) {
-		lat = best_ns = par_time(&t, par_fns[i][0], 1, &s, &best);
-		best_k = 1;
-		for (k = 2; k <= PAR_MAX_CHAINS &&
-		    k <= best_k + PAR_PATIENCE; k++) {
-			ns = par_time(&t, par_fns[i][k - 1], k, &s, &r);
-			if (ns < best_ns) {
-				bm_result_free(&best);
-				best = r;
-				best_ns = ns;
-				best_k = k;
-			} else
-				bm_result_free(&r);
-		}
-		/* A second look at one chain, in case the first was hit. */
-		ns = par_time(&t, par_fns[i][0], 1, &s, &r);
-		if (ns < lat)
-			lat = ns;
-		if (best_k == 1 && ns < best_ns) {
-			bm_result_free(&best);
-			best = r;
-			best_ns = ns;
-		} else
-			bm_result_free(&r);
+		lat = par_search(&t, i, &s, &best, &best_k, &best_ns);
 		if (!(best_ns > 0))
 			tool_fail(&t, "%s: the chains took no time",
 			    ops_cases[i].label);
-
 		param = (bm_param){ "chains", NULL, best_k };
 		tool_record_figure(&rec, &t, ops_cases[i].label,
 		    "parallelism", "ops", BM_BETTER_HIGHER, lat / best_ns);
