@@ -134,6 +134,23 @@ run "$cmp" "$tmp/d2.jsonl" "$tmp/d1.jsonl"
     [ "$(verdict "lat_x l")" = worse ] ||
 	fail "mhz up, latency doubled: exit $rc: $(cat "$tmp/out")"
 
+# A sweep's point (suite.curve) that got worse is shown as such and gates
+# nothing; the same figure as a summary point (a role) gates.
+c='.tool = "lat_mem_rd" | .case = "page" | .params = {size: 1572864} | .metric = "latency" | .unit = "ns" | '"$iv"
+mk "$tmp/c1.jsonl" "$c | .suite = {curve: true} | .value = 10 | .median = 10 | .ci_lo = 9.9 | .ci_hi = 10.1"
+mk "$tmp/c2.jsonl" "$c | .suite = {curve: true} | .value = 20 | .median = 20 | .ci_lo = 19.9 | .ci_hi = 20.1"
+run "$cmp" "$tmp/c1.jsonl" "$tmp/c2.jsonl"
+[ "$rc" -eq 0 ] && grep -q ' worse (curve)$' "$tmp/out" &&
+    ! grep -q ' worse$' "$tmp/out" ||
+	fail "a curve point doubled: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+mk "$tmp/c2.jsonl" "$c | .suite = {role: \"L2\"} | .value = 20 | .median = 20 | .ci_lo = 19.9 | .ci_hi = 20.1"
+run "$cmp" "$tmp/c1.jsonl" "$tmp/c2.jsonl"
+[ "$rc" -eq 0 ] || fail "A a curve point: its change gated: exit $rc"
+mk "$tmp/c1.jsonl" "$c | .suite = {role: \"L2\"} | .value = 10 | .median = 10 | .ci_lo = 9.9 | .ci_hi = 10.1"
+run "$cmp" "$tmp/c1.jsonl" "$tmp/c2.jsonl"
+[ "$rc" -eq 1 ] && grep -q ' worse$' "$tmp/out" ||
+	fail "a role point doubled: exit $rc: $(cat "$tmp/out")"
+
 # Invalid values: null, NaN, a string, missing; never 0, never better,
 # not gated, and in the table as they are.
 l='.tool = "lat_y" | .params = {} | .metric = "latency" | .unit = "us" | .median = 1 | .ci_lo = 0.99 | .ci_hi = 1.01 | '"$iv"
