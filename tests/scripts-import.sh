@@ -63,7 +63,7 @@ fig mhz clock '{}' basic mhz
 fig lat_syscall null '{}' processor 'lat_syscall null'
 fig lat_select tcp '{"nfds":100}' processor 'lat_select -n 100 tcp'
 fig lat_ops 'int64 add' '{}' ops 'lat_ops [int64 add]'
-fig par_ops 'integer add' '{}' ops 'par_ops --processes=3 [integer add]'
+fig par_ops 'integer add' '{}' ops 'par_ops [integer add]'
 fig lat_ctx ring '{"nprocs":2,"size":0,"placement":"cross"}' context \
     'lat_ctx -s 0 2 8 16 [2 procs]'
 fig lat_ctx ring '{"nprocs":4,"size":16384,"placement":"cross"}' context \
