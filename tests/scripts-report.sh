@@ -191,6 +191,7 @@ grep -qF 'imported from lmbench' "$tmp/imp.html" || fail "imported: not marked"
 # Beside a benchmp run, as A and as B: the shared figures compared (no
 # interval, so never worse), the others listed, none dropped.
 for order in "imp aa" "aa imp"; do
+	# shellcheck disable=SC2086 # (two words: which run is A, which B)
 	set -- $order
 	x=$tmp/imp.jsonl y=$data/aa-1.jsonl
 	[ "$1" = imp ] || { x=$data/aa-1.jsonl y=$tmp/imp.jsonl; }
