@@ -39,6 +39,21 @@ cache_median(const double *lat, size_t from, size_t to)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Format a level's line from its aggregated record (params, measured). */
+static void
+cache_line(const bm_record *rec, const void *cookie, char *line, size_t len)
+{
+	(void)cookie;
+	if (rec->params[0].num > 0)
+		snprintf(line, len, "L%.0f cache: %.0f bytes %.2f nanoseconds "
+		    "%.0f linesize %.2f parallelism\n", rec->params[0].num,
+		    rec->measured[0].num, rec->value, rec->params[1].num,
+		    rec->measured[1].num);
+	else
+		snprintf(line, len, "Memory latency: %.2f nanoseconds %.2f "
+		    "parallelism\n", rec->value, rec->measured[1].num);
+}
+
 /* Print one level (or memory, when level is 0) with its parallelism. */
 static void
 cache_report(struct tool *t, const struct mem_topo *tp,
@@ -48,12 +63,13 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	struct mem_chase c;
 	bm_param params[3], measured[4];
 	bm_record rec;
-	char out[128];
-	double par, one;
-	unsigned best_k;
+	struct mem_parallel mp;
+	double par;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
-	par = mem_parallelism(t, &c, &one, &best_k);
+	mem_parallelism(t, &c, &mp);
+	par = mp.value;
+	mem_parallelism_free(&mp);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -69,14 +85,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 4;
-	if (level > 0)
-		snprintf(out, sizeof out, "L%u cache: %zu bytes %.2f "
-		    "nanoseconds %llu linesize %.2f parallelism\n", level,
-		    size, ns, (unsigned long long)o->line, par);
-	else
-		snprintf(out, sizeof out, "Memory latency: %.2f nanoseconds "
-		    "%.2f parallelism\n", ns, par);
-	mem_report_derived(t, &rec, out);
+	mem_report_derived(t, &rec, cache_line, NULL);
 }
 
 /* Chase buffers from tp's L1 / 8 up to o->len; the sizes and latencies, their count. */

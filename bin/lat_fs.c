@@ -289,6 +289,33 @@ fs_prepare(struct tool *t, struct fs_state *s, const char *dir)
 	return shlen;
 }
 
+/* What lat_fs's line shows beside the delete rate. */
+struct fs_shown {
+	uint64_t size;
+	unsigned files;
+	double create;		/* the aggregated create rate */
+};
+
+/* No line: the create rate's record waits for the delete rate's. */
+static void
+fs_no_line(const bm_record *rec, const void *cookie, char *line, size_t len)
+{
+	(void)rec;
+	(void)cookie;
+	(void)len;
+	line[0] = '\0';
+}
+
+/* Format lat_fs's line from the aggregated rates: size, files, create, delete. */
+static void
+fs_line(const bm_record *rec, const void *cookie, char *line, size_t len)
+{
+	const struct fs_shown *l = cookie;
+
+	snprintf(line, len, "%juk\t%u\t%.0f\t%.0f\n",
+	    (uintmax_t)(l->size / 1024), l->files, l->create, rec->value);
+}
+
 /* Report the create and delete rates of run r of s's size (dir: NULL if not named). */
 static void
 fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
@@ -296,7 +323,8 @@ fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
 {
 	bm_param params[3];
 	bm_record rec;
-	double rate[2];
+	struct fs_shown l = { s->size, s->files, 0 };
+	double rate;
 	unsigned half;
 	int rc;
 
@@ -306,28 +334,22 @@ fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
 	for (half = 0; half < 2; half++) {
 		free(r->samples);
 		r->samples = NULL;
-		if ((rate[half] = fs_half(s, t->opts.parallel, r,
-		    (int)half)) < 0)
+		if ((rate = fs_half(s, t->opts.parallel, r, (int)half)) < 0)
 			tool_fail(t, "cannot summarise the run");
-		if (!t->json && t->sink == NULL)
-			continue;
 		/* A sample is the time per file of one cycle. */
 		if ((rc = bm_record_rate(&rec, t->name, half ? "delete" :
 		    "create", "files/s", r, 1)) != 0)
 			tool_lib_fail(t, rc, "building the record");
 		/* The rate of all workers' files over their time. */
-		rec.value = rate[half];
+		rec.value = rate;
 		rec.params = params;
 		rec.nparams = dir != NULL ? 3 : 2;
-		tool_report(t, &rec, "");
-	}
-	if (!t->json && !bm_sink_is_stdout(t->sink)) {
-		printf("%juk\t%u\t%.0f\t%.0f\n",
-		    (uintmax_t)(s->size / 1024), s->files, rate[0],
-		    rate[1]);
-		if (fflush(stdout) != 0)
-			tool_fail(t, "writing the result: %s",
-			    strerror(errno));
+		/*
+		 * The line shows both rates as aggregated across MPI ranks
+		 * (their sum): it is printed with the delete rate's record.
+		 */
+		tool_report_line(t, &rec, half ? fs_line : fs_no_line, &l);
+		l.create = rec.value;
 	}
 }
 

@@ -59,7 +59,6 @@ main(int argc, char **argv)
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	bm_param params[1], measured[4];
 	bm_record rec;
-	char out[64];
 	size_t s, found = 0;
 	unsigned i, n = 0;
 	struct progress prog;
@@ -101,7 +100,6 @@ main(int argc, char **argv)
 	rec.nparams = 1;
 	rec.measured = measured;
 	rec.nmeasured = 4;
-	snprintf(out, sizeof out, "%zu\n", found);
-	mem_report_derived(&t, &rec, out);
+	mem_report_derived(&t, &rec, mem_line_whole, NULL);
 	return tool_finish(&t);
 }

@@ -151,7 +151,6 @@ main(int argc, char **argv)
 	};
 	bm_param params[4];
 	bm_record rec;
-	char line[64];
 	uint64_t want = 0, avail, phys, cap, got, limit;
 	long psize;
 	int first, probe = 0;
@@ -193,7 +192,6 @@ main(int argc, char **argv)
 	rec.nparams = 1;
 	rec.measured = params + 1;
 	rec.nmeasured = 3;
-	snprintf(line, sizeof line, "%llu\n", (unsigned long long)got);
-	mem_report_derived(&t, &rec, line);
+	mem_report_derived(&t, &rec, mem_line_whole, NULL);
 	return tool_finish(&t);
 }

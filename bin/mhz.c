@@ -49,6 +49,25 @@ struct mhz_opts {
 	int cycle_only;		/* -c */
 };
 
+/*
+ * Format mhz's line from the aggregated record: its value rounded to a
+ * whole MHz (across MPI ranks the median of every rank's rounds).
+ */
+static void
+mhz_line(const bm_record *rec, const void *cookie, char *line, size_t len)
+{
+	const struct mhz_opts *o = cookie;
+	long mhz = lround(rec->value);
+
+	if (mhz < 1)
+		mhz = 1;
+	if (o->cycle_only)
+		snprintf(line, len, "%.4f\n", 1000.0 / (double)mhz);
+	else
+		snprintf(line, len, "%ld MHz, %.4f nanosec clock\n", mhz,
+		    1000.0 / (double)mhz);
+}
+
 /* Take -d and -c. */
 static void
 mhz_option(struct tool *t, int opt, const char *arg, void *cookie)
@@ -138,7 +157,6 @@ main(int argc, char **argv)
 	bm_result r;
 	bm_record rec;
 	FILE *dbg;
-	char line[128];
 	double ns_add;
 	long mhz;
 
@@ -168,12 +186,7 @@ main(int argc, char **argv)
 	tool_record_figure(&rec, &t, "clock", "clock", "MHz", BM_BETTER_HIGHER,
 	    (double)mhz);
 	tool_record_per_ns(&rec, &r, 1000.0 * OPS_BLOCK);
-	if (o.cycle_only)
-		snprintf(line, sizeof line, "%.4f\n", 1000.0 / (double)mhz);
-	else
-		snprintf(line, sizeof line, "%ld MHz, %.4f nanosec clock\n",
-		    mhz, 1000.0 / (double)mhz);
-	tool_report(&t, &rec, line);
+	tool_report_line(&t, &rec, mhz_line, &o);
 	bm_result_free(&r);
 	return tool_finish(&t);
 }

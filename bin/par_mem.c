@@ -9,15 +9,29 @@
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)
 
+/* Format par_mem's line, "MB parallelism", from the aggregated record. */
+static void
+par_mem_line(const bm_record *rec, const void *cookie, char *line,
+    size_t len)
+{
+	const size_t *size = cookie;
+
+	snprintf(line, len, "%.6f %.2f\n", (double)*size / 1e6, rec->value);
+}
+
 /*
  * For sizes doubling up to len, chase 1, 2, 4, 8 and 16 independent
  * chains through the same buffer (lines shuffled within each page, the
  * pages in order) and print how many loads the memory system overlaps:
- * one chain's time per load over the best time per load of several.
+ * one chain's time per load over the best time per load of several.  The
+ * record's statistics are those of the chosen k's paired ratios
+ * (mem_parallelism), its interval theirs.
  */
 int
 main(int argc, char **argv)
 {
+	static const char *const ratio_keys[MEM_PAR_KS] = { "ratio_1",
+	    "ratio_2", "ratio_4", "ratio_8", "ratio_16" };
 	struct tool t = {
 		.name = "par_mem",
 		.args = "[-L line] [-M len]",
@@ -28,13 +42,11 @@ main(int argc, char **argv)
 	};
 	struct mem_topo tp;
 	struct mem_chase c;
+	struct mem_parallel par;
 	struct mem_sweep_opts o = { 0, 0, 2 * PAR_MEM_LOWER };
-	bm_param params[2], measured[4];
+	bm_param params[2], measured[4 + MEM_PAR_KS - 1];
 	bm_record rec;
-	char out[64];
-	double par, one;
-	unsigned best_k;
-	size_t size;
+	size_t size, i;
 
 	mem_sweep_parse(&t, argc, argv, "L:M:", &o, &tp);
 	if (o.len == 0)
@@ -49,23 +61,29 @@ main(int argc, char **argv)
 
 	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2) {
 		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
-		par = mem_parallelism(&t, &c, &one, &best_k);
+		mem_parallelism(&t, &c, &par);
 
 		params[0] = (bm_param){ "size", NULL, (double)size };
 		params[1] = (bm_param){ "line", NULL, (double)o.line };
-		measured[0] = (bm_param){ "chains", NULL, (double)best_k };
-		measured[1] = (bm_param){ "load_ns", NULL, one };
+		measured[0] = (bm_param){ "chains", NULL, (double)par.k };
+		measured[1] = (bm_param){ "load_ns", NULL, par.one_ns };
 		measured[2] = (bm_param){ "llc", NULL, (double)tp.llc };
 		measured[3] = (bm_param){ "topology", tp.source, 0 };
+		/* Each k's median ratio (null where the buffer is too small). */
+		for (i = 1; i < MEM_PAR_KS; i++)
+			measured[3 + i] = (bm_param){ ratio_keys[i], NULL,
+			    par.ratio[i] };
 		tool_record_figure(&rec, &t, "chase", "parallelism", "loads",
-		    BM_BETTER_HIGHER, par);
+		    BM_BETTER_HIGHER, par.value);
+		/* The ratios are held as the samples' ns: scale 1. */
+		rec.result = &par.r;
+		rec.scale = 1;
 		rec.params = params;
 		rec.nparams = 2;
 		rec.measured = measured;
-		rec.nmeasured = 4;
-		snprintf(out, sizeof out, "%.6f %.2f\n", (double)size / 1e6,
-		    par);
-		mem_report_derived(&t, &rec, out);
+		rec.nmeasured = 4 + MEM_PAR_KS - 1;
+		mem_report_derived(&t, &rec, par_mem_line, &size);
+		mem_parallelism_free(&par);
 	}
 	return tool_finish(&t);
 }

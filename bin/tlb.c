@@ -83,6 +83,15 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	return reach;
 }
 
+/* Format tlb's line from its aggregated record: reach and miss_ns. */
+static void
+tlb_line(const bm_record *rec, const void *cookie, char *line, size_t len)
+{
+	(void)cookie;
+	snprintf(line, len, "tlb: %.0f pages %.5f nanoseconds\n", rec->value,
+	    rec->measured[1].num);
+}
+
 /* Print the reach and the cost of a miss. */
 static void
 tlb_report(struct tool *t, const struct mem_topo *tp,
@@ -91,7 +100,6 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 {
 	bm_param params[3], measured[3];
 	bm_record rec;
-	char out[96];
 
 	params[0] = (bm_param){ "page", NULL, (double)tp->page };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -107,9 +115,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 3;
-	snprintf(out, sizeof out, "tlb: %zu pages %.5f nanoseconds\n", reach,
-	    cost);
-	mem_report_derived(t, &rec, out);
+	mem_report_derived(t, &rec, tlb_line, NULL);
 }
 
 /*

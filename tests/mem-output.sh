@@ -174,6 +174,16 @@ elif have_jq; then
 	    (.params | keys) == ["line", "size"] and .measured.chains >= 1)' \
 	    "$tmp/out" >/dev/null ||
 		fail "par_mem records: $(cut -c1-300 "$tmp/out")"
+	# Every record has an interval around its value, both positive, and
+	# its value is the chosen k's ratio (true in every timing: the value
+	# is the median of the ratios the interval is taken from).
+	jq -se 'all(.[]; .ci_lo > 0 and .ci_lo <= .value and
+	    .value <= .ci_hi and .value == .median and
+	    (.noisy | type) == "boolean" and
+	    (if .measured.chains == 1 then .value == 1 else
+	        .value == .measured["ratio_\(.measured.chains)"] end))' \
+	    "$tmp/out" >/dev/null ||
+		fail "par_mem intervals: $(jq -c '{value, median, ci_lo, ci_hi, measured}' "$tmp/out")"
 	keys='[.tool, .case, .params] | tostring'
 	[ "$(jq -c "$keys" "$tmp/par1.jsonl")" = "$(jq -c "$keys" "$tmp/out")" ] ||
 		fail "par_mem: two runs' records do not match"

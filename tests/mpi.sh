@@ -114,6 +114,35 @@ mpi 2 lat_syscall -N 5 null
     grep -Eq '^Simple syscall: [0-9.]+ microseconds$' "$tmp/out" ||
 	fail "-np 2 classic line: exit $rc, '$(cat "$tmp/out")'"
 
+# Lines that show a figure other than a record's value come from the
+# aggregate across ranks, formatted as the tool formats it: mhz's rounded
+# MHz and par_mem's parallelism.  One run writes the records to a file
+# sink and the classic line to stdout, so the two are the same figures.
+mpi 2 env BENCHMP_OUTPUT="file:$tmp/mhz.jsonl" mhz
+if [ "$rc" -ne 0 ]; then
+	fail "-np 2 mhz: exit $rc: $(head -n 3 "$tmp/err")"
+else
+	m=$(jq -r 'select(.aggregate == true) | .value | round' \
+	    "$tmp/mhz.jsonl")
+	want=$(awk -v m="$m" 'BEGIN {
+	    if (m + 0 >= 1) printf "%d MHz, %.4f nanosec clock", m, 1000 / m }')
+	got=$(cat "$tmp/out")
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		fail "-np 2 mhz: line '$(cat "$tmp/out")', aggregate says '$want'"
+fi
+mpi 2 env BENCHMP_OUTPUT="file:$tmp/par.jsonl" par_mem -M 16k
+if [ "$rc" -ne 0 ]; then
+	fail "-np 2 par_mem: exit $rc: $(head -n 3 "$tmp/err")"
+else
+	jq -r 'select(.aggregate == true) |
+	    "\(.params.size) \(.value) \(.ci_lo <= .value and .value <= .ci_hi)"' \
+	    "$tmp/par.jsonl" | awk '{ printf "%.6f %.2f %s\n", $1 / 1e6, $2, $3 }' \
+	    >"$tmp/par.want"
+	sed 's/$/ true/' "$tmp/out" >"$tmp/par.got"
+	[ -s "$tmp/par.want" ] && cmp -s "$tmp/par.want" "$tmp/par.got" ||
+		fail "-np 2 par_mem: lines '$(cat "$tmp/out")', aggregates '$(cat "$tmp/par.want")'"
+fi
+
 # A worker killed on rank 1: every rank fails, rank 0 names rank 1 and
 # its host, nobody hangs and nothing is left.  Rank 1's wrapper kills its
 # tool's newest child during the long warmup, once the process is the

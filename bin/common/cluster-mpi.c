@@ -14,6 +14,8 @@
 #include "cluster.h"
 
 #define CLUSTER_HOST_MAX 256
+/* The most measured params whose median the aggregate takes. */
+#define CLUSTER_MEASURED_MAX 16
 
 /* This process's place in the job. */
 static struct {
@@ -24,6 +26,9 @@ static struct {
 	char host[CLUSTER_HOST_MAX];
 	char where[CLUSTER_HOST_MAX + 32];
 } cluster = { 0, 0, 1, 0, "", "" };
+
+/* The aggregate's measured params: the last aggregate's, on rank 0. */
+static bm_param cluster_measured[CLUSTER_MEASURED_MAX];
 
 /*
  * Return 1 when an MPI launcher started this process: Open MPI's mpirun
@@ -338,6 +343,55 @@ cluster_merge(const bm_record *rec, const double *figs, bm_result *all,
 	return rc;
 }
 
+/* Order doubles for qsort. */
+static int
+cluster_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Give the aggregate agg the median over ranks of each numeric measured
+ * param (mfigs: per rank, the count then the numbers), in
+ * cluster_measured.  Ranks that disagree on the count (a tool that
+ * measured something on one rank only) leave rank 0's params as they
+ * are, and so does a number some rank did not have (not finite).
+ */
+static void
+cluster_merge_measured(bm_record *agg, const double *mfigs)
+{
+	double y, *x;
+	size_t i, n, m = agg->nmeasured;
+	int r;
+
+	if (m == 0 || m > CLUSTER_MEASURED_MAX)
+		return;
+	for (r = 0; r < cluster.size; r++)
+		if (mfigs[r * (CLUSTER_MEASURED_MAX + 1)] != (double)m)
+			return;
+	if ((x = malloc((size_t)cluster.size * sizeof *x)) == NULL)
+		return;
+	for (i = 0; i < m; i++) {
+		cluster_measured[i] = agg->measured[i];
+		if (agg->measured[i].str != NULL)
+			continue;
+		for (n = 0, r = 0; r < cluster.size; r++) {
+			y = mfigs[r * (CLUSTER_MEASURED_MAX + 1) + 1 + i];
+			if (isfinite(y))
+				x[n++] = y;
+		}
+		if (n < (size_t)cluster.size)
+			continue;
+		qsort(x, n, sizeof *x, cluster_cmp);
+		cluster_measured[i].num = n % 2 ? x[n / 2] :
+		    (x[n / 2 - 1] + x[n / 2]) / 2;
+	}
+	free(x);
+	agg->measured = cluster_measured;
+}
+
 /* Append a JSON string of a host name (letters, digits, '-', '.') to s. */
 static void
 cluster_json_host(char *s, size_t len, const char *host)
@@ -389,8 +443,8 @@ cluster_hosts_member(const char *hosts)
 /* Build rank 0's text: every rank's record, then the aggregate's. */
 static int
 cluster_aggregate_text(bm_ctx *ctx, bm_record *rec, const char *ranks,
-    const double *figs, bm_sample *samples, size_t nsamples,
-    const char *hosts, char **json)
+    const double *figs, const double *mfigs, bm_sample *samples,
+    size_t nsamples, const char *hosts, char **json)
 {
 	const bm_result *mine = rec->result;
 	bm_record agg = *rec;
@@ -408,6 +462,7 @@ cluster_aggregate_text(bm_ctx *ctx, bm_record *rec, const char *ranks,
 	if ((rc = cluster_merge(rec, figs, &all, &agg.value)) != 0)
 		return rc;
 	agg.result = &all;
+	cluster_merge_measured(&agg, mfigs);
 	if ((rc = bm_record_json(ctx, &agg, &aj)) != 0)
 		return rc;
 	if ((members = cluster_hosts_member(hosts)) == NULL ||
@@ -417,8 +472,10 @@ cluster_aggregate_text(bm_ctx *ctx, bm_record *rec, const char *ranks,
 	free(aj);
 	free(members);
 	free(tail);
-	if (rc == 0)
+	if (rc == 0) {
 		rec->value = agg.value;
+		rec->measured = agg.measured;
+	}
 	return rc;
 }
 
@@ -428,13 +485,19 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 {
 	const bm_result *r = rec->result;
 	double mine[CL_NFIGURES], *figs = NULL;
+	double mm[CLUSTER_MEASURED_MAX + 1], *mfigs = NULL;
 	char members[64], *own = NULL, *tagged = NULL, *ranks = NULL;
 	char *hosts = NULL;
 	bm_sample *samples = NULL;
-	size_t nsamples = 0;
+	size_t nsamples = 0, i;
 	int rc;
 
 	*json = NULL;
+	mm[0] = rec->nmeasured <= CLUSTER_MEASURED_MAX ?
+	    (double)rec->nmeasured : -1;
+	for (i = 0; i < CLUSTER_MEASURED_MAX; i++)
+		mm[1 + i] = i < rec->nmeasured && rec->measured[i].str == NULL ?
+		    rec->measured[i].num : (double)NAN;
 	if ((rc = bm_record_json(ctx, rec, &own)) != 0)
 		return rc;
 	(void)snprintf(members, sizeof members,
@@ -451,7 +514,9 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	if (rc == 0 && cluster.rank == 0 &&
 	    ((figs = calloc((size_t)cluster.size * CL_NFIGURES,
 	    sizeof *figs)) == NULL ||
-	    (hosts = calloc((size_t)cluster.size, CLUSTER_HOST_MAX)) == NULL))
+	    (hosts = calloc((size_t)cluster.size, CLUSTER_HOST_MAX)) == NULL ||
+	    (mfigs = calloc((size_t)cluster.size * (CLUSTER_MEASURED_MAX + 1),
+	    sizeof *mfigs)) == NULL))
 		rc = -ENOMEM;
 	/*
 	 * A rank that failed here cannot tell the others, who wait in the
@@ -463,6 +528,10 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	if (rc == 0 && MPI_Gather(mine, CL_NFIGURES, MPI_DOUBLE, figs,
 	    CL_NFIGURES, MPI_DOUBLE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		rc = -EPROTO;
+	if (rc == 0 && MPI_Gather(mm, CLUSTER_MEASURED_MAX + 1, MPI_DOUBLE,
+	    mfigs, CLUSTER_MEASURED_MAX + 1, MPI_DOUBLE, 0, MPI_COMM_WORLD) !=
+	    MPI_SUCCESS)
+		rc = -EPROTO;
 	if (rc == 0 && MPI_Gather(cluster.host, CLUSTER_HOST_MAX, MPI_CHAR,
 	    hosts, CLUSTER_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD) !=
 	    MPI_SUCCESS)
@@ -470,12 +539,13 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	if (rc == 0)
 		rc = cluster_gather_samples(r, figs, &samples, &nsamples);
 	if (rc == 0 && cluster.rank == 0)
-		rc = cluster_aggregate_text(ctx, rec, ranks, figs, samples,
-		    nsamples, hosts, json);
+		rc = cluster_aggregate_text(ctx, rec, ranks, figs, mfigs,
+		    samples, nsamples, hosts, json);
 	free(own);
 	free(tagged);
 	free(ranks);
 	free(figs);
+	free(mfigs);
 	free(hosts);
 	free(samples);
 	return rc;

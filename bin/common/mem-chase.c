@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -308,35 +309,165 @@ mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
 }
 
 /*
- * Memory-level parallelism of a chase: the time per load of one chain
- * over the best time per load of k interleaved chains (k = 2, 4, 8, 16),
- * as lmbench's par_mem.  *one gets the single chain's ns per load.
+ * Pair the samples of one chain (r1) with those of k chains (rk) into
+ * samples of their ratio, one chain's ns per load over k chains' ns per
+ * load: sample j of round p of one with sample j of round p of the other.
+ * Rounds are fresh processes, independent and alike, so any fixed pairing
+ * of them is as good as another; each ratio carries the scatter of both
+ * chases, between processes and inside them.  The ratio is stored as a
+ * sample's ns with n 1 (a record of it has scale 1, inverse 0): the
+ * statistics of a record and the median across MPI ranks then treat it
+ * as they treat any time.  0 or -ENOMEM.
  */
-double
-mem_parallelism(struct tool *t, const struct mem_chase *c, double *one,
-    unsigned *best_k)
+static int
+mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
+    bm_result *out)
+{
+	unsigned np1 = r1->processes > 0 ? r1->processes : 1;
+	unsigned npk = rk->processes > 0 ? rk->processes : 1;
+	unsigned np = np1 < npk ? np1 : npk, p, q = 0, e;
+	size_t i, j, n = 0, max = r1->nsamples < rk->nsamples ?
+	    r1->nsamples : rk->nsamples;
+	double a, b;
+	bm_sample *s;
+
+	memset(out, 0, sizeof *out);
+	if (max == 0 || (s = calloc(max, sizeof *s)) == NULL)
+		return max == 0 ? BM_ERANGE : -ENOMEM;
+	for (p = 0; p < np; p++) {
+		size_t before = n;
+
+		i = j = 0;
+		for (;;) {
+			while (i < r1->nsamples && (r1->samples[i].process %
+			    np1) != p)
+				i++;
+			while (j < rk->nsamples && (rk->samples[j].process %
+			    npk) != p)
+				j++;
+			if (i >= r1->nsamples || j >= rk->nsamples || n >= max)
+				break;
+			a = r1->samples[i].ns / (double)r1->samples[i].n;
+			b = rk->samples[j].ns / (double)rk->samples[j].n / k;
+			if (a > 0 && b > 0) {
+				s[n].ns = a / b;
+				s[n].n = 1;
+				s[n].cycles = (double)NAN;
+				for (e = 0; e < BM_MAX_EVENTS; e++)
+					s[n].events[e] = (double)NAN;
+				s[n].worker = rk->samples[j].worker;
+				s[n].process = q;
+				n++;
+			}
+			i++;
+			j++;
+		}
+		/* A round without a pair is left out; the next takes its number. */
+		if (n > before)
+			q++;
+	}
+	out->samples = s;
+	out->nsamples = n;
+	out->processes = q;
+	out->parallel = 1;
+	out->repetitions = rk->repetitions;
+	out->warmup_us = rk->warmup_us;
+	out->enough_us = rk->enough_us;
+	out->wall_s = r1->wall_s + rk->wall_s;
+	out->cycles_per_op = (double)NAN;
+	return q > 0 ? 0 : BM_ERANGE;
+}
+
+/* The median and interval of a ratio result's samples, into per_op_ns. */
+static int
+mem_ratio_stats(bm_result *r)
+{
+	double *v, *med;
+	unsigned *round;
+	size_t i;
+	int rc = -ENOMEM;
+
+	v = malloc(r->nsamples * sizeof *v);
+	round = malloc(r->nsamples * sizeof *round);
+	med = malloc(r->processes * sizeof *med);
+	if (v != NULL && round != NULL && med != NULL) {
+		for (i = 0; i < r->nsamples; i++) {
+			v[i] = r->samples[i].ns;
+			round[i] = r->samples[i].process;
+		}
+		rc = bm_stats_levels(v, round, r->nsamples, r->processes,
+		    &r->per_op_ns, &r->within, med);
+	}
+	free(v);
+	free(round);
+	free(med);
+	return rc;
+}
+
+/*
+ * Memory-level parallelism of a chase, as lmbench's par_mem: one chain's
+ * time per load over the time per load of k interleaved chains (k = 2,
+ * 4, 8, 16, as far as the buffer holds four steps of each chain), the
+ * best k.  The figure is the median of the paired ratios of the chosen
+ * k (mem_ratio_pair) and p->r holds those ratios, so that a record of it
+ * has their interval; with no k above one tried, or none better than
+ * one, k is 1 and every ratio is exactly 1.  See par_mem(8), NOTES, for
+ * the choice of the best k and its bias.  p->r is freed by
+ * mem_parallelism_free().
+ */
+void
+mem_parallelism(struct tool *t, const struct mem_chase *c,
+    struct mem_parallel *p)
 {
 	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
 	struct mem_chase w;
-	double t1 = 0, tk, best = 1;
+	bm_result r1, rk, ratio;
 	size_t i;
+	int rc;
 
-	*best_k = 1;
-	for (i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-		if (ks[i] > 1 && c->size / c->stride < 4 * ks[i])
+	memset(p, 0, sizeof *p);
+	p->k = 1;
+	p->value = 1;
+	for (i = 0; i < MEM_PAR_KS; i++)
+		p->ratio[i] = (double)NAN;
+	w = *c;
+	w.k = 1;
+	mem_chase_measure(t, &w, &r1);
+	p->one_ns = r1.per_op_ns.median;
+	p->ratio[0] = 1;
+	/* k = 1 against itself: ratios of exactly 1, the floor. */
+	if ((rc = mem_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
+	    (rc = mem_ratio_stats(&p->r)) != 0)
+		tool_lib_fail(t, rc, "the parallelism's statistics");
+	for (i = 1; i < sizeof ks / sizeof ks[0]; i++) {
+		if (c->size / c->stride < 4 * ks[i])
 			break;
 		w = *c;
 		w.k = ks[i];
-		tk = mem_chase_latency(t, &w) / ks[i];
-		if (ks[i] == 1)
-			t1 = tk;
-		else if (tk > 0 && t1 / tk > best) {
-			best = t1 / tk;
-			*best_k = ks[i];
-		}
+		mem_chase_measure(t, &w, &rk);
+		rc = mem_ratio_pair(&r1, &rk, ks[i], &ratio);
+		if (rc == 0)
+			rc = mem_ratio_stats(&ratio);
+		bm_result_free(&rk);
+		if (rc != 0)
+			tool_lib_fail(t, rc, "the parallelism's statistics");
+		p->ratio[i] = ratio.per_op_ns.median;
+		if (ratio.per_op_ns.median > p->value) {
+			bm_result_free(&p->r);
+			p->r = ratio;
+			p->value = ratio.per_op_ns.median;
+			p->k = ks[i];
+		} else
+			bm_result_free(&ratio);
 	}
-	*one = t1;
-	return best;
+	bm_result_free(&r1);
+}
+
+/* Free what mem_parallelism() kept. */
+void
+mem_parallelism_free(struct mem_parallel *p)
+{
+	bm_result_free(&p->r);
 }
 
 /* One pass of bw_mem's rd over size bytes: one int in four. */

@@ -2,28 +2,33 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mem.h"
 
 /*
  * Report a figure derived from several runs (a size, a count): without a
- * result of its own, the record's statistics are those of the one value.
+ * result of its own, the record's statistics are those of the one value,
+ * held as one sample's ns (scale 1), so that across MPI ranks the
+ * aggregate is the median of the ranks' values.  fn formats the classic
+ * line from the aggregated record (tool_report_line).
  */
 void
-mem_report_derived(struct tool *t, bm_record *rec, const char *line)
+mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
+    const void *cookie)
 {
 	bm_sample sample;
 	bm_result r;
 	unsigned i;
 
 	if (rec->result != NULL) {
-		tool_report(t, rec, line);
+		tool_report_line(t, rec, fn, cookie);
 		return;
 	}
 	memset(&r, 0, sizeof r);
 	memset(&sample, 0, sizeof sample);
-	sample.ns = 1;
+	sample.ns = rec->value;
 	sample.n = 1;
 	sample.cycles = (double)NAN;
 	for (i = 0; i < BM_MAX_EVENTS; i++)
@@ -32,13 +37,24 @@ mem_report_derived(struct tool *t, bm_record *rec, const char *line)
 	r.nsamples = 1;
 	r.parallel = 1;
 	r.repetitions = 1;
+	r.processes = 1;
 	r.cycles_per_op = (double)NAN;
 	r.per_op_ns.count = 1;
-	r.per_op_ns.median = r.per_op_ns.min = r.per_op_ns.max = 1;
-	r.per_op_ns.mean = r.per_op_ns.ci_lo = r.per_op_ns.ci_hi = 1;
-	rec->scale = rec->value;
+	r.per_op_ns.median = r.per_op_ns.min = r.per_op_ns.max = rec->value;
+	r.per_op_ns.mean = r.per_op_ns.ci_lo = r.per_op_ns.ci_hi = rec->value;
+	rec->scale = 1;
+	rec->offset = 0;
 	rec->inverse = 0;
 	rec->result = &r;
-	tool_report(t, rec, line);
+	tool_report_line(t, rec, fn, cookie);
 	rec->result = NULL;
+}
+
+/* Format a line of the record's value as a whole number (line, memsize). */
+void
+mem_line_whole(const bm_record *rec, const void *cookie, char *line,
+    size_t len)
+{
+	(void)cookie;
+	snprintf(line, len, "%.0f\n", rec->value);
 }

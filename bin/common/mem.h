@@ -126,8 +126,19 @@ int mem_chase_cleanup(bm_iter_t n, void *cookie);
 void mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r);
 double mem_chase_latency(struct tool *t, struct mem_chase *c);
 uint64_t mem_line_arg(const struct tool *t, const char *arg);
-double mem_parallelism(struct tool *t, const struct mem_chase *c,
-    double *one, unsigned *best_k);
+/* The k tried by mem_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
+#define MEM_PAR_KS 5
+/* What mem_parallelism() found for one chase. */
+struct mem_parallel {
+	double value;		/* the chosen k's median ratio, at least 1 */
+	unsigned k;		/* the chains chosen */
+	double one_ns;		/* one chain's median ns per load */
+	double ratio[MEM_PAR_KS];	/* each k's median ratio, NAN if not tried */
+	bm_result r;		/* the chosen k's paired ratios (ns = ratio) */
+};
+void mem_parallelism(struct tool *t, const struct mem_chase *c,
+    struct mem_parallel *p);
+void mem_parallelism_free(struct mem_parallel *p);
 void mem_precheck(const struct tool *t, size_t len);
 void mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload);
@@ -144,6 +155,10 @@ uint64_t mem_load_bytes(const struct mem_load *l);
 void mem_load_stop(struct mem_load *l);
 double mem_now(void);
 
-void mem_report_derived(struct tool *t, bm_record *rec, const char *line);
+void mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
+    const void *cookie);
+/* tool_line_fn of a value printed as a whole number: "%.0f\n". */
+void mem_line_whole(const bm_record *rec, const void *cookie, char *line,
+    size_t len);
 
 #endif /* BM_MEM_H */

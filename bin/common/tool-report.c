@@ -115,6 +115,24 @@ tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
 	free(line);
 }
 
+/*
+ * Report a record whose classic line shows figures other than its value
+ * alone: aggregate it across MPI ranks (its value, and its measured
+ * numbers on rank 0), then let fn format the line from the aggregated
+ * record, and tool_report() it.
+ */
+void
+tool_report_line(struct tool *t, bm_record *rec, tool_line_fn fn,
+    const void *cookie)
+{
+	char line[TOOL_LINE_MAX];
+
+	tool_aggregate(t, rec);
+	line[0] = '\0';
+	fn(rec, cookie, line, sizeof line);
+	tool_report(t, rec, line);
+}
+
 /* Report a latency in microseconds per operation, with its classic line. */
 void
 tool_report_us(struct tool *t, const char *case_name, const bm_param *params,

@@ -168,6 +168,26 @@ void tool_report(struct tool *t, const bm_record *rec, const char *line);
 void tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
     int digits, const char *suffix);
 
+/* The longest classic line tool_report_line() formats. */
+#define TOOL_LINE_MAX 512
+
+/*
+ * Format a classic line (with its newline, "" for none) into line from
+ * an aggregated record and the caller's cookie.
+ */
+typedef void (*tool_line_fn)(const bm_record *rec, const void *cookie,
+    char *line, size_t len);
+
+/*
+ * Report a record whose classic line shows more than its value (a rounded
+ * clock, figures in its measured params): aggregate it across MPI ranks
+ * (the value as tool_aggregate(), and on rank 0 every numeric measured
+ * param becomes the median over ranks), then format the line with fn from
+ * the aggregated record and tool_report() it.
+ */
+void tool_report_line(struct tool *t, bm_record *rec, tool_line_fn fn,
+    const void *cookie);
+
 /*
  * The main of enough, timing_o and loop_o: calibrate and print the value
  * which (BM_CAL_*) as lmbench did, or as export lines.
