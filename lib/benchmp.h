@@ -458,7 +458,7 @@ BM_EXTERN int bm_stats_json(const double *v, const unsigned *round,
 typedef struct bm_result {
 	bm_stats per_op_ns;	/* over the rounds: ns per operation */
 	double ops_per_s;	/* median over rounds of workers' summed rate */
-	double cycles_per_op;	/* median, or NAN without a cycle timer */
+	double cycles_per_op;	/* median of the rounds' medians, or NAN */
 	bm_sample *samples;	/* processes * parallel * repetitions */
 	size_t nsamples;
 	unsigned parallel;

@@ -173,8 +173,21 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	}
 	qsort(rate, np, sizeof(*rate), result_cmp);
 	r->ops_per_s = bm_percentile(rate, np, 50);
+	/*
+	 * Cycles per operation the way the value is taken: the median of
+	 * the rounds' medians when every interval read the counter, so
+	 * that cycle_ns_per_op and value describe the same statistic.
+	 */
 	r->cycles_per_op = NAN;
-	if (rc == 0 && ncy > 0 && (rc = bm_stats_compute(cy, ncy, &st)) == 0)
+	if (rc == 0 && ncy == r->nsamples) {
+		bm_stats within;
+
+		/* rate[] is spent: it takes the rounds' medians. */
+		if ((rc = bm_stats_levels(cy, round, ncy, np, &st, &within,
+		    rate)) == 0)
+			r->cycles_per_op = st.median;
+	} else if (rc == 0 && ncy > 0 &&
+	    (rc = bm_stats_compute(cy, ncy, &st)) == 0)
 		r->cycles_per_op = st.median;
 	/* Counts per operation: the median over the intervals. */
 	for (i = 0; i < BM_MAX_EVENTS; i++) {
