@@ -736,6 +736,27 @@ START_TEST(test_warmup)
 }
 END_TEST
 
+/*
+ * bm_cpus_allowed() counts the affinity mask: all of it here, and one
+ * CPU once this test process (forked by Check) is pinned to one.
+ */
+START_TEST(test_cpus_allowed)
+{
+	cpu_set_t set, one;
+	int c;
+
+	ck_assert_uint_eq(bm_cpus_allowed(), test_cpus());
+	ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+	for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &set); c++)
+		;
+	ck_assert_int_lt(c, CPU_SETSIZE);
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	ck_assert_uint_eq(bm_cpus_allowed(), 1);
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
 	bm_bench b = { NULL, bench_empty, NULL, NULL };
@@ -1453,6 +1474,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_self_driven);
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_cpus_allowed);
 	tcase_add_test(tc, test_cleanup_runs);
 	tcase_add_test(tc, test_cleanup_fails);
 	tcase_add_test(tc, test_sched_unique);
