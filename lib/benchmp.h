@@ -375,6 +375,12 @@ typedef struct bm_options {
  * the default number of rounds).
  */
 BM_EXTERN void bm_options_init(bm_options *o);
+/*
+ * The number of CPUs this process may run on (its affinity mask, or the
+ * CPUs online when the mask cannot be read); at least 1.  bm_run() makes
+ * intervals longer when the workers outnumber them.
+ */
+BM_EXTERN unsigned bm_cpus_allowed(void);
 
 /* One accepted timing interval of one worker. */
 typedef struct bm_sample {

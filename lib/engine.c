@@ -569,9 +569,12 @@ engine_drive(struct engine *e)
 	return rc;
 }
 
-/* The number of CPUs this process may run on. */
-static unsigned
-engine_cpus(void)
+/*
+ * The number of CPUs this process may run on: its affinity mask, or the
+ * CPUs online when the mask cannot be read; at least 1.
+ */
+unsigned
+bm_cpus_allowed(void)
 {
 	cpu_set_t set;
 	long n;
@@ -641,7 +644,7 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 static uint64_t
 engine_phase_timeout(const bm_options *o, uint64_t enough_us)
 {
-	double ns, share = (double)o->parallel / engine_cpus();
+	double ns, share = (double)o->parallel / bm_cpus_allowed();
 
 	if (o->timeout_us != 0)
 		return o->timeout_us * 1000u;
@@ -795,7 +798,7 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	 * undisturbed or not at all, and each worker would report the speed
 	 * of a whole CPU.  Intervals of several slices show the sharing.
 	 */
-	p->shared = o->parallel > engine_cpus();
+	p->shared = o->parallel > bm_cpus_allowed();
 	if (p->shared && p->enough_us < ENGINE_SHARED_ENOUGH_US)
 		p->enough_us = ENGINE_SHARED_ENOUGH_US;
 }

@@ -373,30 +373,35 @@ bm_region_read(bm_region *r, bm_counts *out)
 	return 0;
 }
 
-/* The sum of every pair so far. */
-int
-bm_region_total(const bm_region *r, bm_counts *out)
+/*
+ * Copy a region's overhead (overhead 1) or its total (0) into out with
+ * the region's id: the body of bm_region_total and bm_region_overhead.
+ * A NULL region (regions off) leaves out alone.
+ */
+static int
+region_counts_out(const bm_region *r, int overhead, bm_counts *out)
 {
 	if (r == NULL)
 		return 0;
 	if (out == NULL)
 		return -EINVAL;
-	*out = r->total;
+	*out = overhead ? r->overhead : r->total;
 	out->id = r->id;
 	return 0;
+}
+
+/* The sum of every pair so far. */
+int
+bm_region_total(const bm_region *r, bm_counts *out)
+{
+	return region_counts_out(r, 0, out);
 }
 
 /* The overhead subtracted from each reading. */
 int
 bm_region_overhead(const bm_region *r, bm_counts *out)
 {
-	if (r == NULL)
-		return 0;
-	if (out == NULL)
-		return -EINVAL;
-	*out = r->overhead;
-	out->id = r->id;
-	return 0;
+	return region_counts_out(r, 1, out);
 }
 
 /* Build a result of the samples kept so far. */

@@ -16,18 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "check_run.h"
 #include "internal.h"
-
-/* Nanoseconds on the monotonic clock. */
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * What "at once" means for a crash or a signal under a loaded machine (the
@@ -36,39 +27,13 @@ now_ns(void)
  */
 #define BOUND_AT_ONCE_NS 9000000000u
 
-/* A context with a short fixed enough so the tests run fast. */
-static bm_ctx *
-test_ctx(void)
-{
-	bm_ctx *ctx = NULL;
-
-	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 1000), 0);
-	return ctx;
-}
-
-/* Assert this process has no child left, running or zombie. */
-static void
-assert_no_children(void)
-{
-	pid_t got = waitpid(-1, NULL, WNOHANG);
-
-	ck_assert_int_eq(got, -1);
-	ck_assert_int_eq(errno, ECHILD);
-}
-
 /* Each operation spins until 5 microseconds of wall time have passed. */
 static int
 bench_spin5us(bm_iter_t n, void *cookie)
 {
-	uint64_t until;
-
 	(void)cookie;
-	while (n-- > 0) {
-		until = now_ns() + 5000;
-		while (now_ns() < until)
-			;
-	}
+	while (n-- > 0)
+		check_spin_ns(5000);
 	return 0;
 }
 
@@ -139,7 +104,7 @@ known_cost(unsigned parallel)
 	bm_bench b = { NULL, bench_cpu5us, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	double median = 0, high = 7500 + 2 * cpu_read_ns();
 	size_t k;
 	int attempt;
@@ -168,7 +133,7 @@ known_cost(unsigned parallel)
 		    "operation", r.per_op_ns.min);
 		median = r.per_op_ns.median;
 		bm_result_free(&r);
-		assert_no_children();
+		check_no_children();
 		if (median <= high)
 			break;
 	}
@@ -193,20 +158,18 @@ START_TEST(test_shared_cpus_wall)
 	double limit = 1.25 * cpus * 1e9 / 5000;
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	o.parallel = parallel;
 	o.repetitions = 3;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_ge(r.enough_us, 20000);
 	ck_assert_msg(r.per_op_ns.min >= 4900, "min %.1f ns", r.per_op_ns.min);
 	ck_assert_msg(r.ops_per_s > 0 && r.ops_per_s <= limit,
 	    "%u workers on %u CPUs: %.0f operations/s, at most %.0f",
 	    parallel, cpus, r.ops_per_s, limit);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 }
 END_TEST
 
@@ -242,7 +205,7 @@ START_TEST(test_empty_benchmark)
 	bm_bench b = { NULL, bench_empty, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
@@ -274,8 +237,8 @@ START_TEST(test_child_crash)
 	bm_bench b = { NULL, bench_crash, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
-	uint64_t t0 = now_ns();
+	bm_ctx *ctx = check_ctx(1000);
+	uint64_t t0 = bm__deadline_now();
 
 	bm_options_init(&o);
 	o.parallel = 3;
@@ -283,10 +246,10 @@ START_TEST(test_child_crash)
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
 	    strstr(bm_ctx_errmsg(ctx), "signal 9") != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
-	ck_assert(now_ns() - t0 < BOUND_AT_ONCE_NS);
+	ck_assert(bm__deadline_now() - t0 < BOUND_AT_ONCE_NS);
 	ck_assert_ptr_null(r.samples);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -313,8 +276,8 @@ expect_hang(unsigned parallel, unsigned reps, uint64_t timeout_us,
 	bm_bench b = { NULL, bench_hang, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
-	uint64_t t0 = now_ns();
+	bm_ctx *ctx = check_ctx(1000);
+	uint64_t t0 = bm__deadline_now();
 
 	bm_options_init(&o);
 	o.parallel = parallel;
@@ -323,9 +286,9 @@ expect_hang(unsigned parallel, unsigned reps, uint64_t timeout_us,
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), needle) != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
-	ck_assert(now_ns() - t0 < bound_ns);
+	ck_assert(bm__deadline_now() - t0 < bound_ns);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 
 START_TEST(test_child_hang)
@@ -360,7 +323,7 @@ START_TEST(test_callback_error)
 	bm_bench b = { NULL, bench_fail, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	o.parallel = 2;
@@ -368,7 +331,7 @@ START_TEST(test_callback_error)
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), strerror(EIO)) != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -386,12 +349,12 @@ START_TEST(test_initialize_error)
 	bm_bench b = { init_fail, bench_empty, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EBENCH);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -405,8 +368,8 @@ interrupt_with(int sig)
 	timer_t tid;
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
-	uint64_t t0 = now_ns();
+	bm_ctx *ctx = check_ctx(1000);
+	uint64_t t0 = bm__deadline_now();
 
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_SIGNAL;
@@ -421,10 +384,10 @@ interrupt_with(int sig)
 	o.repetitions = 100;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EINTR);
 	ck_assert_int_eq(bm_ctx_signal(ctx), sig);
-	ck_assert(now_ns() - t0 < BOUND_AT_ONCE_NS);
+	ck_assert(bm__deadline_now() - t0 < BOUND_AT_ONCE_NS);
 	timer_delete(tid);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 
 START_TEST(test_sigterm_parent)
@@ -528,8 +491,8 @@ START_TEST(test_signal_every_state)
 		for (k = 0; k < 2; k++) {
 			bm_options o;
 			bm_result r;
-			bm_ctx *ctx = test_ctx();
-			uint64_t t0 = now_ns();
+			bm_ctx *ctx = check_ctx(1000);
+			uint64_t t0 = bm__deadline_now();
 			int rc;
 
 			sig_at = (enum sig_at)at;
@@ -545,12 +508,12 @@ START_TEST(test_signal_every_state)
 			    sig_at_name[at], strsignal(sigs[k]), rc,
 			    bm_ctx_errmsg(ctx));
 			ck_assert_int_eq(bm_ctx_signal(ctx), sigs[k]);
-			ck_assert_msg(now_ns() - t0 < BOUND_AT_ONCE_NS,
+			ck_assert_msg(bm__deadline_now() - t0 < BOUND_AT_ONCE_NS,
 			    "%s: %.1f s to stop", sig_at_name[at],
-			    (double)(now_ns() - t0) / 1e9);
+			    (double)(bm__deadline_now() - t0) / 1e9);
 			ck_assert_ptr_null(r.samples);
 			bm_ctx_free(ctx);
-			assert_no_children();
+			check_no_children();
 		}
 	}
 }
@@ -579,7 +542,7 @@ START_TEST(test_many_workers_no_leak)
 	bm_bench crash = { NULL, bench_crash, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	unsigned before = open_fds();
 	int rc;
 
@@ -591,10 +554,10 @@ START_TEST(test_many_workers_no_leak)
 	ck_assert_msg(rc == 0, "%d %s", rc, bm_ctx_errmsg(ctx));
 	ck_assert_uint_eq(r.nsamples, 256 * 3);
 	bm_result_free(&r);
-	assert_no_children();
+	check_no_children();
 	ck_assert_uint_eq(open_fds(), before);
 	ck_assert_int_eq(bm_run(ctx, &crash, &o, &r), BM_ECHILD);
-	assert_no_children();
+	check_no_children();
 	ck_assert_uint_eq(open_fds(), before);
 	bm_ctx_free(ctx);
 }
@@ -612,7 +575,7 @@ START_TEST(test_fork_fails)
 	struct rlimit rl = { 3, 3 };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	unsigned before = open_fds();
 	int rc;
 
@@ -626,7 +589,7 @@ START_TEST(test_fork_fails)
 	rc = bm_run(ctx, &b, &o, &r);
 	ck_assert_msg(rc == -EAGAIN && strstr(bm_ctx_errmsg(ctx),
 	    "fork worker") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
-	assert_no_children();
+	check_no_children();
 	ck_assert_uint_eq(open_fds(), before);
 	bm_ctx_free(ctx);
 }
@@ -643,7 +606,7 @@ START_TEST(test_fds_exhausted)
 	struct rlimit rl;
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	int rc, fd, hog[200];
 	unsigned i, nhog, before;
 
@@ -666,7 +629,7 @@ START_TEST(test_fds_exhausted)
 	rc = bm_run(ctx, &b, &o, &r);
 	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx), "pipe for "
 	    "worker") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
-	assert_no_children();
+	check_no_children();
 	ck_assert_uint_eq(open_fds(), before);
 
 	/* A hard limit below the need: refused before anything is forked. */
@@ -675,7 +638,7 @@ START_TEST(test_fds_exhausted)
 	rc = bm_run(ctx, &b, &o, &r);
 	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx),
 	    "the limit is 100") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
-	assert_no_children();
+	check_no_children();
 	for (i = 0; i < nhog; i++)
 		(void)close(hog[i]);
 	fd = dup(0);
@@ -704,17 +667,15 @@ START_TEST(test_self_driven)
 	bm_bench b = { NULL, bench_self_driven, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	o.parallel = 2;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.nsamples, (size_t)BM_DEFAULT_PROCESSES * 2 *
 	    BM_DEFAULT_REPETITIONS);
 	ck_assert(r.per_op_ns.median > 0);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 }
 END_TEST
 
@@ -724,7 +685,7 @@ START_TEST(test_warmup)
 	bm_bench b = { NULL, bench_empty, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	o.warmup_us = 150000;
@@ -736,13 +697,34 @@ START_TEST(test_warmup)
 }
 END_TEST
 
+/*
+ * bm_cpus_allowed() counts the affinity mask: all of it here, and one
+ * CPU once this test process (forked by Check) is pinned to one.
+ */
+START_TEST(test_cpus_allowed)
+{
+	cpu_set_t set, one;
+	int c;
+
+	ck_assert_uint_eq(bm_cpus_allowed(), test_cpus());
+	ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+	for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &set); c++)
+		;
+	ck_assert_int_lt(c, CPU_SETSIZE);
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	ck_assert_uint_eq(bm_cpus_allowed(), 1);
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
 	bm_bench b = { NULL, bench_empty, NULL, NULL };
 	bm_bench none = { NULL, NULL, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	bm_options_init(&o);
 	o.parallel = 0;
@@ -774,7 +756,7 @@ START_TEST(test_cleanup_runs)
 	bm_bench b = { NULL, bench_empty, cleanup_note, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	int fds[2];
 	char buf[16];
 
@@ -810,7 +792,7 @@ START_TEST(test_cleanup_fails)
 	bm_bench b = { NULL, bench_empty, cleanup_fails, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	char want[64];
 
 	bm_options_init(&o);
@@ -824,7 +806,7 @@ START_TEST(test_cleanup_fails)
 	    bm_ctx_errmsg(ctx));
 	ck_assert_ptr_null(r.samples);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -861,20 +843,20 @@ START_TEST(test_sched_unique)
 	bm_bench b = { init_check_unique, bench_empty, NULL, &allowed };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
 	ck_assert_int_eq(bm_ctx_set_sched(ctx, "unique"), 0);
 	bm_options_init(&o);
 	o.parallel = 3;
 	o.repetitions = 3;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	bm_result_free(&r);
 	/* A CPU the process may not use is refused when set, naming it. */
 	ck_assert_int_eq(bm_ctx_set_sched(ctx, "list:1023"), BM_ERANGE);
 	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "1023"));
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -989,7 +971,7 @@ START_TEST(test_rounds_fresh_workers)
 	bm_bench b = { round_init, round_spin, NULL, &rb };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	unsigned i, j;
 	size_t k;
 
@@ -999,7 +981,7 @@ START_TEST(test_rounds_fresh_workers)
 	o.parallel = 2;
 	o.repetitions = 3;
 	o.processes = 3;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 3);
 	ck_assert_uint_eq(r.nsamples, 18);
 	for (k = 0; k < r.nsamples; k++) {
@@ -1016,9 +998,7 @@ START_TEST(test_rounds_fresh_workers)
 	for (i = 0; i < 3; i++)
 		ck_assert_msg(r.process_ns[i] >= 4900, "round %u: %.1f ns", i,
 		    r.process_ns[i]);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 	munmap(rb.log, sizeof *rb.log);
 }
 END_TEST
@@ -1039,7 +1019,7 @@ START_TEST(test_rounds_cover_spread)
 	bm_options o;
 	bm_result r;
 	bm_stats first;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	double v[5], lo, hi;
 	size_t k;
 
@@ -1047,7 +1027,7 @@ START_TEST(test_rounds_cover_spread)
 	    "clock=posix-thread-cputime"), 0);
 	bm_options_init(&o);
 	o.repetitions = 5;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 5);
 	ck_assert(fabs(r.per_op_ns.ci_level - 0.9375) < 1e-12);
 	/* Five rounds: the interval is the range of the rounds' medians. */
@@ -1069,9 +1049,7 @@ START_TEST(test_rounds_cover_spread)
 	ck_assert_msg(r.within.ci_hi - r.within.ci_lo < hi - lo,
 	    "within %.1f to %.1f ns, rounds %.1f to %.1f", r.within.ci_lo,
 	    r.within.ci_hi, lo, hi);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 	munmap(rb.log, sizeof *rb.log);
 }
 END_TEST
@@ -1087,7 +1065,7 @@ START_TEST(test_rounds_adaptive)
 	bm_bench b = { round_init, round_spin, NULL, &rb };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	ck_assert_int_eq(bm_ctx_set_timer(ctx,
 	    "clock=posix-thread-cputime"), 0);
@@ -1098,18 +1076,18 @@ START_TEST(test_rounds_adaptive)
 	/* The loosest precision: a steady cost stops even if a loaded
 	 * machine stretches one round to twice the other. */
 	o.precision = 1;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 2);
 	bm_result_free(&r);
 	rb.vary = 1;
 	o.max_processes = 4;
 	o.precision = 0.01;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 4);
 	ck_assert_uint_eq(r.nsamples, 12);
 	bm_result_free(&r);
 	ck_assert_int_eq(bm_ctx_set_processes(ctx, 1, 0), 0);
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 1);
 	bm_result_free(&r);
 	ck_assert_int_eq(bm_ctx_set_processes(ctx, 0, 0), BM_ERANGE);
@@ -1127,7 +1105,7 @@ START_TEST(test_rounds_adaptive)
 	o.precision = NAN;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 	munmap(rb.log, sizeof *rb.log);
 }
 END_TEST
@@ -1142,7 +1120,7 @@ START_TEST(test_overhead_swallows)
 	bm_bench b = { NULL, bench_cpu5us, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	ck_assert_int_eq(bm_ctx_set_timer(ctx,
 	    "clock=posix-thread-cputime"), 0);
@@ -1150,7 +1128,7 @@ START_TEST(test_overhead_swallows)
 	o.processes = 1;
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0.03), 0);
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0.0003), 0);
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	bm_result_free(&r);
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 1000), 0);
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EOVERHEAD);
@@ -1165,7 +1143,7 @@ START_TEST(test_overhead_swallows)
 	ck_assert_str_eq(bm_strerror(BM_EOVERHEAD),
 	    "the overheads swallow the measurement");
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -1194,22 +1172,22 @@ START_TEST(test_hang_bound)
 	bm_bench b = { NULL, bench_hang_timing, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 	uint64_t t0, took;
 
 	bm_options_init(&o);
 	o.enough_us = 200000;
 	o.repetitions = 1;
 	o.processes = 1;
-	t0 = now_ns();
+	t0 = bm__deadline_now();
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
-	took = now_ns() - t0;
+	took = bm__deadline_now() - t0;
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "finish its intervals within "
 	    "13.6 s") != NULL, "%s", bm_ctx_errmsg(ctx));
 	ck_assert_msg(took >= 13600000000u && took < 25000000000u,
 	    "gave up after %.1f s", (double)took / 1e9);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -1257,7 +1235,7 @@ hook_note(bm_ctx *ctx, struct bm__meeting *m)
 static bm_ctx *
 hook_ctx(void)
 {
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 	memset(&hook, 0, sizeof(hook));
 	hook.fail_at = BM__PHASE_BEGIN;
@@ -1283,7 +1261,7 @@ hook_assert(const enum bm__phase *want, unsigned n)
 /* A new context has the build's hook: none at all without MPI. */
 START_TEST(test_hook_default)
 {
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(1000);
 
 #ifdef BM_HAVE_MPI
 	ck_assert(ctx->meet == bm__meet_mpi);
@@ -1314,16 +1292,14 @@ START_TEST(test_hook_phases)
 	bm_options_init(&o);
 	o.repetitions = 2;
 	o.processes = 2;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	hook_assert(want, 8);
 	for (i = 0; i < hook.n; i++)
 		ck_assert_int_eq(hook.status[i], 0);
 	ck_assert_int_eq(hook.more[3], 1);
 	ck_assert_int_eq(hook.more[6], 0);
 	ck_assert_uint_eq(r.processes, 2);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 }
 END_TEST
 
@@ -1339,14 +1315,12 @@ START_TEST(test_hook_more_rounds)
 	bm_options_init(&o);
 	o.repetitions = 2;
 	o.processes = 1;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 3);
 	ck_assert_uint_eq(r.nsamples, 6);
 	ck_assert_uint_eq(r.samples[5].process, 2);
 	ck_assert_uint_eq(hook.n, 1 + 3 * 3 + 1);
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 }
 END_TEST
 
@@ -1380,7 +1354,7 @@ START_TEST(test_hook_failed_once)
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), strerror(EIO)) != NULL, "%s",
 	    bm_ctx_errmsg(ctx));
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -1411,7 +1385,7 @@ START_TEST(test_hook_fails_run)
 	    != NULL, "%s", bm_ctx_errmsg(ctx));
 	ck_assert_ptr_null(r.samples);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -1453,6 +1427,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_self_driven);
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_cpus_allowed);
 	tcase_add_test(tc, test_cleanup_runs);
 	tcase_add_test(tc, test_cleanup_fails);
 	tcase_add_test(tc, test_sched_unique);

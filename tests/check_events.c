@@ -12,29 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "check_run.h"
 #include "internal.h"
 
 #define FRESH_PAGES 8
-
-/* Assert this process has no child left, running or zombie. */
-static void
-assert_no_children(void)
-{
-	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
-	ck_assert_int_eq(errno, ECHILD);
-}
-
-/* A context with a short fixed calibration so the tests run fast. */
-static bm_ctx *
-test_ctx(void)
-{
-	bm_ctx *ctx = NULL;
-
-	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 2000), 0);
-	return ctx;
-}
 
 START_TEST(test_parse)
 {
@@ -95,7 +77,7 @@ START_TEST(test_page_faults)
 	bm_bench b = { NULL, bench_fresh_pages, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(2000);
 	size_t k;
 
 	ck_assert_int_eq(bm_ctx_set_events(ctx, "page-faults,task-clock,"
@@ -103,7 +85,7 @@ START_TEST(test_page_faults)
 	bm_options_init(&o);
 	o.parallel = 2;
 	o.repetitions = 5;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.nevents, 4);
 	/* Software events count here: real faults, at least one per page. */
 	ck_assert_int_eq(r.events[0].status, 0);
@@ -126,9 +108,7 @@ START_TEST(test_page_faults)
 		ck_assert(isnan(r.event_per_op[3]));
 		ck_assert(isnan(r.samples[0].events[3]));
 	}
-	bm_result_free(&r);
-	bm_ctx_free(ctx);
-	assert_no_children();
+	check_end_run(ctx, &r);
 }
 END_TEST
 
@@ -136,14 +116,9 @@ END_TEST
 static int
 bench_spin2us(bm_iter_t n, void *cookie)
 {
-	uint64_t until;
-
 	(void)cookie;
-	while (n-- > 0) {
-		until = bm__deadline_now() + 2000;
-		while (bm__deadline_now() < until)
-			;
-	}
+	while (n-- > 0)
+		check_spin_ns(2000);
 	return 0;
 }
 
@@ -152,13 +127,13 @@ START_TEST(test_percentiles)
 	bm_bench b = { NULL, bench_spin2us, NULL, NULL };
 	bm_options o;
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(2000);
 	size_t k;
 
 	bm_options_init(&o);
 	o.repetitions = 3;
 	o.percentiles = 2000;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.nop, 2000);
 	for (k = 1; k < r.nop; k++)
 		ck_assert(r.op_ns[k - 1] <= r.op_ns[k]);
@@ -174,7 +149,7 @@ START_TEST(test_percentiles)
 	o.percentiles = BM_MAX_PERCENTILE_OPS + 1;
 	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -198,7 +173,7 @@ START_TEST(test_command)
 	char *missing[] = { "/nonexistent/command", NULL };
 	char *hang[] = { "sleep", "10", NULL };
 	bm_result r;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(2000);
 	uint64_t t0;
 
 	ck_assert_int_eq(bm_ctx_set_events(ctx, "page-faults,task-clock"), 0);
@@ -224,7 +199,7 @@ START_TEST(test_command)
 	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "killed"));
 	ck_assert_int_eq(bm_run_command(ctx, ok, 0, 0, &r), BM_ERANGE);
 	bm_ctx_free(ctx);
-	assert_no_children();
+	check_no_children();
 }
 END_TEST
 
@@ -233,11 +208,9 @@ START_TEST(test_region)
 	char path[] = "/tmp/check_events.XXXXXX", spec[64], line[65536];
 	bm_region *rg;
 	bm_result r;
-	bm_sink *sink;
-	bm_ctx *ctx = test_ctx();
+	bm_ctx *ctx = check_ctx(2000);
 	double median = 0;
-	int fd, i, attempt;
-	FILE *f;
+	int i, attempt;
 
 	ck_assert_int_eq(bm_region_new(ctx, "spin", &rg), 0);
 	/*
@@ -260,17 +233,9 @@ START_TEST(test_region)
 	ck_assert_msg(median >= 1950 && median <= 2500, "median %.1f ns",
 	    median);
 	/* The cumulative record goes through a sink. */
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(spec, sizeof spec, "file:%s", path);
-	ck_assert_int_eq(bm_sink_open(ctx, spec, &sink), 0);
-	ck_assert_int_eq(bm_region_write(rg, sink), 0);
-	ck_assert_int_eq(bm_sink_close(ctx, sink), 0);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-	fclose(f);
+	check_sink_file(path, spec, sizeof spec);
+	check_region_write(ctx, rg, spec);
+	check_first_line(path, line, sizeof line);
 	ck_assert_int_eq(truncate(path, 0), 0);
 	ck_assert_ptr_nonnull(strstr(line, "\"tool\":\"region\",\"case\":"
 	    "\"spin\""));
@@ -279,10 +244,7 @@ START_TEST(test_region)
 	setenv("BENCHMP_OUTPUT", spec, 1);
 	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
 	ck_assert_int_eq(bm_region_write(rg, NULL), 0);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-	fclose(f);
+	check_first_line(path, line, sizeof line);
 	unlink(path);
 	ck_assert_ptr_nonnull(strstr(line, "\"case\":\"spin\""));
 	/* A bad one is refused when the settings are read. */
@@ -294,27 +256,19 @@ START_TEST(test_region)
 }
 END_TEST
 
-/* Build the suite. */
-static Suite *
-events_suite(void)
-{
-	Suite *s = suite_create("events");
-	TCase *tc = tcase_create("events");
-
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_parse);
-	tcase_add_test(tc, test_page_faults);
-	tcase_add_test(tc, test_percentiles);
-	tcase_add_test(tc, test_percentile_math);
-	tcase_add_test(tc, test_command);
-	tcase_add_test(tc, test_region);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-/* Run the suite. */
+/* Run the suite: every test in its own process with a timeout. */
 int
 main(void)
 {
-	return check_run(events_suite());
+	const TTest *const tests[] = {
+		test_parse,
+		test_page_faults,
+		test_percentiles,
+		test_percentile_math,
+		test_command,
+		test_region,
+	};
+
+	return check_suite_main("events", 60, tests,
+	    sizeof tests / sizeof *tests);
 }

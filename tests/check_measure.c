@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_common.h"
 #include "check_run.h"
 #include "internal.h"
 
@@ -145,8 +146,7 @@ fake_ctx(const char *timer)
 	ck_assert_msg(bm_ctx_configure(ctx, &s) == 0, "%s",
 	    bm_ctx_errmsg(ctx));
 	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 1000), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0), 0);
+	check_ctx_overheads(ctx, 0, 0);
 	return ctx;
 }
 
@@ -376,7 +376,7 @@ START_TEST(test_cycle_overhead_and_percentiles)
 	o.repetitions = 3;
 	o.processes = 1;
 	o.percentiles = 200;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	for (k = 0; k < r.nsamples; k++)
 		ck_assert_double_eq(r.samples[k].cycles,
 		    (double)(FAKE_OP_CYCLES * r.samples[k].n));
@@ -422,7 +422,7 @@ START_TEST(test_percentiles_without_cycles)
 	o.repetitions = 3;
 	o.processes = 1;
 	o.percentiles = 100;
-	ck_assert_msg(bm_run(ctx, &b, &o, &r) == 0, "%s", bm_ctx_errmsg(ctx));
+	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.nop, 100);
 	ck_assert_ptr_null(r.op_cycles);
 	ck_assert(isnan(r.op_mean_cycles) && isnan(r.op_var_cycles));
@@ -435,28 +435,20 @@ START_TEST(test_percentiles_without_cycles)
 }
 END_TEST
 
-/* Build the suite. */
-static Suite *
-measure_suite(void)
-{
-	Suite *s = suite_create("measure");
-	TCase *tc = tcase_create("measure");
-
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, test_register_errors);
-	tcase_add_test(tc, test_register_listed_and_used);
-	tcase_add_test(tc, test_measure_exact);
-	tcase_add_test(tc, test_measure_real);
-	tcase_add_test(tc, test_measure_errors);
-	tcase_add_test(tc, test_cycle_overhead_and_percentiles);
-	tcase_add_test(tc, test_percentiles_without_cycles);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-/* Run the suite. */
+/* Run the suite: every test in its own process with a timeout. */
 int
 main(void)
 {
-	return check_run(measure_suite());
+	const TTest *const tests[] = {
+		test_register_errors,
+		test_register_listed_and_used,
+		test_measure_exact,
+		test_measure_real,
+		test_measure_errors,
+		test_cycle_overhead_and_percentiles,
+		test_percentiles_without_cycles,
+	};
+
+	return check_suite_main("measure", 30, tests,
+	    sizeof tests / sizeof *tests);
 }

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "check_common.h"
 #include "check_run.h"
 #include "internal.h"
 #include "region-off.h"
@@ -24,14 +25,11 @@
 static bm_ctx *
 test_ctx(double timing_o_us)
 {
-	bm_ctx *ctx = NULL;
+	bm_ctx *ctx;
 
 	unsetenv("BENCHMP_REGIONS");
-	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_ENOUGH, 2000), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O,
-	    timing_o_us), 0);
-	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_LOOP_O, 0), 0);
+	ctx = check_ctx(2000);
+	check_ctx_overheads(ctx, timing_o_us, 0);
 	return ctx;
 }
 
@@ -45,16 +43,6 @@ sw_events_work(bm_ctx *ctx)
 		if (ctx->events.info[i].status != 0)
 			return 0;
 	return ctx->events.n > 0;
-}
-
-/* Spin for about us microseconds of the clock. */
-static void
-spin_us(unsigned us)
-{
-	uint64_t until = bm__deadline_now() + (uint64_t)us * 1000u;
-
-	while (bm__deadline_now() < until)
-		;
 }
 
 /* Fill a result with a byte pattern, to see whether a call touched it. */
@@ -213,7 +201,7 @@ START_TEST(test_counts_subtract)
 		outer_read(ctx, &inner, &ns_in0, &cy_in0, ev_in0);
 		for (k = 0; k < FRESH_PAGES; k++)
 			mem[k * (size_t)page] = 1;
-		spin_us(50);
+		check_spin_ns(50000);
 		outer_read(ctx, &inner, &ns_in1, &cy_in1, ev_in1);
 		bm_region_stop(rg);
 		outer_read(ctx, &outer, &ns_out1, &cy_out1, ev_out1);
@@ -283,7 +271,7 @@ START_TEST(test_split_monotonic)
 	ck_assert_int_eq(bm_region_read(rg, &prev), 0);
 	ck_assert_uint_eq(prev.id, 77);
 	for (k = 0; k < 200; k++) {
-		spin_us(2);
+		check_spin_ns(2000);
 		ck_assert_int_eq(bm_region_read(rg, &c), 0);
 		ck_assert(c.ns >= prev.ns);
 		ck_assert(isnan(c.cycles) == !bm__timer_has_cycles(
@@ -435,9 +423,7 @@ START_TEST(test_not_supported)
 	bm_region *rg;
 	bm_result r;
 	bm_counts c;
-	bm_sink *sink;
-	FILE *f;
-	int fd, k;
+	int k;
 
 	ck_assert_int_eq(bm_ctx_set_events(ctx, "cycles,page-faults"), 0);
 	ck_assert_int_eq(ctx->events.info[0].status, hw ? 0 : BM_ENOTSUP);
@@ -445,7 +431,7 @@ START_TEST(test_not_supported)
 	ck_assert_int_eq(bm_region_set_id(rg, 42), 0);
 	for (k = 0; k < 20; k++) {
 		bm_region_start(rg);
-		spin_us(5);
+		check_spin_ns(5000);
 		bm_region_stop(rg);
 	}
 	ck_assert_int_eq(bm_region_read(rg, &c), 0);
@@ -458,17 +444,9 @@ START_TEST(test_not_supported)
 	ck_assert_int_eq(r.events[0].status, hw ? 0 : BM_ENOTSUP);
 	ck_assert(hw ? isfinite(r.event_per_op[0]) : isnan(r.event_per_op[0]));
 	bm_result_free(&r);
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(spec, sizeof spec, "file:%s", path);
-	ck_assert_int_eq(bm_sink_open(ctx, spec, &sink), 0);
-	ck_assert_int_eq(bm_region_write(rg, sink), 0);
-	ck_assert_int_eq(bm_sink_close(ctx, sink), 0);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-	fclose(f);
+	check_sink_file(path, spec, sizeof spec);
+	check_region_write(ctx, rg, spec);
+	check_first_line(path, line, sizeof line);
 	unlink(path);
 	ck_assert_ptr_nonnull(strstr(line, "\"case\":\"mixed\""));
 	ck_assert_ptr_nonnull(strstr(line, "\"count\":20"));
@@ -482,27 +460,19 @@ START_TEST(test_not_supported)
 }
 END_TEST
 
-/* Build the suite. */
-static Suite *
-region_suite(void)
-{
-	Suite *s = suite_create("region");
-	TCase *tc = tcase_create("region");
-
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, test_counts_ops);
-	tcase_add_test(tc, test_counts_subtract);
-	tcase_add_test(tc, test_split_monotonic);
-	tcase_add_test(tc, test_switch_runtime);
-	tcase_add_test(tc, test_switch_compile);
-	tcase_add_test(tc, test_not_supported);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-/* Run the suite. */
+/* Run the suite: every test in its own process with a timeout. */
 int
 main(void)
 {
-	return check_run(region_suite());
+	const TTest *const tests[] = {
+		test_counts_ops,
+		test_counts_subtract,
+		test_split_monotonic,
+		test_switch_runtime,
+		test_switch_compile,
+		test_not_supported,
+	};
+
+	return check_suite_main("region", 30, tests,
+	    sizeof tests / sizeof *tests);
 }

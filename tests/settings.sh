@@ -86,5 +86,31 @@ expect_exit 2 '^lat_syscall: BENCHMP_OUTPUT: unknown sink' \
 expect_exit 1 "^lat_syscall: BENCHMP_OUTPUT: cannot open sink file" \
     env BENCHMP_OUTPUT=file:/nonexistent/dir/x "$bin/lat_syscall" null
 
+# The tools' own setting force: --force over BENCHMP_FORCE over the
+# built-in "no", resolved once in tool_setup.  A forced crowd goes on to
+# the engine, whose descriptor check under a limit of 30 refuses it
+# before any worker starts (exit 1); an unforced one is refused (exit 2).
+cpus=$(nproc)
+crowd=$((64 * cpus + 1))
+if [ "$crowd" -le 4096 ]; then
+	expect_exit 1 "^lat_syscall: $crowd workers need [0-9]+ descriptors" \
+	    env BENCHMP_FORCE=0 prlimit --nofile=30:30 "$bin/lat_syscall" \
+	    --force -P "$crowd" null
+	expect_exit 1 "^lat_syscall: $crowd workers need [0-9]+ descriptors" \
+	    env BENCHMP_FORCE=1 prlimit --nofile=30:30 "$bin/lat_syscall" \
+	    -P "$crowd" null
+	expect_exit 2 "^lat_syscall: -P $crowd: .* anyway \(BENCHMP_FORCE=0 is set\)\$" \
+	    env BENCHMP_FORCE=0 "$bin/lat_syscall" -P "$crowd" null
+	# Empty is unset: refused, and not said to be set.
+	expect_exit 2 "^lat_syscall: -P $crowd: .* to run it anyway\$" \
+	    env BENCHMP_FORCE= "$bin/lat_syscall" -P "$crowd" null
+fi
+# A bad value is refused even under --force: every source is checked.
+expect_exit 2 "^lat_syscall: BENCHMP_FORCE: '2' is not 0 or 1\$" \
+    env BENCHMP_FORCE=2 "$bin/lat_syscall" --force null
+grep -q '^usage: lat_syscall' "$tmp/err" ||
+	fail "BENCHMP_FORCE=2: no usage line: $(head -n 2 "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "BENCHMP_FORCE=2: printed $(head -c 200 "$tmp/out")"
+
 no_children
 finish

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +300,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			break;
 		case TOOL_OPT_FORCE:
 			t->force = 1;
+			t->force_source = BM_SOURCE_CMDLINE;
 			break;
 		case TOOL_OPT_PERCENTILES:
 			t->opts.percentiles = optarg == NULL ?
@@ -379,40 +379,46 @@ tool_later_warmup(struct tool *t, uint64_t us)
 		t->opts.warmup_us = us;
 }
 
-/* The number of CPUs this process may run on. */
-static unsigned
-tool_cpus(void)
+/*
+ * Resolve the tool setting force once, with its source: --force (the
+ * command line) over BENCHMP_FORCE (the environment) over the built-in
+ * "no".  The variable is checked whatever wins, as the library checks
+ * every source of its settings: a value other than 0 or 1 exits 2; an
+ * empty one is unset.
+ */
+static void
+tool_read_force(struct tool *t)
 {
-	cpu_set_t set;
-	long n;
+	const char *env = getenv("BENCHMP_FORCE");
 
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	if (env == NULL || *env == '\0')
+		return;
+	if (strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
+		tool_usage_error(t, "BENCHMP_FORCE: '%s' is not 0 or 1", env);
+	if (t->force_source < BM_SOURCE_ENV) {
+		t->force = *env == '1';
+		t->force_source = BM_SOURCE_ENV;
+	}
 }
 
 /*
- * Refuse more than TOOL_MAX_PER_CPU workers per CPU unless --force or
- * BENCHMP_FORCE=1 says to run them anyway (exit 2, with how to force it).
+ * Refuse more than TOOL_MAX_PER_CPU workers per CPU unless the force
+ * setting (tool_read_force) says to run them anyway (exit 2, with how to
+ * force it).
  */
 static void
 tool_check_crowd(struct tool *t)
 {
-	const char *env = getenv("BENCHMP_FORCE");
-	unsigned cpus = tool_cpus();
+	unsigned cpus = bm_cpus_allowed();
 
-	if (env != NULL && strcmp(env, "1") == 0)
-		t->force = 1;
-	else if (env != NULL && *env != '\0' && strcmp(env, "0") != 0)
-		tool_usage_error(t, "BENCHMP_FORCE: '%s' is not 0 or 1", env);
 	if (t->force || t->opts.parallel <= (uint64_t)TOOL_MAX_PER_CPU * cpus)
 		return;
 	tool_usage_error(t, "-P %u: %u worker(s) per CPU on %u CPU(s) is more "
 	    "than %u per CPU; such a run takes minutes and measures the "
-	    "scheduler: use --force (or BENCHMP_FORCE=1) to run it anyway",
+	    "scheduler: use --force (or BENCHMP_FORCE=1) to run it anyway%s",
 	    t->opts.parallel, (t->opts.parallel + cpus - 1) / cpus, cpus,
-	    TOOL_MAX_PER_CPU);
+	    TOOL_MAX_PER_CPU, t->force_source == BM_SOURCE_ENV ?
+	    " (BENCHMP_FORCE=0 is set)" : "");
 }
 
 /*
@@ -440,7 +446,8 @@ tool_wall_clock(struct tool *t)
 }
 
 /*
- * Create the context and resolve its settings in the library: the tool's
+ * Resolve the tool's own setting (force) and refuse a crowd, then create
+ * the context and resolve its settings in the library: the tool's
  * defaults, the environment and the command line, in that order.
  */
 void
@@ -450,6 +457,7 @@ tool_setup(struct tool *t)
 	const char *spec;
 	int rc;
 
+	tool_read_force(t);
 	tool_check_crowd(t);
 	if ((rc = bm_ctx_new(&t->ctx)) != 0)
 		tool_lib_fail(t, rc, "cannot set up");

@@ -21,7 +21,8 @@ struct tool {
 	int json;			/* --json: records instead of lines */
 	int warmup_given;		/* -W was on the command line */
 	int reps_given;			/* -N was on the command line */
-	int force;			/* --force: any number of workers */
+	int force;			/* --force, BENCHMP_FORCE=1: any -P */
+	int force_source;		/* BM_SOURCE_*: where force came from */
 	const char *timer;		/* --timer=CONFIG */
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
@@ -56,7 +57,9 @@ int tool_parse(struct tool *t, int argc, char **argv,
     tool_option_fn *extra, void *cookie);
 
 /*
- * Create the context, resolve its settings with bm_ctx_configure() (the
+ * Resolve the tool's own setting force (--force over BENCHMP_FORCE, which
+ * must be 0 or 1) and refuse more than 64 workers per CPU unless forced;
+ * create the context, resolve its settings with bm_ctx_configure() (the
  * tool's defaults, the environment, --timer, --events, --processes and
  * --output) and open the sink it chose; exits on error, before anything
  * is measured.
