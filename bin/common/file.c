@@ -232,6 +232,38 @@ file_bw_option(struct tool *t, int opt, const char *arg, void *cookie)
 	*(int *)cookie = 1;
 }
 
+/* A worker's start: its file (its own copy with -C), then the tool's open. */
+static int
+file_bw_init(bm_iter_t n, void *cookie)
+{
+	struct file_bw_state *s = cookie;
+	int rc;
+
+	(void)n;
+	s->fd = -1;
+	s->mem = NULL;
+	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
+	    sizeof s->path)) != 0)
+		return rc;
+	return s->ft->open(s);
+}
+
+/* A worker's end: its descriptor, its buffer or mapping, its copy. */
+static int
+file_bw_cleanup(bm_iter_t n, void *cookie)
+{
+	struct file_bw_state *s = cookie;
+
+	(void)n;
+	if (s->ft->mapped && s->mem != NULL)
+		munmap(s->mem, (size_t)s->size);
+	else
+		free(s->mem);
+	s->mem = NULL;
+	file_worker_close(&s->fd, NULL, s->dir, s->path);
+	return 0;
+}
+
 /* Parse, check the file, measure and print "MB MB/s". */
 int
 file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
@@ -246,6 +278,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	int first, clone = 0;
 
 	memset(&s, 0, sizeof s);
+	s.ft = ft;
 	s.fd = -1;
 	first = tool_parse(&t, argc, argv, "C", NULL, file_bw_option, &clone);
 	if (argc - first < 3)
@@ -268,9 +301,9 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	file_pass_bound(&t, s.size);
 	if (clone)
 		s.dir = tool_tmpdir(&t);
-	b.initialize = ft->initialize;
+	b.initialize = file_bw_init;
 	b.benchmark = ft->benchmark;
-	b.cleanup = ft->cleanup;
+	b.cleanup = file_bw_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 	params[0] = (bm_param){ "size", NULL, (double)s.size };

@@ -68,8 +68,11 @@ int file_page_pass(int fd, uint64_t size, const size_t *order,
  */
 uint64_t file_sum(const void *buf, size_t size);
 
+struct file_bw_tool;
+
 /* One worker's state in bw_file_rd and bw_mmap_rd. */
 struct file_bw_state {
+	const struct file_bw_tool *ft;	/* the tool's half */
 	const char *file;	/* the file named on the command line */
 	const char *dir;	/* -C: where the copies go, else NULL */
 	char path[600];		/* the file this worker reads */
@@ -85,7 +88,13 @@ struct file_bw_tool {
 	const char *name;
 	const char *args;	/* the usage's positional part */
 	const char *first_mode;	/* "io_only" or "mmap_only" */
-	bm_fn initialize, benchmark, cleanup;	/* cookie: file_bw_state */
+	/*
+	 * The worker's open, once its file (s->path) is known: set s->mem
+	 * (and s->fd) for the first mode.  0 or -errno.
+	 */
+	int (*open)(struct file_bw_state *s);
+	bm_fn benchmark;	/* cookie: file_bw_state */
+	int mapped;		/* s->mem is a mapping of s->size, not malloc'd */
 };
 
 /*
