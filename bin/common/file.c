@@ -149,6 +149,51 @@ file_worker_close(int *fd, size_t **order, const char *dir, const char *path)
 		(void)unlink(path);
 }
 
+/* Open the worker's file, or its copy with -C. */
+int
+file_pages_open(struct file_pages *w, int flags)
+{
+	int rc;
+
+	w->fd = -1;
+	if ((rc = file_worker_path(w->file, w->dir, w->size, w->path,
+	    sizeof w->path)) != 0)
+		return rc;
+	return file_open(w->path, flags, &w->fd, NULL);
+}
+
+/* One pass over the worker's pages in its order. */
+int
+file_pages_pass(struct file_pages *w)
+{
+	return file_page_pass(w->fd, w->size, w->order, w->npages,
+	    w->pagesize, &w->sink);
+}
+
+/* n passes over the worker's pages. */
+int
+file_pages_run(bm_iter_t n, void *cookie)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = file_pages_pass(cookie)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Release the worker's file and order; with -C, remove its copy. */
+int
+file_pages_cleanup(bm_iter_t n, void *cookie)
+{
+	struct file_pages *w = cookie;
+
+	(void)n;
+	file_worker_close(&w->fd, &w->order, w->dir, w->path);
+	return 0;
+}
+
 /* The pages 0..npages-1 in a new array, shuffled from seed when asked. */
 size_t *
 file_page_order(size_t npages, unsigned seed, int shuffle)
