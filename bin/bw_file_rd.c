@@ -42,20 +42,12 @@ frd_read(struct file_bw_state *s, int fd)
 	return 0;
 }
 
-/* The worker's buffer, its copy of the file (-C), its descriptor. */
+/* The worker's buffer and, for io_only, its descriptor. */
 static int
-frd_init(bm_iter_t n, void *cookie)
+frd_open(struct file_bw_state *s)
 {
-	struct file_bw_state *s = cookie;
-	int rc;
-
-	(void)n;
-	s->fd = -1;
 	if ((s->mem = malloc(FRD_CHUNK)) == NULL)
 		return -ENOMEM;
-	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
-	    sizeof s->path)) != 0)
-		return rc;
 	return s->open2close ? 0 : file_open(s->path, O_RDONLY, &s->fd, NULL);
 }
 
@@ -89,19 +81,6 @@ frd_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Close, free, and remove the worker's copy. */
-static int
-frd_cleanup(bm_iter_t n, void *cookie)
-{
-	struct file_bw_state *s = cookie;
-
-	(void)n;
-	file_worker_close(&s->fd, NULL, s->dir, s->path);
-	free(s->mem);
-	s->mem = NULL;
-	return 0;
-}
-
 /* Measure and print. */
 int
 main(int argc, char **argv)
@@ -110,9 +89,8 @@ main(int argc, char **argv)
 		.name = "bw_file_rd",
 		.args = "[-C] size io_only|open2close file",
 		.first_mode = "io_only",
-		.initialize = frd_init,
-		.benchmark = frd_bench,
-		.cleanup = frd_cleanup
+		.open = frd_open,
+		.benchmark = frd_bench
 	};
 
 	return file_bw_main(&ft, argc, argv);

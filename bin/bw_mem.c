@@ -210,15 +210,12 @@ static int
 bw_init(bm_iter_t n, void *cookie)
 {
 	struct bw_state *s = cookie;
+	int rc;
 
 	(void)n;
 	s->maplen = bw_maplen(s);
-	s->map = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s->map == MAP_FAILED) {
-		s->map = NULL;
-		return -errno;
-	}
+	if ((rc = mem_map(s->maplen, &s->map)) != 0)
+		return rc;
 	s->src = (unsigned *)(void *)s->map;
 	s->dst = s->two ? (unsigned *)(void *)(s->map + s->maplen - s->size) :
 	    NULL;
@@ -234,10 +231,7 @@ bw_cleanup(bm_iter_t n, void *cookie)
 	struct bw_state *s = cookie;
 
 	(void)n;
-	if (s->map != NULL && munmap(s->map, s->maplen) != 0)
-		return -errno;
-	s->map = NULL;
-	return 0;
+	return mem_unmap(&s->map, s->maplen);
 }
 
 static const struct bw_mode {

@@ -16,6 +16,7 @@ mrd_map(struct file_bw_state *s, void **out, int checked)
 	void *m;
 	int fd, rc;
 
+	*out = NULL;
 	/*
 	 * In the timed open2close loop not file_open(), whose checks would
 	 * be timed too: the file was checked when the worker started, and
@@ -36,19 +37,13 @@ mrd_map(struct file_bw_state *s, void **out, int checked)
 	return 0;
 }
 
-/* The worker's copy (-C) and, for mmap_only, its mapping. */
+/* Check the file can be mapped and, for mmap_only, keep its mapping. */
 static int
-mrd_init(bm_iter_t n, void *cookie)
+mrd_open(struct file_bw_state *s)
 {
-	struct file_bw_state *s = cookie;
 	void *m;
 	int rc;
 
-	(void)n;
-	s->mem = NULL;
-	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
-	    sizeof s->path)) != 0)
-		return rc;
 	if ((rc = mrd_map(s, &m, 0)) != 0)
 		return rc;
 	if (s->open2close)
@@ -82,21 +77,6 @@ mrd_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Unmap and remove the worker's copy. */
-static int
-mrd_cleanup(bm_iter_t n, void *cookie)
-{
-	struct file_bw_state *s = cookie;
-
-	(void)n;
-	if (s->mem != NULL)
-		munmap(s->mem, (size_t)s->size);
-	s->mem = NULL;
-	if (s->dir != NULL)
-		(void)unlink(s->path);
-	return 0;
-}
-
 /* Measure and print. */
 int
 main(int argc, char **argv)
@@ -105,9 +85,9 @@ main(int argc, char **argv)
 		.name = "bw_mmap_rd",
 		.args = "[-C] size mmap_only|open2close file",
 		.first_mode = "mmap_only",
-		.initialize = mrd_init,
+		.open = mrd_open,
 		.benchmark = mrd_bench,
-		.cleanup = mrd_cleanup
+		.mapped = 1
 	};
 
 	return file_bw_main(&ft, argc, argv);

@@ -44,17 +44,10 @@ struct mmap_opts {
 
 /* One worker's file and what one operation touches. */
 struct mmap_state {
-	const char *file;
-	const char *dir;	/* -C: where the copies go, else NULL */
-	char path[600];
-	uint64_t size;
+	struct file_pages w;	/* --all-pages: w.order shuffled with -r */
 	int all_pages;
 	int random;
-	int fd;
 	size_t stride, span;	/* lmbench's: a byte every stride below span */
-	size_t npages, pagesize;
-	size_t *order;		/* --all-pages: page indexes, shuffled with -r */
-	volatile char sink;
 };
 
 /* Open the worker's file and lay out what an operation touches. */
@@ -65,18 +58,14 @@ mmap_init(bm_iter_t n, void *cookie)
 	int rc;
 
 	(void)n;
-	s->fd = -1;
-	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
-	    sizeof s->path)) != 0)
-		return rc;
-	if ((rc = file_open(s->path, s->all_pages ? O_RDONLY : O_RDWR,
-	    &s->fd, NULL)) != 0)
+	if ((rc = file_pages_open(&s->w, s->all_pages ? O_RDONLY : O_RDWR))
+	    != 0)
 		return rc;
 	if (!s->all_pages)
 		return 0;
-	s->pagesize = (size_t)sysconf(_SC_PAGESIZE);
-	s->npages = (size_t)((s->size + s->pagesize - 1) / s->pagesize);
-	if ((s->order = file_page_order(s->npages,
+	s->w.pagesize = (size_t)sysconf(_SC_PAGESIZE);
+	s->w.npages = (size_t)((s->w.size + s->w.pagesize - 1) / s->w.pagesize);
+	if ((s->w.order = file_page_order(s->w.npages,
 	    1u + bm_worker_index(bm_state_current()), s->random)) == NULL)
 		return -ENOMEM;
 	return 0;
@@ -97,8 +86,8 @@ mmap_bench(bm_iter_t n, void *cookie)
 	size_t off;
 
 	while (n-- > 0) {
-		m = mmap(NULL, (size_t)s->size, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, s->fd, 0);
+		m = mmap(NULL, (size_t)s->w.size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, s->w.fd, 0);
 		if (m == MAP_FAILED)
 			return -errno;
 		for (off = 0; off < s->span; off += s->stride) {
@@ -115,34 +104,8 @@ mmap_bench(bm_iter_t n, void *cookie)
 				(void)__atomic_compare_exchange_n(m + off, &v,
 				    v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		}
-		munmap(m, (size_t)s->size);
+		munmap(m, (size_t)s->w.size);
 	}
-	return 0;
-}
-
-/* --all-pages, n times: map size bytes read-only, read a byte of every page, unmap. */
-static int
-mmap_bench_all(bm_iter_t n, void *cookie)
-{
-	struct mmap_state *s = cookie;
-	int rc;
-
-	while (n-- > 0) {
-		if ((rc = file_page_pass(s->fd, s->size, s->order, s->npages,
-		    s->pagesize, &s->sink)) != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* Close, free, and remove the worker's copy. */
-static int
-mmap_cleanup(bm_iter_t n, void *cookie)
-{
-	struct mmap_state *s = cookie;
-
-	(void)n;
-	file_worker_close(&s->fd, &s->order, s->dir, s->path);
 	return 0;
 }
 
@@ -178,12 +141,12 @@ mmap_parse(struct tool *t, int argc, char **argv, struct mmap_opts *o,
 		tool_usage_error(t, "missing the size or the file");
 	if (argc - first > 2)
 		tool_usage_error(t, "too many arguments");
-	s->size = tool_size(t, "size", argv[first], 1, MMAP_MAX_SIZE);
-	s->file = argv[first + 1];
+	s->w.size = tool_size(t, "size", argv[first], 1, MMAP_MAX_SIZE);
+	s->w.file = argv[first + 1];
 	s->random = o->random;
 	s->all_pages = o->all_pages;
 	s->stride = s->random ? MMAP_STRIDE_R : MMAP_STRIDE;
-	s->span = (size_t)(s->random ? s->size : s->size / MMAP_SPAN_DIV);
+	s->span = (size_t)(s->random ? s->w.size : s->w.size / MMAP_SPAN_DIV);
 }
 
 /* Print the time per operation of r, with what it mapped and touched. */
@@ -195,11 +158,11 @@ mmap_report(struct tool *t, const struct mmap_state *s, bm_result *r)
 	bm_record rec;
 	char line[128];
 
-	params[0] = (bm_param){ "size", NULL, (double)s->size };
-	params[1] = (bm_param){ "file", s->file, 0 };
+	params[0] = (bm_param){ "size", NULL, (double)s->w.size };
+	params[1] = (bm_param){ "file", s->w.file, 0 };
 	params[2] = (bm_param){ "stride", NULL, s->all_pages ?
 	    (double)sysconf(_SC_PAGESIZE) : (double)s->stride };
-	params[3] = (bm_param){ "span", NULL, s->all_pages ? (double)s->size :
+	params[3] = (bm_param){ "span", NULL, s->all_pages ? (double)s->w.size :
 	    (double)s->span };
 	if (!s->all_pages)
 		name = s->random ? "write-160k" : "write-16k";
@@ -208,7 +171,7 @@ mmap_report(struct tool *t, const struct mmap_state *s, bm_result *r)
 		label = s->random ? " all-pages-random" : " all-pages";
 	}
 	tool_record_us(&rec, t, name, params, 4, r);
-	snprintf(line, sizeof line, "%.6f ", (double)s->size / 1e6);
+	snprintf(line, sizeof line, "%.6f ", (double)s->w.size / 1e6);
 	tool_report_value(t, &rec, line, 2, label);
 }
 
@@ -247,13 +210,14 @@ main(int argc, char **argv)
 	 * Writing needs the file open for writing, unless each worker
 	 * writes its own copy (-C).
 	 */
-	(void)file_check(&t, s.file, s.all_pages || o.clone ?
-	    O_RDONLY : O_RDWR, s.size);
+	(void)file_check(&t, s.w.file, s.all_pages || o.clone ?
+	    O_RDONLY : O_RDWR, s.w.size);
 	if (o.clone)
-		s.dir = tool_tmpdir(&t);
+		s.w.dir = tool_tmpdir(&t);
 	b.initialize = mmap_init;
-	b.benchmark = s.all_pages ? mmap_bench_all : mmap_bench;
-	b.cleanup = mmap_cleanup;
+	/* --all-pages, n times: map, read a byte of every page, unmap. */
+	b.benchmark = s.all_pages ? file_pages_run : mmap_bench;
+	b.cleanup = file_pages_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 	mmap_report(&t, &s, &r);

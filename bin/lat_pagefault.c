@@ -45,24 +45,9 @@ enum { PF_OPT_PER_FAULT = TOOL_OPT_BASE };
  * defeats readahead, with the map and unmap left in.
  */
 struct pf_state {
-	const char *file;
-	const char *dir;	/* -C: where the copies go, else NULL */
-	char path[600];
-	uint64_t size;		/* the bytes mapped: whole pages */
-	size_t pagesize, npages;
+	struct file_pages w;	/* w.size: the bytes mapped, whole pages */
 	int per_fault;
-	int fd;
-	size_t *order;		/* the pages in the order a pass reads them */
-	volatile char sink;
 };
-
-/* One pass over a mapping of the file: map, read a byte per page, unmap. */
-static int
-pf_pass(struct pf_state *s)
-{
-	return file_page_pass(s->fd, s->size, s->order, s->npages,
-	    s->pagesize, &s->sink);
-}
 
 /* Open the file (a copy with -C) and lay out the pass's page order. */
 static int
@@ -71,25 +56,21 @@ pf_setup(struct pf_state *s, unsigned worker)
 	size_t i, j, stride;
 	int rc;
 
-	s->fd = -1;
-	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
-	    sizeof s->path)) != 0)
+	if ((rc = file_pages_open(&s->w, O_RDONLY)) != 0)
 		return rc;
-	if ((rc = file_open(s->path, O_RDONLY, &s->fd, NULL)) != 0)
-		return rc;
-	if ((s->order = file_page_order(s->npages, 1u + worker,
+	if ((s->w.order = file_page_order(s->w.npages, 1u + worker,
 	    !s->per_fault)) == NULL)
 		return -ENOMEM;
 	if (s->per_fault) {
 		/* A stride prime to the page count visits every page once. */
-		for (stride = 17; s->npages % stride == 0; stride += 2)
+		for (stride = 17; s->w.npages % stride == 0; stride += 2)
 			;
-		if (stride >= s->npages)
+		if (stride >= s->w.npages)
 			stride = 1;
-		for (i = 0, j = 0; i < s->npages; i++) {
-			s->order[i] = j;
-			if ((j += stride) >= s->npages)
-				j -= s->npages;
+		for (i = 0, j = 0; i < s->w.npages; i++) {
+			s->w.order[i] = j;
+			if ((j += stride) >= s->w.npages)
+				j -= s->w.npages;
 		}
 	}
 	return 0;
@@ -105,19 +86,6 @@ pf_init(bm_iter_t n, void *cookie)
 	return pf_setup(s, bm_worker_index(bm_state_current()));
 }
 
-/* n passes. */
-static int
-pf_bench(bm_iter_t n, void *cookie)
-{
-	int rc;
-
-	while (n-- > 0) {
-		if ((rc = pf_pass(cookie)) != 0)
-			return rc;
-	}
-	return 0;
-}
-
 /* n maps and unmaps alone: what a pass costs besides its faults. */
 static int
 pf_bench_map(bm_iter_t n, void *cookie)
@@ -126,23 +94,12 @@ pf_bench_map(bm_iter_t n, void *cookie)
 	void *m;
 
 	while (n-- > 0) {
-		m = mmap(NULL, (size_t)s->size, PROT_READ, MAP_SHARED, s->fd,
-		    0);
+		m = mmap(NULL, (size_t)s->w.size, PROT_READ, MAP_SHARED,
+		    s->w.fd, 0);
 		if (m == MAP_FAILED)
 			return -errno;
-		munmap(m, (size_t)s->size);
+		munmap(m, (size_t)s->w.size);
 	}
-	return 0;
-}
-
-/* Close, free and remove the worker's copy. */
-static int
-pf_cleanup(bm_iter_t n, void *cookie)
-{
-	struct pf_state *s = cookie;
-
-	(void)n;
-	file_worker_close(&s->fd, &s->order, s->dir, s->path);
 	return 0;
 }
 
@@ -154,16 +111,17 @@ pf_count(struct tool *t, struct pf_state *s)
 	struct rusage a, b;
 	int i, rc;
 
-	probe.dir = NULL;
-	if ((rc = pf_setup(&probe, 0)) != 0 || (rc = pf_pass(&probe)) != 0) {
-		(void)pf_cleanup(0, &probe);
-		tool_fail(t, "cannot map %s: %s", s->file, strerror(-rc));
+	probe.w.dir = NULL;
+	if ((rc = pf_setup(&probe, 0)) != 0 ||
+	    (rc = file_pages_pass(&probe.w)) != 0) {
+		(void)file_pages_cleanup(0, &probe);
+		tool_fail(t, "cannot map %s: %s", s->w.file, strerror(-rc));
 	}
 	getrusage(RUSAGE_SELF, &a);
 	for (i = 0; i < PF_COUNT_PASSES; i++)
-		(void)pf_pass(&probe);
+		(void)file_pages_pass(&probe.w);
 	getrusage(RUSAGE_SELF, &b);
-	(void)pf_cleanup(0, &probe);
+	(void)file_pages_cleanup(0, &probe);
 	return (double)(b.ru_minflt - a.ru_minflt + b.ru_majflt -
 	    a.ru_majflt) / PF_COUNT_PASSES;
 }
@@ -204,7 +162,7 @@ pf_parse(struct tool *t, int argc, char **argv, struct pf_opts *o,
 		tool_usage_error(t, "missing the file");
 	if (first + 1 < argc)
 		tool_usage_error(t, "too many arguments");
-	s->file = argv[first];
+	s->w.file = argv[first];
 	s->per_fault = o->per_fault;
 }
 
@@ -214,16 +172,16 @@ pf_size(struct tool *t, struct pf_state *s)
 {
 	uint64_t size;
 
-	size = file_check(t, s->file, O_RDONLY, 0);
+	size = file_check(t, s->w.file, O_RDONLY, 0);
 	if (size > PF_MAX_SIZE)
 		size = PF_MAX_SIZE;
-	s->pagesize = (size_t)sysconf(_SC_PAGESIZE);
-	s->npages = (size_t)(size / s->pagesize);
-	if (s->npages == 0)
+	s->w.pagesize = (size_t)sysconf(_SC_PAGESIZE);
+	s->w.npages = (size_t)(size / s->w.pagesize);
+	if (s->w.npages == 0)
 		tool_fail(t, "%s holds %ju bytes, less than a page (%zu)",
-		    s->file, (uintmax_t)size, s->pagesize);
-	s->size = (uint64_t)s->npages * s->pagesize;
-	file_pass_bound(t, s->size);
+		    s->w.file, (uintmax_t)size, s->w.pagesize);
+	s->w.size = (uint64_t)s->w.npages * s->w.pagesize;
+	file_pass_bound(t, s->w.size);
 }
 
 /* Time the map and unmap alone (b's second run); their median in ns. */
@@ -260,9 +218,9 @@ pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
 	double div;
 	int rc;
 
-	div = s->per_fault ? faults : (double)s->npages;
-	params[0] = (bm_param){ "file", s->file, 0 };
-	params[1] = (bm_param){ "pages", NULL, (double)s->npages };
+	div = s->per_fault ? faults : (double)s->w.npages;
+	params[0] = (bm_param){ "file", s->w.file, 0 };
+	params[1] = (bm_param){ "pages", NULL, (double)s->w.npages };
 	params[2] = s->per_fault ?
 	    (bm_param){ "faults_per_pass", NULL, faults } :
 	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
@@ -274,7 +232,7 @@ pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
 	/* The faults and the map+unmap cost are found, not asked for. */
 	rec.measured = params + 2;
 	rec.nmeasured = 1;
-	snprintf(line, sizeof line, "Pagefaults on %s%s: ", s->file,
+	snprintf(line, sizeof line, "Pagefaults on %s%s: ", s->w.file,
 	    s->per_fault ? " (per fault)" : "");
 	tool_report_value(t, &rec, line, 4, " microseconds");
 }
@@ -307,12 +265,12 @@ main(int argc, char **argv)
 	}
 	pf_size(&t, &s);
 	if (o.clone)
-		s.dir = tool_tmpdir(&t);
+		s.w.dir = tool_tmpdir(&t);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)
-		tool_fail(&t, "a pass over %s took no page faults", s.file);
+		tool_fail(&t, "a pass over %s took no page faults", s.w.file);
 	b.initialize = pf_init;
-	b.benchmark = pf_bench;
-	b.cleanup = pf_cleanup;
+	b.benchmark = file_pages_run;
+	b.cleanup = file_pages_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 	if (!s.per_fault)

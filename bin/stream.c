@@ -1,142 +1,99 @@
 /* stream.c: McCalpin's STREAM kernels on the benchmp engine, as lmbench's stream. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "common/mem.h"
 
 /* The scalar of scale, triad and daxpy. */
 #define STREAM_SCALAR 3.0
 
-/* One worker's arrays. */
+/* What a kernel does to element i of its destination d. */
+enum stream_op {
+	STREAM_FILL,		/* d = s */
+	STREAM_COPY,		/* d = x */
+	STREAM_SCALE,		/* d = s * x */
+	STREAM_ADD,		/* d = x + y */
+	STREAM_TRIAD,		/* d = x + s * y */
+	STREAM_SUM		/* sum += x (d is x) */
+};
+
+/* The three arrays, by index into stream_state.arr. */
+enum { STREAM_A, STREAM_B, STREAM_C };
+
+/* One kernel: its operation and the arrays it works on. */
+struct stream_kernel {
+	const char *name;
+	enum stream_op op;
+	unsigned dst, x, y;	/* STREAM_A, _B or _C */
+	unsigned arrays;	/* arrays moved per element: bytes / 8 */
+};
+
+/* lmbench's -v 1 (STREAM) and -v 2 (STREAM2) kernels. */
+static const struct stream_kernel stream_v1[] = {
+	{ "copy", STREAM_COPY, STREAM_C, STREAM_A, STREAM_A, 2 },
+	{ "scale", STREAM_SCALE, STREAM_B, STREAM_C, STREAM_C, 2 },
+	{ "add", STREAM_ADD, STREAM_C, STREAM_A, STREAM_B, 3 },
+	{ "triad", STREAM_TRIAD, STREAM_A, STREAM_B, STREAM_C, 3 },
+}, stream_v2[] = {
+	{ "fill", STREAM_FILL, STREAM_A, STREAM_A, STREAM_A, 1 },
+	{ "copy", STREAM_COPY, STREAM_A, STREAM_B, STREAM_B, 2 },
+	{ "daxpy", STREAM_TRIAD, STREAM_A, STREAM_A, STREAM_B, 3 },
+	{ "sum", STREAM_SUM, STREAM_A, STREAM_A, STREAM_A, 1 },
+};
+
+/* One worker's arrays and the kernel it runs. */
 struct stream_state {
 	size_t n;		/* doubles per array */
 	char *map;
 	size_t maplen;
-	double *a, *b, *c;
+	double *arr[3];		/* a, b, c */
+	const struct stream_kernel *k;
 	volatile double sink;
 };
 
-/* lmbench's -v 1 copy: c = a. */
+/*
+ * n passes of kernel s->k over all n elements: the operation is chosen
+ * once a pass, each loop is the plain STREAM loop.
+ */
 static int
-stream_copy(bm_iter_t n, void *cookie)
+stream_run(bm_iter_t n, void *cookie)
 {
 	struct stream_state *s = cookie;
-	size_t i;
+	const struct stream_kernel *k = s->k;
+	double *d = s->arr[k->dst], sum = 0;
+	const double *x = s->arr[k->x], *y = s->arr[k->y];
+	size_t i, len = s->n;
 
 	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->c[i] = s->a[i];
-		__asm__ volatile("" : : "r"(s->c) : "memory");
-	}
-	return 0;
-}
-
-/* scale: b = s * c. */
-static int
-stream_scale(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->b[i] = STREAM_SCALAR * s->c[i];
-		__asm__ volatile("" : : "r"(s->b) : "memory");
-	}
-	return 0;
-}
-
-/* add: c = a + b. */
-static int
-stream_add(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->c[i] = s->a[i] + s->b[i];
-		__asm__ volatile("" : : "r"(s->c) : "memory");
-	}
-	return 0;
-}
-
-/* triad: a = b + s * c. */
-static int
-stream_triad(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->a[i] = s->b[i] + STREAM_SCALAR * s->c[i];
-		__asm__ volatile("" : : "r"(s->a) : "memory");
-	}
-	return 0;
-}
-
-/* -v 2 fill: a = s. */
-static int
-stream_fill(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->a[i] = STREAM_SCALAR;
-		__asm__ volatile("" : : "r"(s->a) : "memory");
-	}
-	return 0;
-}
-
-/* -v 2 copy: a = b. */
-static int
-stream_copy2(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->a[i] = s->b[i];
-		__asm__ volatile("" : : "r"(s->a) : "memory");
-	}
-	return 0;
-}
-
-/* -v 2 daxpy: a = a + s * b. */
-static int
-stream_daxpy(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			s->a[i] = s->a[i] + STREAM_SCALAR * s->b[i];
-		__asm__ volatile("" : : "r"(s->a) : "memory");
-	}
-	return 0;
-}
-
-/* -v 2 sum: s += a. */
-static int
-stream_sum(bm_iter_t n, void *cookie)
-{
-	struct stream_state *s = cookie;
-	double sum = 0;
-	size_t i;
-
-	while (n-- > 0) {
-		for (i = 0; i < s->n; i++)
-			sum += s->a[i];
-		__asm__ volatile("" : : "r"(s->a) : "memory");
+		switch (k->op) {
+		case STREAM_FILL:
+			for (i = 0; i < len; i++)
+				d[i] = STREAM_SCALAR;
+			break;
+		case STREAM_COPY:
+			for (i = 0; i < len; i++)
+				d[i] = x[i];
+			break;
+		case STREAM_SCALE:
+			for (i = 0; i < len; i++)
+				d[i] = STREAM_SCALAR * x[i];
+			break;
+		case STREAM_ADD:
+			for (i = 0; i < len; i++)
+				d[i] = x[i] + y[i];
+			break;
+		case STREAM_TRIAD:
+			for (i = 0; i < len; i++)
+				d[i] = x[i] + STREAM_SCALAR * y[i];
+			break;
+		case STREAM_SUM:
+			for (i = 0; i < len; i++)
+				sum += x[i];
+			break;
+		}
+		__asm__ volatile("" : : "r"(d) : "memory");
 	}
 	s->sink = sum;
 	return 0;
@@ -148,22 +105,19 @@ stream_init(bm_iter_t n, void *cookie)
 {
 	struct stream_state *s = cookie;
 	size_t i;
+	int rc;
 
 	(void)n;
 	s->maplen = 3 * s->n * sizeof(double);
-	s->map = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s->map == MAP_FAILED) {
-		s->map = NULL;
-		return -errno;
-	}
-	s->a = (double *)(void *)s->map;
-	s->b = s->a + s->n;
-	s->c = s->b + s->n;
+	if ((rc = mem_map(s->maplen, &s->map)) != 0)
+		return rc;
+	s->arr[STREAM_A] = (double *)(void *)s->map;
+	s->arr[STREAM_B] = s->arr[STREAM_A] + s->n;
+	s->arr[STREAM_C] = s->arr[STREAM_B] + s->n;
 	for (i = 0; i < s->n; i++) {
-		s->a[i] = 1.0;
-		s->b[i] = 2.0;
-		s->c[i] = 0.0;
+		s->arr[STREAM_A][i] = 1.0;
+		s->arr[STREAM_B][i] = 2.0;
+		s->arr[STREAM_C][i] = 0.0;
 	}
 	return 0;
 }
@@ -175,27 +129,8 @@ stream_cleanup(bm_iter_t n, void *cookie)
 	struct stream_state *s = cookie;
 
 	(void)n;
-	if (s->map != NULL && munmap(s->map, s->maplen) != 0)
-		return -errno;
-	s->map = NULL;
-	return 0;
+	return mem_unmap(&s->map, s->maplen);
 }
-
-static const struct stream_kernel {
-	const char *name;
-	bm_fn fn;
-	unsigned arrays;	/* arrays moved per element: bytes / 8 */
-} stream_v1[] = {
-	{ "copy", stream_copy, 2 },
-	{ "scale", stream_scale, 2 },
-	{ "add", stream_add, 3 },
-	{ "triad", stream_triad, 3 },
-}, stream_v2[] = {
-	{ "fill", stream_fill, 1 },
-	{ "copy", stream_copy2, 2 },
-	{ "daxpy", stream_daxpy, 3 },
-	{ "sum", stream_sum, 1 },
-};
 
 /* Take -v and -M. */
 struct stream_opts {
@@ -236,8 +171,9 @@ stream_one(struct tool *t, struct stream_state *s,
 	int rc;
 	double bytes = (double)s->n * 8.0 * k->arrays;
 
+	s->k = k;
 	b.initialize = stream_init;
-	b.benchmark = k->fn;
+	b.benchmark = stream_run;
 	b.cleanup = stream_cleanup;
 	b.cookie = s;
 	tool_big_run(t, (uint64_t)(3 * s->n * sizeof(double)));

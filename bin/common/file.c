@@ -149,6 +149,51 @@ file_worker_close(int *fd, size_t **order, const char *dir, const char *path)
 		(void)unlink(path);
 }
 
+/* Open the worker's file, or its copy with -C. */
+int
+file_pages_open(struct file_pages *w, int flags)
+{
+	int rc;
+
+	w->fd = -1;
+	if ((rc = file_worker_path(w->file, w->dir, w->size, w->path,
+	    sizeof w->path)) != 0)
+		return rc;
+	return file_open(w->path, flags, &w->fd, NULL);
+}
+
+/* One pass over the worker's pages in its order. */
+int
+file_pages_pass(struct file_pages *w)
+{
+	return file_page_pass(w->fd, w->size, w->order, w->npages,
+	    w->pagesize, &w->sink);
+}
+
+/* n passes over the worker's pages. */
+int
+file_pages_run(bm_iter_t n, void *cookie)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = file_pages_pass(cookie)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Release the worker's file and order; with -C, remove its copy. */
+int
+file_pages_cleanup(bm_iter_t n, void *cookie)
+{
+	struct file_pages *w = cookie;
+
+	(void)n;
+	file_worker_close(&w->fd, &w->order, w->dir, w->path);
+	return 0;
+}
+
 /* The pages 0..npages-1 in a new array, shuffled from seed when asked. */
 size_t *
 file_page_order(size_t npages, unsigned seed, int shuffle)
@@ -232,6 +277,38 @@ file_bw_option(struct tool *t, int opt, const char *arg, void *cookie)
 	*(int *)cookie = 1;
 }
 
+/* A worker's start: its file (its own copy with -C), then the tool's open. */
+static int
+file_bw_init(bm_iter_t n, void *cookie)
+{
+	struct file_bw_state *s = cookie;
+	int rc;
+
+	(void)n;
+	s->fd = -1;
+	s->mem = NULL;
+	if ((rc = file_worker_path(s->file, s->dir, s->size, s->path,
+	    sizeof s->path)) != 0)
+		return rc;
+	return s->ft->open(s);
+}
+
+/* A worker's end: its descriptor, its buffer or mapping, its copy. */
+static int
+file_bw_cleanup(bm_iter_t n, void *cookie)
+{
+	struct file_bw_state *s = cookie;
+
+	(void)n;
+	if (s->ft->mapped && s->mem != NULL)
+		munmap(s->mem, (size_t)s->size);
+	else
+		free(s->mem);
+	s->mem = NULL;
+	file_worker_close(&s->fd, NULL, s->dir, s->path);
+	return 0;
+}
+
 /* Parse, check the file, measure and print "MB MB/s". */
 int
 file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
@@ -246,6 +323,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	int first, clone = 0;
 
 	memset(&s, 0, sizeof s);
+	s.ft = ft;
 	s.fd = -1;
 	first = tool_parse(&t, argc, argv, "C", NULL, file_bw_option, &clone);
 	if (argc - first < 3)
@@ -268,9 +346,9 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	file_pass_bound(&t, s.size);
 	if (clone)
 		s.dir = tool_tmpdir(&t);
-	b.initialize = ft->initialize;
+	b.initialize = file_bw_init;
 	b.benchmark = ft->benchmark;
-	b.cleanup = ft->cleanup;
+	b.cleanup = file_bw_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 	params[0] = (bm_param){ "size", NULL, (double)s.size };

@@ -68,8 +68,11 @@ int file_page_pass(int fd, uint64_t size, const size_t *order,
  */
 uint64_t file_sum(const void *buf, size_t size);
 
+struct file_bw_tool;
+
 /* One worker's state in bw_file_rd and bw_mmap_rd. */
 struct file_bw_state {
+	const struct file_bw_tool *ft;	/* the tool's half */
 	const char *file;	/* the file named on the command line */
 	const char *dir;	/* -C: where the copies go, else NULL */
 	char path[600];		/* the file this worker reads */
@@ -85,7 +88,13 @@ struct file_bw_tool {
 	const char *name;
 	const char *args;	/* the usage's positional part */
 	const char *first_mode;	/* "io_only" or "mmap_only" */
-	bm_fn initialize, benchmark, cleanup;	/* cookie: file_bw_state */
+	/*
+	 * The worker's open, once its file (s->path) is known: set s->mem
+	 * (and s->fd) for the first mode.  0 or -errno.
+	 */
+	int (*open)(struct file_bw_state *s);
+	bm_fn benchmark;	/* cookie: file_bw_state */
+	int mapped;		/* s->mem is a mapping of s->size, not malloc */
 };
 
 /*
@@ -93,6 +102,33 @@ struct file_bw_tool {
  * check the file, run the benchmark and print "MB MB/s".
  */
 int file_bw_main(const struct file_bw_tool *ft, int argc, char **argv);
+
+/*
+ * One worker's file in lat_mmap and lat_pagefault; the first member of
+ * their states, so that a bm_fn's cookie is also a file_pages.
+ */
+struct file_pages {
+	const char *file;	/* the file named on the command line */
+	const char *dir;	/* -C: where the copies go, else NULL */
+	char path[600];		/* the file this worker maps */
+	uint64_t size;		/* bytes mapped */
+	int fd;
+	size_t pagesize, npages;
+	size_t *order;		/* page indexes in the order a pass reads */
+	volatile char sink;
+};
+
+/*
+ * Open the worker's file (its own copy with -C) with flags (O_RDONLY or
+ * O_RDWR) into w->fd, -1 until then.  0 or -errno.
+ */
+int file_pages_open(struct file_pages *w, int flags);
+/* One file_page_pass() over w's pages in w->order.  0 or -errno. */
+int file_pages_pass(struct file_pages *w);
+/* A bm_fn: n passes (cookie: a state whose first member is a file_pages). */
+int file_pages_run(bm_iter_t n, void *cookie);
+/* A bm_fn: close the file, free the order, remove the worker's copy. */
+int file_pages_cleanup(bm_iter_t n, void *cookie);
 
 /* From this size of a pass on, file_pass_bound() bounds the waits. */
 #define FILE_BIG_PASS ((uint64_t)1000 * 1000 * 1000)

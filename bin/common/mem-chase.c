@@ -99,6 +99,31 @@ mem_chase_build(struct mem_chase *c)
 	return 0;
 }
 
+/* Map len bytes of private anonymous memory; *map stays NULL on failure. */
+int
+mem_map(size_t len, char **map)
+{
+	void *p;
+
+	*map = NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	*map = p;
+	return 0;
+}
+
+/* Unmap a buffer mapped by mem_map() (nothing when *map is NULL). */
+int
+mem_unmap(char **map, size_t len)
+{
+	if (*map != NULL && munmap(*map, len) != 0)
+		return -errno;
+	*map = NULL;
+	return 0;
+}
+
 /* Map the buffer, build the chains and walk them once. */
 int
 mem_chase_init(bm_iter_t n, void *cookie)
@@ -111,12 +136,8 @@ mem_chase_init(bm_iter_t n, void *cookie)
 	c->maplen = (c->size + c->page - 1) / c->page * c->page;
 	if (c->maplen < c->stride)
 		c->maplen = (c->stride + c->page - 1) / c->page * c->page;
-	c->map = mmap(NULL, c->maplen, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (c->map == MAP_FAILED) {
-		c->map = NULL;
-		return -errno;
-	}
+	if ((rc = mem_map(c->maplen, &c->map)) != 0)
+		return rc;
 #if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
 	if (c->pages != 0)
 		(void)madvise(c->map, c->maplen, c->pages < 0 ?
@@ -187,10 +208,7 @@ mem_chase_cleanup(bm_iter_t n, void *cookie)
 	struct mem_chase *c = cookie;
 
 	(void)n;
-	if (c->map != NULL && munmap(c->map, c->maplen) != 0)
-		return -errno;
-	c->map = NULL;
-	return 0;
+	return mem_unmap(&c->map, c->maplen);
 }
 
 /*
@@ -490,15 +508,12 @@ int
 mem_read_init(bm_iter_t n, void *cookie)
 {
 	struct mem_read *s = cookie;
+	int rc;
 
 	(void)n;
 	s->size = s->size / MEM_BLOCK * MEM_BLOCK;
-	s->map = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (s->map == MAP_FAILED) {
-		s->map = NULL;
-		return -errno;
-	}
+	if ((rc = mem_map(s->size, &s->map)) != 0)
+		return rc;
 	memset(s->map, 1, s->size);
 	return 0;
 }
@@ -523,8 +538,5 @@ mem_read_cleanup(bm_iter_t n, void *cookie)
 	struct mem_read *s = cookie;
 
 	(void)n;
-	if (s->map != NULL && munmap(s->map, s->size) != 0)
-		return -errno;
-	s->map = NULL;
-	return 0;
+	return mem_unmap(&s->map, s->size);
 }

@@ -120,6 +120,14 @@ void mem_chase_paged(struct mem_chase *c, size_t size, size_t line,
 void mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
     const struct mem_topo *tp);
 
+/*
+ * Map len bytes of private anonymous memory into *map (left NULL on
+ * failure).  0 or -errno.
+ */
+int mem_map(size_t len, char **map);
+/* Unmap *map (len bytes) when it is mapped and set it NULL; 0 or -errno. */
+int mem_unmap(char **map, size_t len);
+
 int mem_chase_init(bm_iter_t n, void *cookie);
 int mem_chase_run(bm_iter_t n, void *cookie);
 int mem_chase_cleanup(bm_iter_t n, void *cookie);

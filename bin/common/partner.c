@@ -49,42 +49,42 @@ partner_stop(struct partner *p)
 	return 0;
 }
 
-/* Read exactly len bytes; end of file is -EPIPE. */
-int
-partner_read(int fd, void *buf, size_t len)
+/*
+ * Move exactly len bytes: read into rbuf, or (rbuf NULL) write from wbuf.
+ * A read's end of file is -EPIPE.
+ */
+static int
+partner_xfer(int fd, char *rbuf, const char *wbuf, size_t len)
 {
-	char *b = buf;
 	ssize_t got;
 
 	while (len > 0) {
-		got = read(fd, b, len);
+		got = rbuf != NULL ? read(fd, rbuf, len) : write(fd, wbuf, len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			return -errno;
-		if (got == 0)
+		if (got == 0 && rbuf != NULL)
 			return -EPIPE;
-		b += got;
+		if (rbuf != NULL)
+			rbuf += got;
+		else
+			wbuf += got;
 		len -= (size_t)got;
 	}
 	return 0;
+}
+
+/* Read exactly len bytes; end of file is -EPIPE. */
+int
+partner_read(int fd, void *buf, size_t len)
+{
+	return partner_xfer(fd, buf, NULL, len);
 }
 
 /* Write exactly len bytes. */
 int
 partner_write(int fd, const void *buf, size_t len)
 {
-	const char *b = buf;
-	ssize_t put;
-
-	while (len > 0) {
-		put = write(fd, b, len);
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put < 0)
-			return -errno;
-		b += put;
-		len -= (size_t)put;
-	}
-	return 0;
+	return partner_xfer(fd, NULL, buf, len);
 }
