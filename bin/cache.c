@@ -1,6 +1,8 @@
 /* cache.c: the cache levels found by their latency, as lmbench's cache. */
 #include "config.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,17 +56,63 @@ cache_line(const bm_record *rec, const void *cookie, char *line, size_t len)
 		    "parallelism\n", rec->value, rec->measured[1].num);
 }
 
+/*
+ * The statistics of a level's latency: one sample per size of its
+ * plateau, lat[from..to] (each a median over fresh processes), so that
+ * the record's median is the plateau's median and its interval the
+ * order-statistic interval over those sizes.  0, or a library error.
+ */
+static int
+cache_level_result(const double *lat, size_t from, size_t to, bm_result *r)
+{
+	double *v, *med;
+	unsigned *group;
+	size_t i, n = to - from + 1;
+	unsigned e;
+	int rc = -ENOMEM;
+
+	memset(r, 0, sizeof *r);
+	r->samples = calloc(n, sizeof *r->samples);
+	v = malloc(n * sizeof *v);
+	group = malloc(n * sizeof *group);
+	med = malloc(n * sizeof *med);
+	if (r->samples != NULL && v != NULL && group != NULL && med != NULL) {
+		for (i = 0; i < n; i++) {
+			r->samples[i].ns = v[i] = lat[from + i];
+			r->samples[i].n = 1;
+			r->samples[i].cycles = (double)NAN;
+			for (e = 0; e < BM_MAX_EVENTS; e++)
+				r->samples[i].events[e] = (double)NAN;
+			r->samples[i].process = (unsigned)i;
+			group[i] = (unsigned)i;
+		}
+		r->nsamples = n;
+		r->processes = (unsigned)n;
+		r->parallel = 1;
+		r->repetitions = 1;
+		r->cycles_per_op = (double)NAN;
+		rc = bm_stats_levels(v, group, n, (unsigned)n, &r->per_op_ns,
+		    &r->within, med);
+	}
+	free(v);
+	free(group);
+	free(med);
+	return rc;
+}
+
 /* Print one level (or memory, when level is 0) with its parallelism. */
 static void
 cache_report(struct tool *t, const struct mem_topo *tp,
-    const struct mem_sweep_opts *o, unsigned level, size_t size, double ns,
-    size_t at)
+    const struct mem_sweep_opts *o, unsigned level, size_t size,
+    const double *lat, size_t from, size_t to, size_t at)
 {
 	struct mem_chase c;
 	bm_param params[3], measured[4];
 	bm_record rec;
+	bm_result lr;
 	struct mem_parallel mp;
 	double par;
+	int rc;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
 	mem_parallelism(t, &c, &mp);
@@ -79,13 +127,19 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	measured[2] = (bm_param){ "reported", NULL, level > 0 &&
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
 	measured[3] = (bm_param){ "topology", tp->source, 0 };
+	if ((rc = cache_level_result(lat, from, to, &lr)) != 0)
+		tool_lib_fail(t, rc, "the level's statistics");
 	tool_record_figure(&rec, t, level > 0 ? "cache" : "memory", "latency",
-	    "ns", BM_BETTER_AUTO, ns);
+	    "ns", BM_BETTER_AUTO, lr.per_op_ns.median);
+	/* The sizes' medians are held as the samples' ns: scale 1. */
+	rec.result = &lr;
+	rec.scale = 1;
 	rec.params = params;
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 4;
 	mem_report_derived(t, &rec, cache_line, NULL);
+	bm_result_free(&lr);
 }
 
 /* Chase buffers from tp's L1 / 8 up to o->len; the sizes and latencies, their count. */
@@ -242,11 +296,12 @@ main(int argc, char **argv)
 					j = i;
 			}
 		}
-		cache_report(&t, &tp, &o, (unsigned)s + 1, sizes[j], v[s],
-		    sizes[j] / 2 >= sizes[start[s]] ? sizes[j] / 2 :
-		    sizes[start[s]]);
+		cache_report(&t, &tp, &o, (unsigned)s + 1, sizes[j], lat,
+		    start[s], end[s], sizes[j] / 2 >= sizes[start[s]] ?
+		    sizes[j] / 2 : sizes[start[s]]);
 	}
 	if (memory)
-		cache_report(&t, &tp, &o, 0, 0, v[nseg - 1], sizes[n - 1]);
+		cache_report(&t, &tp, &o, 0, 0, lat, start[nseg - 1],
+		    end[nseg - 1], sizes[n - 1]);
 	return tool_finish(&t);
 }

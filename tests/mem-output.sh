@@ -153,6 +153,17 @@ else
 	    .measured.parallelism > 0 and .measured.size >= 0)' \
 	    "$tmp/cache.jsonl" >/dev/null ||
 		fail "cache records: $(cut -c1-300 "$tmp/cache.jsonl")"
+	# A level's latency is the median of its sizes' medians, with their
+	# interval around it; the line prints that value (true in every
+	# timing: both come from the same samples).
+	! have_jq || jq -se 'all(.[]; .ci_lo > 0 and .ci_lo <= .value and
+	    .value <= .ci_hi and .value == .median and .samples >= 1)' \
+	    "$tmp/cache.jsonl" >/dev/null ||
+		fail "cache intervals: $(jq -c '{value, median, ci_lo, ci_hi, samples}' "$tmp/cache.jsonl")"
+	! have_jq || [ "$(jq -r '.value' "$tmp/cache.jsonl" |
+	    awk '{printf "%.2f\n", $1}')" = \
+	    "$(sed 's/.* \([0-9.]*\) nanoseconds.*/\1/' "$tmp/out")" ] ||
+		fail "cache: the lines' nanoseconds are not the records' values"
 fi
 
 # par_mem: one "MB parallelism" line per size, 4k to 64k; run twice, the
