@@ -188,8 +188,8 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 2, sig_modes, SIG_NMODES,
-	    sizeof sig_modes[0]);
+	m = tool_mode_arg(&t, argc, argv, first, 2, NULL, NULL,
+	    sig_modes, SIG_NMODES, sizeof sig_modes[0]);
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
 			tool_usage_error(&t, "%s takes no file", m->name);

@@ -312,25 +312,55 @@ placement_report_us(struct tool *t, const struct placement *p,
 }
 
 /*
+ * Run b once per placement (twice for both; once, placing nothing, when p
+ * is NULL) and hand each result to report, then free it.
+ */
+void
+placement_run(struct tool *t, struct placement *p, unsigned group,
+    const bm_bench *b, placement_report_fn report, void *arg)
+{
+	bm_result r;
+	unsigned run;
+
+	for (run = 0; run < (p != NULL ? placement_runs(p) : 1); run++) {
+		if (p != NULL)
+			placement_begin(p, run, group);
+		tool_run(t, b, &r);
+		report(t, &r, arg);
+		bm_result_free(&r);
+	}
+}
+
+/* What placement_run_us hands its report: the placement and the names. */
+struct placement_us {
+	struct placement *p;
+	const char *case_name;
+	const char *label;
+};
+
+/* placement_run's report for placement_run_us: one latency line. */
+static void
+placement_report_run_us(struct tool *t, const bm_result *r, void *arg)
+{
+	struct placement_us *u = arg;
+	bm_param params[PLACEMENT_NPARAMS];
+	size_t np = 0;
+
+	placement_params(u->p, params, &np);
+	placement_report_us(t, u->p, u->case_name, params, np, r, u->label);
+}
+
+/*
  * Measure a two-process latency once per placement (twice for both) and
- * report each: placement_setup, then tool_run and placement_report_us.
+ * report each: placement_setup, then placement_run with
+ * placement_report_us.
  */
 void
 placement_run_us(struct tool *t, struct placement *p, const bm_bench *b,
     const char *case_name, const char *label)
 {
-	bm_param params[PLACEMENT_NPARAMS];
-	bm_result r;
-	unsigned run;
-	size_t np;
+	struct placement_us u = { p, case_name, label };
 
 	placement_setup(p, t, 2);
-	for (run = 0; run < placement_runs(p); run++) {
-		placement_begin(p, run, 2);
-		tool_run(t, b, &r);
-		np = 0;
-		placement_params(p, params, &np);
-		placement_report_us(t, p, case_name, params, np, &r, label);
-		bm_result_free(&r);
-	}
+	placement_run(t, p, 2, b, placement_report_run_us, &u);
 }

@@ -523,13 +523,16 @@ tool_finish(struct tool *t)
  */
 const void *
 tool_mode_arg(const struct tool *t, int argc, char **argv, int first,
-    int max_args, const void *table, size_t n, size_t size)
+    int max_args, const char *what, const char *missing, const void *table,
+    size_t n, size_t size)
 {
 	const void *m;
 
 	if (first >= argc)
-		tool_usage_error(t, "missing the mode");
-	m = tool_mode(t, "mode", argv[first], table, n, size);
+		tool_usage_error(t, "%s",
+		    missing != NULL ? missing : "missing the mode");
+	m = tool_mode(t, what != NULL ? what : "mode", argv[first], table, n,
+	    size);
 	if (argc - first > max_args)
 		tool_usage_error(t, "too many arguments");
 	return m;
