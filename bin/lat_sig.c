@@ -209,9 +209,7 @@ main(int argc, char **argv)
 	b.cleanup = m->cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	param.key = "file";
-	param.str = s.file;
-	param.num = 0;
+	param = tool_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, s.file != NULL, &r, m->label);
 	bm_result_free(&r);
 	return tool_finish(&t);

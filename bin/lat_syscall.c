@@ -213,9 +213,7 @@ main(int argc, char **argv)
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 
-	param.key = "file";
-	param.str = s.file;
-	param.num = 0;
+	param = tool_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, m->fn == syscall_null ? 0 : 1, &r,
 	    m->label);
 	bm_result_free(&r);

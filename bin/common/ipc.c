@@ -283,13 +283,9 @@ ipc_report(struct tool *t, const bm_result *r, void *cookie)
 	bm_record rec;
 	char line[160], unit[64];
 
-	params[np].key = "msgsize";
-	params[np].str = NULL;
-	params[np++].num = (double)s->msg;
+	params[np++] = tool_param("msgsize", NULL, (double)s->msg);
 	if (desc->bandwidth) {
-		params[np].key = "total";
-		params[np].str = NULL;
-		params[np++].num = (double)s->total;
+		params[np++] = tool_param("total", NULL, (double)s->total);
 	}
 	placement_params(&s->place, params, &np);
 	name = desc->channel == IPC_PIPE ? "pipe" :

@@ -651,19 +651,14 @@ net_report(struct tool *t, const bm_result *r, void *cookie)
 	char label[400], line[160];
 	int unix_connect = s->desc->kind == NET_UNIX_CONNECT;
 
-	params[np].key = "host";
-	params[np].str = unix_connect ? s->path : s->host;
-	params[np++].num = 0;
+	params[np++] = tool_param("host", unix_connect ? s->path : s->host,
+	    0);
 	if (s->desc->kind == NET_TCP_ECHO || s->desc->kind == NET_UDP_ECHO ||
 	    s->desc->kind == NET_TCP_SOURCE) {
-		params[np].key = "msgsize";
-		params[np].str = NULL;
-		params[np++].num = (double)s->msg;
+		params[np++] = tool_param("msgsize", NULL, (double)s->msg);
 	}
 	if (s->desc->kind == NET_TCP_SOURCE) {
-		params[np].key = "total";
-		params[np].str = NULL;
-		params[np++].num = (double)s->total;
+		params[np++] = tool_param("total", NULL, (double)s->total);
 	}
 	if (s->own)
 		placement_params(&s->place, params, &np);

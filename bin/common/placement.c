@@ -253,28 +253,20 @@ placement_params(struct placement *p, bm_param *params, size_t *n)
 		}
 	}
 done:
-	params[*n].key = "placement";
-	params[*n].str = placement_name(p->mode);
-	params[(*n)++].num = 0;
+	params[(*n)++] = tool_param("placement", placement_name(p->mode),
+	    0);
 	m = p->measured;
 	p->nmeasured = 0;
 	if (p->fallback) {
-		m[p->nmeasured].key = "placement_asked";
-		m[p->nmeasured].str = placement_name(p->asked);
-		m[p->nmeasured++].num = 0;
+		m[p->nmeasured++] = tool_param("placement_asked",
+		    placement_name(p->asked), 0);
 	}
-	m[p->nmeasured].key = "cpus";
-	m[p->nmeasured].str = p->text;
-	m[p->nmeasured++].num = 0;
+	m[p->nmeasured++] = tool_param("cpus", p->text, 0);
 	if (p->nslots > 0 && p->seen[0] >= 0) {
-		m[p->nmeasured].key = "worker_cpu";
-		m[p->nmeasured].str = NULL;
-		m[p->nmeasured++].num = p->seen[0];
+		m[p->nmeasured++] = tool_param("worker_cpu", NULL, p->seen[0]);
 	}
 	if (p->nslots > 0 && p->group > 1 && p->seen[1] >= 0) {
-		m[p->nmeasured].key = "partner_cpu";
-		m[p->nmeasured].str = NULL;
-		m[p->nmeasured++].num = p->seen[1];
+		m[p->nmeasured++] = tool_param("partner_cpu", NULL, p->seen[1]);
 	}
 }
 

@@ -206,6 +206,9 @@ void tool_report_us(struct tool *t, const char *case_name,
     const bm_param *params, size_t nparams, const bm_result *r,
     const char *label);
 
+/* A record parameter: key and a string, or (str NULL) the number num. */
+bm_param tool_param(const char *key, const char *str, double num);
+
 /* Fill a latency record: microseconds per operation, one worker's median. */
 void tool_record_us(bm_record *rec, const struct tool *t,
     const char *case_name, const bm_param *params, size_t nparams,
