@@ -157,10 +157,8 @@ ctx_cleanup(bm_iter_t n, void *cookie)
 
 	(void)n;
 	if (s->partners != NULL) {
-		for (i = 1; i < s->nprocs; i++) {
-			if (s->partners[i].pid > 0)
-				(void)partner_stop(&s->partners[i]);
-		}
+		for (i = 1; i < s->nprocs; i++)
+			(void)partner_stop(&s->partners[i]);
 	}
 	if (s->fds != NULL) {
 		for (i = 0; i < s->nprocs; i++) {
