@@ -317,12 +317,8 @@ main(int argc, char **argv)
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 
-	params[0].key = "size";
-	params[0].str = NULL;
-	params[0].num = (double)s.size;
-	params[1].key = "conflict";
-	params[1].str = s.conflict ? "yes" : "no";
-	params[1].num = 0;
+	params[0] = tool_param("size", NULL, (double)s.size);
+	params[1] = tool_param("conflict", s.conflict ? "yes" : "no", 0);
 	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
 	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
 	tool_report_value(&t, &rec, line, 2, "");

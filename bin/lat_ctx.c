@@ -157,10 +157,8 @@ ctx_cleanup(bm_iter_t n, void *cookie)
 
 	(void)n;
 	if (s->partners != NULL) {
-		for (i = 1; i < s->nprocs; i++) {
-			if (s->partners[i].pid > 0)
-				(void)partner_stop(&s->partners[i]);
-		}
+		for (i = 1; i < s->nprocs; i++)
+			(void)partner_stop(&s->partners[i]);
 	}
 	if (s->fds != NULL) {
 		for (i = 0; i < s->nprocs; i++) {
@@ -257,17 +255,11 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 		    ovr_us, s->size / 1024);
 		return -1;
 	}
-	params[0].key = "nprocs";
-	params[0].str = NULL;
-	params[0].num = nprocs;
-	params[1].key = "size";
-	params[1].str = NULL;
-	params[1].num = (double)s->size;
+	params[0] = tool_param("nprocs", NULL, nprocs);
+	params[1] = tool_param("size", NULL, (double)s->size);
 	placement_params(&s->place, params, &np);
 	/* The overhead and the CPUs are measured: apart from the inputs. */
-	measured[0].key = "overhead_us";
-	measured[0].str = NULL;
-	measured[0].num = ovr_us;
+	measured[0] = tool_param("overhead_us", NULL, ovr_us);
 	for (i = 0; i < s->place.nmeasured; i++)
 		measured[1 + i] = s->place.measured[i];
 	/* One trip is nprocs switches, each with one hop's overhead. */

@@ -136,8 +136,7 @@ fcntl_cleanup(bm_iter_t n, void *cookie)
 	struct fcntl_state *s = cookie;
 
 	(void)n;
-	if (s->partner.pid > 0)
-		(void)partner_stop(&s->partner);
+	(void)partner_stop(&s->partner);
 	if (s->fd >= 0)
 		close(s->fd);
 	(void)unlink(s->path);

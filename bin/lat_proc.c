@@ -210,8 +210,8 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 1, proc_modes, PROC_NMODES,
-	    sizeof proc_modes[0]);
+	m = tool_mode_arg(&t, argc, argv, first, 1, NULL, NULL,
+	    proc_modes, PROC_NMODES, sizeof proc_modes[0]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)

@@ -158,9 +158,7 @@ main(int argc, char **argv)
 	b.cleanup = select_cleanup;
 	b.cookie = s;
 	tool_run(&t, &b, &r);
-	params[0].key = "nfds";
-	params[0].str = NULL;
-	params[0].num = s->nfds;
+	params[0] = tool_param("nfds", NULL, s->nfds);
 	snprintf(label, sizeof label, "Select on %u %sfd's", s->nfds,
 	    s->tcp ? "tcp " : "");
 	tool_report_us(&t, s->tcp ? "tcp" : "file", params, 1, &r, label);

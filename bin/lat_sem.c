@@ -280,8 +280,7 @@ sem_cleanup(bm_iter_t n, void *cookie)
 	struct sem_state *s = cookie;
 
 	(void)n;
-	if (s->partner.pid > 0)
-		(void)partner_stop(&s->partner);
+	(void)partner_stop(&s->partner);
 	(void)signal(SIGCHLD, SIG_DFL);
 	sem_child_semid = -1;
 	if (s->pair != NULL)

@@ -188,8 +188,8 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 2, sig_modes, SIG_NMODES,
-	    sizeof sig_modes[0]);
+	m = tool_mode_arg(&t, argc, argv, first, 2, NULL, NULL,
+	    sig_modes, SIG_NMODES, sizeof sig_modes[0]);
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
 			tool_usage_error(&t, "%s takes no file", m->name);
@@ -209,9 +209,7 @@ main(int argc, char **argv)
 	b.cleanup = m->cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	param.key = "file";
-	param.str = s.file;
-	param.num = 0;
+	param = tool_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, s.file != NULL, &r, m->label);
 	bm_result_free(&r);
 	return tool_finish(&t);

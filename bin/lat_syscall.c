@@ -188,12 +188,9 @@ main(int argc, char **argv)
 	int first;
 
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	if (first >= argc)
-		tool_usage_error(&t, "missing the system call to measure");
-	m = tool_mode(&t, "system call", argv[first], syscall_modes,
+	m = tool_mode_arg(&t, argc, argv, first, 2, "system call",
+	    "missing the system call to measure", syscall_modes,
 	    SYSCALL_NMODES, sizeof syscall_modes[0]);
-	if (first + 2 < argc)
-		tool_usage_error(&t, "too many arguments");
 	if (first + 1 < argc) {
 		if (m->fixed_file != NULL || m->fn == syscall_null)
 			tool_usage_error(&t, "%s takes no file", m->name);
@@ -216,9 +213,7 @@ main(int argc, char **argv)
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 
-	param.key = "file";
-	param.str = s.file;
-	param.num = 0;
+	param = tool_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, m->fn == syscall_null ? 0 : 1, &r,
 	    m->label);
 	bm_result_free(&r);

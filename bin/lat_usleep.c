@@ -196,12 +196,8 @@ main(int argc, char **argv)
 	b.cleanup = NULL;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	params[0].key = "usecs";
-	params[0].str = NULL;
-	params[0].num = (double)s.us;
-	params[1].key = "method";
-	params[1].str = mode->name;
-	params[1].num = 0;
+	params[0] = tool_param("usecs", NULL, (double)s.us);
+	params[1] = tool_param("method", mode->name, 0);
 	snprintf(label, sizeof label, "%s %lu microseconds",
 	    mode->name, s.us);
 	tool_report_us(&t, mode->name, params, 2, &r, label);

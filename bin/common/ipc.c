@@ -273,22 +273,19 @@ ipc_option(struct tool *t, int opt, const char *arg, void *cookie)
 
 /* Build the record of one figure and print it, with its line. */
 static void
-ipc_report(struct tool *t, const struct ipc_tool *desc,
-    struct ipc_state *s, const bm_result *r)
+ipc_report(struct tool *t, const bm_result *r, void *cookie)
 {
+	struct ipc_state *s = cookie;
+	const struct ipc_tool *desc = s->desc;
 	bm_param params[2 + PLACEMENT_NPARAMS];
 	const char *name;
 	size_t np = 0;
 	bm_record rec;
 	char line[160], unit[64];
 
-	params[np].key = "msgsize";
-	params[np].str = NULL;
-	params[np++].num = (double)s->msg;
+	params[np++] = tool_param("msgsize", NULL, (double)s->msg);
 	if (desc->bandwidth) {
-		params[np].key = "total";
-		params[np].str = NULL;
-		params[np++].num = (double)s->total;
+		params[np++] = tool_param("total", NULL, (double)s->total);
 	}
 	placement_params(&s->place, params, &np);
 	name = desc->channel == IPC_PIPE ? "pipe" :
@@ -310,10 +307,8 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 {
 	struct ipc_state s;
 	struct tool t;
-	bm_result r;
 	bm_bench b;
 	char args[64];
-	unsigned run;
 
 	memset(&s, 0, sizeof s);
 	memset(&t, 0, sizeof t);
@@ -338,12 +333,7 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
 	b.cleanup = ipc_close;
 	b.cookie = &s;
-	for (run = 0; run < placement_runs(&s.place); run++) {
-		placement_begin(&s.place, run, 2);
-		tool_run(&t, &b, &r);
-		ipc_report(&t, desc, &s, &r);
-		bm_result_free(&r);
-	}
+	placement_run(&t, &s.place, 2, &b, ipc_report, &s);
 	return tool_finish(&t);
 }
 

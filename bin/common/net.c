@@ -642,27 +642,23 @@ net_option(struct tool *t, int opt, const char *arg, void *cookie)
 
 /* Print the figure in lmbench's form (labelled for --placement=both). */
 static void
-net_report(struct tool *t, struct net_state *s, const bm_result *r)
+net_report(struct tool *t, const bm_result *r, void *cookie)
 {
+	struct net_state *s = cookie;
 	bm_param params[3 + PLACEMENT_NPARAMS];
 	size_t np = 0;
 	bm_record rec;
 	char label[400], line[160];
 	int unix_connect = s->desc->kind == NET_UNIX_CONNECT;
 
-	params[np].key = "host";
-	params[np].str = unix_connect ? s->path : s->host;
-	params[np++].num = 0;
+	params[np++] = tool_param("host", unix_connect ? s->path : s->host,
+	    0);
 	if (s->desc->kind == NET_TCP_ECHO || s->desc->kind == NET_UDP_ECHO ||
 	    s->desc->kind == NET_TCP_SOURCE) {
-		params[np].key = "msgsize";
-		params[np].str = NULL;
-		params[np++].num = (double)s->msg;
+		params[np++] = tool_param("msgsize", NULL, (double)s->msg);
 	}
 	if (s->desc->kind == NET_TCP_SOURCE) {
-		params[np].key = "total";
-		params[np].str = NULL;
-		params[np++].num = (double)s->total;
+		params[np++] = tool_param("total", NULL, (double)s->total);
 	}
 	if (s->own)
 		placement_params(&s->place, params, &np);
@@ -697,10 +693,8 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	struct sockaddr_un sun;
 	struct tool t;
 	bm_bench b;
-	bm_result r;
 	char args[200], opts[16], longest[600];
 	const char *tmp;
-	unsigned run;
 	int first, is_unix = desc->kind == NET_UNIX_CONNECT;
 
 	memset(&state, 0, sizeof state);
@@ -773,13 +767,7 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	    desc->kind == NET_TCP_SOURCE ? net_tcp_source : net_connect_close;
 	b.cleanup = net_close;
 	b.cookie = s;
-	for (run = 0; run < (s->own ? placement_runs(&s->place) : 1); run++) {
-		if (s->own)
-			placement_begin(&s->place, run, 2);
-		tool_run(&t, &b, &r);
-		net_report(&t, s, &r);
-		bm_result_free(&r);
-	}
+	placement_run(&t, s->own ? &s->place : NULL, 2, &b, net_report, s);
 	return tool_finish(&t);
 }
 

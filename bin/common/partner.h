@@ -16,7 +16,10 @@ struct partner {
  */
 int partner_start(struct partner *p, int (*fn)(void *), void *arg);
 
-/* Kill and reap the partner; 0 or -errno. */
+/*
+ * Kill and reap the partner; 0 or -errno.  One never started (pid 0) or
+ * already stopped is left alone (0), so a cleanup may call it always.
+ */
 int partner_stop(struct partner *p);
 
 /*

@@ -253,28 +253,20 @@ placement_params(struct placement *p, bm_param *params, size_t *n)
 		}
 	}
 done:
-	params[*n].key = "placement";
-	params[*n].str = placement_name(p->mode);
-	params[(*n)++].num = 0;
+	params[(*n)++] = tool_param("placement", placement_name(p->mode),
+	    0);
 	m = p->measured;
 	p->nmeasured = 0;
 	if (p->fallback) {
-		m[p->nmeasured].key = "placement_asked";
-		m[p->nmeasured].str = placement_name(p->asked);
-		m[p->nmeasured++].num = 0;
+		m[p->nmeasured++] = tool_param("placement_asked",
+		    placement_name(p->asked), 0);
 	}
-	m[p->nmeasured].key = "cpus";
-	m[p->nmeasured].str = p->text;
-	m[p->nmeasured++].num = 0;
+	m[p->nmeasured++] = tool_param("cpus", p->text, 0);
 	if (p->nslots > 0 && p->seen[0] >= 0) {
-		m[p->nmeasured].key = "worker_cpu";
-		m[p->nmeasured].str = NULL;
-		m[p->nmeasured++].num = p->seen[0];
+		m[p->nmeasured++] = tool_param("worker_cpu", NULL, p->seen[0]);
 	}
 	if (p->nslots > 0 && p->group > 1 && p->seen[1] >= 0) {
-		m[p->nmeasured].key = "partner_cpu";
-		m[p->nmeasured].str = NULL;
-		m[p->nmeasured++].num = p->seen[1];
+		m[p->nmeasured++] = tool_param("partner_cpu", NULL, p->seen[1]);
 	}
 }
 
@@ -312,25 +304,55 @@ placement_report_us(struct tool *t, const struct placement *p,
 }
 
 /*
+ * Run b once per placement (twice for both; once, placing nothing, when p
+ * is NULL) and hand each result to report, then free it.
+ */
+void
+placement_run(struct tool *t, struct placement *p, unsigned group,
+    const bm_bench *b, placement_report_fn report, void *arg)
+{
+	bm_result r;
+	unsigned run;
+
+	for (run = 0; run < (p != NULL ? placement_runs(p) : 1); run++) {
+		if (p != NULL)
+			placement_begin(p, run, group);
+		tool_run(t, b, &r);
+		report(t, &r, arg);
+		bm_result_free(&r);
+	}
+}
+
+/* What placement_run_us hands its report: the placement and the names. */
+struct placement_us {
+	struct placement *p;
+	const char *case_name;
+	const char *label;
+};
+
+/* placement_run's report for placement_run_us: one latency line. */
+static void
+placement_report_run_us(struct tool *t, const bm_result *r, void *arg)
+{
+	struct placement_us *u = arg;
+	bm_param params[PLACEMENT_NPARAMS];
+	size_t np = 0;
+
+	placement_params(u->p, params, &np);
+	placement_report_us(t, u->p, u->case_name, params, np, r, u->label);
+}
+
+/*
  * Measure a two-process latency once per placement (twice for both) and
- * report each: placement_setup, then tool_run and placement_report_us.
+ * report each: placement_setup, then placement_run with
+ * placement_report_us.
  */
 void
 placement_run_us(struct tool *t, struct placement *p, const bm_bench *b,
     const char *case_name, const char *label)
 {
-	bm_param params[PLACEMENT_NPARAMS];
-	bm_result r;
-	unsigned run;
-	size_t np;
+	struct placement_us u = { p, case_name, label };
 
 	placement_setup(p, t, 2);
-	for (run = 0; run < placement_runs(p); run++) {
-		placement_begin(p, run, 2);
-		tool_run(t, b, &r);
-		np = 0;
-		placement_params(p, params, &np);
-		placement_report_us(t, p, case_name, params, np, &r, label);
-		bm_result_free(&r);
-	}
+	placement_run(t, p, 2, b, placement_report_run_us, &u);
 }

@@ -118,6 +118,18 @@ void placement_params(struct placement *p, bm_param *params, size_t *n);
 /* Point a record's measured values at those placement_params kept. */
 void placement_measured(const struct placement *p, bm_record *rec);
 
+/* How placement_run hands a tool each result (arg is the tool's). */
+typedef void (*placement_report_fn)(struct tool *t, const bm_result *r,
+    void *arg);
+
+/*
+ * After placement_setup: run b once per placement (twice for both; once,
+ * placing nothing, when p is NULL), with groups of group processes, and
+ * hand each result to report(t, r, arg), then free it.
+ */
+void placement_run(struct tool *t, struct placement *p, unsigned group,
+    const bm_bench *b, placement_report_fn report, void *arg);
+
 /*
  * Measure a two-process latency once per placement (twice for both) and
  * report each: placement_setup, then tool_run and placement_report_us.

@@ -159,6 +159,18 @@ tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
 	rec->nparams = nparams;
 }
 
+/* A record parameter: key and a string, or (str NULL) the number num. */
+bm_param
+tool_param(const char *key, const char *str, double num)
+{
+	bm_param p;
+
+	p.key = key;
+	p.str = str;
+	p.num = num;
+	return p;
+}
+
 /* Fill a latency record: microseconds per operation, one worker's median. */
 void
 tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,

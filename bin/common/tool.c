@@ -236,6 +236,16 @@ tool_std_fds(const struct tool *t)
 	}
 }
 
+/* An option's argument, or the usage error "OPT: empty WHAT" if it is "". */
+static const char *
+tool_nonempty(const struct tool *t, const char *opt, const char *what,
+    const char *arg)
+{
+	if (*arg == '\0')
+		tool_usage_error(t, "%s: empty %s", opt, what);
+	return arg;
+}
+
 /* Parse the command line; return the index of the first operand. */
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
@@ -286,17 +296,15 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->json = 1;
 			break;
 		case TOOL_OPT_TIMER:
-			if (*optarg == '\0')
-				tool_usage_error(t, "--timer: empty config");
-			t->timer = optarg;
+			t->timer = tool_nonempty(t, "--timer", "config",
+			    optarg);
 			break;
 		case TOOL_OPT_OUTPUT:
 			t->output = optarg;
 			break;
 		case TOOL_OPT_EVENTS:
-			if (*optarg == '\0')
-				tool_usage_error(t, "--events: empty list");
-			t->events = optarg;
+			t->events = tool_nonempty(t, "--events", "list",
+			    optarg);
 			break;
 		case TOOL_OPT_FORCE:
 			t->force = 1;
@@ -523,13 +531,16 @@ tool_finish(struct tool *t)
  */
 const void *
 tool_mode_arg(const struct tool *t, int argc, char **argv, int first,
-    int max_args, const void *table, size_t n, size_t size)
+    int max_args, const char *what, const char *missing, const void *table,
+    size_t n, size_t size)
 {
 	const void *m;
 
 	if (first >= argc)
-		tool_usage_error(t, "missing the mode");
-	m = tool_mode(t, "mode", argv[first], table, n, size);
+		tool_usage_error(t, "%s",
+		    missing != NULL ? missing : "missing the mode");
+	m = tool_mode(t, what != NULL ? what : "mode", argv[first], table, n,
+	    size);
 	if (argc - first > max_args)
 		tool_usage_error(t, "too many arguments");
 	return m;

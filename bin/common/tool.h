@@ -98,11 +98,14 @@ const void *tool_mode(const struct tool *t, const char *what,
 
 /*
  * For a tool whose first argument (argv[first]) names its mode: the
- * entry of the table (tool_mode), or a usage error "missing the mode" or
- * "too many arguments" (more than max_args left).
+ * entry of the table (tool_mode, naming the argument what), or a usage
+ * error, the message missing when there is no argument, or "too many
+ * arguments" (more than max_args left).  what and missing may be NULL:
+ * "mode" and "missing the mode".
  */
 const void *tool_mode_arg(const struct tool *t, int argc, char **argv,
-    int first, int max_args, const void *table, size_t n, size_t size);
+    int first, int max_args, const char *what, const char *missing,
+    const void *table, size_t n, size_t size);
 
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
@@ -202,6 +205,9 @@ int tool_calibration_main(const char *name, unsigned which, int argc,
 void tool_report_us(struct tool *t, const char *case_name,
     const bm_param *params, size_t nparams, const bm_result *r,
     const char *label);
+
+/* A record parameter: key and a string, or (str NULL) the number num. */
+bm_param tool_param(const char *key, const char *str, double num);
 
 /* Fill a latency record: microseconds per operation, one worker's median. */
 void tool_record_us(bm_record *rec, const struct tool *t,
