@@ -235,6 +235,7 @@ main(int argc, char **argv)
 	int rc;
 
 	len = lmr_parse(&t, argc, argv, &o, &tp, strides, &nstrides);
+	t.default_enough_us = MEM_ENOUGH_US;
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);

@@ -201,11 +201,11 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	memset(&s, 0, sizeof s);
 	mmap_parse(&t, argc, argv, &o, &s);
+	if (!s.all_pages)
+		t.default_enough_us = MMAP_ENOUGH_US;
 	tool_setup(&t);
-	if (!s.all_pages) {
-		tool_default_enough(&t, MMAP_ENOUGH_US);
+	if (!s.all_pages)
 		tool_min_enough(&t, MMAP_ENOUGH_US);
-	}
 	/*
 	 * Writing needs the file open for writing, unless each worker
 	 * writes its own copy (-C).

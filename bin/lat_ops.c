@@ -30,8 +30,8 @@ main(int argc, char **argv)
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	t.default_enough_us = OPS_MIN_ENOUGH_US;
 	tool_setup(&t);
-	tool_default_enough(&t, OPS_MIN_ENOUGH_US);
 	ops_state_init(&s);
 	for (i = 0; i < OPS_NCASES; i++) {
 		b.initialize = NULL;

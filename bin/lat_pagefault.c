@@ -258,11 +258,11 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	pf_parse(&t, argc, argv, &o, &s);
+	if (!s.per_fault)
+		t.default_enough_us = PF_ENOUGH_US;
 	tool_setup(&t);
-	if (!s.per_fault) {
-		tool_default_enough(&t, PF_ENOUGH_US);
+	if (!s.per_fault)
 		tool_min_enough(&t, PF_ENOUGH_US);
-	}
 	pf_size(&t, &s);
 	if (o.clone)
 		s.w.dir = tool_tmpdir(&t);

@@ -196,8 +196,8 @@ main(int argc, char **argv)
 
 	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+	t.default_enough_us = PAR_MIN_ENOUGH_US;
 	tool_setup(&t);
-	tool_default_enough(&t, PAR_MIN_ENOUGH_US);
 	/* About ten runs per operation: fewer intervals each unless -N. */
 	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t.opts.repetitions = PAR_REPETITIONS;

@@ -618,7 +618,7 @@ START_TEST(test_env_list_with_cmdline)
 END_TEST
 
 /*
- * A program default set after the settings (tool_default_enough) counts
+ * A program default set after the settings (bm_ctx_default_calibration) counts
  * as the tool's below the environment and the command line, and a timer
  * change keeps it (it was given, not measured).
  */

@@ -27,6 +27,22 @@ expect_json '.sources.enough == "env" and
 expect_json '.sources.timer == "cmdline" and .timer.clock == "stdc-clock"' \
     env -u ENOUGH "$bin/mhz" --timer=clock=stdc-clock --json
 
+# Tools whose interval depends on what they measure give it before the
+# settings are resolved: the tool's (unset or empty ENOUGH), below the
+# environment; every record of the run says so.
+run env -u ENOUGH "$bin/par_mem" -M 8k --json
+jq -se 'length == 2 and all(.[]; .sources.enough == "tool" and
+    .calibration.enough_us == 5000 and .calibration.from_env.enough == false)' \
+    "$tmp/out" >/dev/null || fail "par_mem without ENOUGH: $(cut -c1-300 "$tmp/out")"
+run env ENOUGH= "$bin/par_mem" -M 8k --json
+jq -se 'length == 2 and all(.[]; .sources.enough == "tool" and
+    .calibration.enough_us == 5000)' \
+    "$tmp/out" >/dev/null || fail "par_mem, ENOUGH empty: $(cut -c1-300 "$tmp/out")"
+run env ENOUGH=3000 "$bin/lat_ops" --json
+jq -se 'length > 1 and all(.[]; .sources.enough == "env" and
+    .calibration.enough_us == 3000 and .calibration.from_env.enough == true)' \
+    "$tmp/out" >/dev/null || fail "lat_ops with ENOUGH: $(cut -c1-300 "$tmp/out")"
+
 # lat_syscall has no defaults of its own: built in, then the environment,
 # then the command line.
 expect_json '.sources.timer == "builtin" and

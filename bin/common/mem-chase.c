@@ -288,7 +288,7 @@ mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie)
 	}
 }
 
-/* Parse a sweep's options, find the topology, default the line. */
+/* Parse a sweep's options, find the topology, default the line and the interval. */
 void
 mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
     struct mem_sweep_opts *o, struct mem_topo *tp)
@@ -302,6 +302,7 @@ mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
 	mem_topology(tp);
 	if (o->line == 0)
 		o->line = tp->line;
+	t->default_enough_us = MEM_ENOUGH_US;
 }
 
 /* Lay out a chase of size bytes: lines shuffled in each page, pages in order. */

@@ -193,17 +193,17 @@ mem_next_size(size_t size)
 }
 
 /*
- * Short points for tools that sweep many sizes: 5 ms intervals (unless
- * ENOUGH says otherwise), 5 repetitions, 2 ms of warmup unless -N or -W
- * were given, and 3 rounds of fresh workers per point unless
- * --processes or BENCHMP_PROCESSES say otherwise (a sweep's points check
- * each other; 5 rounds made cache take 20 s).  The chase walks its whole
- * chain once before timing.  Call after tool_setup().
+ * Short points for tools that sweep many sizes: 5 repetitions, 2 ms of
+ * warmup unless -N or -W were given, and 3 rounds of fresh workers per
+ * point unless --processes or BENCHMP_PROCESSES say otherwise (a
+ * sweep's points check each other; 5 rounds made cache take 20 s).  The
+ * chase walks its whole chain once before timing.  Their 5 ms intervals
+ * (MEM_ENOUGH_US, unless ENOUGH says otherwise) are the tool's default
+ * given before tool_setup() (mem_sweep_parse()); call this after it.
  */
 void
 mem_sweep_options(struct tool *t)
 {
-	tool_default_enough(t, MEM_ENOUGH_US);
 	if (!t->reps_given)
 		t->opts.repetitions = MEM_SWEEP_REPS;
 	t->opts.processes = MEM_SWEEP_PROCESSES;

@@ -346,20 +346,6 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	return optind;
 }
 
-/*
- * Use us as the interval unless ENOUGH was set (the library read it, an
- * empty ENOUGH as unset); the record does not count it as ENOUGH's.
- */
-void
-tool_default_enough(struct tool *t, uint64_t us)
-{
-	int rc;
-
-	if ((rc = bm_ctx_default_calibration(t->ctx, BM_CAL_ENOUGH,
-	    (double)us)) != 0)
-		tool_lib_fail(t, rc, "ENOUGH");
-}
-
 /* Intervals of at least us, whatever ENOUGH says (a floor in the options). */
 void
 tool_min_enough(struct tool *t, uint64_t us)

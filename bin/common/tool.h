@@ -115,7 +115,6 @@ uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
  * Short intervals for a tool whose kernels need no long ones: use us as
  * the interval unless ENOUGH was set.  Call after tool_setup().
  */
-void tool_default_enough(struct tool *t, uint64_t us);
 
 /*
  * A floor on the interval for a tool whose definition needs long ones:
