@@ -20,6 +20,7 @@ struct proc_state {
 	char helper[PATH_MAX];
 	char quoted[4 * PATH_MAX + 3];	/* the helper quoted for sh -c */
 	int devnull;
+	int how;	/* the child: 0 exits, 1 execs, 2 runs sh -c */
 };
 
 /* A procedure the compiler must really call (reached through a pointer). */
@@ -113,40 +114,15 @@ proc_spawn(const struct proc_state *s, int how)
 	return proc_reap(pid, how);
 }
 
-/* n fork+exit. */
+/* n fork+exit, fork+execve of the helper or fork+/bin/sh -c helper. */
 static int
-proc_fork(bm_iter_t n, void *cookie)
+proc_spawns(bm_iter_t n, void *cookie)
 {
+	const struct proc_state *s = cookie;
 	int rc;
 
 	while (n-- > 0) {
-		if ((rc = proc_spawn(cookie, 0)) != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* n fork+execve of the helper. */
-static int
-proc_exec(bm_iter_t n, void *cookie)
-{
-	int rc;
-
-	while (n-- > 0) {
-		if ((rc = proc_spawn(cookie, 1)) != 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* n fork+/bin/sh -c helper. */
-static int
-proc_shell(bm_iter_t n, void *cookie)
-{
-	int rc;
-
-	while (n-- > 0) {
-		if ((rc = proc_spawn(cookie, 2)) != 0)
+		if ((rc = proc_spawn(s, s->how)) != 0)
 			return rc;
 	}
 	return 0;
@@ -182,15 +158,16 @@ proc_find_helper(struct proc_state *s)
 	return -ENOENT;
 }
 
+/* The modes; how is proc_spawn's child (0, 1, 2), or -1 for a procedure call. */
 static const struct proc_mode {
 	const char *name;
 	const char *label;
-	bm_fn fn;
+	int how;
 } proc_modes[] = {
-	{ "procedure", "Procedure call", proc_procedure },
-	{ "fork", "Process fork+exit", proc_fork },
-	{ "exec", "Process fork+execve", proc_exec },
-	{ "shell", "Process fork+/bin/sh -c", proc_shell },
+	{ "procedure", "Procedure call", -1 },
+	{ "fork", "Process fork+exit", 0 },
+	{ "exec", "Process fork+execve", 1 },
+	{ "shell", "Process fork+/bin/sh -c", 2 },
 };
 #define PROC_NMODES (sizeof proc_modes / sizeof proc_modes[0])
 
@@ -216,14 +193,14 @@ main(int argc, char **argv)
 	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
-	if ((m->fn == proc_exec || m->fn == proc_shell) &&
-	    proc_find_helper(&s) != 0)
+	s.how = m->how;
+	if (s.how >= 1 && proc_find_helper(&s) != 0)
 		tool_fail(&t, "cannot find the helper %s beside the program",
 		    PROC_HELPER);
-	if (m->fn == proc_shell && proc_quote_helper(&s) != 0)
+	if (s.how == 2 && proc_quote_helper(&s) != 0)
 		tool_fail(&t, "the helper's path is too long: %s", s.helper);
 	b.initialize = NULL;
-	b.benchmark = m->fn;
+	b.benchmark = s.how < 0 ? proc_procedure : proc_spawns;
 	b.cleanup = NULL;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
