@@ -748,15 +748,56 @@ bm_record_latency(bm_record *rec, const char *tool, const char *case_name,
 }
 
 /*
+ * The median of one worker's rates, scale over each interval's time per
+ * operation, taken over its rounds as the record's statistics take it
+ * (rec_stats): with an even count of rounds or intervals the inverse of
+ * the median time is not the median rate, and a rate's value must be its
+ * record's median.  0, or -ENOMEM (BM_ERANGE without samples).
+ */
+static int
+rec_rate_median(const bm_result *r, double scale, double *out)
+{
+	unsigned np = r->processes > 0 ? r->processes : 1, *round;
+	double *x, *med;
+	bm_stats proc, within;
+	size_t i;
+	int rc = -ENOMEM;
+
+	if (r->nsamples == 0 || r->samples == NULL)
+		return BM_ERANGE;
+	x = malloc(r->nsamples * sizeof *x);
+	round = malloc(r->nsamples * sizeof *round);
+	med = malloc(np * sizeof *med);
+	if (x != NULL && round != NULL && med != NULL) {
+		for (i = 0; i < r->nsamples; i++) {
+			double ns = r->samples[i].ns / (double)r->samples[i].n;
+
+			x[i] = ns > 0 ? scale / ns : INFINITY;
+			round[i] = r->samples[i].process;
+		}
+		rc = bm_stats_levels(x, round, r->nsamples, np, &proc,
+		    &within, med);
+		if (rc == 0)
+			*out = proc.median;
+	}
+	free(x);
+	free(round);
+	free(med);
+	return rc;
+}
+
+/*
  * Fill a record of things per second (items per operation): one worker's
- * median, or with several workers their aggregate, each worker's items
- * over its timed time, so that more workers than CPUs share the machine
- * instead of multiplying it.
+ * median rate, or with several workers their aggregate, each worker's
+ * items over its timed time, so that more workers than CPUs share the
+ * machine instead of multiplying it.
  */
 static int
 rec_per_second(bm_record *rec, const char *tool, const char *case_name,
     const bm_result *r, double items, double per_s)
 {
+	int rc;
+
 	if (rec == NULL || tool == NULL || r == NULL || !(items > 0) ||
 	    !isfinite(items))
 		return -EINVAL;
@@ -765,9 +806,16 @@ rec_per_second(bm_record *rec, const char *tool, const char *case_name,
 	/* x per s = (items / per_s) / (ns / 1e9). */
 	rec->scale = items * (1e9 / per_s);
 	rec->inverse = 1;
-	rec->value = r->parallel == 1 ? rec->scale / r->per_op_ns.median :
-	    r->ops_per_s * items / per_s;
-	return 0;
+	if (r->parallel != 1) {
+		rec->value = r->ops_per_s * items / per_s;
+		return 0;
+	}
+	rc = rec_rate_median(r, rec->scale, &rec->value);
+	if (rc == BM_ERANGE) {
+		rec->value = rec->scale / r->per_op_ns.median;
+		rc = 0;
+	}
+	return rc;
 }
 
 /* Fill a bandwidth record: bytes per operation, in MB/s. */
