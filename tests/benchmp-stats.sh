@@ -41,7 +41,7 @@ feed_exit() {
 # members and the number format are the record's).
 seq 5 >"$tmp/five"
 feed "$tmp/five"
-want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3],"process_samples":[5]}'
+want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"ci_floor":0.0050000000000000001,"ci_stat_lo":1,"ci_stat_hi":5,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3],"process_samples":[5]}'
 [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
 	fail "1..5 in one round: exit $rc, printed '$(cat "$tmp/out")'"
 # Blank lines are ignored, a CR before the newline and spaces are not
@@ -50,9 +50,10 @@ printf '\n  1\t\n\n2\r\n 3 \n\n4\n5' >"$tmp/blank"
 feed "$tmp/blank"
 [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
 	fail "1..5 with blank lines: exit $rc, printed '$(cat "$tmp/out")'"
-# One line, one value, one round: its interval is the value, covering 0.
+# One line, one value, one round: its statistical interval is the value,
+# covering 0; the interval is the floor's, 0.5% of the median each side.
 echo 2.5 >"$tmp/one"
-feed_json "$tmp/one" '.median == 2.5 and .ci_lo == 2.5 and .ci_hi == 2.5 and .ci_level == 0 and .samples == 1 and .processes == 1'
+feed_json "$tmp/one" '.median == 2.5 and .ci_stat_lo == 2.5 and .ci_stat_hi == 2.5 and .ci_level == 0 and .ci_floor == 0.005 and .ci_lo == 2.5 - 2.5 * .ci_floor and .ci_hi == 2.5 + 2.5 * .ci_floor and .samples == 1 and .processes == 1'
 
 # The same values in rounds: the statistics are over the rounds' medians.
 printf '1 1\n1 2\n2 3\n2 4\n3 5\n' >"$tmp/split"
@@ -99,7 +100,7 @@ if have_jq; then
 		fail "lat_syscall --processes=3: not 3 rounds: $(cut -c1-300 "$tmp/rec1")"
 	pairs "$tmp/rec1" 1 >"$tmp/pairs1"
 	feed_json "$tmp/pairs1" '.processes == 3'
-	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, noisy, bimodal, samples, processes, within, values, process_values, process_samples}'
+	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, ci_floor, ci_stat_lo, ci_stat_hi, noisy, bimodal, samples, processes, within, values, process_values, process_samples}'
 	[ "$(jq -c "$keys" "$tmp/out")" = "$(jq -c "$keys" "$tmp/rec1")" ] ||
 		fail "the statistics of a record's values differ from the record's: $(cut -c1-300 "$tmp/out")"
 	inner=$(sed 's/^{//; s/}$//' "$tmp/out")
@@ -113,8 +114,10 @@ if have_jq; then
 	    .processes == 6 and .samples == $a[0].samples + $b[0].samples and
 	    .process_values == $pv and .median == ($s[2] + $s[3]) / 2 and
 	    .process_samples == $a[0].process_samples + $b[0].process_samples and
-	    .min == $s[0] and .max == $s[5] and .ci_lo == $s[0] and
-	    .ci_hi == $s[5] and .ci_level == 0.96875 and
+	    .min == $s[0] and .max == $s[5] and .ci_stat_lo == $s[0] and
+	    .ci_stat_hi == $s[5] and .ci_level == 0.96875 and
+	    .ci_lo == ([$s[0], .median - .median * .ci_floor] | min) and
+	    .ci_hi == ([$s[5], .median + .median * .ci_floor] | max) and
 	    .values == $a[0].values + $b[0].values' "$tmp/out" >/dev/null ||
 		fail "two passes merged: $(cut -c1-300 "$tmp/out")"
 fi

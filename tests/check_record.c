@@ -441,7 +441,9 @@ START_TEST(test_stats_json)
 	ck_assert_int_eq(bm_stats_json(v, one, 5, 1, &s), 0);
 	ck_assert_str_eq(s, "{\"median\":3,\"min\":1,\"max\":5,\"mean\":3,"
 	    "\"stddev\":1.5811388300841898,\"cv\":0.52704627669472992,"
-	    "\"ci_lo\":1,\"ci_hi\":5,\"ci_level\":0.9375,\"noisy\":true,"
+	    "\"ci_lo\":1,\"ci_hi\":5,\"ci_level\":0.9375,"
+	    "\"ci_floor\":0.0050000000000000001,\"ci_stat_lo\":1,"
+	    "\"ci_stat_hi\":5,\"noisy\":true,"
 	    "\"bimodal\":false,\"samples\":5,\"processes\":1,\"within\":{"
 	    "\"median\":3,\"cv\":0.52704627669472992,\"ci_lo\":1,"
 	    "\"ci_hi\":5,\"ci_level\":0.9375,\"noisy\":true,"
@@ -539,6 +541,39 @@ record_garbage(bm_record *rec)
 {
 	memset(rec, 0x5a, sizeof *rec);
 }
+
+/*
+ * The interval is at least 0.5% of the median on each side (the floor of
+ * run-to-run drift), and the statistical interval is kept apart; a wide
+ * interval is left as it is.
+ */
+START_TEST(test_ci_floor)
+{
+	bm_record rec;
+	char *s = NULL;
+	int i;
+
+	record_setup();
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "ns", &result), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert(record_num(s, "ci_floor") == 0.005);
+	ck_assert(record_num(s, "ci_lo") == record_num(s, "ci_stat_lo"));
+	ck_assert(record_num(s, "ci_hi") == record_num(s, "ci_stat_hi"));
+	ck_assert(record_num(s, "ci_lo") < 125 * 0.995);
+	free(s);
+	/* Six equal intervals: a statistical interval of no width. */
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].ns = 125 * 1000;
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "ns", &result), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert(record_num(s, "median") == 125);
+	ck_assert(record_num(s, "ci_stat_lo") == 125);
+	ck_assert(record_num(s, "ci_stat_hi") == 125);
+	ck_assert_double_eq_tol(record_num(s, "ci_lo"), 125 - 0.625, 1e-12);
+	ck_assert_double_eq_tol(record_num(s, "ci_hi"), 125 + 0.625, 1e-12);
+	free(s);
+}
+END_TEST
 
 START_TEST(test_make_latency)
 {
@@ -735,6 +770,7 @@ record_suite(void)
 	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_stats_json);
+	tcase_add_test(tc, test_ci_floor);
 	tcase_add_test(tc, test_make_latency);
 	tcase_add_test(tc, test_make_latency_per);
 	tcase_add_test(tc, test_make_bandwidth);
