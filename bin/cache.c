@@ -65,39 +65,26 @@ cache_line(const bm_record *rec, const void *cookie, char *line, size_t len)
 static int
 cache_level_result(const double *lat, size_t from, size_t to, bm_result *r)
 {
-	double *v, *med;
-	unsigned *group;
 	size_t i, n = to - from + 1;
 	unsigned e;
-	int rc = -ENOMEM;
 
 	memset(r, 0, sizeof *r);
-	r->samples = calloc(n, sizeof *r->samples);
-	v = malloc(n * sizeof *v);
-	group = malloc(n * sizeof *group);
-	med = malloc(n * sizeof *med);
-	if (r->samples != NULL && v != NULL && group != NULL && med != NULL) {
-		for (i = 0; i < n; i++) {
-			r->samples[i].ns = v[i] = lat[from + i];
-			r->samples[i].n = 1;
-			r->samples[i].cycles = (double)NAN;
-			for (e = 0; e < BM_MAX_EVENTS; e++)
-				r->samples[i].events[e] = (double)NAN;
-			r->samples[i].process = (unsigned)i;
-			group[i] = (unsigned)i;
-		}
-		r->nsamples = n;
-		r->processes = (unsigned)n;
-		r->parallel = 1;
-		r->repetitions = 1;
-		r->cycles_per_op = (double)NAN;
-		rc = bm_stats_levels(v, group, n, (unsigned)n, &r->per_op_ns,
-		    &r->within, med);
+	if ((r->samples = calloc(n, sizeof *r->samples)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		r->samples[i].ns = lat[from + i];
+		r->samples[i].n = 1;
+		r->samples[i].cycles = (double)NAN;
+		for (e = 0; e < BM_MAX_EVENTS; e++)
+			r->samples[i].events[e] = (double)NAN;
+		r->samples[i].process = (unsigned)i;
 	}
-	free(v);
-	free(group);
-	free(med);
-	return rc;
+	r->nsamples = n;
+	r->processes = (unsigned)n;
+	r->parallel = 1;
+	r->repetitions = 1;
+	r->cycles_per_op = (double)NAN;
+	return mem_result_stats(r);
 }
 
 /* Print one level (or memory, when level is 0) with its parallelism. */

@@ -273,28 +273,44 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
 	return rc;
 }
 
+/*
+ * A result's samples in the record's unit, with their rounds, in arrays
+ * the caller frees.  0, BM_ERANGE without samples, or -ENOMEM.
+ */
+static int
+rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
+{
+	const bm_result *r = rec->result;
+	size_t i;
+
+	*xp = NULL;
+	*roundp = NULL;
+	if (r->nsamples == 0 || r->samples == NULL)
+		return BM_ERANGE;
+	*xp = malloc(r->nsamples * sizeof **xp);
+	*roundp = malloc(r->nsamples * sizeof **roundp);
+	if (*xp == NULL || *roundp == NULL)
+		return -ENOMEM;
+	for (i = 0; i < r->nsamples; i++) {
+		(*xp)[i] = rec_convert(rec, r->samples[i].ns /
+		    (double)r->samples[i].n);
+		(*roundp)[i] = r->samples[i].process;
+	}
+	return 0;
+}
+
 /* Append the statistics of a result's samples, in the record's unit. */
 static int
 rec_stats(struct rec_buf *b, const bm_record *rec)
 {
 	const bm_result *r = rec->result;
-	unsigned np = r->processes > 0 ? r->processes : 1, *round;
+	unsigned *round;
 	double *x;
-	size_t i;
 	int rc;
 
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	x = malloc(r->nsamples * sizeof *x);
-	round = malloc(r->nsamples * sizeof *round);
-	rc = x == NULL || round == NULL ? -ENOMEM : 0;
-	for (i = 0; rc == 0 && i < r->nsamples; i++) {
-		x[i] = rec_convert(rec, r->samples[i].ns /
-		    (double)r->samples[i].n);
-		round[i] = r->samples[i].process;
-	}
-	if (rc == 0)
-		rc = rec_levels(b, x, round, r->nsamples, np);
+	if ((rc = rec_samples(rec, &x, &round)) == 0)
+		rc = rec_levels(b, x, round, r->nsamples,
+		    r->processes > 0 ? r->processes : 1);
 	free(x);
 	free(round);
 	return rc;
@@ -777,38 +793,29 @@ bm_record_latency(bm_record *rec, const char *tool, const char *case_name,
 }
 
 /*
- * The median of one worker's rates, scale over each interval's time per
- * operation, taken over its rounds as the record's statistics take it
- * (rec_stats): with an even count of rounds or intervals the inverse of
- * the median time is not the median rate, and a rate's value must be its
- * record's median.  0, or -ENOMEM (BM_ERANGE without samples).
+ * The median of a record's samples in its unit over their rounds, as
+ * rec_stats() takes it: for a rate (one worker's) with an even count of
+ * rounds or intervals the inverse of the median time is not the median
+ * rate, and a rate's value must be its record's median.  0, BM_ERANGE
+ * without samples, or -ENOMEM.
  */
 static int
-rec_rate_median(const bm_result *r, double scale, double *out)
+rec_median(const bm_record *rec, double *out)
 {
-	unsigned np = r->processes > 0 ? r->processes : 1, *round;
-	double *x, *med;
+	unsigned np = rec->result->processes > 0 ? rec->result->processes : 1;
+	unsigned *round;
+	double *x, *med = NULL;
 	bm_stats proc, within;
-	size_t i;
-	int rc = -ENOMEM;
+	int rc;
 
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	x = malloc(r->nsamples * sizeof *x);
-	round = malloc(r->nsamples * sizeof *round);
-	med = malloc(np * sizeof *med);
-	if (x != NULL && round != NULL && med != NULL) {
-		for (i = 0; i < r->nsamples; i++) {
-			double ns = r->samples[i].ns / (double)r->samples[i].n;
-
-			x[i] = ns > 0 ? scale / ns : INFINITY;
-			round[i] = r->samples[i].process;
-		}
-		rc = bm_stats_levels(x, round, r->nsamples, np, &proc,
-		    &within, med);
-		if (rc == 0)
-			*out = proc.median;
-	}
+	rc = rec_samples(rec, &x, &round);
+	if (rc == 0 && (med = malloc(np * sizeof *med)) == NULL)
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = bm_stats_levels(x, round, rec->result->nsamples, np,
+		    &proc, &within, med);
+	if (rc == 0)
+		*out = proc.median;
 	free(x);
 	free(round);
 	free(med);
@@ -839,7 +846,7 @@ rec_per_second(bm_record *rec, const char *tool, const char *case_name,
 		rec->value = r->ops_per_s * items / per_s;
 		return 0;
 	}
-	rc = rec_rate_median(r, rec->scale, &rec->value);
+	rc = rec_median(rec, &rec->value);
 	if (rc == BM_ERANGE) {
 		rec->value = rec->scale / r->per_op_ns.median;
 		rc = 0;

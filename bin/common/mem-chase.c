@@ -397,9 +397,13 @@ mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 	return q > 0 ? 0 : BM_ERANGE;
 }
 
-/* The median and interval of a ratio result's samples, into per_op_ns. */
-static int
-mem_ratio_stats(bm_result *r)
+/*
+ * The median and interval of a made-up result's samples (each a figure
+ * as its ns, n 1, grouped by process), into per_op_ns and within: the
+ * ratios of mem_parallelism(), cache's levels.  0, or a library error.
+ */
+int
+mem_result_stats(bm_result *r)
 {
 	double *v, *med;
 	unsigned *round;
@@ -456,7 +460,7 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 	p->ratio[0] = 1;
 	/* k = 1 against itself: ratios of exactly 1, the floor. */
 	if ((rc = mem_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
-	    (rc = mem_ratio_stats(&p->r)) != 0)
+	    (rc = mem_result_stats(&p->r)) != 0)
 		tool_lib_fail(t, rc, "the parallelism's statistics");
 	for (i = 1; i < sizeof ks / sizeof ks[0]; i++) {
 		if (c->size / c->stride < 4 * ks[i])
@@ -466,7 +470,7 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 		mem_chase_measure(t, &w, &rk);
 		rc = mem_ratio_pair(&r1, &rk, ks[i], &ratio);
 		if (rc == 0)
-			rc = mem_ratio_stats(&ratio);
+			rc = mem_result_stats(&ratio);
 		bm_result_free(&rk);
 		if (rc != 0)
 			tool_lib_fail(t, rc, "the parallelism's statistics");

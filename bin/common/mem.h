@@ -147,6 +147,7 @@ struct mem_parallel {
 void mem_parallelism(struct tool *t, const struct mem_chase *c,
     struct mem_parallel *p);
 void mem_parallelism_free(struct mem_parallel *p);
+int mem_result_stats(bm_result *r);
 void mem_precheck(const struct tool *t, size_t len);
 void mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload);
