@@ -338,47 +338,20 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 }
 
 /*
- * The family's programs, one descriptor each: bin/NAME.c calls ipc_main()
- * with its own.
+ * The family's programs, a row each: bin/NAME.c calls ipc_main() with its
+ * own, &ipc_tools[IPC_NAME].
  */
-const struct ipc_tool ipc_lat_pipe = {
-	.name = "lat_pipe",
-	.channel = IPC_PIPE,
-	.label = "Pipe latency",
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_lat_unix = {
-	.name = "lat_unix",
-	.channel = IPC_UNIX,
-	.label = "AF_UNIX sock stream latency",
-	.options = 1,
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_lat_fifo = {
-	.name = "lat_fifo",
-	.channel = IPC_FIFO,
-	.label = "Fifo latency",
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_bw_pipe = {
-	.name = "bw_pipe",
-	.channel = IPC_PIPE,
-	.bandwidth = 1,
-	.label = "Pipe bandwidth",
-	.options = 1,
-	.msg = 65536,
-	.total = 10485760,
-};
-
-const struct ipc_tool ipc_bw_unix = {
-	.name = "bw_unix",
-	.channel = IPC_UNIX,
-	.bandwidth = 1,
-	.label = "AF_UNIX sock stream bandwidth",
-	.options = 1,
-	.msg = 65536,
-	.total = 10485760,
+const struct ipc_tool ipc_tools[IPC_NTOOLS] = {
+	[IPC_LAT_PIPE] = { .name = "lat_pipe", .channel = IPC_PIPE,
+	    .label = "Pipe latency", .msg = 1 },
+	[IPC_LAT_UNIX] = { .name = "lat_unix", .channel = IPC_UNIX,
+	    .options = 1, .label = "AF_UNIX sock stream latency", .msg = 1 },
+	[IPC_LAT_FIFO] = { .name = "lat_fifo", .channel = IPC_FIFO,
+	    .label = "Fifo latency", .msg = 1 },
+	[IPC_BW_PIPE] = { .name = "bw_pipe", .channel = IPC_PIPE, .bandwidth = 1,
+	    .options = 1, .label = "Pipe bandwidth",
+	    .msg = 65536, .total = 10485760 },
+	[IPC_BW_UNIX] = { .name = "bw_unix", .channel = IPC_UNIX, .bandwidth = 1,
+	    .options = 1, .label = "AF_UNIX sock stream bandwidth",
+	    .msg = 65536, .total = 10485760 },
 };

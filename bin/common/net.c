@@ -772,43 +772,18 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 }
 
 /*
- * The family's programs, one descriptor each: bin/NAME.c calls net_main()
- * with its own.
+ * The family's programs, a row each: bin/NAME.c calls net_main() with its
+ * own, &net_tools[NET_NAME].
  */
-const struct net_tool net_lat_tcp = {
-	.name = "lat_tcp",
-	.kind = NET_TCP_ECHO,
-	.label = "TCP latency using",
-	.port = 31234,
-	.msg = 1,
-};
-
-const struct net_tool net_lat_udp = {
-	.name = "lat_udp",
-	.kind = NET_UDP_ECHO,
-	.label = "UDP latency using",
-	.port = 31238,
-	.msg = 4,
-};
-
-const struct net_tool net_lat_connect = {
-	.name = "lat_connect",
-	.kind = NET_TCP_CONNECT,
-	.label = "TCP/IP connection cost to",
-	.port = 31237,
-};
-
-const struct net_tool net_lat_unix_connect = {
-	.name = "lat_unix_connect",
-	.kind = NET_UNIX_CONNECT,
-	.label = "UNIX connection cost",
-};
-
-const struct net_tool net_bw_tcp = {
-	.name = "bw_tcp",
-	.kind = NET_TCP_SOURCE,
-	.label = "",
-	.port = 31236,
-	.msg = 65536,
-	.total = 10485760,
+const struct net_tool net_tools[NET_NTOOLS] = {
+	[NET_LAT_TCP] = { .name = "lat_tcp", .kind = NET_TCP_ECHO,
+	    .label = "TCP latency using", .port = 31234, .msg = 1 },
+	[NET_LAT_UDP] = { .name = "lat_udp", .kind = NET_UDP_ECHO,
+	    .label = "UDP latency using", .port = 31238, .msg = 4 },
+	[NET_LAT_CONNECT] = { .name = "lat_connect", .kind = NET_TCP_CONNECT,
+	    .label = "TCP/IP connection cost to", .port = 31237 },
+	[NET_LAT_UNIX_CONNECT] = { .name = "lat_unix_connect",
+	    .kind = NET_UNIX_CONNECT, .label = "UNIX connection cost" },
+	[NET_BW_TCP] = { .name = "bw_tcp", .kind = NET_TCP_SOURCE, .label = "",
+	    .port = 31236, .msg = 65536, .total = 10485760 },
 };
