@@ -347,16 +347,19 @@ file_bw_cleanup(bm_iter_t n, void *cookie)
 int
 file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 {
-	struct tool t = { .name = ft->name, .args = ft->args };
+	struct tool t = { .name = ft->name };
 	struct file_bw_state s;
 	bm_param params[2];
 	bm_record rec;
 	bm_bench b;
 	bm_result r;
 	struct file_opts o;
-	char line[96];
+	char line[96], args[64];
 	int first;
 
+	snprintf(args, sizeof args, "[-C] size %s|open2close file",
+	    ft->first_mode);
+	t.args = args;
 	memset(&s, 0, sizeof s);
 	s.ft = ft;
 	s.fd = -1;

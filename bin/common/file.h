@@ -106,7 +106,6 @@ struct file_bw_state {
 /* What bw_file_rd and bw_mmap_rd differ in. */
 struct file_bw_tool {
 	const char *name;
-	const char *args;	/* the usage's positional part */
 	const char *first_mode;	/* "io_only" or "mmap_only" */
 	/*
 	 * The worker's open, once its file (s->path) is known: set s->mem
