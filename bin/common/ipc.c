@@ -198,40 +198,22 @@ ipc_init(bm_iter_t n, void *cookie)
 	return rc;
 }
 
-/* One round trip of a message. */
+/* n round trips of a message through the partner. */
 static int
 ipc_latency(bm_iter_t n, void *cookie)
 {
 	struct ipc_state *s = cookie;
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->wr, s->buf, s->msg)) != 0 ||
-		    (rc = partner_read(s->rd, s->buf, s->msg)) != 0)
-			return rc;
-	}
-	return 0;
+	return partner_round_trips(s->wr, s->rd, s->buf, s->msg, n);
 }
 
-/* One transfer of total bytes from the partner. */
+/* n transfers of total bytes from the partner. */
 static int
 ipc_bandwidth(bm_iter_t n, void *cookie)
 {
 	struct ipc_state *s = cookie;
-	size_t left, chunk;
-	char req = 'r';
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->wr, &req, 1)) != 0)
-			return rc;
-		for (left = s->total; left > 0; left -= chunk) {
-			chunk = left < s->msg ? left : s->msg;
-			if ((rc = partner_read(s->rd, s->buf, chunk)) != 0)
-				return rc;
-		}
-	}
-	return 0;
+	return partner_transfers(s->wr, s->rd, s->buf, s->msg, s->total, n);
 }
 
 /* Stop the partner and close the channel. */

@@ -440,14 +440,8 @@ static int
 net_tcp_echo(bm_iter_t n, void *cookie)
 {
 	struct net_state *s = cookie;
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->fd, s->buf, s->msg)) != 0 ||
-		    (rc = partner_read(s->fd, s->buf, s->msg)) != 0)
-			return rc;
-	}
-	return 0;
+	return partner_round_trips(s->fd, s->fd, s->buf, s->msg, n);
 }
 
 /* n round trips of a datagram; a reply lost or late is an error. */
@@ -499,20 +493,8 @@ static int
 net_tcp_source(bm_iter_t n, void *cookie)
 {
 	struct net_state *s = cookie;
-	size_t left, chunk;
-	char req = 'r';
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->fd, &req, 1)) != 0)
-			return rc;
-		for (left = s->total; left > 0; left -= chunk) {
-			chunk = left < s->msg ? left : s->msg;
-			if ((rc = partner_read(s->fd, s->buf, chunk)) != 0)
-				return rc;
-		}
-	}
-	return 0;
+	return partner_transfers(s->fd, s->fd, s->buf, s->msg, s->total, n);
 }
 
 /* Close the worker's connection. */
