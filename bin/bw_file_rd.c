@@ -81,17 +81,15 @@ frd_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* bw_file_rd's half of file_bw_main(). */
+static const struct file_bw_tool frd_tool = {
+	.name = "bw_file_rd", .first_mode = "io_only",
+	.open = frd_open, .benchmark = frd_bench
+};
+
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	static const struct file_bw_tool ft = {
-		.name = "bw_file_rd",
-		.args = "[-C] size io_only|open2close file",
-		.first_mode = "io_only",
-		.open = frd_open,
-		.benchmark = frd_bench
-	};
-
-	return file_bw_main(&ft, argc, argv);
+	return file_bw_main(&frd_tool, argc, argv);
 }

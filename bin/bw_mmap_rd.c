@@ -77,18 +77,15 @@ mrd_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* bw_mmap_rd's half of file_bw_main(): its buffer is the mapping. */
+static const struct file_bw_tool mrd_tool = {
+	.name = "bw_mmap_rd", .first_mode = "mmap_only",
+	.open = mrd_open, .benchmark = mrd_bench, .mapped = 1
+};
+
 /* Measure and print. */
 int
 main(int argc, char **argv)
 {
-	static const struct file_bw_tool ft = {
-		.name = "bw_mmap_rd",
-		.args = "[-C] size mmap_only|open2close file",
-		.first_mode = "mmap_only",
-		.open = mrd_open,
-		.benchmark = mrd_bench,
-		.mapped = 1
-	};
-
-	return file_bw_main(&ft, argc, argv);
+	return file_bw_main(&mrd_tool, argc, argv);
 }

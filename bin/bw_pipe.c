@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&ipc_bw_pipe, argc, argv);
+	return ipc_main(&ipc_tools[IPC_BW_PIPE], argc, argv);
 }

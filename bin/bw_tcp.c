@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return net_main(&net_bw_tcp, argc, argv);
+	return net_main(&net_tools[NET_BW_TCP], argc, argv);
 }

@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&ipc_lat_fifo, argc, argv);
+	return ipc_main(&ipc_tools[IPC_LAT_FIFO], argc, argv);
 }

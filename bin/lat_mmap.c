@@ -33,15 +33,6 @@
  */
 #define MMAP_ENOUGH_US 20000
 
-enum { MMAP_OPT_ALL_PAGES = TOOL_OPT_BASE };
-
-/* The command line's choices, filled by the option callback. */
-struct mmap_opts {
-	int random;		/* -r */
-	int clone;		/* -C */
-	int all_pages;		/* --all-pages */
-};
-
 /* One worker's file and what one operation touches. */
 struct mmap_state {
 	struct file_pages w;	/* --all-pages: w.order shuffled with -r */
@@ -109,42 +100,19 @@ mmap_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
-/* Take -r, -C and --all-pages into the mmap_opts cookie. */
-static void
-mmap_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct mmap_opts *o = cookie;
-
-	(void)t;
-	(void)arg;
-	if (opt == 'r')
-		o->random = 1;
-	else if (opt == 'C')
-		o->clone = 1;
-	else
-		o->all_pages = 1;
-}
-
 /* Parse and check the command line into s; the options go to o. */
 static void
-mmap_parse(struct tool *t, int argc, char **argv, struct mmap_opts *o,
+mmap_parse(struct tool *t, int argc, char **argv, struct file_opts *o,
     struct mmap_state *s)
 {
-	static const struct option longopts[] = {
-		{ "all-pages", no_argument, NULL, MMAP_OPT_ALL_PAGES },
-		{ NULL, 0, NULL, 0 }
-	};
 	int first;
 
-	first = tool_parse(t, argc, argv, "rC", longopts, mmap_option, o);
-	if (argc - first < 2)
-		tool_usage_error(t, "missing the size or the file");
-	if (argc - first > 2)
-		tool_usage_error(t, "too many arguments");
+	first = file_parse(t, argc, argv, "rC", "all-pages", o, 2,
+	    "missing the size or the file");
 	s->w.size = tool_size(t, "size", argv[first], 1, MMAP_MAX_SIZE);
 	s->w.file = argv[first + 1];
 	s->random = o->random;
-	s->all_pages = o->all_pages;
+	s->all_pages = o->flag;
 	s->stride = s->random ? MMAP_STRIDE_R : MMAP_STRIDE;
 	s->span = (size_t)(s->random ? s->w.size : s->w.size / MMAP_SPAN_DIV);
 }
@@ -193,12 +161,11 @@ main(int argc, char **argv)
 		    "own value (the file\nmust be writable; its contents never "
 		    "change).\n"
 	};
-	struct mmap_opts o;
+	struct file_opts o;
 	struct mmap_state s;
 	bm_bench b;
 	bm_result r;
 
-	memset(&o, 0, sizeof o);
 	memset(&s, 0, sizeof s);
 	mmap_parse(&t, argc, argv, &o, &s);
 	if (!s.all_pages)
@@ -212,8 +179,7 @@ main(int argc, char **argv)
 	 */
 	(void)file_check(&t, s.w.file, s.all_pages || o.clone ?
 	    O_RDONLY : O_RDWR, s.w.size);
-	if (o.clone)
-		s.w.dir = tool_tmpdir(&t);
+	s.w.dir = file_clone_dir(&t, &o);
 	b.initialize = mmap_init;
 	/* --all-pages, n times: map, read a byte of every page, unmap. */
 	b.benchmark = s.all_pages ? file_pages_run : mmap_bench;

@@ -30,8 +30,6 @@
  */
 #define PF_ENOUGH_US 20000
 
-enum { PF_OPT_PER_FAULT = TOOL_OPT_BASE };
-
 /*
  * lmbench's definition (the default): one operation is a pass that maps
  * the whole file (rounded down to pages) read-only and shared, reads one
@@ -126,46 +124,6 @@ pf_count(struct tool *t, struct pf_state *s)
 	    a.ru_majflt) / PF_COUNT_PASSES;
 }
 
-/* -C and --per-fault. */
-struct pf_opts {
-	int clone;		/* -C */
-	int per_fault;		/* --per-fault */
-};
-
-/* Take -C and --per-fault. */
-static void
-pf_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct pf_opts *o = cookie;
-
-	(void)t;
-	(void)arg;
-	if (opt == 'C')
-		o->clone = 1;
-	else
-		o->per_fault = 1;
-}
-
-/* Parse the command line into s; the options go to o. */
-static void
-pf_parse(struct tool *t, int argc, char **argv, struct pf_opts *o,
-    struct pf_state *s)
-{
-	static const struct option longopts[] = {
-		{ "per-fault", no_argument, NULL, PF_OPT_PER_FAULT },
-		{ NULL, 0, NULL, 0 }
-	};
-	int first;
-
-	first = tool_parse(t, argc, argv, "C", longopts, pf_option, o);
-	if (first >= argc)
-		tool_usage_error(t, "missing the file");
-	if (first + 1 < argc)
-		tool_usage_error(t, "too many arguments");
-	s->w.file = argv[first];
-	s->per_fault = o->per_fault;
-}
-
 /* Check the file and size the pass: whole pages, at most PF_MAX_SIZE. */
 static void
 pf_size(struct tool *t, struct pf_state *s)
@@ -251,21 +209,24 @@ main(int argc, char **argv)
 		    "definition)\n"
 	};
 	struct pf_state s;
-	struct pf_opts o = { 0, 0 };
+	struct file_opts o;
 	bm_bench b;
 	bm_result r;
 	double faults = 0, map_ns = 0;
+	int first;
 
 	memset(&s, 0, sizeof s);
-	pf_parse(&t, argc, argv, &o, &s);
+	first = file_parse(&t, argc, argv, "C", "per-fault", &o, 1,
+	    "missing the file");
+	s.w.file = argv[first];
+	s.per_fault = o.flag;
 	if (!s.per_fault)
 		t.default_enough_us = PF_ENOUGH_US;
 	tool_setup(&t);
 	if (!s.per_fault)
 		tool_min_enough(&t, PF_ENOUGH_US);
 	pf_size(&t, &s);
-	if (o.clone)
-		s.w.dir = tool_tmpdir(&t);
+	s.w.dir = file_clone_dir(&t, &o);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)
 		tool_fail(&t, "a pass over %s took no page faults", s.w.file);
 	b.initialize = pf_init;

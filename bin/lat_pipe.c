@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return ipc_main(&ipc_lat_pipe, argc, argv);
+	return ipc_main(&ipc_tools[IPC_LAT_PIPE], argc, argv);
 }

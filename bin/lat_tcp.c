@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return net_main(&net_lat_tcp, argc, argv);
+	return net_main(&net_tools[NET_LAT_TCP], argc, argv);
 }

@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return net_main(&net_lat_unix_connect, argc, argv);
+	return net_main(&net_tools[NET_LAT_UNIX_CONNECT], argc, argv);
 }

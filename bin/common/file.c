@@ -267,14 +267,48 @@ file_sum(const void *buf, size_t size)
 	return sum;
 }
 
-/* Take -C into the cookie, an int set to 1 (read a copy of the file). */
+/* Take -C, -r and the tool's one long option into the file_opts cookie. */
 static void
-file_bw_option(struct tool *t, int opt, const char *arg, void *cookie)
+file_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
+	struct file_opts *o = cookie;
+
 	(void)t;
-	(void)opt;
 	(void)arg;
-	*(int *)cookie = 1;
+	if (opt == 'C')
+		o->clone = 1;
+	else if (opt == 'r')
+		o->random = 1;
+	else
+		o->flag = 1;
+}
+
+/* Parse the options into o and check the operands' count. */
+int
+file_parse(struct tool *t, int argc, char **argv, const char *shortopts,
+    const char *flag, struct file_opts *o, int nargs, const char *missing)
+{
+	const struct option longopts[] = {
+		{ flag, no_argument, NULL, TOOL_OPT_BASE },
+		{ NULL, 0, NULL, 0 }
+	};
+	int first;
+
+	memset(o, 0, sizeof *o);
+	first = tool_parse(t, argc, argv, shortopts,
+	    flag != NULL ? longopts : NULL, file_option, o);
+	if (argc - first < nargs)
+		tool_usage_error(t, "%s", missing);
+	if (argc - first > nargs)
+		tool_usage_error(t, "too many arguments");
+	return first;
+}
+
+/* The workers' copies' directory with -C, made now; NULL without. */
+const char *
+file_clone_dir(struct tool *t, const struct file_opts *o)
+{
+	return o->clone ? tool_tmpdir(t) : NULL;
 }
 
 /* A worker's start: its file (its own copy with -C), then the tool's open. */
@@ -313,23 +347,24 @@ file_bw_cleanup(bm_iter_t n, void *cookie)
 int
 file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 {
-	struct tool t = { .name = ft->name, .args = ft->args };
+	struct tool t = { .name = ft->name };
 	struct file_bw_state s;
 	bm_param params[2];
 	bm_record rec;
 	bm_bench b;
 	bm_result r;
-	char line[96];
-	int first, clone = 0;
+	struct file_opts o;
+	char line[96], args[64];
+	int first;
 
+	snprintf(args, sizeof args, "[-C] size %s|open2close file",
+	    ft->first_mode);
+	t.args = args;
 	memset(&s, 0, sizeof s);
 	s.ft = ft;
 	s.fd = -1;
-	first = tool_parse(&t, argc, argv, "C", NULL, file_bw_option, &clone);
-	if (argc - first < 3)
-		tool_usage_error(&t, "missing the size, the mode or the file");
-	if (argc - first > 3)
-		tool_usage_error(&t, "too many arguments");
+	first = file_parse(&t, argc, argv, "C", NULL, &o, 3,
+	    "missing the size, the mode or the file");
 	s.size = tool_size(&t, "size", argv[first], 1, FILE_MAX_SIZE);
 	if (strcmp(argv[first + 1], "open2close") == 0)
 		s.open2close = 1;
@@ -344,8 +379,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	 */
 	(void)file_check(&t, s.file, O_RDONLY, s.size);
 	file_pass_bound(&t, s.size);
-	if (clone)
-		s.dir = tool_tmpdir(&t);
+	s.dir = file_clone_dir(&t, &o);
 	b.initialize = file_bw_init;
 	b.benchmark = ft->benchmark;
 	b.cleanup = file_bw_cleanup;

@@ -68,6 +68,26 @@ int file_page_pass(int fd, uint64_t size, const size_t *order,
  */
 uint64_t file_sum(const void *buf, size_t size);
 
+/* The options of the file tools, filled by file_parse(). */
+struct file_opts {
+	int clone;		/* -C: each worker reads its own copy */
+	int random;		/* -r (lat_mmap) */
+	int flag;		/* the tool's long option given */
+};
+
+/*
+ * Parse a file tool's command line: the common options, then shortopts
+ * (-C, -r) and, when flag is not NULL, the tool's one long option --flag
+ * into o; exactly nargs operands must follow, else a usage error
+ * ("missing ..." as missing says, or "too many arguments").  Returns the
+ * index of the first.
+ */
+int file_parse(struct tool *t, int argc, char **argv, const char *shortopts,
+    const char *flag, struct file_opts *o, int nargs, const char *missing);
+
+/* -C: a directory for the workers' copies (tool_tmpdir), else NULL. */
+const char *file_clone_dir(struct tool *t, const struct file_opts *o);
+
 struct file_bw_tool;
 
 /* One worker's state in bw_file_rd and bw_mmap_rd. */
@@ -86,7 +106,6 @@ struct file_bw_state {
 /* What bw_file_rd and bw_mmap_rd differ in. */
 struct file_bw_tool {
 	const char *name;
-	const char *args;	/* the usage's positional part */
 	const char *first_mode;	/* "io_only" or "mmap_only" */
 	/*
 	 * The worker's open, once its file (s->path) is known: set s->mem

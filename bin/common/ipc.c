@@ -198,40 +198,22 @@ ipc_init(bm_iter_t n, void *cookie)
 	return rc;
 }
 
-/* One round trip of a message. */
+/* n round trips of a message through the partner. */
 static int
 ipc_latency(bm_iter_t n, void *cookie)
 {
 	struct ipc_state *s = cookie;
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->wr, s->buf, s->msg)) != 0 ||
-		    (rc = partner_read(s->rd, s->buf, s->msg)) != 0)
-			return rc;
-	}
-	return 0;
+	return partner_round_trips(s->wr, s->rd, s->buf, s->msg, n);
 }
 
-/* One transfer of total bytes from the partner. */
+/* n transfers of total bytes from the partner. */
 static int
 ipc_bandwidth(bm_iter_t n, void *cookie)
 {
 	struct ipc_state *s = cookie;
-	size_t left, chunk;
-	char req = 'r';
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->wr, &req, 1)) != 0)
-			return rc;
-		for (left = s->total; left > 0; left -= chunk) {
-			chunk = left < s->msg ? left : s->msg;
-			if ((rc = partner_read(s->rd, s->buf, chunk)) != 0)
-				return rc;
-		}
-	}
-	return 0;
+	return partner_transfers(s->wr, s->rd, s->buf, s->msg, s->total, n);
 }
 
 /* Stop the partner and close the channel. */
@@ -338,47 +320,20 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 }
 
 /*
- * The family's programs, one descriptor each: bin/NAME.c calls ipc_main()
- * with its own.
+ * The family's programs, a row each: bin/NAME.c calls ipc_main() with its
+ * own, &ipc_tools[IPC_NAME].
  */
-const struct ipc_tool ipc_lat_pipe = {
-	.name = "lat_pipe",
-	.channel = IPC_PIPE,
-	.label = "Pipe latency",
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_lat_unix = {
-	.name = "lat_unix",
-	.channel = IPC_UNIX,
-	.label = "AF_UNIX sock stream latency",
-	.options = 1,
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_lat_fifo = {
-	.name = "lat_fifo",
-	.channel = IPC_FIFO,
-	.label = "Fifo latency",
-	.msg = 1,
-};
-
-const struct ipc_tool ipc_bw_pipe = {
-	.name = "bw_pipe",
-	.channel = IPC_PIPE,
-	.bandwidth = 1,
-	.label = "Pipe bandwidth",
-	.options = 1,
-	.msg = 65536,
-	.total = 10485760,
-};
-
-const struct ipc_tool ipc_bw_unix = {
-	.name = "bw_unix",
-	.channel = IPC_UNIX,
-	.bandwidth = 1,
-	.label = "AF_UNIX sock stream bandwidth",
-	.options = 1,
-	.msg = 65536,
-	.total = 10485760,
+const struct ipc_tool ipc_tools[IPC_NTOOLS] = {
+	[IPC_LAT_PIPE] = { .name = "lat_pipe", .channel = IPC_PIPE,
+	    .label = "Pipe latency", .msg = 1 },
+	[IPC_LAT_UNIX] = { .name = "lat_unix", .channel = IPC_UNIX,
+	    .options = 1, .label = "AF_UNIX sock stream latency", .msg = 1 },
+	[IPC_LAT_FIFO] = { .name = "lat_fifo", .channel = IPC_FIFO,
+	    .label = "Fifo latency", .msg = 1 },
+	[IPC_BW_PIPE] = { .name = "bw_pipe", .channel = IPC_PIPE, .bandwidth = 1,
+	    .options = 1, .label = "Pipe bandwidth",
+	    .msg = 65536, .total = 10485760 },
+	[IPC_BW_UNIX] = { .name = "bw_unix", .channel = IPC_UNIX, .bandwidth = 1,
+	    .options = 1, .label = "AF_UNIX sock stream bandwidth",
+	    .msg = 65536, .total = 10485760 },
 };

@@ -23,11 +23,17 @@ struct ipc_tool {
 /* Parse the command line, measure, print; returns the exit status. */
 int ipc_main(const struct ipc_tool *desc, int argc, char **argv);
 
-/* The programs of the family, one descriptor each (ipc.c). */
-extern const struct ipc_tool ipc_lat_pipe;
-extern const struct ipc_tool ipc_lat_unix;
-extern const struct ipc_tool ipc_lat_fifo;
-extern const struct ipc_tool ipc_bw_pipe;
-extern const struct ipc_tool ipc_bw_unix;
+/* The programs of the family: bin/NAME.c passes &ipc_tools[IPC_NAME]. */
+enum ipc_program {
+	IPC_LAT_PIPE,
+	IPC_LAT_UNIX,
+	IPC_LAT_FIFO,
+	IPC_BW_PIPE,
+	IPC_BW_UNIX,
+	IPC_NTOOLS
+};
+
+/* The family's descriptors, one row a program (ipc.c). */
+extern const struct ipc_tool ipc_tools[IPC_NTOOLS];
 
 #endif /* BM_IPC_H */

@@ -440,14 +440,8 @@ static int
 net_tcp_echo(bm_iter_t n, void *cookie)
 {
 	struct net_state *s = cookie;
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->fd, s->buf, s->msg)) != 0 ||
-		    (rc = partner_read(s->fd, s->buf, s->msg)) != 0)
-			return rc;
-	}
-	return 0;
+	return partner_round_trips(s->fd, s->fd, s->buf, s->msg, n);
 }
 
 /* n round trips of a datagram; a reply lost or late is an error. */
@@ -499,20 +493,8 @@ static int
 net_tcp_source(bm_iter_t n, void *cookie)
 {
 	struct net_state *s = cookie;
-	size_t left, chunk;
-	char req = 'r';
-	int rc;
 
-	while (n-- > 0) {
-		if ((rc = partner_write(s->fd, &req, 1)) != 0)
-			return rc;
-		for (left = s->total; left > 0; left -= chunk) {
-			chunk = left < s->msg ? left : s->msg;
-			if ((rc = partner_read(s->fd, s->buf, chunk)) != 0)
-				return rc;
-		}
-	}
-	return 0;
+	return partner_transfers(s->fd, s->fd, s->buf, s->msg, s->total, n);
 }
 
 /* Close the worker's connection. */
@@ -772,43 +754,18 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 }
 
 /*
- * The family's programs, one descriptor each: bin/NAME.c calls net_main()
- * with its own.
+ * The family's programs, a row each: bin/NAME.c calls net_main() with its
+ * own, &net_tools[NET_NAME].
  */
-const struct net_tool net_lat_tcp = {
-	.name = "lat_tcp",
-	.kind = NET_TCP_ECHO,
-	.label = "TCP latency using",
-	.port = 31234,
-	.msg = 1,
-};
-
-const struct net_tool net_lat_udp = {
-	.name = "lat_udp",
-	.kind = NET_UDP_ECHO,
-	.label = "UDP latency using",
-	.port = 31238,
-	.msg = 4,
-};
-
-const struct net_tool net_lat_connect = {
-	.name = "lat_connect",
-	.kind = NET_TCP_CONNECT,
-	.label = "TCP/IP connection cost to",
-	.port = 31237,
-};
-
-const struct net_tool net_lat_unix_connect = {
-	.name = "lat_unix_connect",
-	.kind = NET_UNIX_CONNECT,
-	.label = "UNIX connection cost",
-};
-
-const struct net_tool net_bw_tcp = {
-	.name = "bw_tcp",
-	.kind = NET_TCP_SOURCE,
-	.label = "",
-	.port = 31236,
-	.msg = 65536,
-	.total = 10485760,
+const struct net_tool net_tools[NET_NTOOLS] = {
+	[NET_LAT_TCP] = { .name = "lat_tcp", .kind = NET_TCP_ECHO,
+	    .label = "TCP latency using", .port = 31234, .msg = 1 },
+	[NET_LAT_UDP] = { .name = "lat_udp", .kind = NET_UDP_ECHO,
+	    .label = "UDP latency using", .port = 31238, .msg = 4 },
+	[NET_LAT_CONNECT] = { .name = "lat_connect", .kind = NET_TCP_CONNECT,
+	    .label = "TCP/IP connection cost to", .port = 31237 },
+	[NET_LAT_UNIX_CONNECT] = { .name = "lat_unix_connect",
+	    .kind = NET_UNIX_CONNECT, .label = "UNIX connection cost" },
+	[NET_BW_TCP] = { .name = "bw_tcp", .kind = NET_TCP_SOURCE, .label = "",
+	    .port = 31236, .msg = 65536, .total = 10485760 },
 };

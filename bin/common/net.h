@@ -24,11 +24,17 @@ struct net_tool {
 /* Parse the command line, serve, stop or measure; returns the exit status. */
 int net_main(const struct net_tool *desc, int argc, char **argv);
 
-/* The programs of the family, one descriptor each (net.c). */
-extern const struct net_tool net_lat_tcp;
-extern const struct net_tool net_lat_udp;
-extern const struct net_tool net_lat_connect;
-extern const struct net_tool net_lat_unix_connect;
-extern const struct net_tool net_bw_tcp;
+/* The programs of the family: bin/NAME.c passes &net_tools[NET_NAME]. */
+enum net_program {
+	NET_LAT_TCP,
+	NET_LAT_UDP,
+	NET_LAT_CONNECT,
+	NET_LAT_UNIX_CONNECT,
+	NET_BW_TCP,
+	NET_NTOOLS
+};
+
+/* The family's descriptors, one row a program (net.c). */
+extern const struct net_tool net_tools[NET_NTOOLS];
 
 #endif /* BM_NET_H */

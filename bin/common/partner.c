@@ -88,3 +88,38 @@ partner_write(int fd, const void *buf, size_t len)
 {
 	return partner_xfer(fd, NULL, buf, len);
 }
+
+/* n round trips of a message: write it to wr, read it back from rd. */
+int
+partner_round_trips(int wr, int rd, void *buf, size_t msg, bm_iter_t n)
+{
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(wr, buf, msg)) != 0 ||
+		    (rc = partner_read(rd, buf, msg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* n transfers: a request byte to wr, then total bytes from rd. */
+int
+partner_transfers(int wr, int rd, void *buf, size_t msg, size_t total,
+    bm_iter_t n)
+{
+	size_t left, chunk;
+	char req = 'r';
+	int rc;
+
+	while (n-- > 0) {
+		if ((rc = partner_write(wr, &req, 1)) != 0)
+			return rc;
+		for (left = total; left > 0; left -= chunk) {
+			chunk = left < msg ? left : msg;
+			if ((rc = partner_read(rd, buf, chunk)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}

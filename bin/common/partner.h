@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "benchmp.h"
+
 /* A partner process forked by a worker. */
 struct partner {
 	pid_t pid;
@@ -29,5 +31,16 @@ int partner_stop(struct partner *p);
  */
 int partner_read(int fd, void *buf, size_t len);
 int partner_write(int fd, const void *buf, size_t len);
+
+/*
+ * The timed loops of the ping-pong and streaming tools (ipc.c, net.c), a
+ * bm_fn's whole body: n round trips of msg bytes of buf, written to wr
+ * and read back from rd; or n transfers, each a request byte written to
+ * wr and then total bytes read from rd in pieces of at most msg into buf.
+ * 0 or the first failure of partner_read()/partner_write().
+ */
+int partner_round_trips(int wr, int rd, void *buf, size_t msg, bm_iter_t n);
+int partner_transfers(int wr, int rd, void *buf, size_t msg, size_t total,
+    bm_iter_t n);
 
 #endif /* BM_PARTNER_H */
