@@ -28,11 +28,7 @@ main(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
-	t.default_enough_us = OPS_MIN_ENOUGH_US;
-	tool_setup(&t);
-	ops_state_init(&s);
+	ops_setup(&t, argc, argv, OPS_MIN_ENOUGH_US, &s);
 	for (i = 0; i < OPS_NCASES; i++) {
 		b.initialize = NULL;
 		b.benchmark = ops_cases[i].fn;

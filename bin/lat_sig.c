@@ -167,7 +167,6 @@ static const struct sig_mode {
 	{ "prot", "Protection fault", sig_prot_init, sig_prot,
 	    sig_prot_cleanup },
 };
-#define SIG_NMODES (sizeof sig_modes / sizeof sig_modes[0])
 
 /* Measure one mode and print. */
 int
@@ -187,9 +186,8 @@ main(int argc, char **argv)
 	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 2, NULL, NULL,
-	    sig_modes, SIG_NMODES, sizeof sig_modes[0]);
+	m = tool_parse_mode(&t, argc, argv, &first, 2, NULL, NULL,
+	    TOOL_TABLE(sig_modes));
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
 			tool_usage_error(&t, "%s takes no file", m->name);
