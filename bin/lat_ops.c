@@ -16,10 +16,7 @@
 int
 main(int argc, char **argv)
 {
-	struct tool t = {
-		.name = "lat_ops",
-		.args = ""
-	};
+	struct tool t = { .name = "lat_ops", .args = "" };
 	struct ops_state s;
 	bm_bench b;
 	bm_result r;

@@ -91,20 +91,16 @@ usleep_alarm(int sig)
 static int
 usleep_itimer_init(bm_iter_t n, void *cookie)
 {
-	struct sigaction sa;
 	sigset_t block;
+	int rc;
 
 	(void)n;
 	(void)cookie;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = usleep_alarm;
-	sigemptyset(&sa.sa_mask);
+	if ((rc = tool_catch_signal(SIGALRM, usleep_alarm, 0)) != 0)
+		return rc;
 	sigemptyset(&block);
 	sigaddset(&block, SIGALRM);
-	if (sigaction(SIGALRM, &sa, NULL) != 0 ||
-	    sigprocmask(SIG_BLOCK, &block, NULL) != 0)
-		return -errno;
-	return 0;
+	return sigprocmask(SIG_BLOCK, &block, NULL) == 0 ? 0 : -errno;
 }
 
 /* n one-shot interval timers, each waited for with sigsuspend(). */

@@ -181,10 +181,7 @@ par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 int
 main(int argc, char **argv)
 {
-	struct tool t = {
-		.name = "par_ops",
-		.args = ""
-	};
+	struct tool t = { .name = "par_ops", .args = "" };
 	struct ops_state s;
 	bm_result best;
 	bm_record rec;

@@ -536,3 +536,16 @@ tool_parse_mode(struct tool *t, int argc, char **argv, int *first,
 		*first = i;
 	return m;
 }
+
+/* Install a signal handler with an empty mask. */
+int
+tool_catch_signal(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL) == 0 ? 0 : -errno;
+}

@@ -111,6 +111,12 @@ const void *tool_parse_mode(struct tool *t, int argc, char **argv,
     int *first, int max_args, const char *what, const char *missing,
     const void *table, size_t n, size_t size);
 
+/*
+ * Install handler for the signal sig with sa_flags flags and an empty
+ * mask: 0, or -errno if sigaction() fails.
+ */
+int tool_catch_signal(int sig, void (*handler)(int), int flags);
+
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
     uint64_t min, uint64_t max);
