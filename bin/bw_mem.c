@@ -249,7 +249,6 @@ static const struct bw_mode {
 	{ "bzero", bw_bzero, 0 },
 	{ "bcopy", bw_bcopy, 1 },
 };
-#define BW_NMODES (sizeof bw_modes / sizeof bw_modes[0])
 
 /*
  * Check that the buffers can be mapped at all before forking workers, so
@@ -297,8 +296,7 @@ main(int argc, char **argv)
 	if (argc - first > 3)
 		tool_usage_error(&t, "too many arguments");
 	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
-	m = tool_mode(&t, "mode", argv[first + 1], bw_modes, BW_NMODES,
-	    sizeof bw_modes[0]);
+	m = tool_mode(&t, "mode", argv[first + 1], TOOL_TABLE(bw_modes));
 	if (argc - first == 3) {
 		if (strcmp(argv[first + 2], "conflict") != 0)
 			tool_usage_error(&t, "unknown argument '%s' (expected "

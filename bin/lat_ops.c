@@ -16,10 +16,7 @@
 int
 main(int argc, char **argv)
 {
-	struct tool t = {
-		.name = "lat_ops",
-		.args = ""
-	};
+	struct tool t = { .name = "lat_ops", .args = "" };
 	struct ops_state s;
 	bm_bench b;
 	bm_result r;
@@ -28,11 +25,7 @@ main(int argc, char **argv)
 	size_t i;
 	int rc;
 
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
-	t.default_enough_us = OPS_MIN_ENOUGH_US;
-	tool_setup(&t);
-	ops_state_init(&s);
+	ops_setup(&t, argc, argv, OPS_MIN_ENOUGH_US, &s);
 	for (i = 0; i < OPS_NCASES; i++) {
 		b.initialize = NULL;
 		b.benchmark = ops_cases[i].fn;

@@ -169,7 +169,6 @@ static const struct proc_mode {
 	{ "exec", "Process fork+execve", 1 },
 	{ "shell", "Process fork+/bin/sh -c", 2 },
 };
-#define PROC_NMODES (sizeof proc_modes / sizeof proc_modes[0])
 
 /* Measure one mode and print its latency. */
 int
@@ -183,12 +182,10 @@ main(int argc, char **argv)
 	struct proc_state s;
 	bm_bench b;
 	bm_result r;
-	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 1, NULL, NULL,
-	    proc_modes, PROC_NMODES, sizeof proc_modes[0]);
+	m = tool_parse_mode(&t, argc, argv, NULL, 1, NULL, NULL,
+	    TOOL_TABLE(proc_modes));
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)

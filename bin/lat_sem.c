@@ -216,7 +216,6 @@ sem_init_state(bm_iter_t n, void *cookie)
 {
 	struct sem_state *s = cookie;
 	unsigned w = bm_worker_index(bm_state_current());
-	struct sigaction sa;
 	void *m;
 	int rc;
 
@@ -233,12 +232,9 @@ sem_init_state(bm_iter_t n, void *cookie)
 		sem_child_semid = s->semid;
 		sem_child_pong = s->pong;
 		sem_partner_dead = 0;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = sem_on_child;
-		sa.sa_flags = SA_NOCLDSTOP;
-		(void)sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGCHLD, &sa, NULL) != 0)
-			return -errno;
+		if ((rc = tool_catch_signal(SIGCHLD, sem_on_child,
+		    SA_NOCLDSTOP)) != 0)
+			return rc;
 		return placement_start(&s->place, 1, &s->partner,
 		    sem_partner, s);
 	}

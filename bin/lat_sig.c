@@ -60,14 +60,9 @@ sig_install(bm_iter_t n, void *cookie)
 static int
 sig_catch_init(bm_iter_t n, void *cookie)
 {
-	struct sigaction sa;
-
 	(void)n;
 	(void)cookie;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = sig_count;
-	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGUSR1, &sa, NULL) == 0 ? 0 : -errno;
+	return tool_catch_signal(SIGUSR1, sig_count, 0);
 }
 
 /* n signals sent to ourselves and caught. */
@@ -93,7 +88,6 @@ static int
 sig_prot_init(bm_iter_t n, void *cookie)
 {
 	struct sig_state *s = cookie;
-	struct sigaction sa;
 	int fd = -1, rc;
 	void *m;
 
@@ -114,14 +108,9 @@ sig_prot_init(bm_iter_t n, void *cookie)
 	 * the mask (a sigprocmask call per fault would be measured too), so
 	 * SIGSEGV must not stay blocked after the first fault.
 	 */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = sig_leave;
-	sa.sa_flags = SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, NULL) != 0 ||
-	    sigaction(SIGBUS, &sa, NULL) != 0)
-		return -errno;
-	return 0;
+	if ((rc = tool_catch_signal(SIGSEGV, sig_leave, SA_NODEFER)) != 0)
+		return rc;
+	return tool_catch_signal(SIGBUS, sig_leave, SA_NODEFER);
 }
 
 /* n writes to the read-only page, each a protection fault. */
@@ -167,7 +156,6 @@ static const struct sig_mode {
 	{ "prot", "Protection fault", sig_prot_init, sig_prot,
 	    sig_prot_cleanup },
 };
-#define SIG_NMODES (sizeof sig_modes / sizeof sig_modes[0])
 
 /* Measure one mode and print. */
 int
@@ -187,9 +175,8 @@ main(int argc, char **argv)
 	int first;
 
 	memset(&s, 0, sizeof s);
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 2, NULL, NULL,
-	    sig_modes, SIG_NMODES, sizeof sig_modes[0]);
+	m = tool_parse_mode(&t, argc, argv, &first, 2, NULL, NULL,
+	    TOOL_TABLE(sig_modes));
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
 			tool_usage_error(&t, "%s takes no file", m->name);

@@ -167,7 +167,6 @@ static const struct syscall_mode {
 	{ "fstat", "Simple fstat", syscall_fstat, 1, NULL },
 	{ "open", "Simple open/close", syscall_open, 0, NULL },
 };
-#define SYSCALL_NMODES (sizeof syscall_modes / sizeof syscall_modes[0])
 
 /* Measure one system call and print its latency. */
 int
@@ -187,10 +186,8 @@ main(int argc, char **argv)
 	bm_param param;
 	int first;
 
-	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
-	m = tool_mode_arg(&t, argc, argv, first, 2, "system call",
-	    "missing the system call to measure", syscall_modes,
-	    SYSCALL_NMODES, sizeof syscall_modes[0]);
+	m = tool_parse_mode(&t, argc, argv, &first, 2, "system call",
+	    "missing the system call to measure", TOOL_TABLE(syscall_modes));
 	if (first + 1 < argc) {
 		if (m->fixed_file != NULL || m->fn == syscall_null)
 			tool_usage_error(&t, "%s takes no file", m->name);

@@ -15,9 +15,11 @@
 /* The longest sleep a user may ask for: 10 s. */
 #define USLEEP_MAX_US 10000000u
 
-/* What to sleep for. */
+/* What to sleep for, in microseconds and as each call takes it. */
 struct usleep_state {
 	unsigned long us;
+	struct timespec ts;
+	struct timeval tv;
 };
 
 /* n usleep() calls. */
@@ -38,18 +40,15 @@ static int
 usleep_nanosleep(bm_iter_t n, void *cookie)
 {
 	const struct usleep_state *s = cookie;
-	struct timespec ts;
 
 	while (n-- > 0) {
-		ts.tv_sec = (time_t)(s->us / 1000000);
-		ts.tv_nsec = (long)(s->us % 1000000) * 1000;
-		if (nanosleep(&ts, NULL) != 0 && errno != EINTR)
+		if (nanosleep(&s->ts, NULL) != 0 && errno != EINTR)
 			return -errno;
 	}
 	return 0;
 }
 
-/* n select() calls with no descriptors. */
+/* n select() calls with no descriptors (each may change its timeval). */
 static int
 usleep_select(bm_iter_t n, void *cookie)
 {
@@ -57,8 +56,7 @@ usleep_select(bm_iter_t n, void *cookie)
 	struct timeval tv;
 
 	while (n-- > 0) {
-		tv.tv_sec = (time_t)(s->us / 1000000);
-		tv.tv_usec = (suseconds_t)(s->us % 1000000);
+		tv = s->tv;
 		if (select(0, NULL, NULL, NULL, &tv) < 0 && errno != EINTR)
 			return -errno;
 	}
@@ -70,12 +68,9 @@ static int
 usleep_pselect(bm_iter_t n, void *cookie)
 {
 	const struct usleep_state *s = cookie;
-	struct timespec ts;
 
 	while (n-- > 0) {
-		ts.tv_sec = (time_t)(s->us / 1000000);
-		ts.tv_nsec = (long)(s->us % 1000000) * 1000;
-		if (pselect(0, NULL, NULL, NULL, &ts, NULL) < 0 &&
+		if (pselect(0, NULL, NULL, NULL, &s->ts, NULL) < 0 &&
 		    errno != EINTR)
 			return -errno;
 	}
@@ -96,20 +91,16 @@ usleep_alarm(int sig)
 static int
 usleep_itimer_init(bm_iter_t n, void *cookie)
 {
-	struct sigaction sa;
 	sigset_t block;
+	int rc;
 
 	(void)n;
 	(void)cookie;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = usleep_alarm;
-	sigemptyset(&sa.sa_mask);
+	if ((rc = tool_catch_signal(SIGALRM, usleep_alarm, 0)) != 0)
+		return rc;
 	sigemptyset(&block);
 	sigaddset(&block, SIGALRM);
-	if (sigaction(SIGALRM, &sa, NULL) != 0 ||
-	    sigprocmask(SIG_BLOCK, &block, NULL) != 0)
-		return -errno;
-	return 0;
+	return sigprocmask(SIG_BLOCK, &block, NULL) == 0 ? 0 : -errno;
 }
 
 /* n one-shot interval timers, each waited for with sigsuspend(). */
@@ -122,8 +113,7 @@ usleep_itimer(bm_iter_t n, void *cookie)
 
 	sigemptyset(&wait);
 	memset(&it, 0, sizeof it);
-	it.it_value.tv_sec = (time_t)(s->us / 1000000);
-	it.it_value.tv_usec = (suseconds_t)(s->us % 1000000);
+	it.it_value = s->tv;
 	/* A zero it_value disarms the timer: ask for the shortest instead. */
 	if (s->us == 0)
 		it.it_value.tv_usec = 1;
@@ -189,6 +179,10 @@ main(int argc, char **argv)
 		tool_usage_error(&t, "too many arguments");
 	s.us = (unsigned long)tool_uint(&t, "usecs", argv[first], 0,
 	    USLEEP_MAX_US);
+	s.ts.tv_sec = (time_t)(s.us / 1000000);
+	s.ts.tv_nsec = (long)(s.us % 1000000) * 1000;
+	s.tv.tv_sec = (time_t)(s.us / 1000000);
+	s.tv.tv_usec = (suseconds_t)(s.us % 1000000);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	b.initialize = mode->init;

@@ -181,10 +181,7 @@ par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 int
 main(int argc, char **argv)
 {
-	struct tool t = {
-		.name = "par_ops",
-		.args = ""
-	};
+	struct tool t = { .name = "par_ops", .args = "" };
 	struct ops_state s;
 	bm_result best;
 	bm_record rec;
@@ -194,14 +191,10 @@ main(int argc, char **argv)
 	unsigned best_k;
 	size_t i;
 
-	if (tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
-	t.default_enough_us = PAR_MIN_ENOUGH_US;
-	tool_setup(&t);
+	ops_setup(&t, argc, argv, PAR_MIN_ENOUGH_US, &s);
 	/* About ten runs per operation: fewer intervals each unless -N. */
 	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t.opts.repetitions = PAR_REPETITIONS;
-	ops_state_init(&s);
 	for (i = 0; i < OPS_NCASES; i++) {
 		lat = par_search(&t, i, &s, &best, &best_k, &best_ns);
 		if (!(best_ns > 0))

@@ -1,4 +1,4 @@
-/* ops.c: dependent chains of basic operations, for lat_ops and mhz. */
+/* ops.c: dependent chains of basic operations, for lat_ops, par_ops and mhz. */
 #include "config.h"
 
 #include "ops.h"
@@ -25,28 +25,27 @@ fn(bm_iter_t n, void *cookie)						\
 	return 0;							\
 }
 
-/* int: x ^= y, x ^= z. */
-OPS_KERNEL(ops_int_bit, uint32_t, KEEP_I, u_x, u_y, u_z, x ^= y, x ^= z)
-/* int: x += y, x += z (the add that mhz times as well). */
-OPS_KERNEL(ops_int_add, uint32_t, KEEP_I, u_x, u_y, u_z, x += y, x += z)
-/* int: x *= y, x *= z with odd factors, so x never reaches 0. */
-OPS_KERNEL(ops_int_mul, uint32_t, KEEP_I, u_x, u_y, u_z, x *= y, x *= z)
-/* int: x = k / x, which swings between two values of about 14 and 17 bits. */
-OPS_KERNEL(ops_int_div, int32_t, KEEP_I, i_x, i_k, i_m, x = y / x, x = y / x)
-/* int: x = k % x + m; the add keeps the remainder from shrinking to 0. */
-OPS_KERNEL(ops_int_mod, int32_t, KEEP_I, i_x, i_k, i_m, x = y % x + z,
-    x = y % x + z)
-/* int64: x ^= y, x ^= z. */
-OPS_KERNEL(ops_i64_bit, uint64_t, KEEP_I, l_x, l_y, l_z, x ^= y, x ^= z)
-/* int64: x += y, x += z. */
-OPS_KERNEL(ops_i64_add, uint64_t, KEEP_I, l_x, l_y, l_z, x += y, x += z)
-/* int64: x *= y, x *= z with odd factors. */
-OPS_KERNEL(ops_i64_mul, uint64_t, KEEP_I, l_x, l_y, l_z, x *= y, x *= z)
+/*
+ * Define an integer family's five chains, P_bit, P_add, P_mul, P_div and
+ * P_mod: x ^= y, x ^= z; x += y, x += z; x *= y, x *= z (odd factors, so x
+ * never reaches 0) on the unsigned type U with operands UX, UY, UZ; then
+ * x = k / x, and x = k % x + m (the add keeps the remainder from shrinking
+ * to 0) on the signed type S with operands SX, SK, SM.
+ */
+#define OPS_INT_FAMILY(P, U, UX, UY, UZ, S, SX, SK, SM)			\
+OPS_KERNEL(P##_bit, U, KEEP_I, UX, UY, UZ, x ^= y, x ^= z)		\
+OPS_KERNEL(P##_add, U, KEEP_I, UX, UY, UZ, x += y, x += z)		\
+OPS_KERNEL(P##_mul, U, KEEP_I, UX, UY, UZ, x *= y, x *= z)		\
+OPS_KERNEL(P##_div, S, KEEP_I, SX, SK, SM, x = y / x, x = y / x)	\
+OPS_KERNEL(P##_mod, S, KEEP_I, SX, SK, SM, x = y % x + z, x = y % x + z)
+
+/*
+ * int: the add is the one mhz times as well; x = k / x swings between two
+ * values of about 14 and 17 bits.
+ */
+OPS_INT_FAMILY(ops_int, uint32_t, u_x, u_y, u_z, int32_t, i_x, i_k, i_m)
 /* int64: x = k / x with 31-bit quotients. */
-OPS_KERNEL(ops_i64_div, int64_t, KEEP_I, q_x, q_k, q_m, x = y / x, x = y / x)
-/* int64: x = k % x + m. */
-OPS_KERNEL(ops_i64_mod, int64_t, KEEP_I, q_x, q_k, q_m, x = y % x + z,
-    x = y % x + z)
+OPS_INT_FAMILY(ops_i64, uint64_t, l_x, l_y, l_z, int64_t, q_x, q_k, q_m)
 /* float: x += y, x += -y; x stays exact. */
 OPS_KERNEL(ops_flt_add, float, KEEP_F, f_x, f_a, f_b, x += y, x += z)
 /* float: x *= y, x *= 1/y with y near 1; x stays near 1. */
@@ -111,3 +110,14 @@ ops_state_init(struct ops_state *s)
 	s->d_b = -s->d_a;
 }
 
+/* Parse the options, set the tool up and fill the operands. */
+void
+ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
+    struct ops_state *s)
+{
+	if (tool_parse(t, argc, argv, NULL, NULL, NULL, NULL) != argc)
+		tool_usage_error(t, "unexpected argument '%s'", argv[optind]);
+	t->default_enough_us = enough_us;
+	tool_setup(t);
+	ops_state_init(s);
+}

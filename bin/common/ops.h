@@ -59,4 +59,12 @@ extern const struct ops_case ops_cases[OPS_NCASES];
 
 void ops_state_init(struct ops_state *s);
 
+/*
+ * Parse a tool that takes no arguments of its own (a usage error for
+ * one), set it up with enough_us as its interval when ENOUGH is not set,
+ * and fill the operands.
+ */
+void ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
+    struct ops_state *s);
+
 #endif /* BM_OPS_H */

@@ -512,22 +512,40 @@ tool_finish(struct tool *t)
 }
 
 /*
- * The entry of a mode table named by the first argument (tool_mode), or a
- * usage error for a missing mode or more than max_args arguments.
+ * Parse the common options, then find the mode named by the first
+ * argument (tool_mode), or a usage error for a missing mode or more than
+ * max_args arguments.
  */
 const void *
-tool_mode_arg(const struct tool *t, int argc, char **argv, int first,
+tool_parse_mode(struct tool *t, int argc, char **argv, int *first,
     int max_args, const char *what, const char *missing, const void *table,
     size_t n, size_t size)
 {
 	const void *m;
+	int i;
 
-	if (first >= argc)
+	i = tool_parse(t, argc, argv, NULL, NULL, NULL, NULL);
+	if (i >= argc)
 		tool_usage_error(t, "%s",
 		    missing != NULL ? missing : "missing the mode");
-	m = tool_mode(t, what != NULL ? what : "mode", argv[first], table, n,
+	m = tool_mode(t, what != NULL ? what : "mode", argv[i], table, n,
 	    size);
-	if (argc - first > max_args)
+	if (argc - i > max_args)
 		tool_usage_error(t, "too many arguments");
+	if (first != NULL)
+		*first = i;
 	return m;
+}
+
+/* Install a signal handler with an empty mask. */
+int
+tool_catch_signal(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL) == 0 ? 0 : -errno;
 }

@@ -96,16 +96,26 @@ uint64_t tool_size(const struct tool *t, const char *what, const char *s,
 const void *tool_mode(const struct tool *t, const char *what,
     const char *name, const void *table, size_t n, size_t size);
 
+/* A table's address, entry count and entry size, as tool_mode takes them. */
+#define TOOL_TABLE(a) (a), sizeof (a) / sizeof (a)[0], sizeof (a)[0]
+
 /*
- * For a tool whose first argument (argv[first]) names its mode: the
- * entry of the table (tool_mode, naming the argument what), or a usage
- * error, the message missing when there is no argument, or "too many
- * arguments" (more than max_args left).  what and missing may be NULL:
- * "mode" and "missing the mode".
+ * For a tool with no options of its own whose first argument names its
+ * mode: tool_parse(), then the entry of the table named by that argument
+ * (tool_mode, naming the argument what), or a usage error, the message
+ * missing when there is no argument, or "too many arguments" (more than
+ * max_args).  what and missing may be NULL: "mode" and "missing the
+ * mode".  *first, unless first is NULL, is the mode argument's index.
  */
-const void *tool_mode_arg(const struct tool *t, int argc, char **argv,
-    int first, int max_args, const char *what, const char *missing,
+const void *tool_parse_mode(struct tool *t, int argc, char **argv,
+    int *first, int max_args, const char *what, const char *missing,
     const void *table, size_t n, size_t size);
+
+/*
+ * Install handler for the signal sig with sa_flags flags and an empty
+ * mask: 0, or -errno if sigaction() fails.
+ */
+int tool_catch_signal(int sig, void (*handler)(int), int flags);
 
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
