@@ -159,13 +159,23 @@ BM_EXTERN int bm_ctx_set_sched(bm_ctx *ctx, const char *policy);
  */
 BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
 /*
+ * Interference accounting on (1, the default) or off (0): with it on,
+ * each worker reads its run-queue wait, CPU time, involuntary switches
+ * and CPU before and after every timed interval (outside it), discards a
+ * disturbed interval and runs it again, up to as many again as it keeps;
+ * bm_result's interference says what it saw.  BENCHMP_INTERFERENCE
+ * (on/off, 1/0) sets it from the environment.
+ */
+BM_EXTERN int bm_ctx_set_interference(bm_ctx *ctx, int on);
+/*
  * Parse "MIN" or "MIN:MAX" as bm_ctx_set_processes() takes it; 0,
  * BM_EPARSE or BM_ERANGE.
  */
 BM_EXTERN int bm_parse_processes(const char *s, unsigned *min, unsigned *max);
 /*
  * Read BENCHMP_TIMER, BENCHMP_SCHED, BENCHMP_PROCESSES, BENCHMP_EVENTS,
- * BENCHMP_OUTPUT, BENCHMP_REGIONS, BENCHMP_TSC_HZ, ENOUGH, TIMING_O and
+ * BENCHMP_OUTPUT, BENCHMP_REGIONS, BENCHMP_TSC_HZ, BENCHMP_INTERFERENCE,
+ * ENOUGH, TIMING_O and
  * LOOP_O: bm_ctx_configure() with no
  * program defaults and no command line.  A malformed or out-of-range
  * value is an error whose detail names the variable; nothing is silently
@@ -193,6 +203,7 @@ enum {
 	BM_SETTING_OUTPUT,	/* BENCHMP_OUTPUT, --output */
 	BM_SETTING_REGIONS,	/* BENCHMP_REGIONS, bm_ctx_set_regions */
 	BM_SETTING_TSC_HZ,	/* BENCHMP_TSC_HZ, bm_ctx_set_cycle_hz */
+	BM_SETTING_INTERFERENCE,	/* BENCHMP_INTERFERENCE, --no-interference */
 	BM_NSETTINGS
 };
 
@@ -211,6 +222,7 @@ typedef struct bm_settings {
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
 	const char *processes;		/* --processes=MIN[:MAX] */
+	const char *interference;	/* "on" or "off" (--no-interference) */
 } bm_settings;
 
 /*
@@ -390,7 +402,44 @@ typedef struct bm_sample {
 	unsigned worker;	/* which worker */
 	double events[BM_MAX_EVENTS];	/* counts in the interval, or NAN */
 	unsigned process;	/* which round of fresh workers, from 0 */
+	/*
+	 * Interference accounting (0 when it was off): run-queue wait of
+	 * the worker and its watched partners during the interval, time
+	 * lost (neither running nor waiting: blocked, stopped, stolen),
+	 * involuntary switches, and BM_SAMPLE_* flags.
+	 */
+	double wait_ns;
+	double lost_ns;
+	unsigned ivcsw;
+	unsigned flags;
 } bm_sample;
+
+enum {
+	BM_SAMPLE_MIGRATED = 1u << 0,	/* ran on two CPUs */
+	BM_SAMPLE_DISTURBED = 1u << 1	/* disturbed, kept: bound reached */
+};
+
+/*
+ * What the machine did to a run (bm_result's interference): with the
+ * accounting on (see bm_ctx_set_interference), every worker judges each
+ * timed interval and runs a disturbed one again, up to as many again as
+ * it keeps; the counts are summed over workers and rounds.
+ */
+typedef struct bm_interference {
+	int accounted;		/* 1: on and readable; 0: off or unsupported */
+	int off;		/* 1: turned off by the setting */
+	uint64_t intervals;	/* timed intervals run, kept or not */
+	uint64_t disturbed;	/* of them judged disturbed */
+	uint64_t discarded;	/* of those, thrown away and run again */
+	unsigned bound_hit;	/* workers that reached the bound */
+	double discarded_s;	/* time spent in discarded intervals */
+	double wait_s;		/* run-queue wait in the kept intervals */
+	double lost_s;		/* lost time in the kept intervals */
+	uint64_t ivcsw;		/* involuntary switches in kept intervals */
+	uint64_t migrated;	/* kept intervals that changed CPU */
+	double steal_s;		/* hypervisor steal, all CPUs, timing phases */
+	double timed_s;		/* the timing phases' wall time, summed */
+} bm_interference;
 
 /* One requested event and whether it was counted. */
 typedef struct bm_event_info {
@@ -492,6 +541,7 @@ typedef struct bm_result {
 	double *op_cycles;
 	double op_mean_cycles;
 	double op_var_cycles;
+	bm_interference interference;
 } bm_result;
 
 /*
@@ -731,6 +781,13 @@ BM_EXTERN bm_state *bm_state_current(void);
 BM_EXTERN bm_iter_t bm_interval(bm_state *s);
 /* The index of the running worker, 0 to parallel - 1. */
 BM_EXTERN unsigned bm_worker_index(const bm_state *s);
+/*
+ * Count another process's run-queue wait as the worker's (a partner the
+ * benchmark started in initialize, whose every wakeup the figure waits
+ * for): 0, BM_ERANGE beyond four partners, -EINVAL outside a worker or
+ * with the accounting off, or -errno when /proc has no such process.
+ */
+BM_EXTERN int bm_state_watch(bm_state *s, long pid);
 
 /*
  * Result records: one JSON object (a line of JSON Lines) per result.

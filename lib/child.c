@@ -65,6 +65,15 @@ struct bm_state {
 	unsigned nops;		/* single operations timed */
 	double *ops;
 	double *ops_cy;		/* their cycles, with a cycle subtimer */
+	/* Interference accounting (plan->interference and readable). */
+	int account;
+	struct bm__interfere in;
+	struct bm__ireading r0;	/* read right before t0 */
+	struct bm__ibase base;
+	uint32_t disturbed;	/* timed intervals judged disturbed */
+	uint32_t discarded;	/* of them run again */
+	uint32_t bound_hit;
+	double discarded_ns;
 };
 
 /*
@@ -86,6 +95,15 @@ unsigned
 bm_worker_index(const bm_state *s)
 {
 	return s != NULL ? s->worker : 0;
+}
+
+/* Count a partner's run-queue wait as the worker's. */
+int
+bm_state_watch(bm_state *s, long pid)
+{
+	if (s == NULL || !s->account || pid <= 0)
+		return -EINVAL;
+	return bm__interfere_watch(&s->in, pid);
 }
 
 /* Where the worker is in the protocol (the BM__STATE_* values). */
@@ -132,6 +150,11 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	hdr.worker = s->worker;
 	hdr.count = s->count;
 	hdr.nops = s->nops;
+	hdr.disturbed = s->disturbed;
+	hdr.discarded = s->discarded;
+	hdr.bound_hit = s->bound_hit;
+	hdr.accounted = (uint32_t)s->account;
+	hdr.discarded_ns = s->discarded_ns;
 	buf = malloc(1 + sizeof(hdr) + body + opsz);
 	if (buf == NULL)
 		_exit(BM__EXIT_PARENT);
@@ -237,11 +260,18 @@ child_next_n(const bm_state *s, uint64_t elapsed)
 
 /* Keep one timed interval, minus the clock and loop overheads. */
 static void
-child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev)
+child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev,
+    const struct bm__idelta *d)
 {
 	struct bm__wire *w = &s->samples[s->count++];
 	double ns;
 	size_t i;
+
+	w->wait_ns = d->wait_ns;
+	w->lost_ns = d->lost_ns;
+	w->ivcsw = (uint32_t)d->ivcsw;
+	w->flags = (d->migrated ? BM_SAMPLE_MIGRATED : 0) |
+	    (d->disturbed ? BM_SAMPLE_DISTURBED : 0);
 
 	for (i = 0; i < BM_MAX_EVENTS; i++)
 		w->events[i] = ev[i] - s->ev0[i];
@@ -272,17 +302,39 @@ bm_interval(bm_state *s)
 	const bm__timer *t = &s->ctx->timer;
 	uint64_t t1, c1 = 0, elapsed = 0;
 	double ev1[BM_MAX_EVENTS];
-	int cmd, accepted;
+	struct bm__ireading r1;
+	struct bm__idelta d;
+	int cmd, accepted, again = 0;
 
 	t1 = bm__clock_now(t);
 	if (s->cycles)
 		c1 = bm__cycle_now(t);
 	if (bm__counters_read(&s->counters, &s->ctx->events, ev1) != 0)
 		child_fail(s, -EIO);
+	memset(&d, 0, sizeof(d));
 	if (s->inflight) {
 		elapsed = t1 > s->t0 ? t1 - s->t0 : 0;
 		accepted = (double)elapsed >= CHILD_ACCEPT * (double)s->enough_ns
 		    || s->n >= CHILD_MAX_N;
+		if (s->account && s->phase != CHILD_COOLDOWN) {
+			bm__interfere_read(&s->in, &r1);
+			(void)bm__interfere_judge(&s->base, &s->r0, &r1,
+			    elapsed, s->n, accepted, s->phase == CHILD_WARMUP,
+			    &d);
+		}
+		if (s->phase == CHILD_TIMING && accepted && d.disturbed) {
+			s->disturbed++;
+			if (s->discarded < s->plan->repetitions) {
+				/* Run it again: it is not a sample. */
+				s->discarded++;
+				s->discarded_ns += (double)elapsed;
+				accepted = 0;
+				again = 1;
+				d.disturbed = 0;
+			} else {
+				s->bound_hit = 1;
+			}
+		}
 		switch (s->phase) {
 		case CHILD_WARMUP:
 			if (!s->ready_sent) {
@@ -296,7 +348,7 @@ bm_interval(bm_state *s)
 		case CHILD_TIMING:
 			if (!accepted)
 				break;
-			child_keep(s, elapsed, c1 - s->c0, ev1);
+			child_keep(s, elapsed, c1 - s->c0, ev1, &d);
 			if (s->count == s->plan->repetitions) {
 				child_send(s, BM__MSG_DONE);
 				s->phase = CHILD_COOLDOWN;
@@ -307,10 +359,16 @@ bm_interval(bm_state *s)
 				child_finish(s);
 			break;
 		}
-		if (!accepted || elapsed > 2 * s->enough_ns)
+		/*
+		 * A discarded interval's count was right; its time was
+		 * stretched by the disturbance: run the same count again.
+		 */
+		if (!again && (!accepted || elapsed > 2 * s->enough_ns))
 			s->n = child_next_n(s, elapsed);
 	}
 	s->inflight = 1;
+	if (s->account && s->phase != CHILD_COOLDOWN)
+		bm__interfere_read(&s->in, &s->r0);
 	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev0) != 0)
 		child_fail(s, -EIO);
 	if (s->cycles)
@@ -460,6 +518,9 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
 		child_fail(&s, rc);
 	s.cycles = bm__timer_has_cycles(&ctx->timer);
+	s.in.fd = -1;
+	if (p->interference && bm__interfere_open(&s.in) == 0)
+		s.account = 1;
 	if ((rc = bm__counters_open(&s.counters, &ctx->events)) != 0)
 		child_fail(&s, rc);
 	if ((rc = bm__sched_apply(&ctx->sched, worker)) != 0)

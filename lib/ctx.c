@@ -325,6 +325,17 @@ bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
 	return 0;
 }
 
+/* Account for interference (on 1) or not (0). */
+int
+bm_ctx_set_interference(bm_ctx *ctx, int on)
+{
+	if (ctx == NULL)
+		return -EINVAL;
+	ctx->interference_off = !on;
+	ctx->source[BM_SETTING_INTERFERENCE] = BM_SOURCE_CMDLINE;
+	return 0;
+}
+
 /* One calibration variable and how to read it. */
 static const struct ctx_calvar {
 	const char *name;
@@ -427,6 +438,8 @@ struct ctx_resolved {
 	const char *output;
 	int output_src;
 	int regions;			/* -1: not given, else 0 off or 1 on */
+	int interference;		/* -1: not given, else 0 off or 1 on */
+	int interference_src;
 	double tsc_hz;			/* 0: not given */
 };
 
@@ -505,6 +518,12 @@ ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 	    (r->regions = ctx_parse_switch(v)) < 0)
 		return bm__fail(ctx, BM_EPARSE, "BENCHMP_REGIONS: '%.64s' is "
 		    "neither on nor off", v);
+	if ((v = ctx_getenv("BENCHMP_INTERFERENCE")) != NULL) {
+		if ((r->interference = ctx_parse_switch(v)) < 0)
+			return bm__fail(ctx, BM_EPARSE, "BENCHMP_INTERFERENCE: "
+			    "'%.64s' is neither on nor off", v);
+		r->interference_src = BM_SOURCE_ENV;
+	}
 	if ((v = ctx_getenv("BENCHMP_TSC_HZ")) != NULL &&
 	    (rc = bm_parse_double(v, BM_CYCLE_HZ_MIN, BM_CYCLE_HZ_MAX,
 	    &r->tsc_hz)) != 0)
@@ -597,6 +616,12 @@ ctx_read_cmdline(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 		r->output = st->output;
 		r->output_src = BM_SOURCE_CMDLINE;
 	}
+	if (st->interference != NULL) {
+		if ((r->interference = ctx_parse_switch(st->interference)) < 0)
+			return bm__fail(ctx, BM_EPARSE, "interference: '%.64s' "
+			    "is neither on nor off", st->interference);
+		r->interference_src = BM_SOURCE_CMDLINE;
+	}
 	return 0;
 }
 
@@ -623,6 +648,7 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 		st = &none;
 	memset(&r, 0, sizeof r);
 	r.regions = -1;
+	r.interference = -1;
 	if ((rc = ctx_read_env(ctx, st, &r)) != 0 ||
 	    (rc = ctx_read_defaults(ctx, st, &r)) != 0 ||
 	    (rc = ctx_read_cmdline(ctx, st, &r)) != 0)
@@ -663,6 +689,13 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 	    BM_SOURCE_ENV) {
 		ctx->regions_off = !r.regions;
 		ctx->source[BM_SETTING_REGIONS] = BM_SOURCE_ENV;
+	}
+	/* bm_ctx_set_interference() is the command line's too. */
+	if (r.interference >= 0 && ctx->source[BM_SETTING_INTERFERENCE] <=
+	    r.interference_src) {
+		ctx->interference_off = !r.interference;
+		ctx->source[BM_SETTING_INTERFERENCE] =
+		    (unsigned char)r.interference_src;
 	}
 	/* bm_ctx_set_cycle_hz() is the command line's, above the variable. */
 	if (r.tsc_hz > 0 && ctx->source[BM_SETTING_TSC_HZ] <= BM_SOURCE_ENV) {

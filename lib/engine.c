@@ -235,6 +235,30 @@ engine_read_ops(struct engine *e, unsigned i, uint32_t nops)
 	return 0;
 }
 
+/* Add what a worker's accounting saw to the result's. */
+static void
+engine_account(struct engine *e, const struct bm__record_hdr *h,
+    const struct bm__wire *wire)
+{
+	bm_interference *in = &e->res->interference;
+	unsigned k;
+
+	if (!h->accounted)
+		return;
+	in->accounted = 1;
+	in->intervals += h->count + h->discarded;
+	in->disturbed += h->disturbed;
+	in->discarded += h->discarded;
+	in->bound_hit += h->bound_hit ? 1 : 0;
+	in->discarded_s += h->discarded_ns / 1e9;
+	for (k = 0; k < h->count; k++) {
+		in->wait_s += wire[k].wait_ns / 1e9;
+		in->lost_s += wire[k].lost_ns / 1e9;
+		in->ivcsw += wire[k].ivcsw;
+		in->migrated += (wire[k].flags & BM_SAMPLE_MIGRATED) ? 1 : 0;
+	}
+}
+
 /* Read a worker's samples into the result. */
 static int
 engine_read_record(struct engine *e, unsigned i)
@@ -271,7 +295,12 @@ engine_read_record(struct engine *e, unsigned i)
 			out[k].process = e->round;
 			memcpy(out[k].events, wire[k].events,
 			    sizeof(out[k].events));
+			out[k].wait_ns = wire[k].wait_ns;
+			out[k].lost_ns = wire[k].lost_ns;
+			out[k].ivcsw = wire[k].ivcsw;
+			out[k].flags = wire[k].flags;
 		}
+		engine_account(e, &h, wire);
 	}
 	free(wire);
 	if (rc == 0 && h.nops > 0)
@@ -321,12 +350,24 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
     uint64_t timeout_ns, const char *doing)
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
-	unsigned i, k;
+	unsigned i, k, cont = bm__signals_continued();
 	int rc, ms;
 
 	for (;;) {
 		if (bm__signals_caught())
 			return engine_interrupted(e);
+		if (bm__signals_continued() != cont) {
+			/*
+			 * The process group was stopped and continued: the
+			 * workers were stopped too, so the wait starts again
+			 * (their intervals that spanned the stop are judged
+			 * disturbed by the interference accounting).
+			 */
+			cont = bm__signals_continued();
+			bm__signals_drain();
+			if (want != 0)
+				deadline = bm__deadline_now() + timeout_ns;
+		}
 		k = 0;
 		e->pfd[k].fd = bm__signals_fd();
 		e->pfd[k++].events = POLLIN;
@@ -506,7 +547,7 @@ static int
 engine_drive(struct engine *e)
 {
 	const struct bm__plan *p = &e->plan;
-	uint64_t t0, pass_us;
+	uint64_t t0, t1, pass_us, steal0 = UINT64_MAX, steal1;
 	unsigned i;
 	int rc;
 
@@ -543,11 +584,23 @@ engine_drive(struct engine *e)
 		    "warm up");
 	if (rc == 0)
 		rc = engine_phase(e, BM__PHASE_WARM, 0, NULL);
+	if (rc == 0 && p->interference &&
+	    bm__interfere_steal(&steal0) != 0)
+		steal0 = UINT64_MAX;
+	t1 = bm__deadline_now();
 	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_START);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_DONE, W_DONE, e->phase_timeout_ns,
 		    "finish its intervals");
+	if (rc == 0) {
+		e->res->interference.timed_s +=
+		    (double)(bm__deadline_now() - t1) / 1e9;
+		if (p->interference && steal0 != UINT64_MAX &&
+		    bm__interfere_steal(&steal1) == 0 && steal1 >= steal0)
+			e->res->interference.steal_s +=
+			    (double)(steal1 - steal0) / 1e9;
+	}
 	if (rc == 0)
 		rc = engine_phase(e, BM__PHASE_TIMED, 0, NULL);
 	if (rc == 0)
@@ -798,6 +851,7 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	 * undisturbed or not at all, and each worker would report the speed
 	 * of a whole CPU.  Intervals of several slices show the sharing.
 	 */
+	p->interference = !e->ctx->interference_off;
 	p->shared = o->parallel > bm_cpus_allowed();
 	if (p->shared && p->enough_us < ENGINE_SHARED_ENOUGH_US)
 		p->enough_us = ENGINE_SHARED_ENOUGH_US;
@@ -851,6 +905,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->warmup_us = o->warmup_us;
 	res->enough_us = e.plan.enough_us;
 	res->nevents = ctx->events.n;
+	res->interference.off = ctx->interference_off;
 	memcpy(res->events, ctx->events.info, sizeof(res->events));
 
 	if ((rc = bm__signals_install()) != 0) {

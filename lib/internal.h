@@ -285,6 +285,7 @@ struct bm_ctx {
 	/* Where each setting came from: BM_SOURCE_* by BM_SETTING_*. */
 	unsigned char source[BM_NSETTINGS];
 	char *output;		/* the sink spec chosen, or NULL: stdout */
+	int interference_off;	/* BENCHMP_INTERFERENCE=off */
 	int regions_off;	/* BENCHMP_REGIONS=off: regions are NULL */
 	unsigned timer_builds;	/* timers built, for the tests */
 	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
@@ -315,6 +316,7 @@ struct bm__plan {
 	double cycle_o;			/* cycles: once per interval */
 	double loop_o_cycles;		/* cycles: once per operation */
 	int shared;			/* more workers than CPUs */
+	int interference;		/* account for interference */
 };
 
 /*
@@ -376,6 +378,14 @@ struct bm__record_hdr {
 	 * (bm__timer_has_cycles) as many cycle counts.
 	 */
 	uint32_t nops;
+	/* Interference accounting: intervals judged disturbed, and of them
+	 * those discarded and run again; 1 when the bound on discarding was
+	 * reached and later disturbed intervals were kept. */
+	uint32_t disturbed;
+	uint32_t discarded;
+	uint32_t bound_hit;
+	uint32_t accounted;	/* the accounting was on and could read */
+	double discarded_ns;	/* time spent in discarded intervals */
 };
 
 struct bm__wire {
@@ -383,7 +393,71 @@ struct bm__wire {
 	uint64_t n;
 	double cycles;
 	double events[BM_MAX_EVENTS];
+	double wait_ns;		/* run-queue wait in the interval */
+	double lost_ns;		/* neither running nor waiting */
+	uint32_t ivcsw;		/* involuntary switches */
+	uint32_t flags;		/* BM_SAMPLE_* */
 };
+
+/*
+ * Interference accounting (interfere.c): a worker's run-queue wait, CPU
+ * time, involuntary switches and CPU, read outside its timed intervals.
+ * An interval is disturbed when its time off the CPU (waiting on a run
+ * queue, blocked, stopped, stolen) and its partners' run-queue wait
+ * exceed what the benchmark's own rate explains by more than
+ * BM__DISTURB_SHARE of the interval plus BM__DISTURB_SLACK of the
+ * explained part, or when it moved to another CPU; see benchmp(3) for
+ * how the numbers were chosen.
+ */
+#define BM__DISTURB_SHARE 0.002
+#define BM__DISTURB_SLACK 0.25
+#define BM__INTERFERE_PARTNERS 4
+
+struct bm__interfere {
+	int fd;				/* this thread's schedstat, or -1 */
+	unsigned npartners;
+	int partner_fd[BM__INTERFERE_PARTNERS];
+};
+
+struct bm__ireading {
+	uint64_t wait_ns;		/* run-queue wait since it started */
+	uint64_t partner_wait_ns;	/* the partners' */
+	uint64_t cpu_ns;		/* the thread's CPU time */
+	uint64_t ivcsw;			/* involuntary context switches */
+	int cpu;			/* the CPU it ran on, or -1 */
+};
+
+/*
+ * The benchmark's own time off the CPU per operation (a ping-pong waits
+ * for every reply and every wakeup): the median of the last
+ * BM__IBASE_RING full-length intervals of the warmup and the undisturbed
+ * timed ones.
+ */
+#define BM__IBASE_RING 9
+struct bm__ibase {
+	unsigned count;
+	unsigned next;
+	double ring[BM__IBASE_RING];
+};
+
+/* What one interval met. */
+struct bm__idelta {
+	double wait_ns;
+	double lost_ns;
+	double ivcsw;
+	int migrated;
+	int disturbed;
+};
+
+int bm__interfere_open(struct bm__interfere *in);
+int bm__interfere_watch(struct bm__interfere *in, long pid);
+void bm__interfere_close(struct bm__interfere *in);
+void bm__interfere_read(const struct bm__interfere *in,
+    struct bm__ireading *r);
+int bm__interfere_judge(struct bm__ibase *base, const struct bm__ireading *r0,
+    const struct bm__ireading *r1, uint64_t elapsed_ns, uint64_t n, int full,
+    int learn, struct bm__idelta *d);
+int bm__interfere_steal(uint64_t *ns);
 
 /*
  * Read exactly len bytes within timeout_ms (-1: no bound), surviving EINTR
@@ -406,6 +480,9 @@ int bm__signals_install(void);
 void bm__signals_close(void);
 void bm__signals_restore_in_child(void);
 int bm__signals_caught(void);
+/* SIGCONTs seen during the run, and emptying the pipe after one. */
+unsigned bm__signals_continued(void);
+void bm__signals_drain(void);
 int bm__signals_fd(void);
 
 

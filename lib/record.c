@@ -381,7 +381,8 @@ rec_sources(struct rec_buf *b, const bm_ctx *ctx)
 		[BM_SETTING_EVENTS] = "events",
 		[BM_SETTING_OUTPUT] = "output",
 		[BM_SETTING_REGIONS] = "regions",
-		[BM_SETTING_TSC_HZ] = "tsc_hz"
+		[BM_SETTING_TSC_HZ] = "tsc_hz",
+		[BM_SETTING_INTERFERENCE] = "interference"
 	};
 	unsigned i;
 
@@ -659,6 +660,41 @@ rec_better(const bm_record *rec)
 	return "none";
 }
 
+/*
+ * Append what the interference accounting saw: the intervals run, judged
+ * disturbed and discarded, whether a worker reached the bound, and the
+ * run-queue wait, lost time, switches, migrations and steal of the kept
+ * intervals; "accounted": false when it was off or could not read.
+ */
+static void
+rec_interference(struct rec_buf *b, const bm_result *r)
+{
+	const bm_interference *in = &r->interference;
+
+	rec_printf(b, ",\"interference\":{\"accounted\":%s",
+	    in->accounted ? "true" : "false");
+	if (in->off)
+		rec_printf(b, ",\"off\":true");
+	if (!in->accounted) {
+		rec_printf(b, "}");
+		return;
+	}
+	rec_printf(b, ",\"intervals\":%llu,\"disturbed\":%llu,"
+	    "\"discarded\":%llu,\"bound_hit\":%s,\"bound_hit_workers\":%u",
+	    (unsigned long long)in->intervals,
+	    (unsigned long long)in->disturbed,
+	    (unsigned long long)in->discarded, in->bound_hit ? "true" : "false",
+	    in->bound_hit);
+	rec_knum(b, "discarded_s", in->discarded_s);
+	rec_knum(b, "wait_s", in->wait_s);
+	rec_knum(b, "lost_s", in->lost_s);
+	rec_printf(b, ",\"switches\":%llu,\"migrated\":%llu",
+	    (unsigned long long)in->ivcsw, (unsigned long long)in->migrated);
+	rec_knum(b, "steal_s", in->steal_s);
+	rec_knum(b, "timed_s", in->timed_s);
+	rec_printf(b, "}");
+}
+
 /* Format a record as one line of JSON; the caller frees *out. */
 int
 bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
@@ -703,6 +739,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_knum(&b, "cycle_ns_per_op", r->cycles_per_op * 1e9 /
 	    rec_cycle_hz(ctx));
 	rec_events(&b, r);
+	rec_interference(&b, r);
 	rec_percentiles(&b, r, rec_cycle_hz(ctx));
 	rec_context(&b, ctx);
 	rec_where_when(&b);

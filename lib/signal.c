@@ -14,12 +14,32 @@
  * the pipe it writes to and the dispositions it replaced here.  They are
  * set only while bm_run() is running.
  */
-static const int signals_list[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+static const int signals_list[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+    SIGCONT };
 #define SIGNALS_N (sizeof(signals_list) / sizeof(signals_list[0]))
 static struct sigaction signals_saved[SIGNALS_N];
 static int signals_installed[SIGNALS_N];
 static int signals_sigpipe[2] = { -1, -1 };
 static volatile sig_atomic_t signals_caught;
+static volatile sig_atomic_t signals_continued;
+
+/*
+ * Note that the process was continued after a stop (job control: Ctrl-Z
+ * and fg) and wake the parent's poll, which then counts its deadlines
+ * again from now: a stopped run is not a hung worker.
+ */
+static void
+signals_on_cont(int sig)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)sig;
+
+	signals_continued++;
+	if (write(signals_sigpipe[1], &c, 1) < 0) {
+		/* The pipe is full: the counter alone is enough. */
+	}
+	errno = saved;
+}
 
 /* Note a signal and wake the parent's poll. */
 static void
@@ -58,8 +78,13 @@ bm__signals_install(void)
 			continue;
 		if (signals_saved[i].sa_handler == SIG_IGN)
 			continue;
-		sa.sa_handler = signals_list[i] == SIGPIPE ?
-		    SIG_IGN : signals_on_signal;
+		sa.sa_handler = signals_list[i] == SIGPIPE ? SIG_IGN :
+		    signals_list[i] == SIGCONT ? signals_on_cont :
+		    signals_on_signal;
+		/* An application's own SIGCONT handler stays. */
+		if (signals_list[i] == SIGCONT &&
+		    signals_saved[i].sa_handler != SIG_DFL)
+			continue;
 		if (sigaction(signals_list[i], &sa, NULL) == 0)
 			signals_installed[i] = 1;
 	}
@@ -108,6 +133,25 @@ int
 bm__signals_caught(void)
 {
 	return signals_caught;
+}
+
+/* How many times the process was continued (SIGCONT) during the run. */
+unsigned
+bm__signals_continued(void)
+{
+	return (unsigned)signals_continued;
+}
+
+/* Empty the signal pipe after a SIGCONT woke the parent's poll. */
+void
+bm__signals_drain(void)
+{
+	unsigned char buf[64];
+
+	if (signals_sigpipe[0] < 0)
+		return;
+	while (read(signals_sigpipe[0], buf, sizeof buf) > 0)
+		continue;
 }
 
 /* The descriptor that becomes readable when a signal arrives. */
