@@ -276,6 +276,16 @@ typedef struct bm_calibration {
 	 */
 	double cycle_o;
 	double loop_o_cycles;
+	/*
+	 * What the measurement met: probes judged disturbed by the
+	 * interference accounting (preempted, stopped, stolen, migrated)
+	 * and measured again, and settled 0 when a value had to be taken
+	 * from a disturbed probe or enough was given up on at the time
+	 * bound: then the values are the best that could be had, not clean
+	 * ones, and exporting them is not advised.
+	 */
+	unsigned disturbed;
+	int settled;
 } bm_calibration;
 
 /* Set one calibration value by hand, as the environment would. */
@@ -371,6 +381,13 @@ typedef struct bm_options {
 	unsigned processes;
 	unsigned max_processes;
 	double precision;
+	/*
+	 * A bound on the run's wall time (0: none): no round is started
+	 * that the rounds so far say would end past it, even below the
+	 * minimum count (the first round always runs); bm_result's
+	 * budget_hit then says the run was cut short.
+	 */
+	uint64_t max_time_us;
 } bm_options;
 
 #define BM_MAX_PERCENTILE_OPS 1000000
@@ -448,6 +465,15 @@ typedef struct bm_event_info {
 	char detail[80];	/* why it is not supported */
 } bm_event_info;
 
+/* One mode of a figure's process-level values (see bm_stats_levels). */
+typedef struct bm_mode {
+	double centre;		/* the median of the mode's values */
+	double share;		/* its part of the values, 0 to 1 */
+	unsigned count;		/* how many values (rounds) it holds */
+} bm_mode;
+
+#define BM_MAX_MODES 2
+
 /* Robust statistics of a sample of values. */
 typedef struct bm_stats {
 	size_t count;
@@ -462,6 +488,12 @@ typedef struct bm_stats {
 	double mad;		/* median absolute deviation */
 	unsigned flags;		/* BM_STATS_* */
 	double ci_level;	/* the interval's exact coverage, 0 to 1 */
+	/*
+	 * With BM_STATS_BIMODAL from bm_stats_levels(): the two modes of the
+	 * rounds' medians, lower first (nmodes 2); otherwise nmodes 0.
+	 */
+	unsigned nmodes;
+	bm_mode modes[BM_MAX_MODES];
 } bm_stats;
 
 enum {
@@ -482,8 +514,10 @@ BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
  * (rounds of fresh processes; each with at least one value).  proc
  * describes the rounds' medians (written to med[0..nr-1]): median,
  * spread, the order-statistic interval with its coverage, noisy when that
- * interval is wider than 5% of the median, bimodal when the rounds split
- * into two groups of at least two whose own intervals do not overlap.
+ * interval is wider than 5% of the median or covers less than 90% (too
+ * few rounds to bound the median: four or fewer), bimodal when the
+ * rounds split into two groups of at least two whose own intervals do not
+ * overlap, with each group's centre, share and count in modes.
  * within describes every value shifted by the overall median minus its
  * round's median: the scatter inside processes.  With one round both are
  * that round's statistics.  0, BM_ERANGE or -ENOMEM.
@@ -542,6 +576,8 @@ typedef struct bm_result {
 	double op_mean_cycles;
 	double op_var_cycles;
 	bm_interference interference;
+	/* 1: max_time_us stopped rounds that were wanted (see bm_options). */
+	int budget_hit;
 } bm_result;
 
 /*

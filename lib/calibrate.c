@@ -24,6 +24,10 @@ static const uint64_t cal_candidates_us[] = {
 #define CAL_TIMING_READS 1001
 /* Tries per point; the minimum filters interrupts and preemption. */
 #define CAL_TRIES 3
+/* A disturbed probe is run again this many times at most. */
+#define CAL_RETRIES 8
+/* Attempts at one candidate interval before the next longer one. */
+#define CAL_ATTEMPTS 3
 /* Linearity: doubling n must double the time to within this fraction. */
 #define CAL_LINEAR 0.005
 /* Repeatability: the median try within this fraction of the minimum. */
@@ -31,7 +35,7 @@ static const uint64_t cal_candidates_us[] = {
 /* The clock's error over an interval must stay below this fraction. */
 #define CAL_CLOCK_ERROR 0.001
 /* Give up escalating after this long and keep the last candidate. */
-#define CAL_BUDGET_NS 150000000u
+#define CAL_BUDGET_NS 400000000u
 /* Spin this long first so the core leaves any idle state. */
 #define CAL_SPIN_NS 2000000u
 /* Aim the loop-overhead fit at intervals this long. */
@@ -66,27 +70,64 @@ cal_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Time one empty loop of n iterations, in nanoseconds. */
-static double
-cal_time_loop(const bm__timer *t, bm_iter_t n)
-{
-	uint64_t t0, t1;
+/*
+ * A calibration in progress: the clock, the interference accounting that
+ * judges each probe (when /proc lets it read), and what it met.
+ */
+struct cal_probe {
+	const bm__timer *t;
+	struct bm__interfere in;
+	int account;
+	unsigned disturbed;	/* probes judged disturbed and run again */
+	unsigned kept_disturbed;	/* ... kept when the retries ran out */
+};
 
-	t0 = bm__clock_now(t);
-	bm__empty_loop(n);
-	t1 = bm__clock_now(t);
-	return t1 > t0 ? (double)(t1 - t0) : 0.0;
+/*
+ * Time one empty loop of n iterations, in nanoseconds.  A probe the
+ * accounting judges disturbed (any time off the CPU beyond
+ * BM__DISTURB_SHARE of it, or a change of CPU: an empty loop has no
+ * wait of its own) is run again, up to CAL_RETRIES times.
+ */
+static double
+cal_time_loop(struct cal_probe *p, bm_iter_t n)
+{
+	struct bm__ireading r0, r1;
+	struct bm__ibase base;
+	struct bm__idelta d;
+	uint64_t t0, t1;
+	double el = 0;
+	int k;
+
+	for (k = 0; k <= CAL_RETRIES; k++) {
+		if (p->account)
+			bm__interfere_read(&p->in, &r0);
+		t0 = bm__clock_now(p->t);
+		bm__empty_loop(n);
+		t1 = bm__clock_now(p->t);
+		el = t1 > t0 ? (double)(t1 - t0) : 0.0;
+		if (!p->account)
+			break;
+		bm__interfere_read(&p->in, &r1);
+		memset(&base, 0, sizeof(base));
+		if (!bm__interfere_judge(&base, &r0, &r1, (uint64_t)el, n, 1, 0,
+		    &d))
+			break;
+		p->disturbed++;
+		if (k == CAL_RETRIES)
+			p->kept_disturbed++;
+	}
+	return el;
 }
 
 /* The minimum and median of CAL_TRIES timings of an n-iteration loop. */
 static void
-cal_tries(const bm__timer *t, bm_iter_t n, double *min, double *median)
+cal_tries(struct cal_probe *p, bm_iter_t n, double *min, double *median)
 {
 	double v[CAL_TRIES];
 	int i;
 
 	for (i = 0; i < CAL_TRIES; i++)
-		v[i] = cal_time_loop(t, n);
+		v[i] = cal_time_loop(p, n);
 	qsort(v, CAL_TRIES, sizeof(v[0]), cal_cmp);
 	*min = v[0];
 	*median = v[CAL_TRIES / 2];
@@ -129,21 +170,21 @@ cal_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
  * (t(2n) - t(n)) / n, which cancels the fixed cost of reading the clock.
  */
 static double
-cal_loop_o(const bm__timer *t)
+cal_loop_o(struct cal_probe *p)
 {
 	bm_iter_t n = 1u << 14;
 	double t1, t2, med;
 
 	/* Grow n until one loop takes a measurable while. */
-	while ((t1 = cal_time_loop(t, n)) < CAL_LOOP_NS / 8 &&
+	while ((t1 = cal_time_loop(p, n)) < CAL_LOOP_NS / 8 &&
 	    n < ((bm_iter_t)1 << 40))
 		n *= 8;
 	if (t1 > 0)
 		n = (bm_iter_t)ceil((double)n * CAL_LOOP_NS / t1);
 	if (n < 1)
 		n = 1;
-	cal_tries(t, n, &t1, &med);
-	cal_tries(t, 2 * n, &t2, &med);
+	cal_tries(p, n, &t1, &med);
+	cal_tries(p, 2 * n, &t2, &med);
 	return t2 > t1 ? (t2 - t1) / (double)n : 0.0;
 }
 
@@ -153,7 +194,7 @@ cal_loop_o(const bm__timer *t)
  * tries agree.
  */
 static int
-cal_enough_ok(const bm__timer *t, double e_ns, double per_iter_ns,
+cal_enough_ok(struct cal_probe *p, double e_ns, double per_iter_ns,
     double ovh_ns, double res_ns)
 {
 	double min1, med1, min2, med2;
@@ -164,8 +205,8 @@ cal_enough_ok(const bm__timer *t, double e_ns, double per_iter_ns,
 	n = (bm_iter_t)ceil(e_ns / per_iter_ns);
 	if (n < 1)
 		n = 1;
-	cal_tries(t, n, &min1, &med1);
-	cal_tries(t, 2 * n, &min2, &med2);
+	cal_tries(p, n, &min1, &med1);
+	cal_tries(p, 2 * n, &min2, &med2);
 	if (min1 <= 0)
 		return 0;
 	if (fabs(min2 - 2 * min1) > CAL_LINEAR * 2 * min1)
@@ -175,28 +216,47 @@ cal_enough_ok(const bm__timer *t, double e_ns, double per_iter_ns,
 	return 1;
 }
 
-/* Find the shortest candidate interval that passes; always returns one. */
+/*
+ * Find the shortest candidate interval that passes; always returns one.
+ * Each candidate gets CAL_ATTEMPTS attempts, since a failure on a
+ * machine that disturbs the probes now and then (an interrupt the
+ * accounting cannot see) says little about the length: what does not
+ * pass in three attempts is a length the machine cannot give.  Only when
+ * the time bound runs out is a longer candidate taken unproven, and then
+ * *settled is 0.
+ */
 static uint64_t
-cal_enough(const bm__timer *t, double per_iter_ns, double ovh_ns,
-    double res_ns, uint64_t started)
+cal_enough(struct cal_probe *p, double per_iter_ns, double ovh_ns,
+    double res_ns, uint64_t started, int *settled)
 {
 	size_t i;
+	int k;
 
+	*settled = 1;
 	if (per_iter_ns <= 0)
 		per_iter_ns = 0.25;
 	for (i = 0; i < CAL_NCANDIDATES; i++) {
-		if (cal_enough_ok(t, (double)cal_candidates_us[i] * 1000.0,
-		    per_iter_ns, ovh_ns, res_ns))
-			return cal_candidates_us[i];
+		for (k = 0; k < CAL_ATTEMPTS; k++) {
+			if (cal_enough_ok(p, (double)cal_candidates_us[i] *
+			    1000.0, per_iter_ns, ovh_ns, res_ns))
+				return cal_candidates_us[i];
+			/* The clock alone rules this length out. */
+			if ((ovh_ns + res_ns) > CAL_CLOCK_ERROR *
+			    (double)cal_candidates_us[i] * 1000.0)
+				break;
+		}
 		/*
-		 * A machine too noisy to pass quickly gets the next longer
-		 * candidate rather than an endless search: longer intervals
-		 * average the noise out, which is what enough is for.
+		 * A machine too noisy to pass gets the next longer candidate
+		 * rather than an endless search: longer intervals average
+		 * the noise out, which is what enough is for.
 		 */
-		if (bm__deadline_now() - started > CAL_BUDGET_NS)
+		if (bm__deadline_now() - started > CAL_BUDGET_NS) {
+			*settled = 0;
 			return i + 1 < CAL_NCANDIDATES ?
 			    cal_candidates_us[i + 1] : cal_candidates_us[i];
+		}
 	}
+	*settled = 0;
 	return cal_candidates_us[CAL_NCANDIDATES - 1];
 }
 
@@ -293,23 +353,33 @@ bm__calibrate(bm_ctx *ctx)
 	const bm__timer *t = &ctx->timer;
 	uint64_t started = bm__deadline_now();
 	double ovh_ns, res_ns, per_iter_ns;
-	int rc;
+	struct cal_probe p;
+	int rc, settled = 1;
 
 	if (t->clock == NULL)
 		return bm__fail(ctx, BM_ECALIB, "no clock subtimer");
+	memset(&p, 0, sizeof(p));
+	p.t = t;
+	p.in.fd = -1;
+	p.account = !ctx->interference_off && bm__interfere_open(&p.in) == 0;
 	while (bm__deadline_now() - started < CAL_SPIN_NS)
 		bm__empty_loop(1000);
-	if ((rc = cal_timing_o(t, &ovh_ns, &res_ns)) != 0)
+	if ((rc = cal_timing_o(t, &ovh_ns, &res_ns)) != 0) {
+		bm__interfere_close(&p.in);
 		return bm__fail(ctx, rc, "calibration: %s", bm_strerror(rc));
+	}
 	if (!(ctx->known & BM__KNOWN_TIMING_O))
 		ctx->cal.timing_o_us = ovh_ns / 1000.0;
-	per_iter_ns = cal_loop_o(t);
+	per_iter_ns = cal_loop_o(&p);
 	if (!(ctx->known & BM__KNOWN_LOOP_O))
 		ctx->cal.loop_o_us = per_iter_ns / 1000.0;
 	if (!(ctx->known & BM__KNOWN_ENOUGH))
-		ctx->cal.enough_us = cal_enough(t, per_iter_ns, ovh_ns, res_ns,
-		    started);
+		ctx->cal.enough_us = cal_enough(&p, per_iter_ns, ovh_ns, res_ns,
+		    started, &settled);
+	bm__interfere_close(&p.in);
 	ctx->known |= BM__KNOWN_ALL;
+	ctx->cal.disturbed = p.disturbed;
+	ctx->cal.settled = settled && p.kept_disturbed == 0;
 	ctx->cal.seconds = (double)(bm__deadline_now() - started) / 1e9;
 	return 0;
 }

@@ -38,6 +38,7 @@ bm_ctx_new(bm_ctx **ctxp)
 		return rc;
 	}
 	ctx->timer_builds = 1;
+	ctx->cal.settled = 1;
 	ctx->meet = BM__MEET_DEFAULT;
 	*ctxp = ctx;
 	return 0;

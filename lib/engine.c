@@ -63,6 +63,7 @@ struct engine {
 	unsigned *pidx;		/* pfd slot to worker */
 	uint64_t phase_timeout_ns;
 	unsigned round;		/* which round of fresh workers runs */
+	uint64_t t0;		/* when the rounds started */
 };
 
 static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
@@ -678,6 +679,9 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 		return bm__fail(ctx, BM_ERANGE, "processes %u to %u is out of "
 		    "range (1 to %u, the maximum not below the minimum)",
 		    o->processes, o->max_processes, BM_MAX_PROCESSES);
+	if (o->max_time_us > ENGINE_MAX_TIMEOUT_US)
+		return bm__fail(ctx, BM_ERANGE,
+		    "max time is out of range (at most a week)");
 	if (!(o->precision >= 0 && o->precision <= 1))
 		return bm__fail(ctx, BM_ERANGE, "precision %g is out of range "
 		    "(0 to 1)", o->precision);
@@ -752,6 +756,26 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 	return 0;
 }
 
+/*
+ * With a bound on the run's time: 1 when another round, as long as the
+ * average round so far, would end past it (and the run is then marked
+ * budget_hit).
+ */
+static int
+engine_over_budget(struct engine *e)
+{
+	double spent, per;
+
+	if (e->o->max_time_us == 0)
+		return 0;
+	spent = (double)(bm__deadline_now() - e->t0) / 1e3;
+	per = spent / (double)(e->round + 1);
+	if (spent + per <= (double)e->o->max_time_us)
+		return 0;
+	e->res->budget_hit = 1;
+	return 1;
+}
+
 /* Make room for the samples of one more round and forget the last workers. */
 static int
 engine_next_round(struct engine *e)
@@ -814,6 +838,8 @@ engine_rounds_run(struct engine *e)
 		more = 0;
 		if (rc == 0)
 			rc = engine_more(e, min, max, precision, &more);
+		if (rc == 0 && more && engine_over_budget(e))
+			more = 0;
 		if (rc == 0)
 			rc = engine_phase(e, BM__PHASE_ROUND, 0, &more);
 		if (rc != 0 || !more)
@@ -914,6 +940,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	}
 	signals = 1;
 	t0 = bm__deadline_now();
+	e.t0 = t0;
 	rc = engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	if (rc == 0)

@@ -195,6 +195,27 @@ rec_list(struct rec_buf *b, const char *key, const double *x, size_t n)
 #define REC_CI_FLOOR 0.005
 
 /*
+ * Append the modes of st, when it has them: each one's centre, share of
+ * the values and count, lower first.
+ */
+static void
+rec_modes(struct rec_buf *b, const bm_stats *st)
+{
+	unsigned i;
+
+	if (st->nmodes == 0)
+		return;
+	rec_printf(b, ",\"modes\":[");
+	for (i = 0; i < st->nmodes && i < BM_MAX_MODES; i++) {
+		rec_printf(b, "%s{\"centre\":", i > 0 ? "," : "");
+		rec_number(b, st->modes[i].centre);
+		rec_knum(b, "share", st->modes[i].share);
+		rec_printf(b, ",\"count\":%u}", st->modes[i].count);
+	}
+	rec_printf(b, "]");
+}
+
+/*
  * Append the interval of st, widened to floor times the median on each
  * side when floor is not 0 (then with the floor and the statistical
  * interval), what it covers, and its two flags.
@@ -219,6 +240,7 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
 	    st->flags & BM_STATS_NOISY ? "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
+	rec_modes(b, st);
 }
 
 /*
@@ -446,6 +468,8 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	    ctx->cal.cycle_o : NAN);
 	rec_knum(b, "loop_o_cycles", ctx->known & BM__KNOWN_CYCLES ?
 	    ctx->cal.loop_o_cycles : NAN);
+	rec_printf(b, ",\"settled\":%s,\"disturbed_probes\":%u",
+	    ctx->cal.settled ? "true" : "false", ctx->cal.disturbed);
 	rec_printf(b, ",\"from_env\":{\"enough\":%s,\"timing_o\":%s,"
 	    "\"loop_o\":%s}}",
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
@@ -733,6 +757,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	    (unsigned long long)r->warmup_us,
 	    (unsigned long long)r->enough_us);
 	rec_knum(&b, "wall_s", r->wall_s);
+	rec_printf(&b, ",\"budget_hit\":%s", r->budget_hit ? "true" : "false");
 	rec_knum(&b, "ops_per_s", r->ops_per_s);
 	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
 	/* cycles / Hz: null without a constant-rate counter's rate. */

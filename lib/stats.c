@@ -16,6 +16,13 @@
  */
 #define STATS_NOISY_WIDTH	0.05
 /*
+ * A figure over rounds is noisy too when its interval covers the median
+ * with less than this probability: from four rounds or fewer the widest
+ * interval, min to max, covers 87.5% at most, and a figure from one or two
+ * rounds (0% and 50%) is not settled, however close its values.
+ */
+#define STATS_NOISY_LEVEL	0.9
+/*
  * Two modes: a gap between neighbouring sorted values at least this many
  * times the spread (MAD) within the larger side and at least 5% of the
  * median, with at least two values on each side (one outlier is not a
@@ -166,6 +173,22 @@ bm_stats_compute(const double *v, size_t n, bm_stats *out)
 	return 0;
 }
 
+/*
+ * One mode: the rounds from to end - 1 of nr, sorted by their medians;
+ * its centre is the median of their medians.
+ */
+static void
+stats_mode(const bm_stats *rs, unsigned from, unsigned end, unsigned nr,
+    bm_mode *m)
+{
+	unsigned n = end - from, mid = from + n / 2;
+
+	m->count = n;
+	m->share = (double)n / (double)nr;
+	m->centre = n % 2 ? rs[mid].median :
+	    (rs[mid - 1].median + rs[mid].median) / 2;
+}
+
 /* Order rounds by their median, for the process-level modes. */
 static int
 stats_cmp_median(const void *a, const void *b)
@@ -187,10 +210,10 @@ stats_cmp_median(const void *a, const void *b)
  * -ENOMEM.
  */
 static int
-stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median)
+stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median, bm_stats *out)
 {
 	double *top_lo, low_hi;
-	unsigned i, k;
+	unsigned i, k, split = 0;
 	int found = 0;
 
 	if (nr < 2 * STATS_MODE_MIN)
@@ -204,11 +227,18 @@ stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median)
 	low_hi = rs[0].ci_hi;
 	for (i = 1; i + STATS_MODE_MIN <= nr && !found; i++) {
 		if (i >= STATS_MODE_MIN && rs[i].median - rs[i - 1].median >=
-		    STATS_GAP_MEDIAN * fabs(median) && low_hi < top_lo[i])
+		    STATS_GAP_MEDIAN * fabs(median) && low_hi < top_lo[i]) {
 			found = 1;
+			split = i;
+		}
 		low_hi = fmax(low_hi, rs[i].ci_hi);
 	}
 	free(top_lo);
+	if (found) {
+		stats_mode(rs, 0, split, nr, &out->modes[0]);
+		stats_mode(rs, split, nr, nr, &out->modes[1]);
+		out->nmodes = 2;
+	}
 	return found;
 }
 
@@ -261,6 +291,8 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 		goto out;
 	if (nr == 1) {
 		*proc = *within = rs[0];
+		if (proc->ci_level < STATS_NOISY_LEVEL)
+			proc->flags |= BM_STATS_NOISY;
 		goto out;
 	}
 	if ((rc = bm_stats_compute(med, nr, proc)) != 0)
@@ -270,7 +302,9 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 	if ((rc = bm_stats_compute(x, n, within)) != 0)
 		goto out;
 	proc->flags &= ~(unsigned)BM_STATS_BIMODAL;
-	if ((rc = stats_rounds_bimodal(rs, nr, proc->median)) < 0)
+	if (proc->ci_level < STATS_NOISY_LEVEL)
+		proc->flags |= BM_STATS_NOISY;
+	if ((rc = stats_rounds_bimodal(rs, nr, proc->median, proc)) < 0)
 		goto out;
 	if (rc == 1)
 		proc->flags |= BM_STATS_BIMODAL;

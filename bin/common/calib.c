@@ -54,6 +54,20 @@ calib_print(const bm_calibration *cal, unsigned which, int export)
 		    cal->loop_o_us);
 }
 
+/* Print the whole calibration as one JSON object. */
+static void
+calib_json(const bm_calibration *cal)
+{
+	printf("{\"enough_us\":%llu,\"timing_o_us\":%.6f,\"loop_o_us\":%.6f,"
+	    "\"from_env\":{\"enough\":%s,\"timing_o\":%s,\"loop_o\":%s},"
+	    "\"settled\":%s,\"disturbed_probes\":%u,\"seconds\":%.6f}\n",
+	    (unsigned long long)cal->enough_us, cal->timing_o_us,
+	    cal->loop_o_us, cal->from_env & BM_CAL_ENOUGH ? "true" : "false",
+	    cal->from_env & BM_CAL_TIMING_O ? "true" : "false",
+	    cal->from_env & BM_CAL_LOOP_O ? "true" : "false",
+	    cal->settled ? "true" : "false", cal->disturbed, cal->seconds);
+}
+
 /*
  * Calibrate (values in the environment are taken as given) and print.
  * timing_o and loop_o print microseconds with six decimals, where lmbench
@@ -73,7 +87,9 @@ tool_calibration_main(const char *name, unsigned which, int argc,
 	t.args = "[--export] [--all]";
 	t.extra_usage = "  --export        print export VAR=value for the "
 	    "shell\n  --all           print ENOUGH, TIMING_O and LOOP_O "
-	    "(implies --export)\n";
+	    "(implies --export)\n  With --json: every value, whether the "
+	    "calibration settled and the\n  probes the machine disturbed, as "
+	    "one JSON object\n";
 	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option,
 	    &o) != argc)
 		tool_usage_error(&t, "unexpected argument '%s'",
@@ -81,7 +97,19 @@ tool_calibration_main(const char *name, unsigned which, int argc,
 	tool_setup(&t);
 	if ((rc = bm_calibrate(t.ctx, &cal)) != 0)
 		tool_lib_fail(&t, rc, "calibration");
-	if (o.all) {
+	/*
+	 * A value taken from disturbed probes, or an enough given up on at
+	 * the time bound, would make every later run of a series that
+	 * exports it slower or wrong: say so where a user sees it.
+	 */
+	if (!cal.settled)
+		fprintf(stderr, "%s: warning: the machine disturbed the "
+		    "calibration (%u probes preempted, stopped or stolen); "
+		    "these values are not clean: do not export them, run "
+		    "again on a quieter machine\n", name, cal.disturbed);
+	if (t.json)
+		calib_json(&cal);
+	else if (o.all) {
 		calib_print(&cal, BM_CAL_ENOUGH, 1);
 		calib_print(&cal, BM_CAL_TIMING_O, 1);
 		calib_print(&cal, BM_CAL_LOOP_O, 1);

@@ -29,6 +29,12 @@ partner_start(struct partner *p, int (*fn)(void *), void *arg)
 			_exit(1);
 		_exit(fn(arg) == 0 ? 0 : 1);
 	}
+	/*
+	 * The figure waits for every wakeup of the partner: its run-queue
+	 * wait is the worker's for the interference accounting (nothing
+	 * to do outside a worker or with the accounting off).
+	 */
+	(void)bm_state_watch(bm_state_current(), (long)p->pid);
 	return 0;
 }
 

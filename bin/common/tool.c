@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cluster.h"
@@ -23,8 +24,20 @@ enum {
 	TOOL_OPT_EVENTS,
 	TOOL_OPT_PERCENTILES,
 	TOOL_OPT_PROCESSES,
-	TOOL_OPT_FORCE
+	TOOL_OPT_FORCE,
+	TOOL_OPT_NO_INTERFERENCE,
+	TOOL_OPT_MAX_TIME
 };
+
+/*
+ * A tool's whole run, every figure it measures, is bounded by this much
+ * wall time unless --max-time or BENCHMP_MAX_TIME says otherwise: no round
+ * is started past it (the engine's max_time_us), and a record whose
+ * rounds were cut says budget_hit.  lmbench-named tools on a noisy machine
+ * otherwise ran for minutes.  The bound is in seconds, 0.01 to a day.
+ */
+#define TOOL_DEFAULT_MAX_TIME_S 60.0
+#define TOOL_MAX_MAX_TIME_S 86400.0
 
 /*
  * Workers per CPU above which a run is refused unless forced.  Each
@@ -63,10 +76,23 @@ static const struct option tool_long_common[] = {
 	{ "percentiles", optional_argument, NULL, TOOL_OPT_PERCENTILES },
 	{ "processes", required_argument, NULL, TOOL_OPT_PROCESSES },
 	{ "force", no_argument, NULL, TOOL_OPT_FORCE },
+	{ "no-interference", no_argument, NULL, TOOL_OPT_NO_INTERFERENCE },
+	{ "max-time", required_argument, NULL, TOOL_OPT_MAX_TIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
 #define TOOL_NCOMMON (sizeof tool_long_common / sizeof tool_long_common[0])
+
+/* Monotonic time in ns, for the tool's time bound. */
+static uint64_t
+tool_now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Print the one-line usage. */
 void
@@ -74,8 +100,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 {
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
-	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] %s\n", t->name,
-	    t->args);
+	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] "
+	    "[--no-interference] [--max-time=S] %s\n", t->name, t->args);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -102,16 +128,23 @@ tool_help(const struct tool *t)
 	    "up to MAX while\n"
 	    "                  the interval is wider than 1%%)\n"
 	    "  --force         run more than %u workers per CPU\n"
+	    "  --no-interference  do not judge intervals by the machine's "
+	    "interference\n"
+	    "                  (run-queue wait, time off the CPU) nor run "
+	    "disturbed ones again\n"
+	    "  --max-time=S    start no round past S seconds of the tool's "
+	    "run (default %g)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
-	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU);
+	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
-	    "BENCHMP_PROCESSES, BENCHMP_FORCE.  Results go to "
+	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
+	    "BENCHMP_MAX_TIME.  Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
@@ -247,6 +280,20 @@ tool_nonempty(const struct tool *t, const char *opt, const char *what,
 }
 
 /* Parse the command line; return the index of the first operand. */
+/* Parse a time bound in seconds or exit 2 naming where it came from. */
+static double
+tool_seconds(struct tool *t, const char *what, const char *arg)
+{
+	double v;
+	int rc;
+
+	if ((rc = bm_parse_double(arg, 0.01, TOOL_MAX_MAX_TIME_S, &v)) != 0)
+		tool_usage_error(t, "%s: '%s' is %s (seconds, 0.01 to %g)",
+		    what, arg, rc == BM_EPARSE ? "not a number" :
+		    "out of range", TOOL_MAX_MAX_TIME_S);
+	return v;
+}
+
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
     const struct option *extra_long, tool_option_fn *extra, void *cookie)
@@ -262,6 +309,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
 	t->opts.warmup_us = TOOL_DEFAULT_WARMUP_US;
+	t->started_ns = tool_now_ns();
 	memcpy(longopts, tool_long_common, sizeof tool_long_common);
 	n = TOOL_NCOMMON;
 	while (extra_long != NULL && extra_long->name != NULL &&
@@ -314,6 +362,12 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->opts.percentiles = optarg == NULL ?
 			    TOOL_DEFAULT_PERCENTILES : (unsigned)tool_uint(t,
 			    "--percentiles", optarg, 1, BM_MAX_PERCENTILE_OPS);
+			break;
+		case TOOL_OPT_NO_INTERFERENCE:
+			t->interference = "off";
+			break;
+		case TOOL_OPT_MAX_TIME:
+			t->max_time_s = tool_seconds(t, "--max-time", optarg);
 			break;
 		case TOOL_OPT_PROCESSES:
 			if ((rc = bm_parse_processes(optarg, &pmin,
@@ -467,6 +521,13 @@ tool_setup(struct tool *t)
 	st.output = t->output;
 	st.events = t->events;
 	st.processes = t->processes;
+	st.interference = t->interference;
+	if (t->max_time_s == 0) {
+		const char *env = getenv("BENCHMP_MAX_TIME");
+
+		t->max_time_s = env != NULL ? tool_seconds(t,
+		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
+	}
 	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)
 		tool_lib_fail(t, rc, NULL);
 	if ((spec = bm_ctx_output(t->ctx)) != NULL &&
@@ -479,8 +540,13 @@ tool_setup(struct tool *t)
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
+	double left;
 	int rc;
 
+	/* What is left of the tool's bound; 1 us still runs one round. */
+	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
+	    t->started_ns) / 1e3;
+	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
 	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
 		return;
 	tool_run_fail(t, rc);

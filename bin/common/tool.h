@@ -27,6 +27,9 @@ struct tool {
 	const char *output;		/* --output=SINK */
 	const char *events;		/* --events=LIST */
 	const char *processes;		/* --processes=MIN[:MAX] */
+	const char *interference;	/* "off" with --no-interference */
+	double max_time_s;		/* --max-time, BENCHMP_MAX_TIME; 0 unset */
+	uint64_t started_ns;		/* when the tool started */
 	/* The tool's own defaults, below the environment (NULL/0: none). */
 	const char *default_timer;
 	uint64_t default_enough_us;
