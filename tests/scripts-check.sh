@@ -431,7 +431,7 @@ run "$chk" --probe 0
 pid=$!
 n=0
 kids=
-while [ "$n" -lt 100 ]; do
+while [ "$n" -lt 300 ]; do
 	if pgrep -P "$pid" -x sleep >/dev/null; then
 		kids=$(pgrep -P "$pid" | tr '\n' ' ')
 		break
@@ -445,7 +445,7 @@ wait_gone "$pid" 10
 [ "$rc" -eq 143 ] || fail "killed during the probe: exit $rc"
 n=0
 left=$kids
-while [ -n "$left" ] && [ "$n" -lt 100 ]; do
+while [ -n "$left" ] && [ "$n" -lt 300 ]; do
 	left=
 	for k in $kids; do
 		kill -0 "$k" 2>/dev/null && left="$left $k"
