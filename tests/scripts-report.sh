@@ -106,6 +106,14 @@ grep -qF '>cross</text>' "$html" && grep -qF '>same</text>' "$html" ||
 # The machine description, and the lat_mem_rd curve: one line per stride,
 # the three caches marked, every point in the table.
 grep -qF '<dd>fixture</dd>' "$html" || fail "no machine description"
+# benchmp-run's machine check: its warnings, each with what it found.
+jq '. + {check: {checks: [{name: "load", status: "warn", found: "load <2>",
+    advice: "a"}, {name: "thp", status: "ok", found: "madvise", advice: "b"}],
+    warnings: 1}}' "$data/machine.json" >"$tmp/check.machine.json" &&
+    "$rep" --machine "$tmp/check.machine.json" --output "$tmp/check.html" \
+    "$tmp/res/run.jsonl" 2>"$tmp/err" &&
+    grep -qF '<dt>check</dt><dd>1 warning: load (load &lt;2&gt;)</dd>' \
+    "$tmp/check.html" || fail "the machine check in the report: $(cat "$tmp/err")"
 [ "$(grep -o '<polyline ' "$html" | wc -l)" -eq \
     "$(jq -s 'map(.params.stride) | unique | length' "$data/lat_mem_rd.jsonl")" ] ||
 	fail "not one curve per stride"

@@ -54,8 +54,9 @@ jq -e -s 'all(.calibration.from_env.enough == true)' "$1" >/dev/null ||
 # The summary printed again from the file is the run's table.
 jq -e -s 'all(.suite.group == "latency" and (.suite.figure | length) > 0)' \
     "$1" >/dev/null || fail "records without their group and figure"
+# (Below the machine check's line, which heads benchmp-run's table.)
 "$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>"$tmp/err" &&
-    cmp -s "$tmp/out" "$tmp/again" ||
+    sed '1{/^machine check: /d;}' "$tmp/out" | cmp -s - "$tmp/again" ||
 	fail "benchmp-summary differs from benchmp-run's table: $(diff "$tmp/out" "$tmp/again" | head -n 5) $(cat "$tmp/err")"
 # The report beside the records: one HTML file naming every figure.
 set -- "$tmp"/res/*/*.html
@@ -68,6 +69,27 @@ done >"$tmp/missing"
 set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
+# The machine check (benchmp-check) in the description, its warnings
+# named on the table's first line.
+head -n 1 "$tmp/out" >"$tmp/head"
+jq -r '.check | "machine check: \(.warnings) warning" +
+    (if .warnings == 1 then "" else "s" end) + ([.checks[] |
+    select(.status == "warn") | .name] | if length > 0 then ": " +
+    join(", ") else "" end)' "$1" 2>/dev/null | cmp -s - "$tmp/head" &&
+    jq -e '.check.checks | length > 10' "$1" >/dev/null ||
+	fail "machine check: '$(cat "$tmp/head")', $(jq -c .check "$1")"
+# A machine check that fails is a warning: the run goes on without it.
+mkdir "$tmp/broken" && cp "$brun" "$tmp/broken/benchmp-run" &&
+    printf '#!/bin/sh\necho "benchmp-check: broken" >&2\nexit 1\n' \
+    >"$tmp/broken/benchmp-check" &&
+    chmod +x "$tmp/broken/benchmp-run" "$tmp/broken/benchmp-check" || exit 99
+run "$tmp/broken/benchmp-run" --installed --quick --only ops --passes 1 \
+    --results "$tmp/res-broken"
+[ "$rc" -eq 0 ] &&
+    grep -q '^benchmp-run: warning: the machine check failed: benchmp-check: broken$' \
+    "$tmp/err" && ! grep -q '^machine check' "$tmp/out" &&
+    jq -e 'has("check") | not' "$tmp"/res-broken/*/*.machine.json >/dev/null ||
+	fail "a failed machine check: exit $rc: $(head -n 3 "$tmp/err")"
 
 # lmbench's Basic system parameters (--only basic) and Memory latencies
 # (--only memlat), one pass each on --quick sizes: the sweeps' points the
@@ -79,7 +101,7 @@ l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null)
 case $l1 in '' | 0 | *[!0-9]*) l1=32768 ;; esac
 l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null)
 for g in basic memlat; do
-	run "$brun" --installed --quick --only $g --passes 1 \
+	run "$brun" --installed --quick --only $g --passes 1 --no-check \
 	    --results "$tmp/res-$g"
 	[ "$rc" -eq 0 ] || fail "--only $g: exit $rc: $(tail -n 3 "$tmp/err")"
 	set -- "$tmp/res-$g"/*/*.jsonl
@@ -87,6 +109,10 @@ for g in basic memlat; do
 	jq -e -s --arg g "$g" 'length > 0 and all(.suite.group == $g and
 	    (.suite.figure | length) > 0 and (.suite.figure | test("/") | not))' \
 	    "$1" >/dev/null || fail "--only $g: records outside the group or named by a path"
+	# --no-check: no machine check, in the table or the description.
+	! grep -q '^machine check' "$tmp/out" &&
+	    jq -e 'has("check") | not' "$tmp/res-$g"/*/*.machine.json >/dev/null ||
+		fail "--only $g --no-check: a machine check"
 	"$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>&1 &&
 	    cmp -s "$tmp/out" "$tmp/again" ||
 		fail "--only $g: benchmp-summary differs from the run's table"
