@@ -578,6 +578,11 @@ typedef struct bm_result {
 	bm_interference interference;
 	/* 1: max_time_us stopped rounds that were wanted (see bm_options). */
 	int budget_hit;
+	/*
+	 * Each round's summed rate of its workers (operations per second),
+	 * processes of them, in round order: ops_per_s is their median.
+	 */
+	double *process_ops_per_s;
 } bm_result;
 
 /*

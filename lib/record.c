@@ -296,6 +296,42 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
 }
 
 /*
+ * A rate of several workers is their aggregate (see rec_per_second), one
+ * per round (process_ops_per_s): scale each round's values x by the
+ * round's aggregate over their median, so that the values describe the
+ * figure the record shows, every round's median is its aggregate and the
+ * figure's statistics at every level (median, interval, modes, flags)
+ * come from the one path that all records take.  A result put together
+ * by hand without process_ops_per_s has ops_per_s as every round's.
+ * 0, or an error.
+ */
+static int
+rec_aggregate(const bm_record *rec, double *x, const unsigned *round)
+{
+	const bm_result *r = rec->result;
+	unsigned np = r->processes > 0 ? r->processes : 1;
+	bm_stats proc, within;
+	double *med, agg;
+	size_t i;
+	int rc;
+
+	if (!rec->inverse || r->parallel <= 1)
+		return 0;
+	if ((med = malloc(np * sizeof *med)) == NULL)
+		return -ENOMEM;
+	rc = bm_stats_levels(x, round, r->nsamples, np, &proc, &within, med);
+	for (i = 0; rc == 0 && i < r->nsamples; i++) {
+		/* x = scale / ns per op, and ops per s = 1e9 / ns per op. */
+		agg = rec->scale * (r->process_ops_per_s != NULL ?
+		    r->process_ops_per_s[round[i]] : r->ops_per_s) / 1e9;
+		if (med[round[i]] > 0 && isfinite(agg))
+			x[i] *= agg / med[round[i]];
+	}
+	free(med);
+	return rc;
+}
+
+/*
  * A result's samples in the record's unit, with their rounds, in arrays
  * the caller frees.  0, BM_ERANGE without samples, or -ENOMEM.
  */
@@ -318,7 +354,7 @@ rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
 		    (double)r->samples[i].n);
 		(*roundp)[i] = r->samples[i].process;
 	}
-	return 0;
+	return rec_aggregate(rec, *xp, *roundp);
 }
 
 /* Append the statistics of a result's samples, in the record's unit. */
@@ -904,13 +940,15 @@ rec_per_second(bm_record *rec, const char *tool, const char *case_name,
 	/* x per s = (items / per_s) / (ns / 1e9). */
 	rec->scale = items * (1e9 / per_s);
 	rec->inverse = 1;
-	if (r->parallel != 1) {
-		rec->value = r->ops_per_s * items / per_s;
-		return 0;
-	}
+	/*
+	 * The value is the median the record's statistics give: with
+	 * several workers the median of the rounds' aggregates (see
+	 * rec_aggregate), which is ops_per_s in the record's unit.
+	 */
 	rc = rec_median(rec, &rec->value);
 	if (rc == BM_ERANGE) {
-		rec->value = rec->scale / r->per_op_ns.median;
+		rec->value = r->parallel != 1 ? r->ops_per_s * items / per_s :
+		    rec->scale / r->per_op_ns.median;
 		rc = 0;
 	}
 	return rc;

@@ -142,8 +142,10 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	rate = calloc(np, sizeof(*rate));
 	free(r->process_ns);
 	r->process_ns = calloc(np, sizeof(*r->process_ns));
+	free(r->process_ops_per_s);
+	r->process_ops_per_s = calloc(np, sizeof(*r->process_ops_per_s));
 	if (v == NULL || cy == NULL || round == NULL || rate == NULL ||
-	    r->process_ns == NULL) {
+	    r->process_ns == NULL || r->process_ops_per_s == NULL) {
 		free(v);
 		free(cy);
 		free(round);
@@ -170,6 +172,7 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 			}
 			rate[p] += ns > 0 ? n * 1e9 / ns : INFINITY;
 		}
+		r->process_ops_per_s[p] = rate[p];
 	}
 	qsort(rate, np, sizeof(*rate), result_cmp);
 	r->ops_per_s = bm_percentile(rate, np, 50);
@@ -237,5 +240,7 @@ bm_result_free(bm_result *res)
 	res->nop = 0;
 	free(res->process_ns);
 	res->process_ns = NULL;
+	free(res->process_ops_per_s);
+	res->process_ops_per_s = NULL;
 	res->processes = 0;
 }

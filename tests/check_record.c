@@ -230,6 +230,7 @@ START_TEST(test_bandwidth)
 	double mn, md, mx;
 
 	record_setup();
+	result.parallel = 1;	/* one worker's samples: no aggregate */
 	record_latency(&rec, p, 1);
 	rec.metric = "bandwidth";
 	rec.unit = "MB/s";
@@ -682,14 +683,20 @@ START_TEST(test_make_bandwidth)
 	ck_assert(rec.offset == 0);
 	ck_assert_ptr_null(rec.params);
 	ck_assert_ptr_null(rec.measured);
-	ck_assert(rec.value == 1.6e7);
-	/* The statistics describe one worker's intervals. */
+	ck_assert_double_eq_tol(rec.value, 1.6e7, 1e-3);
+	/*
+	 * The statistics describe the figure: each interval scaled to the
+	 * aggregate of its round, so that the median is the value.
+	 */
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	ck_assert_ptr_nonnull(strstr(s, "\"better\":\"higher\""));
-	/* The median of the inverses, between 1e9/130 and 1e9/120. */
-	ck_assert_double_eq_tol(record_num(s, "median"), BW_MEDIAN, 1e-3);
-	ck_assert_double_eq_tol(record_num(s, "min"), 1e9 / 150, 1e-3);
-	ck_assert_double_eq_tol(record_num(s, "max"), 1e7, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "median"), 1.6e7, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "min"),
+	    1e9 / 150 * 1.6e7 / BW_MEDIAN, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "max"),
+	    1e7 * 1.6e7 / BW_MEDIAN, 1e-3);
+	ck_assert(record_num(s, "ci_lo") <= rec.value);
+	ck_assert(record_num(s, "ci_hi") >= rec.value);
 	free(s);
 	/*
 	 * One worker: its median rate, the record's median, not the
@@ -736,7 +743,7 @@ START_TEST(test_make_rate)
 	result.parallel = 2;
 	ck_assert_int_eq(bm_record_rate(&rec, "lat_test", "create", "ops/s",
 	    &result, 10), 0);
-	ck_assert(rec.value == 1.6e8);
+	ck_assert_double_eq_tol(rec.value, 1.6e8, 1e-2);
 	ck_assert(rec.scale == 1e10);
 	ck_assert_str_eq(rec.unit, "ops/s");
 
@@ -746,6 +753,53 @@ START_TEST(test_make_rate)
 	    -EINVAL);
 	ck_assert_int_eq(bm_record_rate(NULL, "t", "c", "ops/s", &result, 1),
 	    -EINVAL);
+}
+END_TEST
+
+/*
+ * A rate of two workers over three rounds: the value is the median of
+ * the rounds' aggregates and lies inside its own interval; each round's
+ * median is its aggregate (bw_mem -P 2 wrote the aggregate as value with
+ * a one-worker interval beside it).
+ */
+START_TEST(test_aggregate_interval)
+{
+	static const double agg[3] = { 2.0e7, 1.6e7, 1.8e7 };
+	bm_sample s3[3 * 2 * 2];
+	double rate[3];
+	bm_record rec;
+	char *s = NULL;
+	unsigned k;
+
+	record_setup();
+	for (k = 0; k < 12; k++) {
+		s3[k].n = 1000;
+		s3[k].ns = (100.0 + 5 * (k % 4)) * 1000 * (1 + k / 4);
+		s3[k].cycles = NAN;
+		s3[k].worker = (k / 2) % 2;
+		s3[k].process = k / 4;
+	}
+	memcpy(rate, agg, sizeof rate);
+	result.samples = s3;
+	result.nsamples = 12;
+	result.parallel = 2;
+	result.repetitions = 2;
+	result.processes = 3;
+	result.process_ops_per_s = rate;
+	result.ops_per_s = 1.8e7;
+	record_garbage(&rec);
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &result,
+	    1e6), 0);
+	ck_assert_double_eq_tol(rec.value, 1.8e7, 1e-3);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_double_eq_tol(record_num(s, "median"), rec.value, 1e-3);
+	ck_assert(record_num(s, "ci_lo") <= rec.value);
+	ck_assert(record_num(s, "ci_hi") >= rec.value);
+	/* The process level: the rounds' aggregates. */
+	ck_assert_double_eq_tol(record_num(s, "min"), 1.6e7, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "max"), 2.0e7, 1e-3);
+	free(s);
+	result.process_ops_per_s = NULL;
 }
 END_TEST
 
@@ -775,6 +829,7 @@ record_suite(void)
 	tcase_add_test(tc, test_make_latency_per);
 	tcase_add_test(tc, test_make_bandwidth);
 	tcase_add_test(tc, test_make_rate);
+	tcase_add_test(tc, test_aggregate_interval);
 	suite_add_tcase(s, tc);
 	return s;
 }
