@@ -225,6 +225,15 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 {
 	double lo = st->ci_lo, hi = st->ci_hi, w = fabs(st->median) * floor;
 
+	/*
+	 * No interval (one value, ci_level 0): none is shown, and no floor
+	 * makes one up.
+	 */
+	if (!(st->ci_level > 0)) {
+		rec_printf(b, ",\"ci_lo\":null,\"ci_hi\":null");
+		rec_knum(b, "ci_level", 0);
+		goto flags;
+	}
 	if (lo > st->median - w)
 		lo = st->median - w;
 	if (hi < st->median + w)
@@ -237,6 +246,7 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 		rec_knum(b, "ci_stat_lo", st->ci_lo);
 		rec_knum(b, "ci_stat_hi", st->ci_hi);
 	}
+flags:
 	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
 	    st->flags & BM_STATS_NOISY ? "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");

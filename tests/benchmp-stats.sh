@@ -53,7 +53,7 @@ feed "$tmp/blank"
 # One line, one value, one round: its statistical interval is the value,
 # covering 0; the interval is the floor's, 0.5% of the median each side.
 echo 2.5 >"$tmp/one"
-feed_json "$tmp/one" '.median == 2.5 and .ci_stat_lo == 2.5 and .ci_stat_hi == 2.5 and .ci_level == 0 and .ci_floor == 0.005 and .ci_lo == 2.5 - 2.5 * .ci_floor and .ci_hi == 2.5 + 2.5 * .ci_floor and .samples == 1 and .processes == 1'
+feed_json "$tmp/one" '.median == 2.5 and .ci_stat_lo == null and .ci_level == 0 and .ci_floor == null and .ci_lo == null and .ci_hi == null and .noisy and .samples == 1 and .processes == 1'
 
 # The same values in rounds: the statistics are over the rounds' medians.
 printf '1 1\n1 2\n2 3\n2 4\n3 5\n' >"$tmp/split"
