@@ -373,8 +373,8 @@ typedef struct bm_options {
 	 * default, BM_DEFAULT_PROCESSES), each time in fresh workers, so the
 	 * figure's interval covers what differs between processes (CPUs,
 	 * physical pages, partners).  After that minimum, rounds are added
-	 * while the interval's relative half-width exceeds precision (0:
-	 * BM_DEFAULT_PRECISION) and fewer than max_processes have run (0: as
+	 * while the interval's relative half-width (the record's, with its
+	 * 0.5% floor) exceeds precision (0: BM_DEFAULT_PRECISION) and fewer than max_processes have run (0: as
 	 * many as processes, that is no adaptive rounds).  A context's
 	 * bm_ctx_set_processes() overrides both counts.
 	 */

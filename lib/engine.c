@@ -741,6 +741,7 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 {
 	const bm_stats *st = &e->res->per_op_ns;
 	unsigned done = e->round + 1;
+	double lo, hi;
 	int rc;
 
 	*more = 0;
@@ -752,7 +753,9 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 		return 0;
 	if ((rc = bm__result_merge(e->ctx, e->res, e->o->repetitions)) != 0)
 		return rc;
-	*more = !(st->ci_hi - st->ci_lo <= 2 * precision * fabs(st->median));
+	/* The interval the record will show, floor included. */
+	bm__stats_interval(st, BM__CI_FLOOR, &lo, &hi);
+	*more = !(hi - lo <= 2 * precision * fabs(st->median));
 	return 0;
 }
 

@@ -180,19 +180,6 @@ rec_list(struct rec_buf *b, const char *key, const double *x, size_t n)
 	rec_printf(b, "]");
 }
 
-/*
- * The least half-width of a figure's interval, relative to its median:
- * how far the host lets a figure move from one run to the next whatever
- * the run's own scatter.  On the development VM (2 CPUs under KVM) the
- * steadiest figures (mhz, lat_proc procedure, lat_ops, lat_mem_rd in L1)
- * had order-statistic intervals of 0.01-0.2% while their medians moved by
- * up to 0.4% between runs a minute apart (the clock the host gives the
- * guest), so that such an interval held the next run's median in 2 of 6
- * pairs.  The interval of one run cannot see that drift; it is added as a
- * systematic part, and the record keeps the statistical interval apart
- * (ci_stat_lo, ci_stat_hi).
- */
-#define REC_CI_FLOOR 0.005
 
 /*
  * Append the modes of st, when it has them: each one's centre, share of
@@ -223,7 +210,7 @@ rec_modes(struct rec_buf *b, const bm_stats *st)
 static void
 rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 {
-	double lo = st->ci_lo, hi = st->ci_hi, w = fabs(st->median) * floor;
+	double lo, hi;
 
 	/*
 	 * No interval (one value, ci_level 0): none is shown, and no floor
@@ -234,10 +221,7 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 		rec_knum(b, "ci_level", 0);
 		goto flags;
 	}
-	if (lo > st->median - w)
-		lo = st->median - w;
-	if (hi < st->median + w)
-		hi = st->median + w;
+	bm__stats_interval(st, floor, &lo, &hi);
 	rec_knum(b, "ci_lo", lo);
 	rec_knum(b, "ci_hi", hi);
 	rec_knum(b, "ci_level", st->ci_level);
@@ -289,7 +273,7 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
 		rec_knum(b, "mean", st.mean);
 		rec_knum(b, "stddev", st.stddev);
 		rec_knum(b, "cv", st.cv);
-		rec_interval(b, &st, REC_CI_FLOOR);
+		rec_interval(b, &st, BM__CI_FLOOR);
 		rec_printf(b, ",\"samples\":%zu,\"processes\":%u", n, nr);
 		rec_printf(b, ",\"within\":{\"median\":");
 		rec_number(b, in.median);

@@ -315,3 +315,16 @@ out:
 	free(at);
 	return rc;
 }
+
+/*
+ * The interval a record shows and the engine decides on: st's, widened
+ * where it is narrower than floor times the median on each side.
+ */
+void
+bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
+{
+	double w = fabs(st->median) * floor;
+
+	*lo = st->ci_lo < st->median - w ? st->ci_lo : st->median - w;
+	*hi = st->ci_hi > st->median + w ? st->ci_hi : st->median + w;
+}
