@@ -34,8 +34,8 @@ static const uint64_t cal_candidates_us[] = {
 #define CAL_REPEAT 0.01
 /* The clock's error over an interval must stay below this fraction. */
 #define CAL_CLOCK_ERROR 0.001
-/* Give up escalating after this long and keep the last candidate. */
-#define CAL_BUDGET_NS 400000000u
+/* Give up the search after this long (see cal_enough). */
+#define CAL_BUDGET_NS 200000000u
 /* Spin this long first so the core leaves any idle state. */
 #define CAL_SPIN_NS 2000000u
 /* Aim the loop-overhead fit at intervals this long. */
@@ -75,6 +75,10 @@ cal_cmp(const void *a, const void *b)
  * judges each probe (when /proc lets it read), and what it met.
  */
 struct cal_probe {
+	/* Time one empty loop of n iterations (cal_time_loop; tests fake it). */
+	double (*loop)(struct cal_probe *p, bm_iter_t n);
+	double (*fake)(void *arg, bm_iter_t n);	/* a test's loop */
+	void *arg;				/* and its state */
 	const bm__timer *t;
 	struct bm__interfere in;
 	int account;
@@ -127,7 +131,7 @@ cal_tries(struct cal_probe *p, bm_iter_t n, double *min, double *median)
 	int i;
 
 	for (i = 0; i < CAL_TRIES; i++)
-		v[i] = cal_time_loop(p, n);
+		v[i] = p->loop(p, n);
 	qsort(v, CAL_TRIES, sizeof(v[0]), cal_cmp);
 	*min = v[0];
 	*median = v[CAL_TRIES / 2];
@@ -176,7 +180,7 @@ cal_loop_o(struct cal_probe *p)
 	double t1, t2, med;
 
 	/* Grow n until one loop takes a measurable while. */
-	while ((t1 = cal_time_loop(p, n)) < CAL_LOOP_NS / 8 &&
+	while ((t1 = p->loop(p, n)) < CAL_LOOP_NS / 8 &&
 	    n < ((bm_iter_t)1 << 40))
 		n *= 8;
 	if (t1 > 0)
@@ -217,13 +221,34 @@ cal_enough_ok(struct cal_probe *p, double e_ns, double per_iter_ns,
 }
 
 /*
+ * The shortest candidate the clock allows (its error under
+ * CAL_CLOCK_ERROR of the interval), or the longest.
+ */
+static uint64_t
+cal_shortest(double ovh_ns, double res_ns)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < CAL_NCANDIDATES; i++)
+		if ((ovh_ns + res_ns) <= CAL_CLOCK_ERROR *
+		    (double)cal_candidates_us[i] * 1000.0)
+			break;
+	return cal_candidates_us[i];
+}
+
+/*
  * Find the shortest candidate interval that passes; always returns one.
  * Each candidate gets CAL_ATTEMPTS attempts, since a failure on a
  * machine that disturbs the probes now and then (an interrupt the
  * accounting cannot see) says little about the length: what does not
- * pass in three attempts is a length the machine cannot give.  Only when
- * the time bound runs out is a longer candidate taken unproven, and then
- * *settled is 0.
+ * pass in three attempts is a length the machine cannot give.  When the
+ * time bound runs out first, *settled is 0 and the answer is the shortest
+ * length the clock allows, not a longer one taken unproven: a noisy
+ * machine fails the probes at every length, and a longer interval does
+ * not make its figures better (the engine discards the intervals the
+ * machine disturbed and takes the median over rounds) but multiplies the
+ * time of every run: runs of the suite that had calibrated 20000 us took
+ * 300 s and more, those at 100 us 122 s.
  */
 static uint64_t
 cal_enough(struct cal_probe *p, double per_iter_ns, double ovh_ns,
@@ -245,19 +270,37 @@ cal_enough(struct cal_probe *p, double per_iter_ns, double ovh_ns,
 			    (double)cal_candidates_us[i] * 1000.0)
 				break;
 		}
-		/*
-		 * A machine too noisy to pass gets the next longer candidate
-		 * rather than an endless search: longer intervals average
-		 * the noise out, which is what enough is for.
-		 */
-		if (bm__deadline_now() - started > CAL_BUDGET_NS) {
-			*settled = 0;
-			return i + 1 < CAL_NCANDIDATES ?
-			    cal_candidates_us[i + 1] : cal_candidates_us[i];
-		}
+		if (bm__deadline_now() - started > CAL_BUDGET_NS)
+			break;
 	}
 	*settled = 0;
-	return cal_candidates_us[CAL_NCANDIDATES - 1];
+	return cal_shortest(ovh_ns, res_ns);
+}
+
+/* A fake probe's loop: the test's function on its argument. */
+static double
+cal_fake_loop(struct cal_probe *p, bm_iter_t n)
+{
+	return p->fake(p->arg, n);
+}
+
+/*
+ * The interval search of the calibration with a loop timed by fn(arg, n)
+ * instead of the clock, for tests: the answer in us and *settled.
+ */
+uint64_t
+bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
+    double per_iter_ns, double ovh_ns, double res_ns, int *settled)
+{
+	struct cal_probe p;
+
+	memset(&p, 0, sizeof(p));
+	p.loop = cal_fake_loop;
+	p.fake = fn;
+	p.arg = arg;
+	p.in.fd = -1;
+	return cal_enough(&p, per_iter_ns, ovh_ns, res_ns,
+	    bm__deadline_now(), settled);
 }
 
 /*
@@ -359,6 +402,7 @@ bm__calibrate(bm_ctx *ctx)
 	if (t->clock == NULL)
 		return bm__fail(ctx, BM_ECALIB, "no clock subtimer");
 	memset(&p, 0, sizeof(p));
+	p.loop = cal_time_loop;
 	p.t = t;
 	p.in.fd = -1;
 	p.account = !ctx->interference_off && bm__interfere_open(&p.in) == 0;

@@ -579,4 +579,11 @@ int bm__state_phase(const bm_state *s);
 void bm__stats_interval(const bm_stats *st, double floor, double *lo,
     double *hi);
 
+/*
+ * The calibration's interval search over a fake loop (fn(arg, n) gives
+ * the ns of n iterations), for tests: the answer in us and *settled.
+ */
+uint64_t bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
+    double per_iter_ns, double ovh_ns, double res_ns, int *settled);
+
 #endif /* BM_INTERNAL_H */

@@ -879,6 +879,51 @@ START_TEST(test_calibration)
 }
 END_TEST
 
+/*
+ * Fake loops for the interval search: ns for n iterations of 1 ns each,
+ * plus a fixed cost (*arg ns), or growing faster than n (never linear).
+ */
+static double
+fake_offset(void *arg, bm_iter_t n)
+{
+	return (double)n + *(double *)arg;
+}
+
+static double
+fake_nonlinear(void *arg, bm_iter_t n)
+{
+	(void)arg;
+	return pow((double)n, 1.1);
+}
+
+/*
+ * The interval search takes the shortest length that behaves linearly;
+ * a machine that never lets it settle gets the shortest length the clock
+ * allows and settled 0, never a longer length it could not prove (that
+ * answered up to 100000 us and made the suite's time triple).
+ */
+START_TEST(test_calibration_search)
+{
+	double zero = 0, offset = 5e4;
+	int settled = -1;
+
+	ck_assert_uint_eq(bm__cal_enough_fake(fake_offset, &zero, 1, 25, 1,
+	    &settled), 100);
+	ck_assert_int_eq(settled, 1);
+	/* 50 us of fixed cost is under 0.5% of the work from 5 ms on. */
+	ck_assert_uint_eq(bm__cal_enough_fake(fake_offset, &offset, 1, 25, 1,
+	    &settled), 5000);
+	ck_assert_int_eq(settled, 1);
+	ck_assert_uint_eq(bm__cal_enough_fake(fake_nonlinear, NULL, 1, 25, 1,
+	    &settled), 100);
+	ck_assert_int_eq(settled, 0);
+	/* A clock of 300 ns error rules out 100 and 200 us (0.1%). */
+	ck_assert_uint_eq(bm__cal_enough_fake(fake_nonlinear, NULL, 1, 299, 1,
+	    &settled), 500);
+	ck_assert_int_eq(settled, 0);
+}
+END_TEST
+
 /* Values set by hand (as from the environment) skip measuring. */
 START_TEST(test_calibration_given)
 {
@@ -1439,6 +1484,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_sched_unique);
 	tcase_add_test(tc, test_calibration);
 	tcase_add_test(tc, test_calibration_given);
+	tcase_add_test(tc, test_calibration_search);
 	tcase_add_test(tc, test_rounds_fresh_workers);
 	tcase_add_test(tc, test_rounds_cover_spread);
 	tcase_add_test(tc, test_rounds_adaptive);
