@@ -38,7 +38,8 @@ if have_jq; then
 	busy1=$!
 	sh -c 'while :; do :; done' &
 	busy2=$!
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
+		# shellcheck disable=SC2016 # ($r is jq's)
 		expect_json '. as $r | .settled or
 		    ([100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
 		      100000] | map(select(. * 1000 * 0.001 >=
