@@ -96,6 +96,14 @@ want=$(jq -r 'select(.suite.figure == "lat_pipe (same)") | .interference |
     "$data/lat-1cpu.jsonl")
 grep -F "  lat_pipe (same) " "$tmp/out" | grep -Fq "; $want" ||
 	fail "lat-1cpu: interference '$want' not in: $(grep lat_pipe "$tmp/out")"
+# Modes are a bimodal figure's: a record not bimodal that still carries
+# modes (a merged record keeps the last pass's members) prints none.
+jq -c 'select(.suite.figure == "lat_fifo (same)") | .bimodal = false' \
+    "$data/lat-1cpu.jsonl" >"$tmp/stale.jsonl"
+run "$summ" "$tmp/stale.jsonl"
+[ "$rc" -eq 0 ] && grep -q '^  lat_fifo (same) ' "$tmp/out" &&
+    ! grep -q ' / ' "$tmp/out" ||
+	fail "modes of a figure not bimodal printed: $(cat "$tmp/out")"
 # A figure with neither flag nor disturbed interval has an empty note.
 jq -c 'select(.suite.figure == "lat_pipe (same)") | .noisy = false |
     .bimodal = false | del(.modes) | .interference.disturbed = 0 |
