@@ -20,6 +20,8 @@ verdict() {
 		v = $NF
 		if (v == "interval")
 			v = "no interval"
+		else if (v == "moved")
+			v = "shares moved"
 		else if (v == "A" || v == "B")
 			v = "only in " v
 		print v
@@ -33,7 +35,7 @@ grep -q '^figure  *A  *B  *B/A  verdict$' "$tmp/out" || fail "no table header"
 ! grep -q ' worse$' "$tmp/out" || fail "A/A: worse: $(grep ' worse$' "$tmp/out")"
 nkeys=$(jq -s 'map([.tool, .case, .params, .parallel]) | unique | length' \
     "$aa1")
-[ "$(grep -cE ' (same|better|worse|noisy|no interval|changed|invalid|only in A)$' \
+[ "$(grep -cE ' (same|shares moved|better|worse|better \(modes\)|worse \(modes\)|noisy|no interval|changed|invalid|only in A)$' \
     "$tmp/out")" -ge "$nkeys" ] ||
 	fail "A/A: fewer rows than the $nkeys figures of A: $(cat "$tmp/out")"
 
@@ -42,7 +44,7 @@ nkeys=$(jq -s 'map([.tool, .case, .params, .parallel]) | unique | length' \
 for f in "$aa1" "$aa2" "$a"; do
 	run "$cmp" "$f" "$f"
 	[ "$rc" -eq 0 ] || fail "$f vs itself exited $rc"
-	[ "$(grep -cE ' (better|worse|noisy|no interval|changed|invalid|only in .)$' \
+	[ "$(grep -cE ' (better|worse|shares moved|\(modes\)|noisy|no interval|changed|invalid|only in .)$' \
 	    "$tmp/out")" -eq 0 ] ||
 		fail "$f vs itself: not all same: $(cat "$tmp/out")"
 done
@@ -178,6 +180,133 @@ run "$cmp" --strict "$tmp/v1.jsonl" "$tmp/v2.jsonl"
 [ "$rc" -eq 1 ] && grep -q 'missing or invalid in B: lat_y null' "$tmp/err" &&
     ! grep -q 'lat_y anull' "$tmp/err" ||
 	fail "--strict with invalid values in B: exit $rc: $(cat "$tmp/err")"
+
+# Infinity and 1e999 (jq reads both as the largest double) are invalid
+# too, and shown as such, never as a 309-digit number; a name's control
+# bytes are printed escaped.
+mk "$tmp/i1.jsonl" "$l | .case = \"inf\" | .value = 1" \
+    "$l | .case = \"big\" | .value = 1" \
+    "$l | .case = \"esc\\u001b[8mhid\\u009b\" | .value = 1"
+sed 's/"case":"inf","params":{},\(.*\)"value":1,/"case":"inf","params":{},\1"value":Infinity,/;
+    s/"case":"big","params":{},\(.*\)"value":1,/"case":"big","params":{},\1"value":1e999,/' \
+    "$tmp/i1.jsonl" >"$tmp/i2.jsonl"
+grep -q '"value":Infinity' "$tmp/i2.jsonl" && grep -q '"value":1e999' "$tmp/i2.jsonl" ||
+	fail "no Infinity or 1e999 record made: $(cat "$tmp/i2.jsonl")"
+for f in "" --tsv; do
+	run "$cmp" $f "$tmp/i1.jsonl" "$tmp/i2.jsonl"
+	[ "$rc" -eq 0 ] || fail "Infinity $f: exit $rc: $(cat "$tmp/err")"
+	[ "$(grep -E 'lat_y (inf|big)' "$tmp/out" | grep -c invalid)" -eq 2 ] ||
+		fail "Infinity, 1e999 $f: not invalid: $(cat "$tmp/out")"
+	! grep -Eq '[0-9]{20}' "$tmp/out" ||
+		fail "a 309-digit number $f: $(cat "$tmp/out")"
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out" ||
+		fail "control bytes reach the terminal $f: $(od -c "$tmp/out" | head)"
+	grep -Fq 'lat_y esc\x1b[8mhid\u009b' "$tmp/out" ||
+		fail "control bytes not escaped $f: $(cat "$tmp/out")"
+done
+
+# Two real runs of one build (tests/data/README): lat-2cpu on both CPUs,
+# lat-1cpu under taskset -c 0, on a loaded machine.  Their machines'
+# differences come first, before any verdict: the affinity and the usable
+# CPUs at least.
+m2=$top_srcdir/tests/data/lat-2cpu
+m1=$top_srcdir/tests/data/lat-1cpu
+run "$cmp" "$m2.jsonl" "$m1.jsonl"
+[ "$rc" -eq 0 ] || fail "2cpu/1cpu: exit $rc: $(cat "$tmp/err")"
+[ "$(head -n 1 "$tmp/out")" = "machines differ (A | B):" ] ||
+	fail "2cpu/1cpu: no machines first: $(head -n 3 "$tmp/out")"
+sed '/^figure /q' "$tmp/out" >"$tmp/head"
+grep -q '^  affinity: 0-1 | 0$' "$tmp/head" &&
+    grep -q '^  cpus_usable: 2 | 1$' "$tmp/head" ||
+	fail "2cpu/1cpu: affinity not above the table: $(cat "$tmp/head")"
+! grep -q 'timestamp' "$tmp/head" ||
+	fail "2cpu/1cpu: the time stamp is no difference: $(cat "$tmp/head")"
+# A machine file given names it; one side without is said.
+run "$cmp" --machine-a "$m2.machine.json" "$a" "$a"
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "machine of B not known: their differences are not shown" ] ||
+	fail "--machine-a alone: exit $rc: $(head -n 2 "$tmp/out")"
+# The same machine: nothing printed above the table (older output).
+run "$cmp" --machine-a "$m2.machine.json" --machine-b "$m2.machine.json" "$a" "$a"
+[ "$rc" -eq 0 ] && head -n 1 "$tmp/out" | grep -q '^figure ' ||
+	fail "one machine twice: exit $rc: $(head -n 2 "$tmp/out")"
+# --tsv: rows only, six fields (the sixth the modes of both runs).
+run "$cmp" --tsv "$m2.jsonl" "$m1.jsonl"
+[ "$rc" -eq 0 ] && awk -F'\t' 'NF != 6 { exit 1 }' "$tmp/out" &&
+    ! grep -q 'machine\|affinity' "$tmp/out" ||
+	fail "--tsv 2cpu/1cpu: $(head -n 3 "$tmp/out")"
+expect_exit 2 'cannot read /nonexistent' "$cmp" --machine-b /nonexistent "$a" "$a"
+expect_exit 2 '--machine-a needs a value' "$cmp" --machine-a
+echo '[1]' >"$tmp/notmachine.json"
+expect_exit 2 'not a machine description' "$cmp" --machine-a \
+    "$tmp/notmachine.json" "$a" "$a"
+
+# Modes compared like with like.  lat_fifo (same): one mode on two CPUs
+# (2.806 us), two under taskset -c 0 (2.80 us for 40% of the processes,
+# 7.19 us for 60%): the value more than doubles, but the first mode
+# stayed put and a second one took a share, so "shares moved", with the
+# modes of both under the row; not worse, not gated.
+f="lat_fifo fifo 1 same (us)"
+run "$cmp" "$m2.jsonl" "$m1.jsonl"
+[ "$(verdict "$f")" = "shares moved" ] ||
+	fail "lat_fifo same: not 'shares moved': $(grep -A 1 "^$f" "$tmp/out")"
+grep -A 1 "^$f" "$tmp/out" | grep -Eq '^    modes: A 2\.806 \(100%\), B 2\.802 \(40%\) / 7\.192 \(60%\)$' ||
+	fail "lat_fifo same: modes: $(grep -A 1 "^$f" "$tmp/out")"
+grep -q 'shares moved' "$tmp/out" && grep -Eq '^[0-9].* shares moved' "$tmp/out" ||
+	fail "shares moved not counted: $(tail -n 2 "$tmp/out")"
+# Both runs bimodal (lat_pipe (same) of lat-2cpu, derived): the shares
+# swapped and the value moved to the other mode: shares moved; the same
+# modes and shares: same; every mode 20% slower: worse (modes), shown,
+# not gated; one mode up and one down: noisy.
+jq -c 'select(.modes and .tool == "lat_pipe")' "$m2.jsonl" >"$tmp/ma.jsonl"
+[ "$(jq -r '.modes | length' "$tmp/ma.jsonl")" = 2 ] ||
+	fail "lat-2cpu.jsonl: lat_pipe (same) has not two modes"
+jq -c '.modes[0].share = 0.4 | .modes[1].share = 0.6 |
+    .value = .modes[1].centre | .median = .value' "$tmp/ma.jsonl" >"$tmp/mb.jsonl"
+run "$cmp" "$tmp/ma.jsonl" "$tmp/mb.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_pipe")" = "shares moved" ] ||
+	fail "shares swapped: exit $rc: $(cat "$tmp/out")"
+grep -Eq '^    modes: A 2\.733 \(60%\) / 6\.452 \(40%\), B 2\.733 \(40%\) / 6\.452 \(60%\)$' "$tmp/out" ||
+	fail "shares swapped: modes line: $(cat "$tmp/out")"
+run "$cmp" "$tmp/ma.jsonl" "$tmp/ma.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_pipe")" = same ] ||
+	fail "bimodal vs itself: $(cat "$tmp/out")"
+jq -c '.modes |= map(.centre *= 1.2) | .value *= 1.2 | .median *= 1.2 |
+    .ci_lo *= 1.2 | .ci_hi *= 1.2' "$tmp/ma.jsonl" >"$tmp/mc.jsonl"
+run "$cmp" "$tmp/ma.jsonl" "$tmp/mc.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_pipe")" = "(modes)" ] &&
+    grep -q ' worse (modes)$' "$tmp/out" ||
+	fail "modes 20% slower: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/mc.jsonl" "$tmp/ma.jsonl"
+[ "$rc" -eq 0 ] && grep -q ' better (modes)$' "$tmp/out" ||
+	fail "modes 20% faster: exit $rc: $(cat "$tmp/out")"
+jq -c '.modes[0].centre *= 0.8 | .modes[1].centre *= 1.2' "$tmp/ma.jsonl" \
+    >"$tmp/md.jsonl"
+run "$cmp" "$tmp/ma.jsonl" "$tmp/md.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_pipe")" = noisy ] ||
+	fail "modes apart: exit $rc: $(cat "$tmp/out")"
+
+# --matched: the figures of both files only, with a count of the rest;
+# the default when a file is an lmbench import, where --all lists all.
+run "$cmp" --matched "$m2.jsonl" "$m1.jsonl"
+[ "$rc" -eq 0 ] && ! grep -q ' only in [AB]$' "$tmp/out" &&
+    [ "$(grep -c ' same$' "$tmp/out")" -ge 1 ] &&
+    grep -q '^9 figure(s) of one file only not listed (--matched; --all lists them)$' "$tmp/out" ||
+	fail "--matched: exit $rc: $(cat "$tmp/out")"
+imp=$top_srcdir/scripts/benchmp-import-lmbench
+"$imp" "$top_srcdir/tests/data/lmbench-results.txt" >"$tmp/imp.jsonl" 2>/dev/null
+[ -s "$tmp/imp.jsonl" ] || fail "the lmbench import failed"
+run "$cmp" "$tmp/imp.jsonl" "$m2.jsonl"
+[ "$rc" -eq 0 ] && ! grep -q ' only in [AB]$' "$tmp/out" &&
+    grep -q 'lat_pipe pipe 1 cross' "$tmp/out" &&
+    grep -Eq '^[0-9]+ figure\(s\) of one file only not listed' "$tmp/out" ||
+	fail "an import: not matched by default: exit $rc: $(cat "$tmp/out")"
+run "$cmp" --all "$tmp/imp.jsonl" "$m2.jsonl"
+[ "$rc" -eq 0 ] && grep -q ' only in A$' "$tmp/out" &&
+    grep -q ' only in B$' "$tmp/out" ||
+	fail "an import with --all: exit $rc: $(tail -n 3 "$tmp/out")"
+run "$cmp" --strict --matched "$m2.jsonl" "$m1.jsonl"
+[ "$rc" -eq 1 ] && grep -q 'missing or invalid in B: lat_pipe pipe 1 cross' "$tmp/err" ||
+	fail "--strict --matched: exit $rc: $(cat "$tmp/err")"
 
 # Figures in one file only are listed, without any option.
 head -n 2 "$a" >"$tmp/two.jsonl"

@@ -225,6 +225,42 @@ grep -qF '<td>B</td>' "$tmp/aaimp.html" || fail "aa imp: B's own figures not lis
 grep -qF 'A imported from lmbench' "$tmp/impaa.html" || fail "imp aa: A not marked"
 grep -qF 'B imported from lmbench' "$tmp/aaimp.html" || fail "aa imp: B not marked"
 
+# Modes, flags and the interference accounting in each figure's note, and
+# the share of flagged figures above the machine: lat-1cpu.jsonl is a
+# real run under taskset -c 0 on a loaded machine (tests/data/README).
+run "$rep" --output "$tmp/modes.html" "$data/lat-1cpu.jsonl"
+[ "$rc" -eq 0 ] || fail "lat-1cpu: exit $rc: $(cat "$tmp/err")"
+wellformed "$tmp/modes.html"
+want=$(jq -r 'select(.suite.figure == "lat_fifo (same)" and .modes) |
+    "modes " + ([.modes[] | "\(.centre * 1000 | round / 1000) us (\(.share *
+    100 | round)%)"] | join(" / "))' "$data/lat-1cpu.jsonl")
+[ -n "$want" ] || fail "lat-1cpu.jsonl: the lat_fifo record has no modes"
+grep -F '<tr><td>lat_fifo (same)</td>' "$tmp/modes.html" |
+    grep -Fq "<td>noisy; bimodal; $want; disturbed " ||
+	fail "lat-1cpu: lat_fifo's note is not 'noisy; bimodal; $want; disturbed ...'"
+n=$(jq -s 'length' "$data/lat-1cpu.jsonl")
+nf=$(jq -s '[.[] | select(.noisy or .bimodal or .interference.bound_hit)] |
+    length' "$data/lat-1cpu.jsonl")
+grep -q "<p id=\"flagged\">Flagged: $nf of $n figures" "$tmp/modes.html" ||
+	fail "lat-1cpu: no 'Flagged: $nf of $n': $(grep -o '<p id="flagged">[^<]*' "$tmp/modes.html")"
+# A sweep figure that contradicts the machine, and whose processes
+# disagreed: both numbers and the source in its note; a budget hit.
+jq -c '.budget_hit = true' "$data/line-contradicts.jsonl" >"$tmp/lc.jsonl"
+run "$rep" --output "$tmp/lc.html" "$tmp/lc.jsonl"
+[ "$rc" -eq 0 ] || fail "line-contradicts: exit $rc: $(cat "$tmp/err")"
+wellformed "$tmp/lc.html"
+for w in 'disagree (the processes gave different answers)' \
+    'contradicts the machine: line size 32 bytes measured, 64 bytes by sysfs coherency_line_size' \
+    'budget hit (the run stopped at its time bound)'; do
+	grep -qF "$w" "$tmp/lc.html" || fail "line-contradicts: no '$w'"
+done
+# Infinity and 1e999 are invalid, never a 309-digit number.
+sed 's/"value":[^,]*,/"value":1e999,/' "$data/line.jsonl" >"$tmp/big.jsonl"
+run "$rep" --output "$tmp/big.html" "$tmp/big.jsonl"
+[ "$rc" -eq 0 ] && grep -qF '<td>invalid; noisy' "$tmp/big.html" &&
+    ! grep -Eq '[0-9]{20}' "$tmp/big.html" ||
+	fail "1e999: exit $rc, a long number or no 'invalid'"
+
 # Errors: usage 2, unreadable or empty input 1, nothing written then.
 expect_exit 2 'missing the results file' "$rep"
 expect_exit 2 'unknown option' "$rep" --bogus "$data/aa-1.jsonl"

@@ -69,6 +69,17 @@ done >"$tmp/missing"
 set -- "$tmp"/res/*/*.machine.json
 jq -e '.cpus >= 1 and (.kernel | length) > 0 and .caches.last_level > 0' \
     "$1" >/dev/null || fail "machine description: $(cat "$1")"
+# What shapes figures beside the hardware: the CPUs this process may use
+# (as the test runs it) and their count, the load at the start, the
+# governor where sysfs shows one; installed tools say nothing of their
+# build.
+aff=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+if [ -n "$aff" ]; then
+	jq -e --arg a "$aff" --argjson n "$(nproc)" '.affinity == $a and
+	    .cpus_usable == $n and (.load_start | length) == 3 and
+	    .build == null and has("governor")' "$1" >/dev/null ||
+		fail "machine description: affinity $aff, $(nproc) CPUs: $(jq -c 'del(.check)' "$1")"
+fi
 # The machine check (benchmp-check) in the description, its warnings
 # named on the table's first line.
 head -n 1 "$tmp/out" >"$tmp/head"
@@ -90,6 +101,31 @@ run "$tmp/broken/benchmp-run" --installed --quick --only ops --passes 1 \
     "$tmp/err" && ! grep -q '^machine check' "$tmp/out" &&
     jq -e 'has("check") | not' "$tmp"/res-broken/*/*.machine.json >/dev/null ||
 	fail "a failed machine check: exit $rc: $(head -n 3 "$tmp/err")"
+
+# Under a one-CPU affinity mask (taskset -c 0) the --placement=both
+# figures can only be "same" and keep their "(same)" label, so that
+# benchmp-compare pairs them with a run on more CPUs; the machine file
+# says which CPUs were usable, and compare says so first.
+if ! command -v taskset >/dev/null 2>&1; then
+	echo "$me: taskset not found: the one-CPU run is skipped" >&2
+elif ! taskset -c 0 true 2>/dev/null; then
+	echo "$me: CPU 0 not usable here: the one-CPU run is skipped" >&2
+else
+	run taskset -c 0 "$brun" --installed --quick --only latency --passes 1 \
+	    --no-check --results "$tmp/res1"
+	[ "$rc" -eq 0 ] || fail "taskset -c 0: exit $rc: $(tail -n 3 "$tmp/err")"
+	[ "$(grep -c '^  lat_[a-z_]* (same) ' "$tmp/out")" -eq 9 ] ||
+		fail "taskset -c 0: not nine (same) rows: $(cat "$tmp/out")"
+	set -- "$tmp"/res1/*/*.machine.json
+	jq -e '.affinity == "0" and .cpus_usable == 1' "$1" >/dev/null ||
+		fail "taskset -c 0: machine: $(jq -c 'del(.check)' "$1")"
+	set -- "$tmp"/res/*/*.jsonl "$tmp"/res1/*/*.jsonl
+	run "$top_srcdir/scripts/benchmp-compare" "$1" "$2"
+	[ "$rc" -le 1 ] && sed '/^figure /q' "$tmp/out" | grep -q '^  affinity: .* | 0$' ||
+		fail "compare with taskset -c 0: exit $rc: $(head -n 5 "$tmp/out")"
+	[ "$(grep ' same (us) ' "$tmp/out" | grep -vc ' only in [AB]$')" -eq 9 ] ||
+		fail "compare with taskset -c 0: the same figures not paired: $(cat "$tmp/out")"
+fi
 
 # lmbench's Basic system parameters (--only basic) and Memory latencies
 # (--only memlat), one pass each on --quick sizes: the sweeps' points the

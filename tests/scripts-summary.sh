@@ -32,14 +32,15 @@ jq -c 'select(.case == "null") | .value = 7.5 | .suite.batch = 2' \
     "$tmp/t.jsonl" >"$tmp/again.jsonl" && cat "$tmp/again.jsonl" >>"$tmp/t.jsonl"
 run "$summ" "$tmp/t.jsonl"
 [ "$rc" -eq 0 ] || fail "tagged: exit $rc: $(cat "$tmp/err")"
-[ "$(grep -v '^  ' "$tmp/out" | grep -v '^$')" = "Processor, Processes
+[ "$(grep -v '^  ' "$tmp/out" | grep -v '^$')" = "flagged: 4 of 9 (44%): 4 noisy, 1 bimodal
+Processor, Processes
 Memory bandwidth and latencies" ] || fail "tagged: groups: $(cat "$tmp/out")"
 grep -Eq '^  lat_syscall null 0 +7\.5000 us ' "$tmp/out" ||
 	fail "tagged: the later batch does not count: $(cat "$tmp/out")"
 [ "$(grep -c 'lat_syscall null' "$tmp/out")" -eq 1 ] ||
 	fail "tagged: a figure twice: $(cat "$tmp/out")"
-sed -n 3p "$tmp/out" | grep -q '^  figure  *median unit  *CI  *cv  note$' ||
-	fail "tagged: header: $(sed -n 3p "$tmp/out")"
+sed -n 4p "$tmp/out" | grep -q '^  figure  *median unit  *CI  *cv  note$' ||
+	fail "tagged: header: $(sed -n 4p "$tmp/out")"
 
 # Per-rank records of three hosts (rank 2 on host c far from the others)
 # and their aggregate: the hosts side by side, c marked.
@@ -64,6 +65,99 @@ run "$summ" --no-hosts "$tmp/agg.jsonl" "$tmp/ranks.jsonl"
     ! grep -q 'all ranks' "$tmp/out" ||
 	fail "--no-hosts: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 expect_exit 1 'no aggregate records' "$summ" --hosts "$tmp/ranks.jsonl"
+
+# Modes as modes: lat-1cpu.jsonl is a real benchmp-run under taskset -c 0
+# on a loaded machine (tests/data/README); its lat_fifo found two modes.
+# The note gives both, lower first, with their shares, and every flag of
+# the record (noisy and bimodal, not one of them).
+run "$summ" "$data/lat-1cpu.jsonl"
+[ "$rc" -eq 0 ] || fail "lat-1cpu: exit $rc: $(cat "$tmp/err")"
+want=$(jq -r 'select(.suite.figure == "lat_fifo (same)" and .modes) |
+    [.modes[] | "\(.centre * 1000 | round / 1000) us (\(.share * 100 |
+    round)%)"] | join(" / ")' "$data/lat-1cpu.jsonl")
+[ -n "$want" ] || fail "lat-1cpu.jsonl: the lat_fifo record has no modes"
+grep -F "  lat_fifo (same) " "$tmp/out" | grep -Fq "noisy bimodal bound: $want" ||
+	fail "lat-1cpu: modes '$want' not in: $(grep lat_fifo "$tmp/out")"
+# Under a one-CPU mask the --placement=both figures keep "(same)".
+[ "$(grep -c '^  lat_[a-z_]* (same) ' "$tmp/out")" -eq 9 ] ||
+	fail "lat-1cpu: not nine (same) rows: $(cat "$tmp/out")"
+# The header: the share of flagged figures, counted from the records.
+n=$(jq -s 'length' "$data/lat-1cpu.jsonl")
+nf=$(jq -s '[.[] | select(.noisy or .bimodal or .interference.bound_hit or
+    .budget_hit or .disagree or ((.contradicts // []) | length) > 0)] |
+    length' "$data/lat-1cpu.jsonl")
+head -n 1 "$tmp/out" | grep -Eq "^flagged: $nf of $n \($(((100 * nf + n / 2) / n))%\): [0-9]+ noisy" ||
+	fail "lat-1cpu: header: $(head -n 1 "$tmp/out") ($nf of $n)"
+# The interference accounting, compactly: disturbed of run, and how many
+# disturbed intervals were kept when a worker reached the bound.
+want=$(jq -r 'select(.suite.figure == "lat_pipe (same)") | .interference |
+    "disturbed \(.disturbed)/\(.intervals)" + (if .bound_hit then
+    ", bound hit (\(.disturbed - .discarded) kept)" else "" end)' \
+    "$data/lat-1cpu.jsonl")
+grep -F "  lat_pipe (same) " "$tmp/out" | grep -Fq "; $want" ||
+	fail "lat-1cpu: interference '$want' not in: $(grep lat_pipe "$tmp/out")"
+# Modes are a bimodal figure's: a record not bimodal that still carries
+# modes (a merged record keeps the last pass's members) prints none.
+jq -c 'select(.suite.figure == "lat_fifo (same)") | .bimodal = false' \
+    "$data/lat-1cpu.jsonl" >"$tmp/stale.jsonl"
+run "$summ" "$tmp/stale.jsonl"
+[ "$rc" -eq 0 ] && grep -q '^  lat_fifo (same) ' "$tmp/out" &&
+    ! grep -q ' / ' "$tmp/out" ||
+	fail "modes of a figure not bimodal printed: $(cat "$tmp/out")"
+# A figure with neither flag nor disturbed interval has an empty note.
+jq -c 'select(.suite.figure == "lat_pipe (same)") | .noisy = false |
+    .bimodal = false | del(.modes) | .interference.disturbed = 0 |
+    .interference.bound_hit = false' "$data/lat-1cpu.jsonl" >"$tmp/clean.jsonl"
+run "$summ" "$tmp/clean.jsonl"
+[ "$(head -n 1 "$tmp/out")" = "flagged: 0 of 1 (0%)" ] &&
+    grep -Eq '^  lat_pipe \(same\) .*%  $' "$tmp/out" ||
+	fail "a clean figure: $(cat "$tmp/out")"
+
+# Sweep figures another engineer flags: line.jsonl is a real record of
+# line (64 bytes, as sysfs says), line-contradicts.jsonl the same record
+# answering 32 with "disagree" and "contradicts" set (tests/data/README).
+run "$summ" "$data/line.jsonl"
+[ "$rc" -eq 0 ] && ! grep -q 'contradicts\|disagree' "$tmp/out" ||
+	fail "line.jsonl: $(cat "$tmp/out")"
+run "$summ" "$data/line-contradicts.jsonl"
+grep -Eq '^  line line \[len=1048576\] +32\.0000 bytes .* disagree contradicts$' "$tmp/out" ||
+	fail "line-contradicts: flags: $(cat "$tmp/out")"
+grep -q '^    contradicts the machine: line size 32 bytes measured, 64 bytes by sysfs coherency_line_size$' "$tmp/out" ||
+	fail "line-contradicts: note line: $(cat "$tmp/out")"
+head -n 1 "$tmp/out" | grep -q '^flagged: 1 of 1 (100%): .*1 disagree, 1 contradicts$' ||
+	fail "line-contradicts: header: $(head -n 1 "$tmp/out")"
+# A run stopped by its time budget (--max-time) says so.
+jq -c '.budget_hit = true' "$data/line.jsonl" >"$tmp/budget.jsonl"
+run "$summ" "$tmp/budget.jsonl"
+grep -Eq '^  line .* budget$' "$tmp/out" || fail "budget_hit: $(cat "$tmp/out")"
+
+# Invalid values are shown as invalid, never as a number: NaN and null
+# (jq reads NaN as null), a string, Infinity and 1e999 (read as the
+# largest double); a name's control bytes are printed escaped.
+r=$(head -n 1 "$data/run-a.jsonl")
+{
+	printf '%s\n' "$r" | sed 's/"value":[^,]*,/"value":NaN,/; s/"case":"null"/"case":"nan"/'
+	printf '%s\n' "$r" | jq -c '.value = null | .case = "null2"'
+	printf '%s\n' "$r" | jq -c '.value = "0.25" | .case = "string"'
+	printf '%s\n' "$r" | sed 's/"value":[^,]*,/"value":Infinity,/; s/"case":"null"/"case":"inf"/'
+	printf '%s\n' "$r" | sed 's/"value":[^,]*,/"value":-Infinity,/; s/"case":"null"/"case":"-inf"/'
+	printf '%s\n' "$r" | sed 's/"value":[^,]*,/"value":1e999,/; s/"case":"null"/"case":"big"/'
+	printf '%s\n' "$r" | jq -c '.case = "esc\u001b[8mhidden\u009b\u007f\ttab\nnl"'
+} >"$tmp/invalid.jsonl"
+run "$summ" "$tmp/invalid.jsonl"
+[ "$rc" -eq 0 ] || fail "invalid values: exit $rc: $(cat "$tmp/err")"
+for c in nan null2 string inf -inf big; do
+	grep -Eq "^  lat_syscall $c +invalid us .* invalid\$" "$tmp/out" ||
+		fail "invalid value ($c) not shown invalid: $(grep " $c " "$tmp/out")"
+done
+! grep -Eq '0\.2500|[0-9]{20}' "$tmp/out" ||
+	fail "an invalid value shown as a number: $(cat "$tmp/out")"
+! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$tmp/out" ||
+	fail "control bytes reach the terminal: $(od -c "$tmp/out" | head)"
+grep -Fq '  lat_syscall esc\x1b[8mhidden\u009b\x7f\x09tab\x0anl ' "$tmp/out" ||
+	fail "control bytes not escaped: $(grep esc "$tmp/out")"
+head -n 1 "$tmp/out" | grep -q '^flagged: 6 of 7 (86%): 6 invalid$' ||
+	fail "invalid values: header: $(head -n 1 "$tmp/out")"
 
 # The version is configure's (AC_INIT), from the source tree and in the
 # copy make writes for installing.
