@@ -15,7 +15,8 @@ data=$top_srcdir/tests/data
 run "$summ" "$data/run-a.jsonl"
 [ "$rc" -eq 0 ] || fail "run-a.jsonl: exit $rc: $(cat "$tmp/err")"
 grep -q '^Other records$' "$tmp/out" || fail "run-a.jsonl: no title: $(cat "$tmp/out")"
-grep -Eq '^  lat_syscall null +0\.9196 us +0\.91887-0\.92484 +11\.6%' "$tmp/out" ||
+# The interval is shown with its coverage (ci_level), not as "95%".
+grep -Eq '^  lat_syscall null +0\.9196 us +0\.91887-0\.92484 +95% +11\.6%' "$tmp/out" ||
 	fail "run-a.jsonl: no lat_syscall null row: $(cat "$tmp/out")"
 grep -Eq '^  lat_syscall write \[file=/dev/null\] +1\.0370 us .* noisy$' "$tmp/out" ||
 	fail "run-a.jsonl: the noisy write row: $(cat "$tmp/out")"
@@ -39,7 +40,7 @@ grep -Eq '^  lat_syscall null 0 +7\.5000 us ' "$tmp/out" ||
 	fail "tagged: the later batch does not count: $(cat "$tmp/out")"
 [ "$(grep -c 'lat_syscall null' "$tmp/out")" -eq 1 ] ||
 	fail "tagged: a figure twice: $(cat "$tmp/out")"
-sed -n 4p "$tmp/out" | grep -q '^  figure  *median unit  *CI  *cv  note$' ||
+sed -n 4p "$tmp/out" | grep -q '^  figure  *median unit  *interval, coverage  *cv  note$' ||
 	fail "tagged: header: $(sed -n 4p "$tmp/out")"
 
 # Per-rank records of three hosts (rank 2 on host c far from the others)
@@ -186,4 +187,9 @@ if [ -w /dev/full ]; then
 			fail "$a >/dev/full: exit $rc: $(cat "$tmp/err")"
 	done
 fi
+# A figure of one value (ci_level 0) shows no interval, whatever numbers
+# an older record carries in ci_lo and ci_hi (the floor made one up).
+run "$summ" "$data/line.jsonl"
+grep -Eq '^  line line \[len=1048576\] +64\.0000 bytes +- +0\.0%' "$tmp/out" ||
+	fail "line.jsonl: an interval for one value: $(cat "$tmp/out")"
 finish
