@@ -76,15 +76,7 @@ mkdir "$tmp/root" || exit 99
 same check "$s/benchmp-check" --probe 0 --root "$tmp/root"
 
 # benchmp-scaling on a tool that prints the fixture's record for its -P.
-cat >"$tmp/fake" <<EOT
-#!/bin/sh
-while [ \$# -gt 0 ]; do
-	case \$1 in -P) p=\$2; shift ;; esac
-	shift
-done
-jq -c --argjson p "\$p" 'select(.parallel == \$p)' '$data/scaling.jsonl'
-EOT
-chmod +x "$tmp/fake" || exit 99
+fake_scaler "$tmp/fake" || exit 99
 LC_ALL=C "$s/benchmp-scaling" --max 4 --no-plot --output "$tmp/sc-c.jsonl" \
     "$tmp/fake" >"$tmp/sc.c" 2>/dev/null &&
     de "$s/benchmp-scaling" --max 4 --no-plot --output "$tmp/sc-de.jsonl" \

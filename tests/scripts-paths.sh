@@ -7,8 +7,9 @@ if ! have_jq; then
 	echo "$me: jq not found: skipped" >&2
 	exit 77
 fi
-s=$(cd "$top_srcdir/scripts" && pwd) || exit 99
-data=$(cd "$top_srcdir/tests/data" && pwd) || exit 99
+top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
+s=$top_srcdir/scripts
+data=$top_srcdir/tests/data
 PATH=$(cd "$bin" && pwd):$PATH
 export PATH
 
@@ -73,15 +74,7 @@ ok check
 
 # benchmp-scaling with a tool, its records and its plot in that directory:
 # the tool prints one record of the fixture for the -P it is given.
-cat >"$d/-tool" <<EOF
-#!/bin/sh
-while [ \$# -gt 0 ]; do
-	case \$1 in -P) p=\$2; shift ;; esac
-	shift
-done
-jq -c --argjson p "\$p" 'select(.parallel == \$p)' '$tmp/scaling.jsonl'
-EOF
-chmod +x -- "$d/-tool" && cp "$data/scaling.jsonl" "$tmp/scaling.jsonl" || exit 99
+fake_scaler "$d/-tool" || exit 99
 plot=--no-plot
 command -v gnuplot >/dev/null 2>&1 && plot="--plot=$d/-sc"
 run "$s/benchmp-scaling" --max 2 --output "$d/-sc.jsonl" "$plot" -- "$d/-tool" x
