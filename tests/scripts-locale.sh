@@ -133,7 +133,12 @@ LC_ALL=C "$s/benchmp-summary" --no-hosts "$1" >"$tmp/again" 2>&1 &&
     cmp -s "$tmp/out" "$tmp/again" ||
 	fail "run in de_DE: its table is not C's: $(diff "$tmp/out" "$tmp/again" | head -n 4)"
 
-# The tools: C's decimal point whatever the locale (none calls setlocale).
+# The tools: C's decimal point whatever the locale, as none calls
+# setlocale (a tool that did would print its doubles with a comma).
+grep -l 'setlocale *(' "$top_srcdir"/lib/*.c "$top_srcdir"/bin/*.c \
+    "$top_srcdir"/bin/*/*.c 2>/dev/null >"$tmp/setlocale"
+[ ! -s "$tmp/setlocale" ] ||
+	fail "setlocale in $(cat "$tmp/setlocale"): check its printf of doubles and this test"
 run de lat_syscall null
 grep -Eq '^Simple syscall: [0-9]+\.[0-9]+ microseconds$' "$tmp/out" ||
 	fail "lat_syscall in de_DE: $(cat "$tmp/out")"

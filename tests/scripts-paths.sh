@@ -86,9 +86,13 @@ ok scaling
 
 # benchmp-run: records, machine and report in the results directory, and
 # the message names them (a blank in the name once lost the report).
-run "$s/benchmp-run" --installed --quick --only context --passes 1 \
-    --no-check --results "$d/-res"
+# Its temporary directory too, in a TMPDIR that sed would misread.
+mkdir "$tmp/t|&\\1 x" || exit 99
+run env TMPDIR="$tmp/t|&\\1 x" "$s/benchmp-run" --installed --quick --only context \
+    --passes 1 --no-check --results "$d/-res"
 ok run
+jq -e -s 'length > 0 and all(.suite.figure | test("^lat_ctx -s (0 2 8 16|64 2 8) \\[[0-9]+ procs]$"))' \
+    "./$d/-res"/*/*.jsonl >/dev/null || fail "run: figures not named"
 set -- "$d/-res"/*/*.jsonl
 [ -s "$1" ] && [ -s "${1%.jsonl}.machine.json" ] && [ -s "${1%.jsonl}.html" ] ||
 	fail "run: records, machine or report missing in $d/-res: $(ls -R -- "$d/-res")"
