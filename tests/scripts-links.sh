@@ -97,7 +97,7 @@ while [ "$i" -le 30 ]; do
 	ln -s "$tmp/victim" "$tmp/res/$(uname -n)/$st.jsonl.part" || exit 99
 	i=$((i + 1))
 done
-run "$s/benchmp-run" --installed --quick --only context --passes 2 \
+run "$s/benchmp-run" --installed --quick --only processor --passes 2 \
     --no-check --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "run: exit $rc: $(tail -n 3 "$tmp/err")"
 victim "run's .part"

@@ -88,10 +88,11 @@ ok scaling
 # the message names them (a blank in the name once lost the report).
 # Its temporary directory too, in a TMPDIR that sed would misread.
 mkdir "$tmp/t|&\\1 x" || exit 99
-run env TMPDIR="$tmp/t|&\\1 x" "$s/benchmp-run" --installed --quick --only context \
+run env TMPDIR="$tmp/t|&\\1 x" "$s/benchmp-run" --installed --quick --only processor \
     --passes 1 --no-check --results "$d/-res"
 ok run
-jq -e -s 'length > 0 and all(.suite.figure | test("^lat_ctx -s (0 2 8 16|64 2 8) \\[[0-9]+ procs]$"))' \
+jq -e -s 'length > 0 and all(.suite.figure |
+    test("^lat_(syscall|select|sig|proc) [a-z0-9 -]+$"))' \
     "./$d/-res"/*/*.jsonl >/dev/null || fail "run: figures not named"
 set -- "$d/-res"/*/*.jsonl
 [ -s "$1" ] && [ -s "${1%.jsonl}.machine.json" ] && [ -s "${1%.jsonl}.html" ] ||
@@ -103,7 +104,7 @@ mkdir "$tmp/noreport" && cp "$s/benchmp-run" "$s/benchmp-summary" \
     "$tmp/noreport/" && printf '#!/bin/sh\nexit 1\n' \
     >"$tmp/noreport/benchmp-report" && chmod +x "$tmp/noreport/benchmp-report" ||
 	exit 99
-run "$tmp/noreport/benchmp-run" --installed --quick --only context \
+run "$tmp/noreport/benchmp-run" --installed --quick --only processor \
     --passes 1 --no-check --results "$d/-res2"
 [ "$rc" -eq 1 ] && grep -q ', no report, ' "$tmp/err" &&
     ! grep -q 'report in ' "$tmp/err" ||
@@ -111,10 +112,10 @@ run "$tmp/noreport/benchmp-run" --installed --quick --only context \
 
 # benchmp-repeat keeps its runs in that directory.
 run "$s/benchmp-repeat" -k 2 --keep "$d/-keep" --installed --quick \
-    --only context --passes 1 --no-check
+    --only processor --passes 1 --no-check
 ok repeat
 set -- "$d/-keep/run2"/*/*.jsonl
 [ -s "$1" ] || fail "repeat: no records in $d/-keep/run2"
-grep -q 'lat_ctx' "$tmp/out" || fail "repeat: no figure: $(head -n 3 "$tmp/out")"
+grep -q 'lat_syscall null' "$tmp/out" || fail "repeat: no figure: $(head -n 3 "$tmp/out")"
 
 exit $((failures > 0))
