@@ -14,6 +14,12 @@
 # others.  The old definitions are measured beside, for the record.  Exit
 # status 0 whatever the figures, 1 when a tool fails to run.
 set -u
+# Numbers read and printed the same in every locale: a decimal comma would
+# change what awk, printf, sort and jq make of them.  C.UTF-8 where there is
+# one, so that names in UTF-8 stay printable; LOCPATH cannot swap it.
+unset LOCPATH
+export LC_ALL=C.UTF-8
+[ "$(locale charmap 2>/dev/null)" = UTF-8 ] || LC_ALL=C
 
 b=${1:?usage: bench-lmbench.sh BUILDDIR}
 rounds=${ROUNDS:-5}

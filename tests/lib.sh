@@ -230,6 +230,18 @@ interrupt() {
 	wait_gone "$pid" 10
 }
 
+# fake_scaler FILE: write FILE, a stand-in tool for benchmp-scaling that
+# prints the record of tests/data/scaling.jsonl (its copy in $tmp) for
+# the -P it is given.
+# shellcheck disable=SC2016 # (the stand-in's script: its own $1 and $p)
+fake_scaler() {
+	cp "$top_srcdir/tests/data/scaling.jsonl" "$tmp/scaling.jsonl" &&
+	    printf '%s\n' '#!/bin/sh' 'while [ $# -gt 0 ]; do' \
+	    '	case $1 in -P) p=$2; shift ;; esac' '	shift' 'done' \
+	    "jq -c --argjson p \"\$p\" 'select(.parallel == \$p)' '$tmp/scaling.jsonl'" \
+	    >"$1" && chmod +x -- "$1"
+}
+
 # finish: the exit status of the script.
 finish() {
 	if [ "$failures" -ne 0 ]; then
