@@ -23,6 +23,17 @@ fi
 expect_line "^Fcntl lock latency: $two" "$bin/lat_fcntl" -N 3
 expect_line "^Fcntl lock latency: $two" "$bin/lat_fcntl" -N 3 -P 2
 expect_line "^Procedure call: $us" "$bin/lat_proc" -N 3 procedure
+# exec runs the helper with an empty environment, as lmbench's does: an
+# LD_PRELOAD the loader cannot honour complains once per process that
+# reads it, so exec (every helper too, if the environment went with it)
+# complains no more often than fork (the tool's own processes alone).
+nopre="$tmp/none/benchmp-absent.so"
+LD_PRELOAD=$nopre "$bin/lat_proc" -N 2 fork >/dev/null 2>"$tmp/pre.fork"
+LD_PRELOAD=$nopre "$bin/lat_proc" -N 2 exec >/dev/null 2>"$tmp/pre.exec"
+nf=$(grep -c "$nopre" "$tmp/pre.fork")
+ne=$(grep -c "$nopre" "$tmp/pre.exec")
+[ "$ne" -le "$nf" ] ||
+	fail "lat_proc exec: the helper inherited the environment ($ne LD_PRELOAD complaints, fork $nf)"
 expect_line "^Process fork\+exit: $us" "$bin/lat_proc" -N 3 fork
 expect_line "^Process fork\+execve: $us" "$bin/lat_proc" -N 3 exec
 expect_line "^Process fork\+/bin/sh -c: $us" "$bin/lat_proc" -N 3 shell
