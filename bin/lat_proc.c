@@ -92,6 +92,15 @@ proc_quote_helper(struct proc_state *s)
 	return 0;
 }
 
+/*
+ * The environment of the exec'd helper: none, as lmbench's lat_proc exec
+ * gives its program.  An inherited one changes what is timed: with
+ * LD_LIBRARY_PATH (a build tree's libtool wrapper sets it) the helper's
+ * loader probes about twenty directories before it finds libc.  The shell
+ * case keeps the environment, as lmbench's does.
+ */
+static char *const proc_no_env[] = { NULL };
+
 /* Fork a child that runs how (0: exit, 1: exec, 2: sh -c) and reap it. */
 static int
 proc_spawn(const struct proc_state *s, int how)
@@ -106,7 +115,8 @@ proc_spawn(const struct proc_state *s, int how)
 		if (dup2(s->devnull, STDOUT_FILENO) < 0)
 			_exit(127);
 		if (how == 1)
-			execl(s->helper, PROC_HELPER, (char *)NULL);
+			execle(s->helper, PROC_HELPER, (char *)NULL,
+			    proc_no_env);
 		else
 			execl("/bin/sh", "sh", "-c", s->quoted, (char *)NULL);
 		_exit(127);

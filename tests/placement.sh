@@ -112,8 +112,18 @@ if [ "$ncpu" -ge 2 ]; then
 		fail "lat_ctx --placement=both: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 	fi
 fi
-# The default line stays lmbench's.
-expect_line '^Pipe latency: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_pipe" -N 3
+# The default line is lmbench's, then the placement it measured: cross
+# where two CPUs are allowed, else same; --placement=same says same.
+pl=cross
+[ "$ncpu" -ge 2 ] || pl=same
+expect_line "^Pipe latency: [0-9]+\\.[0-9]{4} microseconds \\($pl\\)\$" \
+    "$bin/lat_pipe" -N 3
+expect_line '^Pipe latency: [0-9]+\.[0-9]{4} microseconds \(same\)$' \
+    "$bin/lat_pipe" -N 3 --placement=same
+expect_line "^Fcntl lock latency: [0-9]+\\.[0-9]{4} microseconds \\($pl\\)\$" \
+    "$bin/lat_fcntl" -N 3
+expect_line "^Semaphore latency: [0-9]+\\.[0-9]{4} microseconds \\($pl\\)\$" \
+    "$bin/lat_sem" -N 3
 
 # The pinning is real: while the run lasts, the worker and its partner
 # are each allowed one CPU, two different ones (read until the worker has
@@ -146,7 +156,7 @@ fi
 if command -v taskset >/dev/null 2>&1; then
 	run taskset -c 0 "$bin/lat_pipe" -N 3
 	[ "$rc" -eq 0 ] || fail "taskset -c 0 lat_pipe exited $rc"
-	grep -Eq '^Pipe latency: [0-9.]+ microseconds$' "$tmp/out" ||
+	grep -Eq '^Pipe latency: [0-9.]+ microseconds \(same\)$' "$tmp/out" ||
 		fail "taskset -c 0 lat_pipe printed: $(cat "$tmp/out")"
 	if ! { [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
 	    grep -q 'cross placement needs two CPUs.*CPU 0' "$tmp/err"; }; then

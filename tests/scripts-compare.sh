@@ -297,7 +297,7 @@ imp=$top_srcdir/scripts/benchmp-import-lmbench
 [ -s "$tmp/imp.jsonl" ] || fail "the lmbench import failed"
 run "$cmp" "$tmp/imp.jsonl" "$m2.jsonl"
 [ "$rc" -eq 0 ] && ! grep -q ' only in [AB]$' "$tmp/out" &&
-    grep -q 'lat_pipe pipe 1 cross' "$tmp/out" &&
+    grep -q 'lat_pipe pipe 1 unpinned (us) \[unpinned at ' "$tmp/out" &&
     grep -Eq '^[0-9]+ figure\(s\) of one file only not listed' "$tmp/out" ||
 	fail "an import: not matched by default: exit $rc: $(cat "$tmp/out")"
 run "$cmp" --all "$tmp/imp.jsonl" "$m2.jsonl"
@@ -386,4 +386,38 @@ expect_exit 2 'install the Debian package jq' env PATH="$tmp/nopath" \
 run "$cmp" --help
 [ "$rc" -eq 0 ] && grep -q '^usage: benchmp-compare' "$tmp/out" ||
 	fail "--help: exit $rc"
+# Unpinned figures (lmbench's two-process figures, imported with
+# params.placement "unpinned") pair with the placement their value sat at,
+# or say they cannot.  A holds lat_pipe at cross and same (about 62 and
+# 1.85 us); B three unpinned lmbench figures of it, told apart by msgsize.
+jq -c 'select(.tool == "lat_pipe")' "$aa1" >"$tmp/pinned.jsonl"
+jq -c 'select(.params.placement == "same") | .value' "$tmp/pinned.jsonl" >"$tmp/v"
+same_v=$(cat "$tmp/v")
+for v in "$same_v * 1.02" 11 "$same_v * 27"; do
+	jq -c --argjson v "$(awk "BEGIN { print $v }")" -n '{tool: "lat_pipe",
+	    case: "pipe", params: {msgsize: 1, placement: "unpinned"},
+	    metric: "latency", unit: "us", value: $v, median: $v,
+	    better: "lower", parallel: 1, imported: "lmbench"}'
+done >"$tmp/unpinned.jsonl"
+# One unpinned figure per file B: each compared alone.
+n=0
+while IFS= read -r rec; do
+	n=$((n + 1))
+	printf '%s\n' "$rec" >"$tmp/u$n.jsonl"
+done <"$tmp/unpinned.jsonl"
+# (--all: an import is compared --matched by default.)
+run "$cmp" --all "$tmp/pinned.jsonl" "$tmp/u1.jsonl"
+grep -q 'cross.*only in A$' "$tmp/out" &&
+    grep -q 'same (us) \[B unpinned at same\] .* same$' "$tmp/out" ||
+	fail "unpinned at same: $(cat "$tmp/out")"
+run "$cmp" "$tmp/pinned.jsonl" "$tmp/u2.jsonl"
+grep -q ' no placement$' "$tmp/out" && ! grep -q 'unpinned at' "$tmp/out" ||
+	fail "unpinned between the placements: $(cat "$tmp/out")"
+grep -q '1 no placement' "$tmp/out" || fail "no placement not counted: $(cat "$tmp/out")"
+# The other way round: A unpinned, B pinned; 27 times same is nearer cross.
+run "$cmp" --all "$tmp/u3.jsonl" "$tmp/pinned.jsonl"
+grep -q 'unpinned (us) \[unpinned at cross\] ' "$tmp/out" &&
+    grep -q 'same (us) .*only in B$' "$tmp/out" ||
+	fail "A unpinned near cross: $(cat "$tmp/out")"
+
 finish

@@ -622,7 +622,7 @@ net_option(struct tool *t, int opt, const char *arg, void *cookie)
 	}
 }
 
-/* Print the figure in lmbench's form (labelled for --placement=both). */
+/* Print the figure in lmbench's form, labelled with its placement. */
 static void
 net_report(struct tool *t, const bm_result *r, void *cookie)
 {

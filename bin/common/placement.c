@@ -278,16 +278,24 @@ placement_measured(const struct placement *p, bm_record *rec)
 	rec->nmeasured = p->nmeasured;
 }
 
-/* Label the lines of both. */
+/*
+ * The placement a line measured, for the end of it: lmbench's line says
+ * nothing of it (its figure is wherever the scheduler put the partner),
+ * and cross and same differ up to tenfold, so every line names its own
+ * ("Pipe latency: 88.1 microseconds (cross)").  The word goes after the
+ * unit, where lmbench's summary scripts do not look: they split the line
+ * into fields and take the figure by its position.  Nothing when the
+ * tool placed nothing (a remote host's server).
+ */
 const char *
 placement_suffix(const struct placement *p)
 {
-	if (p->asked != PLACEMENT_BOTH)
+	if (p->tool == NULL)
 		return "";
 	return p->mode == PLACEMENT_SAME ? " (same)" : " (cross)";
 }
 
-/* Report a latency in microseconds, its line labelled for both. */
+/* Report a latency in microseconds, its line labelled with its placement. */
 void
 placement_report_us(struct tool *t, const struct placement *p,
     const char *case_name, const bm_param *params, size_t nparams,

@@ -137,7 +137,7 @@ void placement_run(struct tool *t, struct placement *p, unsigned group,
 void placement_run_us(struct tool *t, struct placement *p, const bm_bench *b,
     const char *case_name, const char *label);
 
-/* The classic line's suffix: " (cross)" or " (same)" for both, else "". */
+/* The classic line's suffix: " (cross)" or " (same)", "" when nothing was placed. */
 const char *placement_suffix(const struct placement *p);
 
 /*

@@ -86,7 +86,7 @@ near "getppid latency (us)" "$a" "$b" 0.001 1000
 run lat_pipe_port env LMBENCH_SCHED=SINGLE "$tmp/lat_pipe_port"
 run lat_pipe "$bindir/lat_pipe" --placement=same
 a=$(field lat_pipe_port "s/^Pipe latency: \($us\) microseconds\$/\1/p")
-b=$(field lat_pipe "s/^Pipe latency: \($us\) microseconds\$/\1/p")
+b=$(field lat_pipe "s/^Pipe latency: \($us\) microseconds (same)\$/\1/p")
 near "pipe latency (us)" "$a" "$b" 0.1 100000
 
 run bw_mem_rd "$tmp/bw_mem_rd" 1048576
