@@ -169,8 +169,8 @@ void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
  * Under MPI, gather rec from every rank and make rec->value the aggregate
  * (the sum over ranks for a bandwidth or rate, the median of all samples
  * otherwise); without MPI nothing.  Every rank must call it for the same
- * records.  The reporting path is tool_report_value(), which calls it;
- * lat_cmd and lat_mem_rd still call it before formatting their lines.
+ * records.  The reporting paths, tool_report_value() and
+ * tool_report_line(), call it; no tool calls it itself.
  */
 void tool_aggregate(struct tool *t, bm_record *rec);
 
