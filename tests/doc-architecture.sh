@@ -12,12 +12,16 @@
 #     and the build files without theirs, so that a stale comment keeps no
 #     name alive; `struct X` and `enum X` must be defined; an ALL-CAPS
 #     word may be the tail of a constant (`WARM` of BM__PHASE_WARM);
-#   anything else (options, shell or jq code, JSON, placeholders such as
+#   a long option: some program or script has it; a $variable: the
+#     scripts have it;
+#   anything else (shell or jq code, JSON, commands, placeholders such as
 #     bin/NAME.c) is prose and not checked.
 # Where the page says where a name is, the name must be in that file: a
 # name in a table row is in the row's files (or a file the same cell
 # names), and `name` (`path`) is in path.  And a row of the library's
-# table names every environment variable its files read.
+# table names every environment variable its files read.  With no
+# argument (make check) the script also runs on a copy of the page with
+# a section of drift added, and each kind must be reported.
 . "$top_srcdir/tests/lib.sh"
 
 src=$top_srcdir
@@ -69,11 +73,17 @@ done
 find "$code" -type f -exec cat {} + | tr -cs 'A-Za-z0-9_' '\n' | sort -u \
     >"$tmp/words"
 
-# The page's code spans, one a line: UNIT, KIND, BASE, FILES, SPAN and
-# NEXT, separated by the unit separator (\037, a field may be empty), where a unit is a paragraph or a table row, KIND "row"
-# for the job cell of a table row (FILES: the spans of its first cell,
-# BASE the folder of its table) and "text" otherwise, and NEXT the span
-# that follows this one after nothing but " (", if any.
+# The extensions that make a name a file's.
+exts='c|h|md|sh|am|ac|in|la|pc|json|jsonl|png|svg|txt|html|[1-8]'
+# Placeholders that stand for any name: bin/NAME.c, RESULTS/HOST/...
+placeholder='(^|/)(NAME|HOST|TIMESTAMP|RESULTS|PATH|PORT|ENDPOINT|DIR)(\.|/|$)'
+
+# The page's code spans, one a line: UNIT, KIND, BASE, FILES, SPAN, NEXT
+# and CLASS, separated by the unit separator (\037: a field may be
+# empty), where a unit is a paragraph or a table row, KIND "row" for the
+# job cell of a table row (FILES: the spans of its first cell, BASE the
+# folder of its table) and "text" otherwise, NEXT the span that follows
+# this one after nothing but " (", if any, and CLASS what the span is.
 awk '
 function flush(   i, m, parts, cell, files, nc) {
 	if (buf == "")
@@ -98,15 +108,39 @@ function flush(   i, m, parts, cell, files, nc) {
 		spans(buf, "text", "")
 	buf = ""
 }
-function spans(s, kind, files,   m, parts, i, next1) {
+function spans(s, kind, files,   m, parts, i, next1, t) {
 	m = split(s, parts, "`")
 	for (i = 2; i <= m; i += 2) {
 		next1 = (i + 2 <= m && parts[i + 1] ~ /^ *\($/) ? parts[i + 2] : ""
-		printf "%d\037%s\037%s\037%s\037%s\037%s\n", unit, kind, base, files,
-		    parts[i], next1
-		if (!isrow && parts[i] ~ /\/$/)
-			lastdir = parts[i]
+		t = parts[i]
+		sub(/^ +/, "", t)
+		sub(/ +$/, "", t)
+		gsub(/->/, ".", t)
+		printf "%d\037%s\037%s\037%s\037%s\037%s\037%s\n", unit, kind,
+		    base, files, t, next1, class(t)
+		if (!isrow && t ~ /\/$/)
+			lastdir = t
 	}
+}
+# What a span is: opt, var, call, path, tag, names, or prose (not checked).
+function class(t) {
+	if (t ~ /^--[a-z]/)
+		return "opt"
+	if (t ~ /^\$[a-z_]/)
+		return "var"
+	if (t ~ /^[A-Za-z_][A-Za-z0-9_]*\([][A-Za-z0-9_&.,* -]*\)$/)
+		return "call"
+	# Options, commands with options, code, specs, JSON, long prose.
+	if (t == "" || t ~ /^-/ || t ~ / -/ || t ~ /[;{"\047=|$<>%:]/ ||
+	    t ~ /( .*){4}/)
+		return "prose"
+	if (t ~ /^[A-Za-z0-9_.*\/-]+$/ && (t ~ /\// || t ~ exts))
+		return t ~ placeholder ? "prose" : "path"
+	if (t ~ /^(struct|enum) [A-Za-z_][A-Za-z0-9_]*$/)
+		return "tag"
+	if (t ~ /^[A-Za-z_][A-Za-z0-9_.*&, ()[-]*[])]?$/)
+		return "names"
+	return "prose"
 }
 /^\|/ {
 	if (!isrow) {
@@ -130,7 +164,7 @@ function spans(s, kind, files,   m, parts, i, next1) {
 /^#/ { flush(); lastdir = ""; next }
 { buf = buf (buf == "" ? "" : " ") $0 }
 END { flush() }
-' "$doc" >"$tmp/spans"
+' exts="^[^.].*\\.($exts)\$" placeholder="$placeholder" "$doc" >"$tmp/spans"
 [ -s "$tmp/spans" ] || fail "no code span found in $doc"
 
 # is_word W: W is a word of the code (or an ALL-CAPS tail of one).
@@ -182,77 +216,10 @@ where() {
 	esac
 }
 
-# The extensions that make a name a file's.
-exts='c|h|md|sh|am|ac|in|la|pc|json|jsonl|png|svg|txt|html|[1-8]'
-# Placeholders that stand for any name: bin/NAME.c, RESULTS/HOST/...
-placeholder='(^|/)(NAME|HOST|TIMESTAMP|RESULTS|PATH|PORT|ENDPOINT|DIR)(\.|/|$)'
 
-# The spans of the job cells, UNIT and SPAN, to look up from the loop.
-awk -F "$us" '$2 == "row" { print $1 FS $5 }' "$tmp/spans" >"$tmp/rowspans"
-nfiles=0
-nnames=0
-rowunit=
-while IFS=$us read -r unit kind base files span next; do
-	s=$(printf '%s' "$span" | sed 's/^ *//; s/ *$//; s/->/./g')
-	case $s in
-	--[a-z]*)
-		# A long option: some program or script has it.
-		o=${s%%[= ]*}
-		nnames=$((nnames + 1))
-		grep -rqF -- "${o#--}" "$code" ||
-			fail "$doc: no program has the option '$o'"
-		continue
-		;;
-	\$[a-z_]*)
-		# A shell variable of the scripts.
-		v=${s#?}
-		v=${v%%/*}
-		nnames=$((nnames + 1))
-		is_word "$v" || fail "$doc: no variable '$v' in the scripts"
-		continue
-		;;
-	esac
-	# A call with its arguments: the function exists.
-	if printf '%s' "$s" |
-	    grep -Eq '^[A-Za-z_][A-Za-z0-9_]*\([][A-Za-z0-9_&.,* -]*\)$'; then
-		nnames=$((nnames + 1))
-		is_word "${s%%(*}" || fail "$doc: no function '${s%%(*}' in the code"
-		continue
-	fi
-	# Not names: options, commands with options, code, specs, JSON.
-	case $s in
-	'' | -* | *' -'* | *[\;\{\"\'=\|\$\<\>%:]* | *' '*' '*' '*' '*)
-		continue ;;
-	esac
-	# A path: a / or a file name's extension, no blank.
-	if printf '%s' "$s" | grep -Eq '^[A-Za-z0-9_.*/-]+$' &&
-	    printf '%s' "$s" | grep -Eq "/|^[^.].*\\.($exts)\$"; then
-		printf '%s' "$s" | grep -Eq "$placeholder" && continue
-		nfiles=$((nfiles + 1))
-		b=
-		[ "$kind" = row ] || case $s in */*) ;; *) b=$base ;; esac
-		[ -n "$base" ] && case $s in */*) ;; *) b=$base ;; esac
-		if [ -z "$(where "$s" "$b")" ]; then
-			# A build product is named by Makefile.am.
-			grep -qF -- "$s" "$src/Makefile.am" ||
-				fail "$doc: '$s' does not exist${b:+ in $b}"
-		fi
-		continue
-	fi
-	# Names: struct and enum tags must be defined.
-	case $s in
-	'struct '* | 'enum '*)
-		tag=${s#* }
-		printf '%s' "$tag" | grep -Eq '^[A-Za-z_][A-Za-z0-9_]*$' || continue
-		nnames=$((nnames + 1))
-		find "$code" -name '*.[ch]' -exec grep -Eq -- \
-		    "${s%% *}[[:space:]]+${tag}[[:space:]]*\\{" {} + ||
-			fail "$doc: '$s' is not defined"
-		continue
-		;;
-	esac
-	printf '%s' "$s" | grep -Eq '^[A-Za-z_][A-Za-z0-9_.*&, ()[-]*[])]?$' ||
-		continue
+# check_names: each name of the span $s is a word of the code, in the
+# files of its row ($kind row), and in the file it is said to be in ($next).
+check_names() {
 	# The files of the row and those its cell names, once a row.
 	if [ "$kind" = row ] && [ -n "$files" ] && [ "$unit" != "$rowunit" ]; then
 		rowunit=$unit
@@ -282,7 +249,7 @@ while IFS=$us read -r unit kind base files span next; do
 		esac
 		nnames=$((nnames + 1))
 		if ! is_word "$w"; then
-			fail "$doc: '$w' (in '$span') is not in the code"
+			fail "$doc: '$w' (in '$s') is not in the code"
 			continue
 		fi
 		# The row's files, or a file the cell names, have it.
@@ -296,10 +263,63 @@ while IFS=$us read -r unit kind base files span next; do
 	case $next in
 	*/*.[ch] | *.[ch])
 		paths=$(where "$next" "$base")
-		n=$(printf '%s' "$s" | sed 's/(.*//; s/^[a-z]* //')
+		n=${s%%(*}
+		n=${n#struct }
+		n=${n#enum }
 		# shellcheck disable=SC2086
 		[ -z "$paths" ] || in_files "$n" $paths ||
 			fail "$doc: '$n' is not in $next, which it says"
+		;;
+	esac
+}
+
+# The spans of the job cells, UNIT and SPAN, to look up from the loop.
+awk -F "$us" '$2 == "row" { print $1 FS $5 }' "$tmp/spans" >"$tmp/rowspans"
+nfiles=0
+nnames=0
+rowunit=
+while IFS=$us read -r unit kind base files s next class; do
+	case $class in
+	opt)
+		# A long option: some program or script has it.
+		o=${s%%[= ]*}
+		nnames=$((nnames + 1))
+		grep -rqF -- "${o#--}" "$code" ||
+			fail "$doc: no program has the option '$o'"
+		;;
+	var)
+		# A shell variable of the scripts.
+		v=${s#?}
+		v=${v%%/*}
+		nnames=$((nnames + 1))
+		is_word "$v" || fail "$doc: no variable '$v' in the scripts"
+		;;
+	call)
+		# A call with its arguments: the function exists.
+		nnames=$((nnames + 1))
+		is_word "${s%%(*}" ||
+			fail "$doc: no function '${s%%(*}' in the code"
+		;;
+	path)
+		# A bare name in a table is in the table's folder.
+		nfiles=$((nfiles + 1))
+		b=
+		case $s in */*) ;; *) b=$base ;; esac
+		if [ -z "$(where "$s" "$b")" ]; then
+			# A build product is named by Makefile.am.
+			grep -qF -- "$s" "$src/Makefile.am" ||
+				fail "$doc: '$s' does not exist${b:+ in $b}"
+		fi
+		;;
+	tag)
+		# struct and enum tags must be defined.
+		nnames=$((nnames + 1))
+		find "$code" -name '*.[ch]' -exec grep -Eq -- \
+		    "${s%% *}[[:space:]]+${s#* }[[:space:]]*\\{" {} + ||
+			fail "$doc: '$s' is not defined"
+		;;
+	names)
+		check_names
 		;;
 	esac
 done <"$tmp/spans"
@@ -324,6 +344,37 @@ done 2>"$tmp/envfail"
 if [ -s "$tmp/envfail" ]; then
 	cat "$tmp/envfail" >&2
 	failures=$((failures + $(wc -l <"$tmp/envfail")))
+fi
+
+# The checker itself, on a copy of the page with a section of drift: each
+# kind is reported (names built here, so that this file has none of them).
+if [ $# -eq 0 ]; then
+	x=zz_gone_$$
+	cp "$doc" "$tmp/drift.md"
+	cat >>"$tmp/drift.md" <<EOF
+
+## Drift
+
+A table of \`lib/\`:
+
+| files | job |
+|---|---|
+| \`calibrate.c\` | \`bm_run\`, \`${x}_fn\` |
+| \`ctx.c\` | \`bm_ctx_new\` |
+
+\`tool_parse\` (\`lib/stats.c\`), \`lib/$x.c\`, \`struct ${x}_opts\`, \`--$x\`.
+EOF
+	run sh "$0" "$tmp/drift.md"
+	[ "$rc" -eq 1 ] || fail "the checker exited $rc on a page with drift"
+	for want in "'bm_run' is not in calibrate.c" \
+	    "'${x}_fn' (in '${x}_fn') is not in the code" \
+	    "the row of ctx.c does not name ENOUGH" \
+	    "'tool_parse' is not in lib/stats.c" \
+	    "'lib/$x.c' does not exist" "'struct ${x}_opts' is not defined" \
+	    "no program has the option '--$x'"; do
+		grep -qF -- "$want" "$tmp/err" ||
+			fail "the checker did not report: $want"
+	done
 fi
 
 finish
