@@ -14,11 +14,11 @@
  * read in tens of nanoseconds is exact to 0.1% at 100 us, so the question
  * becomes only whether the machine behaves linearly at that length.
  */
-static const uint64_t cal_candidates_us[] = {
+static const uint64_t calibrate_candidates_us[] = {
 	100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000
 };
 #define CAL_NCANDIDATES \
-	(sizeof(cal_candidates_us) / sizeof(cal_candidates_us[0]))
+	(sizeof(calibrate_candidates_us) / sizeof(calibrate_candidates_us[0]))
 
 /* Reads of the clock for the timing overhead; the median is kept. */
 #define CAL_TIMING_READS 1001
@@ -34,7 +34,7 @@ static const uint64_t cal_candidates_us[] = {
 #define CAL_REPEAT 0.01
 /* The clock's error over an interval must stay below this fraction. */
 #define CAL_CLOCK_ERROR 0.001
-/* Give up the search after this long (see cal_enough). */
+/* Give up the search after this long (see calibrate_enough). */
 #define CAL_BUDGET_NS 200000000u
 /* Spin this long first so the core leaves any idle state. */
 #define CAL_SPIN_NS 2000000u
@@ -53,7 +53,7 @@ bm__empty_loop(bm_iter_t n)
 
 /* A benchmark body that does nothing, called through a pointer. */
 static int __attribute__((noinline))
-cal_noop(bm_iter_t n, void *cookie)
+calibrate_noop(bm_iter_t n, void *cookie)
 {
 	(void)n;
 	(void)cookie;
@@ -63,7 +63,7 @@ cal_noop(bm_iter_t n, void *cookie)
 
 /* Sort helper for doubles. */
 static int
-cal_cmp(const void *a, const void *b)
+calibrate_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -74,9 +74,12 @@ cal_cmp(const void *a, const void *b)
  * A calibration in progress: the clock, the interference accounting that
  * judges each probe (when /proc lets it read), and what it met.
  */
-struct cal_probe {
-	/* Time one empty loop of n iterations (cal_time_loop; tests fake it). */
-	double (*loop)(struct cal_probe *p, bm_iter_t n);
+struct calibrate_probe {
+	/*
+	 * Time one empty loop of n iterations (calibrate_time_loop; tests
+	 * fake it).
+	 */
+	double (*loop)(struct calibrate_probe *p, bm_iter_t n);
 	double (*fake)(void *arg, bm_iter_t n);	/* a test's loop */
 	void *arg;				/* and its state */
 	const bm__timer *t;
@@ -93,7 +96,7 @@ struct cal_probe {
  * wait of its own) is run again, up to CAL_RETRIES times.
  */
 static double
-cal_time_loop(struct cal_probe *p, bm_iter_t n)
+calibrate_time_loop(struct calibrate_probe *p, bm_iter_t n)
 {
 	struct bm__ireading r0, r1;
 	struct bm__ibase base;
@@ -125,14 +128,15 @@ cal_time_loop(struct cal_probe *p, bm_iter_t n)
 
 /* The minimum and median of CAL_TRIES timings of an n-iteration loop. */
 static void
-cal_tries(struct cal_probe *p, bm_iter_t n, double *min, double *median)
+calibrate_tries(struct calibrate_probe *p, bm_iter_t n, double *min,
+    double *median)
 {
 	double v[CAL_TRIES];
 	int i;
 
 	for (i = 0; i < CAL_TRIES; i++)
 		v[i] = p->loop(p, n);
-	qsort(v, CAL_TRIES, sizeof(v[0]), cal_cmp);
+	qsort(v, CAL_TRIES, sizeof(v[0]), calibrate_cmp);
 	*min = v[0];
 	*median = v[CAL_TRIES / 2];
 }
@@ -143,10 +147,10 @@ cal_tries(struct cal_probe *p, bm_iter_t n, double *min, double *median)
  * the smallest non-zero step seen.
  */
 static int
-cal_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
+calibrate_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
 {
 	double *d;
-	bm_fn volatile fn = cal_noop;
+	bm_fn volatile fn = calibrate_noop;
 	uint64_t t0, t1;
 	double step = INFINITY;
 	int i;
@@ -162,7 +166,7 @@ cal_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
 		if (d[i] > 0 && d[i] < step)
 			step = d[i];
 	}
-	qsort(d, CAL_TIMING_READS, sizeof(*d), cal_cmp);
+	qsort(d, CAL_TIMING_READS, sizeof(*d), calibrate_cmp);
 	*ovh_ns = d[CAL_TIMING_READS / 2];
 	*res_ns = isinf(step) ? 1e6 : step;
 	free(d);
@@ -174,7 +178,7 @@ cal_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
  * (t(2n) - t(n)) / n, which cancels the fixed cost of reading the clock.
  */
 static double
-cal_loop_o(struct cal_probe *p)
+calibrate_loop_o(struct calibrate_probe *p)
 {
 	bm_iter_t n = 1u << 14;
 	double t1, t2, med;
@@ -187,8 +191,8 @@ cal_loop_o(struct cal_probe *p)
 		n = (bm_iter_t)ceil((double)n * CAL_LOOP_NS / t1);
 	if (n < 1)
 		n = 1;
-	cal_tries(p, n, &t1, &med);
-	cal_tries(p, 2 * n, &t2, &med);
+	calibrate_tries(p, n, &t1, &med);
+	calibrate_tries(p, 2 * n, &t2, &med);
 	return t2 > t1 ? (t2 - t1) / (double)n : 0.0;
 }
 
@@ -198,7 +202,7 @@ cal_loop_o(struct cal_probe *p)
  * tries agree.
  */
 static int
-cal_enough_ok(struct cal_probe *p, double e_ns, double per_iter_ns,
+calibrate_enough_ok(struct calibrate_probe *p, double e_ns, double per_iter_ns,
     double ovh_ns, double res_ns)
 {
 	double min1, med1, min2, med2;
@@ -209,8 +213,8 @@ cal_enough_ok(struct cal_probe *p, double e_ns, double per_iter_ns,
 	n = (bm_iter_t)ceil(e_ns / per_iter_ns);
 	if (n < 1)
 		n = 1;
-	cal_tries(p, n, &min1, &med1);
-	cal_tries(p, 2 * n, &min2, &med2);
+	calibrate_tries(p, n, &min1, &med1);
+	calibrate_tries(p, 2 * n, &min2, &med2);
 	if (min1 <= 0)
 		return 0;
 	if (fabs(min2 - 2 * min1) > CAL_LINEAR * 2 * min1)
@@ -225,15 +229,15 @@ cal_enough_ok(struct cal_probe *p, double e_ns, double per_iter_ns,
  * CAL_CLOCK_ERROR of the interval), or the longest.
  */
 static uint64_t
-cal_shortest(double ovh_ns, double res_ns)
+calibrate_shortest(double ovh_ns, double res_ns)
 {
 	size_t i;
 
 	for (i = 0; i + 1 < CAL_NCANDIDATES; i++)
 		if ((ovh_ns + res_ns) <= CAL_CLOCK_ERROR *
-		    (double)cal_candidates_us[i] * 1000.0)
+		    (double)calibrate_candidates_us[i] * 1000.0)
 			break;
-	return cal_candidates_us[i];
+	return calibrate_candidates_us[i];
 }
 
 /*
@@ -251,7 +255,7 @@ cal_shortest(double ovh_ns, double res_ns)
  * 300 s and more, those at 100 us 122 s.
  */
 static uint64_t
-cal_enough(struct cal_probe *p, double per_iter_ns, double ovh_ns,
+calibrate_enough(struct calibrate_probe *p, double per_iter_ns, double ovh_ns,
     double res_ns, uint64_t started, int *settled)
 {
 	size_t i;
@@ -262,24 +266,25 @@ cal_enough(struct cal_probe *p, double per_iter_ns, double ovh_ns,
 		per_iter_ns = 0.25;
 	for (i = 0; i < CAL_NCANDIDATES; i++) {
 		for (k = 0; k < CAL_ATTEMPTS; k++) {
-			if (cal_enough_ok(p, (double)cal_candidates_us[i] *
-			    1000.0, per_iter_ns, ovh_ns, res_ns))
-				return cal_candidates_us[i];
+			if (calibrate_enough_ok(p,
+			    (double)calibrate_candidates_us[i] * 1000.0,
+			    per_iter_ns, ovh_ns, res_ns))
+				return calibrate_candidates_us[i];
 			/* The clock alone rules this length out. */
 			if ((ovh_ns + res_ns) > CAL_CLOCK_ERROR *
-			    (double)cal_candidates_us[i] * 1000.0)
+			    (double)calibrate_candidates_us[i] * 1000.0)
 				break;
 		}
 		if (bm__deadline_now() - started > CAL_BUDGET_NS)
 			break;
 	}
 	*settled = 0;
-	return cal_shortest(ovh_ns, res_ns);
+	return calibrate_shortest(ovh_ns, res_ns);
 }
 
 /* A fake probe's loop: the test's function on its argument. */
 static double
-cal_fake_loop(struct cal_probe *p, bm_iter_t n)
+calibrate_fake_loop(struct calibrate_probe *p, bm_iter_t n)
 {
 	return p->fake(p->arg, n);
 }
@@ -292,14 +297,14 @@ uint64_t
 bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
     double per_iter_ns, double ovh_ns, double res_ns, int *settled)
 {
-	struct cal_probe p;
+	struct calibrate_probe p;
 
 	memset(&p, 0, sizeof(p));
-	p.loop = cal_fake_loop;
+	p.loop = calibrate_fake_loop;
 	p.fake = fn;
 	p.arg = arg;
 	p.in.fd = -1;
-	return cal_enough(&p, per_iter_ns, ovh_ns, res_ns,
+	return calibrate_enough(&p, per_iter_ns, ovh_ns, res_ns,
 	    bm__deadline_now(), settled);
 }
 
@@ -310,10 +315,10 @@ bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
  * indirect call.  The median of CAL_TIMING_READS.
  */
 static int
-cal_cycle_o(const bm__timer *t, double *out)
+calibrate_cycle_o(const bm__timer *t, double *out)
 {
 	double *d;
-	bm_fn volatile fn = cal_noop;
+	bm_fn volatile fn = calibrate_noop;
 	uint64_t c0, c1;
 	int i;
 
@@ -327,7 +332,7 @@ cal_cycle_o(const bm__timer *t, double *out)
 		c1 = bm__cycle_now(t);
 		d[i] = c1 > c0 ? (double)(c1 - c0) : 0.0;
 	}
-	qsort(d, CAL_TIMING_READS, sizeof(*d), cal_cmp);
+	qsort(d, CAL_TIMING_READS, sizeof(*d), calibrate_cmp);
 	*out = d[CAL_TIMING_READS / 2];
 	free(d);
 	return 0;
@@ -335,7 +340,7 @@ cal_cycle_o(const bm__timer *t, double *out)
 
 /* The fewest cycles of CAL_TRIES empty loops of n iterations. */
 static double
-cal_loop_cycles(const bm__timer *t, bm_iter_t n)
+calibrate_loop_cycles(const bm__timer *t, bm_iter_t n)
 {
 	uint64_t c0, c1;
 	double best = INFINITY, v;
@@ -372,7 +377,7 @@ bm__calibrate_cycles(bm_ctx *ctx)
 		ctx->known |= BM__KNOWN_CYCLES;
 		return 0;
 	}
-	if ((rc = cal_cycle_o(t, &o)) != 0)
+	if ((rc = calibrate_cycle_o(t, &o)) != 0)
 		return bm__fail(ctx, rc, "calibration: %s", bm_strerror(rc));
 	/* Loops long enough that the counter's reads are a small part. */
 	if (ctx->cal.loop_o_us > 0)
@@ -381,8 +386,8 @@ bm__calibrate_cycles(bm_ctx *ctx)
 		n = 1024;
 	if (n > ((bm_iter_t)1 << 32))
 		n = (bm_iter_t)1 << 32;
-	c1 = cal_loop_cycles(t, n);
-	c2 = cal_loop_cycles(t, 2 * n);
+	c1 = calibrate_loop_cycles(t, n);
+	c2 = calibrate_loop_cycles(t, 2 * n);
 	ctx->cal.cycle_o = o;
 	ctx->cal.loop_o_cycles = c2 > c1 ? (c2 - c1) / (double)n : 0.0;
 	ctx->known |= BM__KNOWN_CYCLES;
@@ -396,30 +401,30 @@ bm__calibrate(bm_ctx *ctx)
 	const bm__timer *t = &ctx->timer;
 	uint64_t started = bm__deadline_now();
 	double ovh_ns, res_ns, per_iter_ns;
-	struct cal_probe p;
+	struct calibrate_probe p;
 	int rc, settled = 1;
 
 	if (t->clock == NULL)
 		return bm__fail(ctx, BM_ECALIB, "no clock subtimer");
 	memset(&p, 0, sizeof(p));
-	p.loop = cal_time_loop;
+	p.loop = calibrate_time_loop;
 	p.t = t;
 	p.in.fd = -1;
 	p.account = !ctx->interference_off && bm__interfere_open(&p.in) == 0;
 	while (bm__deadline_now() - started < CAL_SPIN_NS)
 		bm__empty_loop(1000);
-	if ((rc = cal_timing_o(t, &ovh_ns, &res_ns)) != 0) {
+	if ((rc = calibrate_timing_o(t, &ovh_ns, &res_ns)) != 0) {
 		bm__interfere_close(&p.in);
 		return bm__fail(ctx, rc, "calibration: %s", bm_strerror(rc));
 	}
 	if (!(ctx->known & BM__KNOWN_TIMING_O))
 		ctx->cal.timing_o_us = ovh_ns / 1000.0;
-	per_iter_ns = cal_loop_o(&p);
+	per_iter_ns = calibrate_loop_o(&p);
 	if (!(ctx->known & BM__KNOWN_LOOP_O))
 		ctx->cal.loop_o_us = per_iter_ns / 1000.0;
 	if (!(ctx->known & BM__KNOWN_ENOUGH))
-		ctx->cal.enough_us = cal_enough(&p, per_iter_ns, ovh_ns, res_ns,
-		    started, &settled);
+		ctx->cal.enough_us = calibrate_enough(&p, per_iter_ns, ovh_ns,
+		    res_ns, started, &settled);
 	bm__interfere_close(&p.in);
 	ctx->known |= BM__KNOWN_ALL;
 	ctx->cal.disturbed = p.disturbed;

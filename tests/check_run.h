@@ -3,6 +3,7 @@
 #define BM_CHECK_RUN_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,26 @@ check_run(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* The exit status automake's test driver counts as a skip. */
+#define CHECK_SKIP 77
+
+/*
+ * Run a suite of tests that need what a machine may lack (an IPv6
+ * loopback, /dev/full, a TSC), unless why, the reason its main found it
+ * missing before anything ran, is not NULL: then say why on stderr, as
+ * the shell tests do, and return the status that the summary counts as
+ * SKIP, never as a pass.  Such a suite is a program of its own, so that
+ * a skip hides no other test.
+ */
+static inline int
+check_run_unless(const char *suite, const char *why, Suite *(*make)(void))
+{
+	if (why == NULL)
+		return check_run(make());
+	fprintf(stderr, "%s: SKIP: %s\n", suite, why);
+	return CHECK_SKIP;
 }
 
 #endif /* BM_CHECK_RUN_H */

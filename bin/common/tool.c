@@ -279,7 +279,6 @@ tool_nonempty(const struct tool *t, const char *opt, const char *what,
 	return arg;
 }
 
-/* Parse the command line; return the index of the first operand. */
 /* Parse a time bound in seconds or exit 2 naming where it came from. */
 static double
 tool_seconds(struct tool *t, const char *what, const char *arg)
@@ -294,6 +293,7 @@ tool_seconds(struct tool *t, const char *what, const char *arg)
 	return v;
 }
 
+/* Parse the command line; return the index of the first operand. */
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
     const struct option *extra_long, tool_option_fn *extra, void *cookie)
@@ -316,7 +316,15 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	    n < TOOL_MAX_LONG - 1)
 		longopts[n++] = *extra_long++;
 	memset(&longopts[n], 0, sizeof longopts[n]);
-	snprintf(shortopts, sizeof shortopts, "+P:W:N:hV%s",
+	/*
+	 * getopt_long's default order lets options follow the operands (it
+	 * moves the operands to the end of argv) and stops at "--", as GNU
+	 * tools do (POSIX's order when POSIXLY_CORRECT is set); a leading
+	 * '+' stops at the first operand, for a command whose own options
+	 * follow it.
+	 */
+	snprintf(shortopts, sizeof shortopts, "%sP:W:N:hV%s",
+	    t->options_first ? "+" : "",
 	    extra_short != NULL ? extra_short : "");
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts,

@@ -16,6 +16,7 @@ struct tool {
 	const char *name;		/* for messages: "lat_syscall" */
 	const char *args;		/* positional part of the usage line */
 	const char *extra_usage;	/* tool-specific option lines, or NULL */
+	int options_first;		/* options end at the first operand */
 	bm_ctx *ctx;
 	bm_options opts;
 	int json;			/* --json: records instead of lines */
@@ -52,8 +53,12 @@ typedef void tool_option_fn(struct tool *t, int opt, const char *arg,
  * Parse the command line: the common options here, tool-specific ones
  * (short letters in extra_short, long ones in extra_long) through extra(),
  * which stores them in cookie (the tool's own options struct) or calls
- * tool_usage_error().  Returns optind.  Handles -h and -V (exit 0) and
- * usage errors (exit 2).
+ * tool_usage_error().  Options may come before, between or after the
+ * operands, as GNU tools take them, and "--" ends them: argv is reordered
+ * so that the operands come last, from the index returned (optind).  A
+ * tool whose operands are a command with options of its own sets
+ * t->options_first: its options then end at the first operand.  Handles
+ * -h and -V (exit 0) and usage errors (exit 2).
  */
 int tool_parse(struct tool *t, int argc, char **argv,
     const char *extra_short, const struct option *extra_long,
@@ -164,8 +169,8 @@ void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
  * Under MPI, gather rec from every rank and make rec->value the aggregate
  * (the sum over ranks for a bandwidth or rate, the median of all samples
  * otherwise); without MPI nothing.  Every rank must call it for the same
- * records.  The reporting path is tool_report_value(), which calls it;
- * lat_cmd and lat_mem_rd still call it before formatting their lines.
+ * records.  The reporting paths, tool_report_value() and
+ * tool_report_line(), call it; no tool calls it itself.
  */
 void tool_aggregate(struct tool *t, bm_record *rec);
 
