@@ -456,6 +456,12 @@ typedef struct bm_interference {
 	uint64_t migrated;	/* kept intervals that changed CPU */
 	double steal_s;		/* hypervisor steal, all CPUs, timing phases */
 	double timed_s;		/* the timing phases' wall time, summed */
+	/*
+	 * Timed intervals that spanned a stop (job control) and were run
+	 * again, with the accounting on or off; their time is in
+	 * discarded_s when it is on.
+	 */
+	uint64_t stopped;
 } bm_interference;
 
 /* One requested event and whether it was counted. */

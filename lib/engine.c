@@ -244,10 +244,11 @@ engine_account(struct engine *e, const struct bm__record_hdr *h,
 	bm_interference *in = &e->res->interference;
 	unsigned k;
 
+	in->stopped += h->stopped;
 	if (!h->accounted)
 		return;
 	in->accounted = 1;
-	in->intervals += h->count + h->discarded;
+	in->intervals += h->count + h->discarded + h->stopped;
 	in->disturbed += h->disturbed;
 	in->discarded += h->discarded;
 	in->bound_hit += h->bound_hit ? 1 : 0;

@@ -385,6 +385,8 @@ struct bm__record_hdr {
 	uint32_t discarded;
 	uint32_t bound_hit;
 	uint32_t accounted;	/* the accounting was on and could read */
+	/* Intervals that spanned a stop and a SIGCONT, always discarded. */
+	uint32_t stopped;
 	double discarded_ns;	/* time spent in discarded intervals */
 };
 

@@ -699,6 +699,9 @@ rec_interference(struct rec_buf *b, const bm_result *r)
 	    in->accounted ? "true" : "false");
 	if (in->off)
 		rec_printf(b, ",\"off\":true");
+	if (in->stopped)
+		rec_printf(b, ",\"stopped\":%llu",
+		    (unsigned long long)in->stopped);
 	if (!in->accounted) {
 		rec_printf(b, "}");
 		return;

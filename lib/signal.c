@@ -35,7 +35,7 @@ signals_on_cont(int sig)
 	unsigned char c = (unsigned char)sig;
 
 	signals_continued++;
-	if (write(signals_sigpipe[1], &c, 1) < 0) {
+	if (signals_sigpipe[1] >= 0 && write(signals_sigpipe[1], &c, 1) < 0) {
 		/* The pipe is full: the counter alone is enough. */
 	}
 	errno = saved;
@@ -117,15 +117,33 @@ bm__signals_close(void)
 	signals_sigpipe[0] = signals_sigpipe[1] = -1;
 }
 
-/* In a worker: the application's dispositions, no signal pipe. */
+/*
+ * In a worker: the application's dispositions, no signal pipe, and a
+ * SIGCONT counter where the application has no SIGCONT handler of its
+ * own, so that the worker can tell an interval that spanned a stop (job
+ * control) from one that ran.  The handler restarts system calls
+ * (SA_RESTART); those that are never restarted after a handler (poll,
+ * select, nanosleep, semop) fail with EINTR only in the interval that
+ * spanned the stop, which is thrown away.  exec() resets it, so a program
+ * a benchmark runs sees the default.
+ */
 void
 bm__signals_restore_in_child(void)
 {
+	struct sigaction sa, old;
 	sigset_t none;
 
 	bm__signals_close();
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	signals_continued = 0;
+	if (sigaction(SIGCONT, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = signals_on_cont;
+	sa.sa_flags = SA_RESTART;
+	(void)sigaction(SIGCONT, &sa, NULL);
 }
 
 /* The signal that interrupted the run, or 0. */
@@ -135,7 +153,10 @@ bm__signals_caught(void)
 	return signals_caught;
 }
 
-/* How many times the process was continued (SIGCONT) during the run. */
+/*
+ * How many times the process was continued (SIGCONT) during the run, in
+ * the parent or in a worker.
+ */
 unsigned
 bm__signals_continued(void)
 {

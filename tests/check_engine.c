@@ -1198,6 +1198,105 @@ START_TEST(test_hang_bound)
 END_TEST
 
 /*
+ * Job control: shared between the test, its stopping helper and the
+ * workers (a MAP_SHARED page made before the fork).
+ */
+struct stop_share {
+	volatile int armed;	/* the first timed call in the run stops */
+	volatile int continued;	/* the helper has sent SIGCONT */
+	int pipe[2];		/* a worker asks the helper to stop us */
+};
+static struct stop_share *stop_share;
+
+/*
+ * In the first timed call of the run, ask the helper to stop the whole
+ * process group, and spin until it has continued it, so that this call's
+ * interval certainly spans the stop.
+ */
+static int
+bench_stop_once(bm_iter_t n, void *cookie)
+{
+	uint64_t until = bm__deadline_now() + 60000000000u;
+	char c = 's';
+
+	(void)cookie;
+	if (bm__state_phase(bm_state_current()) == BM__STATE_TIMING &&
+	    __sync_bool_compare_and_swap(&stop_share->armed, 1, 0)) {
+		ck_assert_int_eq(write(stop_share->pipe[1], &c, 1), 1);
+		while (!stop_share->continued && bm__deadline_now() < until)
+			continue;
+	}
+	while (n-- > 0)
+		check_spin_ns(1000);
+	return 0;
+}
+
+/*
+ * Ctrl-Z in the middle of the timed intervals (issue 29): the whole
+ * process group (the parent and its workers) is stopped for 4 s, longer
+ * than the parent's 3 s bound on a phase, and continued.  The run must
+ * succeed, with the interval that spanned the stop run again (counted in
+ * interference.stopped) and no kept interval as long as the stop, even
+ * with the interference accounting off.
+ */
+START_TEST(test_stop_continue)
+{
+	bm_bench b = { NULL, bench_stop_once, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	pid_t helper;
+	size_t k;
+	int rc, status;
+	char c;
+
+	stop_share = mmap(NULL, sizeof(*stop_share), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(stop_share != MAP_FAILED);
+	stop_share->armed = 1;
+	ck_assert_int_eq(pipe(stop_share->pipe), 0);
+	/* The test and its workers in a group of their own, the helper not. */
+	ck_assert_int_eq(setpgid(0, 0), 0);
+	helper = fork();
+	ck_assert_int_ge(helper, 0);
+	if (helper == 0) {
+		(void)setpgid(0, 0);
+		if (read(stop_share->pipe[0], &c, 1) != 1)
+			_exit(1);
+		(void)kill(-getpgid(getppid()), SIGSTOP);
+		(void)usleep(4000000);
+		(void)kill(-getpgid(getppid()), SIGCONT);
+		stop_share->continued = 1;
+		_exit(0);
+	}
+	(void)close(stop_share->pipe[0]);
+	ck_assert_int_eq(bm_ctx_set_interference(ctx, 0), 0);
+	bm_options_init(&o);
+	o.enough_us = 2000;
+	o.repetitions = 5;
+	o.processes = 1;
+	o.timeout_us = 3000000;
+	rc = bm_run(ctx, &b, &o, &r);
+	if (stop_share->armed) {
+		/* The stop never happened: make the helper leave. */
+		(void)close(stop_share->pipe[1]);
+	}
+	ck_assert_int_eq(waitpid(helper, &status, 0), helper);
+	ck_assert_msg(rc == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_msg(r.interference.stopped == 1, "%llu stopped intervals",
+	    (unsigned long long)r.interference.stopped);
+	ck_assert_uint_eq(r.nsamples, 5);
+	for (k = 0; k < r.nsamples; k++)
+		ck_assert_msg(r.samples[k].ns < 4e9, "a kept interval of "
+		    "%.3f s", r.samples[k].ns / 1e9);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
  * The meeting hook: a hook that notes every phase it is called at, with
  * the status and the wish for another round it is given, and answers as
  * hook_answer says.
@@ -1408,6 +1507,7 @@ engine_suite(void)
 	 */
 	TCase *timing = tcase_create("timing");
 	TCase *limits = tcase_create("limits");
+	TCase *jobs = tcase_create("jobcontrol");
 
 	tcase_set_timeout(timing, 90);
 	tcase_add_test(timing, test_known_cost_p1);
@@ -1418,6 +1518,9 @@ engine_suite(void)
 	tcase_set_timeout(limits, 90);
 	tcase_add_test(limits, test_fds_exhausted);
 	suite_add_tcase(s, limits);
+	tcase_set_timeout(jobs, 90);
+	tcase_add_test(jobs, test_stop_continue);
+	suite_add_tcase(s, jobs);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_empty_benchmark);
 	tcase_add_test(tc, test_child_crash);
