@@ -464,6 +464,20 @@ typedef struct bm_interference {
 	uint64_t stopped;
 } bm_interference;
 
+/*
+ * Whether a CPU quota throttled the run (bm_result's throttle): the
+ * kernel's counts in the cpu.stat of the process's cgroup and of its
+ * ancestors (cgroup v2 or v1), read before the calibration and after the
+ * last round.  Throttled time is time off every CPU inside the timed
+ * intervals: a throttled run's figures are too slow.
+ */
+typedef struct bm_throttle {
+	int known;		/* 1: cpu.stat had the counts, both times */
+	uint64_t nr_throttled;	/* periods throttled during the run */
+	double throttled_s;	/* time throttled during the run */
+	double quota_cpus;	/* the tightest quota on the path, 0: none */
+} bm_throttle;
+
 /* One requested event and whether it was counted. */
 typedef struct bm_event_info {
 	char name[24];
@@ -584,6 +598,7 @@ typedef struct bm_result {
 	bm_interference interference;
 	/* 1: max_time_us stopped rounds that were wanted (see bm_options). */
 	int budget_hit;
+	bm_throttle throttle;
 } bm_result;
 
 /*

@@ -885,6 +885,27 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 }
 
 /*
+ * Fill the result's throttle from the cgroup's counts before the run
+ * (thr0) and now: a quota that throttled the run made its figures slow.
+ */
+static void
+engine_throttle(const struct bm__throttle *thr0, bm_result *res)
+{
+	struct bm__throttle thr1;
+
+	if (!thr0->known || bm__throttle_read("", &thr1) != 0 || !thr1.known)
+		return;
+	res->throttle.known = 1;
+	res->throttle.quota_cpus = thr1.quota_cpus;
+	if (thr1.nr_throttled > thr0->nr_throttled)
+		res->throttle.nr_throttled = thr1.nr_throttled -
+		    thr0->nr_throttled;
+	if (thr1.throttled_ns > thr0->throttled_ns)
+		res->throttle.throttled_s = (double)(thr1.throttled_ns -
+		    thr0->throttled_ns) / 1e9;
+}
+
+/*
  * Run a benchmark in rounds of parallel workers and collect their samples.
  * Every failure goes to out, the one way back: it tells the meeting hook
  * (BM__PHASE_FAILED), restores the signals, frees, and forgets a partial
@@ -895,6 +916,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 {
 	struct engine e;
 	bm_calibration cal;
+	struct bm__throttle thr0;
 	int signals = 0;
 	uint64_t t0;
 	int rc;
@@ -910,6 +932,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	if ((rc = engine_check(ctx, b, o)) != 0)
 		goto out;
+	(void)bm__throttle_read("", &thr0);
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
 		goto out;
 	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
@@ -944,6 +967,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.t0 = t0;
 	rc = engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
+	engine_throttle(&thr0, res);
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
 	if (rc == 0)

@@ -472,6 +472,20 @@ int bm__write_full(int fd, const void *buf, size_t len);
 uint64_t bm__deadline_now(void);
 
 /*
+ * CPU quota throttling (throttle.c): the summed nr_throttled and throttled
+ * time of the cpu.stat files from this process's cgroup up to its
+ * hierarchy's root, and the tightest quota on that path, read under root
+ * ("" for the machine's own /proc and /sys).
+ */
+struct bm__throttle {
+	int known;
+	uint64_t nr_throttled;
+	uint64_t throttled_ns;
+	double quota_cpus;
+};
+int bm__throttle_read(const char *root, struct bm__throttle *t);
+
+/*
  * Signals during a run (signal.c): install catches SIGINT, SIGTERM and
  * SIGHUP (noting the first in bm__signals_caught() and waking
  * bm__signals_fd()) and ignores SIGPIPE; close restores the application's
