@@ -733,8 +733,11 @@ engine_rounds(const bm_ctx *ctx, const bm_options *o, unsigned *min,
 /*
  * After a round: 1 when another is due, that is below the minimum, or
  * below the maximum while the interval over the rounds so far is wider
- * than the precision asked for (half its width relative to the median).
- * The statistics are the ones the finished run will report.
+ * than the precision asked for (half its width relative to the median)
+ * or covers the median with less than BM__SETTLED_LEVEL: two rounds from
+ * the same one of two clusters are close together, and their interval
+ * (50%) says nothing about the other.  The statistics are the ones the
+ * finished run will report.
  */
 static int
 engine_more(struct engine *e, unsigned min, unsigned max, double precision,
@@ -753,7 +756,8 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 		return 0;
 	if ((rc = bm__result_merge(e->ctx, e->res, e->o->repetitions)) != 0)
 		return rc;
-	*more = !(st->ci_hi - st->ci_lo <= 2 * precision * fabs(st->median));
+	*more = !(st->ci_hi - st->ci_lo <= 2 * precision * fabs(st->median)) ||
+	    st->ci_level < BM__SETTLED_LEVEL;
 	return 0;
 }
 

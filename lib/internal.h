@@ -472,6 +472,13 @@ int bm__write_full(int fd, const void *buf, size_t len);
 uint64_t bm__deadline_now(void);
 
 /*
+ * The least coverage of a figure's interval for it to be settled: below
+ * it the figure is flagged noisy (stats.c), and adaptive rounds do not
+ * stop before it (engine.c).  Five rounds cover 93.75%.
+ */
+#define BM__SETTLED_LEVEL 0.9
+
+/*
  * CPU quota throttling (throttle.c): the summed nr_throttled and throttled
  * time of the cpu.stat files from this process's cgroup up to its
  * hierarchy's root, and the tightest quota on that path, read under root

@@ -1061,9 +1061,12 @@ START_TEST(test_rounds_cover_spread)
 END_TEST
 
 /*
- * Adaptive rounds: a steady cost stops at the minimum once its interval is
- * within the precision; a cost that differs between processes goes on to
- * the maximum.  BENCHMP_PROCESSES (through the context) overrides both.
+ * Adaptive rounds: a steady cost stops once its interval is within the
+ * precision and covers 90% (five rounds, past a minimum of two: two rounds
+ * close together may both come from one of two clusters); a cost that
+ * differs between processes goes on to the maximum.  BENCHMP_PROCESSES
+ * (through the context) overrides both.  A figure of one or two rounds is
+ * noisy, never settled.
  */
 START_TEST(test_rounds_adaptive)
 {
@@ -1078,13 +1081,29 @@ START_TEST(test_rounds_adaptive)
 	bm_options_init(&o);
 	o.repetitions = 3;
 	o.processes = 2;
-	o.max_processes = 5;
+	o.max_processes = 8;
 	/* The loosest precision: a steady cost stops even if a loaded
 	 * machine stretches one round to twice the other. */
 	o.precision = 1;
 	check_run_ok(ctx, &b, &o, &r);
-	ck_assert_uint_eq(r.processes, 2);
+	ck_assert_uint_eq(r.processes, 5);
+	ck_assert(r.per_op_ns.ci_level >= 0.9);
 	bm_result_free(&r);
+	o.max_processes = 2;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_eq(r.processes, 2);
+	ck_assert(r.per_op_ns.ci_level < 0.9);
+	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
+	bm_result_free(&r);
+	o.repetitions = 1;
+	o.processes = 1;
+	o.max_processes = 1;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_eq(r.processes, 1);
+	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
+	ck_assert(r.within.flags & BM_STATS_NOISY);
+	bm_result_free(&r);
+	o.repetitions = 3;
 	rb.vary = 1;
 	o.max_processes = 4;
 	o.precision = 0.01;
