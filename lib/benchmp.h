@@ -610,7 +610,8 @@ typedef struct bm_result {
  * BM_ETIMEDOUT, each with the detail on ctx; no process is left behind:
  * the command's process group and whatever it orphaned (the caller is a
  * child subreaper during the runs) are killed after each run.  SIGINT,
- * SIGTERM and SIGHUP end the runs with BM_EINTR, as in bm_run().
+ * SIGTERM, SIGHUP and the other fatal signals end the runs with BM_EINTR,
+ * as in bm_run().
  */
 BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res);

@@ -1,4 +1,4 @@
-/* signal.c: SIGINT, SIGTERM and SIGHUP during a run, so workers are reaped. */
+/* signal.c: fatal signals and SIGCONT during a run, so workers are reaped. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,7 +15,15 @@
  * set only while bm_run() is running.
  */
 static const int signals_list[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
-    SIGCONT };
+    SIGCONT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM,
+    SIGPROF };
+/*
+ * From SIGQUIT on, the other signals whose default is to end the process
+ * (the ones that can be caught and are not a fault of the code itself):
+ * caught only where the application left the default, so that a handler
+ * of its own (a profiler's SIGPROF, a SIGUSR1 it uses) stays.
+ */
+#define SIGNALS_FIRST_DFL_ONLY 5
 #define SIGNALS_N (sizeof(signals_list) / sizeof(signals_list[0]))
 static struct sigaction signals_saved[SIGNALS_N];
 static int signals_installed[SIGNALS_N];
@@ -57,9 +65,9 @@ signals_on_signal(int sig)
 }
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP so the workers can be reaped, and
- * ignore SIGPIPE so a dead worker's pipe is an error, not a death.  A
- * signal the application ignores stays ignored.
+ * Catch SIGINT, SIGTERM, SIGHUP and the other fatal signals so the
+ * workers can be reaped, and ignore SIGPIPE so a dead worker's pipe is an
+ * error, not a death.  A signal the application ignores stays ignored.
  */
 int
 bm__signals_install(void)
@@ -81,8 +89,9 @@ bm__signals_install(void)
 		sa.sa_handler = signals_list[i] == SIGPIPE ? SIG_IGN :
 		    signals_list[i] == SIGCONT ? signals_on_cont :
 		    signals_on_signal;
-		/* An application's own SIGCONT handler stays. */
-		if (signals_list[i] == SIGCONT &&
+		/* An application's own SIGCONT handler stays, as these do. */
+		if ((signals_list[i] == SIGCONT ||
+		    i >= SIGNALS_FIRST_DFL_ONLY) &&
 		    signals_saved[i].sa_handler != SIG_DFL)
 			continue;
 		if (sigaction(signals_list[i], &sa, NULL) == 0)

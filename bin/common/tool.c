@@ -566,7 +566,15 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
 	    t->started_ns) / 1e3;
 	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
-	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0) {
+	tool_fatal_in_run(1);
+	rc = bm_run(t->ctx, b, &t->opts, res);
+	tool_fatal_in_run(0);
+	if (rc == 0 && tool_fatal_run_signal(0) != 0) {
+		/* The SIGTERM it became was ignored: die of it now. */
+		bm_result_free(res);
+		rc = BM_EINTR;
+	}
+	if (rc == 0) {
 		tool_warn_throttled(t, &res->throttle);
 		return;
 	}
