@@ -80,7 +80,7 @@ sem_set_remove(void)
 	(void)semctl(sem_set_id, 0, IPC_RMID);
 	sem_set_id = -1;
 	if (sem_guard_fd >= 0) {
-		(void)write(sem_guard_fd, &done, 1);
+		(void)!write(sem_guard_fd, &done, 1);
 		(void)close(sem_guard_fd);
 		sem_guard_fd = -1;
 	}
