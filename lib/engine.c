@@ -1,6 +1,7 @@
 /* engine.c: the parent side of the engine: fork workers, drive them, merge. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -428,17 +429,56 @@ engine_send_all(struct engine *e, unsigned char cmd)
 }
 
 /*
- * Make room for two descriptors per worker: raise the soft limit up to the
- * hard one when a large -P needs it.
+ * The descriptors open in this process: /proc/self/fd's entries but the
+ * directory's own; without /proc, the valid ones below the soft limit (at
+ * most 65536 probed).  When not even the directory can be opened, the
+ * limit is reached: limit.
+ */
+static rlim_t
+engine_fds_open(rlim_t limit)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *ent;
+	rlim_t n = 0, fd, top;
+
+	if (d == NULL && errno == EMFILE)
+		return limit;
+	if (d == NULL) {
+		top = limit == RLIM_INFINITY || limit > 65536 ? 65536 : limit;
+		for (fd = 0; fd < top; fd++)
+			if (fcntl((int)fd, F_GETFD) != -1)
+				n++;
+		return n;
+	}
+	while ((ent = readdir(d)) != NULL)
+		if (ent->d_name[0] != '.')
+			n++;
+	(void)closedir(d);
+	return n > 0 ? n - 1 : 0;
+}
+
+/*
+ * Make room for what the run opens, counted, not guessed: the parent holds
+ * two descriptors per worker, two more while it forks one, and the signal
+ * pipe; a worker its two, the interference accounting's (its own and its
+ * partners'), one per counted event and two for a cycle counter, besides
+ * what both inherit (open now).  A benchmark's own descriptors are its
+ * own: it reports EMFILE when it opens one too many.  Raise the soft limit
+ * up to the hard one when a large -P needs it.
  */
 static int
 engine_fd_room(bm_ctx *ctx, unsigned parallel)
 {
 	struct rlimit rl;
-	rlim_t need = (rlim_t)parallel * 2 + 64;
+	rlim_t need, worker, open;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return bm__fail(ctx, -errno, "getrlimit: %s", strerror(errno));
+	open = engine_fds_open(rl.rlim_cur);
+	need = open + (rlim_t)parallel * 2 + 4;
+	worker = open + 2 + 1 + BM__INTERFERE_PARTNERS + ctx->events.n + 2;
+	if (worker > need)
+		need = worker;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 			return bm__fail(ctx, -EMFILE,

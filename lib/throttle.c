@@ -26,11 +26,18 @@
 /* The longest path or line this file reads. */
 #define THROTTLE_LINE 4096
 
-/* One hierarchy: its mount point, the mount's root and our cgroup's path. */
+/*
+ * One hierarchy: its mount point, the mount's root, our cgroup's path and
+ * the directory being read; on the heap (20 KB: a small stack limit must
+ * not crash a tool here).
+ */
 struct throttle_hier {
 	char mount[PATH_MAX];
 	char mroot[PATH_MAX];
 	char path[PATH_MAX];
+	char dir[2 * PATH_MAX];
+	char file[2 * PATH_MAX + 32];	/* a file in dir, or under root */
+	char line[THROTTLE_LINE];
 	int v2;
 };
 
@@ -77,14 +84,14 @@ throttle_unescape(char *s)
 static int
 throttle_find_path(const char *root, struct throttle_hier *h)
 {
-	char file[PATH_MAX], line[THROTTLE_LINE], *c1, *c2, *nl;
+	char *line = h->line, *c1, *c2, *nl;
 	int v1 = 0, v2 = 0;
 	FILE *f;
 
-	(void)snprintf(file, sizeof file, "%s/proc/self/cgroup", root);
-	if ((f = fopen(file, "re")) == NULL)
+	(void)snprintf(h->file, sizeof h->file, "%s/proc/self/cgroup", root);
+	if ((f = fopen(h->file, "re")) == NULL)
 		return -errno;
-	while (fgets(line, sizeof line, f) != NULL) {
+	while (fgets(line, sizeof h->line, f) != NULL) {
 		if ((nl = strchr(line, '\n')) != NULL)
 			*nl = '\0';
 		if ((c1 = strchr(line, ':')) == NULL ||
@@ -114,15 +121,15 @@ throttle_find_path(const char *root, struct throttle_hier *h)
 static int
 throttle_find_mount(const char *root, struct throttle_hier *h)
 {
-	char file[PATH_MAX], line[THROTTLE_LINE], *f4, *f5, *dash, *type,
-	    *opts, *save;
+	char *line = h->line, *f4, *f5, *dash, *type, *opts, *save;
 	FILE *f;
 	int i, found = 0;
 
-	(void)snprintf(file, sizeof file, "%s/proc/self/mountinfo", root);
-	if ((f = fopen(file, "re")) == NULL)
+	(void)snprintf(h->file, sizeof h->file, "%s/proc/self/mountinfo",
+	    root);
+	if ((f = fopen(h->file, "re")) == NULL)
 		return -errno;
-	while (!found && fgets(line, sizeof line, f) != NULL) {
+	while (!found && fgets(line, sizeof h->line, f) != NULL) {
 		if ((dash = strstr(line, " - ")) == NULL)
 			continue;
 		*dash = '\0';
@@ -149,17 +156,17 @@ throttle_find_mount(const char *root, struct throttle_hier *h)
 	return found ? 0 : -ENOENT;
 }
 
-/* Add the throttling counts of one cpu.stat; 1 when it has them. */
+/* Add the throttling counts of h->dir's cpu.stat; 1 when it has them. */
 static int
-throttle_add_stat(const char *dir, int v2, struct bm__throttle *t)
+throttle_add_stat(struct throttle_hier *h, struct bm__throttle *t)
 {
-	char file[PATH_MAX + 16], key[64];
+	char key[64];
 	unsigned long long v;
-	int got = 0;
+	int got = 0, v2 = h->v2;
 	FILE *f;
 
-	if (snprintf(file, sizeof file, "%s/cpu.stat", dir) >=
-	    (int)sizeof file || (f = fopen(file, "re")) == NULL)
+	if (snprintf(h->file, sizeof h->file, "%s/cpu.stat", h->dir) >=
+	    (int)sizeof h->file || (f = fopen(h->file, "re")) == NULL)
 		return 0;
 	while (fscanf(f, "%63s %llu", key, &v) == 2) {
 		if (strcmp(key, "nr_throttled") == 0) {
@@ -175,16 +182,19 @@ throttle_add_stat(const char *dir, int v2, struct bm__throttle *t)
 	return got;
 }
 
-/* Read one number (or "max") from the start of a file; -1 for none. */
+/*
+ * Read one number (or "max") from the start of h->dir's file name, and a
+ * second one after it; -1 for none.
+ */
 static double
-throttle_read_num(const char *dir, const char *name, double *second)
+throttle_read_num(struct throttle_hier *h, const char *name, double *second)
 {
-	char file[PATH_MAX + 32], buf[64];
+	char buf[64];
 	double a = -1, b = -1;
 	FILE *f;
 
-	if (snprintf(file, sizeof file, "%s/%s", dir, name) >=
-	    (int)sizeof file || (f = fopen(file, "re")) == NULL)
+	if (snprintf(h->file, sizeof h->file, "%s/%s", h->dir, name) >=
+	    (int)sizeof h->file || (f = fopen(h->file, "re")) == NULL)
 		return -1;
 	if (fgets(buf, sizeof buf, f) != NULL &&
 	    sscanf(buf, "%lf %lf", &a, &b) < 1)
@@ -195,17 +205,17 @@ throttle_read_num(const char *dir, const char *name, double *second)
 	return a;
 }
 
-/* Lower t's quota to dir's, when dir has one. */
+/* Lower t's quota to h->dir's, when it has one. */
 static void
-throttle_add_quota(const char *dir, int v2, struct bm__throttle *t)
+throttle_add_quota(struct throttle_hier *h, struct bm__throttle *t)
 {
 	double quota, period = -1, cpus;
 
-	if (v2)
-		quota = throttle_read_num(dir, "cpu.max", &period);
+	if (h->v2)
+		quota = throttle_read_num(h, "cpu.max", &period);
 	else {
-		quota = throttle_read_num(dir, "cpu.cfs_quota_us", NULL);
-		period = throttle_read_num(dir, "cpu.cfs_period_us", NULL);
+		quota = throttle_read_num(h, "cpu.cfs_quota_us", NULL);
+		period = throttle_read_num(h, "cpu.cfs_period_us", NULL);
 	}
 	if (!(quota > 0) || !(period > 0))
 		return;
@@ -223,39 +233,46 @@ throttle_add_quota(const char *dir, int v2, struct bm__throttle *t)
 int
 bm__throttle_read(const char *root, struct bm__throttle *t)
 {
-	struct throttle_hier h;
-	char dir[2 * PATH_MAX], *rel, *slash;
+	struct throttle_hier *h;
+	char *dir, *rel, *slash;
 	size_t n, mlen;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	memset(&h, 0, sizeof(h));
-	if ((rc = throttle_find_path(root, &h)) != 0 ||
-	    (rc = throttle_find_mount(root, &h)) != 0)
-		return rc;
+	if ((h = calloc(1, sizeof(*h))) == NULL)
+		return -ENOMEM;
+	dir = h->dir;
+	if ((rc = throttle_find_path(root, h)) != 0 ||
+	    (rc = throttle_find_mount(root, h)) != 0)
+		goto out;
 	/* The path is relative to the mount's root (a cgroup namespace). */
-	rel = h.path;
-	n = strlen(h.mroot);
-	if (strcmp(h.mroot, "/") != 0 && strncmp(rel, h.mroot, n) == 0 &&
+	rel = h->path;
+	n = strlen(h->mroot);
+	if (strcmp(h->mroot, "/") != 0 && strncmp(rel, h->mroot, n) == 0 &&
 	    (rel[n] == '/' || rel[n] == '\0'))
 		rel += n;
+	rc = -EINVAL;
 	if (strstr(rel, "/..") != NULL)
-		return -EINVAL;
-	if (snprintf(dir, sizeof dir, "%s%s", h.mount, rel) >=
-	    (int)sizeof dir)
-		return -ENAMETOOLONG;
-	mlen = strlen(h.mount);
+		goto out;
+	rc = -ENAMETOOLONG;
+	if (snprintf(dir, sizeof h->dir, "%s%s", h->mount, rel) >=
+	    (int)sizeof h->dir)
+		goto out;
+	mlen = strlen(h->mount);
 	n = strlen(dir);
 	while (n > mlen && dir[n - 1] == '/')
 		dir[--n] = '\0';
 	for (;;) {
-		if (throttle_add_stat(dir, h.v2, t))
+		if (throttle_add_stat(h, t))
 			t->known = 1;
-		throttle_add_quota(dir, h.v2, t);
+		throttle_add_quota(h, t);
 		if (strlen(dir) <= mlen || (slash = strrchr(dir, '/')) == NULL ||
 		    (size_t)(slash - dir) < mlen)
 			break;
 		*slash = '\0';
 	}
-	return 0;
+	rc = 0;
+out:
+	free(h);
+	return rc;
 }

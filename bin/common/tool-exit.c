@@ -164,9 +164,18 @@ static pid_t tool_run_owner;
 static void
 tool_on_fatal(int sig)
 {
+	struct sigaction term;
 	sig_atomic_t i;
 
-	if (tool_in_run && tool_run_owner == getpid() && sig != SIGTERM) {
+	/*
+	 * Only while bm_run's own SIGTERM handler is in place (not before
+	 * its workers exist, during the calibration, nor after): otherwise
+	 * SIGTERM would come back here and the tool die of the wrong signal.
+	 */
+	if (tool_in_run && tool_run_owner == getpid() && sig != SIGTERM &&
+	    sigaction(SIGTERM, NULL, &term) == 0 &&
+	    term.sa_handler != tool_on_fatal && term.sa_handler != SIG_IGN &&
+	    term.sa_handler != SIG_DFL) {
 		if (tool_run_signal == 0)
 			tool_run_signal = sig;
 		(void)raise(SIGTERM);
