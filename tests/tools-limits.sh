@@ -42,5 +42,31 @@ if (ulimit -n 65) 2>/dev/null; then
 else
 	echo "$me: this sh has no ulimit -n: the descriptor limit is not tested" >&2
 fi
+# lat_ctx 16 with at most 10 processes: a ring member's fork fails half
+# way round and the members already started are reaped, not left as
+# zombies (where nothing reaps orphans, as in a container whose first
+# process does not).  RLIMIT_NPROC does not bind root: run as nobody, from
+# a copy nobody may execute.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    command -v prlimit >/dev/null 2>&1; then
+	ndir=$(mktemp -d /tmp/benchmp-nproc.XXXXXX) || exit 99
+	chmod 755 "$ndir"
+	cp "$real/lat_ctx" "$ndir/"
+	[ "$real" = "$bin" ] ||
+		cp -P "$top_builddir"/lib/.libs/libbenchmp.so* "$ndir/"
+	# Zombies already there (another run's, where nothing reaps them).
+	z0=$(pgrep -c -r Z -u 65534 lat_ctx)
+	run env LD_LIBRARY_PATH="$ndir" prlimit --nproc=10 setpriv \
+	    --reuid=65534 --regid=65534 --clear-groups "$ndir/lat_ctx" -N 2 16
+	[ "$rc" -eq 1 ] && grep -q "Resource temporarily unavailable\$" "$tmp/err" ||
+		fail "lat_ctx 16 under 10 processes: exit $rc: $(head -n 2 "$tmp/err")"
+	sleep 0.5
+	z=$(($(pgrep -c -r Z -u 65534 lat_ctx) - z0))
+	[ "$z" -le 0 ] || fail "lat_ctx 16 under 10 processes left $z zombies"
+	rm -rf "$ndir"
+else
+	echo "$me: not root with setpriv and prlimit: lat_ctx's refused fork" \
+	    "is not tested" >&2
+fi
 no_children
 finish
