@@ -88,9 +88,9 @@ ctx_member(void *arg)
 	}
 }
 
-/* Build the ring: N pipes, N-1 partners. */
+/* Build the ring (ctx_init's work, without the stop on a failure). */
 static int
-ctx_init(bm_iter_t n, void *cookie)
+ctx_build(bm_iter_t n, void *cookie)
 {
 	struct ctx_state *s = cookie;
 	unsigned i;
@@ -128,6 +128,25 @@ ctx_init(bm_iter_t n, void *cookie)
 		}
 	}
 	s->data = ctx_data(s->size, &rc);
+	return rc;
+}
+
+static int ctx_cleanup(bm_iter_t n, void *cookie);
+
+/*
+ * Build the ring: N pipes, N-1 partners.  On a failure (a fork refused by
+ * RLIMIT_NPROC half way round) the members already started are stopped
+ * and reaped here: the engine runs cleanup only after a successful
+ * initialize, and their zombies would outlive the worker where nothing
+ * reaps orphans.
+ */
+static int
+ctx_init(bm_iter_t n, void *cookie)
+{
+	int rc = ctx_build(n, cookie);
+
+	if (rc != 0)
+		(void)ctx_cleanup(n, cookie);
 	return rc;
 }
 

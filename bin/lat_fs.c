@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "common/progress.h"
 #include "common/tool.h"
 
@@ -87,7 +88,7 @@ static int
 fs_file(struct fs_state *s, unsigned i, int create)
 {
 	char path[700];
-	int fd;
+	int fd, rc;
 
 	snprintf(path, sizeof path, "%s/%u", s->wdir, i);
 	if (!create)
@@ -95,10 +96,10 @@ fs_file(struct fs_state *s, unsigned i, int create)
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0600)) < 0)
 		return -errno;
-	if (s->size > 0 && write(fd, s->buf, (size_t)s->size) !=
-	    (ssize_t)s->size) {
+	if (s->size > 0 &&
+	    (rc = file_write_full(fd, s->buf, (size_t)s->size)) != 0) {
 		close(fd);
-		return errno != 0 ? -errno : -ENOSPC;
+		return rc;
 	}
 	return close(fd) == 0 ? 0 : -errno;
 }

@@ -189,30 +189,36 @@ main(int argc, char **argv)
 		.args = "procedure|fork|exec|shell"
 	};
 	const struct proc_mode *m = NULL;
-	struct proc_state s;
+	struct proc_state *s;
 	bm_bench b;
 	bm_result r;
 
-	memset(&s, 0, sizeof s);
 	m = tool_parse_mode(&t, argc, argv, NULL, 1, NULL, NULL,
 	    TOOL_TABLE(proc_modes));
 	tool_setup(&t);
 	tool_wall_clock(&t);
-	if ((s.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+	/*
+	 * On the heap: its paths are 20 KB, which a small stack limit
+	 * (ulimit -s 32) turned into a SIGSEGV before any message.
+	 */
+	if ((s = calloc(1, sizeof *s)) == NULL)
+		tool_fail(&t, "cannot allocate the state: %s", strerror(errno));
+	if ((s->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
 		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
-	s.how = m->how;
-	if (s.how >= 1 && proc_find_helper(&s) != 0)
+	s->how = m->how;
+	if (s->how >= 1 && proc_find_helper(s) != 0)
 		tool_fail(&t, "cannot find the helper %s beside the program",
 		    PROC_HELPER);
-	if (s.how == 2 && proc_quote_helper(&s) != 0)
-		tool_fail(&t, "the helper's path is too long: %s", s.helper);
+	if (s->how == 2 && proc_quote_helper(s) != 0)
+		tool_fail(&t, "the helper's path is too long: %s", s->helper);
 	b.initialize = NULL;
-	b.benchmark = s.how < 0 ? proc_procedure : proc_spawns;
+	b.benchmark = s->how < 0 ? proc_procedure : proc_spawns;
 	b.cleanup = NULL;
-	b.cookie = &s;
+	b.cookie = s;
 	tool_run(&t, &b, &r);
 	tool_report_us(&t, m->name, NULL, 0, &r, m->label);
 	bm_result_free(&r);
-	close(s.devnull);
+	close(s->devnull);
+	free(s);
 	return tool_finish(&t);
 }

@@ -1,8 +1,12 @@
 /* lat_sem.c: the round-trip latency of semaphores between two processes, as lmbench's lat_sem. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <semaphore.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,28 +51,127 @@ struct sem_state {
 /*
  * The System V set and the process that made it, for the removal on exit:
  * a set outlives every process that used it, so each way out of the tool
- * (the end, a failure, SIGINT, SIGTERM, SIGHUP) removes it.
+ * (the end, a failure, a fatal signal: tool_fatal_signals) removes it.
+ * SIGKILL cannot be caught, and the kernel removes a set at once, not
+ * when its last user goes (as it does a shared memory segment), so the
+ * set has a guardian: a process of its own session, forked right after
+ * the set is made, that waits on a pipe whose write end only the tool,
+ * its workers and their partners hold.  When they have all gone without
+ * a word (killed), the guardian reads end of file and removes the set;
+ * when the tool removes it itself, it tells the guardian so first.
  */
 static volatile sig_atomic_t sem_set_id = -1;
 static pid_t sem_set_owner;
+static pid_t sem_guard_pid = -1;
+static int sem_guard_fd = -1;	/* the write end, in the tool */
 
-/* Remove the System V set if this process made it (async-signal-safe). */
+/*
+ * Remove the System V set if this process made it, telling its guardian
+ * (which then leaves) and reaping it (async-signal-safe).
+ */
 static void
 sem_set_remove(void)
 {
-	if (sem_set_id >= 0 && sem_set_owner == getpid()) {
-		(void)semctl(sem_set_id, 0, IPC_RMID);
-		sem_set_id = -1;
+	char done = 'x';
+	int err = errno;
+
+	if (sem_set_id < 0 || sem_set_owner != getpid())
+		return;
+	(void)semctl(sem_set_id, 0, IPC_RMID);
+	sem_set_id = -1;
+	if (sem_guard_fd >= 0) {
+		(void)!write(sem_guard_fd, &done, 1);
+		(void)close(sem_guard_fd);
+		sem_guard_fd = -1;
 	}
+	if (sem_guard_pid > 0) {
+		while (waitpid(sem_guard_pid, NULL, 0) < 0 && errno == EINTR)
+			continue;
+		sem_guard_pid = -1;
+	}
+	errno = err;
 }
 
-/* A fatal signal outside a run: remove the set, then die of the signal. */
+/*
+ * In the guardian: close every descriptor but keep (stdout held open
+ * would keep a pipeline reading the tool's output waiting).
+ */
 static void
-sem_on_signal(int sig)
+sem_guard_close_all(int keep)
 {
-	sem_set_remove();
-	(void)signal(sig, SIG_DFL);
-	(void)raise(sig);
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char *end;
+	long fd;
+	int self;
+
+	if (d == NULL) {
+		for (fd = 0; fd < 1024; fd++)
+			if (fd != keep)
+				(void)close(fd);
+		return;
+	}
+	self = dirfd(d);
+	while ((e = readdir(d)) != NULL) {
+		fd = strtol(e->d_name, &end, 10);
+		if (end != e->d_name && *end == '\0' && fd >= 0 &&
+		    fd != keep && fd != self && fd <= INT_MAX)
+			(void)close((int)fd);
+	}
+	(void)closedir(d);
+}
+
+/*
+ * The guardian of set id: in a session of its own (a signal to the
+ * tool's process group is not meant for it), wait on the pipe's read end
+ * rd; end of file without the tool's word means the tool and its workers
+ * were killed: remove the set.
+ */
+static void __attribute__((noreturn))
+sem_guard_main(int id, int rd)
+{
+	sigset_t none;
+	char c;
+	ssize_t got;
+	size_t i;
+
+	(void)setsid();
+	for (i = 0; i < tool_nfatal; i++)
+		(void)signal(tool_fatal_signals[i], SIG_DFL);
+	(void)sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	sem_guard_close_all(rd);
+	while ((got = read(rd, &c, 1)) < 0 && errno == EINTR)
+		continue;
+	if (got == 0)
+		(void)semctl(id, 0, IPC_RMID);
+	_exit(0);
+}
+
+/*
+ * Start the guardian of set id (the fatal signals held by the caller);
+ * without one (no pipe, no fork) the other ways out still remove it.
+ */
+static void
+sem_guard_start(int id)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		(void)close(fds[1]);
+		sem_guard_main(id, fds[0]);
+	}
+	(void)close(fds[0]);
+	if (pid < 0) {
+		(void)close(fds[1]);
+		return;
+	}
+	sem_guard_pid = pid;
+	sem_guard_fd = fds[1];
 }
 
 /*
@@ -79,28 +182,18 @@ sem_on_signal(int sig)
 static void
 sem_set_make(struct tool *t, unsigned workers)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	sigset_t fatal, old;
-	size_t i;
+	sigset_t old;
 	int id, err;
 
-	(void)sigemptyset(&fatal);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		(void)sigaddset(&fatal, sigs[i]);
-	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
-	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		if (sigaction(sigs[i], NULL, &sa) == 0 &&
-		    sa.sa_handler == SIG_IGN)
-			continue;
-		(void)signal(sigs[i], sem_on_signal);
-	}
+	tool_fatal_hold(sem_set_remove, &old);
 	sem_set_owner = getpid();
 	id = semget(IPC_PRIVATE, (int)(2 * workers), IPC_CREAT | 0600);
 	err = errno;
-	if (id >= 0)
+	if (id >= 0) {
 		sem_set_id = id;
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		sem_guard_start(id);
+	}
+	tool_fatal_release(&old);
 	if (id < 0)
 		tool_fail(t, "cannot make a set of %u System V semaphores: %s",
 		    2 * workers, strerror(err));

@@ -456,7 +456,27 @@ typedef struct bm_interference {
 	uint64_t migrated;	/* kept intervals that changed CPU */
 	double steal_s;		/* hypervisor steal, all CPUs, timing phases */
 	double timed_s;		/* the timing phases' wall time, summed */
+	/*
+	 * Timed intervals that spanned a stop (job control) and were run
+	 * again, with the accounting on or off; their time is in
+	 * discarded_s when it is on.
+	 */
+	uint64_t stopped;
 } bm_interference;
+
+/*
+ * Whether a CPU quota throttled the run (bm_result's throttle): the
+ * kernel's counts in the cpu.stat of the process's cgroup and of its
+ * ancestors (cgroup v2 or v1), read before the calibration and after the
+ * last round.  Throttled time is time off every CPU inside the timed
+ * intervals: a throttled run's figures are too slow.
+ */
+typedef struct bm_throttle {
+	int known;		/* 1: cpu.stat had the counts, both times */
+	uint64_t nr_throttled;	/* periods throttled during the run */
+	double throttled_s;	/* time throttled during the run */
+	double quota_cpus;	/* the tightest quota on the path, 0: none */
+} bm_throttle;
 
 /* One requested event and whether it was counted. */
 typedef struct bm_event_info {
@@ -578,6 +598,7 @@ typedef struct bm_result {
 	bm_interference interference;
 	/* 1: max_time_us stopped rounds that were wanted (see bm_options). */
 	int budget_hit;
+	bm_throttle throttle;
 	/*
 	 * Each round's summed rate of its workers (operations per second),
 	 * processes of them, in round order: ops_per_s is their median.
@@ -594,7 +615,8 @@ typedef struct bm_result {
  * BM_ETIMEDOUT, each with the detail on ctx; no process is left behind:
  * the command's process group and whatever it orphaned (the caller is a
  * child subreaper during the runs) are killed after each run.  SIGINT,
- * SIGTERM and SIGHUP end the runs with BM_EINTR, as in bm_run().
+ * SIGTERM, SIGHUP and the other fatal signals end the runs with BM_EINTR,
+ * as in bm_run().
  */
 BM_EXTERN int bm_run_command(bm_ctx *ctx, char *const argv[], unsigned reps,
     uint64_t timeout_us, bm_result *res);

@@ -73,7 +73,9 @@ struct bm_state {
 	uint32_t disturbed;	/* timed intervals judged disturbed */
 	uint32_t discarded;	/* of them run again */
 	uint32_t bound_hit;
+	uint32_t stopped;	/* timed intervals that spanned a stop */
 	double discarded_ns;
+	unsigned cont0;		/* SIGCONTs seen when the call started */
 };
 
 /*
@@ -153,6 +155,7 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	hdr.disturbed = s->disturbed;
 	hdr.discarded = s->discarded;
 	hdr.bound_hit = s->bound_hit;
+	hdr.stopped = s->stopped;
 	hdr.accounted = (uint32_t)s->account;
 	hdr.discarded_ns = s->discarded_ns;
 	buf = malloc(1 + sizeof(hdr) + body + opsz);
@@ -304,11 +307,12 @@ bm_interval(bm_state *s)
 	double ev1[BM_MAX_EVENTS];
 	struct bm__ireading r1;
 	struct bm__idelta d;
-	int cmd, accepted, again = 0;
+	int cmd, accepted, stopped, again = 0;
 
 	t1 = bm__clock_now(t);
 	if (s->cycles)
 		c1 = bm__cycle_now(t);
+	stopped = bm__signals_continued() != s->cont0;
 	if (bm__counters_read(&s->counters, &s->ctx->events, ev1) != 0)
 		child_fail(s, -EIO);
 	memset(&d, 0, sizeof(d));
@@ -316,7 +320,22 @@ bm_interval(bm_state *s)
 		elapsed = t1 > s->t0 ? t1 - s->t0 : 0;
 		accepted = (double)elapsed >= CHILD_ACCEPT * (double)s->enough_ns
 		    || s->n >= CHILD_MAX_N;
-		if (s->account && s->phase != CHILD_COOLDOWN) {
+		if (stopped && s->phase != CHILD_COOLDOWN) {
+			/*
+			 * The call spanned a stop (Ctrl-Z, SIGSTOP) and a
+			 * SIGCONT: its time is the stop's, not the
+			 * benchmark's, and says nothing about the machine
+			 * either.  Run the same count again, in any case and
+			 * without counting it against the bound on
+			 * discarding (each stop is the user's doing).
+			 */
+			if (s->phase == CHILD_TIMING) {
+				s->stopped++;
+				s->discarded_ns += (double)elapsed;
+			}
+			accepted = 0;
+			again = 1;
+		} else if (s->account && s->phase != CHILD_COOLDOWN) {
 			bm__interfere_read(&s->in, &r1);
 			(void)bm__interfere_judge(&s->base, &s->r0, &r1,
 			    elapsed, s->n, accepted, s->phase == CHILD_WARMUP,
@@ -367,6 +386,7 @@ bm_interval(bm_state *s)
 			s->n = child_next_n(s, elapsed);
 	}
 	s->inflight = 1;
+	s->cont0 = bm__signals_continued();
 	if (s->account && s->phase != CHILD_COOLDOWN)
 		bm__interfere_read(&s->in, &s->r0);
 	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev0) != 0)

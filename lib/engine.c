@@ -1,6 +1,7 @@
 /* engine.c: the parent side of the engine: fork workers, drive them, merge. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -244,10 +245,11 @@ engine_account(struct engine *e, const struct bm__record_hdr *h,
 	bm_interference *in = &e->res->interference;
 	unsigned k;
 
+	in->stopped += h->stopped;
 	if (!h->accounted)
 		return;
 	in->accounted = 1;
-	in->intervals += h->count + h->discarded;
+	in->intervals += h->count + h->discarded + h->stopped;
 	in->disturbed += h->disturbed;
 	in->discarded += h->discarded;
 	in->bound_hit += h->bound_hit ? 1 : 0;
@@ -427,17 +429,56 @@ engine_send_all(struct engine *e, unsigned char cmd)
 }
 
 /*
- * Make room for two descriptors per worker: raise the soft limit up to the
- * hard one when a large -P needs it.
+ * The descriptors open in this process: /proc/self/fd's entries but the
+ * directory's own; without /proc, the valid ones below the soft limit (at
+ * most 65536 probed).  When not even the directory can be opened, the
+ * limit is reached: limit.
+ */
+static rlim_t
+engine_fds_open(rlim_t limit)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *ent;
+	rlim_t n = 0, fd, top;
+
+	if (d == NULL && errno == EMFILE)
+		return limit;
+	if (d == NULL) {
+		top = limit == RLIM_INFINITY || limit > 65536 ? 65536 : limit;
+		for (fd = 0; fd < top; fd++)
+			if (fcntl((int)fd, F_GETFD) != -1)
+				n++;
+		return n;
+	}
+	while ((ent = readdir(d)) != NULL)
+		if (ent->d_name[0] != '.')
+			n++;
+	(void)closedir(d);
+	return n > 0 ? n - 1 : 0;
+}
+
+/*
+ * Make room for what the run opens, counted, not guessed: the parent holds
+ * two descriptors per worker, two more while it forks one, and the signal
+ * pipe; a worker its two, the interference accounting's (its own and its
+ * partners'), one per counted event and two for a cycle counter, besides
+ * what both inherit (open now).  A benchmark's own descriptors are its
+ * own: it reports EMFILE when it opens one too many.  Raise the soft limit
+ * up to the hard one when a large -P needs it.
  */
 static int
 engine_fd_room(bm_ctx *ctx, unsigned parallel)
 {
 	struct rlimit rl;
-	rlim_t need = (rlim_t)parallel * 2 + 64;
+	rlim_t need, worker, open;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return bm__fail(ctx, -errno, "getrlimit: %s", strerror(errno));
+	open = engine_fds_open(rl.rlim_cur);
+	need = open + (rlim_t)parallel * 2 + 4;
+	worker = open + 2 + 1 + BM__INTERFERE_PARTNERS + ctx->events.n + 2;
+	if (worker > need)
+		need = worker;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
 		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 			return bm__fail(ctx, -EMFILE,
@@ -732,8 +773,11 @@ engine_rounds(const bm_ctx *ctx, const bm_options *o, unsigned *min,
 /*
  * After a round: 1 when another is due, that is below the minimum, or
  * below the maximum while the interval over the rounds so far is wider
- * than the precision asked for (half its width relative to the median).
- * The statistics are the ones the finished run will report.
+ * than the precision asked for (half its width relative to the median)
+ * or covers the median with less than BM__SETTLED_LEVEL: two rounds from
+ * the same one of two clusters are close together, and their interval
+ * (50%) says nothing about the other.  The statistics are the ones the
+ * finished run will report.
  */
 static int
 engine_more(struct engine *e, unsigned min, unsigned max, double precision,
@@ -755,7 +799,8 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 		return rc;
 	/* The interval the record will show, floor included. */
 	bm__stats_interval(st, BM__CI_FLOOR, &lo, &hi);
-	*more = !(hi - lo <= 2 * precision * fabs(st->median));
+	*more = !(hi - lo <= 2 * precision * fabs(st->median)) ||
+	    st->ci_level < BM__SETTLED_LEVEL;
 	return 0;
 }
 
@@ -887,6 +932,27 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 }
 
 /*
+ * Fill the result's throttle from the cgroup's counts before the run
+ * (thr0) and now: a quota that throttled the run made its figures slow.
+ */
+static void
+engine_throttle(const struct bm__throttle *thr0, bm_result *res)
+{
+	struct bm__throttle thr1;
+
+	if (!thr0->known || bm__throttle_read("", &thr1) != 0 || !thr1.known)
+		return;
+	res->throttle.known = 1;
+	res->throttle.quota_cpus = thr1.quota_cpus;
+	if (thr1.nr_throttled > thr0->nr_throttled)
+		res->throttle.nr_throttled = thr1.nr_throttled -
+		    thr0->nr_throttled;
+	if (thr1.throttled_ns > thr0->throttled_ns)
+		res->throttle.throttled_s = (double)(thr1.throttled_ns -
+		    thr0->throttled_ns) / 1e9;
+}
+
+/*
  * Run a benchmark in rounds of parallel workers and collect their samples.
  * Every failure goes to out, the one way back: it tells the meeting hook
  * (BM__PHASE_FAILED), restores the signals, frees, and forgets a partial
@@ -897,6 +963,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 {
 	struct engine e;
 	bm_calibration cal;
+	struct bm__throttle thr0;
 	int signals = 0;
 	uint64_t t0;
 	int rc;
@@ -912,6 +979,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	if ((rc = engine_check(ctx, b, o)) != 0)
 		goto out;
+	(void)bm__throttle_read("", &thr0);
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
 		goto out;
 	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
@@ -946,6 +1014,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.t0 = t0;
 	rc = engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
+	engine_throttle(&thr0, res);
 	if (rc == 0)
 		rc = bm__result_merge(ctx, res, o->repetitions);
 	if (rc == 0)

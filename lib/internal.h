@@ -385,6 +385,8 @@ struct bm__record_hdr {
 	uint32_t discarded;
 	uint32_t bound_hit;
 	uint32_t accounted;	/* the accounting was on and could read */
+	/* Intervals that spanned a stop and a SIGCONT, always discarded. */
+	uint32_t stopped;
 	double discarded_ns;	/* time spent in discarded intervals */
 };
 
@@ -468,6 +470,27 @@ int bm__read_full(int fd, void *buf, size_t len, int timeout_ms);
 int bm__write_full(int fd, const void *buf, size_t len);
 /* Monotonic time in nanoseconds for deadlines (not for measuring). */
 uint64_t bm__deadline_now(void);
+
+/*
+ * The least coverage of a figure's interval for it to be settled: below
+ * it the figure is flagged noisy (stats.c), and adaptive rounds do not
+ * stop before it (engine.c).  Five rounds cover 93.75%.
+ */
+#define BM__SETTLED_LEVEL 0.9
+
+/*
+ * CPU quota throttling (throttle.c): the summed nr_throttled and throttled
+ * time of the cpu.stat files from this process's cgroup up to its
+ * hierarchy's root, and the tightest quota on that path, read under root
+ * ("" for the machine's own /proc and /sys).
+ */
+struct bm__throttle {
+	int known;
+	uint64_t nr_throttled;
+	uint64_t throttled_ns;
+	double quota_cpus;
+};
+int bm__throttle_read(const char *root, struct bm__throttle *t);
 
 /*
  * Signals during a run (signal.c): install catches SIGINT, SIGTERM and

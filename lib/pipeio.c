@@ -19,21 +19,30 @@ bm__deadline_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Wait until fd is readable or the deadline (0: none) passes. */
+/*
+ * Wait until fd is readable or *deadline (0: none) passes.  A SIGCONT
+ * moves the deadline to timeout_ns from now: the writer was stopped too
+ * (job control), and a stopped run is not a hung one.
+ */
 static int
-pipeio_wait(int fd, uint64_t deadline)
+pipeio_wait(int fd, uint64_t *deadline, uint64_t timeout_ns, unsigned *cont)
 {
 	struct pollfd pfd;
 	uint64_t now;
 	int ms, rc;
 
 	for (;;) {
+		if (*cont != bm__signals_continued()) {
+			*cont = bm__signals_continued();
+			if (*deadline != 0)
+				*deadline = bm__deadline_now() + timeout_ns;
+		}
 		ms = -1;
-		if (deadline != 0) {
+		if (*deadline != 0) {
 			now = bm__deadline_now();
-			if (now >= deadline)
+			if (now >= *deadline)
 				return BM_ETIMEDOUT;
-			ms = (int)((deadline - now + 999999) / 1000000);
+			ms = (int)((*deadline - now + 999999) / 1000000);
 		}
 		pfd.fd = fd;
 		pfd.events = POLLIN;
@@ -51,14 +60,17 @@ int
 bm__read_full(int fd, void *buf, size_t len, int timeout_ms)
 {
 	unsigned char *p = buf;
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, timeout_ns = 0;
+	unsigned cont = bm__signals_continued();
 	ssize_t got;
 	int rc;
 
-	if (timeout_ms >= 0)
-		deadline = bm__deadline_now() + (uint64_t)timeout_ms * 1000000u;
+	if (timeout_ms >= 0) {
+		timeout_ns = (uint64_t)timeout_ms * 1000000u;
+		deadline = bm__deadline_now() + timeout_ns;
+	}
 	while (len > 0) {
-		if ((rc = pipeio_wait(fd, deadline)) != 0)
+		if ((rc = pipeio_wait(fd, &deadline, timeout_ns, &cont)) != 0)
 			return rc;
 		got = read(fd, p, len);
 		if (got < 0) {

@@ -729,6 +729,9 @@ rec_interference(struct rec_buf *b, const bm_result *r)
 	    in->accounted ? "true" : "false");
 	if (in->off)
 		rec_printf(b, ",\"off\":true");
+	if (in->stopped)
+		rec_printf(b, ",\"stopped\":%llu",
+		    (unsigned long long)in->stopped);
 	if (!in->accounted) {
 		rec_printf(b, "}");
 		return;
@@ -746,6 +749,23 @@ rec_interference(struct rec_buf *b, const bm_result *r)
 	    (unsigned long long)in->ivcsw, (unsigned long long)in->migrated);
 	rec_knum(b, "steal_s", in->steal_s);
 	rec_knum(b, "timed_s", in->timed_s);
+	rec_printf(b, "}");
+}
+
+/*
+ * Append a CPU quota's throttling of the run, only when there was some:
+ * periods, time, and the quota in CPUs (null when none was found).
+ */
+static void
+rec_throttled(struct rec_buf *b, const bm_result *r)
+{
+	if (r->throttle.nr_throttled == 0)
+		return;
+	rec_printf(b, ",\"throttled\":{\"nr_throttled\":%llu",
+	    (unsigned long long)r->throttle.nr_throttled);
+	rec_knum(b, "throttled_s", r->throttle.throttled_s);
+	rec_knum(b, "quota_cpus", r->throttle.quota_cpus > 0 ?
+	    r->throttle.quota_cpus : NAN);
 	rec_printf(b, "}");
 }
 
@@ -795,6 +815,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	    rec_cycle_hz(ctx));
 	rec_events(&b, r);
 	rec_interference(&b, r);
+	rec_throttled(&b, r);
 	rec_percentiles(&b, r, rec_cycle_hz(ctx));
 	rec_context(&b, ctx);
 	rec_where_when(&b);

@@ -1,4 +1,4 @@
-/* signal.c: SIGINT, SIGTERM and SIGHUP during a run, so workers are reaped. */
+/* signal.c: fatal signals and SIGCONT during a run, so workers are reaped. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,7 +15,15 @@
  * set only while bm_run() is running.
  */
 static const int signals_list[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
-    SIGCONT };
+    SIGCONT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM,
+    SIGPROF };
+/*
+ * From SIGQUIT on, the other signals whose default is to end the process
+ * (the ones that can be caught and are not a fault of the code itself):
+ * caught only where the application left the default, so that a handler
+ * of its own (a profiler's SIGPROF, a SIGUSR1 it uses) stays.
+ */
+#define SIGNALS_FIRST_DFL_ONLY 5
 #define SIGNALS_N (sizeof(signals_list) / sizeof(signals_list[0]))
 static struct sigaction signals_saved[SIGNALS_N];
 static int signals_installed[SIGNALS_N];
@@ -35,7 +43,7 @@ signals_on_cont(int sig)
 	unsigned char c = (unsigned char)sig;
 
 	signals_continued++;
-	if (write(signals_sigpipe[1], &c, 1) < 0) {
+	if (signals_sigpipe[1] >= 0 && write(signals_sigpipe[1], &c, 1) < 0) {
 		/* The pipe is full: the counter alone is enough. */
 	}
 	errno = saved;
@@ -57,9 +65,9 @@ signals_on_signal(int sig)
 }
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP so the workers can be reaped, and
- * ignore SIGPIPE so a dead worker's pipe is an error, not a death.  A
- * signal the application ignores stays ignored.
+ * Catch SIGINT, SIGTERM, SIGHUP and the other fatal signals so the
+ * workers can be reaped, and ignore SIGPIPE so a dead worker's pipe is an
+ * error, not a death.  A signal the application ignores stays ignored.
  */
 int
 bm__signals_install(void)
@@ -81,8 +89,9 @@ bm__signals_install(void)
 		sa.sa_handler = signals_list[i] == SIGPIPE ? SIG_IGN :
 		    signals_list[i] == SIGCONT ? signals_on_cont :
 		    signals_on_signal;
-		/* An application's own SIGCONT handler stays. */
-		if (signals_list[i] == SIGCONT &&
+		/* An application's own SIGCONT handler stays, as these do. */
+		if ((signals_list[i] == SIGCONT ||
+		    i >= SIGNALS_FIRST_DFL_ONLY) &&
 		    signals_saved[i].sa_handler != SIG_DFL)
 			continue;
 		if (sigaction(signals_list[i], &sa, NULL) == 0)
@@ -117,15 +126,33 @@ bm__signals_close(void)
 	signals_sigpipe[0] = signals_sigpipe[1] = -1;
 }
 
-/* In a worker: the application's dispositions, no signal pipe. */
+/*
+ * In a worker: the application's dispositions, no signal pipe, and a
+ * SIGCONT counter where the application has no SIGCONT handler of its
+ * own, so that the worker can tell an interval that spanned a stop (job
+ * control) from one that ran.  The handler restarts system calls
+ * (SA_RESTART); those that are never restarted after a handler (poll,
+ * select, nanosleep, semop) fail with EINTR only in the interval that
+ * spanned the stop, which is thrown away.  exec() resets it, so a program
+ * a benchmark runs sees the default.
+ */
 void
 bm__signals_restore_in_child(void)
 {
+	struct sigaction sa, old;
 	sigset_t none;
 
 	bm__signals_close();
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	signals_continued = 0;
+	if (sigaction(SIGCONT, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = signals_on_cont;
+	sa.sa_flags = SA_RESTART;
+	(void)sigaction(SIGCONT, &sa, NULL);
 }
 
 /* The signal that interrupted the run, or 0. */
@@ -135,7 +162,10 @@ bm__signals_caught(void)
 	return signals_caught;
 }
 
-/* How many times the process was continued (SIGCONT) during the run. */
+/*
+ * How many times the process was continued (SIGCONT) during the run, in
+ * the parent or in a worker.
+ */
 unsigned
 bm__signals_continued(void)
 {

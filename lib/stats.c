@@ -19,9 +19,10 @@
  * A figure over rounds is noisy too when its interval covers the median
  * with less than this probability: from four rounds or fewer the widest
  * interval, min to max, covers 87.5% at most, and a figure from one or two
- * rounds (0% and 50%) is not settled, however close its values.
+ * rounds (0% and 50%) is not settled, however close its values.  With one
+ * round, what is within it is flagged so too.
  */
-#define STATS_NOISY_LEVEL	0.9
+#define STATS_NOISY_LEVEL	BM__SETTLED_LEVEL
 /*
  * Two modes: a gap between neighbouring sorted values at least this many
  * times the spread (MAD) within the larger side and at least 5% of the
@@ -291,8 +292,11 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 		goto out;
 	if (nr == 1) {
 		*proc = *within = rs[0];
-		if (proc->ci_level < STATS_NOISY_LEVEL)
+		if (proc->ci_level < STATS_NOISY_LEVEL) {
+			/* Nor does one process's interval, from its few values. */
 			proc->flags |= BM_STATS_NOISY;
+			within->flags |= BM_STATS_NOISY;
+		}
 		goto out;
 	}
 	if ((rc = bm_stats_compute(med, nr, proc)) != 0)

@@ -595,10 +595,37 @@ START_TEST(test_fork_fails)
 }
 END_TEST
 
+/* The descriptors test_fds_exhausted's hook holds. */
+static int fds_hog[200];
+static unsigned fds_nhog;
+
 /*
- * Descriptors exhausted: a limit that leaves no room for the pipes of
- * the later workers fails the pipe, reaping the others; a hard limit below
- * what the workers need is a clear refusal before anything is forked.
+ * After the first round, take all but 64 free descriptors (room for the
+ * pipes of half the workers, whatever the harness left open) below a
+ * limit of 200, as another thread of the caller might.
+ */
+static int
+fds_hook(bm_ctx *ctx, struct bm__meeting *m)
+{
+	unsigned n;
+
+	(void)ctx;
+	if (m->phase != BM__PHASE_ROUND || fds_nhog > 0)
+		return 0;
+	n = 200 - 64 - open_fds();
+	ck_assert_uint_lt(n, 200);
+	for (fds_nhog = 0; fds_nhog < n; fds_nhog++)
+		ck_assert_int_ge(fds_hog[fds_nhog] = dup(0), 0);
+	return 0;
+}
+
+/*
+ * Descriptors: the need is counted, so a limit that is enough for one
+ * worker and what is open runs it (a fixed reserve of 64 refused one
+ * worker under 65); descriptors taken after the check (by the caller's
+ * hook between rounds) fail the pipe of a later worker, reaping the
+ * others; a hard limit below what the workers need, or what is open plus
+ * their pipes, is a clear refusal before anything is forked.
  */
 START_TEST(test_fds_exhausted)
 {
@@ -607,30 +634,24 @@ START_TEST(test_fds_exhausted)
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
-	int rc, fd, hog[200];
-	unsigned i, nhog, before;
+	int rc, fd;
+	unsigned i, before;
 
 	bm_options_init(&o);
 	o.parallel = 64;
-	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
-
-	/*
-	 * Room by the count, but the descriptors are taken by others: all
-	 * but 64 free ones are held, room for the pipes of half the workers
-	 * whatever the harness left open.
-	 */
+	o.processes = 2;
 	rl.rlim_cur = rl.rlim_max = 200;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	nhog = 200 - 64 - open_fds();
-	ck_assert_uint_lt(nhog, 200);
-	for (i = 0; i < nhog; i++)
-		ck_assert_int_ge(hog[i] = dup(0), 0);
+	fds_nhog = 0;
+	ctx->meet = fds_hook;
 	before = open_fds();
 	rc = bm_run(ctx, &b, &o, &r);
 	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx), "pipe for "
 	    "worker") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
 	check_no_children();
-	ck_assert_uint_eq(open_fds(), before);
+	ck_assert_uint_gt(fds_nhog, 0);
+	ck_assert_uint_eq(open_fds(), before + fds_nhog);
+	ctx->meet = NULL;
 
 	/* A hard limit below the need: refused before anything is forked. */
 	rl.rlim_cur = rl.rlim_max = 100;
@@ -639,8 +660,17 @@ START_TEST(test_fds_exhausted)
 	ck_assert_msg(rc == -EMFILE && strstr(bm_ctx_errmsg(ctx),
 	    "the limit is 100") != NULL, "%d %s", rc, bm_ctx_errmsg(ctx));
 	check_no_children();
-	for (i = 0; i < nhog; i++)
-		(void)close(hog[i]);
+	for (i = 0; i < fds_nhog; i++)
+		(void)close(fds_hog[i]);
+
+	/* One worker and what is open, with room to spare: it runs. */
+	o.parallel = 1;
+	o.processes = 1;
+	rl.rlim_cur = rl.rlim_max = open_fds() + 16;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	check_run_ok(ctx, &b, &o, &r);
+	bm_result_free(&r);
+	check_no_children();
 	fd = dup(0);
 	ck_assert_int_ge(fd, 0);
 	(void)close(fd);
@@ -1106,9 +1136,12 @@ START_TEST(test_rounds_cover_spread)
 END_TEST
 
 /*
- * Adaptive rounds: a steady cost stops at the minimum once its interval is
- * within the precision; a cost that differs between processes goes on to
- * the maximum.  BENCHMP_PROCESSES (through the context) overrides both.
+ * Adaptive rounds: a steady cost stops once its interval is within the
+ * precision and covers 90% (five rounds, past a minimum of two: two rounds
+ * close together may both come from one of two clusters); a cost that
+ * differs between processes goes on to the maximum.  BENCHMP_PROCESSES
+ * (through the context) overrides both.  A figure of one or two rounds is
+ * noisy, never settled.
  */
 START_TEST(test_rounds_adaptive)
 {
@@ -1123,13 +1156,29 @@ START_TEST(test_rounds_adaptive)
 	bm_options_init(&o);
 	o.repetitions = 3;
 	o.processes = 2;
-	o.max_processes = 5;
+	o.max_processes = 8;
 	/* The loosest precision: a steady cost stops even if a loaded
 	 * machine stretches one round to twice the other. */
 	o.precision = 1;
 	check_run_ok(ctx, &b, &o, &r);
-	ck_assert_uint_eq(r.processes, 2);
+	ck_assert_uint_eq(r.processes, 5);
+	ck_assert(r.per_op_ns.ci_level >= 0.9);
 	bm_result_free(&r);
+	o.max_processes = 2;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_eq(r.processes, 2);
+	ck_assert(r.per_op_ns.ci_level < 0.9);
+	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
+	bm_result_free(&r);
+	o.repetitions = 1;
+	o.processes = 1;
+	o.max_processes = 1;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_eq(r.processes, 1);
+	ck_assert(r.per_op_ns.flags & BM_STATS_NOISY);
+	ck_assert(r.within.flags & BM_STATS_NOISY);
+	bm_result_free(&r);
+	o.repetitions = 3;
 	rb.vary = 1;
 	o.max_processes = 4;
 	o.precision = 0.01;
@@ -1237,6 +1286,106 @@ START_TEST(test_hang_bound)
 	    "13.6 s") != NULL, "%s", bm_ctx_errmsg(ctx));
 	ck_assert_msg(took >= 13600000000u && took < 25000000000u,
 	    "gave up after %.1f s", (double)took / 1e9);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
+ * Job control: shared between the test, its stopping helper and the
+ * workers (a MAP_SHARED page made before the fork).
+ */
+struct stop_share {
+	volatile int armed;	/* the first timed call in the run stops */
+	volatile int continued;	/* the helper has sent SIGCONT */
+	int pipe[2];		/* a worker asks the helper to stop us */
+};
+static struct stop_share *stop_share;
+
+/*
+ * In the first timed call of the run, ask the helper to stop the whole
+ * process group, and spin until it has continued it, so that this call's
+ * interval certainly spans the stop.
+ */
+static int
+bench_stop_once(bm_iter_t n, void *cookie)
+{
+	uint64_t until = bm__deadline_now() + 60000000000u;
+	char c = 's';
+
+	(void)cookie;
+	if (bm__state_phase(bm_state_current()) == BM__STATE_TIMING &&
+	    __sync_bool_compare_and_swap(&stop_share->armed, 1, 0)) {
+		ck_assert_int_eq(write(stop_share->pipe[1], &c, 1), 1);
+		while (!stop_share->continued && bm__deadline_now() < until)
+			continue;
+	}
+	while (n-- > 0)
+		check_spin_ns(1000);
+	return 0;
+}
+
+/*
+ * Ctrl-Z in the middle of the timed intervals (issue 29): the whole
+ * process group (the parent and its workers) is stopped for 9 s, longer
+ * than the parent's 8 s bound on a phase (loose: a loaded machine must
+ * not reach it otherwise), and continued.  The run must
+ * succeed, with the interval that spanned the stop run again (counted in
+ * interference.stopped) and no kept interval as long as the stop, even
+ * with the interference accounting off.
+ */
+START_TEST(test_stop_continue)
+{
+	bm_bench b = { NULL, bench_stop_once, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	pid_t helper;
+	size_t k;
+	int rc, status;
+	char c;
+
+	stop_share = mmap(NULL, sizeof(*stop_share), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(stop_share != MAP_FAILED);
+	stop_share->armed = 1;
+	ck_assert_int_eq(pipe(stop_share->pipe), 0);
+	/* The test and its workers in a group of their own, the helper not. */
+	ck_assert_int_eq(setpgid(0, 0), 0);
+	helper = fork();
+	ck_assert_int_ge(helper, 0);
+	if (helper == 0) {
+		(void)setpgid(0, 0);
+		if (read(stop_share->pipe[0], &c, 1) != 1)
+			_exit(1);
+		(void)kill(-getpgid(getppid()), SIGSTOP);
+		(void)usleep(9000000);
+		(void)kill(-getpgid(getppid()), SIGCONT);
+		stop_share->continued = 1;
+		_exit(0);
+	}
+	(void)close(stop_share->pipe[0]);
+	ck_assert_int_eq(bm_ctx_set_interference(ctx, 0), 0);
+	bm_options_init(&o);
+	o.enough_us = 2000;
+	o.repetitions = 5;
+	o.processes = 1;
+	o.timeout_us = 8000000;
+	rc = bm_run(ctx, &b, &o, &r);
+	if (stop_share->armed) {
+		/* The stop never happened: make the helper leave. */
+		(void)close(stop_share->pipe[1]);
+	}
+	ck_assert_int_eq(waitpid(helper, &status, 0), helper);
+	ck_assert_msg(rc == 0, "%s", bm_ctx_errmsg(ctx));
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_msg(r.interference.stopped == 1, "%llu stopped intervals",
+	    (unsigned long long)r.interference.stopped);
+	ck_assert_uint_eq(r.nsamples, 5);
+	for (k = 0; k < r.nsamples; k++)
+		ck_assert_msg(r.samples[k].ns < 9e9, "a kept interval of "
+		    "%.3f s", r.samples[k].ns / 1e9);
+	bm_result_free(&r);
 	bm_ctx_free(ctx);
 	check_no_children();
 }
@@ -1453,6 +1602,7 @@ engine_suite(void)
 	 */
 	TCase *timing = tcase_create("timing");
 	TCase *limits = tcase_create("limits");
+	TCase *jobs = tcase_create("jobcontrol");
 
 	tcase_set_timeout(timing, 90);
 	tcase_add_test(timing, test_known_cost_p1);
@@ -1463,6 +1613,9 @@ engine_suite(void)
 	tcase_set_timeout(limits, 90);
 	tcase_add_test(limits, test_fds_exhausted);
 	suite_add_tcase(s, limits);
+	tcase_set_timeout(jobs, 90);
+	tcase_add_test(jobs, test_stop_continue);
+	suite_add_tcase(s, jobs);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_empty_benchmark);
 	tcase_add_test(tc, test_child_crash);

@@ -17,6 +17,27 @@
 /* The largest size bw_file_rd and bw_mmap_rd accept: 1 TB. */
 #define FILE_MAX_SIZE (1ull << 40)
 
+/* Write all of buf, going on after a short write to learn why it was short. */
+int
+file_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t got;
+
+	while (len > 0) {
+		if ((got = write(fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (got == 0)
+			return -ENOSPC;	/* no progress and no reason given */
+		p += got;
+		len -= (size_t)got;
+	}
+	return 0;
+}
+
 /* Open a regular file without blocking; refuse anything else. */
 int
 file_open(const char *path, int flags, int *fdp, uint64_t *size)
@@ -106,10 +127,8 @@ file_clone(const char *src, const char *dir, unsigned worker, uint64_t size,
 			rc = got == 0 ? -ENODATA : -errno;
 			break;
 		}
-		if (write(fd, buf, (size_t)got) != got) {
-			rc = errno != 0 ? -errno : -EIO;
+		if ((rc = file_write_full(fd, buf, (size_t)got)) != 0)
 			break;
-		}
 		size -= (uint64_t)got;
 	}
 	if (close(fd) != 0 && rc == 0)

@@ -17,6 +17,14 @@
 int file_open(const char *path, int flags, int *fd, uint64_t *size);
 
 /*
+ * Write all len bytes of buf to fd: 0, or -errno.  A short write is
+ * followed by another, which names the cause (ENOSPC for a full file
+ * system, EFBIG past a file-size limit, SIGXFSZ being ignored): errno is
+ * not set by a write that wrote something.
+ */
+int file_write_full(int fd, const void *buf, size_t len);
+
+/*
  * Check that path is a regular file we can open with flags (O_RDONLY or
  * O_RDWR), holding at least min bytes; exit 1 naming it otherwise
  * ("... is not a regular file" for a FIFO, device or directory).

@@ -117,38 +117,147 @@ tool_cleanup(const struct tool *t)
 	tool_dir[0] = '\0';
 }
 
-/* Remove the private directory on a fatal signal outside bm_run, then die of it. */
-static void
-tool_on_signal(int sig)
+/*
+ * The signals whose default ends the process and that a tool catches to
+ * clean up before it dies of them (the faults, SIGSEGV and the like, are
+ * left to kill it: the state is not to be trusted then).  SIGXFSZ is not
+ * here: the tools that write files ignore it and report EFBIG.
+ */
+const int tool_fatal_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE,
+    SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF };
+const size_t tool_nfatal = sizeof(tool_fatal_signals) /
+    sizeof(tool_fatal_signals[0]);
+
+/* The name of one of tool_fatal_signals without its SIG, or "a signal". */
+const char *
+tool_signal_name(int sig)
 {
-	tool_rm_dir();
+	static const char *const names[] = { "INT", "TERM", "HUP", "PIPE",
+	    "QUIT", "USR1", "USR2", "ALRM", "XCPU", "VTALRM", "PROF" };
+	size_t i;
+
+	for (i = 0; i < tool_nfatal; i++)
+		if (tool_fatal_signals[i] == sig)
+			return names[i];
+	return "NAL";
+}
+
+/*
+ * What the fatal signals' handler removes (tool_fatal_hold), and, during
+ * bm_run (tool_run), the signal it turned into a SIGTERM.
+ */
+#define TOOL_FATAL_FNS 4
+static void (*tool_fatal_fns[TOOL_FATAL_FNS])(void);
+static volatile sig_atomic_t tool_fatal_nfns;
+static volatile sig_atomic_t tool_in_run;
+static volatile sig_atomic_t tool_run_signal;
+static pid_t tool_run_owner;
+
+/*
+ * A fatal signal: remove what the tool made (each remover acts only in
+ * the process that made its object), then die of the signal.  During a
+ * run, in the tool's own process, the workers must be reaped first, and
+ * bm_run does that for the signals it replaces (SIGINT, SIGTERM, SIGHUP),
+ * not for one the tool catches itself: the signal is noted and turned
+ * into a SIGTERM, and tool_run_fail() dies of the noted one.
+ */
+static void
+tool_on_fatal(int sig)
+{
+	struct sigaction term;
+	sig_atomic_t i;
+
+	/*
+	 * Only while bm_run's own SIGTERM handler is in place (not before
+	 * its workers exist, during the calibration, nor after): otherwise
+	 * SIGTERM would come back here and the tool die of the wrong signal.
+	 */
+	if (tool_in_run && tool_run_owner == getpid() && sig != SIGTERM &&
+	    sigaction(SIGTERM, NULL, &term) == 0 &&
+	    term.sa_handler != tool_on_fatal && term.sa_handler != SIG_IGN &&
+	    term.sa_handler != SIG_DFL) {
+		if (tool_run_signal == 0)
+			tool_run_signal = sig;
+		(void)raise(SIGTERM);
+		return;
+	}
+	for (i = 0; i < tool_fatal_nfns; i++)
+		tool_fatal_fns[i]();
 	(void)signal(sig, SIG_DFL);
 	(void)raise(sig);
+}
+
+/*
+ * Hold the fatal signals (in *old the mask before), add remove (async-
+ * signal-safe) to what their handler runs, and install it for each
+ * signal that is not ignored: a tool makes what must be removed between
+ * this and tool_fatal_release(), so no signal can come between the object
+ * and its handler.  A signal ignored when the tool started stays ignored,
+ * as bm_run leaves it: nohup's SIGHUP, or a background job's SIGINT.
+ */
+void
+tool_fatal_hold(void (*remove)(void), sigset_t *old)
+{
+	struct sigaction sa;
+	sigset_t fatal;
+	sig_atomic_t k;
+	size_t i;
+
+	(void)sigemptyset(&fatal);
+	for (i = 0; i < tool_nfatal; i++)
+		(void)sigaddset(&fatal, tool_fatal_signals[i]);
+	(void)sigprocmask(SIG_BLOCK, &fatal, old);
+	for (k = 0; k < tool_fatal_nfns && tool_fatal_fns[k] != remove; k++)
+		continue;
+	if (k == tool_fatal_nfns && k < TOOL_FATAL_FNS) {
+		tool_fatal_fns[k] = remove;
+		tool_fatal_nfns = k + 1;
+	}
+	for (i = 0; i < tool_nfatal; i++) {
+		if (sigaction(tool_fatal_signals[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
+		(void)signal(tool_fatal_signals[i], tool_on_fatal);
+	}
+}
+
+/* Put back the mask tool_fatal_hold() saved. */
+void
+tool_fatal_release(const sigset_t *old)
+{
+	(void)sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Note that bm_run is running (1) or not (0) in this process. */
+void
+tool_fatal_in_run(int on)
+{
+	tool_run_owner = getpid();
+	tool_in_run = on;
+}
+
+/*
+ * The fatal signal a run was interrupted by: the one the tool noted and
+ * turned into a SIGTERM, else sig (bm_ctx_signal's).
+ */
+int
+tool_fatal_run_signal(int sig)
+{
+	return tool_run_signal != 0 ? (int)tool_run_signal : sig;
 }
 
 /* Make the private directory under $TMPDIR once, or exit 1. */
 const char *
 tool_tmpdir(struct tool *t)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	const char *tmp = getenv("TMPDIR");
-	struct sigaction sa;
-	sigset_t fatal, old;
-	size_t i;
+	sigset_t old;
 	int err;
 
 	if (tool_dir[0] != '\0')
 		return tool_dir;
 	if (tmp == NULL || *tmp == '\0')
 		tmp = "/tmp";
-	/*
-	 * The handlers go in before the directory exists, with the signals
-	 * held: one that came between the two would leave it behind.
-	 */
-	(void)sigemptyset(&fatal);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		(void)sigaddset(&fatal, sigs[i]);
-	(void)sigprocmask(SIG_BLOCK, &fatal, &old);
 	if ((size_t)snprintf(tool_dir, sizeof tool_dir, "%s/benchmp-%s.XXXXXX",
 	    tmp, t->name) >= sizeof tool_dir) {
 		tool_dir[0] = '\0';
@@ -156,25 +265,20 @@ tool_tmpdir(struct tool *t)
 	}
 	tool_dir_owner = getpid();
 	/*
+	 * The handlers go in before the directory exists, with the signals
+	 * held: one that came between the two would leave it behind.
 	 * SIGPIPE too: a reader that goes away (| head) outside a run
-	 * (bm_run ignores it during one).  A signal ignored when the tool
-	 * started stays ignored, as bm_run leaves it: nohup's SIGHUP, or a
-	 * background job's SIGINT.
+	 * (bm_run ignores it during one).
 	 */
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigaction(sigs[i], NULL, &sa) == 0 &&
-		    sa.sa_handler == SIG_IGN)
-			continue;
-		(void)signal(sigs[i], tool_on_signal);
-	}
+	tool_fatal_hold(tool_rm_dir, &old);
 	if (mkdtemp(tool_dir) == NULL) {
 		err = errno;
 		tool_dir[0] = '\0';
-		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		tool_fatal_release(&old);
 		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
 		    strerror(err));
 	}
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	tool_fatal_release(&old);
 	return tool_dir;
 }
 
@@ -255,11 +359,11 @@ tool_run_fail(struct tool *t, int rc)
 {
 	int sig;
 
-	if (rc == BM_EINTR && (sig = bm_ctx_signal(t->ctx)) > 0) {
+	sig = tool_fatal_run_signal(bm_ctx_signal(t->ctx));
+	if (rc == BM_EINTR && sig > 0) {
 		progress_clear_any();
 		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
-		    sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" :
-		    sig == SIGHUP ? "HUP" : "NAL");
+		    tool_signal_name(sig));
 		fflush(NULL);
 		tool_cleanup(t);
 		signal(sig, SIG_DFL);

@@ -544,6 +544,25 @@ tool_setup(struct tool *t)
 		    BM_SOURCE_CMDLINE ? "--output" : "BENCHMP_OUTPUT");
 }
 
+/*
+ * Say on stderr that a CPU quota throttled the run: its figures are then
+ * too slow by about the time throttled, and nothing else in them says so.
+ */
+static void
+tool_warn_throttled(const struct tool *t, const bm_throttle *th)
+{
+	char quota[48] = "";
+
+	if (th->nr_throttled == 0)
+		return;
+	if (th->quota_cpus > 0)
+		(void)snprintf(quota, sizeof quota, " (%.2f CPUs)",
+		    th->quota_cpus);
+	fprintf(stderr, "%s: warning: the cgroup's CPU quota%s throttled the "
+	    "run %llu times for %.3f s: the figures may be too slow\n", t->name,
+	    quota, (unsigned long long)th->nr_throttled, th->throttled_s);
+}
+
 /* Run the benchmark; on failure report it and exit (tool_run_fail). */
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
@@ -555,8 +574,18 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
 	    t->started_ns) / 1e3;
 	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
-	if ((rc = bm_run(t->ctx, b, &t->opts, res)) == 0)
+	tool_fatal_in_run(1);
+	rc = bm_run(t->ctx, b, &t->opts, res);
+	tool_fatal_in_run(0);
+	if (rc == 0 && tool_fatal_run_signal(0) != 0) {
+		/* The SIGTERM it became was ignored: die of it now. */
+		bm_result_free(res);
+		rc = BM_EINTR;
+	}
+	if (rc == 0) {
+		tool_warn_throttled(t, &res->throttle);
 		return;
+	}
 	tool_run_fail(t, rc);
 }
 

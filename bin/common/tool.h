@@ -7,6 +7,7 @@
 #define BM_TOOL_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "benchmp.h"
@@ -124,6 +125,28 @@ const void *tool_parse_mode(struct tool *t, int argc, char **argv,
  * mask: 0, or -errno if sigaction() fails.
  */
 int tool_catch_signal(int sig, void (*handler)(int), int flags);
+
+/*
+ * The catchable signals whose default ends the process (tool-exit.c),
+ * which a tool that made something to remove (a directory, an IPC object)
+ * catches to remove it before it dies of them; tool_signal_name() gives
+ * one's name without SIG.  tool_fatal_hold() holds them, adds remove
+ * (async-signal-safe) to what their handler runs and installs it for each
+ * that is not ignored, saving the mask in *old; tool_fatal_release() puts
+ * the mask back.
+ */
+extern const int tool_fatal_signals[];
+extern const size_t tool_nfatal;
+const char *tool_signal_name(int sig);
+void tool_fatal_hold(void (*remove)(void), sigset_t *old);
+void tool_fatal_release(const sigset_t *old);
+/*
+ * Around bm_run in tool_run: the fatal signals the tool catches become a
+ * SIGTERM, so that bm_run reaps the workers before anything is removed;
+ * tool_fatal_run_signal(sig) is the one that came (sig if none did).
+ */
+void tool_fatal_in_run(int on);
+int tool_fatal_run_signal(int sig);
 
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,

@@ -1,0 +1,72 @@
+#!/bin/sh
+# tools-limits.sh: small resource limits a user may run under: a 32 KB
+# stack (lat_proc's 20 KB of paths on main's stack died of SIGSEGV before
+# a word) and 65 descriptors for one worker (a fixed reserve of 64 refused
+# it).  The programs run themselves, not libtool's wrapper script, which
+# does not survive a 32 KB stack.
+. "$top_srcdir/tests/lib.sh"
+
+if [ -f "$bin/.libs/lat_proc" ]; then
+	real=$bin/.libs
+	LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+else
+	real=$bin
+fi
+
+# shellcheck disable=SC3045
+if (ulimit -s 32) 2>/dev/null; then
+	for args in "lat_proc exec" "lat_proc shell" "lat_syscall null" \
+	    "lat_pipe" "lat_fs -n 10"; do
+		# $args is a command's words, split on purpose.
+		# shellcheck disable=SC2086
+		set -- $args
+		name=$1
+		shift
+		run sh -c 'ulimit -s 32 && exec "$@"' sh "$real/$name" -N 2 "$@"
+		[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
+			fail "$args under ulimit -s 32: exit $rc: $(head -n 2 "$tmp/err")"
+	done
+else
+	echo "$me: this sh has no ulimit -s: the stack limit is not tested" >&2
+fi
+
+# shellcheck disable=SC3045
+if (ulimit -n 65) 2>/dev/null; then
+	run sh -c 'ulimit -n 65 && exec "$@"' sh "$real/lat_syscall" -N 2 null
+	[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
+		fail "one worker under ulimit -n 65: exit $rc: $(head -n 2 "$tmp/err")"
+	run sh -c 'ulimit -n 65 && exec "$@"' sh "$real/lat_pipe" -P 4 -N 2
+	[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
+		fail "lat_pipe -P 4 under ulimit -n 65: exit $rc: $(head -n 2 "$tmp/err")"
+else
+	echo "$me: this sh has no ulimit -n: the descriptor limit is not tested" >&2
+fi
+# lat_ctx 16 with at most 10 processes: a ring member's fork fails half
+# way round and the members already started are reaped, not left as
+# zombies (where nothing reaps orphans, as in a container whose first
+# process does not).  RLIMIT_NPROC does not bind root: run as nobody, from
+# a copy nobody may execute.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+    command -v prlimit >/dev/null 2>&1; then
+	ndir=$(mktemp -d /tmp/benchmp-nproc.XXXXXX) || exit 99
+	chmod 755 "$ndir"
+	cp "$real/lat_ctx" "$ndir/"
+	[ "$real" = "$bin" ] ||
+		cp -P "$top_builddir"/lib/.libs/libbenchmp.so* "$ndir/"
+	# Zombies already there (another run's, where nothing reaps them).
+	z0=$(pgrep -c -r Z -u 65534 lat_ctx)
+	run env LD_LIBRARY_PATH="$ndir" prlimit --nproc=10 setpriv \
+	    --reuid=65534 --regid=65534 --clear-groups "$ndir/lat_ctx" -N 2 16
+	[ "$rc" -eq 1 ] && grep -q "Resource temporarily unavailable\$" "$tmp/err" ||
+		fail "lat_ctx 16 under 10 processes: exit $rc: $(head -n 2 "$tmp/err")"
+	sleep 0.5
+	z=$(($(pgrep -c -r Z -u 65534 lat_ctx) - z0))
+	[ "$z" -le 0 ] || fail "lat_ctx 16 under 10 processes left $z zombies"
+	rm -rf "$ndir"
+else
+	echo "$me: not root with setpriv and prlimit: lat_ctx's refused fork" \
+	    "is not tested" >&2
+fi
+no_children
+finish
