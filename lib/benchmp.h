@@ -34,7 +34,8 @@ enum bm_error {
 	BM_EBENCH = -1010,	/* a benchmark callback reported failure */
 	BM_ECALIB = -1011,	/* calibration failed */
 	BM_ERANK = -1012,	/* this or another MPI rank failed */
-	BM_EOVERHEAD = -1013	/* the overheads swallow the measurement */
+	BM_EOVERHEAD = -1013,	/* the overheads swallow the measurement */
+	BM_ENOTIME = -1014	/* the benchmark takes no measurable time */
 };
 
 /* Name an error code returned by any bm_ function. */
@@ -712,19 +713,33 @@ BM_EXTERN void bm_region_free(bm_region *r);
 #if defined(BM_REGIONS_OFF) && !defined(BM_BUILDING_LIBRARY)
 /*
  * Compiled out: sizeof names each argument (no unused-variable warning)
- * without evaluating it or emitting code.
+ * without evaluating it or emitting code.  A call that returns a value is
+ * a statement expression, so that it may be used as a statement without
+ * -Wunused-value ("right-hand operand of comma expression has no
+ * effect") as well as for its value; compilers without GNU C's
+ * statement expressions get the comma form.
  */
+#if defined(__GNUC__) || defined(__clang__)
+#define BM__OFF(expr, value) (__extension__({ expr; (value); }))
+#else
+#define BM__OFF(expr, value) ((expr), (value))
+#endif
 #define bm_region_new(ctx, name, out) \
-	((void)sizeof(ctx), (void)sizeof(name), *(out) = NULL, 0)
-#define bm_region_set_id(r, id) ((void)sizeof(r), (void)sizeof(id), 0)
+	BM__OFF(((void)sizeof(ctx), (void)sizeof(name), *(out) = NULL), 0)
+#define bm_region_set_id(r, id) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(id)), 0)
 #define bm_region_start(r) ((void)sizeof(r))
 #define bm_region_stop(r) ((void)sizeof(r))
-#define bm_region_read(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
-#define bm_region_total(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
-#define bm_region_overhead(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
+#define bm_region_read(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
+#define bm_region_total(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
+#define bm_region_overhead(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
 #define bm_region_result(r, res) \
-	((void)sizeof(r), (void)sizeof(res), BM_ENOTSUP)
-#define bm_region_write(r, sink) ((void)sizeof(r), (void)sizeof(sink), 0)
+	BM__OFF(((void)sizeof(r), (void)sizeof(res)), BM_ENOTSUP)
+#define bm_region_write(r, sink) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(sink)), 0)
 #define bm_region_free(r) ((void)sizeof(r))
 #elif !defined(BM_BUILDING_LIBRARY)
 /*

@@ -17,7 +17,7 @@
 /* Grow n this much at most per call while calls are far too short. */
 #define MEASURE_GROW 8.0
 /* No count beyond this: an empty function must still terminate. */
-#define MEASURE_MAX_N ((bm_iter_t)1 << 62)
+#define MEASURE_MAX_N BM__MAX_ITER
 /* Timings of the empty loop; the median is the base. */
 #define MEASURE_BASE_TRIES 5
 
@@ -266,6 +266,8 @@ bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
 	else if (rc != 0)
 		rc = bm__fail(ctx, BM_EBENCH, "benchmark failed: %s",
 		    bm_strerror(rc));
+	if (rc == 0)
+		rc = bm__result_check_time(ctx, r->samples, r->nsamples);
 	if (rc == 0)
 		rc = bm__result_merge(ctx, r, o->repetitions);
 	if (rc != 0) {
