@@ -77,6 +77,7 @@ struct bm_state {
 	uint64_t t_stop;
 	uint64_t c_stop;
 	double ev_stop[BM_MAX_EVENTS];
+	struct bm__ireading r_stop;	/* read right after t_stop */
 	struct bm__ibase base;
 	uint32_t disturbed;	/* timed intervals judged disturbed */
 	uint32_t discarded;	/* of them run again */
@@ -330,14 +331,14 @@ bm_interval(bm_state *s)
 	double ev1[BM_MAX_EVENTS];
 	struct bm__ireading r1;
 	struct bm__idelta d;
-	int cmd, accepted, again = 0;
+	int cmd, accepted, again = 0, stopped;
 
 	t1 = bm__clock_now(t);
 	if (s->cycles)
 		c1 = bm__cycle_now(t);
 	if (bm__counters_read(&s->counters, &s->ctx->events, ev1) != 0)
 		child_fail(s, -EIO);
-	if (s->stopped) {
+	if ((stopped = s->stopped) != 0) {
 		/* The benchmark ended its interval itself (stop()). */
 		t1 = s->t_stop;
 		c1 = s->c_stop;
@@ -350,7 +351,10 @@ bm_interval(bm_state *s)
 		accepted = (double)elapsed >= CHILD_ACCEPT * (double)s->enough_ns
 		    || s->n >= CHILD_MAX_N;
 		if (s->account && s->phase != CHILD_COOLDOWN) {
-			bm__interfere_read(&s->in, &r1);
+			if (stopped)
+				r1 = s->r_stop;
+			else
+				bm__interfere_read(&s->in, &r1);
 			(void)bm__interfere_judge(&s->base, &s->r0, &r1,
 			    elapsed, s->n, accepted, s->phase == CHILD_WARMUP,
 			    &d);
@@ -436,6 +440,8 @@ bm__state_stop(bm_state *s, uint64_t *ns)
 	s->c_stop = s->cycles ? bm__cycle_now(t) : 0;
 	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev_stop) != 0)
 		child_fail(s, -EIO);
+	if (s->account && s->phase != CHILD_COOLDOWN)
+		bm__interfere_read(&s->in, &s->r_stop);
 	s->stopped = 1;
 	*ns = s->t_stop > s->t0 ? s->t_stop - s->t0 : 0;
 	return 1;
