@@ -654,6 +654,15 @@ typedef struct bm_counts {
 	double cycles;		/* cycle subtimer, or NAN without one */
 	size_t nevents;		/* the context's events, in its order */
 	double events[BM_MAX_EVENTS];	/* counts, or NAN: not counted */
+	/*
+	 * When the reading was taken (its end: the stop, or the split
+	 * read), after ntime's timestamps: the clock's own reading in ns
+	 * (with posix-monotonic, comparable across regions and processes
+	 * of the machine) and the ns since the region was created.  A sum
+	 * or difference keeps the later of the two readings' times.
+	 */
+	uint64_t clock_ns;
+	double timestamp_ns;
 } bm_counts;
 
 /* Zero a result (NAN figures become 0 too); 0 or -EINVAL. */
@@ -708,6 +717,26 @@ BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
  * BENCHMP_OUTPUT as bm_ctx_configure() resolved it), or standard output.
  */
 BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
+/*
+ * Write one reading (from bm_region_read(), a stop's, or a sum or
+ * difference of them) as its own record, as ntime writes a result per
+ * reading: tool "region", the region's name as case, the reading's time
+ * per start/stop pair in microseconds as value, its count, id,
+ * timestamp_us and clock_ns as params, its cycles and events.  The sink
+ * as bm_region_write's.  0, -EINVAL (c NULL), BM_ERANGE (a count of 0,
+ * or a time that is not finite) or the sink's error.
+ */
+BM_EXTERN int bm_region_write_counts(bm_region *r, const bm_counts *c,
+    bm_sink *sink);
+/*
+ * The names of the region's counters, in the order of bm_counts'
+ * events, joined by join (after ntime's counter names, for a header):
+ * "cycles, instructions" with ", ".  An empty string without events.
+ * 0, -EINVAL (join or buf NULL, len 0) or BM_ERANGE when buf is too
+ * short (it then holds as much as fits, terminated).
+ */
+BM_EXTERN int bm_region_names(const bm_region *r, const char *join,
+    char *buf, size_t len);
 BM_EXTERN void bm_region_free(bm_region *r);
 
 #if defined(BM_REGIONS_OFF) && !defined(BM_BUILDING_LIBRARY)
@@ -740,6 +769,11 @@ BM_EXTERN void bm_region_free(bm_region *r);
 	BM__OFF(((void)sizeof(r), (void)sizeof(res)), BM_ENOTSUP)
 #define bm_region_write(r, sink) \
 	BM__OFF(((void)sizeof(r), (void)sizeof(sink)), 0)
+#define bm_region_write_counts(r, c, sink) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(c), (void)sizeof(sink)), 0)
+#define bm_region_names(r, join, buf, len) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(join), (void)sizeof(buf), \
+	    (void)sizeof(len)), 0)
 #define bm_region_free(r) ((void)sizeof(r))
 #elif !defined(BM_BUILDING_LIBRARY)
 /*

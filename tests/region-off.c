@@ -70,9 +70,13 @@ region_off_statements(bm_ctx *ctx, bm_region **rg, bm_counts *c,
 	bm_region_overhead(region_off_arg(*rg), c);
 	bm_region_result(region_off_arg(*rg), res);
 	bm_region_write(region_off_arg(*rg), NULL);
+	bm_region_write_counts(region_off_arg(*rg), c, NULL);
+	bm_region_names(region_off_arg(*rg), ", ", (char *)res, 8);
 	bm_region_free(region_off_arg(*rg));
 	/* And in conditions, as expressions. */
 	if (bm_region_read(region_off_arg(*rg), c) != 0 ||
-	    bm_region_write(region_off_arg(*rg), NULL) != 0)
+	    bm_region_write(region_off_arg(*rg), NULL) != 0 ||
+	    bm_region_write_counts(region_off_arg(*rg), c, NULL) != 0 ||
+	    bm_region_names(region_off_arg(*rg), ", ", (char *)res, 8) != 0)
 		region_off_evals += 100;
 }
