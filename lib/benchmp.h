@@ -83,6 +83,12 @@ typedef struct bm_subtimer_info {
 BM_EXTERN int bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count);
 /* Return 1 when a config string contains the word "list", else 0. */
 BM_EXTERN int bm_timer_config_wants_list(const char *config);
+/*
+ * Print bm_timer_list() to standard output, one subtimer a line ("clock
+ * posix-monotonic ok: ..."), as mLib's "list" word does; what
+ * bm_ctx_set_timer() does with a config holding "list".  0 or -EIO.
+ */
+BM_EXTERN int bm_timer_list_print(void);
 
 /*
  * A subtimer a program provides (after mLib's bench_timerops): init()
@@ -145,8 +151,33 @@ BM_EXTERN int bm_ctx_new(bm_ctx **ctxp);
 BM_EXTERN void bm_ctx_free(bm_ctx *ctx);
 /* The detail of the last error on this context ("" when there is none). */
 BM_EXTERN const char *bm_ctx_errmsg(const bm_ctx *ctx);
-/* Choose the timer from a config string; NULL or "" keeps the default. */
+/*
+ * Choose the timer from a config string; NULL or "" keeps the current
+ * one.  The word "list" prints the subtimers (bm_timer_list_print()) as
+ * mLib's bench(3) does; with no clock= or cycle= word beside it the
+ * timer stays as it was.
+ */
 BM_EXTERN int bm_ctx_set_timer(bm_ctx *ctx, const char *config);
+
+/* A reading of a context's timer (after mLib's struct bench_time). */
+typedef struct bm_time {
+	unsigned flags;		/* BM_TIME_OK, BM_TIME_CYCLES_OK */
+	uint64_t ns;		/* the clock subtimer, in ns */
+	uint64_t cycles;	/* the cycle subtimer's count */
+} bm_time;
+
+enum {
+	BM_TIME_OK = 1u << 0,		/* ns is valid */
+	BM_TIME_CYCLES_OK = 1u << 1	/* cycles is valid */
+};
+
+/*
+ * Read the context's timer now, as its intervals read it: the clock
+ * subtimer, and the cycle subtimer when there is one that counts
+ * (otherwise cycles is 0 without BM_TIME_CYCLES_OK).  Neither has a
+ * defined origin: subtract two readings.  0 or -EINVAL.
+ */
+BM_EXTERN int bm_timer_now(const bm_ctx *ctx, bm_time *t);
 /* The name of the active clock or cycle subtimer. */
 BM_EXTERN const char *bm_ctx_timer_name(const bm_ctx *ctx, int kind);
 /* Choose the worker placement policy: default, single, unique, list:CPUS. */
@@ -832,6 +863,13 @@ typedef struct bm_measurement {
 	double base_ns;		/* the empty loop of n iterations */
 	double base_cycles;	/* its cycles, or NAN */
 	bm_result result;	/* as bm_run's; free with bm_result_free */
+	/*
+	 * bm_measure_base(): the operations each iteration of fn does, and
+	 * those of a timed call, n times base (mLib's t_out->n); the
+	 * result's figures are per operation.  1 and n with bm_measure().
+	 */
+	uint64_t base;
+	double ops;
 } bm_measurement;
 
 /*
@@ -849,6 +887,15 @@ typedef struct bm_measurement {
  */
 BM_EXTERN int bm_measure(bm_ctx *ctx, bm_fn fn, void *arg,
     const bm_options *o, bm_measurement *m);
+/*
+ * As bm_measure(), for fn whose every iteration does base operations
+ * (after mLib's bench_measure() base, for an unrolled loop): m->ops is a
+ * call's operations (n times base) and the result's samples count
+ * operations, so its statistics (and a record made of it) are per
+ * operation.  base 1 to 2^32, else BM_ERANGE.
+ */
+BM_EXTERN int bm_measure_base(bm_ctx *ctx, bm_fn fn, void *arg,
+    uint64_t base, const bm_options *o, bm_measurement *m);
 /* After BM_EINTR: the signal that interrupted the run. */
 BM_EXTERN int bm_ctx_signal(const bm_ctx *ctx);
 

@@ -504,6 +504,8 @@ int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
  * a median of 0 ns, or most of them at the iteration cap (result.c).
  */
 int bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count);
+/* Return 1 when a timer config has no word but "list" (timer.c). */
+int bm__timer_config_only_list(const char *config);
 /* The iteration cap of workers and bm_measure(): an empty body ends. */
 #define BM__MAX_ITER ((bm_iter_t)1 << 62)
 

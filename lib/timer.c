@@ -420,3 +420,55 @@ bm_timer_config_wants_list(const char *config)
 	}
 	return 0;
 }
+
+/* Print every subtimer and whether it initialises here, to stdout. */
+int
+bm_timer_list_print(void)
+{
+	bm_subtimer_info info[TIMER_NBUILTIN + BM_MAX_REGISTERED_TIMERS];
+	size_t n, i;
+
+	if (bm_timer_list(info, sizeof info / sizeof *info, &n) != 0)
+		return -EIO;
+	for (i = 0; i < n && i < sizeof info / sizeof *info; i++)
+		if (printf("%-6s %-22s %s: %s\n",
+		    info[i].kind == BM_SUBTIMER_CLOCK ? "clock" : "cycle",
+		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
+		    info[i].detail) < 0)
+			return -EIO;
+	return fflush(stdout) == 0 ? 0 : -EIO;
+}
+
+/* Return 1 when a config string has no word but "list". */
+int
+bm__timer_config_only_list(const char *config)
+{
+	const char *p = config;
+	size_t n;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, TIMER_BLANKS);
+		n = strcspn(p, TIMER_BLANKS);
+		if (n != 0 && !(n == 4 && strncmp(p, "list", 4) == 0))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* Read the context's clock and cycle subtimers now. */
+int
+bm_timer_now(const bm_ctx *ctx, bm_time *t)
+{
+	if (ctx == NULL || t == NULL)
+		return -EINVAL;
+	t->flags = 0;
+	t->cycles = 0;
+	if (bm__timer_has_cycles(&ctx->timer)) {
+		t->cycles = bm__cycle_now(&ctx->timer);
+		t->flags |= BM_TIME_CYCLES_OK;
+	}
+	t->ns = bm__clock_now(&ctx->timer);
+	t->flags |= BM_TIME_OK;
+	return 0;
+}
