@@ -404,21 +404,37 @@ bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count)
 	return 0;
 }
 
-/* Return 1 when a config string contains the word "list". */
-int
-bm_timer_config_wants_list(const char *config)
+/*
+ * Look at a config string's words: 1 when one is "list", and in *other
+ * whether any word is something else.
+ */
+static int
+timer_list_words(const char *config, int *other)
 {
 	const char *p = config;
 	size_t n;
+	int list = 0;
 
+	*other = 0;
 	while (p != NULL && *p != '\0') {
 		p += strspn(p, TIMER_BLANKS);
 		n = strcspn(p, TIMER_BLANKS);
 		if (n == 4 && strncmp(p, "list", 4) == 0)
-			return 1;
+			list = 1;
+		else if (n != 0)
+			*other = 1;
 		p += n;
 	}
-	return 0;
+	return list;
+}
+
+/* Return 1 when a config string contains the word "list". */
+int
+bm_timer_config_wants_list(const char *config)
+{
+	int other;
+
+	return timer_list_words(config, &other);
 }
 
 /* Print every subtimer and whether it initialises here, to stdout. */
@@ -443,17 +459,10 @@ bm_timer_list_print(void)
 int
 bm__timer_config_only_list(const char *config)
 {
-	const char *p = config;
-	size_t n;
+	int other;
 
-	while (p != NULL && *p != '\0') {
-		p += strspn(p, TIMER_BLANKS);
-		n = strcspn(p, TIMER_BLANKS);
-		if (n != 0 && !(n == 4 && strncmp(p, "list", 4) == 0))
-			return 0;
-		p += n;
-	}
-	return 1;
+	(void)timer_list_words(config, &other);
+	return !other;
 }
 
 /* Read the context's clock and cycle subtimers now. */
