@@ -164,7 +164,16 @@ measure_find_n(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
 	for (;;) {
 		if ((rc = measure_call(ctx, c, fn, arg, *n, &one)) != 0)
 			return rc;
-		if ((one.ns >= MEASURE_ACCEPT * enough_ns || *n >= max_n) &&
+		/*
+		 * The most iterations allowed and still short: fn does no
+		 * measurable work, and the base's empty loop of that many
+		 * iterations would never end.
+		 */
+		if (*n >= max_n && one.ns < MEASURE_ACCEPT * enough_ns)
+			return bm__fail(ctx, BM_ENOTIME, "the benchmark takes "
+			    "no measurable time: %llu iterations lasted %.0f "
+			    "ns", (unsigned long long)*n, one.ns);
+		if (one.ns >= MEASURE_ACCEPT * enough_ns &&
 		    bm__deadline_now() - start >= warmup_us * 1000u)
 			return 0;
 		if (one.ns < MEASURE_ACCEPT * enough_ns ||
@@ -283,7 +292,7 @@ bm_measure_base(bm_ctx *ctx, bm_fn fn, void *arg, uint64_t base,
 	bm__counters_close(&c);
 	if (rc == 1)
 		rc = bm__fail(ctx, -EIO, "reading the counters failed");
-	else if (rc != 0)
+	else if (rc != 0 && rc != BM_ENOTIME)
 		rc = bm__fail(ctx, BM_EBENCH, "benchmark failed: %s",
 		    bm_strerror(rc));
 	if (rc == 0)

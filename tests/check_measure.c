@@ -333,6 +333,50 @@ START_TEST(test_measure_base)
 }
 END_TEST
 
+/* A function that does nothing: no time to measure. */
+static int
+empty_bench(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return 0;
+}
+
+/*
+ * A benchmark that takes no time is an error, not a figure of 0 (issue
+ * 29): bm_measure and bm_run fail with BM_ENOTIME and say why.  The
+ * fake clock advances only by its reads, so the fake bench with no
+ * operation is exactly empty.
+ */
+START_TEST(test_no_time)
+{
+	bm_bench b = { NULL, empty_bench, NULL, NULL };
+	bm_measurement m;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx;
+
+	register_fakes();
+	ctx = fake_ctx("clock=fake-clock");
+	ck_assert_int_eq(bm_measure(ctx, empty_bench, NULL, NULL, &m),
+	    BM_ENOTIME);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "no measurable time"));
+	ck_assert_ptr_null(m.result.samples);
+	bm_ctx_free(ctx);
+	ctx = fake_ctx("clock=posix-monotonic");
+	bm_options_init(&o);
+	o.processes = 1;
+	o.repetitions = 3;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ENOTIME);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "no measurable time"));
+	ck_assert_str_eq(bm_strerror(BM_ENOTIME),
+	    "the benchmark takes no measurable time");
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /* A program reads the context's timer itself: the fakes, then none. */
 START_TEST(test_timer_now)
 {
@@ -569,6 +613,7 @@ main(void)
 		test_measure_exact,
 		test_measure_base,
 		test_timer_now,
+		test_no_time,
 		test_timer_list,
 		test_measure_real,
 		test_measure_errors,
