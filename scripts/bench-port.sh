@@ -14,6 +14,8 @@
 # "bw_mem 1m rd" (both MB = 10^6 bytes).  The figures are printed, not
 # judged.  Exit 1 when a program fails to run.
 set -u
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-port.sh BUILDDIR}
 rounds=${ROUNDS:-5}
@@ -56,24 +58,6 @@ pb|port bw_mem_rd 1 MB (MB/s)|$port/bw_mem_rd 1048576
 lb|lmbench bw_mem 1m rd (MB/s)|$lm/bw_mem 1m rd
 END
 
-# The figure of a line: after the colon (microseconds), else the first
-# number of "N MB/sec" or the second of lmbench's "SIZE MB/S".
-figure() {
-	awk 'NR == 1 {
-		if ($0 ~ /: [0-9.]+ microseconds/) { sub(/.*: /, ""); print $1 }
-		else if ($2 == "MB/sec") print $1
-		else print $2
-	}' "$1"
-}
-
-# Print the median of the numbers on stdin, one per line.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	}'
-}
-
 round=0
 while [ "$round" -lt "$rounds" ]; do
 	while IFS='|' read -r key label cmd; do
@@ -84,13 +68,13 @@ while [ "$round" -lt "$rounds" ]; do
 			exit 1
 		fi
 		cat "$tmp/out" >>"$tmp/err"
-		figure "$tmp/err" >>"$tmp/v.$key"
+		bench_figure "$tmp/err" >>"$tmp/v.$key"
 	done <"$tmp/figs"
 	round=$((round + 1))
 done
 
 echo "ported programs beside lmbench ($lm), medians of $rounds interleaved runs"
 while IFS='|' read -r key label cmd; do
-	printf '%-34s %12s\n' "$label" "$(median <"$tmp/v.$key")"
+	printf '%-34s %12s\n' "$label" "$(bench_median <"$tmp/v.$key")"
 done <"$tmp/figs"
 exit 0
