@@ -86,7 +86,8 @@ BM_EXTERN int bm_timer_config_wants_list(const char *config);
 /*
  * Print bm_timer_list() to standard output, one subtimer a line ("clock
  * posix-monotonic ok: ..."), as mLib's "list" word does; what
- * bm_ctx_set_timer() does with a config holding "list".  0 or -EIO.
+ * bm_ctx_set_timer() does with a config holding "list".  0, or -errno
+ * when standard output cannot take it (-ENOSPC on a full disk).
  */
 BM_EXTERN int bm_timer_list_print(void);
 

@@ -501,7 +501,7 @@ int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
     size_t count);
 /*
  * Fail with BM_ENOTIME when count samples of one round measured no time:
- * a median of 0 ns, or most of them at the iteration cap (result.c).
+ * most of them ran the most iterations allowed (result.c).
  */
 int bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count);
 /* Return 1 when a timer config has no word but "list" (timer.c). */

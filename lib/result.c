@@ -61,8 +61,11 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 
 	if (count == 0)
 		return 0;
+	/* No time at all is said as such, whatever the overheads. */
+	if ((rc = bm__result_check_time(ctx, s, count)) != 0)
+		return rc;
 	if (!(ctx->cal.from_env & (BM_CAL_TIMING_O | BM_CAL_LOOP_O)))
-		return bm__result_check_time(ctx, s, count);
+		return 0;
 	frac = calloc(count, sizeof(*frac));
 	left = calloc(count, sizeof(*left));
 	if (frac == NULL || left == NULL) {
@@ -90,18 +93,17 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 		    "them to have them measured", ctx->cal.timing_o_us,
 		    ctx->cal.loop_o_us, 100 * med_frac,
 		    100 * RESULT_MAX_OVERHEAD);
-	if ((rc = bm__result_check_time(ctx, s, count)) != 0)
-		return rc;
 	return 0;
 }
 
 /*
- * A figure of no time is no figure: fail with BM_ENOTIME when the median
- * interval of one round's samples is 0 ns once the overheads are taken
- * off (a benchmark that does nothing, or whose work the compiler
- * removed), or when the iteration count reached its cap (2^62) without
- * the interval growing to a measurable length.  A sample's n at the cap
- * says that its time per operation is below what the clock resolves.
+ * A figure of no time is no figure: fail with BM_ENOTIME when most of one
+ * round's intervals ran the most iterations allowed (2^62) and still did
+ * not last enough to be kept otherwise: a body that returns at once (or
+ * whose work the compiler removed) takes no time the clock can see, and
+ * its intervals end at the cap with a time of about the clock's reading
+ * cost.  A median of 0 ns below the cap is a figure: an empty loop with
+ * its loop overhead taken off rightly costs about nothing.
  */
 int
 bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count)
@@ -111,27 +113,22 @@ bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count)
 
 	if (count == 0)
 		return 0;
-	if ((ns = calloc(count, sizeof(*ns))) == NULL)
-		return bm__fail(ctx, -ENOMEM, "no memory for statistics");
-	for (k = 0; k < count; k++) {
-		ns[k] = s[k].ns;
+	for (k = 0; k < count; k++)
 		if (s[k].n >= BM__MAX_ITER)
 			capped++;
-	}
+	if (2 * capped <= count)
+		return 0;
+	if ((ns = calloc(count, sizeof(*ns))) == NULL)
+		return bm__fail(ctx, -ENOMEM, "no memory for statistics");
+	for (k = 0; k < count; k++)
+		ns[k] = s[k].ns;
 	qsort(ns, count, sizeof(*ns), result_cmp);
 	med = bm_percentile(ns, count, 50);
 	free(ns);
-	if (!(med > 0))
-		return bm__fail(ctx, BM_ENOTIME, "the benchmark takes no "
-		    "measurable time: its median interval is 0 ns once the "
-		    "clock and loop overheads are taken off (does it do its "
-		    "work, or did the compiler remove it?)");
-	if (2 * capped > count)
-		return bm__fail(ctx, BM_ENOTIME, "the benchmark takes no "
-		    "measurable time: %zu of %zu intervals ran the most "
-		    "iterations allowed (2^62) and lasted %.0f ns or less",
-		    capped, count, med);
-	return 0;
+	return bm__fail(ctx, BM_ENOTIME, "the benchmark takes no measurable "
+	    "time: %zu of %zu intervals ran the most iterations allowed "
+	    "(2^62) in a median of %.0f ns (does it do its work, or did the "
+	    "compiler remove it?)", capped, count, med);
 }
 
 /*

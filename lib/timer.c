@@ -437,7 +437,10 @@ bm_timer_config_wants_list(const char *config)
 	return timer_list_words(config, &other);
 }
 
-/* Print every subtimer and whether it initialises here, to stdout. */
+/*
+ * Print every subtimer and whether it initialises here, to stdout; 0, or
+ * -errno when stdout cannot take it.
+ */
 int
 bm_timer_list_print(void)
 {
@@ -451,8 +454,10 @@ bm_timer_list_print(void)
 		    info[i].kind == BM_SUBTIMER_CLOCK ? "clock" : "cycle",
 		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
 		    info[i].detail) < 0)
-			return -EIO;
-	return fflush(stdout) == 0 ? 0 : -EIO;
+			return errno != 0 ? -errno : -EIO;
+	if (fflush(stdout) != 0)
+		return errno != 0 ? -errno : -EIO;
+	return 0;
 }
 
 /* Return 1 when a config string has no word but "list". */
