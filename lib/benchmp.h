@@ -34,7 +34,8 @@ enum bm_error {
 	BM_EBENCH = -1010,	/* a benchmark callback reported failure */
 	BM_ECALIB = -1011,	/* calibration failed */
 	BM_ERANK = -1012,	/* this or another MPI rank failed */
-	BM_EOVERHEAD = -1013	/* the overheads swallow the measurement */
+	BM_EOVERHEAD = -1013,	/* the overheads swallow the measurement */
+	BM_ENOTIME = -1014	/* the benchmark takes no measurable time */
 };
 
 /* Name an error code returned by any bm_ function. */
@@ -82,6 +83,13 @@ typedef struct bm_subtimer_info {
 BM_EXTERN int bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count);
 /* Return 1 when a config string contains the word "list", else 0. */
 BM_EXTERN int bm_timer_config_wants_list(const char *config);
+/*
+ * Print bm_timer_list() to standard output, one subtimer a line ("clock
+ * posix-monotonic ok: ..."), as mLib's "list" word does; what
+ * bm_ctx_set_timer() does with a config holding "list".  0, or -errno
+ * when standard output cannot take it (-ENOSPC on a full disk).
+ */
+BM_EXTERN int bm_timer_list_print(void);
 
 /*
  * A subtimer a program provides (after mLib's bench_timerops): init()
@@ -144,8 +152,33 @@ BM_EXTERN int bm_ctx_new(bm_ctx **ctxp);
 BM_EXTERN void bm_ctx_free(bm_ctx *ctx);
 /* The detail of the last error on this context ("" when there is none). */
 BM_EXTERN const char *bm_ctx_errmsg(const bm_ctx *ctx);
-/* Choose the timer from a config string; NULL or "" keeps the default. */
+/*
+ * Choose the timer from a config string; NULL or "" keeps the current
+ * one.  The word "list" prints the subtimers (bm_timer_list_print()) as
+ * mLib's bench(3) does; with no clock= or cycle= word beside it the
+ * timer stays as it was.
+ */
 BM_EXTERN int bm_ctx_set_timer(bm_ctx *ctx, const char *config);
+
+/* A reading of a context's timer (after mLib's struct bench_time). */
+typedef struct bm_time {
+	unsigned flags;		/* BM_TIME_OK, BM_TIME_CYCLES_OK */
+	uint64_t ns;		/* the clock subtimer, in ns */
+	uint64_t cycles;	/* the cycle subtimer's count */
+} bm_time;
+
+enum {
+	BM_TIME_OK = 1u << 0,		/* ns is valid */
+	BM_TIME_CYCLES_OK = 1u << 1	/* cycles is valid */
+};
+
+/*
+ * Read the context's timer now, as its intervals read it: the clock
+ * subtimer, and the cycle subtimer when there is one that counts
+ * (otherwise cycles is 0 without BM_TIME_CYCLES_OK).  Neither has a
+ * defined origin: subtract two readings.  0 or -EINVAL.
+ */
+BM_EXTERN int bm_timer_now(const bm_ctx *ctx, bm_time *t);
 /* The name of the active clock or cycle subtimer. */
 BM_EXTERN const char *bm_ctx_timer_name(const bm_ctx *ctx, int kind);
 /* Choose the worker placement policy: default, single, unique, list:CPUS. */
@@ -680,6 +713,15 @@ typedef struct bm_counts {
 	double cycles;		/* cycle subtimer, or NAN without one */
 	size_t nevents;		/* the context's events, in its order */
 	double events[BM_MAX_EVENTS];	/* counts, or NAN: not counted */
+	/*
+	 * When the reading was taken (its end: the stop, or the split
+	 * read), after ntime's timestamps: the clock's own reading in ns
+	 * (with posix-monotonic, comparable across regions and processes
+	 * of the machine) and the ns since the region was created.  A sum
+	 * or difference keeps the later of the two readings' times.
+	 */
+	uint64_t clock_ns;
+	double timestamp_ns;
 } bm_counts;
 
 /* Zero a result (NAN figures become 0 too); 0 or -EINVAL. */
@@ -734,24 +776,63 @@ BM_EXTERN int bm_region_result(const bm_region *r, bm_result *res);
  * BENCHMP_OUTPUT as bm_ctx_configure() resolved it), or standard output.
  */
 BM_EXTERN int bm_region_write(bm_region *r, bm_sink *sink);
+/*
+ * Write one reading (from bm_region_read(), a stop's, or a sum or
+ * difference of them) as its own record, as ntime writes a result per
+ * reading: tool "region", the region's name as case, the reading's time
+ * per start/stop pair in microseconds as value, its count, id,
+ * timestamp_us and clock_ns as params, its cycles and events.  The sink
+ * as bm_region_write's.  0, -EINVAL (c NULL), BM_ERANGE (a count of 0,
+ * or a time that is not finite) or the sink's error.
+ */
+BM_EXTERN int bm_region_write_counts(bm_region *r, const bm_counts *c,
+    bm_sink *sink);
+/*
+ * The names of the region's counters, in the order of bm_counts'
+ * events, joined by join (after ntime's counter names, for a header):
+ * "cycles, instructions" with ", ".  An empty string without events.
+ * 0, -EINVAL (join or buf NULL, len 0) or BM_ERANGE when buf is too
+ * short (it then holds as much as fits, terminated).
+ */
+BM_EXTERN int bm_region_names(const bm_region *r, const char *join,
+    char *buf, size_t len);
 BM_EXTERN void bm_region_free(bm_region *r);
 
 #if defined(BM_REGIONS_OFF) && !defined(BM_BUILDING_LIBRARY)
 /*
  * Compiled out: sizeof names each argument (no unused-variable warning)
- * without evaluating it or emitting code.
+ * without evaluating it or emitting code.  A call that returns a value is
+ * a statement expression, so that it may be used as a statement without
+ * -Wunused-value ("right-hand operand of comma expression has no
+ * effect") as well as for its value; compilers without GNU C's
+ * statement expressions get the comma form.
  */
+#if defined(__GNUC__) || defined(__clang__)
+#define BM__OFF(expr, value) (__extension__({ expr; (value); }))
+#else
+#define BM__OFF(expr, value) ((expr), (value))
+#endif
 #define bm_region_new(ctx, name, out) \
-	((void)sizeof(ctx), (void)sizeof(name), *(out) = NULL, 0)
-#define bm_region_set_id(r, id) ((void)sizeof(r), (void)sizeof(id), 0)
+	BM__OFF(((void)sizeof(ctx), (void)sizeof(name), *(out) = NULL), 0)
+#define bm_region_set_id(r, id) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(id)), 0)
 #define bm_region_start(r) ((void)sizeof(r))
 #define bm_region_stop(r) ((void)sizeof(r))
-#define bm_region_read(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
-#define bm_region_total(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
-#define bm_region_overhead(r, out) ((void)sizeof(r), (void)sizeof(out), 0)
+#define bm_region_read(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
+#define bm_region_total(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
+#define bm_region_overhead(r, out) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(out)), 0)
 #define bm_region_result(r, res) \
-	((void)sizeof(r), (void)sizeof(res), BM_ENOTSUP)
-#define bm_region_write(r, sink) ((void)sizeof(r), (void)sizeof(sink), 0)
+	BM__OFF(((void)sizeof(r), (void)sizeof(res)), BM_ENOTSUP)
+#define bm_region_write(r, sink) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(sink)), 0)
+#define bm_region_write_counts(r, c, sink) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(c), (void)sizeof(sink)), 0)
+#define bm_region_names(r, join, buf, len) \
+	BM__OFF(((void)sizeof(r), (void)sizeof(join), (void)sizeof(buf), \
+	    (void)sizeof(len)), 0)
 #define bm_region_free(r) ((void)sizeof(r))
 #elif !defined(BM_BUILDING_LIBRARY)
 /*
@@ -810,6 +891,13 @@ typedef struct bm_measurement {
 	double base_ns;		/* the empty loop of n iterations */
 	double base_cycles;	/* its cycles, or NAN */
 	bm_result result;	/* as bm_run's; free with bm_result_free */
+	/*
+	 * bm_measure_base(): the operations each iteration of fn does, and
+	 * those of a timed call, n times base (mLib's t_out->n); the
+	 * result's figures are per operation.  1 and n with bm_measure().
+	 */
+	uint64_t base;
+	double ops;
 } bm_measurement;
 
 /*
@@ -827,6 +915,15 @@ typedef struct bm_measurement {
  */
 BM_EXTERN int bm_measure(bm_ctx *ctx, bm_fn fn, void *arg,
     const bm_options *o, bm_measurement *m);
+/*
+ * As bm_measure(), for fn whose every iteration does base operations
+ * (after mLib's bench_measure() base, for an unrolled loop): m->ops is a
+ * call's operations (n times base) and the result's samples count
+ * operations, so its statistics (and a record made of it) are per
+ * operation.  base 1 to 2^32, else BM_ERANGE.
+ */
+BM_EXTERN int bm_measure_base(bm_ctx *ctx, bm_fn fn, void *arg,
+    uint64_t base, const bm_options *o, bm_measurement *m);
 /* After BM_EINTR: the signal that interrupted the run. */
 BM_EXTERN int bm_ctx_signal(const bm_ctx *ctx);
 

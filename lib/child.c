@@ -69,6 +69,15 @@ struct bm_state {
 	int account;
 	struct bm__interfere in;
 	struct bm__ireading r0;	/* read right before t0 */
+	/*
+	 * stop() called inside the benchmark (the compat layer): the call
+	 * in flight ended at t_stop, with these cycles and counts.
+	 */
+	int ended;
+	uint64_t t_stop;
+	uint64_t c_stop;
+	double ev_stop[BM_MAX_EVENTS];
+	struct bm__ireading r_stop;	/* read right after t_stop */
 	struct bm__ibase base;
 	uint32_t disturbed;	/* timed intervals judged disturbed */
 	uint32_t discarded;	/* of them run again */
@@ -295,6 +304,26 @@ child_keep(bm_state *s, uint64_t elapsed, uint64_t cycles, const double *ev,
 }
 
 /*
+ * Take the readings at the start of a call: the SIGCONTs seen so far
+ * (a stop in the call discards it), the interference accounting,
+ * the counters, the cycles, and the clock last, next to the call.
+ */
+static inline void
+child_begin(bm_state *s)
+{
+	const bm__timer *t = &s->ctx->timer;
+
+	s->cont0 = bm__signals_continued();
+	if (s->account && s->phase != CHILD_COOLDOWN)
+		bm__interfere_read(&s->in, &s->r0);
+	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev0) != 0)
+		child_fail(s, -EIO);
+	if (s->cycles)
+		s->c0 = bm__cycle_now(t);
+	s->t0 = bm__clock_now(t);
+}
+
+/*
  * End the call in flight (if any) and return the count for the next one,
  * starting its clock last.  This is the whole state machine: warmup, then
  * timing_interval, then cooldown, which ends in child_finish().
@@ -307,7 +336,7 @@ bm_interval(bm_state *s)
 	double ev1[BM_MAX_EVENTS];
 	struct bm__ireading r1;
 	struct bm__idelta d;
-	int cmd, accepted, stopped, again = 0;
+	int cmd, accepted, stopped, ended, again = 0;
 
 	t1 = bm__clock_now(t);
 	if (s->cycles)
@@ -315,6 +344,13 @@ bm_interval(bm_state *s)
 	stopped = bm__signals_continued() != s->cont0;
 	if (bm__counters_read(&s->counters, &s->ctx->events, ev1) != 0)
 		child_fail(s, -EIO);
+	if ((ended = s->ended) != 0) {
+		/* The benchmark ended its interval itself (stop()). */
+		t1 = s->t_stop;
+		c1 = s->c_stop;
+		memcpy(ev1, s->ev_stop, sizeof(ev1));
+		s->ended = 0;
+	}
 	memset(&d, 0, sizeof(d));
 	if (s->inflight) {
 		elapsed = t1 > s->t0 ? t1 - s->t0 : 0;
@@ -336,7 +372,10 @@ bm_interval(bm_state *s)
 			accepted = 0;
 			again = 1;
 		} else if (s->account && s->phase != CHILD_COOLDOWN) {
-			bm__interfere_read(&s->in, &r1);
+			if (ended)
+				r1 = s->r_stop;
+			else
+				bm__interfere_read(&s->in, &r1);
 			(void)bm__interfere_judge(&s->base, &s->r0, &r1,
 			    elapsed, s->n, accepted, s->phase == CHILD_WARMUP,
 			    &d);
@@ -386,15 +425,54 @@ bm_interval(bm_state *s)
 			s->n = child_next_n(s, elapsed);
 	}
 	s->inflight = 1;
-	s->cont0 = bm__signals_continued();
-	if (s->account && s->phase != CHILD_COOLDOWN)
-		bm__interfere_read(&s->in, &s->r0);
-	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev0) != 0)
-		child_fail(s, -EIO);
-	if (s->cycles)
-		s->c0 = bm__cycle_now(t);
-	s->t0 = bm__clock_now(t);
+	child_begin(s);
 	return s->n;
+}
+
+/*
+ * start() inside the benchmark: the call in flight is timed from now, so
+ * that the setup it did before is not (the readings in bm_interval()'s
+ * order, the clock last).  Nothing outside a call in flight.
+ */
+void
+bm__state_restart(bm_state *s)
+{
+	if (s == NULL || !s->inflight)
+		return;
+	s->ended = 0;
+	child_begin(s);
+}
+
+/*
+ * stop() inside the benchmark: the call in flight ends now (the clock
+ * first); what the benchmark does until it returns is not timed.  1 with
+ * the nanoseconds since the interval's start in *ns, or 0 outside a call
+ * in flight.
+ */
+int
+bm__state_stop(bm_state *s, uint64_t *ns)
+{
+	const bm__timer *t;
+
+	if (s == NULL || !s->inflight)
+		return 0;
+	t = &s->ctx->timer;
+	s->t_stop = bm__clock_now(t);
+	s->c_stop = s->cycles ? bm__cycle_now(t) : 0;
+	if (bm__counters_read(&s->counters, &s->ctx->events, s->ev_stop) != 0)
+		child_fail(s, -EIO);
+	if (s->account && s->phase != CHILD_COOLDOWN)
+		bm__interfere_read(&s->in, &s->r_stop);
+	s->ended = 1;
+	*ns = s->t_stop > s->t0 ? s->t_stop - s->t0 : 0;
+	return 1;
+}
+
+/* The worker's context (its timer is the one intervals are timed on). */
+bm_ctx *
+bm__state_ctx(const bm_state *s)
+{
+	return s != NULL ? s->ctx : NULL;
 }
 
 /* An empty operation, reached through a pointer as a benchmark is. */

@@ -73,6 +73,40 @@ compat_ctx(void)
 	return NULL;
 }
 
+/*
+ * Keep why a call failed: the detail alone when it names the error
+ * already (the library's details often begin with bm_strerror()'s
+ * words), else "error: detail"; the result is emptied, so that get_n()
+ * and gettime() are 0.
+ */
+static void
+compat_fail(int rc, const char *detail)
+{
+	const char *name = bm_strerror(rc);
+
+	compat.n = compat.usecs = 0;
+	insertinit(&compat.results);
+	if (detail == NULL || *detail == '\0')
+		(void)snprintf(compat.err, sizeof(compat.err), "%s", name);
+	else if (strncmp(detail, name, strlen(name)) == 0)
+		(void)snprintf(compat.err, sizeof(compat.err), "%s", detail);
+	else
+		(void)snprintf(compat.err, sizeof(compat.err), "%s: %s", name,
+		    detail);
+}
+
+/*
+ * The context whose clock start() and stop() read: in a worker the one
+ * its intervals are timed on, elsewhere the process-wide one.
+ */
+static bm_ctx *
+compat_clock(void)
+{
+	bm_ctx *ctx = bm__state_ctx(bm_state_current());
+
+	return ctx != NULL ? ctx : compat_ctx();
+}
+
 /* Adapter: lmbench's initialize. */
 static int
 compat_initialize(bm_iter_t n, void *cookie)
@@ -223,13 +257,14 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
 		o.repetitions = (unsigned)repetitions;
 	rc = bm_run(ctx, &b, &o, &r);
 	if (rc != 0) {
-		(void)snprintf(compat.err, sizeof(compat.err), "%s: %s",
-		    bm_strerror(rc), bm_ctx_errmsg(ctx));
+		compat_fail(rc, bm_ctx_errmsg(ctx));
 		return;
 	}
 	if ((rc = compat_keep(&r)) != 0)
-		(void)snprintf(compat.err, sizeof(compat.err), "%s",
-		    bm_strerror(rc));
+		compat_fail(rc, NULL);
+	else if (compat.n == 0 || compat.usecs == 0)
+		compat_fail(BM_ENOTIME, "the kept interval is 0 microseconds "
+		    "long: the benchmark takes no time this clock can see");
 	bm_result_free(&r);
 }
 
@@ -247,28 +282,37 @@ benchmp_interval(void *state)
 	return (iter_t)bm_interval(state);
 }
 
-/* Start a timing interval. */
+/*
+ * Start a timing interval.  Inside a benchmp() worker's benchmark the
+ * interval the engine is timing starts again now, so that setup the
+ * benchmark did before is not timed (lmbench times each interval from
+ * the last start()).
+ */
 void
 start(struct timeval *begin)
 {
-	bm_ctx *ctx = compat_ctx();
+	bm_ctx *ctx = compat_clock();
 
 	if (begin != NULL)
 		(void)gettimeofday(begin, NULL);
+	bm__state_restart(bm_state_current());
 	compat.start_ns = ctx != NULL ? bm__clock_now(&ctx->timer) : 0;
 }
 
 /*
  * Stop the interval and keep its length in microseconds: from begin
  * (wall time) when it is given, as lmbench does, else from start() on the
- * context's clock.
+ * context's clock.  Inside a benchmp() worker's benchmark the engine's
+ * interval ends here too: what the benchmark does until it returns is
+ * not timed.
  */
 uint64
 stop(struct timeval *begin, struct timeval *end)
 {
 	struct timeval now_tv;
 	bm_ctx *ctx;
-	uint64_t now;
+	uint64_t now, ns = 0;
+	int inflight = bm__state_stop(bm_state_current(), &ns);
 
 	(void)gettimeofday(&now_tv, NULL);
 	if (end != NULL)
@@ -277,7 +321,11 @@ stop(struct timeval *begin, struct timeval *end)
 		compat.usecs = tvdelta(begin, &now_tv);
 		return compat.usecs;
 	}
-	if ((ctx = compat_ctx()) == NULL)
+	if (inflight) {
+		compat.usecs = (ns + 500) / 1000;
+		return compat.usecs;
+	}
+	if ((ctx = compat_clock()) == NULL)
 		return 0;
 	now = bm__clock_now(&ctx->timer);
 	compat.usecs = now > compat.start_ns ?
@@ -292,7 +340,7 @@ usecs_spent(void)
 	bm_ctx *ctx;
 	uint64_t now;
 
-	if ((ctx = compat_ctx()) == NULL)
+	if ((ctx = compat_clock()) == NULL)
 		return 0;
 	now = bm__clock_now(&ctx->timer);
 	return now > compat.start_ns ? (now - compat.start_ns) / 1000 : 0;
@@ -483,6 +531,15 @@ save_median(void)
 	compat.usecs = (compat.results.v[h - 1].u + compat.results.v[h].u) / 2;
 }
 
+/*
+ * The reporting helpers print as lmbench's do: to standard error, the
+ * kept interval (gettime() microseconds) per n operations or bytes over
+ * it, and nothing at all when the figure would be 0.  lmbench's MB and KB
+ * are 10^6 and 10^3 bytes, as the bw_ tools' MB.
+ */
+#define COMPAT_MB 1e6
+#define COMPAT_KB 1e3
+
 /* Print gettime() / n scaled by mult with the unit's name, if not 0. */
 static void
 compat_print_per(const char *s, uint64 n, double mult, int prec,
@@ -503,11 +560,23 @@ micro(char *s, uint64 n)
 	compat_print_per(s, n, 1.0, 4, "microseconds");
 }
 
-/* "S: T milliseconds" of the kept interval per n operations. */
+/*
+ * "S: T milliseconds": lmbench counts whole milliseconds of the interval
+ * and divides them by n in integers, so T is a whole number, and a
+ * figure under a millisecond prints nothing.
+ */
 void
 milli(char *s, uint64 n)
 {
-	compat_print_per(s, n, 1e-3, 2, "milliseconds");
+	uint64_t ms;
+
+	if (n == 0)
+		return;
+	ms = compat.usecs / 1000 / n;
+	if (ms == 0)
+		return;
+	(void)fprintf(stderr, "%s: %llu milliseconds\n", s,
+	    (unsigned long long)ms);
 }
 
 /* "S: T nanoseconds" of the kept interval per n operations. */
@@ -529,18 +598,18 @@ compat_print_bw(uint64 bytes, double unit, int prec, const char *name)
 	    (double)bytes / secs / unit, name);
 }
 
-/* "B MB/sec" of bytes over the kept interval, MB = 2^20. */
+/* "B MB/sec" of bytes over the kept interval, MB = 10^6 bytes. */
 void
 mb(uint64 bytes)
 {
-	compat_print_bw(bytes, 1024.0 * 1024.0, 2, "MB");
+	compat_print_bw(bytes, COMPAT_MB, 2, "MB");
 }
 
-/* "B KB/sec" of bytes over the kept interval, KB = 2^10. */
+/* "B KB/sec" of bytes over the kept interval, KB = 10^3 bytes. */
 void
 kb(uint64 bytes)
 {
-	compat_print_bw(bytes, 1024.0, 0, "KB");
+	compat_print_bw(bytes, COMPAT_KB, 0, "KB");
 }
 
 /* The running worker's index, 0 outside a worker. */

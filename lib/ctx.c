@@ -113,6 +113,16 @@ bm_ctx_set_timer(bm_ctx *ctx, const char *config)
 		return -EINVAL;
 	if (config == NULL || *config == '\0')
 		return 0;
+	/* mLib's "list": print the subtimers; alone, it changes nothing. */
+	if (bm_timer_config_wants_list(config)) {
+		if ((rc = bm__timer_check(config, err, sizeof err)) != 0)
+			return bm__fail(ctx, rc, "%s", err);
+		if ((rc = bm_timer_list_print()) != 0)
+			return bm__fail(ctx, rc, "cannot print the timer list: "
+			    "%s", bm_strerror(rc));
+		if (bm__timer_config_only_list(config))
+			return 0;
+	}
 	memset(&t, 0, sizeof t);
 	if ((rc = bm__timer_init(&t, config, err, sizeof err)) != 0)
 		return bm__fail(ctx, rc, "%s", err);

@@ -21,7 +21,8 @@ static const char *const error_names[] = {
 	"the benchmark reported failure",	/* BM_EBENCH */
 	"calibration failed",			/* BM_ECALIB */
 	"an MPI rank failed",			/* BM_ERANK */
-	"the overheads swallow the measurement"	/* BM_EOVERHEAD */
+	"the overheads swallow the measurement",	/* BM_EOVERHEAD */
+	"the benchmark takes no measurable time"	/* BM_ENOTIME */
 };
 
 /* Name an error code: one of ours, a negated errno, or success. */
@@ -32,7 +33,7 @@ bm_strerror(int err)
 
 	if (err == 0)
 		return "success";
-	if (err <= BM_EPARSE && err >= BM_EOVERHEAD) {
+	if (err <= BM_EPARSE && err >= BM_ENOTIME) {
 		idx = BM_EPARSE - err;
 		return error_names[idx];
 	}

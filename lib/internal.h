@@ -522,6 +522,15 @@ int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
  */
 int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
     size_t count);
+/*
+ * Fail with BM_ENOTIME when count samples of one round measured no time:
+ * most of them ran the most iterations allowed (result.c).
+ */
+int bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count);
+/* Return 1 when a timer config has no word but "list" (timer.c). */
+int bm__timer_config_only_list(const char *config);
+/* The iteration cap of workers and bm_measure(): an empty body ends. */
+#define BM__MAX_ITER ((bm_iter_t)1 << 62)
 
 /* The kinds of sink a spec names (sink.c). */
 enum {
@@ -582,6 +591,14 @@ enum {
 	BM__STATE_COOLDOWN	/* done, waiting to send its record */
 };
 int bm__state_phase(const bm_state *s);
+/*
+ * lmbench's start() and stop() inside a benchmark (compat.c): time the
+ * call in flight from now, or end it now (1 and its nanoseconds, or 0
+ * with no call in flight); the worker's context.
+ */
+void bm__state_restart(bm_state *s);
+int bm__state_stop(bm_state *s, uint64_t *ns);
+bm_ctx *bm__state_ctx(const bm_state *s);
 
 /*
  * The least half-width of a figure's interval, relative to its median:

@@ -17,7 +17,9 @@
 /* Grow n this much at most per call while calls are far too short. */
 #define MEASURE_GROW 8.0
 /* No count beyond this: an empty function must still terminate. */
-#define MEASURE_MAX_N ((bm_iter_t)1 << 62)
+#define MEASURE_MAX_N BM__MAX_ITER
+/* Operations per iteration at most (bm_measure_base). */
+#define MEASURE_MAX_BASE ((uint64_t)1 << 32)
 /* Timings of the empty loop; the median is the base. */
 #define MEASURE_BASE_TRIES 5
 
@@ -152,7 +154,7 @@ measure_next_n(bm_iter_t n, double elapsed, double enough_ns)
  */
 static int
 measure_find_n(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
-    double enough_ns, uint64_t warmup_us, bm_iter_t *n)
+    double enough_ns, uint64_t warmup_us, bm_iter_t max_n, bm_iter_t *n)
 {
 	struct measure_one one;
 	uint64_t start = bm__deadline_now();
@@ -162,13 +164,24 @@ measure_find_n(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
 	for (;;) {
 		if ((rc = measure_call(ctx, c, fn, arg, *n, &one)) != 0)
 			return rc;
-		if ((one.ns >= MEASURE_ACCEPT * enough_ns ||
-		    *n >= MEASURE_MAX_N) &&
+		/*
+		 * The most iterations allowed and still short: fn does no
+		 * measurable work, and the base's empty loop of that many
+		 * iterations would never end.
+		 */
+		if (*n >= max_n && one.ns < MEASURE_ACCEPT * enough_ns)
+			return bm__fail(ctx, BM_ENOTIME, "the benchmark takes "
+			    "no measurable time: %llu iterations lasted %.0f "
+			    "ns", (unsigned long long)*n, one.ns);
+		if (one.ns >= MEASURE_ACCEPT * enough_ns &&
 		    bm__deadline_now() - start >= warmup_us * 1000u)
 			return 0;
 		if (one.ns < MEASURE_ACCEPT * enough_ns ||
 		    one.ns > 2 * enough_ns)
 			*n = measure_next_n(*n, one.ns, enough_ns);
+		/* n times base operations must stay below the cap too. */
+		if (*n > max_n)
+			*n = max_n;
 	}
 }
 
@@ -193,7 +206,7 @@ measure_intervals(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
 		memset(s, 0, sizeof(*s));
 		/* Below the base the honest figure is zero, not negative. */
 		s->ns = one.ns > m->base_ns ? one.ns - m->base_ns : 0;
-		s->n = n;
+		s->n = n * m->base;
 		s->cycles = NAN;
 		if (cycles)
 			s->cycles = one.cycles > m->base_cycles ?
@@ -213,6 +226,17 @@ int
 bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
     bm_measurement *m)
 {
+	return bm_measure_base(ctx, fn, arg, 1, o, m);
+}
+
+/*
+ * As bm_measure(), each of fn's iterations doing base operations: the
+ * samples count n times base operations.
+ */
+int
+bm_measure_base(bm_ctx *ctx, bm_fn fn, void *arg, uint64_t base,
+    const bm_options *o, bm_measurement *m)
+{
 	bm_options defaults;
 	bm_calibration cal;
 	bm__counters c;
@@ -231,6 +255,11 @@ bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
 	}
 	if ((rc = measure_check(ctx, o)) != 0)
 		return rc;
+	if (base < 1 || base > MEASURE_MAX_BASE)
+		return bm__fail(ctx, BM_ERANGE, "base %llu is out of range (1 "
+		    "to 2^32 operations per iteration)",
+		    (unsigned long long)base);
+	m->base = base;
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
 		return rc;
 	r = &m->result;
@@ -255,7 +284,7 @@ bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
 	enough_ns = (double)r->enough_us * 1000.0;
 	t0 = bm__deadline_now();
 	if ((rc = measure_find_n(ctx, &c, fn, arg, enough_ns, o->warmup_us,
-	    &m->n)) == 0 &&
+	    MEASURE_MAX_N / base, &m->n)) == 0 &&
 	    (rc = measure_base(ctx, &c, m->n, &m->base_ns,
 	    &m->base_cycles)) == 0)
 		rc = measure_intervals(ctx, &c, fn, arg, m->n, m);
@@ -263,9 +292,11 @@ bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
 	bm__counters_close(&c);
 	if (rc == 1)
 		rc = bm__fail(ctx, -EIO, "reading the counters failed");
-	else if (rc != 0)
+	else if (rc != 0 && rc != BM_ENOTIME)
 		rc = bm__fail(ctx, BM_EBENCH, "benchmark failed: %s",
 		    bm_strerror(rc));
+	if (rc == 0)
+		rc = bm__result_check_time(ctx, r->samples, r->nsamples);
 	if (rc == 0)
 		rc = bm__result_merge(ctx, r, o->repetitions);
 	if (rc != 0) {
@@ -275,7 +306,8 @@ bm_measure(bm_ctx *ctx, bm_fn fn, void *arg, const bm_options *o,
 	}
 	if (!bm__timer_has_cycles(&ctx->timer))
 		m->base_cycles = NAN;
-	m->seconds = r->per_op_ns.median * (double)m->n / 1e9;
-	m->cycles = r->cycles_per_op * (double)m->n;
+	m->ops = (double)m->n * (double)base;
+	m->seconds = r->per_op_ns.median * m->ops / 1e9;
+	m->cycles = r->cycles_per_op * m->ops;
 	return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +30,7 @@ struct bm_region {
 	bm_ctx *ctx;
 	char *name;
 	uint64_t id;
+	uint64_t born_ns;	/* the clock when the region was created */
 	bm__events ev;		/* the context's events when created */
 	bm__counters ctr;	/* their group, opened for this region */
 	int has_cycles;
@@ -91,6 +93,9 @@ region_diff(const bm_region *r, const struct region_raw *a,
 
 	out->id = r->id;
 	out->count = 1;
+	out->clock_ns = b->ns;
+	out->timestamp_ns = b->ns > r->born_ns ? (double)(b->ns - r->born_ns) :
+	    0;
 	/* A clock or TSC that went back (another CPU) counts as nothing. */
 	out->ns = region_less(b->ns > a->ns ? (double)(b->ns - a->ns) : 0,
 	    r->overhead.ns);
@@ -143,6 +148,10 @@ region_counts_op(bm_counts *dst, const bm_counts *src, double sign)
 	else
 		dst->count = dst->count > src->count ? dst->count - src->count :
 		    0;
+	if (src->clock_ns > dst->clock_ns) {
+		dst->clock_ns = src->clock_ns;
+		dst->timestamp_ns = src->timestamp_ns;
+	}
 	dst->ns += sign * src->ns;
 	dst->cycles += sign * src->cycles;
 	for (i = 0; i < dst->nevents && i < BM_MAX_EVENTS; i++)
@@ -265,6 +274,7 @@ bm_region_new(bm_ctx *ctx, const char *name, bm_region **out)
 		return bm__fail(ctx, -ENOMEM, "no memory for a region");
 	}
 	r->ctx = ctx;
+	r->born_ns = bm__clock_now(&ctx->timer);
 	r->ev = ctx->events;
 	r->has_cycles = bm__timer_has_cycles(&ctx->timer);
 	/* Events this machine cannot count stay NAN, "not supported". */
@@ -435,24 +445,21 @@ bm_region_result(const bm_region *r, bm_result *res)
 	return bm__result_merge(r->ctx, res, (unsigned)r->n);
 }
 
-/* Write the region's record: statistics in microseconds, and totals. */
-int
-bm_region_write(bm_region *r, bm_sink *sink)
+/*
+ * Send a record of res (the region's samples, or one reading) with its
+ * params: to sink, or with sink NULL to the one bm_ctx_configure()
+ * resolved (--output or BENCHMP_OUTPUT), or stdout.
+ */
+static int
+region_send(bm_region *r, const bm_result *res, const bm_param *params,
+    size_t nparams, bm_sink *sink)
 {
-	bm_param params[3];
 	bm_sink *own = NULL;
 	bm_record rec;
-	bm_result res;
 	const char *spec;
 	char *json;
 	int rc, err;
 
-	if (r == NULL)
-		return 0;
-	/*
-	 * No sink given: the one bm_ctx_configure() resolved (--output or
-	 * BENCHMP_OUTPUT), or stdout.
-	 */
 	if (sink == NULL) {
 		spec = bm_ctx_output(r->ctx);
 		if ((rc = bm_sink_open(r->ctx, spec != NULL ? spec : "-",
@@ -460,38 +467,121 @@ bm_region_write(bm_region *r, bm_sink *sink)
 			return rc;
 		sink = own;
 	}
-	if ((rc = bm_region_result(r, &res)) != 0) {
-		(void)bm_sink_close(r->ctx, own);
-		return rc;
-	}
-	params[0].key = "count";
-	params[0].str = NULL;
-	params[0].num = (double)r->total.count;
-	params[1].key = "total_us";
-	params[1].str = NULL;
-	params[1].num = r->total.ns / 1000.0;
-	/* A number: exact up to 2^53, as JSON readers hold numbers. */
-	params[2].key = "id";
-	params[2].str = NULL;
-	params[2].num = (double)r->id;
 	memset(&rec, 0, sizeof(rec));
 	rec.tool = "region";
 	rec.case_name = r->name;
 	rec.params = params;
-	rec.nparams = 3;
+	rec.nparams = nparams;
 	rec.metric = "latency";
 	rec.unit = "us";
-	rec.value = res.per_op_ns.median / 1000.0;
+	rec.value = res->per_op_ns.median / 1000.0;
 	rec.scale = 1e-3;
-	rec.result = &res;
+	rec.result = res;
 	if ((rc = bm_record_json(r->ctx, &rec, &json)) == 0) {
 		rc = bm_sink_write(r->ctx, sink, json, strlen(json));
 		free(json);
 	}
-	bm_result_free(&res);
 	if (own != NULL && (err = bm_sink_close(r->ctx, own)) != 0 && rc == 0)
 		rc = err;
 	return rc;
+}
+
+/* Fill a numeric param. */
+static void
+region_param(bm_param *p, const char *key, double num)
+{
+	p->key = key;
+	p->str = NULL;
+	p->num = num;
+}
+
+/* Write the region's record: statistics in microseconds, and totals. */
+int
+bm_region_write(bm_region *r, bm_sink *sink)
+{
+	bm_param params[3];
+	bm_result res;
+	int rc;
+
+	if (r == NULL)
+		return 0;
+	if ((rc = bm_region_result(r, &res)) != 0)
+		return rc;
+	region_param(&params[0], "count", (double)r->total.count);
+	region_param(&params[1], "total_us", r->total.ns / 1000.0);
+	/* A number: exact up to 2^53, as JSON readers hold numbers. */
+	region_param(&params[2], "id", (double)r->id);
+	rc = region_send(r, &res, params, 3, sink);
+	bm_result_free(&res);
+	return rc;
+}
+
+/* Write one reading as its own record. */
+int
+bm_region_write_counts(bm_region *r, const bm_counts *c, bm_sink *sink)
+{
+	bm_param params[4];
+	bm_sample one;
+	bm_result res;
+	int rc;
+
+	if (r == NULL)
+		return 0;
+	if (c == NULL)
+		return -EINVAL;
+	if (c->count == 0 || !isfinite(c->ns))
+		return bm__fail(r->ctx, BM_ERANGE, "region %s: a reading of "
+		    "%llu pairs and %g ns is not a figure", r->name,
+		    (unsigned long long)c->count, c->ns);
+	memset(&one, 0, sizeof(one));
+	one.ns = c->ns > 0 ? c->ns : 0;
+	one.n = c->count;
+	one.cycles = c->cycles;
+	memcpy(one.events, c->events, sizeof(one.events));
+	memset(&res, 0, sizeof(res));
+	res.samples = &one;
+	res.nsamples = 1;
+	res.parallel = 1;
+	res.repetitions = 1;
+	res.processes = 1;
+	res.wall_s = one.ns / 1e9;
+	res.nevents = r->ev.n;
+	memcpy(res.events, r->ev.info, sizeof(res.events));
+	if ((rc = bm__result_merge(r->ctx, &res, 1)) == 0) {
+		region_param(&params[0], "count", (double)c->count);
+		region_param(&params[1], "id", (double)c->id);
+		region_param(&params[2], "timestamp_us",
+		    c->timestamp_ns / 1000.0);
+		region_param(&params[3], "clock_ns", (double)c->clock_ns);
+		rc = region_send(r, &res, params, 4, sink);
+	}
+	/* The sample is on this stack: free only what the merge made. */
+	res.samples = NULL;
+	res.nsamples = 0;
+	bm_result_free(&res);
+	return rc;
+}
+
+/* The names of the region's counters joined by join. */
+int
+bm_region_names(const bm_region *r, const char *join, char *buf, size_t len)
+{
+	size_t i, used = 0;
+	int w;
+
+	if (r == NULL)
+		return 0;
+	if (join == NULL || buf == NULL || len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	for (i = 0; i < r->ev.n && i < BM_MAX_EVENTS; i++) {
+		w = snprintf(buf + used, len - used, "%s%s", i > 0 ? join : "",
+		    r->ev.info[i].name);
+		if (w < 0 || (size_t)w >= len - used)
+			return BM_ERANGE;
+		used += (size_t)w;
+	}
+	return 0;
 }
 
 /* Release a region and close its counters. */

@@ -57,9 +57,14 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 {
 	double *frac, *left, o, med_frac, med_left;
 	size_t k;
+	int rc;
 
-	if (count == 0 || !(ctx->cal.from_env & (BM_CAL_TIMING_O |
-	    BM_CAL_LOOP_O)))
+	if (count == 0)
+		return 0;
+	/* No time at all is said as such, whatever the overheads. */
+	if ((rc = bm__result_check_time(ctx, s, count)) != 0)
+		return rc;
+	if (!(ctx->cal.from_env & (BM_CAL_TIMING_O | BM_CAL_LOOP_O)))
 		return 0;
 	frac = calloc(count, sizeof(*frac));
 	left = calloc(count, sizeof(*left));
@@ -89,6 +94,41 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 		    ctx->cal.loop_o_us, 100 * med_frac,
 		    100 * RESULT_MAX_OVERHEAD);
 	return 0;
+}
+
+/*
+ * A figure of no time is no figure: fail with BM_ENOTIME when most of one
+ * round's intervals ran the most iterations allowed (2^62) and still did
+ * not last enough to be kept otherwise: a body that returns at once (or
+ * whose work the compiler removed) takes no time the clock can see, and
+ * its intervals end at the cap with a time of about the clock's reading
+ * cost.  A median of 0 ns below the cap is a figure: an empty loop with
+ * its loop overhead taken off rightly costs about nothing.
+ */
+int
+bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count)
+{
+	double *ns, med;
+	size_t k, capped = 0;
+
+	if (count == 0)
+		return 0;
+	for (k = 0; k < count; k++)
+		if (s[k].n >= BM__MAX_ITER)
+			capped++;
+	if (2 * capped <= count)
+		return 0;
+	if ((ns = calloc(count, sizeof(*ns))) == NULL)
+		return bm__fail(ctx, -ENOMEM, "no memory for statistics");
+	for (k = 0; k < count; k++)
+		ns[k] = s[k].ns;
+	qsort(ns, count, sizeof(*ns), result_cmp);
+	med = bm_percentile(ns, count, 50);
+	free(ns);
+	return bm__fail(ctx, BM_ENOTIME, "the benchmark takes no measurable "
+	    "time: %zu of %zu intervals ran the most iterations allowed "
+	    "(2^62) in a median of %.0f ns (does it do its work, or did the "
+	    "compiler remove it?)", capped, count, med);
 }
 
 /*

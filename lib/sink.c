@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -253,6 +254,13 @@ bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 		return BM_ENOTSUP;
 #endif
 	}
+	/*
+	 * The program's own lines printed to stdout before this record sit
+	 * in stdio's buffer (a pipe or a file is fully buffered): they go
+	 * first, so that the output keeps the order it was produced in.
+	 */
+	if (s->kind == BM__SINK_STDOUT)
+		(void)fflush(stdout);
 	return sink_write_fd(ctx, s, rec, len);
 }
 

@@ -404,19 +404,85 @@ bm_timer_list(bm_subtimer_info *out, size_t max, size_t *count)
 	return 0;
 }
 
-/* Return 1 when a config string contains the word "list". */
-int
-bm_timer_config_wants_list(const char *config)
+/*
+ * Look at a config string's words: 1 when one is "list", and in *other
+ * whether any word is something else.
+ */
+static int
+timer_list_words(const char *config, int *other)
 {
 	const char *p = config;
 	size_t n;
+	int list = 0;
 
+	*other = 0;
 	while (p != NULL && *p != '\0') {
 		p += strspn(p, TIMER_BLANKS);
 		n = strcspn(p, TIMER_BLANKS);
 		if (n == 4 && strncmp(p, "list", 4) == 0)
-			return 1;
+			list = 1;
+		else if (n != 0)
+			*other = 1;
 		p += n;
 	}
+	return list;
+}
+
+/* Return 1 when a config string contains the word "list". */
+int
+bm_timer_config_wants_list(const char *config)
+{
+	int other;
+
+	return timer_list_words(config, &other);
+}
+
+/*
+ * Print every subtimer and whether it initialises here, to stdout; 0, or
+ * -errno when stdout cannot take it.
+ */
+int
+bm_timer_list_print(void)
+{
+	bm_subtimer_info info[TIMER_NBUILTIN + BM_MAX_REGISTERED_TIMERS];
+	size_t n, i;
+
+	if (bm_timer_list(info, sizeof info / sizeof *info, &n) != 0)
+		return -EIO;
+	for (i = 0; i < n && i < sizeof info / sizeof *info; i++)
+		if (printf("%-6s %-22s %s: %s\n",
+		    info[i].kind == BM_SUBTIMER_CLOCK ? "clock" : "cycle",
+		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
+		    info[i].detail) < 0)
+			return errno != 0 ? -errno : -EIO;
+	if (fflush(stdout) != 0)
+		return errno != 0 ? -errno : -EIO;
+	return 0;
+}
+
+/* Return 1 when a config string has no word but "list". */
+int
+bm__timer_config_only_list(const char *config)
+{
+	int other;
+
+	(void)timer_list_words(config, &other);
+	return !other;
+}
+
+/* Read the context's clock and cycle subtimers now. */
+int
+bm_timer_now(const bm_ctx *ctx, bm_time *t)
+{
+	if (ctx == NULL || t == NULL)
+		return -EINVAL;
+	t->flags = 0;
+	t->cycles = 0;
+	if (bm__timer_has_cycles(&ctx->timer)) {
+		t->cycles = bm__cycle_now(&ctx->timer);
+		t->flags |= BM_TIME_CYCLES_OK;
+	}
+	t->ns = bm__clock_now(&ctx->timer);
+	t->flags |= BM_TIME_OK;
 	return 0;
 }

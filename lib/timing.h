@@ -5,8 +5,35 @@
 #ifndef BENCHMP_TIMING_H
 #define BENCHMP_TIMING_H
 
+/*
+ * lmbench's header brought in the C and POSIX headers its benchmarks use,
+ * and a benchmark ported by changing its include expects them: stdio
+ * (stderr, perror), stdlib (exit, malloc), string, unistd (read, write,
+ * fork, getppid), errno, signal, fcntl, time, the sys/ headers of
+ * processes, files, mappings, limits and sockets.  A program that needs
+ * feature-test macros (_GNU_SOURCE) defines them before this include.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #include <benchmp.h>
 

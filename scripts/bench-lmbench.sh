@@ -14,12 +14,8 @@
 # others.  The old definitions are measured beside, for the record.  Exit
 # status 0 whatever the figures, 1 when a tool fails to run.
 set -u
-# Numbers read and printed the same in every locale: a decimal comma would
-# change what awk, printf, sort and jq make of them.  C.UTF-8 where there is
-# one, so that names in UTF-8 stay printable; LOCPATH cannot swap it.
-unset LOCPATH
-export LC_ALL=C.UTF-8
-[ "$(locale charmap 2>/dev/null)" = UTF-8 ] || LC_ALL=C
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-lmbench.sh BUILDDIR}
 rounds=${ROUNDS:-5}
@@ -61,25 +57,6 @@ old_pf - - - lat_pagefault --per-fault (us per fault)|$bin/lat_pagefault --per-f
 old_sem - - - lat_sem --posix, CPU 0 (us)|$pin $bin/lat_sem --posix
 EOF
 
-# The figure of a tool's line: the number after the colon (microseconds
-# lines) or the second field ("MB value" lines).
-figure() {
-	awk 'NR == 1 {
-		if ($0 ~ /: [0-9.]+ microseconds/) {
-			sub(/.*: /, ""); print $1
-		} else
-			print $2
-	}' "$1"
-}
-
-# Print the median of the numbers on stdin, one per line.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	}'
-}
-
 round=0
 while [ "$round" -lt "$rounds" ]; do
 	while IFS='|' read -r head cmd; do
@@ -91,7 +68,7 @@ while [ "$round" -lt "$rounds" ]; do
 			    "$(head -n 1 "$tmp/err")" >&2
 			exit 1
 		fi
-		figure "$tmp/out" >>"$tmp/v.$1"
+		bench_figure "$tmp/out" >>"$tmp/v.$1"
 	done <"$tmp/figs"
 	round=$((round + 1))
 done
@@ -104,7 +81,7 @@ while IFS='|' read -r head cmd; do
 	key=$1 lo=$2 hi=$3 slack=$4
 	shift 4
 	label=$*
-	med=$(median <"$tmp/v.$key")
+	med=$(bench_median <"$tmp/v.$key")
 	if [ "$lo" = - ]; then
 		printf '%-44s %12s  %-18s %s\n' "$label" "$med" "" "(old definition)"
 		continue

@@ -344,7 +344,11 @@ capture_stderr(void (*fn)(void), char *buf, size_t len)
 	fclose(f);
 }
 
-/* The printing helpers, on 1000 us for 4 operations. */
+/*
+ * The printing helpers, on 1000 us for 4 operations, then on 9999 us
+ * for 4 (milli: lmbench's whole milliseconds, 9 / 4 = 2) and for 10 (0:
+ * nothing printed).
+ */
 static void
 print_per_op(void)
 {
@@ -353,31 +357,46 @@ print_per_op(void)
 	milli("lat", 4);
 	nano("lat", 4);
 	micro("none", 0);
+	settime(9999);
+	milli("ms", 4);
+	milli("ms0", 10);
+	milli("ms00", 0);
 	settime(0);
 	micro("zero", 4);
+	nano("zero", 4);
 }
 
-/* The bandwidth helpers, on one second. */
+/* The bandwidth helpers, on one second, then on 0. */
 static void
 print_bw(void)
 {
 	settime(1000000);
 	mb(3 * 1048576);
 	kb(2048);
+	mb(5000000);
+	kb(5000);
 	settime(0);
 	mb(1);
+	kb(1);
 }
 
+/*
+ * lmbench's formats and units: micro "%.4f microseconds", milli whole
+ * milliseconds ("%d milliseconds", nothing under one), nano "%.2f
+ * nanoseconds"; mb "%.2f MB/sec" and kb "%.0f KB/sec" with MB 10^6 and
+ * KB 10^3 bytes (5000000 bytes in a second is 5.00 MB/sec, not 4.77).
+ */
 START_TEST(test_print_formats)
 {
 	char buf[512];
 
 	capture_stderr(print_per_op, buf, sizeof buf);
 	ck_assert_str_eq(buf, "lat: 250.0000 microseconds\n"
-	    "lat: 0.25 milliseconds\n"
-	    "lat: 250000.00 nanoseconds\n");
+	    "lat: 250000.00 nanoseconds\n"
+	    "ms: 2 milliseconds\n");
 	capture_stderr(print_bw, buf, sizeof buf);
-	ck_assert_str_eq(buf, "3.00 MB/sec\n2 KB/sec\n");
+	ck_assert_str_eq(buf, "3.15 MB/sec\n2 KB/sec\n"
+	    "5.00 MB/sec\n5 KB/sec\n");
 }
 END_TEST
 
@@ -483,6 +502,122 @@ START_TEST(test_real_interval)
 }
 END_TEST
 
+/*
+ * A body written as some of lmbench's are: setup (here a sleep) before
+ * start(0), the timed loop, stop(0, 0), then more untimed work.  The
+ * interval is timed from start() to stop() alone, so that the kept
+ * interval holds none of the 40 ms of sleep around them and the count
+ * grows past 1 (with the sleeps timed, every call lasts more than the
+ * 1 ms enough, and n stays 1).
+ */
+static volatile unsigned long sink_counter;
+
+static void
+do_setup_start(iter_t iterations, void *cookie)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	(void)cookie;
+	(void)nanosleep(&ts, NULL);
+	start(0);
+	while (iterations-- > 0)
+		sink_counter++;
+	stop(0, 0);
+	(void)nanosleep(&ts, NULL);
+}
+
+START_TEST(test_start_inside)
+{
+	setenv("ENOUGH", "1000", 1);
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(NULL, do_setup_start, NULL, 0, 1, 0, 3, NULL);
+	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
+	ck_assert_uint_gt(get_n(), 1);
+	/* 40 ms of sleep in every call: timed, the interval is longer. */
+	ck_assert_msg(gettime() < 40000, "kept interval %llu us of n %llu",
+	    (unsigned long long)gettime(), (unsigned long long)get_n());
+	unsetenv("ENOUGH");
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
+/*
+ * In a worker, stop(0, 0) returns the microseconds since the interval's
+ * start (the engine's, or start()'s) on the engine's clock: about the
+ * 5 ms slept here, never the time since the process began.
+ */
+static void
+do_stop_returns(iter_t iterations, void *cookie)
+{
+	struct timespec ts = { 0, 5 * 1000 * 1000 };
+	uint64 us;
+
+	(void)iterations;
+	start(0);
+	(void)nanosleep(&ts, NULL);
+	(void)cookie;
+	us = stop(0, 0);
+	/* A worker that exits makes benchmp() fail, and the test. */
+	if (us < 5000 || us > 5000000)
+		_exit(3);
+}
+
+START_TEST(test_stop_inside_returns)
+{
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(NULL, do_stop_returns, NULL, 1000, 1, 0, 2, NULL);
+	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
+	ck_assert_uint_ge(gettime(), 5000);
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
+/*
+ * A body that does nothing gives no figure (issue 29): benchmp() fails,
+ * get_n() and gettime() are 0 (not 2^62 and 0) and the message says so.
+ */
+static void
+do_nothing(iter_t iterations, void *cookie)
+{
+	(void)iterations;
+	(void)cookie;
+}
+
+START_TEST(test_no_time)
+{
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(NULL, do_nothing, NULL, 0, 1, 0, 3, NULL);
+	ck_assert_ptr_nonnull(bm_compat_errmsg());
+	ck_assert_msg(strstr(bm_compat_errmsg(), "no measurable time") !=
+	    NULL, "%s", bm_compat_errmsg());
+	ck_assert_uint_eq(get_n(), 0);
+	ck_assert_uint_eq(gettime(), 0);
+	ck_assert_int_eq(get_results()->N, 0);
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
+/*
+ * A TIMING_O that swallows the measurement is said once: the message
+ * does not repeat the error's name before its detail.
+ */
+START_TEST(test_errmsg_once)
+{
+	const char *m, *name = bm_strerror(BM_EOVERHEAD);
+
+	setenv("TIMING_O", "100000", 1);
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(NULL, do_getppid, NULL, 1000, 1, 0, 3, NULL);
+	m = bm_compat_errmsg();
+	ck_assert_ptr_nonnull(m);
+	ck_assert_msg(strstr(m, name) != NULL, "%s", m);
+	ck_assert_msg(strstr(strstr(m, name) + 1, name) == NULL, "%s", m);
+	ck_assert_msg(strstr(m, "TIMING_O") != NULL, "%s", m);
+	unsetenv("TIMING_O");
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
 /* Every failed benchmp() says why, also a second one. */
 START_TEST(test_errmsg_twice)
 {
@@ -525,6 +660,10 @@ compat_suite(void)
 	tcase_add_test(tc, test_morefds);
 	tcase_add_test(tc, test_real_interval);
 	tcase_add_test(tc, test_errmsg_twice);
+	tcase_add_test(tc, test_start_inside);
+	tcase_add_test(tc, test_stop_inside_returns);
+	tcase_add_test(tc, test_no_time);
+	tcase_add_test(tc, test_errmsg_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

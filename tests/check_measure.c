@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_common.h"
 #include "check_run.h"
@@ -292,6 +293,173 @@ START_TEST(test_measure_exact)
 }
 END_TEST
 
+/*
+ * mLib's base: each iteration of fake_bench does 5 operations (say an
+ * unrolled loop); the figures are per operation, a fifth of the
+ * iteration's cost, and a call's operations are n times 5.
+ */
+START_TEST(test_measure_base)
+{
+	bm_measurement m;
+	bm_ctx *ctx;
+	size_t k;
+
+	register_fakes();
+	ctx = fake_ctx("clock=fake-clock cycle=fake-cycles");
+	ck_assert_msg(bm_measure_base(ctx, fake_bench, NULL, 5, NULL, &m) == 0,
+	    "%s", bm_ctx_errmsg(ctx));
+	ck_assert_uint_eq(m.base, 5);
+	ck_assert_double_eq(m.ops, 5.0 * (double)m.n);
+	for (k = 0; k < m.result.nsamples; k++)
+		ck_assert_uint_eq(m.result.samples[k].n, 5 * m.n);
+	ck_assert_double_eq(m.result.per_op_ns.median, FAKE_OP_NS / 5.0);
+	ck_assert_double_eq(m.result.cycles_per_op, FAKE_OP_CYCLES / 5.0);
+	/* A call's time and cycles are what they are, whatever the base. */
+	ck_assert_double_eq_tol(m.seconds, FAKE_OP_NS * (double)m.n / 1e9,
+	    1e-15);
+	ck_assert_double_eq_tol(m.cycles, FAKE_OP_CYCLES * (double)m.n, 1e-6);
+	bm_result_free(&m.result);
+	ck_assert_int_eq(bm_measure_base(ctx, fake_bench, NULL, 0, NULL, &m),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm_measure_base(ctx, fake_bench, NULL,
+	    ((uint64_t)1 << 32) + 1, NULL, &m), BM_ERANGE);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "base"));
+	/* bm_measure is base 1. */
+	ck_assert_int_eq(bm_measure(ctx, fake_bench, NULL, NULL, &m), 0);
+	ck_assert_uint_eq(m.base, 1);
+	ck_assert_double_eq(m.ops, (double)m.n);
+	bm_result_free(&m.result);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* A function that does nothing: no time to measure. */
+static int
+empty_bench(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	return 0;
+}
+
+/*
+ * A benchmark that takes no time is an error, not a figure of 0 (issue
+ * 29): bm_measure and bm_run fail with BM_ENOTIME and say why.  The
+ * fake clock advances only by its reads, so the fake bench with no
+ * operation is exactly empty.
+ */
+START_TEST(test_no_time)
+{
+	bm_bench b = { NULL, empty_bench, NULL, NULL };
+	bm_measurement m;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx;
+
+	register_fakes();
+	ctx = fake_ctx("clock=fake-clock");
+	ck_assert_int_eq(bm_measure(ctx, empty_bench, NULL, NULL, &m),
+	    BM_ENOTIME);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "no measurable time"));
+	ck_assert_ptr_null(m.result.samples);
+	bm_ctx_free(ctx);
+	ctx = fake_ctx("clock=posix-monotonic");
+	bm_options_init(&o);
+	o.processes = 1;
+	o.repetitions = 3;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ENOTIME);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "no measurable time"));
+	ck_assert_str_eq(bm_strerror(BM_ENOTIME),
+	    "the benchmark takes no measurable time");
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* A program reads the context's timer itself: the fakes, then none. */
+START_TEST(test_timer_now)
+{
+	bm_time a, b;
+	bm_ctx *ctx;
+
+	register_fakes();
+	ctx = fake_ctx("clock=fake-clock cycle=fake-cycles");
+	ck_assert_int_eq(bm_timer_now(ctx, &a), 0);
+	ck_assert_int_eq(bm_timer_now(ctx, &b), 0);
+	ck_assert_uint_eq(a.flags, BM_TIME_OK | BM_TIME_CYCLES_OK);
+	ck_assert_uint_eq(b.ns - a.ns, FAKE_CLOCK_READ);
+	ck_assert_uint_eq(b.cycles - a.cycles, FAKE_CYCLE_READ);
+	ck_assert_int_eq(bm_ctx_set_timer(ctx, "clock=posix-monotonic "
+	    "cycle=null"), 0);
+	ck_assert_int_eq(bm_timer_now(ctx, &a), 0);
+	ck_assert_int_eq(bm_timer_now(ctx, &b), 0);
+	ck_assert_uint_eq(a.flags, BM_TIME_OK);
+	ck_assert_uint_eq(a.cycles, 0);
+	ck_assert_uint_ge(b.ns, a.ns);
+	ck_assert_int_eq(bm_timer_now(NULL, &a), -EINVAL);
+	ck_assert_int_eq(bm_timer_now(ctx, NULL), -EINVAL);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
+/* Set the timer with stdout going to a file; its text in buf. */
+static int
+set_timer_capture(bm_ctx *ctx, const char *config, char *buf, size_t len)
+{
+	char path[] = "/tmp/check_measure.XXXXXX";
+	int fd, saved, rc;
+	ssize_t got;
+
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	fflush(stdout);
+	ck_assert_int_ge(saved = dup(1), 0);
+	ck_assert_int_eq(dup2(fd, 1), 1);
+	rc = bm_ctx_set_timer(ctx, config);
+	fflush(stdout);
+	ck_assert_int_eq(dup2(saved, 1), 1);
+	close(saved);
+	got = pread(fd, buf, len - 1, 0);
+	ck_assert_int_ge(got, 0);
+	buf[got] = '\0';
+	close(fd);
+	return rc;
+}
+
+/*
+ * mLib's "list" through the library: bm_ctx_set_timer() prints one line
+ * per subtimer to stdout; alone it keeps the timer, beside clock= it
+ * also sets it; a bad word beside it fails before anything is printed.
+ */
+START_TEST(test_timer_list)
+{
+	char buf[8192], *p;
+	size_t n, lines = 0;
+	bm_subtimer_info info[64];
+	bm_ctx *ctx = fake_ctx("clock=posix-thread-cputime");
+
+	ck_assert_int_eq(bm_timer_list(info, 64, &n), 0);
+	ck_assert_int_eq(set_timer_capture(ctx, " list ", buf, sizeof buf), 0);
+	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	ck_assert_uint_eq(lines, n);
+	ck_assert_ptr_nonnull(strstr(buf, "clock  posix-monotonic "));
+	ck_assert_ptr_nonnull(strstr(buf, "cycle  null "));
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
+	    "posix-thread-cputime");
+	ck_assert_int_eq(set_timer_capture(ctx, "list clock=stdc-clock", buf,
+	    sizeof buf), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "stdc-clock"));
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
+	    "stdc-clock");
+	ck_assert_int_eq(set_timer_capture(ctx, "list bogus", buf, sizeof buf),
+	    BM_ECONFIG);
+	ck_assert_str_eq(buf, "");
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(test_measure_real)
 {
 	bm_measurement m;
@@ -443,6 +611,10 @@ main(void)
 		test_register_errors,
 		test_register_listed_and_used,
 		test_measure_exact,
+		test_measure_base,
+		test_timer_now,
+		test_no_time,
+		test_timer_list,
 		test_measure_real,
 		test_measure_errors,
 		test_cycle_overhead_and_percentiles,

@@ -460,6 +460,89 @@ START_TEST(test_not_supported)
 }
 END_TEST
 
+/*
+ * After ntime's readings: each reading has a timestamp (the clock's own
+ * and since the region's creation, growing from pair to pair, a sum
+ * keeping the later), each can be written as its own record, and the
+ * names of the region's counters come joined as a header.
+ */
+START_TEST(test_readings)
+{
+	char path[] = "/tmp/check_region.XXXXXX", spec[64], line[65536];
+	char names[64];
+	bm_counts c[3], sum;
+	bm_ctx *ctx = test_ctx(0.0);
+	bm_region *rg;
+	bm_sink *sink;
+	FILE *f;
+	int k, lines = 0;
+
+	ck_assert_int_eq(bm_ctx_set_events(ctx, "page-faults,task-clock"), 0);
+	ck_assert_int_eq(bm_region_new(ctx, "each", &rg), 0);
+	ck_assert_int_eq(bm_region_names(rg, ", ", names, sizeof names), 0);
+	ck_assert_str_eq(names, "page-faults, task-clock");
+	ck_assert_int_eq(bm_region_names(rg, "|", names, 12), BM_ERANGE);
+	ck_assert_str_eq(names, "page-faults");
+	ck_assert_int_eq(bm_region_names(rg, NULL, names, 12), -EINVAL);
+	check_sink_file(path, spec, sizeof spec);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &sink), 0);
+	for (k = 0; k < 3; k++) {
+		ck_assert_int_eq(bm_region_set_id(rg, (uint64_t)k + 10), 0);
+		bm_region_start(rg);
+		check_spin_ns(200000);
+		bm_region_stop(rg);
+		ck_assert_int_eq(bm_region_read(rg, &c[k]), 0);
+		ck_assert_int_eq(bm_region_write_counts(rg, &c[k], sink), 0);
+		/* 200 us of spinning since the region was created, at least. */
+		ck_assert(c[k].timestamp_ns >= 200000.0 * (k + 1));
+		ck_assert(c[k].clock_ns > 0);
+		if (k > 0) {
+			ck_assert(c[k].timestamp_ns >= c[k - 1].timestamp_ns +
+			    c[k].ns);
+			ck_assert_uint_gt(c[k].clock_ns, c[k - 1].clock_ns);
+		}
+	}
+	ck_assert_int_eq(bm_sink_close(ctx, sink), 0);
+	bm_counts_copy(&sum, &c[0]);
+	ck_assert_int_eq(bm_counts_add(&sum, &c[2]), 0);
+	ck_assert(sum.timestamp_ns == c[2].timestamp_ns);
+	ck_assert_uint_eq(sum.clock_ns, c[2].clock_ns);
+	ck_assert_int_eq(bm_region_write_counts(rg, NULL, NULL), -EINVAL);
+	c[0].count = 0;
+	ck_assert_int_eq(bm_region_write_counts(rg, &c[0], NULL), BM_ERANGE);
+	/* One record per reading, each with its own id and timestamp. */
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f) != NULL) {
+		char want[64];
+
+		ck_assert_ptr_nonnull(strstr(line, "\"tool\":\"region\""));
+		ck_assert_ptr_nonnull(strstr(line, "\"case\":\"each\""));
+		ck_assert_ptr_nonnull(strstr(line, "\"count\":1"));
+		ck_assert_ptr_nonnull(strstr(line, "\"timestamp_us\":"));
+		ck_assert_ptr_nonnull(strstr(line, "\"clock_ns\":"));
+		(void)snprintf(want, sizeof want, "\"id\":%d", 10 + lines);
+		ck_assert_msg(strstr(line, want) != NULL, "%s", line);
+		ck_assert_ptr_nonnull(strstr(line, "\"page-faults\""));
+		lines++;
+	}
+	fclose(f);
+	unlink(path);
+	ck_assert_int_eq(lines, 3);
+	bm_region_free(rg);
+	/* Without events the names are empty; a NULL region leaves buf. */
+	ck_assert_int_eq(bm_ctx_set_events(ctx, ""), 0);
+	ck_assert_int_eq(bm_region_new(ctx, "bare", &rg), 0);
+	ck_assert_int_eq(bm_region_names(rg, ", ", names, sizeof names), 0);
+	ck_assert_str_eq(names, "");
+	bm_region_free(rg);
+	strcpy(names, "kept");
+	ck_assert_int_eq(bm_region_names(NULL, ", ", names, sizeof names), 0);
+	ck_assert_str_eq(names, "kept");
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /* Run the suite: every test in its own process with a timeout. */
 int
 main(void)
@@ -471,6 +554,7 @@ main(void)
 		test_switch_runtime,
 		test_switch_compile,
 		test_not_supported,
+		test_readings,
 	};
 
 	return check_suite_main("region", 30, tests,

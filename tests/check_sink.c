@@ -103,6 +103,43 @@ START_TEST(test_stdout_sink)
 }
 END_TEST
 
+/*
+ * A record written to the stdout sink comes after what the program
+ * printf()ed before it, though stdio held that in its buffer (stdout a
+ * file here, fully buffered, as a pipe is).
+ */
+START_TEST(test_stdout_order)
+{
+	static const char rec[] = "{\"record\":1}\n";
+	char path[] = "/tmp/bm-sink-order.XXXXXX", buf[128];
+	bm_sink *s;
+	bm_ctx *ctx;
+	ssize_t got;
+	int fd, saved;
+
+	ck_assert_int_ge(fd = mkstemp(path), 0);
+	ck_assert_int_eq(unlink(path), 0);
+	fflush(stdout);
+	ck_assert_int_ge(saved = dup(1), 0);
+	ck_assert_int_eq(dup2(fd, 1), 1);
+	ck_assert_int_eq(setvbuf(stdout, NULL, _IOFBF, 4096), 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_sink_open(ctx, "-", &s), 0);
+	printf("the program's line\n");
+	ck_assert_int_eq(bm_sink_write(ctx, s, rec, strlen(rec)), 0);
+	ck_assert_int_eq(bm_sink_close(ctx, s), 0);
+	fflush(stdout);
+	ck_assert_int_eq(dup2(saved, 1), 1);
+	got = pread(fd, buf, sizeof(buf) - 1, 0);
+	ck_assert_int_gt(got, 0);
+	buf[got] = '\0';
+	ck_assert_str_eq(buf, "the program's line\n{\"record\":1}\n");
+	close(fd);
+	close(saved);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 struct bad_sink {
 	const char *spec;
 	int rc;
@@ -546,6 +583,7 @@ sink_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_file_shared);
 	tcase_add_test(tc, test_stdout_sink);
+	tcase_add_test(tc, test_stdout_order);
 	tcase_add_loop_test(tc, test_bad_spec, 0,
 	    (int)(sizeof bad_sinks / sizeof bad_sinks[0]));
 	tcase_add_test(tc, test_fifo);

@@ -204,17 +204,9 @@ tool_size(const struct tool *t, const char *what, const char *s,
 static void __attribute__((noreturn))
 tool_list_timers(const struct tool *t)
 {
-	bm_subtimer_info info[32];
-	size_t n, i;
-
-	if (bm_timer_list(info, 32, &n) != 0)
+	/* A stdout that cannot take the list is tool_exit_printed's. */
+	if (bm_timer_list_print() != 0 && !ferror(stdout))
 		tool_fail(t, "cannot list the timers");
-	for (i = 0; i < n && i < 32; i++) {
-		printf("%-6s %-22s %s: %s\n",
-		    info[i].kind == BM_SUBTIMER_CLOCK ? "clock" : "cycle",
-		    info[i].name, info[i].status == 0 ? "ok" : "unavailable",
-		    info[i].detail);
-	}
 	tool_exit_printed(t);
 }
 

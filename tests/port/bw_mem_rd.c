@@ -3,11 +3,7 @@
  * sum one int of every four over SIZE bytes (as bw_mem SIZE rd), print
  * with mb() as lmbench's "MB/sec".
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <timing.h>
+#include "timing.h"
 
 struct state {
 	size_t size;

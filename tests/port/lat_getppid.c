@@ -1,8 +1,5 @@
 /* lat_getppid.c: lmbench-style system call latency, ported by include. */
-#include <stdio.h>
-#include <unistd.h>
-
-#include <timing.h>
+#include "timing.h"
 
 /* The benchmark body: iterations calls of getppid(). */
 static void

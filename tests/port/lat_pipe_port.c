@@ -5,13 +5,7 @@
  * Both are placed by handle_scheduler() as LMBENCH_SCHED says (the worker
  * as process 0 of its child id, the echo process as process 1).
  */
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <timing.h>
+#include "timing.h"
 
 struct state {
 	int to[2];	/* worker -> echo */

@@ -3,12 +3,7 @@
  * include, driving its own intervals with benchmp_getstate() and
  * benchmp_interval() as lmbench's lat_sig does: the body never returns.
  */
-#include <signal.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-
-#include <timing.h>
+#include "timing.h"
 
 static volatile sig_atomic_t caught;
 

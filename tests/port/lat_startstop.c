@@ -4,11 +4,7 @@
  * batches of 1000 until about 20 ms have passed, then once more timed
  * from an earlier begin (stop(&begin, &end)), then milli()/nano().
  */
-#include <stdio.h>
-#include <sys/time.h>
-#include <unistd.h>
-
-#include <timing.h>
+#include "timing.h"
 
 /* Print the syscall latency and check stop() with a begin. */
 int
