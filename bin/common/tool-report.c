@@ -87,6 +87,16 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 	fprintf(stderr, "%s: warning: %s %s", t->name,
 	    rec->case_name != NULL ? rec->case_name : "", rec->metric != NULL ?
 	    rec->metric : "");
+	/* Which figure of a sweep: its first two parameters. */
+	for (i = 0; i < rec->nparams && i < 2; i++) {
+		fprintf(stderr, "%s%s ", i == 0 ? " (" : ", ",
+		    rec->params[i].key);
+		if (rec->params[i].str != NULL)
+			fputs(rec->params[i].str, stderr);
+		else
+			fprintf(stderr, "%.10g", rec->params[i].num);
+	}
+	fputs(i > 0 ? ")" : "", stderr);
 	if (rec->agreement == BM_AGREEMENT_DISAGREE) {
 		fprintf(stderr, ": the processes disagree");
 		if (rec->nanswers > 0 && bm_agree(rec->answers, rec->nanswers,
@@ -100,7 +110,10 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 				else
 					fputs("none", stderr);
 			}
-			fprintf(stderr, " %s; %.4g to %.4g)", unit, lo, hi);
+			fprintf(stderr, " %s", unit);
+			if (isfinite(lo))
+				fprintf(stderr, "; %.4g to %.4g", lo, hi);
+			fputs(")", stderr);
 		}
 	}
 	for (i = 0; i < rec->ncontradicts; i++) {
