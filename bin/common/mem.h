@@ -175,5 +175,6 @@ void mem_line_whole(const bm_record *rec, const void *cookie, char *line,
 int mem_line_knee(const double *lat, size_t n, size_t *index, double *cost);
 const char *mem_topo_stated(const struct mem_topo *tp);
 int mem_answers_result(const double *v, size_t n, bm_result *r);
+size_t mem_round_medians(const bm_result *r, double *med, size_t max);
 
 #endif /* BM_MEM_H */
