@@ -63,6 +63,21 @@ if have_jq; then
 		    (.params.topology | test("^(sysfs|sysconf|default)$")))' \
 		    "$tmp/out" >/dev/null ||
 			fail "lat_mem_rd --json: $(head -c 400 "$tmp/out")"
+		# The order of the roles: a point flagged for it is the L2 or
+		# main mem role, below the role before it (both numbers), and
+		# noisy, with one warning per flagged point; which points are
+		# flagged is a measurement.
+		jq -se '[.[] | select(.contradicts)] | all(.[]; .noisy and
+		    (.contradicts | length) == 1 and
+		    (.contradicts[0] | (.what == "L2 latency" or
+		    .what == "main mem latency") and .unit == "ns" and
+		    .measured < .machine and (.source | test(
+		    "^lat_mem_rd L[12] \\([0-9]+ bytes\\)$"))) and
+		    .contradicts[0].measured == .value)' "$tmp/out" >/dev/null ||
+			fail "lat_mem_rd --json: a malformed order flag: $(jq -c 'select(.contradicts) | .contradicts' "$tmp/out")"
+		[ "$(jq -s '[.[] | select(.contradicts)] | length' "$tmp/out")" -eq \
+		    "$(grep -c '^lat_mem_rd: warning: ' "$tmp/err")" ] ||
+			fail "lat_mem_rd: not one warning per flagged point: $(cat "$tmp/err")"
 	fi
 
 	# Loaded latency: the load's bandwidth in every record and at the end.
