@@ -31,19 +31,6 @@
  */
 #define CACHE_SIZE_TOLERANCE 0.5
 #define CACHE_LATENCY_TOLERANCE 0.2247
-/*
- * A level's size against the one sysfs (or CPUID) states.  The first
- * level is indexed by virtual address and a chase of it is a cycle that
- * LRU keeps whole up to its size: the boundary is the largest size of the
- * sweep not above it, so 0.8 (a size between two steps) to 1.5 (one step
- * above).  Later levels are indexed by physical address, so which pages
- * the buffer got decides how much of them it can use, and they do not
- * replace in LRU order: half to twice.
- */
-#define CACHE_L1_LO 0.8
-#define CACHE_L1_HI 1.5
-#define CACHE_LN_LO 0.5
-#define CACHE_LN_HI 2.0
 
 /* A sweep: its sizes, the median curve and each process's curve. */
 struct cache_sweep {
@@ -346,7 +333,7 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
     unsigned level, struct cache_judge *j)
 {
 	struct cache_cut k;
-	double sizes[CACHE_MAX_PROCS], lo, hi;
+	double sizes[CACHE_MAX_PROCS];
 	size_t p;
 	int rc;
 
@@ -360,16 +347,9 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 	}
 	j->sizes_agree = level == 0 || w->np == 0 ||
 	    bm_agree(sizes, w->np, CACHE_SIZE_TOLERANCE, NULL, NULL) == 1;
-	if (level > 0 && level <= tp->n && mem_topo_stated(tp) != NULL &&
-	    (level < tp->n || tp->llc_plausible)) {
-		snprintf(j->what[0], sizeof j->what[0], "L%u size", level);
-		lo = level == 1 ? CACHE_L1_LO : CACHE_LN_LO;
-		hi = level == 1 ? CACHE_L1_HI : CACHE_LN_HI;
-		rc = bm_contradiction_check(&j->c[j->nc], j->what[0],
-		    (double)w->sizes[m->bound[s]],
-		    (double)tp->lv[level - 1].size, lo, hi,
-		    strcmp(tp->source, "sysfs") == 0 ? "sysfs size" :
-		    "sysconf size", "bytes");
+	if (level > 0) {
+		rc = mem_level_size_check(tp, level, w->sizes[m->bound[s]],
+		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
 		if (rc < 0)
 			tool_lib_fail(t, rc, "checking the level's size");
 		j->nc += (size_t)rc;

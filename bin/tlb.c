@@ -11,9 +11,6 @@
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
 #define TLB_MAX_PAGES ((size_t)1 << 20)
-/* A point is past the TLB when a load costs this much more than the cache alone. */
-#define TLB_JUMP_RATIO 1.25
-#define TLB_JUMP_NS 0.5
 /* The most points of a sweep (8 pages to 1M in steps of 1.5 and 2). */
 #define TLB_MAX_POINTS 64
 /* The most processes whose curves are read one by one. */
@@ -53,39 +50,6 @@ tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
 	mem_chase_measure(t, &c, r);
 }
 
-/*
- * Read a curve of n points: 1 when it shows the reach (the last point
- * before a jump that the next point confirms; its index in *reach, the
- * cost of a miss in *cost), 0 when it does not (yet).  A jump counts
- * when the next point is past the reach too: one point slowed by another
- * process is noise, not the TLB.
- */
-static int
-tlb_read(const double *spread, const double *packed, size_t n,
-    size_t *reach, double *cost)
-{
-	double base = 0;
-	size_t i;
-
-	*cost = 0;
-	*reach = 0;
-	for (i = 0; i < n; i++) {
-		if (i == 0)
-			base = spread[0] - packed[0];
-		if (spread[i] - packed[i] > base + TLB_JUMP_NS &&
-		    spread[i] > TLB_JUMP_RATIO * (packed[i] +
-		    (base > 0 ? base : 0))) {
-			if (*cost > 0)
-				return 1;
-			*cost = spread[i] - packed[i];
-			continue;
-		}
-		*cost = 0;
-		*reach = i;
-	}
-	return 0;
-}
-
 /* Measure one point of the sweep: both chases, the median and each process. */
 static void
 tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
@@ -116,7 +80,7 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
 
 /*
  * Visit more and more pages up to maxpages, until the median curve shows
- * the reach (tlb_read); the index of the reach and, in *cost, the cost
+ * the reach (mem_tlb_read); the index of the reach and, in *cost, the cost
  * of a miss.
  */
 static size_t
@@ -139,7 +103,7 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 		    progress_size(sz, sizeof sz, (double)n * tp->page),
 		    ++point, npoints);
 		tlb_measure(t, tp, (size_t)o->line, n, w);
-		if ((found = tlb_read(w->spread, w->packed, w->n, &reach,
+		if ((found = mem_tlb_read(w->spread, w->packed, w->n, &reach,
 		    cost)) != 0)
 			break;
 	}
@@ -161,7 +125,7 @@ tlb_answers(const struct tlb_sweep *w, double *answers)
 	double cost;
 
 	for (p = 0; p < w->np; p++)
-		answers[p] = tlb_read(w->pspread[p], w->ppacked[p], w->n,
+		answers[p] = mem_tlb_read(w->pspread[p], w->ppacked[p], w->n,
 		    &reach, &cost) ? (double)w->pages[reach] : (double)NAN;
 }
 

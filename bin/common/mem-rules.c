@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,82 @@ mem_topo_stated(const struct mem_topo *tp)
 	if (tp->source == NULL || strcmp(tp->source, "default") == 0)
 		return NULL;
 	return tp->source;
+}
+
+/*
+ * A level's size against the one sysfs (or CPUID) states.  The first
+ * level is indexed by virtual address and a chase of it is a cycle that
+ * LRU keeps whole up to its size: the boundary is the largest size of the
+ * sweep not above it, so 0.8 (a size between two steps) to 1.5 (one step
+ * above).  Later levels are indexed by physical address, so which pages
+ * the buffer got decides how much of them it can use, and they do not
+ * replace in LRU order: half to twice.
+ */
+#define MEM_L1_LO 0.8
+#define MEM_L1_HI 1.5
+#define MEM_LN_LO 0.5
+#define MEM_LN_HI 2.0
+
+/*
+ * Check the size measured for cache level (1 up) against the topology's:
+ * 1 when it contradicts it (c filled, its what written to what), 0 when
+ * it stands or nothing is stated (no such level, a default topology, a
+ * last level the topology does not believe), or a library error.
+ */
+int
+mem_level_size_check(const struct mem_topo *tp, unsigned level,
+    size_t measured, bm_contradiction *c, char *what, size_t len)
+{
+	double lo = level == 1 ? MEM_L1_LO : MEM_LN_LO;
+	double hi = level == 1 ? MEM_L1_HI : MEM_LN_HI;
+
+	if (level == 0 || level > tp->n || mem_topo_stated(tp) == NULL ||
+	    (level == tp->n && !tp->llc_plausible))
+		return 0;
+	snprintf(what, len, "L%u size", level);
+	return bm_contradiction_check(c, what, (double)measured,
+	    (double)tp->lv[level - 1].size, lo, hi,
+	    strcmp(tp->source, "sysfs") == 0 ? "sysfs size" : "sysconf size",
+	    "bytes");
+}
+
+/* A point is past the TLB when a load costs this much more than the cache alone. */
+#define MEM_TLB_JUMP_RATIO 1.25
+#define MEM_TLB_JUMP_NS 0.5
+
+/*
+ * tlb's reading of a sweep of n points: spread[i] the time of a load of
+ * a chase over point i's pages, one line each, packed[i] over as many
+ * lines packed into few pages.  1 when it shows the reach (the last point
+ * before a jump that the next point confirms; its index in *reach, the
+ * cost of a miss in *cost), 0 when it does not (yet).  A jump counts
+ * when the next point is past the reach too: one point slowed by another
+ * process is noise, not the TLB.
+ */
+int
+mem_tlb_read(const double *spread, const double *packed, size_t n,
+    size_t *reach, double *cost)
+{
+	double base = 0;
+	size_t i;
+
+	*cost = 0;
+	*reach = 0;
+	for (i = 0; i < n; i++) {
+		if (i == 0)
+			base = spread[0] - packed[0];
+		if (spread[i] - packed[i] > base + MEM_TLB_JUMP_NS &&
+		    spread[i] > MEM_TLB_JUMP_RATIO * (packed[i] +
+		    (base > 0 ? base : 0))) {
+			if (*cost > 0)
+				return 1;
+			*cost = spread[i] - packed[i];
+			continue;
+		}
+		*cost = 0;
+		*reach = i;
+	}
+	return 0;
 }
 
 /*

@@ -176,5 +176,9 @@ int mem_line_knee(const double *lat, size_t n, size_t *index, double *cost);
 const char *mem_topo_stated(const struct mem_topo *tp);
 int mem_answers_result(const double *v, size_t n, bm_result *r);
 size_t mem_round_medians(const bm_result *r, double *med, size_t max);
+int mem_level_size_check(const struct mem_topo *tp, unsigned level,
+    size_t measured, bm_contradiction *c, char *what, size_t len);
+int mem_tlb_read(const double *spread, const double *packed, size_t n,
+    size_t *reach, double *cost);
 
 #endif /* BM_MEM_H */
