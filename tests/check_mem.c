@@ -146,22 +146,36 @@ put(const char *root, const char *rel, const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-/* A fake CPU 0 cache directory: level, type, size and line of index i. */
+/*
+ * The topology read from a fake sysfs tree of n cache directories, each
+ * given as "LEVEL TYPE SIZE LINE" ("1 Data 48K 64"), made under $TMPDIR
+ * or /tmp and removed after.
+ */
 static void
-put_index(const char *root, unsigned i, const char *level, const char *type,
-    const char *size, const char *line)
+fake_topology(struct mem_topo *tp, const char *const *idx, size_t n)
 {
-	char rel[256];
-	const char *dir = "sys/devices/system/cpu/cpu0/cache";
+	static const char *const names[4] = { "level", "type", "size",
+	    "coherency_line_size" };
+	const char *tmp = getenv("TMPDIR");
+	char root[1024], rel[256], f[4][16], cmd[1100];
+	size_t i, k;
 
-	snprintf(rel, sizeof rel, "%s/index%u/level", dir, i);
-	put(root, rel, level);
-	snprintf(rel, sizeof rel, "%s/index%u/type", dir, i);
-	put(root, rel, type);
-	snprintf(rel, sizeof rel, "%s/index%u/size", dir, i);
-	put(root, rel, size);
-	snprintf(rel, sizeof rel, "%s/index%u/coherency_line_size", dir, i);
-	put(root, rel, line);
+	snprintf(root, sizeof root, "%s/check_mem.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(sscanf(idx[i], "%15s %15s %15s %15s", f[0],
+		    f[1], f[2], f[3]), 4);
+		for (k = 0; k < 4; k++) {
+			snprintf(rel, sizeof rel, "sys/devices/system/cpu/"
+			    "cpu0/cache/index%zu/%s", i, names[k]);
+			strcat(f[k], "\n");
+			put(root, rel, f[k]);
+		}
+	}
+	mem_topology_at(tp, root);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 /*
@@ -171,16 +185,12 @@ put_index(const char *root, unsigned i, const char *level, const char *type,
  */
 START_TEST(test_topology_fake_sysfs)
 {
-	char root[] = "/tmp/check_mem.XXXXXX", cmd[128];
+	static const char *const idx[] = { "1 Data 48K 128",
+	    "1 Instruction 32K 64", "2 Unified 2048K 128", "3 Unified 8M 128" };
 	struct mem_topo tp;
 	bm_contradiction c;
 
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	put_index(root, 0, "1\n", "Data\n", "48K\n", "128\n");
-	put_index(root, 1, "1\n", "Instruction\n", "32K\n", "64\n");
-	put_index(root, 2, "2\n", "Unified\n", "2048K\n", "128\n");
-	put_index(root, 3, "3\n", "Unified\n", "8M\n", "128\n");
-	mem_topology_at(&tp, root);
+	fake_topology(&tp, idx, 4);
 	ck_assert_str_eq(tp.source, "sysfs");
 	ck_assert_str_eq(mem_topo_stated(&tp), "sysfs");
 	ck_assert_uint_eq(tp.n, 3);
@@ -194,8 +204,6 @@ START_TEST(test_topology_fake_sysfs)
 	ck_assert(c.measured == 64 && c.machine == 128);
 	ck_assert_int_eq(bm_contradiction_check(&c, "line size", 128,
 	    (double)tp.line, 1, 1, "sysfs coherency_line_size", "bytes"), 0);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -207,15 +215,13 @@ END_TEST
  */
 START_TEST(test_level_sizes)
 {
-	char root[] = "/tmp/check_mem.XXXXXX", cmd[128], what[32];
+	static const char *const idx[] = { "1 Data 32K 64",
+	    "2 Unified 1280K 64", "3 Unified 266240K 64" };
+	char what[32];
 	struct mem_topo tp;
 	bm_contradiction c;
 
-	ck_assert_ptr_nonnull(mkdtemp(root));
-	put_index(root, 0, "1\n", "Data\n", "32K\n", "64\n");
-	put_index(root, 1, "2\n", "Unified\n", "1280K\n", "64\n");
-	put_index(root, 2, "3\n", "Unified\n", "266240K\n", "64\n");
-	mem_topology_at(&tp, root);
+	fake_topology(&tp, idx, 3);
 	ck_assert_uint_eq(tp.n, 3);
 	ck_assert_int_eq(tp.llc_plausible, 0);
 	ck_assert_int_eq(mem_level_size_check(&tp, 1, 24576, &c, what,
@@ -247,8 +253,6 @@ START_TEST(test_level_sizes)
 	tp.source = "default";
 	ck_assert_int_eq(mem_level_size_check(&tp, 1, 512, &c, what,
 	    sizeof what), 0);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
