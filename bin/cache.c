@@ -19,6 +19,35 @@
 #define CACHE_RISE_RATIO 1.15
 /* A level spans at least this many sizes (a factor of two). */
 #define CACHE_MIN_POINTS 3
+/* The most processes whose curves are read one by one. */
+#define CACHE_MAX_PROCS 16
+/*
+ * The agreement of processes on a level.  Its size: within one step of
+ * the sweep (1.5 or 1.33 apart), as the boundary is the last size below
+ * a midpoint and a point at the cache's own size can fall either side.
+ * Its latency: a range within sqrt(1.5) - 1 of the median, so that every
+ * process's value is nearer this level than half-way (geometrically) to
+ * a next one CACHE_JUMP_RATIO above.
+ */
+#define CACHE_SIZE_TOLERANCE 0.5
+#define CACHE_LATENCY_TOLERANCE 0.2247
+
+/* A sweep: its sizes, the median curve and each process's curve. */
+struct cache_sweep {
+	size_t n;
+	size_t sizes[CACHE_MAX_POINTS];
+	double lat[CACHE_MAX_POINTS];
+	size_t np;
+	double proc[CACHE_MAX_PROCS][CACHE_MAX_POINTS];
+};
+
+/* A cut of a curve into levels: each one's sizes and its boundary. */
+struct cache_cut {
+	size_t nseg;
+	size_t start[CACHE_MAX_POINTS], end[CACHE_MAX_POINTS];
+	size_t bound[CACHE_MAX_POINTS];	/* the boundary's index */
+	double v[CACHE_MAX_POINTS];
+};
 
 /* qsort's comparison of doubles. */
 static int
@@ -87,11 +116,22 @@ cache_level_result(const double *lat, size_t from, size_t to, bm_result *r)
 	return mem_result_stats(r);
 }
 
+/* What the processes and the machine say of one level. */
+struct cache_judge {
+	double lat[CACHE_MAX_PROCS];	/* each process's latency */
+	size_t np;
+	int sizes_agree;		/* the processes' sizes agree */
+	bm_contradiction c[2];
+	size_t nc;
+	char what[2][32];		/* the contradictions' what */
+};
+
 /* Print one level (or memory, when level is 0) with its parallelism. */
 static void
 cache_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, unsigned level, size_t size,
-    const double *lat, size_t from, size_t to, size_t at)
+    const double *lat, size_t from, size_t to, size_t at,
+    const struct cache_judge *j)
 {
 	struct mem_chase c;
 	bm_param params[3], measured[4];
@@ -125,18 +165,28 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 4;
+	if ((rc = bm_record_agreement(&rec, j->lat, j->np,
+	    CACHE_LATENCY_TOLERANCE)) < 0)
+		tool_lib_fail(t, rc, "judging the processes' latencies");
+	if (!j->sizes_agree)
+		rec.agreement = BM_AGREEMENT_DISAGREE;
+	(void)bm_record_contradicts(&rec, j->c, j->nc);
 	mem_report_derived(t, &rec, cache_line, NULL);
 	bm_result_free(&lr);
 }
 
-/* Chase buffers from tp's L1 / 8 up to o->len; the sizes and latencies, their count. */
-static size_t
+/*
+ * Chase buffers from tp's L1 / 8 up to o->len: the sizes, the median
+ * curve and each process's (round p of every size, a fresh process).
+ */
+static void
 cache_sweep(struct tool *t, const struct mem_topo *tp,
-    const struct mem_sweep_opts *o, size_t *sizes, double *lat)
+    const struct mem_sweep_opts *o, struct cache_sweep *w)
 {
 	struct mem_chase c;
 	struct progress prog;
-	size_t n = 0, npoints = 0, s, size;
+	bm_result r;
+	size_t n = 0, npoints = 0, s, size, p;
 	char sz[32];
 
 	size = tp->l1d / 8 > 4096 ? tp->l1d / 8 : 4096;
@@ -149,14 +199,23 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
 		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
-		sizes[n] = size;
-		lat[n++] = mem_chase_latency(t, &c);
+		mem_chase_measure(t, &c, &r);
+		w->sizes[n] = size;
+		w->lat[n] = r.per_op_ns.median;
+		if (n == 0 || r.processes < w->np)
+			w->np = r.processes < CACHE_MAX_PROCS ? r.processes :
+			    CACHE_MAX_PROCS;
+		for (p = 0; p < w->np; p++)
+			w->proc[p][n] = r.process_ns != NULL ?
+			    r.process_ns[p] : (double)NAN;
+		bm_result_free(&r);
+		n++;
 	}
 	progress_clear(&prog);
 	if (n < 3)
 		tool_usage_error(t, "-M %llu leaves fewer than 3 sizes to "
 		    "measure", (unsigned long long)o->len);
-	return n;
+	w->n = n;
 }
 
 /*
@@ -237,11 +296,85 @@ cache_plateaus(const double *lat, size_t n, const struct mem_topo *tp,
 }
 
 /*
+ * Cut a curve into levels (cache_plateaus) and find each one's boundary:
+ * the last size whose latency is below the midpoint of it and the next.
+ */
+static void
+cache_cut(const double *lat, size_t n, const struct mem_topo *tp,
+    struct cache_cut *k)
+{
+	size_t s, i, j;
+	double mid;
+
+	k->nseg = cache_plateaus(lat, n, tp, k->start, k->end, k->v);
+	for (s = 0; s < k->nseg; s++) {
+		j = k->end[s];
+		if (s + 1 < k->nseg) {
+			mid = (k->v[s] + k->v[s + 1]) / 2;
+			for (i = k->start[s]; i < k->start[s + 1]; i++) {
+				if (lat[i] <= mid)
+					j = i;
+			}
+		}
+		k->bound[s] = j;
+	}
+}
+
+/*
+ * Judge level s of the median cut m (memory when level is 0): each
+ * process's latency over the level's sizes, whether each process's own
+ * cut puts the level's size within a step of the others (a process whose
+ * curve has no such level disagrees), and the size against the machine's
+ * and the latency against the level before.
+ */
+static void
+cache_judge(struct tool *t, const struct mem_topo *tp,
+    const struct cache_sweep *w, const struct cache_cut *m, size_t s,
+    unsigned level, struct cache_judge *j)
+{
+	struct cache_cut k;
+	double sizes[CACHE_MAX_PROCS];
+	size_t p;
+	int rc;
+
+	memset(j, 0, sizeof *j);
+	j->np = w->np;
+	for (p = 0; p < w->np; p++) {
+		j->lat[p] = cache_median(w->proc[p], m->start[s], m->end[s]);
+		cache_cut(w->proc[p], w->n, tp, &k);
+		sizes[p] = s < k.nseg ? (double)w->sizes[k.bound[s]] :
+		    (double)NAN;
+	}
+	j->sizes_agree = level == 0 || w->np == 0 ||
+	    bm_agree(sizes, w->np, CACHE_SIZE_TOLERANCE, NULL, NULL) == 1;
+	if (level > 0) {
+		rc = mem_level_size_check(tp, level, w->sizes[m->bound[s]],
+		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
+		if (rc < 0)
+			tool_lib_fail(t, rc, "checking the level's size");
+		j->nc += (size_t)rc;
+	}
+	if (s > 0) {
+		if (level > 0)
+			snprintf(j->what[1], sizeof j->what[1], "L%u latency",
+			    level);
+		else
+			snprintf(j->what[1], sizeof j->what[1], "memory latency");
+		rc = bm_contradiction_check(&j->c[j->nc], j->what[1], m->v[s],
+		    m->v[s - 1], 1, INFINITY, "the level before", "ns");
+		if (rc < 0)
+			tool_lib_fail(t, rc, "checking the level's latency");
+		j->nc += (size_t)rc;
+	}
+}
+
+/*
  * Chase buffers of growing size and cut the latency curve into plateaus
  * (cache_plateaus).  Each boundary is the last size whose latency is
  * below the midpoint of the two plateaus; each level's latency is its
  * plateau's median.  The last plateau is memory
- * when the sweep went past twice the last-level cache.
+ * when the sweep went past twice the last-level cache.  Each level is
+ * judged (cache_judge) by its processes and the machine.
  */
 int
 main(int argc, char **argv)
@@ -255,11 +388,12 @@ main(int argc, char **argv)
 		    "  -M len          the largest size (k/m/g); default four "
 		    "times the last-level cache\n"
 	};
-	size_t sizes[CACHE_MAX_POINTS], start[CACHE_MAX_POINTS];
-	size_t end[CACHE_MAX_POINTS], n, nseg, s, i, j;
-	double lat[CACHE_MAX_POINTS], v[CACHE_MAX_POINTS], mid;
+	static struct cache_sweep w;
+	struct cache_cut m;
+	struct cache_judge j;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	struct mem_topo tp;
+	size_t s, b;
 	int memory;
 
 	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);
@@ -270,25 +404,20 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	mem_precheck(&t, (size_t)o.len);
-	n = cache_sweep(&t, &tp, &o, sizes, lat);
-	nseg = cache_plateaus(lat, n, &tp, start, end, v);
-	memory = nseg > 1 && o.len >= 2 * tp.llc;
-	for (s = 0; s < nseg - (size_t)memory; s++) {
-		/* The boundary: the last size below the midpoint. */
-		j = end[s];
-		if (s + 1 < nseg) {
-			mid = (v[s] + v[s + 1]) / 2;
-			for (i = start[s]; i < start[s + 1]; i++) {
-				if (lat[i] <= mid)
-					j = i;
-			}
-		}
-		cache_report(&t, &tp, &o, (unsigned)s + 1, sizes[j], lat,
-		    start[s], end[s], sizes[j] / 2 >= sizes[start[s]] ?
-		    sizes[j] / 2 : sizes[start[s]]);
+	cache_sweep(&t, &tp, &o, &w);
+	cache_cut(w.lat, w.n, &tp, &m);
+	memory = m.nseg > 1 && o.len >= 2 * tp.llc;
+	for (s = 0; s < m.nseg - (size_t)memory; s++) {
+		b = m.bound[s];
+		cache_judge(&t, &tp, &w, &m, s, (unsigned)s + 1, &j);
+		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], w.lat,
+		    m.start[s], m.end[s], w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
+		    w.sizes[b] / 2 : w.sizes[m.start[s]], &j);
 	}
-	if (memory)
-		cache_report(&t, &tp, &o, 0, 0, lat, start[nseg - 1],
-		    end[nseg - 1], sizes[n - 1]);
+	if (memory) {
+		cache_judge(&t, &tp, &w, &m, m.nseg - 1, 0, &j);
+		cache_report(&t, &tp, &o, 0, 0, w.lat, m.start[m.nseg - 1],
+		    m.end[m.nseg - 1], w.sizes[w.n - 1], &j);
+	}
 	return tool_finish(&t);
 }

@@ -1,6 +1,7 @@
 /* lat_mem_rd.c: memory read latency by pointer chasing, as lmbench's lat_mem_rd. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,21 @@ static const struct option lmr_long[] = {
 	{ "random", no_argument, NULL, 'r' },
 	{ "load", required_argument, NULL, LMR_OPT_LOAD },
 	{ NULL, 0, NULL, 0 }
+};
+
+/*
+ * The order rule of a sweep's roles (the points benchmp-run's summary
+ * takes as lmbench's columns): "L1" the largest size at most half the
+ * first level, "L2" the largest above the first level and at most half
+ * the second, "main mem" the largest.  A later role's latency below an
+ * earlier one's contradicts the order of the levels; the later point's
+ * record says so with both numbers (the earlier one is already out).
+ */
+struct lmr_roles {
+	size_t l1, l2, top;	/* their sizes; 0 where there is none */
+	double l1_ns, l2_ns;	/* their latencies once measured, else 0 */
+	bm_contradiction c;
+	char what[32], source[64];
 };
 
 /* The options of lat_mem_rd. */
@@ -83,11 +99,41 @@ lmr_case(int order)
 	    order == MEM_ORDER_PAGE ? "page" : "stride";
 }
 
+/*
+ * Check a point against the roles before it (lmr_roles) and note its own
+ * latency when it is one: 1 when it contradicts their order (ro->c
+ * filled), else 0.
+ */
+static int
+lmr_order(struct tool *t, struct lmr_roles *ro, size_t size, double ns)
+{
+	const char *name = size == ro->l2 ? "L2" : "main mem";
+	double ref = ro->l2_ns > 0 && size != ro->l2 ? ro->l2_ns : ro->l1_ns;
+	size_t refsize = ro->l2_ns > 0 && size != ro->l2 ? ro->l2 : ro->l1;
+	int rc = 0;
+
+	if (size == ro->l1)
+		ro->l1_ns = ns;
+	if ((size == ro->l2 || size == ro->top) && size != ro->l1 &&
+	    ref > 0) {
+		snprintf(ro->what, sizeof ro->what, "%s latency", name);
+		snprintf(ro->source, sizeof ro->source, "lat_mem_rd %s "
+		    "(%zu bytes)", refsize == ro->l1 ? "L1" : "L2", refsize);
+		rc = bm_contradiction_check(&ro->c, ro->what, ns, ref, 1,
+		    INFINITY, ro->source, "ns");
+		if (rc < 0)
+			tool_lib_fail(t, rc, "checking the levels' order");
+	}
+	if (size == ro->l2)
+		ro->l2_ns = ns;
+	return rc;
+}
+
 /* Measure one size and stride and print "MB ns". */
 static double
 lmr_point(struct tool *t, const struct lmr_opts *o,
     const struct mem_topo *tp, size_t size, size_t stride, size_t len,
-    struct progress *prog)
+    struct progress *prog, struct lmr_roles *ro)
 {
 	struct mem_chase c;
 	bm_param params[10];
@@ -136,6 +182,8 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	rec.nparams = np;
 	rec.measured = params + np;
 	rec.nmeasured = o->load > 0;
+	if (lmr_order(t, ro, size, rec.value) > 0)
+		(void)bm_record_contradicts(&rec, &ro->c, 1);
 	progress_clear(prog);
 	snprintf(prefix, sizeof prefix, "%.5f ",
 	    (double)size / (1024.0 * 1024.0));
@@ -177,12 +225,32 @@ lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
 	return len;
 }
 
+/* The roles' sizes of a sweep at this stride (lmr_roles). */
+static void
+lmr_roles_find(const struct mem_topo *tp, size_t stride, size_t len,
+    struct lmr_roles *ro)
+{
+	size_t size, l2 = tp->n > 1 ? tp->lv[1].size : 0;
+
+	memset(ro, 0, sizeof *ro);
+	for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
+		if (size < stride)
+			continue;
+		if (size <= tp->l1d / 2)
+			ro->l1 = size;
+		if (size > tp->l1d && size <= l2 / 2)
+			ro->l2 = size;
+		ro->top = size;
+	}
+}
+
 /* Measure every size up to len for each stride, one block of lines per stride. */
 static void
 lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
     const size_t *strides, size_t nstrides, size_t len)
 {
 	struct progress prog;
+	struct lmr_roles ro;
 	size_t npoints = 0, point = 0, size, i;
 	char sz[32];
 
@@ -194,13 +262,14 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 		progress_clear(&prog);
 		if (!t->json)
 			printf("\"stride=%zu\n", strides[i]);
+		lmr_roles_find(tp, strides[i], len, &ro);
 		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
 			if (size < strides[i])
 				continue;
 			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
 			    progress_size(sz, sizeof sz, (double)size),
 			    strides[i], ++point, npoints);
-			lmr_point(t, o, tp, size, strides[i], len, &prog);
+			lmr_point(t, o, tp, size, strides[i], len, &prog, &ro);
 		}
 		progress_clear(&prog);
 		if (!t->json)

@@ -1,6 +1,7 @@
 /* line.c: the cache line size, measured by chasing with growing strides. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,9 +23,12 @@
  */
 #define LINE_MIN_ENOUGH_US MEM_ENOUGH_US
 
-/* The latency of one load of a random chase at this stride. */
-static double
-line_latency(struct tool *t, size_t len, size_t stride)
+/* The most processes whose curves are read one by one. */
+#define LINE_MAX_PROCS 64
+
+/* Run the random chase at this stride: its result, every round's median. */
+static void
+line_measure(struct tool *t, size_t len, size_t stride, bm_result *r)
 {
 	struct mem_chase c;
 
@@ -35,15 +39,42 @@ line_latency(struct tool *t, size_t len, size_t stride)
 	c.order = MEM_ORDER_RANDOM;
 	c.k = 1;
 	c.pages = 1;
-	return mem_chase_latency(t, &c);
+	mem_chase_measure(t, &c, r);
+}
+
+/*
+ * Each process's answer: round p of every stride (each a fresh process)
+ * makes one curve, read as the median curve is (mem_line_knee); NAN
+ * where that curve is not clear.  Returns how many answers.
+ */
+static size_t
+line_answers(const bm_result *res, size_t n, double *answers)
+{
+	double curve[LINE_NSTRIDES], cost;
+	size_t i, k, p, np = LINE_MAX_PROCS;
+
+	for (i = 0; i < n; i++)
+		if (res[i].processes < np)
+			np = res[i].processes;
+	for (p = 0; p < np; p++) {
+		for (i = 0; i < n; i++)
+			curve[i] = res[i].process_ns != NULL ?
+			    res[i].process_ns[p] : (double)NAN;
+		answers[p] = mem_line_knee(curve, n, &k, &cost) ?
+		    (double)((size_t)LINE_MIN_STRIDE << k) : (double)NAN;
+	}
+	return np;
 }
 
 /*
  * Chase through a buffer beyond the caches with strides from 8 bytes up,
- * the lines of each page in random order.  Below the line size several
- * loads share a line and all but the first hit; from the line size on,
- * every load misses.  The line is the stride whose latency rises most
- * over half its stride.
+ * the lines of each group of eight loads in random order.  Below the
+ * line size several loads share a line and all but the first hit; from
+ * the line size on, every load misses.  The line is the knee of the
+ * curve (mem_line_knee): the stride after which doubling the stride no
+ * longer doubles the latency.  Every process's curve is read apart and
+ * the figure stands only if all give it; a line other than the one the
+ * machine states is flagged with both.
  */
 int
 main(int argc, char **argv)
@@ -54,14 +85,17 @@ main(int argc, char **argv)
 		.extra_usage = "  -M len          the buffer chased (k/m/g); "
 		    "default twice the last-level cache\n"
 	};
-	double lat[16], best = 0, ratio;
+	double lat[LINE_NSTRIDES], answers[LINE_MAX_PROCS], cost, agreed;
+	bm_result res[LINE_NSTRIDES], ar;
 	struct mem_topo tp;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
-	bm_param params[1], measured[4];
+	bm_param params[1], measured[5];
+	bm_contradiction c[1];
 	bm_record rec;
-	size_t s, found = 0;
+	size_t s, found, k, np, nc = 0;
 	unsigned i, n = 0;
 	struct progress prog;
+	int rc, have_ar;
 
 	mem_sweep_parse(&t, argc, argv, "M:", &o, &tp);
 	if (o.len == 0)
@@ -75,31 +109,56 @@ main(int argc, char **argv)
 	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2) {
 		progress_show(&prog, "stride %zu bytes (%u/%u)", s, n + 1,
 		    LINE_NSTRIDES);
-		lat[n++] = line_latency(&t, (size_t)o.len, s);
+		line_measure(&t, (size_t)o.len, s, &res[n]);
+		lat[n] = res[n].per_op_ns.median;
+		n++;
 	}
 	progress_clear(&prog);
-	for (i = 1, s = 2 * LINE_MIN_STRIDE; i < n; i++, s *= 2) {
-		ratio = lat[i] / lat[i - 1];
-		if (ratio > best) {
-			best = ratio;
-			found = s;
-		}
-	}
+	np = line_answers(res, n, answers);
+	/* The median curve's knee, unless every process gave one answer. */
+	(void)mem_line_knee(lat, n, &k, &cost);
+	found = (size_t)LINE_MIN_STRIDE << k;
+	if (np > 0 && bm_agree(answers, np, 0, &agreed, NULL) == 1)
+		found = (size_t)agreed;
+	for (k = 0; k < n && ((size_t)LINE_MIN_STRIDE << k) < found; k++)
+		;
 
 	params[0] = (bm_param){ "len", NULL, (double)o.len };
 	measured[0] = (bm_param){ "reported", NULL, (double)tp.line };
 	measured[1] = (bm_param){ "topology", tp.source, 0 };
-	measured[2] = (bm_param){ "jump", NULL, best };
-	measured[3] = (bm_param){ "line_ns", NULL, lat[0] };
-	for (i = 0, s = LINE_MIN_STRIDE; s < found; i++, s *= 2)
-		;
-	measured[3].num = lat[i];
+	/* The rise into the line, and how far the curve is from a knee. */
+	measured[2] = (bm_param){ "jump", NULL, k > 0 && k < n ?
+	    lat[k] / lat[k - 1] : (double)NAN };
+	measured[3] = (bm_param){ "line_ns", NULL, k < n ? lat[k] :
+	    (double)NAN };
+	measured[4] = (bm_param){ "knee_cost", NULL, cost };
 	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
 	    (double)found);
+	/* Each process's answer is a sample of the record: their spread. */
+	have_ar = mem_answers_result(answers, np, &ar) == 0;
+	if (have_ar) {
+		rec.result = &ar;
+		rec.scale = 1;
+	}
+	if ((rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
+		tool_lib_fail(&t, rc, "judging the processes' answers");
+	if (mem_topo_stated(&tp) != NULL && (rc = bm_contradiction_check(&c[nc],
+	    "line size", (double)found, (double)tp.line, 1, 1,
+	    strcmp(tp.source, "sysfs") == 0 ? "sysfs coherency_line_size" :
+	    "sysconf line size", "bytes")) != 0) {
+		if (rc < 0)
+			tool_lib_fail(&t, rc, "checking the line size");
+		nc++;
+	}
+	(void)bm_record_contradicts(&rec, c, nc);
 	rec.params = params;
 	rec.nparams = 1;
 	rec.measured = measured;
-	rec.nmeasured = 4;
+	rec.nmeasured = 5;
 	mem_report_derived(&t, &rec, mem_line_whole, NULL);
+	if (have_ar)
+		bm_result_free(&ar);
+	for (i = 0; i < n; i++)
+		bm_result_free(&res[i]);
 	return tool_finish(&t);
 }

@@ -8,6 +8,21 @@
 
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)
+/* The most processes whose answers are judged. */
+#define PAR_MEM_MAX_PROCS 64
+/*
+ * The processes agree when their ratios (each round's median of the
+ * chosen k's) span at most sqrt(2) - 1 of the median: each is nearer the
+ * figure than half-way (geometrically) to one twice or half as large,
+ * the step between the k tried.
+ */
+#define PAR_MEM_TOLERANCE 0.4142
+/*
+ * k chains cannot overlap more than k loads: a figure above k (with room
+ * for the scatter of the two chases it is the ratio of) contradicts the
+ * method, as 59.8 "loads" from 16 chains did on a loaded machine.
+ */
+#define PAR_MEM_OVER_K 1.1
 
 /* Format par_mem's line, "MB parallelism", from the aggregated record. */
 static void
@@ -45,8 +60,11 @@ main(int argc, char **argv)
 	struct mem_parallel par;
 	struct mem_sweep_opts o = { 0, 0, 2 * PAR_MEM_LOWER };
 	bm_param params[2], measured[4 + MEM_PAR_KS - 1];
+	bm_contradiction over[1];
 	bm_record rec;
-	size_t size, i;
+	double answers[PAR_MEM_MAX_PROCS];
+	size_t size, i, np, nc;
+	int rc;
 
 	mem_sweep_parse(&t, argc, argv, "L:M:", &o, &tp);
 	if (o.len == 0)
@@ -82,6 +100,17 @@ main(int argc, char **argv)
 		rec.nparams = 2;
 		rec.measured = measured;
 		rec.nmeasured = 4 + MEM_PAR_KS - 1;
+		np = mem_round_medians(&par.r, answers, PAR_MEM_MAX_PROCS);
+		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
+		    PAR_MEM_TOLERANCE)) < 0)
+			tool_lib_fail(&t, rc, "judging the processes' answers");
+		rc = bm_contradiction_check(&over[0], "parallelism", par.value,
+		    (double)par.k, 1 / (double)par.k, PAR_MEM_OVER_K,
+		    "the chains chased", "loads");
+		if (rc < 0)
+			tool_lib_fail(&t, rc, "checking the parallelism");
+		nc = (size_t)rc;
+		(void)bm_record_contradicts(&rec, over, nc);
 		mem_report_derived(&t, &rec, par_mem_line, &size);
 		mem_parallelism_free(&par);
 	}

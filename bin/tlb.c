@@ -1,6 +1,7 @@
 /* tlb.c: the reach of the data TLB and the cost of missing it, as lmbench's tlb. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,9 +11,20 @@
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
 #define TLB_MAX_PAGES ((size_t)1 << 20)
-/* A point is past the TLB when a load costs this much more than the cache alone. */
-#define TLB_JUMP_RATIO 1.25
-#define TLB_JUMP_NS 0.5
+/* The most points of a sweep (8 pages to 1M in steps of 1.5 and 2). */
+#define TLB_MAX_POINTS 64
+/* The most processes whose curves are read one by one. */
+#define TLB_MAX_PROCS 16
+
+/* A sweep: the points' pages and the spread and packed chases' times. */
+struct tlb_sweep {
+	size_t n;
+	size_t pages[TLB_MAX_POINTS];
+	double spread[TLB_MAX_POINTS], packed[TLB_MAX_POINTS];
+	size_t np;
+	double pspread[TLB_MAX_PROCS][TLB_MAX_POINTS];
+	double ppacked[TLB_MAX_PROCS][TLB_MAX_POINTS];
+};
 
 /*
  * The time of one load of a random chase over npages pages, one line
@@ -21,9 +33,9 @@
  * missed only in the first.  The chased line moves by one line from
  * page to page, so the lines spread over the cache's sets.
  */
-static double
+static void
 tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
-    int spread)
+    int spread, bm_result *r)
 {
 	struct mem_chase c;
 
@@ -35,52 +47,86 @@ tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
 	c.order = MEM_ORDER_RANDOM;
 	c.pages = -1;
 	c.k = 1;
-	return mem_chase_latency(t, &c);
+	mem_chase_measure(t, &c, r);
+}
+
+/* Measure one point of the sweep: both chases, the median and each process. */
+static void
+tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
+    size_t npages, struct tlb_sweep *w)
+{
+	bm_result rs, rp;
+	size_t p, i = w->n;
+	unsigned np;
+
+	tlb_point(t, npages, tp->page, line, 1, &rs);
+	tlb_point(t, npages, tp->page, line, 0, &rp);
+	w->pages[i] = npages;
+	w->spread[i] = rs.per_op_ns.median;
+	w->packed[i] = rp.per_op_ns.median;
+	np = rs.processes < rp.processes ? rs.processes : rp.processes;
+	if (rs.process_ns == NULL || rp.process_ns == NULL)
+		np = 0;
+	if (i == 0 || np < w->np)
+		w->np = np < TLB_MAX_PROCS ? np : TLB_MAX_PROCS;
+	for (p = 0; p < w->np; p++) {
+		w->pspread[p][i] = rs.process_ns[p];
+		w->ppacked[p][i] = rp.process_ns[p];
+	}
+	w->n++;
+	bm_result_free(&rs);
+	bm_result_free(&rp);
 }
 
 /*
- * Visit more and more pages up to maxpages; the reach (the last point
- * before the jump) and, in *cost, the cost of a miss.  A jump counts when
- * the next point is past the reach too: one point slowed by another
- * process is noise, not the TLB.
+ * Visit more and more pages up to maxpages, until the median curve shows
+ * the reach (mem_tlb_read); the index of the reach and, in *cost, the cost
+ * of a miss.
  */
 static size_t
 tlb_sweep(struct tool *t, const struct mem_topo *tp,
-    const struct mem_sweep_opts *o, size_t maxpages, double *cost)
+    const struct mem_sweep_opts *o, size_t maxpages, struct tlb_sweep *w,
+    double *cost)
 {
-	double spread, packed, base = 0;
 	size_t n, reach = 0, npoints = 0, point = 0;
 	struct progress prog;
 	char sz[32];
+	int found = 0;
 
-	*cost = 0;
 	progress_start(&prog, t);
 	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n))
 		npoints++;
-	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n)) {
+	for (n = TLB_MIN_PAGES; n <= maxpages && w->n < TLB_MAX_POINTS;
+	    n = mem_next_size(n)) {
 		/* The sweep stops at the jump: "of at most". */
 		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
 		    progress_size(sz, sizeof sz, (double)n * tp->page),
 		    ++point, npoints);
-		spread = tlb_point(t, n, tp->page, (size_t)o->line, 1);
-		packed = tlb_point(t, n, tp->page, (size_t)o->line, 0);
-		if (n == TLB_MIN_PAGES)
-			base = spread - packed;
-		if (spread - packed > base + TLB_JUMP_NS &&
-		    spread > TLB_JUMP_RATIO * (packed + (base > 0 ? base : 0))) {
-			if (*cost > 0)
-				break;
-			*cost = spread - packed;
-			continue;
-		}
-		*cost = 0;
-		reach = n;
+		tlb_measure(t, tp, (size_t)o->line, n, w);
+		if ((found = mem_tlb_read(w->spread, w->packed, w->n, &reach,
+		    cost)) != 0)
+			break;
 	}
 	progress_clear(&prog);
-	if (n > maxpages)
+	if (!found)
 		tool_fail(t, "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
 	return reach;
+}
+
+/*
+ * Each process's reach: its own curve (round p of every point) read as
+ * the median one is, over the points measured; NAN where it shows none.
+ */
+static void
+tlb_answers(const struct tlb_sweep *w, double *answers)
+{
+	size_t p, reach;
+	double cost;
+
+	for (p = 0; p < w->np; p++)
+		answers[p] = mem_tlb_read(w->pspread[p], w->ppacked[p], w->n,
+		    &reach, &cost) ? (double)w->pages[reach] : (double)NAN;
 }
 
 /* Format tlb's line from its aggregated record: reach and miss_ns. */
@@ -96,10 +142,12 @@ tlb_line(const bm_record *rec, const void *cookie, char *line, size_t len)
 static void
 tlb_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, size_t maxpages, size_t reach,
-    double cost)
+    double cost, const double *answers, size_t np)
 {
 	bm_param params[3], measured[3];
 	bm_record rec;
+	bm_result ar;
+	int rc, have_ar;
 
 	params[0] = (bm_param){ "page", NULL, (double)tp->page };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -115,7 +163,17 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	rec.nparams = 3;
 	rec.measured = measured;
 	rec.nmeasured = 3;
+	/* Each process's reach is a sample of the record: their spread. */
+	have_ar = mem_answers_result(answers, np, &ar) == 0;
+	if (have_ar) {
+		rec.result = &ar;
+		rec.scale = 1;
+	}
+	if (np > 0 && (rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
+		tool_lib_fail(t, rc, "judging the processes' answers");
 	mem_report_derived(t, &rec, tlb_line, NULL);
+	if (have_ar)
+		bm_result_free(&ar);
 }
 
 /*
@@ -138,7 +196,8 @@ main(int argc, char **argv)
 	};
 	struct mem_topo tp;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
-	double cost;
+	static struct tlb_sweep w;
+	double cost, answers[TLB_MAX_PROCS];
 	size_t maxpages, reach;
 
 	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);
@@ -154,7 +213,9 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	mem_precheck(&t, maxpages * tp.page);
-	reach = tlb_sweep(&t, &tp, &o, maxpages, &cost);
-	tlb_report(&t, &tp, &o, maxpages, reach, cost);
+	reach = tlb_sweep(&t, &tp, &o, maxpages, &w, &cost);
+	tlb_answers(&w, answers);
+	tlb_report(&t, &tp, &o, maxpages, w.pages[reach], cost, answers,
+	    w.np);
 	return tool_finish(&t);
 }

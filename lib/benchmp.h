@@ -966,6 +966,26 @@ typedef enum bm_better {
 	BM_BETTER_NONE		/* not judged: a size, a count, a limit */
 } bm_better;
 
+/*
+ * A figure that contradicts what the machine states (a cache's line or
+ * size in sysfs) or a figure it must not be below (the cache level
+ * before it): "contradicts" in the record.
+ */
+typedef struct bm_contradiction {
+	const char *what;	/* "line size", "L2 latency" */
+	double measured;	/* the figure, in unit */
+	double machine;		/* what the machine (or the reference) says */
+	const char *source;	/* "sysfs coherency_line_size" */
+	const char *unit;	/* "bytes", "ns" */
+} bm_contradiction;
+
+/* Whether independent processes gave a derived figure one answer. */
+typedef enum bm_agreement {
+	BM_AGREEMENT_NONE = 0,	/* not judged: no "disagree" in the record */
+	BM_AGREEMENT_AGREE,	/* "disagree": false */
+	BM_AGREEMENT_DISAGREE	/* "disagree": true, and noisy */
+} bm_agreement;
+
 typedef struct bm_record {
 	const char *tool;	/* "lat_syscall" */
 	const char *case_name;	/* "null" */
@@ -989,6 +1009,17 @@ typedef struct bm_record {
 	/* What the run found besides the value ("measured"); params are inputs. */
 	const bm_param *measured;
 	size_t nmeasured;
+	/*
+	 * A derived figure's judgement (bm_record_agreement(),
+	 * bm_record_contradicts()): whether its processes agreed, each
+	 * process's answer ("answers"), and what it contradicts.  A
+	 * disagreement or a contradiction makes the record noisy.
+	 */
+	bm_agreement agreement;
+	const double *answers;
+	size_t nanswers;
+	const bm_contradiction *contradicts;
+	size_t ncontradicts;
 } bm_record;
 
 /*
@@ -1017,6 +1048,45 @@ BM_EXTERN int bm_record_bandwidth(bm_record *rec, const char *tool,
 BM_EXTERN int bm_record_rate(bm_record *rec, const char *tool,
     const char *case_name, const char *unit, const bm_result *r,
     double items);
+
+/*
+ * The agreement rule of a derived figure: n answers (one per independent
+ * process; NAN for a process that could not tell) agree when all are
+ * finite and max - min is at most tolerance times the median's magnitude
+ * (0: all equal).  1 when they agree, 0 when not, BM_ERANGE for n 0,
+ * -EINVAL for a NULL pointer or a tolerance below 0 or not finite; lo
+ * and hi (each may be NULL) get the smallest and largest finite answer
+ * (NAN when none is).
+ */
+BM_EXTERN int bm_agree(const double *answers, size_t n, double tolerance,
+    double *lo, double *hi);
+/*
+ * Judge a record's figure by its processes' answers (bm_agree): sets
+ * agreement and keeps answers (not copied: they must outlive the
+ * record's use).  1 agree, 0 disagree, or bm_agree()'s error (then rec
+ * is unchanged).
+ */
+BM_EXTERN int bm_record_agreement(bm_record *rec, const double *answers,
+    size_t n, double tolerance);
+/*
+ * The contradiction rule: measured stands against machine (what the
+ * machine states, or a reference figure) when it lies within
+ * [machine * lo, machine * hi] (hi may be INFINITY: "not below").  When
+ * it does not, c is filled (what, measured, machine, source, unit; the
+ * strings not copied) and 1 is returned; 0 when it stands or machine is
+ * unknown (not finite or not above 0); -EINVAL for a NULL c or what, a
+ * measured value not finite, or not 0 < lo <= hi.
+ */
+BM_EXTERN int bm_contradiction_check(bm_contradiction *c, const char *what,
+    double measured, double machine, double lo, double hi,
+    const char *source, const char *unit);
+/*
+ * Attach n contradictions (not copied) to a record: "contradicts" in its
+ * JSON, and the record is noisy when n > 0.  0, or -EINVAL for a NULL
+ * rec, or c NULL with n > 0.
+ */
+BM_EXTERN int bm_record_contradicts(bm_record *rec,
+    const bm_contradiction *c, size_t n);
 
 /* Format a record as one line of JSON (with '\n'); free() the string. */
 BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,

@@ -205,10 +205,13 @@ rec_modes(struct rec_buf *b, const bm_stats *st)
 /*
  * Append the interval of st, widened to floor times the median on each
  * side when floor is not 0 (then with the floor and the statistical
- * interval), what it covers, and its two flags.
+ * interval), what it covers, and its two flags: noisy also when flagged
+ * is 1 (the figure's processes disagreed or it contradicts the machine),
+ * and only then when flagged is -1 (the agreement rule judged it).
  */
 static void
-rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
+rec_interval(struct rec_buf *b, const bm_stats *st, double floor,
+    int flagged)
 {
 	double lo, hi;
 
@@ -232,7 +235,8 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor)
 	}
 flags:
 	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
-	    st->flags & BM_STATS_NOISY ? "true" : "false",
+	    flagged > 0 || (flagged == 0 && (st->flags & BM_STATS_NOISY)) ?
+	    "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
 	rec_modes(b, st);
 }
@@ -245,11 +249,12 @@ flags:
  * every round's median under "process_values" and how many values each
  * round gave under "process_samples" (rounds of one figure may give
  * different counts: lat_fs's).  The one list of these members: a record and
- * bm_stats_json() both write them here.
+ * bm_stats_json() both write them here.  flagged (rec_flagged) makes the
+ * figure noisy whatever its interval, or judges it alone (rec_interval).
  */
 static int
 rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
-    size_t n, unsigned nr)
+    size_t n, unsigned nr, int flagged)
 {
 	bm_stats st, in;
 	double *med, *count;
@@ -273,12 +278,12 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
 		rec_knum(b, "mean", st.mean);
 		rec_knum(b, "stddev", st.stddev);
 		rec_knum(b, "cv", st.cv);
-		rec_interval(b, &st, BM__CI_FLOOR);
+		rec_interval(b, &st, BM__CI_FLOOR, flagged);
 		rec_printf(b, ",\"samples\":%zu,\"processes\":%u", n, nr);
 		rec_printf(b, ",\"within\":{\"median\":");
 		rec_number(b, in.median);
 		rec_knum(b, "cv", in.cv);
-		rec_interval(b, &in, 0);
+		rec_interval(b, &in, 0, 0);
 		rec_printf(b, "}");
 		rec_list(b, "values", x, n);
 		rec_list(b, "process_values", med, nr);
@@ -351,6 +356,29 @@ rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
 	return rec_aggregate(rec, *xp, *roundp);
 }
 
+/*
+ * How a record's judgement bears on noisy: 1 when it flags the figure (a
+ * disagreement or a contradiction); -1 when the processes agreed and the
+ * statistics are over their answers alone (x, n values): then the
+ * interval of a few equal answers (three rounds cannot bound a median
+ * at 95%) says nothing the agreement rule has not; 0 otherwise, the
+ * interval decides.
+ */
+static int
+rec_flagged(const bm_record *rec, const double *x, size_t n)
+{
+	size_t i;
+
+	if (rec->agreement == BM_AGREEMENT_DISAGREE || rec->ncontradicts > 0)
+		return 1;
+	if (rec->agreement != BM_AGREEMENT_AGREE || n != rec->nanswers)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (x[i] != rec->answers[i])
+			return 0;
+	return -1;
+}
+
 /* Append the statistics of a result's samples, in the record's unit. */
 static int
 rec_stats(struct rec_buf *b, const bm_record *rec)
@@ -362,7 +390,8 @@ rec_stats(struct rec_buf *b, const bm_record *rec)
 
 	if ((rc = rec_samples(rec, &x, &round)) == 0)
 		rc = rec_levels(b, x, round, r->nsamples,
-		    r->processes > 0 ? r->processes : 1);
+		    r->processes > 0 ? r->processes : 1,
+		    rec_flagged(rec, x, r->nsamples));
 	free(x);
 	free(round);
 	return rc;
@@ -391,7 +420,7 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 	if ((b.s = malloc(1024)) == NULL)
 		return -ENOMEM;
 	b.cap = 1024;
-	rc = rec_levels(&b, v, round, n, nr);
+	rc = rec_levels(&b, v, round, n, nr, 0);
 	/* The members start with a comma: the first one opens the object. */
 	rec_printf(&b, "}");
 	if (rc == 0)
@@ -769,6 +798,40 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 	rec_printf(b, "}");
 }
 
+/*
+ * Append a derived figure's judgement: "disagree" (when its agreement was
+ * judged) with each process's answer, and "contradicts" (when it
+ * contradicts anything), each contradiction's what, measured, machine,
+ * source and unit.
+ */
+static void
+rec_judgement(struct rec_buf *b, const bm_record *rec)
+{
+	size_t i;
+
+	if (rec->agreement != BM_AGREEMENT_NONE) {
+		rec_printf(b, ",\"disagree\":%s", rec->agreement ==
+		    BM_AGREEMENT_DISAGREE ? "true" : "false");
+		if (rec->nanswers > 0)
+			rec_list(b, "answers", rec->answers, rec->nanswers);
+	}
+	if (rec->ncontradicts == 0)
+		return;
+	rec_printf(b, ",\"contradicts\":[");
+	for (i = 0; i < rec->ncontradicts; i++) {
+		const bm_contradiction *c = &rec->contradicts[i];
+
+		rec_printf(b, "%s{\"what\":", i > 0 ? "," : "");
+		rec_string(b, c->what);
+		rec_knum(b, "measured", c->measured);
+		rec_knum(b, "machine", c->machine);
+		rec_kstr(b, "source", c->source);
+		rec_kstr(b, "unit", c->unit);
+		rec_printf(b, "}");
+	}
+	rec_printf(b, "]");
+}
+
 /* Format a record as one line of JSON; the caller frees *out. */
 int
 bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
@@ -780,6 +843,9 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	if (out == NULL || rec == NULL || rec->tool == NULL ||
 	    rec->result == NULL || (rec->nparams > 0 && rec->params == NULL) ||
 	    (rec->nmeasured > 0 && rec->measured == NULL) ||
+	    (rec->nanswers > 0 && rec->answers == NULL) ||
+	    (rec->ncontradicts > 0 && rec->contradicts == NULL) ||
+	    (unsigned)rec->agreement > (unsigned)BM_AGREEMENT_DISAGREE ||
 	    (unsigned)rec->better > (unsigned)BM_BETTER_NONE)
 		return -EINVAL;
 	*out = NULL;
@@ -801,6 +867,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 		free(b.s);
 		return rc;
 	}
+	rec_judgement(&b, rec);
 	rec_printf(&b, ",\"parallel\":%u,\"repetitions\":%u", r->parallel,
 	    r->repetitions);
 	rec_printf(&b, ",\"warmup_us\":%llu,\"enough_us\":%llu",
@@ -996,5 +1063,33 @@ bm_record_rate(bm_record *rec, const char *tool, const char *case_name,
 		return rc;
 	rec->metric = "rate";
 	rec->unit = unit;
+	return 0;
+}
+
+/* Judge a record's figure by its processes' answers. */
+int
+bm_record_agreement(bm_record *rec, const double *answers, size_t n,
+    double tolerance)
+{
+	int rc;
+
+	if (rec == NULL)
+		return -EINVAL;
+	if ((rc = bm_agree(answers, n, tolerance, NULL, NULL)) < 0)
+		return rc;
+	rec->agreement = rc ? BM_AGREEMENT_AGREE : BM_AGREEMENT_DISAGREE;
+	rec->answers = answers;
+	rec->nanswers = n;
+	return rc;
+}
+
+/* Attach the contradictions of a record's figure. */
+int
+bm_record_contradicts(bm_record *rec, const bm_contradiction *c, size_t n)
+{
+	if (rec == NULL || (c == NULL && n > 0))
+		return -EINVAL;
+	rec->contradicts = c;
+	rec->ncontradicts = n;
 	return 0;
 }

@@ -803,6 +803,210 @@ START_TEST(test_aggregate_interval)
 }
 END_TEST
 
+/* The agreement rule: equal answers agree, any other or a NAN does not. */
+START_TEST(test_agree)
+{
+	const double same[3] = { 64, 64, 64 }, two[3] = { 64, 32, 64 };
+	const double lost[3] = { 64, NAN, 64 }, none[2] = { NAN, NAN };
+	const double close[3] = { 100, 104, 96 };
+	double lo, hi;
+
+	ck_assert_int_eq(bm_agree(same, 3, 0, &lo, &hi), 1);
+	ck_assert(lo == 64 && hi == 64);
+	ck_assert_int_eq(bm_agree(two, 3, 0, &lo, &hi), 0);
+	ck_assert(lo == 32 && hi == 64);
+	/* A tolerance of half the median does not join 32 and 64 (range 32). */
+	ck_assert_int_eq(bm_agree(two, 3, 0.49, NULL, NULL), 0);
+	ck_assert_int_eq(bm_agree(two, 3, 0.5, NULL, NULL), 1);
+	ck_assert_int_eq(bm_agree(close, 3, 0.08, &lo, &hi), 1);
+	ck_assert_int_eq(bm_agree(close, 3, 0.07, NULL, NULL), 0);
+	/* A process that could not tell: no agreement, the others' spread. */
+	ck_assert_int_eq(bm_agree(lost, 3, 0, &lo, &hi), 0);
+	ck_assert(lo == 64 && hi == 64);
+	ck_assert_int_eq(bm_agree(none, 2, 0, &lo, &hi), 0);
+	ck_assert(isnan(lo) && isnan(hi));
+	ck_assert_int_eq(bm_agree(same, 1, 0, NULL, NULL), 1);
+	ck_assert_int_eq(bm_agree(same, 0, 0, NULL, NULL), BM_ERANGE);
+	ck_assert_int_eq(bm_agree(NULL, 3, 0, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(bm_agree(same, 3, -1, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(bm_agree(same, 3, NAN, NULL, NULL), -EINVAL);
+}
+END_TEST
+
+/* The contradiction rule: inside [machine * lo, machine * hi] stands. */
+START_TEST(test_contradiction_check)
+{
+	bm_contradiction c;
+
+	memset(&c, 0, sizeof c);
+	ck_assert_int_eq(bm_contradiction_check(&c, "line size", 64, 64, 1,
+	    1, "sysfs coherency_line_size", "bytes"), 0);
+	ck_assert_ptr_null(c.what);
+	ck_assert_int_eq(bm_contradiction_check(&c, "line size", 32, 64, 1,
+	    1, "sysfs coherency_line_size", "bytes"), 1);
+	ck_assert_str_eq(c.what, "line size");
+	ck_assert(c.measured == 32 && c.machine == 64);
+	ck_assert_str_eq(c.source, "sysfs coherency_line_size");
+	ck_assert_str_eq(c.unit, "bytes");
+	/* A size within a factor of two either way stands. */
+	ck_assert_int_eq(bm_contradiction_check(&c, "L1 size", 24576, 49152,
+	    0.5, 2, "sysfs", "bytes"), 0);
+	ck_assert_int_eq(bm_contradiction_check(&c, "L1 size", 98304, 49152,
+	    0.5, 2, "sysfs", "bytes"), 0);
+	ck_assert_int_eq(bm_contradiction_check(&c, "L1 size", 16384, 49152,
+	    0.5, 2, "sysfs", "bytes"), 1);
+	ck_assert_int_eq(bm_contradiction_check(&c, "L1 size", 131072, 49152,
+	    0.5, 2, "sysfs", "bytes"), 1);
+	/* Not below: any figure above stands, one below does not. */
+	ck_assert_int_eq(bm_contradiction_check(&c, "L2 latency", 100, 1.3,
+	    0.9, INFINITY, "L1 latency", "ns"), 0);
+	ck_assert_int_eq(bm_contradiction_check(&c, "L2 latency", 1.2, 1.3,
+	    0.9, INFINITY, "L1 latency", "ns"), 0);
+	ck_assert_int_eq(bm_contradiction_check(&c, "L2 latency", 1.1, 1.3,
+	    0.9, INFINITY, "L1 latency", "ns"), 1);
+	/* Nothing known: nothing contradicted. */
+	ck_assert_int_eq(bm_contradiction_check(&c, "x", 1, 0, 1, 1, "s",
+	    "u"), 0);
+	ck_assert_int_eq(bm_contradiction_check(&c, "x", 1, NAN, 1, 1, "s",
+	    "u"), 0);
+	ck_assert_int_eq(bm_contradiction_check(NULL, "x", 1, 1, 1, 1, "s",
+	    "u"), -EINVAL);
+	ck_assert_int_eq(bm_contradiction_check(&c, NULL, 1, 1, 1, 1, "s",
+	    "u"), -EINVAL);
+	ck_assert_int_eq(bm_contradiction_check(&c, "x", NAN, 1, 1, 1, "s",
+	    "u"), -EINVAL);
+	ck_assert_int_eq(bm_contradiction_check(&c, "x", 1, 1, 0, 1, "s",
+	    "u"), -EINVAL);
+	ck_assert_int_eq(bm_contradiction_check(&c, "x", 1, 1, 2, 1, "s",
+	    "u"), -EINVAL);
+}
+END_TEST
+
+/* Format rec and check that its line holds has and its noisy is noisy. */
+static void
+record_expect(const bm_record *rec, const char *has, const char *noisy)
+{
+	char *s = NULL, want[32];
+
+	snprintf(want, sizeof want, "\"noisy\":%s,", noisy);
+	ck_assert_int_eq(bm_record_json(NULL, rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, has));
+	/* The top-level noisy comes first, before within's. */
+	ck_assert_ptr_eq(strstr(s, "\"noisy\":"), strstr(s, want));
+	free(s);
+}
+
+/*
+ * A record's judgement: no member unless judged; "disagree" and the
+ * answers, "contradicts" with both numbers; either makes it noisy (the
+ * eight equal rounds alone are not).
+ */
+START_TEST(test_judgement)
+{
+	const double agree[3] = { 64, 64, 64 }, split[3] = { 64, 32, 64 };
+	bm_contradiction c[1];
+	bm_record rec;
+	char *s = NULL, out[256];
+	unsigned i;
+
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++) {
+		samples[i].ns = 100000;
+		samples[i].process = i;
+	}
+	result.processes = NSAMPLES;
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_ptr_null(strstr(s, "\"disagree\""));
+	ck_assert_ptr_null(strstr(s, "\"contradicts\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"noisy\":false"));
+	free(s);
+	s = NULL;
+
+	ck_assert_int_eq(bm_record_agreement(&rec, agree, 3, 0), 1);
+	ck_assert_int_eq(rec.agreement, BM_AGREEMENT_AGREE);
+	record_expect(&rec, "\"disagree\":false,\"answers\":[64,64,64]",
+	    "false");
+	ck_assert_int_eq(bm_record_agreement(&rec, split, 3, 0), 0);
+	ck_assert_int_eq(rec.agreement, BM_AGREEMENT_DISAGREE);
+	record_expect(&rec, "\"disagree\":true,\"answers\":[64,32,64]",
+	    "true");
+	ck_assert_int_eq(bm_record_agreement(&rec, NULL, 3, 0), -EINVAL);
+	ck_assert_int_eq(rec.agreement, BM_AGREEMENT_DISAGREE);
+
+	rec.agreement = BM_AGREEMENT_NONE;
+	ck_assert_int_eq(bm_contradiction_check(&c[0], "line size", 32, 64,
+	    1, 1, "sysfs coherency_line_size", "bytes"), 1);
+	ck_assert_int_eq(bm_record_contradicts(&rec, c, 1), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "\"contradicts\":[{\"what\":"
+	    "\"line size\",\"measured\":32,\"machine\":64,\"source\":"
+	    "\"sysfs coherency_line_size\",\"unit\":\"bytes\"}]"));
+	ck_assert_ptr_nonnull(strstr(s, "\"noisy\":true"));
+	if (have_jq())
+		ck_assert_int_eq(jq(s, "-e '.noisy and .within.noisy == false "
+		    "and (has(\"disagree\") | not) and "
+		    ".contradicts[0].machine == 64'", out, sizeof out), 0);
+	free(s);
+	s = NULL;
+	ck_assert_int_eq(bm_record_contradicts(&rec, NULL, 1), -EINVAL);
+	ck_assert_int_eq(bm_record_contradicts(NULL, c, 1), -EINVAL);
+	/* A count without its array is refused when formatting. */
+	rec.contradicts = NULL;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+	ck_assert_int_eq(bm_record_contradicts(&rec, NULL, 0), 0);
+	rec.answers = NULL;
+	rec.nanswers = 2;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+}
+END_TEST
+
+/*
+ * A figure whose samples are its three processes' answers: three rounds
+ * alone are noisy (they cannot bound a median), three that agree are
+ * judged by the agreement rule and are not; answers that are not the
+ * samples leave the interval to decide.
+ */
+START_TEST(test_judged_answers)
+{
+	const double same[3] = { 64, 64, 64 }, other[3] = { 32, 32, 32 };
+	bm_sample sm[3];
+	bm_result r;
+	bm_record rec;
+	unsigned i;
+
+	memset(sm, 0, sizeof sm);
+	memset(&r, 0, sizeof r);
+	for (i = 0; i < 3; i++) {
+		sm[i].ns = 64;
+		sm[i].n = 1;
+		sm[i].cycles = NAN;
+		sm[i].process = i;
+	}
+	r.samples = sm;
+	r.nsamples = 3;
+	r.processes = 3;
+	r.parallel = 1;
+	r.repetitions = 1;
+	r.cycles_per_op = NAN;
+	memset(&rec, 0, sizeof rec);
+	rec.tool = "line";
+	rec.case_name = "line";
+	rec.metric = "size";
+	rec.unit = "bytes";
+	rec.value = 64;
+	rec.scale = 1;
+	rec.result = &r;
+	record_expect(&rec, "\"process_values\":[64,64,64]", "true");
+	ck_assert_int_eq(bm_record_agreement(&rec, same, 3, 0), 1);
+	record_expect(&rec, "\"disagree\":false", "false");
+	ck_assert_int_eq(bm_record_agreement(&rec, other, 3, 0), 1);
+	record_expect(&rec, "\"disagree\":false", "true");
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 record_suite(void)
@@ -830,6 +1034,10 @@ record_suite(void)
 	tcase_add_test(tc, test_make_bandwidth);
 	tcase_add_test(tc, test_make_rate);
 	tcase_add_test(tc, test_aggregate_interval);
+	tcase_add_test(tc, test_agree);
+	tcase_add_test(tc, test_contradiction_check);
+	tcase_add_test(tc, test_judgement);
+	tcase_add_test(tc, test_judged_answers);
 	suite_add_tcase(s, tc);
 	return s;
 }

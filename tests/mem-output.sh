@@ -63,6 +63,21 @@ if have_jq; then
 		    (.params.topology | test("^(sysfs|sysconf|default)$")))' \
 		    "$tmp/out" >/dev/null ||
 			fail "lat_mem_rd --json: $(head -c 400 "$tmp/out")"
+		# The order of the roles: a point flagged for it is the L2 or
+		# main mem role, below the role before it (both numbers), and
+		# noisy, with one warning per flagged point; which points are
+		# flagged is a measurement.
+		jq -se '[.[] | select(.contradicts)] | all(.[]; .noisy and
+		    (.contradicts | length) == 1 and
+		    (.contradicts[0] | (.what == "L2 latency" or
+		    .what == "main mem latency") and .unit == "ns" and
+		    .measured < .machine and (.source | test(
+		    "^lat_mem_rd L[12] \\([0-9]+ bytes\\)$"))) and
+		    .contradicts[0].measured == .value)' "$tmp/out" >/dev/null ||
+			fail "lat_mem_rd --json: a malformed order flag: $(jq -c 'select(.contradicts) | .contradicts' "$tmp/out")"
+		[ "$(jq -s '[.[] | select(.contradicts)] | length' "$tmp/out")" -eq \
+		    "$(grep -c '^lat_mem_rd: warning: ' "$tmp/err")" ] ||
+			fail "lat_mem_rd: not one warning per flagged point: $(cat "$tmp/err")"
 	fi
 
 	# Loaded latency: the load's bandwidth in every record and at the end.
@@ -129,16 +144,45 @@ for m in "" "-M 64k"; do
 	fi
 done
 
-# line: a power of two from 16 to 512 bytes.
+# line: a power of two from 16 to 256 bytes, and never a wrong one in
+# silence: either the line the machine states (sysfs) with the processes
+# agreeing, or a record that is noisy and says why (the processes'
+# answers disagree, or it contradicts sysfs with both numbers) with one
+# warning on stderr.  Which of the two comes is a measurement.
+sysline=$(cat /sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size \
+    2>/dev/null) || sysline=
 run env BENCHMP_OUTPUT="file:$tmp/line.jsonl" "$bin/line" -M 8m
 if [ "$rc" -ne 0 ]; then
 	fail "line exited $rc: $(head -n 2 "$tmp/err")"
 else
-	grep -Eqx '16|32|64|128|256|512' "$tmp/out" ||
+	grep -Eqx '16|32|64|128|256' "$tmp/out" ||
 		fail "line printed '$(cat "$tmp/out")'"
 	! have_jq || jq -e '.better == "none" and .params == {len: 8388608}
-	    and .measured.jump > 0' "$tmp/line.jsonl" >/dev/null ||
+	    and .measured.jump > 0 and (.disagree | type) == "boolean" and
+	    (.answers | length) == .processes' "$tmp/line.jsonl" >/dev/null ||
 		fail "line record: $(cut -c1-300 "$tmp/line.jsonl")"
+	if ! have_jq; then
+		:
+	elif jq -e '.disagree or (.contradicts | length) > 0' \
+	    "$tmp/line.jsonl" >/dev/null; then
+		jq -e '.noisy' "$tmp/line.jsonl" >/dev/null ||
+			fail "line: flagged but not noisy: $(cut -c1-300 "$tmp/line.jsonl")"
+		[ "$(grep -c '^line: warning: line size' "$tmp/err")" -eq 1 ] ||
+			fail "line: flagged without one warning: '$(cat "$tmp/err")'"
+	else
+		! grep -q '^line: warning: line size' "$tmp/err" ||
+			fail "line: unflagged, yet warned: '$(cat "$tmp/err")'"
+	fi
+	# Against sysfs: the line it states, or the contradiction with both.
+	if [ -n "$sysline" ] && have_jq; then
+		jq -e --argjson l "$sysline" '.measured.topology != "sysfs" or
+		    (.measured.reported == $l and (.value == $l or
+		    (.noisy and .contradicts == [{what: "line size",
+		    measured: .value, machine: $l,
+		    source: "sysfs coherency_line_size", unit: "bytes"}])))' \
+		    "$tmp/line.jsonl" >/dev/null ||
+			fail "line: $(cat "$tmp/out") against sysfs $sysline, unflagged: $(cut -c1-400 "$tmp/line.jsonl")"
+	fi
 fi
 
 # cache: at least the first level, every line in lmbench's format.

@@ -74,30 +74,33 @@ mem_topo_add(struct mem_topo *tp, unsigned level, size_t size, size_t line)
 	tp->n++;
 }
 
-/* Read the data and unified caches of CPU 0 from sysfs. */
+/* Read the data and unified caches of CPU 0 from sysfs under root. */
 static void
-mem_topo_sysfs(struct mem_topo *tp)
+mem_topo_sysfs(struct mem_topo *tp, const char *root)
 {
-	char path[128], buf[64];
+	char path[4096], buf[64];
 	unsigned idx, level;
 	size_t size, line;
 
 	for (idx = 0; idx < 16; idx++) {
-		snprintf(path, sizeof path, MEM_SYSFS "/index%u/type", idx);
+		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/type", root,
+		    idx);
 		if (mem_read_file(path, buf, sizeof buf) != 0)
 			break;
 		if (strcmp(buf, "Data") != 0 && strcmp(buf, "Unified") != 0)
 			continue;
-		snprintf(path, sizeof path, MEM_SYSFS "/index%u/level", idx);
+		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/level", root,
+		    idx);
 		if (mem_read_file(path, buf, sizeof buf) != 0)
 			continue;
 		level = (unsigned)strtoul(buf, NULL, 10);
-		snprintf(path, sizeof path, MEM_SYSFS "/index%u/size", idx);
+		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/size", root,
+		    idx);
 		if (mem_read_file(path, buf, sizeof buf) != 0)
 			continue;
 		size = mem_parse_sysfs_size(buf);
 		snprintf(path, sizeof path,
-		    MEM_SYSFS "/index%u/coherency_line_size", idx);
+		    "%s" MEM_SYSFS "/index%u/coherency_line_size", root, idx);
 		line = 0;
 		if (mem_read_file(path, buf, sizeof buf) == 0)
 			line = (size_t)strtoul(buf, NULL, 10);
@@ -139,11 +142,21 @@ mem_topo_sysconf(struct mem_topo *tp)
 void
 mem_topology(struct mem_topo *tp)
 {
+	mem_topology_at(tp, "");
+}
+
+/*
+ * Find the cache topology with sysfs under root ("" for the machine's;
+ * the tests give a fake tree), else sysconf, else a guess.
+ */
+void
+mem_topology_at(struct mem_topo *tp, const char *root)
+{
 	long page;
 	unsigned i;
 
 	memset(tp, 0, sizeof *tp);
-	mem_topo_sysfs(tp);
+	mem_topo_sysfs(tp, root);
 	if (tp->n == 0)
 		mem_topo_sysconf(tp);
 	if (tp->n == 0) {

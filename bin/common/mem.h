@@ -93,6 +93,7 @@ struct mem_load {
 };
 
 void mem_topology(struct mem_topo *tp);
+void mem_topology_at(struct mem_topo *tp, const char *root);
 size_t mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
     size_t max);
 size_t mem_next_size(size_t size);
@@ -169,5 +170,15 @@ void mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
 /* tool_line_fn of a value printed as a whole number: "%.0f\n". */
 void mem_line_whole(const bm_record *rec, const void *cookie, char *line,
     size_t len);
+
+/* The judgement of the sweeps' figures (mem-rules.c). */
+int mem_line_knee(const double *lat, size_t n, size_t *index, double *cost);
+const char *mem_topo_stated(const struct mem_topo *tp);
+int mem_answers_result(const double *v, size_t n, bm_result *r);
+size_t mem_round_medians(const bm_result *r, double *med, size_t max);
+int mem_level_size_check(const struct mem_topo *tp, unsigned level,
+    size_t measured, bm_contradiction *c, char *what, size_t len);
+int mem_tlb_read(const double *spread, const double *packed, size_t n,
+    size_t *reach, double *cost);
 
 #endif /* BM_MEM_H */

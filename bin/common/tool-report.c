@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,63 @@ tool_sink_write(struct tool *t, const char *json)
 	}
 }
 
+/*
+ * One line on standard error when a derived figure is flagged: its
+ * processes disagreed (with their spread) or it contradicts what the
+ * machine states (both numbers and where the machine's comes from).
+ */
+static void
+tool_report_warn(const struct tool *t, const bm_record *rec)
+{
+	const char *unit = rec->unit != NULL ? rec->unit : "";
+	double lo, hi;
+	size_t i;
+
+	if (rec->agreement != BM_AGREEMENT_DISAGREE && rec->ncontradicts == 0)
+		return;
+	fprintf(stderr, "%s: warning: %s %s", t->name,
+	    rec->case_name != NULL ? rec->case_name : "", rec->metric != NULL ?
+	    rec->metric : "");
+	/* Which figure of a sweep: its first two parameters. */
+	for (i = 0; i < rec->nparams && i < 2; i++) {
+		fprintf(stderr, "%s%s ", i == 0 ? " (" : ", ",
+		    rec->params[i].key);
+		if (rec->params[i].str != NULL)
+			fputs(rec->params[i].str, stderr);
+		else
+			fprintf(stderr, "%.10g", rec->params[i].num);
+	}
+	fputs(i > 0 ? ")" : "", stderr);
+	if (rec->agreement == BM_AGREEMENT_DISAGREE) {
+		fprintf(stderr, ": the processes disagree");
+		if (rec->nanswers > 0 && bm_agree(rec->answers, rec->nanswers,
+		    0, &lo, &hi) >= 0) {
+			/* "none": a process that could not tell. */
+			fprintf(stderr, " (");
+			for (i = 0; i < rec->nanswers; i++) {
+				fputs(i > 0 ? ", " : "", stderr);
+				if (isfinite(rec->answers[i]))
+					fprintf(stderr, "%.4g", rec->answers[i]);
+				else
+					fputs("none", stderr);
+			}
+			fprintf(stderr, " %s", unit);
+			if (isfinite(lo))
+				fprintf(stderr, "; %.4g to %.4g", lo, hi);
+			fputs(")", stderr);
+		}
+	}
+	for (i = 0; i < rec->ncontradicts; i++) {
+		const bm_contradiction *c = &rec->contradicts[i];
+
+		fprintf(stderr, "%s %s %.4g %s against %.4g (%s)",
+		    i > 0 || rec->agreement == BM_AGREEMENT_DISAGREE ? ";" : ":",
+		    c->what, c->measured, c->unit != NULL ? c->unit : "",
+		    c->machine, c->source != NULL ? c->source : "");
+	}
+	fprintf(stderr, "; the figure is flagged noisy\n");
+}
+
 /* Print the classic line or the record, and send the record to the sink. */
 void
 tool_report(struct tool *t, const bm_record *rec, const char *line)
@@ -91,6 +149,7 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 		tool_report_extra(rec->result);
 	if (fflush(stdout) != 0)
 		tool_fail(t, "writing the result: %s", strerror(errno));
+	tool_report_warn(t, rec);
 }
 
 /*

@@ -1,0 +1,235 @@
+/*
+ * mem-rules.c: how the sweeping memory tools read their curves (the line
+ * at the knee of a stride sweep) and judge what they find: each
+ * independent process's answer, and the machine's own figures.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* qsort's comparison of doubles. */
+static int
+mem_rules_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Read the line size from one stride sweep: lat[i] is the time of a load
+ * at stride first << i.  Below the line, doubling the stride doubles the
+ * misses (a ratio near 2 from one stride to the next); from the line on
+ * every load misses and the ratio is near 1.  The line is the stride
+ * after which the curve stops doubling: each candidate k (1 to n - 2,
+ * so that at least one step on each side shows the shape) costs, in
+ * natural logarithms, how far the steps up to it fall short of sqrt(2)
+ * (the geometric middle of 1 and 2) plus how far the steps after it
+ * exceed sqrt(2); the cheapest wins.
+ *
+ * The old rule, the stride whose latency rises most over half its
+ * stride, read noise: every step below the line is a doubling, so the
+ * largest ratio among them is whichever the noise lifts (this 2-CPU
+ * virtual machine under load: 16, 32 and 64 from run to run, sysfs
+ * says 64).  A knee uses every step at once.
+ *
+ * The curve is clear when one candidate is cheapest and its cost is under
+ * a quarter of a doubling (log 2 / 4, a factor of 1.19 in all): a step
+ * that does not rise at all costs log sqrt(2), so a flat curve (no line
+ * to see) or one that doubles to the end (the line beyond the strides)
+ * is never clear, while the loaded sweeps of this machine that show the
+ * line's knee cost 0 (tests/check_mem.c).  *index gets the cheapest (the
+ * first of a tie; 0 when the curve cannot be read at all).  1 when
+ * clear, 0 when not.
+ */
+int
+mem_line_knee(const double *lat, size_t n, size_t *index, double *cost)
+{
+	double best = INFINITY, c, r, mid = log(2) / 2;
+	size_t i, k;
+	int ties = 0;
+
+	*index = 0;
+	*cost = (double)NAN;
+	if (n < 3)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!(lat[i] > 0) || !isfinite(lat[i]))
+			return 0;
+	for (k = 1; k + 1 < n; k++) {
+		c = 0;
+		for (i = 1; i < n; i++) {
+			r = log(lat[i] / lat[i - 1]);
+			c += i <= k ? fmax(0, mid - r) : fmax(0, r - mid);
+		}
+		if (c < best) {
+			best = c;
+			*index = k;
+			ties = 0;
+		} else if (c == best)
+			ties++;
+	}
+	*cost = best;
+	return ties == 0 && best < mid / 2;
+}
+
+/*
+ * What the machine states, for a figure to be checked against: where the
+ * topology came from sysfs or sysconf (CPUID) its numbers are the
+ * machine's; the built-in default is nobody's statement.  NULL for none.
+ */
+const char *
+mem_topo_stated(const struct mem_topo *tp)
+{
+	if (tp->source == NULL || strcmp(tp->source, "default") == 0)
+		return NULL;
+	return tp->source;
+}
+
+/*
+ * A level's size against the one sysfs (or CPUID) states.  The first
+ * level is indexed by virtual address and a chase of it is a cycle that
+ * LRU keeps whole up to its size: the boundary is the largest size of the
+ * sweep not above it, so 0.8 (a size between two steps) to 1.5 (one step
+ * above).  Later levels are indexed by physical address, so which pages
+ * the buffer got decides how much of them it can use, and they do not
+ * replace in LRU order: half to twice.
+ */
+#define MEM_L1_LO 0.8
+#define MEM_L1_HI 1.5
+#define MEM_LN_LO 0.5
+#define MEM_LN_HI 2.0
+
+/*
+ * Check the size measured for cache level (1 up) against the topology's:
+ * 1 when it contradicts it (c filled, its what written to what), 0 when
+ * it stands or nothing is stated (no such level, a default topology, a
+ * last level the topology does not believe), or a library error.
+ */
+int
+mem_level_size_check(const struct mem_topo *tp, unsigned level,
+    size_t measured, bm_contradiction *c, char *what, size_t len)
+{
+	double lo = level == 1 ? MEM_L1_LO : MEM_LN_LO;
+	double hi = level == 1 ? MEM_L1_HI : MEM_LN_HI;
+
+	if (level == 0 || level > tp->n || mem_topo_stated(tp) == NULL ||
+	    (level == tp->n && !tp->llc_plausible))
+		return 0;
+	snprintf(what, len, "L%u size", level);
+	return bm_contradiction_check(c, what, (double)measured,
+	    (double)tp->lv[level - 1].size, lo, hi,
+	    strcmp(tp->source, "sysfs") == 0 ? "sysfs size" : "sysconf size",
+	    "bytes");
+}
+
+/* A point is past the TLB when a load costs this much more than the cache alone. */
+#define MEM_TLB_JUMP_RATIO 1.25
+#define MEM_TLB_JUMP_NS 0.5
+
+/*
+ * tlb's reading of a sweep of n points: spread[i] the time of a load of
+ * a chase over point i's pages, one line each, packed[i] over as many
+ * lines packed into few pages.  1 when it shows the reach (the last point
+ * before a jump that the next point confirms; its index in *reach, the
+ * cost of a miss in *cost), 0 when it does not (yet).  A jump counts
+ * when the next point is past the reach too: one point slowed by another
+ * process is noise, not the TLB.
+ */
+int
+mem_tlb_read(const double *spread, const double *packed, size_t n,
+    size_t *reach, double *cost)
+{
+	double base = 0;
+	size_t i;
+
+	*cost = 0;
+	*reach = 0;
+	for (i = 0; i < n; i++) {
+		if (i == 0)
+			base = spread[0] - packed[0];
+		if (spread[i] - packed[i] > base + MEM_TLB_JUMP_NS &&
+		    spread[i] > MEM_TLB_JUMP_RATIO * (packed[i] +
+		    (base > 0 ? base : 0))) {
+			if (*cost > 0)
+				return 1;
+			*cost = spread[i] - packed[i];
+			continue;
+		}
+		*cost = 0;
+		*reach = i;
+	}
+	return 0;
+}
+
+/*
+ * Fill a result whose samples are n figures, one per process (sample i
+ * of process i, ns = the figure, n 1), with their statistics: the record
+ * of a derived figure then shows each process's answer ("values",
+ * "process_values") and their spread.  0, or a library error.
+ */
+int
+mem_answers_result(const double *v, size_t n, bm_result *r)
+{
+	size_t i, m = 0;
+	unsigned e;
+
+	memset(r, 0, sizeof *r);
+	if ((r->samples = calloc(n > 0 ? n : 1, sizeof *r->samples)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		/* A process that could not tell has no figure to show. */
+		if (!isfinite(v[i]))
+			continue;
+		r->samples[m].ns = v[i];
+		r->samples[m].n = 1;
+		r->samples[m].cycles = (double)NAN;
+		for (e = 0; e < BM_MAX_EVENTS; e++)
+			r->samples[m].events[e] = (double)NAN;
+		r->samples[m].process = (unsigned)m;
+		m++;
+	}
+	r->nsamples = m;
+	r->processes = (unsigned)m;
+	r->parallel = 1;
+	r->repetitions = 1;
+	r->cycles_per_op = (double)NAN;
+	if (m == 0)
+		return BM_ERANGE;
+	return mem_result_stats(r);
+}
+
+/*
+ * Each round's median of a made-up result's samples (a figure each, as
+ * mem_answers_result's and mem_parallelism's): into med[0..max-1], NAN
+ * for a round without samples.  Returns how many rounds (at most max).
+ */
+size_t
+mem_round_medians(const bm_result *r, double *med, size_t max)
+{
+	double *v;
+	size_t np = r->processes < max ? r->processes : max, p, i, m;
+
+	if (np == 0 || (v = malloc(r->nsamples * sizeof *v)) == NULL)
+		return 0;
+	for (p = 0; p < np; p++) {
+		for (i = 0, m = 0; i < r->nsamples; i++)
+			if (r->samples[i].process == p)
+				v[m++] = r->samples[i].ns /
+				    (double)r->samples[i].n;
+		if (m == 0) {
+			med[p] = (double)NAN;
+			continue;
+		}
+		qsort(v, m, sizeof *v, mem_rules_cmp);
+		med[p] = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	}
+	free(v);
+	return np;
+}
