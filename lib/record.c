@@ -300,9 +300,8 @@ rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
  * round's aggregate over their median, so that the values describe the
  * figure the record shows, every round's median is its aggregate and the
  * figure's statistics at every level (median, interval, modes, flags)
- * come from the one path that all records take.  A result put together
- * by hand without process_ops_per_s has ops_per_s as every round's.
- * 0, or an error.
+ * come from the one path that all records take.  A result without
+ * process_ops_per_s is scaled as a whole to ops_per_s.  0, or an error.
  */
 static int
 rec_aggregate(const bm_record *rec, double *x, const unsigned *round)
@@ -321,10 +320,20 @@ rec_aggregate(const bm_record *rec, double *x, const unsigned *round)
 	rc = bm_stats_levels(x, round, r->nsamples, np, &proc, &within, med);
 	for (i = 0; rc == 0 && i < r->nsamples; i++) {
 		/* x = scale / ns per op, and ops per s = 1e9 / ns per op. */
-		agg = rec->scale * (r->process_ops_per_s != NULL ?
-		    r->process_ops_per_s[round[i]] : r->ops_per_s) / 1e9;
-		if (med[round[i]] > 0 && isfinite(agg))
-			x[i] *= agg / med[round[i]];
+		if (r->process_ops_per_s != NULL) {
+			agg = rec->scale * r->process_ops_per_s[round[i]] / 1e9;
+			if (med[round[i]] > 0 && isfinite(agg))
+				x[i] *= agg / med[round[i]];
+			continue;
+		}
+		/*
+		 * Without each round's aggregate (a result put together by
+		 * hand, the MPI ranks' merge): one factor for all, so that
+		 * the median is ops_per_s and the rounds keep their spread.
+		 */
+		agg = rec->scale * r->ops_per_s / 1e9;
+		if (proc.median > 0 && isfinite(agg))
+			x[i] *= agg / proc.median;
 	}
 	free(med);
 	return rc;
