@@ -45,22 +45,8 @@ START_TEST(test_file_shared)
 	snprintf(spec, sizeof spec, "file:%s", path);
 	/* Eight processes append at once through their own sinks. */
 	for (w = 0; w < WRITERS; w++) {
-		if ((pid = fork()) == 0) {
-			char buf[8192];
-			bm_sink *s;
-			bm_ctx *ctx;
-
-			if (bm_ctx_new(&ctx) != 0 ||
-			    bm_sink_open(ctx, spec, &s) != 0)
-				_exit(2);
-			for (i = 0; i < RECORDS; i++) {
-				size_t m = stream_record(buf, sizeof buf, w, i);
-
-				if (bm_sink_write(ctx, s, buf, m) != 0)
-					_exit(3);
-			}
-			_exit(bm_sink_close(ctx, s) == 0 ? 0 : 4);
-		}
+		if ((pid = fork()) == 0)
+			stream_writer(spec, w);
 		ck_assert_int_gt(pid, 0);
 	}
 	for (w = 0; w < WRITERS; w++) {

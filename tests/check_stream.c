@@ -30,6 +30,30 @@ stream_record(char *buf, size_t cap, unsigned w, unsigned i)
 	return n;
 }
 
+/*
+ * A writer process's body: open spec through its own sink, write worker
+ * w's RECORDS records and exit 0, or 2, 3 or 4 where opening, a write or
+ * the close failed.
+ */
+void
+stream_writer(const char *spec, unsigned w)
+{
+	char buf[8192];
+	bm_sink *s;
+	bm_ctx *ctx;
+	unsigned i;
+
+	if (bm_ctx_new(&ctx) != 0 || bm_sink_open(ctx, spec, &s) != 0)
+		_exit(2);
+	for (i = 0; i < RECORDS; i++) {
+		size_t m = stream_record(buf, sizeof buf, w, i);
+
+		if (bm_sink_write(ctx, s, buf, m) != 0)
+			_exit(3);
+	}
+	_exit(bm_sink_close(ctx, s) == 0 ? 0 : 4);
+}
+
 
 /*
  * Listen on 127.0.0.1, ::1 or a Unix socket in a fresh directory, on a
@@ -161,23 +185,9 @@ stream_roundtrip(int family)
 	    "family %d", family);
 	for (w = 0; w < WRITERS; w++) {
 		if ((pid = fork()) == 0) {
-			char buf[8192];
-			bm_sink *s;
-			bm_ctx *ctx;
-			unsigned i;
-
 			/* The default SIGPIPE: the sink must not raise it. */
 			signal(SIGPIPE, SIG_DFL);
-			if (bm_ctx_new(&ctx) != 0 ||
-			    bm_sink_open(ctx, l.spec, &s) != 0)
-				_exit(2);
-			for (i = 0; i < RECORDS; i++) {
-				size_t m = stream_record(buf, sizeof buf, w, i);
-
-				if (bm_sink_write(ctx, s, buf, m) != 0)
-					_exit(3);
-			}
-			_exit(bm_sink_close(ctx, s) == 0 ? 0 : 4);
+			stream_writer(l.spec, w);
 		}
 		ck_assert_int_gt(pid, 0);
 	}

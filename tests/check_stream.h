@@ -20,6 +20,9 @@ struct stream_listener {
 
 /* Make a record of writer w, number i, padded to a length that varies. */
 size_t stream_record(char *buf, size_t cap, unsigned w, unsigned i);
+/* A writer process: worker w's records through a sink to spec; exits. */
+void stream_writer(const char *spec, unsigned w)
+    __attribute__((noreturn));
 
 /*
  * Listen on 127.0.0.1, ::1 or a Unix socket in a fresh directory, on a
