@@ -399,8 +399,9 @@ mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 
 /*
  * The median and interval of a made-up result's samples (each a figure
- * as its ns, n 1, grouped by process), into per_op_ns and within: the
- * ratios of mem_parallelism(), cache's levels.  0, or a library error.
+ * as its ns, n 1, grouped by process), into per_op_ns and within, and
+ * each round's median into process_ns: the ratios of mem_parallelism(),
+ * cache's levels.  0, or a library error.
  */
 int
 mem_result_stats(bm_result *r)
@@ -423,7 +424,12 @@ mem_result_stats(bm_result *r)
 	}
 	free(v);
 	free(round);
-	free(med);
+	/* Each round's median, kept as bm_run's results keep it. */
+	if (rc == 0) {
+		free(r->process_ns);
+		r->process_ns = med;
+	} else
+		free(med);
 	return rc;
 }
 

@@ -13,15 +13,6 @@
 
 #include "mem.h"
 
-/* qsort's comparison of doubles. */
-static int
-mem_rules_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Read the line size from one stride sweep: lat[i] is the time of a load
  * at stride first << i.  Below the line, doubling the stride doubles the
@@ -206,30 +197,18 @@ mem_answers_result(const double *v, size_t n, bm_result *r)
 }
 
 /*
- * Each round's median of a made-up result's samples (a figure each, as
- * mem_answers_result's and mem_parallelism's): into med[0..max-1], NAN
- * for a round without samples.  Returns how many rounds (at most max).
+ * Each round's median of a made-up result (a figure each, as
+ * mem_answers_result's and mem_parallelism's), as mem_result_stats()
+ * kept it: into med[0..max-1].  Returns how many rounds (at most max).
  */
 size_t
 mem_round_medians(const bm_result *r, double *med, size_t max)
 {
-	double *v;
-	size_t np = r->processes < max ? r->processes : max, p, i, m;
+	size_t np = r->processes < max ? r->processes : max, p;
 
-	if (np == 0 || (v = malloc(r->nsamples * sizeof *v)) == NULL)
+	if (r->process_ns == NULL)
 		return 0;
-	for (p = 0; p < np; p++) {
-		for (i = 0, m = 0; i < r->nsamples; i++)
-			if (r->samples[i].process == p)
-				v[m++] = r->samples[i].ns /
-				    (double)r->samples[i].n;
-		if (m == 0) {
-			med[p] = (double)NAN;
-			continue;
-		}
-		qsort(v, m, sizeof *v, mem_rules_cmp);
-		med[p] = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-	}
-	free(v);
+	for (p = 0; p < np; p++)
+		med[p] = r->process_ns[p];
 	return np;
 }
