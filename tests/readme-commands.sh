@@ -18,7 +18,9 @@
 #
 # Run: every other ```sh block, in order, as one shell session (sh -e,
 # as a reader types them), with the ```c block saved under the name the
-# line before it gives ("Save this as `NAME`:").  The session runs in a
+# line before it gives ("Save this as `NAME`:").  A ```text block is
+# output README shows from its fixed example files: each of its lines must
+# be a line the session printed.  The session runs in a
 # private directory laid out as the top of the source tree (a link to
 # each of its entries, and build/ a link to this build), so the commands
 # run exactly as written and what they write lands there; TMPDIR is
@@ -58,6 +60,8 @@ function out(s) { print s > dir "/session.sh" }
 		nrun++
 		out("echo \"@@ README.md:" NR "\" >&2")
 		file = ""
+	} else if (fence == "text") {
+		file = dir "/expect"
 	} else if (fence == "c") {
 		if (cname == "")
 			exit 3
@@ -269,6 +273,12 @@ expect_out 'benchmp-compare tests/data/lat-2cpu.jsonl tests/data/lat-1cpu.jsonl'
 expect_out 'benchmp-scaling ' '^ *workers +throughput '
 expect_out './example' '^getppid: [0-9.]+ us'
 expect_out 'jq -c' '^\{"value":[0-9.e+-]+,'
+if [ "$rc" -eq 0 ] && [ -f "$tmp/expect" ]; then
+	while IFS= read -r l; do
+		[ -z "$l" ] || grep -qxF -- "$l" "$tmp/session.out" ||
+			fail "README shows a line the commands did not print: $l"
+	done <"$tmp/expect"
+fi
 
 # Every records file the commands wrote holds records.
 find "$top" "$tmp/tmpdir" -type f -name '*.jsonl' >"$tmp/written"
