@@ -14,7 +14,8 @@
 # .ci/run alone, what CI runs; and what .ci/run names must exist: every
 # configure option in configure --help, every make target in this
 # build's Makefile, every file it gives shellcheck, and every package it
-# installs in apt-cache (when this machine has apt lists).
+# installs in apt-cache (when this machine has apt lists).  And every
+# file README links to exists.
 #
 # Run: every other ```sh block, in order, as one shell session (sh -e,
 # as a reader types them), with the ```c block saved under the name the
@@ -214,6 +215,13 @@ if command -v apt-cache >/dev/null 2>&1 && apt-cache show dpkg >/dev/null 2>&1; 
 else
 	echo "$me: no apt lists here: .ci/run's packages not checked"
 fi
+
+# Every file README links to is there.
+grep -o '](\([^)#:]*\))' "$readme" | sed 's/^](//; s/)$//' | sort -u >"$tmp/links"
+[ -s "$tmp/links" ] || fail "README.md links to no file (the man pages?)"
+while IFS= read -r l; do
+	[ -e "$top_srcdir/$l" ] || fail "README.md links to $l, which is not there"
+done <"$tmp/links"
 
 # --- Every other sh block, run as written. ---
 
