@@ -28,8 +28,9 @@
 # private too.  Only the environment differs from a reader's: lib.sh's
 # short calibration and one round of workers, as in every CLI test (the
 # figures do not matter here), and under --enable-sanitizers a cc that
-# adds the sanitizers, without which nothing links to this build's
-# library.  No timing is asserted.
+# adds the sanitizers (a program linked to a sanitized library without
+# them stops at once: the ASan runtime must come first).  No timing is
+# asserted.
 . "$top_srcdir/tests/lib.sh"
 
 readme=$top_srcdir/README.md
@@ -245,7 +246,7 @@ done
 [ -e "$top/build" ] || ln -s "$(cd "$top_builddir" && pwd)" "$top/build"
 cp "$tmp"/c/* "$top/"
 
-# A sanitized library links only with the sanitizers.
+# A sanitized library runs only in a program built with the sanitizers.
 if [ "${BM_SANITIZERS:-no}" = yes ]; then
 	mkdir "$tmp/cc"
 	realcc=$(command -v cc) || {
