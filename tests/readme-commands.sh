@@ -15,7 +15,8 @@
 # configure option in configure --help, every make target in this
 # build's Makefile, every file it gives shellcheck, and every package it
 # installs in apt-cache (when this machine has apt lists).  And every
-# file README links to exists.
+# file README links to exists, and every program of bin/ has a row in its
+# tools table.
 #
 # Run: every other ```sh block, in order, as one shell session (sh -e,
 # as a reader types them), with the ```c block saved under the name the
@@ -223,6 +224,15 @@ grep -o '](\([^)#:]*\))' "$readme" | sed 's/^](//; s/)$//' | sort -u >"$tmp/link
 while IFS= read -r l; do
 	[ -e "$top_srcdir/$l" ] || fail "README.md links to $l, which is not there"
 done <"$tmp/links"
+
+# Every program of bin/ has a row in README's tools table, its name in
+# code in the first column.
+for c in "$top_srcdir"/bin/*.c; do
+	t=${c##*/}
+	t=${t%.c}
+	grep '^| ' "$readme" | cut -d'|' -f2 | grep -Eq "\`${t}[ \`]" ||
+		fail "README's tools table has no row for $t"
+done
 
 # --- Every other sh block, run as written. ---
 
