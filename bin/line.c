@@ -99,6 +99,7 @@ main(int argc, char **argv)
 	struct sweep sw;
 	int rc, have_ar, more = 1;
 
+	memset(res, 0, sizeof res);
 	mem_sweep_parse(&t, argc, argv, "M:", &o, &tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 2, (size_t)16 << 20,
