@@ -9,6 +9,7 @@
 
 #include "common/mem.h"
 #include "common/progress.h"
+#include "common/sweep.h"
 
 /* The most sizes of a sweep (512 bytes to 1 TB in steps of 1.5 and 2). */
 #define CACHE_MAX_POINTS 128
@@ -39,6 +40,8 @@ struct cache_sweep {
 	double lat[CACHE_MAX_POINTS];
 	size_t np;
 	double proc[CACHE_MAX_PROCS][CACHE_MAX_POINTS];
+	struct sweep sw;	/* the plan and the time bound */
+	size_t next;		/* the first size not measured, if cut */
 };
 
 /* A cut of a curve into levels: each one's sizes and its boundary. */
@@ -130,32 +133,35 @@ struct cache_judge {
 static void
 cache_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, unsigned level, size_t size,
-    const double *lat, size_t from, size_t to, size_t at,
+    const struct cache_sweep *w, size_t from, size_t to, size_t at,
     const struct cache_judge *j)
 {
 	struct mem_chase c;
-	bm_param params[3], measured[4];
+	bm_param params[3], found[4], measured[7];
 	bm_record rec;
 	bm_result lr;
 	struct mem_parallel mp;
 	double par;
-	int rc;
+	int rc, phit;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
 	mem_parallelism(t, &c, &mp);
 	par = mp.value;
+	phit = mp.r.budget_hit;
 	mem_parallelism_free(&mp);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
 	params[2] = (bm_param){ "len", NULL, (double)o->len };
-	measured[0] = (bm_param){ "size", NULL, (double)size };
-	measured[1] = (bm_param){ "parallelism", NULL, par };
-	measured[2] = (bm_param){ "reported", NULL, level > 0 &&
+	found[0] = (bm_param){ "size", NULL, (double)size };
+	found[1] = (bm_param){ "parallelism", NULL, par };
+	found[2] = (bm_param){ "reported", NULL, level > 0 &&
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
-	measured[3] = (bm_param){ "topology", tp->source, 0 };
-	if ((rc = cache_level_result(lat, from, to, &lr)) != 0)
+	found[3] = (bm_param){ "topology", tp->source, 0 };
+	if ((rc = cache_level_result(w->lat, from, to, &lr)) != 0)
 		tool_lib_fail(t, rc, "the level's statistics");
+	/* A sweep cut by the time bound: its levels say so. */
+	lr.budget_hit = w->sw.hit || phit;
 	tool_record_figure(&rec, t, level > 0 ? "cache" : "memory", "latency",
 	    "ns", BM_BETTER_AUTO, lr.per_op_ns.median);
 	/* The sizes' medians are held as the samples' ns: scale 1. */
@@ -164,7 +170,8 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	rec.params = params;
 	rec.nparams = 3;
 	rec.measured = measured;
-	rec.nmeasured = 4;
+	rec.nmeasured = sweep_measured(found, 4, measured, 7, &w->sw,
+	    (double)w->next);
 	if ((rc = bm_record_agreement(&rec, j->lat, j->np,
 	    CACHE_LATENCY_TOLERANCE)) < 0)
 		tool_lib_fail(t, rc, "judging the processes' latencies");
@@ -188,13 +195,15 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	bm_result r;
 	size_t n = 0, npoints = 0, s, size, p;
 	char sz[32];
+	int more;
 
 	size = tp->l1d / 8 > 4096 ? tp->l1d / 8 : 4096;
 	progress_start(&prog, t);
 	for (s = size; s <= o->len && npoints < CACHE_MAX_POINTS;
 	    s = mem_next_size(s))
 		npoints++;
-	for (; size <= o->len && n < CACHE_MAX_POINTS;
+	sweep_begin(&w->sw, "sizes", npoints);
+	for (more = 1; more && size <= o->len && n < CACHE_MAX_POINTS;
 	    size = mem_next_size(size)) {
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
@@ -208,14 +217,20 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 		for (p = 0; p < w->np; p++)
 			w->proc[p][n] = r.process_ns != NULL ?
 			    r.process_ns[p] : (double)NAN;
+		more = sweep_point(t, &w->sw, r.budget_hit);
 		bm_result_free(&r);
 		n++;
 	}
 	progress_clear(&prog);
+	if (n < 3 && w->sw.cut)
+		tool_fail(t, "the time bound (--max-time %.2f s) left fewer "
+		    "than 3 sizes measured", t->max_time_s);
 	if (n < 3)
 		tool_usage_error(t, "-M %llu leaves fewer than 3 sizes to "
 		    "measure", (unsigned long long)o->len);
 	w->n = n;
+	w->next = size;
+	sweep_say(t, &w->sw, progress_size(sz, sizeof sz, (double)size));
 }
 
 /*
@@ -406,17 +421,19 @@ main(int argc, char **argv)
 	mem_precheck(&t, (size_t)o.len);
 	cache_sweep(&t, &tp, &o, &w);
 	cache_cut(w.lat, w.n, &tp, &m);
-	memory = m.nseg > 1 && o.len >= 2 * tp.llc;
+	/* A sweep cut short is memory only if it went that far itself. */
+	memory = m.nseg > 1 && o.len >= 2 * tp.llc &&
+	    (!w.sw.cut || w.sizes[w.n - 1] >= 2 * tp.llc);
 	for (s = 0; s < m.nseg - (size_t)memory; s++) {
 		b = m.bound[s];
 		cache_judge(&t, &tp, &w, &m, s, (unsigned)s + 1, &j);
-		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], w.lat,
+		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], &w,
 		    m.start[s], m.end[s], w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
 		    w.sizes[b] / 2 : w.sizes[m.start[s]], &j);
 	}
 	if (memory) {
 		cache_judge(&t, &tp, &w, &m, m.nseg - 1, 0, &j);
-		cache_report(&t, &tp, &o, 0, 0, w.lat, m.start[m.nseg - 1],
+		cache_report(&t, &tp, &o, 0, 0, &w, m.start[m.nseg - 1],
 		    m.end[m.nseg - 1], w.sizes[w.n - 1], &j);
 	}
 	return tool_finish(&t);

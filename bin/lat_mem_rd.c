@@ -8,6 +8,7 @@
 
 #include "common/mem.h"
 #include "common/progress.h"
+#include "common/sweep.h"
 
 /* The smallest size of a sweep, as lmbench. */
 #define LMR_LOWER 512
@@ -129,21 +130,27 @@ lmr_order(struct tool *t, struct lmr_roles *ro, size_t size, double ns)
 	return rc;
 }
 
-/* Measure one size and stride and print "MB ns". */
-static double
+/*
+ * Measure one size and stride and print "MB ns"; next is the point after
+ * it (0 if none), named by a cut sweep's last record.  Returns 1 when the
+ * sweep goes on (sweep_point).
+ */
+static int
 lmr_point(struct tool *t, const struct lmr_opts *o,
     const struct mem_topo *tp, size_t size, size_t stride, size_t len,
-    struct progress *prog, struct lmr_roles *ro)
+    size_t next, struct progress *prog, struct lmr_roles *ro,
+    struct sweep *sw)
 {
 	struct mem_chase c;
-	bm_param params[10];
+	bm_param params[13];
 	bm_record rec;
 	bm_result r;
 	char prefix[64];
 	int rc;
 	uint64_t b0 = 0;
 	double t0 = 0, mbps = 0;
-	size_t np = 0;
+	size_t np = 0, nm;
+	int more;
 
 	memset(&c, 0, sizeof c);
 	c.size = size;
@@ -163,6 +170,10 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
 		    (mem_now() - t0);
 	}
+	/* The last point of a cut sweep says so, and what is missing. */
+	more = sweep_point(t, sw, r.budget_hit);
+	if (sw->cut)
+		r.budget_hit = 1;
 
 	params[np++] = (bm_param){ "size", NULL, (double)size };
 	params[np++] = (bm_param){ "stride", NULL, (double)stride };
@@ -174,14 +185,23 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	params[np++] = (bm_param){ "topology", tp->source, 0 };
 	params[np++] = (bm_param){ "load", NULL, (double)o->load };
 	/* What the load processes moved is measured, not asked. */
+	nm = o->load > 0;
 	params[np] = (bm_param){ "load_mbps", NULL, mbps };
+	if (sw->cut) {
+		params[np + nm++] = (bm_param){ "points", NULL,
+		    (double)sw->done };
+		params[np + nm++] = (bm_param){ "points_planned", NULL,
+		    (double)sw->planned };
+		params[np + nm++] = (bm_param){ "missing_from", NULL,
+		    (double)next };
+	}
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
 	    &r)) != 0)
 		tool_lib_fail(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = params + np;
-	rec.nmeasured = o->load > 0;
+	rec.nmeasured = nm;
 	if (lmr_order(t, ro, size, rec.value) > 0)
 		(void)bm_record_contradicts(&rec, &ro->c, 1);
 	progress_clear(prog);
@@ -189,7 +209,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	    (double)size / (1024.0 * 1024.0));
 	tool_report_value(t, &rec, prefix, 3, "");
 	bm_result_free(&r);
-	return rec.value;
+	return more;
 }
 
 /* Parse len_MB and the strides (default: the cache's line); returns the length. */
@@ -244,6 +264,17 @@ lmr_roles_find(const struct mem_topo *tp, size_t stride, size_t len,
 	}
 }
 
+/* The first size of a sweep at this stride (the grid from LMR_LOWER). */
+static size_t
+lmr_first(size_t stride)
+{
+	size_t size = LMR_LOWER;
+
+	while (size < stride)
+		size = mem_next_size(size);
+	return size;
+}
+
 /* Measure every size up to len for each stride, one block of lines per stride. */
 static void
 lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
@@ -251,31 +282,48 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 {
 	struct progress prog;
 	struct lmr_roles ro;
-	size_t npoints = 0, point = 0, size, i;
+	struct sweep sw;
+	size_t npoints = 0, point = 0, size, i, next = 0, nstride = 0;
 	char sz[32];
+	int more = 1;
 
 	progress_start(&prog, t);
 	for (i = 0; i < nstrides; i++)
 		for (size = LMR_LOWER; size <= len; size = mem_next_size(size))
 			npoints += size >= strides[i];
-	for (i = 0; i < nstrides; i++) {
+	sweep_begin(&sw, "points", npoints);
+	for (i = 0; more && i < nstrides; i++) {
 		progress_clear(&prog);
 		if (!t->json)
 			printf("\"stride=%zu\n", strides[i]);
 		lmr_roles_find(tp, strides[i], len, &ro);
-		for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
+		for (size = LMR_LOWER; more && size <= len;
+		    size = mem_next_size(size)) {
 			if (size < strides[i])
 				continue;
 			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
 			    progress_size(sz, sizeof sz, (double)size),
 			    strides[i], ++point, npoints);
-			lmr_point(t, o, tp, size, strides[i], len, &prog, &ro);
+			/* The point after this one, in this stride or the next. */
+			next = mem_next_size(size);
+			nstride = strides[i];
+			if (next > len) {
+				nstride = i + 1 < nstrides ? strides[i + 1] : 0;
+				next = nstride > 0 ? lmr_first(nstride) : 0;
+			}
+			more = lmr_point(t, o, tp, size, strides[i], len, next,
+			    &prog, &ro, &sw);
 		}
 		progress_clear(&prog);
 		if (!t->json)
 			printf("\n");
 	}
 	progress_clear(&prog);
+	if (sw.cut) {
+		snprintf(sz, sizeof sz, "size %zu at stride %zu", next,
+		    nstride);
+		sweep_say(t, &sw, sz);
+	}
 }
 
 /* Sweep the sizes up to len MB for every stride. */

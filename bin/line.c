@@ -7,6 +7,7 @@
 
 #include "common/mem.h"
 #include "common/progress.h"
+#include "common/sweep.h"
 
 /* The strides tried: 8 bytes to LINE_MAX_STRIDE, doubling. */
 #define LINE_MIN_STRIDE 8
@@ -89,14 +90,16 @@ main(int argc, char **argv)
 	bm_result res[LINE_NSTRIDES], ar;
 	struct mem_topo tp;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
-	bm_param params[1], measured[5];
+	bm_param params[1], found5[5], measured[8];
 	bm_contradiction c[1];
 	bm_record rec;
 	size_t s, found, k, np, nc = 0;
 	unsigned i, n = 0;
 	struct progress prog;
-	int rc, have_ar;
+	struct sweep sw;
+	int rc, have_ar, more = 1;
 
+	memset(res, 0, sizeof res);
 	mem_sweep_parse(&t, argc, argv, "M:", &o, &tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 2, (size_t)16 << 20,
@@ -106,14 +109,26 @@ main(int argc, char **argv)
 	tool_min_enough(&t, LINE_MIN_ENOUGH_US);
 	mem_precheck(&t, (size_t)o.len);
 	progress_start(&prog, &t);
-	for (s = LINE_MIN_STRIDE; s <= LINE_MAX_STRIDE; s *= 2) {
+	sweep_begin(&sw, "strides", LINE_NSTRIDES);
+	for (s = LINE_MIN_STRIDE; more && s <= LINE_MAX_STRIDE; s *= 2) {
 		progress_show(&prog, "stride %zu bytes (%u/%u)", s, n + 1,
 		    LINE_NSTRIDES);
 		line_measure(&t, (size_t)o.len, s, &res[n]);
 		lat[n] = res[n].per_op_ns.median;
+		more = sweep_point(&t, &sw, res[n].budget_hit);
 		n++;
 	}
 	progress_clear(&prog);
+	if (sw.cut) {
+		char from[32];
+
+		snprintf(from, sizeof from, "stride %zu", s);
+		sweep_say(&t, &sw, from);
+		if (n < 2)
+			tool_fail(&t, "the time bound (--max-time %.2f s) left "
+			    "one stride measured: no knee", t.max_time_s);
+	}
+	t.budget_hit = sw.hit;
 	np = line_answers(res, n, answers);
 	/* The median curve's knee, unless every process gave one answer. */
 	(void)mem_line_knee(lat, n, &k, &cost);
@@ -124,19 +139,20 @@ main(int argc, char **argv)
 		;
 
 	params[0] = (bm_param){ "len", NULL, (double)o.len };
-	measured[0] = (bm_param){ "reported", NULL, (double)tp.line };
-	measured[1] = (bm_param){ "topology", tp.source, 0 };
+	found5[0] = (bm_param){ "reported", NULL, (double)tp.line };
+	found5[1] = (bm_param){ "topology", tp.source, 0 };
 	/* The rise into the line, and how far the curve is from a knee. */
-	measured[2] = (bm_param){ "jump", NULL, k > 0 && k < n ?
+	found5[2] = (bm_param){ "jump", NULL, k > 0 && k < n ?
 	    lat[k] / lat[k - 1] : (double)NAN };
-	measured[3] = (bm_param){ "line_ns", NULL, k < n ? lat[k] :
+	found5[3] = (bm_param){ "line_ns", NULL, k < n ? lat[k] :
 	    (double)NAN };
-	measured[4] = (bm_param){ "knee_cost", NULL, cost };
+	found5[4] = (bm_param){ "knee_cost", NULL, cost };
 	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
 	    (double)found);
 	/* Each process's answer is a sample of the record: their spread. */
 	have_ar = mem_answers_result(answers, np, &ar) == 0;
 	if (have_ar) {
+		ar.budget_hit = sw.hit;
 		rec.result = &ar;
 		rec.scale = 1;
 	}
@@ -154,7 +170,8 @@ main(int argc, char **argv)
 	rec.params = params;
 	rec.nparams = 1;
 	rec.measured = measured;
-	rec.nmeasured = 5;
+	rec.nmeasured = sweep_measured(found5, 5, measured, 8, &sw,
+	    (double)s);
 	mem_report_derived(&t, &rec, mem_line_whole, NULL);
 	if (have_ar)
 		bm_result_free(&ar);

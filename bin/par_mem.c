@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "common/mem.h"
+#include "common/progress.h"
+#include "common/sweep.h"
 
 /* The smallest size measured. */
 #define PAR_MEM_LOWER ((size_t)4 << 10)
@@ -59,12 +61,15 @@ main(int argc, char **argv)
 	struct mem_chase c;
 	struct mem_parallel par;
 	struct mem_sweep_opts o = { 0, 0, 2 * PAR_MEM_LOWER };
-	bm_param params[2], measured[4 + MEM_PAR_KS - 1];
+	bm_param params[2], found[4 + MEM_PAR_KS - 1];
+	bm_param measured[4 + MEM_PAR_KS - 1 + 3];
 	bm_contradiction over[1];
 	bm_record rec;
 	double answers[PAR_MEM_MAX_PROCS];
-	size_t size, i, np, nc;
-	int rc;
+	size_t size, i, np, nc, npoints = 0;
+	struct sweep sw;
+	char from[32];
+	int rc, more = 1;
 
 	mem_sweep_parse(&t, argc, argv, "L:M:", &o, &tp);
 	if (o.len == 0)
@@ -77,19 +82,26 @@ main(int argc, char **argv)
 	mem_sweep_options(&t);
 	mem_precheck(&t, (size_t)o.len);
 
-	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2) {
+	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2)
+		npoints++;
+	sweep_begin(&sw, "sizes", npoints);
+	for (size = PAR_MEM_LOWER; more && size <= o.len; size *= 2) {
 		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
 		mem_parallelism(&t, &c, &par);
+		/* The last point of a cut sweep says so, and what is missing. */
+		more = sweep_point(&t, &sw, par.r.budget_hit);
+		if (sw.cut)
+			par.r.budget_hit = 1;
 
 		params[0] = (bm_param){ "size", NULL, (double)size };
 		params[1] = (bm_param){ "line", NULL, (double)o.line };
-		measured[0] = (bm_param){ "chains", NULL, (double)par.k };
-		measured[1] = (bm_param){ "load_ns", NULL, par.one_ns };
-		measured[2] = (bm_param){ "llc", NULL, (double)tp.llc };
-		measured[3] = (bm_param){ "topology", tp.source, 0 };
+		found[0] = (bm_param){ "chains", NULL, (double)par.k };
+		found[1] = (bm_param){ "load_ns", NULL, par.one_ns };
+		found[2] = (bm_param){ "llc", NULL, (double)tp.llc };
+		found[3] = (bm_param){ "topology", tp.source, 0 };
 		/* Each k's median ratio (null where the buffer is too small). */
 		for (i = 1; i < MEM_PAR_KS; i++)
-			measured[3 + i] = (bm_param){ ratio_keys[i], NULL,
+			found[3 + i] = (bm_param){ ratio_keys[i], NULL,
 			    par.ratio[i] };
 		tool_record_figure(&rec, &t, "chase", "parallelism", "loads",
 		    BM_BETTER_HIGHER, par.value);
@@ -99,7 +111,9 @@ main(int argc, char **argv)
 		rec.params = params;
 		rec.nparams = 2;
 		rec.measured = measured;
-		rec.nmeasured = 4 + MEM_PAR_KS - 1;
+		rec.nmeasured = sweep_measured(found, 4 + MEM_PAR_KS - 1,
+		    measured, sizeof measured / sizeof measured[0], &sw,
+		    (double)size * 2);
 		np = mem_round_medians(&par.r, answers, PAR_MEM_MAX_PROCS);
 		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
 		    PAR_MEM_TOLERANCE)) < 0)
@@ -114,5 +128,6 @@ main(int argc, char **argv)
 		mem_report_derived(&t, &rec, par_mem_line, &size);
 		mem_parallelism_free(&par);
 	}
+	sweep_say(&t, &sw, progress_size(from, sizeof from, (double)size));
 	return tool_finish(&t);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/ops.h"
+#include "common/sweep.h"
 
 /*
  * A kernel runs K independent dependent chains interleaved: each block
@@ -185,31 +186,49 @@ main(int argc, char **argv)
 	struct ops_state s;
 	bm_result best;
 	bm_record rec;
-	bm_param param;
+	bm_param param[4];
 	char line[128];
 	double lat, best_ns;
 	unsigned best_k;
 	size_t i;
+	struct sweep sw;
+	int more = 1;
 
 	ops_setup(&t, argc, argv, PAR_MIN_ENOUGH_US, &s);
 	/* About ten runs per operation: fewer intervals each unless -N. */
 	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t.opts.repetitions = PAR_REPETITIONS;
-	for (i = 0; i < OPS_NCASES; i++) {
+	/* The plan: every operation, each searched over at most 8 chains. */
+	sweep_begin(&sw, "operations", OPS_NCASES);
+	for (i = 0; more && i < OPS_NCASES; i++) {
 		lat = par_search(&t, i, &s, &best, &best_k, &best_ns);
+		/* The last operation of a cut run says so, and what is missing. */
+		more = sweep_point(&t, &sw, best.budget_hit);
+		if (sw.cut)
+			best.budget_hit = 1;
 		if (!(best_ns > 0))
 			tool_fail(&t, "%s: the chains took no time",
 			    ops_cases[i].label);
-		param = (bm_param){ "chains", NULL, best_k };
+		param[0] = (bm_param){ "chains", NULL, best_k };
 		tool_record_figure(&rec, &t, ops_cases[i].label,
 		    "parallelism", "ops", BM_BETTER_HIGHER, lat / best_ns);
 		tool_record_per_ns(&rec, &best, lat * 2.0 * PAR_REPS * best_k);
-		rec.measured = &param;
+		rec.measured = param;
 		rec.nmeasured = 1;
+		if (sw.cut) {
+			param[1] = (bm_param){ "points", NULL, (double)sw.done };
+			param[2] = (bm_param){ "points_planned", NULL,
+			    (double)sw.planned };
+			param[3] = (bm_param){ "missing_from",
+			    ops_cases[i + 1].label, 0 };
+			rec.nmeasured = 4;
+		}
 		snprintf(line, sizeof line, "%s parallelism: ",
 		    ops_cases[i].label);
 		tool_report_value(&t, &rec, line, 2, "");
 		bm_result_free(&best);
 	}
+	if (sw.cut)
+		sweep_say(&t, &sw, ops_cases[i].label);
 	return tool_finish(&t);
 }

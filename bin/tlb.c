@@ -7,6 +7,7 @@
 
 #include "common/mem.h"
 #include "common/progress.h"
+#include "common/sweep.h"
 
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
@@ -24,6 +25,8 @@ struct tlb_sweep {
 	size_t np;
 	double pspread[TLB_MAX_PROCS][TLB_MAX_POINTS];
 	double ppacked[TLB_MAX_PROCS][TLB_MAX_POINTS];
+	struct sweep sw;	/* the plan (at most) and the time bound */
+	size_t next;		/* the first point not measured, if cut */
 };
 
 /*
@@ -50,11 +53,16 @@ tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
 	mem_chase_measure(t, &c, r);
 }
 
-/* Measure one point of the sweep: both chases, the median and each process. */
-static void
+/*
+ * Measure one point of the sweep: both chases, the median and each
+ * process; 1 when the bound cut either chase's rounds.
+ */
+static int
 tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
     size_t npages, struct tlb_sweep *w)
 {
+	int hit;
+
 	bm_result rs, rp;
 	size_t p, i = w->n;
 	unsigned np;
@@ -74,8 +82,10 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
 		w->ppacked[p][i] = rp.process_ns[p];
 	}
 	w->n++;
+	hit = rs.budget_hit || rp.budget_hit;
 	bm_result_free(&rs);
 	bm_result_free(&rp);
+	return hit;
 }
 
 /*
@@ -91,23 +101,36 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	size_t n, reach = 0, npoints = 0, point = 0;
 	struct progress prog;
 	char sz[32];
-	int found = 0;
+	int found = 0, more = 1, hit;
 
 	progress_start(&prog, t);
-	for (n = TLB_MIN_PAGES; n <= maxpages; n = mem_next_size(n))
+	for (n = TLB_MIN_PAGES; n <= maxpages && npoints < TLB_MAX_POINTS;
+	    n = mem_next_size(n))
 		npoints++;
-	for (n = TLB_MIN_PAGES; n <= maxpages && w->n < TLB_MAX_POINTS;
-	    n = mem_next_size(n)) {
+	sweep_begin(&w->sw, "points", npoints);
+	for (n = TLB_MIN_PAGES; more && n <= maxpages &&
+	    w->n < TLB_MAX_POINTS; n = mem_next_size(n)) {
 		/* The sweep stops at the jump: "of at most". */
 		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
 		    progress_size(sz, sizeof sz, (double)n * tp->page),
 		    ++point, npoints);
-		tlb_measure(t, tp, (size_t)o->line, n, w);
+		hit = tlb_measure(t, tp, (size_t)o->line, n, w);
 		if ((found = mem_tlb_read(w->spread, w->packed, w->n, &reach,
-		    cost)) != 0)
+		    cost)) != 0) {
+			/* The jump ends the plan: nothing is missing. */
+			w->sw.done++;
+			w->sw.hit |= hit;
 			break;
+		}
+		more = sweep_point(t, &w->sw, hit);
 	}
 	progress_clear(&prog);
+	w->next = n;
+	if (!found && w->sw.cut)
+		tool_fail(t, "no TLB limit within the %zu pages measured "
+		    "before the time bound (--max-time %.2f s); %zu of at most "
+		    "%zu points not measured, from %zu pages on", w->pages[w->n -
+		    1], t->max_time_s, npoints - w->n, npoints, n);
 	if (!found)
 		tool_fail(t, "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
@@ -138,16 +161,21 @@ tlb_line(const bm_record *rec, const void *cookie, char *line, size_t len)
 	    rec->measured[1].num);
 }
 
-/* Print the reach and the cost of a miss. */
+/*
+ * Print the reach and the cost of a miss; hit: the time bound cut a
+ * point's rounds.
+ */
 static void
 tlb_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, size_t maxpages, size_t reach,
-    double cost, const double *answers, size_t np)
+    double cost, const double *answers, size_t np, int hit)
 {
 	bm_param params[3], measured[3];
 	bm_record rec;
 	bm_result ar;
 	int rc, have_ar;
+
+	t->budget_hit = hit;
 
 	params[0] = (bm_param){ "page", NULL, (double)tp->page };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -166,6 +194,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	/* Each process's reach is a sample of the record: their spread. */
 	have_ar = mem_answers_result(answers, np, &ar) == 0;
 	if (have_ar) {
+		ar.budget_hit = hit;
 		rec.result = &ar;
 		rec.scale = 1;
 	}
@@ -216,6 +245,6 @@ main(int argc, char **argv)
 	reach = tlb_sweep(&t, &tp, &o, maxpages, &w, &cost);
 	tlb_answers(&w, answers);
 	tlb_report(&t, &tp, &o, maxpages, w.pages[reach], cost, answers,
-	    w.np);
+	    w.np, w.sw.hit);
 	return tool_finish(&t);
 }

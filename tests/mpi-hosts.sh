@@ -226,7 +226,7 @@ left_on_hosts "bw_mem"
 # tools: benchmp-run names them by their full path.
 # shellcheck disable=SC2086
 run timeout 120 ip netns exec "$ns1" nsenter --uts="$dir/uts1" "$brun" \
-    --installed --quick --only latency --results "$dir/res" --mpi -np 2 \
+    --installed --quick --only latency --budget 3600 --results "$dir/res" --mpi -np 2 \
     --hostfile "$dir/hostfile" -- $mca
 if [ "$rc" -ne 0 ]; then
 	fail "benchmp-run --mpi across two hosts: exit $rc: $(tail -n 5 "$tmp/err")"

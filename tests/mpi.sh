@@ -212,7 +212,7 @@ mpirun "$@" | jq -R -r '. as $line | try (fromjson |
 EOF
 chmod +x "$tmp/fake-mpirun"
 MPIRUN=$tmp/fake-mpirun run "$brun" --installed --quick --only latency \
-    --mpi -np 2 --results "$tmp/res"
+    --mpi -np 2 --budget 3600 --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "benchmp-run --mpi: exit $rc: $(tail -n 3 "$tmp/err")"
 for h in "$host" other; do
 	set -- "$tmp"/res/"$h"/*.jsonl

@@ -98,7 +98,7 @@ while [ "$i" -le 30 ]; do
 	i=$((i + 1))
 done
 run "$s/benchmp-run" --installed --quick --only processor --passes 2 \
-    --no-check --results "$tmp/res"
+    --no-check --budget 3600 --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "run: exit $rc: $(tail -n 3 "$tmp/err")"
 victim "run's .part"
 set -- "$tmp/res/$(uname -n)"/*Z.jsonl

@@ -89,7 +89,7 @@ ok scaling
 # Its temporary directory too, in a TMPDIR that sed would misread.
 mkdir "$tmp/t|&\\1 x" || exit 99
 run env TMPDIR="$tmp/t|&\\1 x" "$s/benchmp-run" --installed --quick --only processor \
-    --passes 1 --no-check --results "$d/-res"
+    --passes 1 --no-check --budget 3600 --results "$d/-res"
 ok run
 jq -e -s 'length > 0 and all(.suite.figure |
     test("^lat_(syscall|select|sig|proc) [a-z0-9 -]+$"))' \

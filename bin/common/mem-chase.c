@@ -393,6 +393,7 @@ mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 	out->warmup_us = rk->warmup_us;
 	out->enough_us = rk->enough_us;
 	out->wall_s = r1->wall_s + rk->wall_s;
+	out->budget_hit = r1->budget_hit || rk->budget_hit;
 	out->cycles_per_op = (double)NAN;
 	return q > 0 ? 0 : BM_ERANGE;
 }

@@ -39,6 +39,7 @@ mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
 	r.repetitions = 1;
 	r.processes = 1;
 	r.cycles_per_op = (double)NAN;
+	r.budget_hit = t->budget_hit;
 	r.per_op_ns.count = 1;
 	r.per_op_ns.median = r.per_op_ns.min = r.per_op_ns.max = rec->value;
 	r.per_op_ns.mean = r.per_op_ns.ci_lo = r.per_op_ns.ci_hi = rec->value;

@@ -32,6 +32,7 @@ struct tool {
 	const char *interference;	/* "off" with --no-interference */
 	double max_time_s;		/* --max-time, BENCHMP_MAX_TIME; 0 unset */
 	uint64_t started_ns;		/* when the tool started */
+	int budget_hit;			/* a sweep was cut: derived records say so */
 	/* The tool's own defaults, below the environment (NULL/0: none). */
 	const char *default_timer;
 	uint64_t default_enough_us;
