@@ -144,6 +144,10 @@ START_TEST(test_noisy_width)
 }
 END_TEST
 
+/* Six processes within 0.4% of each other, three values each. */
+static const double tight_base[] = { 100.2, 100, 100.4, 100.1, 100.3, 100.2 };
+static const double tight_spread[] = { -0.1, 0, 0.1 };
+
 /* Six rounds of n values each: round r's values are base[r] + spread[k]. */
 static void
 rounds_of(const double *base, const double *spread, unsigned n, double *v,
@@ -165,15 +169,13 @@ rounds_of(const double *base, const double *spread, unsigned n, double *v,
  */
 START_TEST(test_robust_tight)
 {
-	const double base[] = { 100.2, 100, 100.4, 100.1, 100.3, 100.2 };
-	const double spread[] = { -0.1, 0, 0.1 };
 	double v[18];
 	unsigned round[18];
 	bm__robust rb;
 	bm_stats p, w;
 	double med[6];
 
-	rounds_of(base, spread, 3, v, round);
+	rounds_of(tight_base, tight_spread, 3, v, round);
 	ck_assert_int_eq(bm_stats_levels(v, round, 18, 6, &p, &w, med), 0);
 	ck_assert(!(p.flags & (BM_STATS_NOISY | BM_STATS_BIMODAL)));
 	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
@@ -251,8 +253,6 @@ END_TEST
  */
 START_TEST(test_robust_disturbed)
 {
-	const double base[] = { 100.2, 100, 100.4, 100.1, 100.3, 100.2 };
-	const double spread[] = { -0.1, 0, 0.1 };
 	double v[18];
 	unsigned round[18];
 	bm__robust rb;
@@ -261,7 +261,7 @@ START_TEST(test_robust_disturbed)
 	ck_assert_int_eq(bm__stats_disturbed(100, 19), 0);
 	ck_assert_int_eq(bm__stats_disturbed(10, 10), 1);
 	ck_assert_int_eq(bm__stats_disturbed(0, 0), 0);
-	rounds_of(base, spread, 3, v, round);
+	rounds_of(tight_base, tight_spread, 3, v, round);
 	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0,
 	    bm__stats_disturbed(40, 9), BM__ROBUST_FLOOR, &rb), 0);
 	ck_assert_uint_eq(rb.flags, BM__ROBUST_DISTURBED);
