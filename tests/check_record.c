@@ -59,6 +59,19 @@ record_latency(bm_record *rec, const bm_param *params, size_t n)
 	rec->result = &result;
 }
 
+/* A latency record of the samples in nproc rounds of equal size, in order. */
+static void
+record_rounds(bm_record *rec, unsigned nproc)
+{
+	int i;
+
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = (unsigned)i * nproc / NSAMPLES;
+	result.processes = nproc;
+	result.parallel = 1;
+	record_latency(rec, NULL, 0);
+}
+
 /* Return 1 when jq runs here. */
 static int
 have_jq(void)
@@ -168,12 +181,8 @@ START_TEST(test_rounds)
 	int i;
 
 	record_setup();
-	for (i = 0; i < NSAMPLES; i++)
-		samples[i].process = (unsigned)i / 2;
-	result.processes = 3;
-	result.parallel = 1;
 	result.repetitions = 2;
-	record_latency(&rec, NULL, 0);
+	record_rounds(&rec, 3);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-e 'def near($a; $b): ($a - $b) * "
@@ -210,13 +219,9 @@ START_TEST(test_robust)
 	int i;
 
 	record_setup();
-	for (i = 0; i < NSAMPLES; i++) {
-		samples[i].process = (unsigned)i;
+	for (i = 0; i < NSAMPLES; i++)
 		samples[i].ns = (100.0 + 0.1 * i) * 1000;
-	}
-	result.processes = NSAMPLES;
-	result.parallel = 1;
-	record_latency(&rec, NULL, 0);
+	record_rounds(&rec, NSAMPLES);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-c '[.noisy, .robust.stat, "
@@ -238,9 +243,7 @@ START_TEST(test_robust)
 	}
 	free(s);
 	result.interference.disturbed = 1;
-	for (i = 0; i < NSAMPLES; i++)
-		samples[i].process = (unsigned)i / 2;
-	result.processes = 3;
+	record_rounds(&rec, 3);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-c 'has(\"robust\")'", out,
