@@ -368,8 +368,8 @@ rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
 /*
  * How a record's judgement bears on noisy: 1 when it flags the figure (a
  * disagreement, a contradiction, or a share of disturbed intervals that
- * bm__stats_disturbed() calls disturbed); -1 when the processes agreed and the
- * statistics are over their answers alone (x, n values): then the
+ * bm__stats_disturbed() calls disturbed); -1 when the processes agreed
+ * and the statistics are over their answers alone (x, n values): then the
  * interval of a few equal answers (three rounds cannot bound a median
  * at 95%) says nothing the agreement rule has not; 0 otherwise, the
  * interval decides.
