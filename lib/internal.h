@@ -629,7 +629,7 @@ typedef struct bm__robust {
 	double ci_hi;
 	unsigned flags;
 } bm__robust;
-#define BM__ROBUST_WIDE		(1u << 0)	/* interval over 10% wide */
+#define BM__ROBUST_WIDE		(1u << 0)	/* over 10% wide */
 /*
  * The least half-width of the robust figure's interval, relative to it:
  * wider than BM__CI_FLOOR because the best process of the steadiest

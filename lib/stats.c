@@ -389,13 +389,13 @@ bm__stats_disturbed(uint64_t intervals, uint64_t disturbed)
  * median process, widened to floor times the value on each side.  The
  * next run's best is above this run's median only when every one of its
  * processes is, which with five or six exchangeable processes happens
- * 3-8% of the time; below, the time a process cannot go under (its
+ * 3-9% of the time; below, the time a process cannot go under (its
  * instructions, its memory traffic) keeps it at least as close as the
  * median is above.  It held the next run's best in 183 of 196 pairs of
- * the figures it applies to (with BM__ROBUST_FLOOR).  It is flagged noisy when wider than
- * STATS_NOISY_WIDTH of the value (wide) or when the figure is disturbed
- * (see bm__stats_disturbed): the evidence that the next run's best may
- * land elsewhere.  0, BM_ERANGE with fewer than STATS_ROBUST_MIN
+ * the figures it applies to (with BM__ROBUST_FLOOR).  It is flagged
+ * noisy when wider than STATS_NOISY_WIDTH of the value (wide) or when
+ * the figure is disturbed (see bm__stats_disturbed): the evidence that
+ * the next run's best may land elsewhere.  0, BM_ERANGE with fewer than STATS_ROBUST_MIN
  * rounds or bad input, or -ENOMEM.
  */
 int

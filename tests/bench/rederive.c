@@ -64,7 +64,8 @@ rederive_line(char *line)
 
 	line[strcspn(line, "\n")] = '\0';
 	for (i = 0; i < 7; i++)
-		if ((f[i] = strtok_r(i == 0 ? line : NULL, "\t", &save)) == NULL)
+		if ((f[i] = strtok_r(i == 0 ? line : NULL, "\t",
+		    &save)) == NULL)
 			return -1;
 	intervals = strtoull(f[2], NULL, 10);
 	disturbed = strtoull(f[3], NULL, 10);
@@ -84,7 +85,7 @@ rederive_line(char *line)
 	    &within, med) != 0)
 		goto out;
 	dist = bm__stats_disturbed(intervals, disturbed);
-	/* rec_flagged(): 1 flags, -1 leaves it to the agreement, 0 the interval. */
+	/* As rec_flagged(): flagged, left to the agreement, or the width. */
 	if (judged == 2 || dist)
 		noisy = 1;
 	else if (judged == 1)
@@ -125,7 +126,8 @@ main(void)
 	while (fgets(line, LINE_MAX_LEN, stdin) != NULL) {
 		n++;
 		if (rederive_line(line) != 0) {
-			fprintf(stderr, "rederive: line %lu: cannot read it\n", n);
+			fprintf(stderr, "rederive: line %lu: cannot read it\n",
+			    n);
 			free(line);
 			return 1;
 		}
