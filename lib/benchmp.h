@@ -567,7 +567,7 @@ BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
  * (rounds of fresh processes; each with at least one value).  proc
  * describes the rounds' medians (written to med[0..nr-1]): median,
  * spread, the order-statistic interval with its coverage, noisy when that
- * interval is wider than 5% of the median or covers less than 90% (too
+ * interval is wider than 10% of the median or covers less than 90% (too
  * few rounds to bound the median: four or fewer), bimodal when the
  * rounds split into two groups of at least two whose own intervals do not
  * overlap, with each group's centre, share and count in modes.

@@ -620,6 +620,37 @@ void bm__stats_interval(const bm_stats *st, double floor, double *lo,
     double *hi);
 
 /*
+ * A figure's robust statistic (bm__stats_robust): the best process's
+ * median, its interval, and why it is flagged (a BM__ROBUST_* set).
+ */
+typedef struct bm__robust {
+	double value;
+	double ci_lo;
+	double ci_hi;
+	unsigned flags;
+} bm__robust;
+#define BM__ROBUST_WIDE		(1u << 0)	/* over 10% wide */
+/*
+ * The least half-width of the robust figure's interval, relative to it:
+ * wider than BM__CI_FLOOR because the best process of the steadiest
+ * figures (lat_ops, par_ops) moved by 0.5-2.7% between the recorded
+ * suites, more than the median of six processes did; at 0.5% the next
+ * run's best fell outside in 27 of 218 pairs, at 1% in 20 (15 of them
+ * figures flagged in that run).
+ */
+#define BM__ROBUST_FLOOR	0.01
+#define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */
+
+/* 1 when disturbed of intervals make a figure disturbed, else 0. */
+int bm__stats_disturbed(uint64_t intervals, uint64_t disturbed);
+/*
+ * The best of nr rounds' medians of v (the greatest when higher is 1),
+ * its interval widened to floor, and its flags.  0, BM_ERANGE, -ENOMEM.
+ */
+int bm__stats_robust(const double *v, const unsigned *round, size_t n,
+    unsigned nr, int higher, int disturbed, double floor, bm__robust *out);
+
+/*
  * The calibration's interval search over a fake loop (fn(arg, n) gives
  * the ns of n iterations), for tests: the answer in us and *settled.
  */

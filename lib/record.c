@@ -367,8 +367,9 @@ rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
 
 /*
  * How a record's judgement bears on noisy: 1 when it flags the figure (a
- * disagreement or a contradiction); -1 when the processes agreed and the
- * statistics are over their answers alone (x, n values): then the
+ * disagreement, a contradiction, or a share of disturbed intervals that
+ * bm__stats_disturbed() calls disturbed); -1 when the processes agreed
+ * and the statistics are over their answers alone (x, n values): then the
  * interval of a few equal answers (three rounds cannot bound a median
  * at 95%) says nothing the agreement rule has not; 0 otherwise, the
  * interval decides.
@@ -379,6 +380,9 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
 	size_t i;
 
 	if (rec->agreement == BM_AGREEMENT_DISAGREE || rec->ncontradicts > 0)
+		return 1;
+	if (bm__stats_disturbed(rec->result->interference.intervals,
+	    rec->result->interference.disturbed))
 		return 1;
 	if (rec->agreement != BM_AGREEMENT_AGREE || n != rec->nanswers)
 		return 0;
@@ -808,6 +812,49 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 }
 
 /*
+ * Append the robust figure (bm__stats_robust) as "robust": the best
+ * process, with its interval and its flag and the causes of it, for a
+ * figure with a direction, at least five processes and no agreement
+ * rule (a sweep-derived figure keeps the median, which repeats as well
+ * there).  value and the lmbench line stay the median.
+ */
+static int
+rec_robust(struct rec_buf *b, const bm_record *rec)
+{
+	const bm_result *r = rec->result;
+	const char *better = rec_better(rec);
+	bm__robust rb;
+	unsigned *round;
+	double *x;
+	int rc, higher = strcmp(better, "higher") == 0;
+
+	if ((!higher && strcmp(better, "lower") != 0) ||
+	    rec->agreement != BM_AGREEMENT_NONE || r->processes < 5)
+		return 0;
+	if ((rc = rec_samples(rec, &x, &round)) == 0)
+		rc = bm__stats_robust(x, round, r->nsamples, r->processes,
+		    higher, bm__stats_disturbed(r->interference.intervals,
+		    r->interference.disturbed), BM__ROBUST_FLOOR, &rb);
+	free(x);
+	free(round);
+	if (rc == BM_ERANGE)
+		return 0;
+	if (rc != 0)
+		return rc;
+	rec_printf(b, ",\"robust\":{\"stat\":\"best process\"");
+	rec_knum(b, "value", rb.value);
+	rec_knum(b, "ci_lo", rb.ci_lo);
+	rec_knum(b, "ci_hi", rb.ci_hi);
+	rec_printf(b, ",\"noisy\":%s,\"causes\":[%s%s%s]}",
+	    rb.flags != 0 ? "true" : "false",
+	    rb.flags & BM__ROBUST_WIDE ? "\"wide\"" : "",
+	    (rb.flags & BM__ROBUST_WIDE) && (rb.flags & BM__ROBUST_DISTURBED) ?
+	    "," : "",
+	    rb.flags & BM__ROBUST_DISTURBED ? "\"disturbed\"" : "");
+	return 0;
+}
+
+/*
  * Append a derived figure's judgement: "disagree" (when its agreement was
  * judged) with each process's answer, and "contradicts" (when it
  * contradicts anything), each contradiction's what, measured, machine,
@@ -872,7 +919,8 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_kstr(&b, "unit", rec->unit);
 	rec_kstr(&b, "better", rec_better(rec));
 	rec_knum(&b, "value", rec->value);
-	if ((rc = rec_stats(&b, rec)) != 0) {
+	if ((rc = rec_stats(&b, rec)) != 0 ||
+	    (rc = rec_robust(&b, rec)) != 0) {
 		free(b.s);
 		return rc;
 	}

@@ -5,21 +5,25 @@
 # Usage: scripts/bench-estimators.sh [RUN.jsonl RUN.jsonl ...]
 #
 # Reads two or more runs of the suite (benchmp-run's records; default: the
-# A/A pair kept in tests/data) and, for every figure found in all of them,
-# computes each candidate estimator from the record's intervals in every
-# run: the median of the rounds' medians (the record's "median"), the best
-# interval (the least time, the most bandwidth), the 10th and 25th
-# percentiles of the intervals on the good side, and the median of the
-# rounds' best intervals.  For each kind of figure it prints, per
-# estimator, the median run-to-run spread (max - min over the mean, in %)
-# and how many figures moved by at most 3%.  Part of make bench.
+# three suites on the development VM kept in tests/data) and, for every
+# figure found in all of them, computes each candidate estimator from the
+# record's intervals in every run: the median of the rounds' medians (the
+# record's "median"), the best process (the best of the rounds' medians,
+# the record's "robust" figure), the best interval (the least time, the
+# most bandwidth), the 10th and 25th percentiles of the intervals on the
+# good side, and the median of the rounds' best intervals.  For each kind
+# of figure it prints, per estimator, the median run-to-run spread (max -
+# min over the mean, in %), the median run-to-run CV and how many figures
+# were within 3% CV.  scripts/bench-flags.sh judges the intervals and
+# flags.  Part of make bench.
 set -eu
 LC_ALL=C
 export LC_ALL
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -eq 0 ]; then
-	set -- "$top/tests/data/aa-1.jsonl" "$top/tests/data/aa-2.jsonl"
+	set -- "$top/tests/data/suite-vm-1.jsonl" \
+	    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
 fi
 if [ $# -lt 2 ]; then
 	echo "bench-estimators.sh: give two runs or more" >&2
@@ -57,12 +61,16 @@ jq -rn --argjson nruns $# '
   def estimators:
     .better as $b | (.values | good($b)) as $g |
     {median: .median,
+     "best process": ([rounds[] | med] | good($b) | .[0]),
      best: $g[0],
      q10: ($g | q(0.10)),
      q25: ($g | q(0.25)),
      "median of round bests": ([rounds[] | good($b) | .[0]] | med),
      "median of round q25": ([rounds[] | good($b) | q(0.25)] | med)};
   def spread: (max - min) / ((add / length) | fabs) * 100;
+  def cv: (add / length) as $m | if $m == 0 then 0 else
+      ((map((. - $m) * (. - $m)) | add) / (length - 1) | sqrt) / ($m | fabs)
+      * 100 end;
 
   [inputs | select(type == "object" and (.values | type) == "array"
       and (.values | length) > 0 and .suite.curve != true)
@@ -70,12 +78,14 @@ jq -rn --argjson nruns $# '
   | group_by(.key) | map(select(length == $nruns))
   | map(. as $runs | {kind: .[0].kind,
          s: ([(.[0].est | keys_unsorted)[] as $n
-              | {($n): ([$runs[] | .est[$n]] | spread)}] | add)})
+              | {($n): ([$runs[] | .est[$n]] | spread)}] | add),
+         c: ([(.[0].est | keys_unsorted)[] as $n
+              | {($n): ([$runs[] | .est[$n]] | cv)}] | add)})
   | group_by(.kind) | .[] |
   .[0].kind as $k | length as $nf |
   (.[0].s | keys_unsorted) as $names |
   "\($k) (\($nf) figures)",
   ($names[] as $n |
-    [.[] | .s[$n]] as $sp |
-    "  \($n | . + (" " * (24 - length)))  median spread \($sp | med * 100 | round / 100)%   within 3%: \([$sp[] | select(. <= 3)] | length) of \($nf)")
+    [.[] | .s[$n]] as $sp | [.[] | .c[$n]] as $cv |
+    "  \($n | . + (" " * (24 - length)))  median spread \($sp | med * 100 | round / 100)%   median CV \($cv | med * 100 | round / 100)%   CV within 3%: \([$cv[] | select(. <= 3)] | length) of \($nf)")
 ' "$@"

@@ -59,6 +59,19 @@ record_latency(bm_record *rec, const bm_param *params, size_t n)
 	rec->result = &result;
 }
 
+/* A latency record of the samples in nproc rounds of equal size, in order. */
+static void
+record_rounds(bm_record *rec, unsigned nproc)
+{
+	int i;
+
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = (unsigned)i * nproc / NSAMPLES;
+	result.processes = nproc;
+	result.parallel = 1;
+	record_latency(rec, NULL, 0);
+}
+
 /* Return 1 when jq runs here. */
 static int
 have_jq(void)
@@ -168,12 +181,8 @@ START_TEST(test_rounds)
 	int i;
 
 	record_setup();
-	for (i = 0; i < NSAMPLES; i++)
-		samples[i].process = (unsigned)i / 2;
-	result.processes = 3;
-	result.parallel = 1;
 	result.repetitions = 2;
-	record_latency(&rec, NULL, 0);
+	record_rounds(&rec, 3);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-e 'def near($a; $b): ($a - $b) * "
@@ -191,6 +200,58 @@ START_TEST(test_rounds)
 	/* A sample from a round the result does not have is refused. */
 	samples[0].process = 3;
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), BM_ERANGE);
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].process = 0;
+	result.processes = 0;
+}
+END_TEST
+
+/*
+ * The robust figure: six processes of one interval each, 100.0 to 100.5
+ * ns, give the best process (0.1 us) with the 1% floor as its interval,
+ * not noisy; the median is not noisy either.  A fifth of the intervals
+ * disturbed flags both, with the cause.  Three processes give none.
+ */
+START_TEST(test_robust)
+{
+	bm_record rec;
+	char *s = NULL, out[256];
+	int i;
+
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++)
+		samples[i].ns = (100.0 + 0.1 * i) * 1000;
+	record_rounds(&rec, NSAMPLES);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-c '[.noisy, .robust.stat, "
+		    "(.robust.value * 1e6 | round), (.robust.ci_lo * 1e6 | "
+		    "round), (.robust.ci_hi * 1e6 | round), .robust.noisy, "
+		    ".robust.causes]'", out, sizeof out), 0);
+		ck_assert_str_eq(out,
+		    "[false,\"best process\",100000,99000,101000,false,[]]");
+	}
+	free(s);
+	result.interference.accounted = 1;
+	result.interference.intervals = 10;
+	result.interference.disturbed = 2;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-c '[.noisy, .robust.noisy, "
+		    ".robust.causes]'", out, sizeof out), 0);
+		ck_assert_str_eq(out, "[true,true,[\"disturbed\"]]");
+	}
+	free(s);
+	result.interference.disturbed = 1;
+	record_rounds(&rec, 3);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-c 'has(\"robust\")'", out,
+		    sizeof out), 0);
+		ck_assert_str_eq(out, "false");
+	}
+	free(s);
+	memset(&result.interference, 0, sizeof result.interference);
 	for (i = 0; i < NSAMPLES; i++)
 		samples[i].process = 0;
 	result.processes = 0;
@@ -1019,6 +1080,7 @@ record_suite(void)
 		    "checks are skipped, structural checks run\n");
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_rounds);
+	tcase_add_test(tc, test_robust);
 	tcase_add_test(tc, test_escaping);
 	tcase_add_test(tc, test_bandwidth);
 	tcase_add_test(tc, test_offset);

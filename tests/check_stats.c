@@ -123,6 +123,156 @@ START_TEST(test_noisy)
 }
 END_TEST
 
+/*
+ * The width rule: noisy over 10% of the median.  An interval 8% wide (a
+ * figure that moves by less than the 10% a user is promised) is not
+ * noisy; it was under the 5% rule.  One 24% wide is.
+ */
+START_TEST(test_noisy_width)
+{
+	const double eight[] = { 96, 97, 98, 99, 100, 100, 100, 101, 102, 103,
+	    104 };
+	const double wide[] = { 88, 91, 94, 97, 100, 100, 100, 103, 106, 109,
+	    112 };
+	bm_stats s;
+
+	ck_assert_int_eq(bm_stats_compute(eight, 11, &s), 0);
+	ck_assert(s.ci_hi - s.ci_lo > 0.05 * s.median);
+	ck_assert(!(s.flags & BM_STATS_NOISY));
+	ck_assert_int_eq(bm_stats_compute(wide, 11, &s), 0);
+	ck_assert(s.flags & BM_STATS_NOISY);
+}
+END_TEST
+
+/* Six processes within 0.4% of each other, three values each. */
+static const double tight_base[] = { 100.2, 100, 100.4, 100.1, 100.3, 100.2 };
+static const double tight_spread[] = { -0.1, 0, 0.1 };
+
+/* Six rounds of n values each: round r's values are base[r] + spread[k]. */
+static void
+rounds_of(const double *base, const double *spread, unsigned n, double *v,
+    unsigned *round)
+{
+	unsigned r, k;
+
+	for (r = 0; r < 6; r++)
+		for (k = 0; k < n; k++) {
+			v[r * n + k] = base[r] + spread[k];
+			round[r * n + k] = r;
+		}
+}
+
+/*
+ * One mode, tight: six processes within 0.4% of each other.  The robust
+ * figure is the best process, with the 1% floor as its interval, and
+ * nothing flags it or the median.
+ */
+START_TEST(test_robust_tight)
+{
+	double v[18];
+	unsigned round[18];
+	bm__robust rb;
+	bm_stats p, w;
+	double med[6];
+
+	rounds_of(tight_base, tight_spread, 3, v, round);
+	ck_assert_int_eq(bm_stats_levels(v, round, 18, 6, &p, &w, med), 0);
+	ck_assert(!(p.flags & (BM_STATS_NOISY | BM_STATS_BIMODAL)));
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
+	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert(NEAR(rb.value, 100));
+	ck_assert(NEAR(rb.ci_lo, 99) && NEAR(rb.ci_hi, 101));
+	ck_assert_uint_eq(rb.flags, 0);
+	/* Higher is better: the greatest process. */
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 1, 0,
+	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert(NEAR(rb.value, 100.4));
+	ck_assert_uint_eq(rb.flags, 0);
+}
+END_TEST
+
+/*
+ * Two modes, three processes at 100 and three at 130 (a worker and its
+ * partner on one CPU or two): the median is flagged, noisy and bimodal
+ * with both modes; the best process is 100, and its interval reaches the
+ * median (115) on both sides, 30% wide: wide, so flagged too.
+ */
+START_TEST(test_robust_two_modes)
+{
+	const double base[] = { 100, 130, 100, 130, 100, 130 };
+	const double spread[] = { -0.2, 0, 0.2 };
+	double v[18], med[6];
+	unsigned round[18];
+	bm__robust rb;
+	bm_stats p, w;
+
+	rounds_of(base, spread, 3, v, round);
+	ck_assert_int_eq(bm_stats_levels(v, round, 18, 6, &p, &w, med), 0);
+	ck_assert(p.flags & BM_STATS_NOISY);
+	ck_assert(p.flags & BM_STATS_BIMODAL);
+	ck_assert_uint_eq(p.nmodes, 2);
+	ck_assert(NEAR(p.modes[0].centre, 100) && NEAR(p.modes[0].share, 0.5));
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
+	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert(NEAR(rb.value, 100));
+	ck_assert(NEAR(rb.ci_lo, 85) && NEAR(rb.ci_hi, 115));
+	ck_assert_uint_eq(rb.flags, BM__ROBUST_WIDE);
+}
+END_TEST
+
+/*
+ * Wide but stable: every process's intervals scatter by +-20%, but the
+ * six processes' medians agree within 0.5%.  What the next run repeats is
+ * the process level, so neither the median nor the robust figure is
+ * flagged; the scatter inside processes is (within).
+ */
+START_TEST(test_robust_wide_stable)
+{
+	const double base[] = { 100, 100.5, 100.2, 100.1, 100.4, 100.3 };
+	const double spread[] = { -20, -10, 0, 10, 20 };
+	double v[30], med[6];
+	unsigned round[30];
+	bm__robust rb;
+	bm_stats p, w;
+
+	rounds_of(base, spread, 5, v, round);
+	ck_assert_int_eq(bm_stats_levels(v, round, 30, 6, &p, &w, med), 0);
+	ck_assert(!(p.flags & BM_STATS_NOISY));
+	ck_assert(w.flags & BM_STATS_NOISY);
+	ck_assert_int_eq(bm__stats_robust(v, round, 30, 6, 0, 0,
+	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert(NEAR(rb.value, 100));
+	ck_assert_uint_eq(rb.flags, 0);
+}
+END_TEST
+
+/*
+ * Disturbed: a fifth of the intervals or more judged disturbed flags a
+ * figure whatever its interval (the tight one above), and says so apart
+ * from wide.  Fewer than five processes give no robust figure.
+ */
+START_TEST(test_robust_disturbed)
+{
+	double v[18];
+	unsigned round[18];
+	bm__robust rb;
+
+	ck_assert_int_eq(bm__stats_disturbed(100, 20), 1);
+	ck_assert_int_eq(bm__stats_disturbed(100, 19), 0);
+	ck_assert_int_eq(bm__stats_disturbed(10, 10), 1);
+	ck_assert_int_eq(bm__stats_disturbed(0, 0), 0);
+	rounds_of(tight_base, tight_spread, 3, v, round);
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0,
+	    bm__stats_disturbed(40, 9), BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert_uint_eq(rb.flags, BM__ROBUST_DISTURBED);
+	ck_assert(NEAR(rb.value, 100));
+	ck_assert_int_eq(bm__stats_robust(v, round, 12, 4, 0, 0,
+	    BM__ROBUST_FLOOR, &rb), BM_ERANGE);
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
+	    BM__ROBUST_FLOOR, NULL), BM_ERANGE);
+}
+END_TEST
+
 START_TEST(test_bimodal)
 {
 	const double two[] = { 165, 166, 164, 165.5, 165, 166, 225, 224, 226,
@@ -255,6 +405,11 @@ stats_suite(void)
 	tcase_add_test(tc, test_ci_exact_101);
 	tcase_add_test(tc, test_noisy);
 	tcase_add_test(tc, test_bimodal);
+	tcase_add_test(tc, test_noisy_width);
+	tcase_add_test(tc, test_robust_tight);
+	tcase_add_test(tc, test_robust_two_modes);
+	tcase_add_test(tc, test_robust_wide_stable);
+	tcase_add_test(tc, test_robust_disturbed);
 	tcase_add_test(tc, test_ci_level);
 	tcase_add_test(tc, test_levels);
 	tcase_add_test(tc, test_levels_bimodal);

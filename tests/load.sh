@@ -21,17 +21,22 @@ trap 'kill "$stress" 2>/dev/null; wait "$stress" 2>/dev/null; rm -rf "$tmp"' EXI
 sleep 1
 kill -0 "$stress" 2>/dev/null || fail "stress-ng did not start: $(cat "$tmp/stress.log")"
 
-# check_noisy WHAT: every record in $tmp/out agrees with its interval: a
-# width over 5.5% of the median is flagged noisy, under 4.5% is not (the
-# flag is decided on the time per operation; a bandwidth's interval is
-# its inverse, so the edge is blurred by a little).
+# check_noisy WHAT: every record in $tmp/out agrees with its interval and
+# its interference (benchmp(3)): a figure with a fifth or more of its
+# intervals disturbed is noisy; else a width over 10.5% of the median is
+# flagged noisy, under 9.5% is not (the flag is decided on the time per
+# operation; a bandwidth's interval is its inverse, so the edge is
+# blurred by a little).
 check_noisy() {
 	jq -e -s 'length > 0 and all(.[];
 	    (.ci_hi - .ci_lo) as $w | (.median | fabs) as $m |
-	    (if $w > 0.055 * $m then .noisy
-	     elif $w < 0.045 * $m then (.noisy | not)
+	    (.interference.intervals // 0) as $n |
+	    (if $n > 0 and (.interference.disturbed // 0) >= 0.2 * $n
+	     then .noisy
+	     elif $w > 0.105 * $m then .noisy
+	     elif $w < 0.095 * $m then (.noisy | not)
 	     else true end))' "$tmp/out" >/dev/null ||
-		fail "$1: a record's noisy flag disagrees with its interval: $(jq -c '{case, median, ci_lo, ci_hi, noisy}' "$tmp/out" | head -n 3)"
+		fail "$1: a record's noisy flag disagrees with its interval: $(jq -c '{case, median, ci_lo, ci_hi, noisy, interference: (.interference | {intervals, disturbed})}' "$tmp/out" | head -n 3)"
 }
 
 for cmd in "lat_syscall null" "lat_pipe" "bw_mem 8m rd" "lat_ops" \

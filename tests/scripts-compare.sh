@@ -420,4 +420,26 @@ grep -q 'unpinned (us) \[unpinned at cross\] ' "$tmp/out" &&
     grep -q 'same (us) .*only in B$' "$tmp/out" ||
 	fail "A unpinned near cross: $(cat "$tmp/out")"
 
+# The field that repeats: two records whose medians moved by 40% (worse)
+# but whose robust figures (the best process) stayed within 1% compare
+# as the same; a robust figure that moved is judged on its own interval;
+# with a robust figure in one record only, the medians are compared.
+lx='.tool = "lat_r" | .case = "r" | .params = {} | .metric = "latency" | .unit = "us"'
+rb() { echo ".robust = {stat: \"best process\", value: $1, ci_lo: $2, ci_hi: $3, noisy: false, causes: []}"; }
+mk "$tmp/r1.jsonl" "$lx | .value = 10 | .median = 10 | .ci_lo = 9.9 | .ci_hi = 10.1 | $iv | $(rb 8 7.92 8.08)"
+mk "$tmp/r2.jsonl" "$lx | .value = 14 | .median = 14 | .ci_lo = 13.9 | .ci_hi = 14.1 | $iv | $(rb 8.05 7.97 8.13)"
+mk "$tmp/r3.jsonl" "$lx | .value = 10 | .median = 10 | .ci_lo = 9.9 | .ci_hi = 10.1 | $iv | $(rb 12 11.9 12.1)"
+mk "$tmp/r4.jsonl" "$lx | .value = 14 | .median = 14 | .ci_lo = 13.9 | .ci_hi = 14.1 | $iv"
+run "$cmp" "$tmp/r1.jsonl" "$tmp/r2.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_r r")" = same ] &&
+    grep -Eq '^lat_r r \(us\) +8 +8\.05 ' "$tmp/out" ||
+	fail "robust figures within 1%: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/r1.jsonl" "$tmp/r3.jsonl"
+[ "$rc" -eq 1 ] && [ "$(verdict "lat_r r")" = worse ] ||
+	fail "robust figure 50% up: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/r1.jsonl" "$tmp/r4.jsonl"
+[ "$rc" -eq 1 ] && [ "$(verdict "lat_r r")" = worse ] &&
+    grep -Eq '^lat_r r \(us\) +10 +14 ' "$tmp/out" ||
+	fail "one robust figure: medians not compared: $(cat "$tmp/out")"
+
 finish

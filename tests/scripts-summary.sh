@@ -40,7 +40,7 @@ grep -Eq '^  lat_syscall null 0 +7\.5000 us ' "$tmp/out" ||
 	fail "tagged: the later batch does not count: $(cat "$tmp/out")"
 [ "$(grep -c 'lat_syscall null' "$tmp/out")" -eq 1 ] ||
 	fail "tagged: a figure twice: $(cat "$tmp/out")"
-sed -n 4p "$tmp/out" | grep -q '^  figure  *median unit  *interval, coverage  *cv  note$' ||
+sed -n 4p "$tmp/out" | grep -q '^  figure  *value unit  *interval, coverage  *cv  note$' ||
 	fail "tagged: header: $(sed -n 4p "$tmp/out")"
 
 # Per-rank records of three hosts (rank 2 on host c far from the others)
@@ -192,4 +192,23 @@ fi
 run "$summ" "$data/line.jsonl"
 grep -Eq '^  line line \[len=1048576\] +64\.0000 bytes +- +0\.0%' "$tmp/out" ||
 	fail "line.jsonl: an interval for one value: $(cat "$tmp/out")"
+# The field that repeats: a record with a robust figure (the best
+# process) shows it, its interval with "best" for a coverage, and its
+# own flags (noisy for wide, disturbed), not the median's; modes are
+# printed but do not flag it.  A record without one shows its median.
+jq -c 'select(.suite.figure == "lat_fifo (same)") | . + {robust: {stat:
+    "best process", value: 2.5, ci_lo: 2.4, ci_hi: 2.6, noisy: false,
+    causes: []}} | .interference.bound_hit = false' \
+    "$data/lat-1cpu.jsonl" >"$tmp/robust.jsonl"
+run "$summ" "$tmp/robust.jsonl"
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "flagged: 0 of 1 (0%)" ] &&
+    grep -Eq '^  lat_fifo \(same\) +2\.5000 us +2\.4-2\.6 +best .*%  [0-9.]+ us \([0-9]+%\) / ' \
+    "$tmp/out" || fail "a robust figure: $(cat "$tmp/out")"
+jq -c '.robust.noisy = true | .robust.causes = ["wide", "disturbed"]' \
+    "$tmp/robust.jsonl" >"$tmp/robust2.jsonl"
+run "$summ" "$tmp/robust2.jsonl"
+[ "$rc" -eq 0 ] &&
+    [ "$(head -n 1 "$tmp/out")" = "flagged: 1 of 1 (100%): 1 noisy, 1 disturbed" ] &&
+    grep -Eq '^  lat_fifo \(same\) +2\.5000 us .*  noisy disturbed: ' "$tmp/out" ||
+	fail "a flagged robust figure: $(cat "$tmp/out")"
 finish

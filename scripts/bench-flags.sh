@@ -1,0 +1,132 @@
+#!/bin/sh
+# bench-flags.sh: what the flag rules say about recorded runs of the
+# suite, and whether it was so: the share of flagged figures, the figures
+# that moved by more than 10% and were not flagged, and how often the next
+# run's figure fell inside the previous run's interval.
+#
+# Usage: scripts/bench-flags.sh BUILDDIR [RUN.jsonl RUN.jsonl ...]
+#
+# Reads two or more runs of the suite (default: the three recorded suites
+# in tests/data/suite-vm-*.jsonl) and reports them twice: as recorded
+# (the flags and interval of the record's median, as the code of the run
+# wrote them), and as the library's statistics make them now, computed
+# again from each record's values by BUILDDIR/tests/bench/rederive (the
+# median and, where the record has one, the robust figure that the
+# summary shows, with their intervals and flags).  A figure counts as
+# flagged as benchmp-summary counts it (noisy, bimodal for a median,
+# disturbed, disagree, contradicts, bound, budget).  Part of make bench.
+set -eu
+LC_ALL=C
+export LC_ALL
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 1 ] || { echo "usage: bench-flags.sh BUILDDIR [RUN.jsonl...]" >&2; exit 2; }
+build=$1
+shift
+if [ $# -eq 0 ]; then
+	set -- "$top/tests/data/suite-vm-1.jsonl" \
+	    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
+fi
+if [ $# -lt 2 ]; then
+	echo "bench-flags.sh: give two runs or more" >&2
+	exit 2
+fi
+command -v jq >/dev/null 2>&1 || { echo "bench-flags.sh: SKIP: no jq" >&2; exit 77; }
+rederive=$build/tests/bench/rederive
+[ -x "$rederive" ] || { echo "bench-flags.sh: $rederive: not built (make bench builds it)" >&2; exit 2; }
+for f; do
+	[ -r "$f" ] || { echo "bench-flags.sh: $f: cannot read it" >&2; exit 2; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-flags.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Per run, one line a figure: run, name, then as recorded (value, ci_lo,
+# ci_hi, flagged 0/1), then the other flags the summary counts (1 or 0).
+run=0
+for f; do
+	run=$((run + 1))
+	# shellcheck disable=SC2016 # (jq's $names)
+	jq -r --arg run "$run" 'select(type == "object" and
+	    (.values | type) == "array" and (.values | length) > 0 and
+	    .suite.curve != true and .aggregate != false) |
+	    (.suite.figure // (.tool + " " + (.case // ""))) as $name |
+	    (if (.disagree == true or ((.contradicts // []) | length) > 0)
+	      then 2 elif .disagree == false and .values == .answers then 1
+	      elif .disagree == false then 3 else 0 end) as $judged |
+	    [$name, (.better // "none"),
+	     (.interference.intervals // 0), (.interference.disturbed // 0),
+	     $judged,
+	     ((.process_samples // [.values | length]) | map(tostring) | join(",")),
+	     (.values | map(tostring) | join(","))] | join("\t")' "$f" \
+	    >"$tmp/in.$run"
+	"$rederive" <"$tmp/in.$run" >"$tmp/out.$run"
+	# shellcheck disable=SC2016
+	jq -r --arg run "$run" 'select(type == "object" and
+	    (.values | type) == "array" and (.values | length) > 0 and
+	    .suite.curve != true and .aggregate != false) |
+	    [$run, (.suite.figure // (.tool + " " + (.case // ""))),
+	     .value, .ci_lo, .ci_hi,
+	     (if .noisy == true or .bimodal == true then 1 else 0 end),
+	     (if .disagree == true or ((.contradicts // []) | length) > 0 or
+	       .interference.bound_hit == true or .budget_hit == true
+	      then 1 else 0 end)] | map(tostring) | join("\t")' "$f" \
+	    >"$tmp/rec.$run"
+	paste "$tmp/rec.$run" "$tmp/out.$run" >>"$tmp/all"
+done
+
+# Columns: 1 run, 2 name, 3 value, 4 lo, 5 hi, 6 flagged as recorded,
+# 7 other flags, 8 name again, 9 median, 10 lo, 11 hi, 12 noisy,
+# 13 bimodal, 14 robust value or "-", 15 lo, 16 hi, 17 robust noisy.
+awk -F'\t' -v nruns="$run" '
+function judge(tag, val, lo, hi, fl,    k, i, n, sum, mean, mx, mn, cv, ss, moved, pairs, inside, flagged, within3, movers, missed) {
+	for (k in fig) {
+		n = 0; sum = 0
+		for (i = 1; i <= nruns; i++) {
+			if (!((i, k) in val)) { n = -1; break }
+			x[i] = val[i, k]; sum += x[i]; n++
+		}
+		if (n < 2)
+			continue
+		nf++
+		mean = sum / n; mx = x[1]; mn = x[1]; ss = 0
+		for (i = 1; i <= n; i++) {
+			if (x[i] > mx) mx = x[i]
+			if (x[i] < mn) mn = x[i]
+			ss += (x[i] - mean) ^ 2
+		}
+		if (mean < 0) mean = -mean
+		cv = mean > 0 ? sqrt(ss / (n - 1)) / mean : 0
+		moved = mean > 0 && (mx - mn) / mean > 0.10
+		within3 += cv <= 0.03
+		for (i = 1; i <= n; i++) {
+			flagged += fl[i, k]
+			if (moved) { movers++; missed += !fl[i, k] }
+			if (i < n) {
+				pairs++
+				inside += lo[i, k] <= x[i + 1] && x[i + 1] <= hi[i, k]
+			}
+		}
+	}
+	printf "%-28s flagged %d of %d (%.0f%%); within 3%% CV %d of %d; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
+	    tag, flagged, nf * nruns, 100 * flagged / (nf * nruns), within3, nf,
+	    movers / nruns, missed, movers, inside, pairs, 100 * inside / pairs
+	nf = 0
+}
+{
+	fig[$2] = 1
+	rv[$1, $2] = $3; rl[$1, $2] = $4; rh[$1, $2] = $5; rf[$1, $2] = $6
+	if ($14 == "-") {
+		nv[$1, $2] = $9; nl[$1, $2] = $10; nh[$1, $2] = $11
+		nflag[$1, $2] = ($12 || $13 || $7) ? 1 : 0
+	} else {
+		nv[$1, $2] = $14; nl[$1, $2] = $15; nh[$1, $2] = $16
+		nflag[$1, $2] = ($17 != "0" || $7) ? 1 : 0
+	}
+	if ($12 == 1 && $13 == 0 && $14 == "-") mednoisy++
+}
+END {
+	judge("as recorded (median):", rv, rl, rh, rf)
+	judge("now (field shown):", nv, nl, nh, nflag)
+}' "$tmp/all"

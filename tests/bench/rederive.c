@@ -1,0 +1,137 @@
+/* rederive.c: a recorded figure's statistics and flags, computed again. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Reads one figure a line, as scripts/bench-flags.sh writes them with jq
+ * from records, fields separated by tabs: name, better (lower, higher or
+ * none), timed intervals, disturbed intervals, judged (0 when no
+ * agreement rule judged the figure, 1 when its processes agreed and its
+ * values are their answers, 2 when they disagreed or it contradicts the
+ * machine, 3 when they agreed on answers other than its values), the
+ * values per
+ * process (comma-separated counts), the values (comma-separated).  Writes
+ * one line a figure: name, median, interval (widened to the floor as the
+ * record's), noisy, bimodal, then the robust figure (value, interval,
+ * noisy) or "-".  The statistics come from the library's functions
+ * (bm_stats_levels, bm__stats_disturbed, bm__stats_robust); noisy is
+ * decided as rec_flagged() and rec_interval() in record.c decide it.
+ * Exit 0, or 1 on a line it cannot read.
+ */
+
+#define LINE_MAX_LEN (1 << 20)
+
+/* Parse a comma-separated list of numbers into a new array; -1 if bad. */
+static long
+parse_list(char *s, double **out)
+{
+	size_t n = 1, i = 0;
+	char *p, *end;
+
+	for (p = s; *p != '\0'; p++)
+		n += *p == ',';
+	if ((*out = malloc(n * sizeof **out)) == NULL)
+		return -1;
+	for (p = s; i < n; i++) {
+		errno = 0;
+		(*out)[i] = strtod(p, &end);
+		if (end == p || errno != 0 || (*end != ',' && *end != '\0'))
+			return -1;
+		p = end + (*end == ',');
+	}
+	return (long)n;
+}
+
+/* Work out one figure's line; 0, or -1 when it cannot be read. */
+static int
+rederive_line(char *line)
+{
+	char *f[7], *save = NULL;
+	double *count = NULL, *v = NULL, lo, hi;
+	unsigned *round = NULL, nr, r;
+	unsigned long long intervals, disturbed;
+	long nc, nv, k, at = 0;
+	bm_stats proc, within;
+	bm__robust rb;
+	double *med = NULL;
+	int i, judged, dist, noisy, rc = -1;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (i = 0; i < 7; i++)
+		if ((f[i] = strtok_r(i == 0 ? line : NULL, "\t",
+		    &save)) == NULL)
+			return -1;
+	intervals = strtoull(f[2], NULL, 10);
+	disturbed = strtoull(f[3], NULL, 10);
+	judged = (int)strtol(f[4], NULL, 10);
+	if ((nc = parse_list(f[5], &count)) < 1 ||
+	    (nv = parse_list(f[6], &v)) < 1)
+		goto out;
+	nr = (unsigned)nc;
+	round = malloc((size_t)nv * sizeof *round);
+	med = malloc(nr * sizeof *med);
+	if (round == NULL || med == NULL)
+		goto out;
+	for (r = 0; r < nr; r++)
+		for (k = 0; k < (long)count[r] && at < nv; k++)
+			round[at++] = r;
+	if (at != nv || bm_stats_levels(v, round, (size_t)nv, nr, &proc,
+	    &within, med) != 0)
+		goto out;
+	dist = bm__stats_disturbed(intervals, disturbed);
+	/* As rec_flagged(): flagged, left to the agreement, or the width. */
+	if (judged == 2 || dist)
+		noisy = 1;
+	else if (judged == 1)
+		noisy = 0;	/* the answers agreed: see rec_flagged() */
+	else
+		noisy = (proc.flags & BM_STATS_NOISY) != 0;
+	bm__stats_interval(&proc, BM__CI_FLOOR, &lo, &hi);
+	printf("%s\t%.17g\t%.17g\t%.17g\t%d\t%d", f[0], proc.median, lo, hi,
+	    noisy, (proc.flags & BM_STATS_BIMODAL) != 0);
+	/* rec_robust(): a figure with a direction and no agreement rule. */
+	if (judged == 0 && strcmp(f[1], "none") != 0 &&
+	    bm__stats_robust(v, round, (size_t)nv, nr,
+	    strcmp(f[1], "higher") == 0, dist, BM__ROBUST_FLOOR, &rb) == 0)
+		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s\n", rb.value, rb.ci_lo,
+		    rb.ci_hi, rb.flags != 0,
+		    rb.flags & BM__ROBUST_WIDE ? " wide" : "",
+		    rb.flags & BM__ROBUST_DISTURBED ? " disturbed" : "");
+	else
+		printf("\t-\n");
+	rc = 0;
+out:
+	free(count);
+	free(v);
+	free(round);
+	free(med);
+	return rc;
+}
+
+/* Read figures from stdin, write their statistics to stdout. */
+int
+main(void)
+{
+	char *line = malloc(LINE_MAX_LEN);
+	unsigned long n = 0;
+
+	if (line == NULL)
+		return 1;
+	while (fgets(line, LINE_MAX_LEN, stdin) != NULL) {
+		n++;
+		if (rederive_line(line) != 0) {
+			fprintf(stderr, "rederive: line %lu: cannot read it\n",
+			    n);
+			free(line);
+			return 1;
+		}
+	}
+	free(line);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
