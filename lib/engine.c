@@ -28,8 +28,17 @@ enum {
 };
 
 /* Bounds on waits that do not depend on the benchmark. */
-/* initialize may allocate and touch gigabytes: it gets a minute. */
+/*
+ * initialize may allocate and touch gigabytes: it gets a minute, and
+ * another while every worker it waits for has used CPU time during the
+ * last one (touching 4.2 GB took over a minute at a load of 300), up to
+ * ENGINE_INIT_EXTENSIONS more.  A worker blocked in initialize uses none
+ * and is given up on after the first minute.
+ */
 #define ENGINE_INIT_TIMEOUT_NS (60ull * 1000000000u)
+#define ENGINE_INIT_EXTENSIONS 9
+/* The first bound on initialize (a variable so that tests can shorten it). */
+uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
@@ -344,17 +353,47 @@ engine_event(struct engine *e, unsigned i, unsigned char want,
 }
 
 /*
+ * The least CPU time used by a worker that has not sent flag yet, in ns;
+ * UINT64_MAX when a worker's CPU clock cannot be read (no extension).
+ */
+static uint64_t
+engine_cpu_least(const struct engine *e, unsigned flag)
+{
+	uint64_t least = UINT64_MAX, ns;
+	struct timespec ts;
+	clockid_t clk;
+	unsigned i;
+
+	for (i = 0; i < e->nw; i++) {
+		if (e->w[i].seen & flag)
+			continue;
+		if (clock_getcpuclockid(e->w[i].pid, &clk) != 0 ||
+		    clock_gettime(clk, &ts) != 0)
+			return UINT64_MAX;
+		ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		if (ns < least)
+			least = ns;
+	}
+	return least;
+}
+
+/*
  * Wait until every worker has sent want (flag marks it), or until the
  * deadline when want is 0 (the parent's warmup sleep, which still notices
- * a worker that dies).  Any other event is a failure.
+ * a worker that dies).  Any other event is a failure.  The wait for
+ * initialize is extended while its workers work (ENGINE_INIT_EXTENSIONS).
  */
 static int
 engine_wait(struct engine *e, unsigned char want, unsigned flag,
     uint64_t timeout_ns, const char *doing)
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
+	uint64_t waited = 0, cpu = UINT64_MAX, cpu1;
 	unsigned i, k, cont = bm__signals_continued();
 	int rc, ms;
+
+	if (flag == W_INIT && e->o->timeout_us == 0)
+		cpu = engine_cpu_least(e, flag);
 
 	for (;;) {
 		if (bm__signals_caught())
@@ -384,13 +423,22 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 		if (k == 1 && want != 0)
 			return 0;
 		now = bm__deadline_now();
+		if (now >= deadline && cpu != UINT64_MAX &&
+		    waited < ENGINE_INIT_EXTENSIONS * timeout_ns &&
+		    (cpu1 = engine_cpu_least(e, flag)) != UINT64_MAX &&
+		    cpu1 > cpu) {
+			/* Still working (using CPU time): another bound. */
+			cpu = cpu1;
+			waited += timeout_ns;
+			deadline = now + timeout_ns;
+		}
 		if (now >= deadline) {
 			if (want == 0)
 				return 0;
 			return bm__fail(e->ctx, BM_ETIMEDOUT,
 			    "worker %u (pid %ld) did not %s within %.1f s",
 			    e->pidx[1], (long)e->w[e->pidx[1]].pid, doing,
-			    (double)timeout_ns / 1e9);
+			    (double)(waited + timeout_ns) / 1e9);
 		}
 		ms = (int)((deadline - now + 999999) / 1000000u);
 		rc = poll(e->pfd, k, ms);
@@ -567,7 +615,7 @@ engine_phase(struct engine *e, enum bm__phase phase, int status, int *more)
 	 * all of that.  Until this run knows its intervals' bound (and its
 	 * options are checked), the base bound stands for it.
 	 */
-	m.timeout_ns = ENGINE_INIT_TIMEOUT_NS + 2 * (e->phase_timeout_ns != 0 ?
+	m.timeout_ns = bm__engine_init_timeout_ns + 2 * (e->phase_timeout_ns != 0 ?
 	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
 	    (e->o != NULL ? e->plan.warmup_us * 1000u : 0);
 	rc = e->ctx->meet(e->ctx, &m);
@@ -600,7 +648,8 @@ engine_drive(struct engine *e)
 			return rc;
 	}
 	rc = engine_wait(e, BM__MSG_INIT, W_INIT,
-	    e->o->timeout_us ? e->phase_timeout_ns : ENGINE_INIT_TIMEOUT_NS,
+	    e->o->timeout_us ? e->phase_timeout_ns :
+	    bm__engine_init_timeout_ns,
 	    "initialise");
 	t0 = bm__deadline_now();
 	if (rc == 0)

@@ -470,6 +470,8 @@ int bm__read_full(int fd, void *buf, size_t len, int timeout_ms);
 int bm__write_full(int fd, const void *buf, size_t len);
 /* Monotonic time in nanoseconds for deadlines (not for measuring). */
 uint64_t bm__deadline_now(void);
+/* The first bound on a worker's initialize, in ns (engine.c; tests shorten it). */
+extern uint64_t bm__engine_init_timeout_ns;
 
 /*
  * The least coverage of a figure's interval for it to be settled: below

@@ -358,6 +358,61 @@ START_TEST(test_initialize_error)
 }
 END_TEST
 
+/*
+ * An initialize slower than its bound: one that works (spins, using CPU
+ * time) is given more time, one that is blocked (sleeps) is given up on.
+ * The bound is shortened to a second; the slow initialize takes 2.5 s
+ * spinning, or 5 s asleep.
+ */
+static int
+init_spin(bm_iter_t n, void *cookie)
+{
+	uint64_t t0 = bm__deadline_now();
+
+	(void)n;
+	(void)cookie;
+	while (bm__deadline_now() - t0 < 2500000000u)
+		;
+	return 0;
+}
+
+static int
+init_sleep(bm_iter_t n, void *cookie)
+{
+	struct timespec ts = { 5, 0 };
+
+	(void)n;
+	(void)cookie;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+START_TEST(test_initialize_slow)
+{
+	bm_bench spin = { init_spin, bench_empty, NULL, NULL };
+	bm_bench sleep = { init_sleep, bench_empty, NULL, NULL };
+	uint64_t saved = bm__engine_init_timeout_ns;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+
+	bm__engine_init_timeout_ns = 1000000000u;
+	bm_options_init(&o);
+	o.repetitions = 1;
+	o.processes = 1;
+	ck_assert_msg(bm_run(ctx, &spin, &o, &r) == 0, "%s",
+	    bm_ctx_errmsg(ctx));
+	bm_result_free(&r);
+	ck_assert_int_eq(bm_run(ctx, &sleep, &o, &r), BM_ETIMEDOUT);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "did not initialise") !=
+	    NULL, "%s", bm_ctx_errmsg(ctx));
+	bm__engine_init_timeout_ns = saved;
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
 /* A long benchmark to interrupt: each operation spins 5 us. */
 static void
 interrupt_with(int sig)
@@ -1623,6 +1678,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_child_hang_derived_timeout);
 	tcase_add_test(tc, test_callback_error);
 	tcase_add_test(tc, test_initialize_error);
+	tcase_add_test(tc, test_initialize_slow);
 	tcase_add_test(tc, test_sigterm_parent);
 	tcase_add_test(tc, test_sigint_parent);
 	tcase_add_test(tc, test_signal_every_state);
