@@ -89,6 +89,21 @@ run "$plot" mem --machine "$data/machine.json" --output "$tmp/mem" \
 check_images "$tmp/mem"
 grep -q 'stride 128' "$tmp/mem.svg" || fail "mem chart lacks stride 128"
 grep -q '>L3<' "$tmp/mem.svg" || fail "mem chart lacks the L3 mark"
+# A real sweep with a spike (144 ns at 32M between 111 and 108, see
+# tests/data/README) and its machine description beside it: the caches
+# of that file marked, the latency axis set by the other points, the
+# spike drawn at the top with its value.
+mkdir "$tmp/res" && cp "$data/suite-vm.jsonl" "$tmp/res/run.jsonl" &&
+    cp "$data/suite-vm.machine.json" "$tmp/res/run.machine.json" || exit 99
+run "$plot" mem --output "$tmp/spike" "$tmp/res/run.jsonl"
+[ "$rc" -eq 0 ] || fail "mem of a suite run: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/spike"
+grep -q '>L1<' "$tmp/spike.svg" && grep -q '>L2<' "$tmp/spike.svg" ||
+	fail "mem: the caches of the machine file beside the records not marked"
+grep -q '>144.5<' "$tmp/spike.svg" && grep -q 'above the axis' "$tmp/spike.svg" ||
+	fail "mem: the spike is not marked above the axis"
+grep -q '<text> 140</text>' "$tmp/spike.svg" && ! grep -q '<text> 160</text>' "$tmp/spike.svg" ||
+	fail "mem: the latency axis does not end at 140 (set by the spike?)"
 
 # Names are quoted for gnuplot: a file name, an output name, TMPDIR and a
 # record's own text holding quotes and gnuplot code draw the chart and run
