@@ -155,6 +155,10 @@ grep -qF '<tr class="worse"><td>lat_syscall null</td>' "$tmp/two.html" ||
 [ "$(grep -o '<tr class="worse">' "$tmp/two.html" | wc -l)" -eq 1 ] ||
 	fail "more than the one regression marked worse"
 grep -qF '1 figure(s) worse' "$tmp/two.html" || fail "no count of regressions"
+# The ratio chart's key: a swatch of each verdict colour.
+grep -qF 'fill="#e15759"/><text x="614" y="14" class="axis">worse</text>' "$tmp/two.html" &&
+    grep -qF '>better</text>' "$tmp/two.html" ||
+	fail "the ratio chart has no key of the verdict colours"
 # The A/A pair: every figure of A compared, none worse.
 run "$rep" --output "$tmp/aa.html" "$data/aa-1.jsonl" "$data/aa-2.jsonl"
 [ "$rc" -eq 0 ] || fail "A/A exited $rc: $(cat "$tmp/err")"
