@@ -19,24 +19,64 @@ check_images() {
 run "$plot" summary --output "$tmp/one" "$data/run-a.jsonl"
 [ "$rc" -eq 0 ] || fail "summary of one run: exit $rc: $(cat "$tmp/err")"
 check_images "$tmp/one"
-grep -q 'lat_syscall null (us)' "$tmp/one.svg" || fail "summary lacks a label"
+grep -q '>lat_syscall null<' "$tmp/one.svg" || fail "summary lacks a label"
+grep -q '>Other records: us<' "$tmp/one.svg" && grep -q '>Other records: MB/s<' "$tmp/one.svg" ||
+	fail "summary of one run: not one chart per unit"
+
+# A suite run: one panel per section and unit with two or more figures
+# (its title "Section: unit"), none for a figure alone in its unit, no
+# point of a sweep.
+run "$plot" summary --output "$tmp/suite" "$data/suite-vm.jsonl"
+[ "$rc" -eq 0 ] || fail "summary of a suite run: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/suite"
+jq -rs '[.[] | select(.suite.curve != true and (.value | type) == "number" and
+    .value > 0)] | group_by(.suite.figure) | map(last) |
+    group_by([.suite.group, .unit]) | .[] | select(length >= 2) |
+    "\(.[0].suite.group) \(.[0].unit)"' "$data/suite-vm.jsonl" >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -ge 8 ] || fail "suite-vm.jsonl: few charts to draw"
+grep -o '>[^<>]*: [^<>]*<' "$tmp/suite.svg" | tr -d '<>' >"$tmp/titles"
+[ "$(wc -l <"$tmp/titles")" -eq "$(wc -l <"$tmp/want")" ] ||
+	fail "summary: $(wc -l <"$tmp/titles") charts for $(wc -l <"$tmp/want") sections and units: $(cat "$tmp/titles")"
+grep -qF '>Local communication latencies: us<' "$tmp/suite.svg" &&
+    grep -qF '>Memory bandwidth and latencies: ns<' "$tmp/suite.svg" &&
+    grep -qF '>Memory bandwidth and latencies: MB/s<' "$tmp/suite.svg" ||
+	fail "summary: a section and unit without its chart: $(cat "$tmp/titles")"
+! grep -q '>Basic system parameters' "$tmp/suite.svg" ||
+	fail "summary: a chart of figures alone in their units (basic)"
+! grep -qF '[16m]<' "$tmp/suite.svg" || fail "summary: a point of a sweep"
 
 jq -c '.value *= 1.1' "$data/run-a.jsonl" >"$tmp/b.jsonl"
 run "$plot" summary --output "$tmp/two" "$data/run-a.jsonl" "$tmp/b.jsonl"
 [ "$rc" -eq 0 ] || fail "summary of two runs: exit $rc: $(cat "$tmp/err")"
 check_images "$tmp/two"
 
-# One chart per section of benchmp-run's groups, each figure a labelled
-# row, nothing of another section in it.
+# One file per section of benchmp-run's groups with two figures of one
+# unit or more, each figure a labelled row, nothing of another section in
+# it; a section of figures each alone in its unit gets none.
 run "$plot" sections --output "$tmp/sec" "$data/aa-1.jsonl"
 [ "$rc" -eq 0 ] || fail "sections: exit $rc: $(cat "$tmp/err")"
-for g in $(jq -r '.suite.group' "$data/aa-1.jsonl" | sort -u); do
-	check_images "$tmp/sec-$g"
-done
-grep -qF '>lat_pipe (same) [us]<' "$tmp/sec-latency.svg" ||
+jq -rs '[.[] | select(.suite.curve != true and .value > 0)] |
+    group_by(.suite.figure) | map(last) | group_by(.suite.group) | .[] |
+    (if (group_by(.unit) | map(length) | max) >= 2 then "chart" else "none" end) +
+    " " + .[0].suite.group' "$data/aa-1.jsonl" >"$tmp/groups"
+while read -r k g; do
+	if [ "$k" = chart ]; then
+		check_images "$tmp/sec-$g"
+	elif [ -e "$tmp/sec-$g.png" ] || [ -e "$tmp/sec-$g.svg" ]; then
+		fail "sections: a chart of $g, whose figures are alone in their units"
+	fi
+done <"$tmp/groups"
+grep -qF '>lat_pipe (same)<' "$tmp/sec-latency.svg" ||
 	fail "sections: no lat_pipe (same) row in the latency chart"
-! grep -qF '>lat_pipe (same) [us]<' "$tmp/sec-processor.svg" ||
+! grep -qF '>lat_pipe (same)<' "$tmp/sec-processor.svg" ||
 	fail "sections: a latency figure in the processor chart"
+grep -qF '>File &amp; VM system latencies: files/s<' "$tmp/sec-filevm.svg" &&
+    grep -qF '>File &amp; VM system latencies: us<' "$tmp/sec-filevm.svg" ||
+	fail "sections: filevm not one chart per unit"
+# mhz is alone in its unit in aa-1's processor section: in no chart.
+grep -qF '>Processor, Processes: us<' "$tmp/sec-processor.svg" &&
+    ! grep -qF 'MHz' "$tmp/sec-processor.svg" ||
+	fail "sections: processor charts wrong (mhz alone in MHz charted?)"
 
 run "$plot" scaling --output "$tmp/sc" "$data/scaling.jsonl"
 [ "$rc" -eq 0 ] || fail "scaling: exit $rc: $(cat "$tmp/err")"
@@ -49,6 +89,21 @@ run "$plot" mem --machine "$data/machine.json" --output "$tmp/mem" \
 check_images "$tmp/mem"
 grep -q 'stride 128' "$tmp/mem.svg" || fail "mem chart lacks stride 128"
 grep -q '>L3<' "$tmp/mem.svg" || fail "mem chart lacks the L3 mark"
+# A real sweep with a spike (144 ns at 32M between 111 and 108, see
+# tests/data/README) and its machine description beside it: the caches
+# of that file marked, the latency axis set by the other points, the
+# spike drawn at the top with its value.
+mkdir "$tmp/res" && cp "$data/suite-vm.jsonl" "$tmp/res/run.jsonl" &&
+    cp "$data/suite-vm.machine.json" "$tmp/res/run.machine.json" || exit 99
+run "$plot" mem --output "$tmp/spike" "$tmp/res/run.jsonl"
+[ "$rc" -eq 0 ] || fail "mem of a suite run: exit $rc: $(cat "$tmp/err")"
+check_images "$tmp/spike"
+grep -q '>L1<' "$tmp/spike.svg" && grep -q '>L2<' "$tmp/spike.svg" ||
+	fail "mem: the caches of the machine file beside the records not marked"
+grep -q '>144.5<' "$tmp/spike.svg" && grep -q 'above the axis' "$tmp/spike.svg" ||
+	fail "mem: the spike is not marked above the axis"
+grep -q '<text> 140</text>' "$tmp/spike.svg" && ! grep -q '<text> 160</text>' "$tmp/spike.svg" ||
+	fail "mem: the latency axis does not end at 140 (set by the spike?)"
 
 # Names are quoted for gnuplot: a file name, an output name, TMPDIR and a
 # record's own text holding quotes and gnuplot code draw the chart and run
@@ -89,7 +144,7 @@ cd "$here" || exit 99
 # error with exit 1, and nothing reaches stdout.
 jq -c '.value = -1 | .ci_lo = -1 | .ci_hi = -1' "$data/run-a.jsonl" \
     >"$tmp/neg.jsonl"
-expect_exit 1 'gnuplot failed' "$plot" summary --output "$tmp/neg" \
+expect_exit 1 'no section has two figures of one unit' "$plot" summary --output "$tmp/neg" \
     "$tmp/neg.jsonl"
 if [ -e "$tmp/neg.png" ] || [ -e "$tmp/neg.svg" ]; then
 	fail "a failed plot left $(ls "$tmp"/neg.*)"

@@ -85,11 +85,25 @@ while IFS= read -r f; do
 	e=$(printf '%s' "$f" | html_escape)
 	grep -qF "<tr><td>$e</td>" "$html" || fail "figure not in the report: $f"
 done <"$tmp/figures"
-# ... and in a chart, whose bar carries it as its tooltip.
-while IFS= read -r f; do
+# ... and in a chart, whose bar carries it as its tooltip, when its
+# section has another figure of its unit; a figure alone in its unit is in
+# the table only (no chart of one bar).
+jq -rs '[.[] | select(.suite != null)] | group_by(.suite.figure) |
+    map(last) | group_by([.suite.group, .unit]) | .[] |
+    (if length >= 2 then "chart" else "alone" end) as $k |
+    .[] | "\($k)\t\(.suite.figure)"' "$data/aa-1.jsonl" >"$tmp/charted"
+grep -q '^alone' "$tmp/charted" && grep -q '^chart' "$tmp/charted" ||
+	fail "aa-1 has no figure alone in its unit, or none with another"
+while IFS='	' read -r k f; do
 	e=$(printf '%s' "$f" | html_escape)
-	grep -qF "<g><title>$e: " "$html" || fail "figure not in a chart: $f"
-done <"$tmp/figures"
+	if [ "$k" = chart ]; then
+		grep -qF "<g class=\"bar\"><title>$e: " "$html" ||
+			fail "figure not in a chart: $f"
+	else
+		! grep -qF "<g class=\"bar\"><title>$e: " "$html" ||
+			fail "a chart of one figure: $f"
+	fi
+done <"$tmp/charted"
 
 # lmbench's sections, each a table and at least one chart.
 for t in 'Processor, Processes' 'Context switching' \
@@ -117,7 +131,7 @@ jq '. + {check: {checks: [{name: "load", status: "warn", found: "load <2>",
 [ "$(grep -o '<polyline ' "$html" | wc -l)" -eq \
     "$(jq -s 'map(.params.stride) | unique | length' "$data/lat_mem_rd.jsonl")" ] ||
 	fail "not one curve per stride"
-for c in 'l1d 32K' 'l2 1M' 'last_level 8M'; do
+for c in 'L1d 32K' 'L2 1M' 'LLC 8M'; do
 	grep -qF ">$c</text>" "$html" || fail "cache not marked: $c"
 done
 [ "$(grep -o '<tr><td>lat_mem_rd stride ' "$html" | wc -l)" -eq \
@@ -141,6 +155,10 @@ grep -qF '<tr class="worse"><td>lat_syscall null</td>' "$tmp/two.html" ||
 [ "$(grep -o '<tr class="worse">' "$tmp/two.html" | wc -l)" -eq 1 ] ||
 	fail "more than the one regression marked worse"
 grep -qF '1 figure(s) worse' "$tmp/two.html" || fail "no count of regressions"
+# The ratio chart's key: a swatch of each verdict colour.
+grep -qF 'fill="#e15759"/><text x="614" y="14" class="axis">worse</text>' "$tmp/two.html" &&
+    grep -qF '>better</text>' "$tmp/two.html" ||
+	fail "the ratio chart has no key of the verdict colours"
 # The A/A pair: every figure of A compared, none worse.
 run "$rep" --output "$tmp/aa.html" "$data/aa-1.jsonl" "$data/aa-2.jsonl"
 [ "$rc" -eq 0 ] || fail "A/A exited $rc: $(cat "$tmp/err")"

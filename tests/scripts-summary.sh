@@ -16,7 +16,7 @@ run "$summ" "$data/run-a.jsonl"
 [ "$rc" -eq 0 ] || fail "run-a.jsonl: exit $rc: $(cat "$tmp/err")"
 grep -q '^Other records$' "$tmp/out" || fail "run-a.jsonl: no title: $(cat "$tmp/out")"
 # The interval is shown with its coverage (ci_level), not as "95%".
-grep -Eq '^  lat_syscall null +0\.9196 us +0\.91887-0\.92484 +95% +11\.6%' "$tmp/out" ||
+grep -Eq '^  lat_syscall null +0\.9196 us +0\.91887-0\.92484 +95% +11\.60%' "$tmp/out" ||
 	fail "run-a.jsonl: no lat_syscall null row: $(cat "$tmp/out")"
 grep -Eq '^  lat_syscall write \[file=/dev/null\] +1\.0370 us .* noisy$' "$tmp/out" ||
 	fail "run-a.jsonl: the noisy write row: $(cat "$tmp/out")"
@@ -190,7 +190,7 @@ fi
 # A figure of one value (ci_level 0) shows no interval, whatever numbers
 # an older record carries in ci_lo and ci_hi (the floor made one up).
 run "$summ" "$data/line.jsonl"
-grep -Eq '^  line line \[len=1048576\] +64\.0000 bytes +- +0\.0%' "$tmp/out" ||
+grep -Eq '^  line line \[len=1048576\] +64\.0000 bytes +- +0\.00%' "$tmp/out" ||
 	fail "line.jsonl: an interval for one value: $(cat "$tmp/out")"
 # The field that repeats: a record with a robust figure (the best
 # process) shows it, its interval with "best" for a coverage, and its
