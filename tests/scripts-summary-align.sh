@@ -42,15 +42,15 @@ run "$summ" "$tmp/names.jsonl"
 grep '^  ' "$tmp/out" >"$tmp/rows"
 [ "$(wc -l <"$tmp/rows")" -eq 7 ] || fail "not a header and six rows: $(cat "$tmp/out")"
 
-# Each row up to the end of its median, and the header up to the end of
-# "median", end in the same display column; so do the rows up to the end
+# Each row up to the end of its value, and the header up to the end of
+# "value", end in the same display column; so do the rows up to the end
 # of their cv.
 while IFS= read -r l; do
-	printf '%s\n' "$l" | sed -E 's/^(.* +(median|[0-9.]+)) .*/\1/' |
+	printf '%s\n' "$l" | sed -E 's/^(.* +(value|[0-9.]+)) .*/\1/' |
 	    wc -L
 done <"$tmp/rows" | sort -u >"$tmp/ends"
 [ "$(wc -l <"$tmp/ends")" -eq 1 ] ||
-	fail "medians not in one column (ends $(tr '\n' ' ' <"$tmp/ends")): $(cat "$tmp/rows")"
+	fail "values not in one column (ends $(tr '\n' ' ' <"$tmp/ends")): $(cat "$tmp/rows")"
 while IFS= read -r l; do
 	printf '%s\n' "$l" | sed -E 's/^(.* (cv|[<0-9.]+%)) .*/\1/' | wc -L
 done <"$tmp/rows" | sort -u >"$tmp/ends"
