@@ -600,6 +600,28 @@ void bm__state_restart(bm_state *s);
 int bm__state_stop(bm_state *s, uint64_t *ns);
 bm_ctx *bm__state_ctx(const bm_state *s);
 
+/* A growing string of JSON (json.c); after a failure it stays failed. */
+struct bm__json {
+	char *s;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+/*
+ * The JSON writer (json.c): formatted text; a string, escaped and made
+ * valid UTF-8 (NULL is null); a number exactly (null where JSON has
+ * none); ,"key":value members; ,"key":[numbers].
+ */
+void bm__json_printf(struct bm__json *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void bm__json_string(struct bm__json *b, const char *str);
+void bm__json_number(struct bm__json *b, double v);
+void bm__json_kstr(struct bm__json *b, const char *key, const char *v);
+void bm__json_knum(struct bm__json *b, const char *key, double v);
+void bm__json_list(struct bm__json *b, const char *key, const double *x,
+    size_t n);
+
 /*
  * The least half-width of a figure's interval, relative to its median:
  * how far the host lets a figure move from one run to the next whatever

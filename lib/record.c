@@ -12,145 +12,18 @@
 
 #include "internal.h"
 
-/* A growing string; after a failure it stays failed. */
-struct rec_buf {
-	char *s;
-	size_t len;
-	size_t cap;
-	int err;
-};
-
-/* Append formatted text. */
-static void __attribute__((format(printf, 2, 3)))
-rec_printf(struct rec_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	size_t need;
-	char *n;
-	int w;
-
-	if (b->err)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (w < 0) {
-		b->err = -EINVAL;
-		return;
-	}
-	if ((size_t)w < b->cap - b->len) {
-		b->len += (size_t)w;
-		return;
-	}
-	need = b->len + (size_t)w + 1;
-	if ((n = realloc(b->s, need * 2)) == NULL) {
-		b->err = -ENOMEM;
-		return;
-	}
-	b->s = n;
-	b->cap = need * 2;
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)w;
-}
-
-/* Length of the valid UTF-8 sequence at p (at most left bytes), or 0. */
-static size_t
-rec_utf8_len(const unsigned char *p, size_t left)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 /*
- * Append a JSON string.  Control characters are escaped and bytes that are
- * not valid UTF-8 become U+FFFD, so the line is valid JSON whatever a file
- * name or host name contains.
+ * record.c writes through the JSON writer (json.c) under its own names,
+ * so that the formatting functions below read as they did before the
+ * writer moved (and changes to them merge).
  */
-static void
-rec_string(struct rec_buf *b, const char *str)
-{
-	const unsigned char *p = (const unsigned char *)str;
-	size_t left, n;
-
-	if (str == NULL) {
-		rec_printf(b, "null");
-		return;
-	}
-	left = strlen(str);
-	rec_printf(b, "\"");
-	while (left > 0) {
-		n = rec_utf8_len(p, left);
-		if (n == 0) {
-			rec_printf(b, "\\ufffd");
-			n = 1;
-		} else if (*p == '"' || *p == '\\')
-			rec_printf(b, "\\%c", *p);
-		else if (*p == '\n')
-			rec_printf(b, "\\n");
-		else if (*p == '\t')
-			rec_printf(b, "\\t");
-		else if (*p == '\r')
-			rec_printf(b, "\\r");
-		else if (*p < 0x20 || *p == 0x7f)
-			rec_printf(b, "\\u%04x", *p);
-		else
-			rec_printf(b, "%.*s", (int)n, (const char *)p);
-		p += n;
-		left -= n;
-	}
-	rec_printf(b, "\"");
-}
-
-/* Append a number exactly, or null where JSON has no number for it. */
-static void
-rec_number(struct rec_buf *b, double v)
-{
-	if (isfinite(v))
-		rec_printf(b, "%.17g", v);
-	else
-		rec_printf(b, "null");
-}
-
-/* Append "key":value for a string. */
-static void
-rec_kstr(struct rec_buf *b, const char *key, const char *v)
-{
-	rec_printf(b, ",\"%s\":", key);
-	rec_string(b, v);
-}
-
-/* Append "key":value for a number. */
-static void
-rec_knum(struct rec_buf *b, const char *key, double v)
-{
-	rec_printf(b, ",\"%s\":", key);
-	rec_number(b, v);
-}
+#define rec_buf		bm__json
+#define rec_printf	bm__json_printf
+#define rec_string	bm__json_string
+#define rec_number	bm__json_number
+#define rec_kstr	bm__json_kstr
+#define rec_knum	bm__json_knum
+#define rec_list	bm__json_list
 
 /*
  * Convert one sample's time per operation into the record's unit.  The
@@ -164,22 +37,6 @@ rec_convert(const bm_record *rec, double ns_per_op)
 		return ns_per_op * rec->scale - rec->offset;
 	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
 }
-
-/* Append a list of numbers as "key":[...]. */
-static void
-rec_list(struct rec_buf *b, const char *key, const double *x, size_t n)
-{
-	size_t i;
-
-	rec_printf(b, ",\"%s\":[", key);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			rec_printf(b, ",");
-		rec_number(b, x[i]);
-	}
-	rec_printf(b, "]");
-}
-
 
 /*
  * Append the modes of st, when it has them: each one's centre, share of
