@@ -623,6 +623,35 @@ void bm__json_list(struct bm__json *b, const char *key, const double *x,
     size_t n);
 
 /*
+ * A figure's statistics in its record's unit (figure.c), computed once
+ * for whatever shows or decides on them (the record's value and its
+ * JSON, bm_stats_json): the values and their rounds, the statistics over
+ * the rounds' medians (proc) and within rounds (within, see
+ * bm_stats_levels), each round's median and count of values.
+ */
+struct bm__figure {
+	double *x;
+	unsigned *round;
+	size_t n;
+	unsigned nr;
+	bm_stats proc;
+	bm_stats within;
+	double *med;
+	double *count;
+};
+
+/*
+ * A record's figure: its result's samples in the record's unit, a rate of
+ * several workers scaled to each round's aggregate.  0, BM_ERANGE without
+ * samples, or an error; the caller frees f (bm__figure_free) either way.
+ */
+int bm__figure_record(struct bm__figure *f, const bm_record *rec);
+/* The figure of n values v from rounds round (each below nr). */
+int bm__figure_levels(struct bm__figure *f, const double *v,
+    const unsigned *round, size_t n, unsigned nr);
+void bm__figure_free(struct bm__figure *f);
+
+/*
  * The least half-width of a figure's interval, relative to its median:
  * how far the host lets a figure move from one run to the next whatever
  * the run's own scatter.  On the development VM (2 CPUs under KVM) the

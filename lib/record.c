@@ -26,19 +26,6 @@
 #define rec_list	bm__json_list
 
 /*
- * Convert one sample's time per operation into the record's unit.  The
- * statistics describe the workers' intervals; the value is the tool's
- * figure, which for a rate with several workers is their aggregate.
- */
-static double
-rec_convert(const bm_record *rec, double ns_per_op)
-{
-	if (!rec->inverse)
-		return ns_per_op * rec->scale - rec->offset;
-	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
-}
-
-/*
  * Append the modes of st, when it has them: each one's centre, share of
  * the values and count, lower first.
  */
@@ -99,127 +86,37 @@ flags:
 }
 
 /*
- * Append the statistics of n values x from rounds round[k] (0 to nr - 1)
- * as members, each with its leading comma: at the process level (over the
- * rounds' medians, see bm_stats_levels), with the scatter inside processes
- * under "within", every value under "values" (a round after another),
- * every round's median under "process_values" and how many values each
- * round gave under "process_samples" (rounds of one figure may give
- * different counts: lat_fs's).  The one list of these members: a record and
+ * Append a figure's statistics (figure.c) as members, each with its
+ * leading comma: at the process level (over the rounds' medians, see
+ * bm_stats_levels), with the scatter inside processes under "within",
+ * every value under "values" (a round after another), every round's
+ * median under "process_values" and how many values each round gave
+ * under "process_samples" (rounds of one figure may give different
+ * counts: lat_fs's).  The one list of these members: a record and
  * bm_stats_json() both write them here.  flagged (rec_flagged) makes the
  * figure noisy whatever its interval, or judges it alone (rec_interval).
  */
-static int
-rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
-    size_t n, unsigned nr, int flagged)
+static void
+rec_levels(struct rec_buf *b, const struct bm__figure *f, int flagged)
 {
-	bm_stats st, in;
-	double *med, *count;
-	size_t k;
-	int rc;
+	const bm_stats *st = &f->proc, *in = &f->within;
 
-	med = malloc(nr * sizeof *med);
-	count = calloc(nr, sizeof *count);
-	if (med == NULL || count == NULL) {
-		free(med);
-		free(count);
-		return -ENOMEM;
-	}
-	rc = bm_stats_levels(x, round, n, nr, &st, &in, med);
-	for (k = 0; rc == 0 && k < n; k++)
-		count[round[k]]++;	/* round[k] < nr: checked above */
-	if (rc == 0) {
-		rec_knum(b, "median", st.median);
-		rec_knum(b, "min", st.min);
-		rec_knum(b, "max", st.max);
-		rec_knum(b, "mean", st.mean);
-		rec_knum(b, "stddev", st.stddev);
-		rec_knum(b, "cv", st.cv);
-		rec_interval(b, &st, BM__CI_FLOOR, flagged);
-		rec_printf(b, ",\"samples\":%zu,\"processes\":%u", n, nr);
-		rec_printf(b, ",\"within\":{\"median\":");
-		rec_number(b, in.median);
-		rec_knum(b, "cv", in.cv);
-		rec_interval(b, &in, 0, 0);
-		rec_printf(b, "}");
-		rec_list(b, "values", x, n);
-		rec_list(b, "process_values", med, nr);
-		rec_list(b, "process_samples", count, nr);
-	}
-	free(med);
-	free(count);
-	return rc;
-}
-
-/*
- * A rate of several workers is their aggregate (see rec_per_second), one
- * per round (process_ops_per_s): scale each round's values x by the
- * round's aggregate over their median, so that the values describe the
- * figure the record shows, every round's median is its aggregate and the
- * figure's statistics at every level (median, interval, modes, flags)
- * come from the one path that all records take.  A result without
- * process_ops_per_s is scaled as a whole to ops_per_s.  0, or an error.
- */
-static int
-rec_aggregate(const bm_record *rec, double *x, const unsigned *round)
-{
-	const bm_result *r = rec->result;
-	unsigned np = r->processes > 0 ? r->processes : 1;
-	bm_stats proc, within;
-	double *med, agg;
-	size_t i;
-	int rc;
-
-	if (!rec->inverse || r->parallel <= 1)
-		return 0;
-	if ((med = malloc(np * sizeof *med)) == NULL)
-		return -ENOMEM;
-	rc = bm_stats_levels(x, round, r->nsamples, np, &proc, &within, med);
-	for (i = 0; rc == 0 && i < r->nsamples; i++) {
-		/* x = scale / ns per op, and ops per s = 1e9 / ns per op. */
-		if (r->process_ops_per_s != NULL) {
-			agg = rec->scale * r->process_ops_per_s[round[i]] / 1e9;
-			if (med[round[i]] > 0 && isfinite(agg))
-				x[i] *= agg / med[round[i]];
-			continue;
-		}
-		/*
-		 * Without each round's aggregate (a result put together by
-		 * hand, the MPI ranks' merge): one factor for all, so that
-		 * the median is ops_per_s and the rounds keep their spread.
-		 */
-		agg = rec->scale * r->ops_per_s / 1e9;
-		if (proc.median > 0 && isfinite(agg))
-			x[i] *= agg / proc.median;
-	}
-	free(med);
-	return rc;
-}
-
-/*
- * A result's samples in the record's unit, with their rounds, in arrays
- * the caller frees.  0, BM_ERANGE without samples, or -ENOMEM.
- */
-static int
-rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
-{
-	const bm_result *r = rec->result;
-	size_t i;
-
-	*xp = NULL;
-	*roundp = NULL;
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	*xp = malloc(r->nsamples * sizeof **xp);
-	*roundp = malloc(r->nsamples * sizeof **roundp);
-	if (*xp == NULL || *roundp == NULL)
-		return -ENOMEM;
-	for (i = 0; i < r->nsamples; i++) {
-		(*xp)[i] = rec_convert(rec, r->samples[i].ns /
-		    (double)r->samples[i].n);
-		(*roundp)[i] = r->samples[i].process;
-	}
-	return rec_aggregate(rec, *xp, *roundp);
+	rec_knum(b, "median", st->median);
+	rec_knum(b, "min", st->min);
+	rec_knum(b, "max", st->max);
+	rec_knum(b, "mean", st->mean);
+	rec_knum(b, "stddev", st->stddev);
+	rec_knum(b, "cv", st->cv);
+	rec_interval(b, st, BM__CI_FLOOR, flagged);
+	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);
+	rec_printf(b, ",\"within\":{\"median\":");
+	rec_number(b, in->median);
+	rec_knum(b, "cv", in->cv);
+	rec_interval(b, in, 0, 0);
+	rec_printf(b, "}");
+	rec_list(b, "values", f->x, f->n);
+	rec_list(b, "process_values", f->med, f->nr);
+	rec_list(b, "process_samples", f->count, f->nr);
 }
 
 /*
@@ -249,17 +146,12 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
 static int
 rec_stats(struct rec_buf *b, const bm_record *rec)
 {
-	const bm_result *r = rec->result;
-	unsigned *round;
-	double *x;
+	struct bm__figure f;
 	int rc;
 
-	if ((rc = rec_samples(rec, &x, &round)) == 0)
-		rc = rec_levels(b, x, round, r->nsamples,
-		    r->processes > 0 ? r->processes : 1,
-		    rec_flagged(rec, x, r->nsamples));
-	free(x);
-	free(round);
+	if ((rc = bm__figure_record(&f, rec)) == 0)
+		rec_levels(b, &f, rec_flagged(rec, f.x, f.n));
+	bm__figure_free(&f);
 	return rc;
 }
 
@@ -272,6 +164,7 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
     unsigned nr, char **out)
 {
 	struct rec_buf b = { NULL, 0, 0, 0 };
+	struct bm__figure f;
 	size_t k;
 	int rc;
 
@@ -283,15 +176,19 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 	for (k = 0; k < n; k++)
 		if (!isfinite(v[k]) || round[k] >= nr)
 			return BM_ERANGE;
-	if ((b.s = malloc(1024)) == NULL)
-		return -ENOMEM;
+	if ((rc = bm__figure_levels(&f, v, round, n, nr)) == 0 &&
+	    (b.s = malloc(1024)) == NULL)
+		rc = -ENOMEM;
+	if (rc != 0) {
+		bm__figure_free(&f);
+		return rc;
+	}
 	b.cap = 1024;
-	rc = rec_levels(&b, v, round, n, nr, 0);
+	rec_levels(&b, &f, 0);
+	bm__figure_free(&f);
 	/* The members start with a comma: the first one opens the object. */
 	rec_printf(&b, "}");
-	if (rc == 0)
-		rc = b.err;
-	if (rc != 0) {
+	if ((rc = b.err) != 0) {
 		free(b.s);
 		return rc;
 	}
@@ -839,32 +736,21 @@ bm_record_latency(bm_record *rec, const char *tool, const char *case_name,
 }
 
 /*
- * The median of a record's samples in its unit over their rounds, as
- * rec_stats() takes it: for a rate (one worker's) with an even count of
- * rounds or intervals the inverse of the median time is not the median
- * rate, and a rate's value must be its record's median.  0, BM_ERANGE
- * without samples, or -ENOMEM.
+ * The median of a record's samples in its unit over their rounds, as its
+ * JSON shows it (bm__figure_record): for a rate (one worker's) with an
+ * even count of rounds or intervals the inverse of the median time is not
+ * the median rate, and a rate's value must be its record's median.  0,
+ * BM_ERANGE without samples, or -ENOMEM.
  */
 static int
 rec_median(const bm_record *rec, double *out)
 {
-	unsigned np = rec->result->processes > 0 ? rec->result->processes : 1;
-	unsigned *round;
-	double *x, *med = NULL;
-	bm_stats proc, within;
+	struct bm__figure f;
 	int rc;
 
-	rc = rec_samples(rec, &x, &round);
-	if (rc == 0 && (med = malloc(np * sizeof *med)) == NULL)
-		rc = -ENOMEM;
-	if (rc == 0)
-		rc = bm_stats_levels(x, round, rec->result->nsamples, np,
-		    &proc, &within, med);
-	if (rc == 0)
-		*out = proc.median;
-	free(x);
-	free(round);
-	free(med);
+	if ((rc = bm__figure_record(&f, rec)) == 0)
+		*out = f.proc.median;
+	bm__figure_free(&f);
 	return rc;
 }
 
@@ -891,7 +777,7 @@ rec_per_second(bm_record *rec, const char *tool, const char *case_name,
 	/*
 	 * The value is the median the record's statistics give: with
 	 * several workers the median of the rounds' aggregates (see
-	 * rec_aggregate), which is ops_per_s in the record's unit.
+	 * bm__figure_record), which is ops_per_s in the record's unit.
 	 */
 	rc = rec_median(rec, &rec->value);
 	if (rc == BM_ERANGE) {
