@@ -652,6 +652,14 @@ int bm__figure_levels(struct bm__figure *f, const double *v,
 void bm__figure_free(struct bm__figure *f);
 
 /*
+ * Append a figure's statistics as the members of a record from ,"median"
+ * to "process_samples" (record.c); flagged as rec_flagged gives it (0:
+ * the interval decides whether the figure is noisy).
+ */
+void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
+    int flagged);
+
+/*
  * The least half-width of a figure's interval, relative to its median:
  * how far the host lets a figure move from one run to the next whatever
  * the run's own scatter.  On the development VM (2 CPUs under KVM) the

@@ -95,8 +95,9 @@ flags:
  * bm_stats_json() both write them here.  flagged (rec_flagged) makes the
  * figure noisy whatever its interval, or judges it alone (rec_interval).
  */
-static void
-rec_levels(struct rec_buf *b, const struct bm__figure *f, int flagged)
+void
+bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
+    int flagged)
 {
 	const bm_stats *st = &f->proc, *in = &f->within;
 
@@ -149,51 +150,9 @@ rec_stats(struct rec_buf *b, const bm_record *rec)
 	int rc;
 
 	if ((rc = bm__figure_record(&f, rec)) == 0)
-		rec_levels(b, &f, rec_flagged(rec, f.x, f.n));
+		bm__record_levels(b, &f, rec_flagged(rec, f.x, f.n));
 	bm__figure_free(&f);
 	return rc;
-}
-
-/*
- * Format the statistics of values from rounds as one JSON object, the
- * members a record holds from "median" to "process_values".
- */
-int
-bm_stats_json(const double *v, const unsigned *round, size_t n,
-    unsigned nr, char **out)
-{
-	struct rec_buf b = { NULL, 0, 0, 0 };
-	struct bm__figure f;
-	size_t k;
-	int rc;
-
-	if (v == NULL || round == NULL || out == NULL)
-		return -EINVAL;
-	*out = NULL;
-	if (n == 0 || nr == 0)
-		return BM_ERANGE;
-	for (k = 0; k < n; k++)
-		if (!isfinite(v[k]) || round[k] >= nr)
-			return BM_ERANGE;
-	if ((rc = bm__figure_levels(&f, v, round, n, nr)) == 0 &&
-	    (b.s = malloc(1024)) == NULL)
-		rc = -ENOMEM;
-	if (rc != 0) {
-		bm__figure_free(&f);
-		return rc;
-	}
-	b.cap = 1024;
-	rec_levels(&b, &f, 0);
-	bm__figure_free(&f);
-	/* The members start with a comma: the first one opens the object. */
-	rec_printf(&b, "}");
-	if ((rc = b.err) != 0) {
-		free(b.s);
-		return rc;
-	}
-	b.s[0] = '{';
-	*out = b.s;
-	return 0;
 }
 
 /* Say what a cycle subtimer counts. */
