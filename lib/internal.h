@@ -465,9 +465,9 @@ int bm__interfere_steal(uint64_t *ns);
  * Read exactly len bytes within timeout_ms (-1: no bound), surviving EINTR
  * and short reads: 0, -errno, BM_ETIMEDOUT, or BM_EPROTO at end of file.
  */
-int bm__read_full(int fd, void *buf, size_t len, int timeout_ms);
+int bm__pipeio_read(int fd, void *buf, size_t len, int timeout_ms);
 /* Write exactly len bytes, surviving EINTR and short writes; 0 or -errno. */
-int bm__write_full(int fd, const void *buf, size_t len);
+int bm__pipeio_write(int fd, const void *buf, size_t len);
 /* Monotonic time in nanoseconds for deadlines (not for measuring). */
 uint64_t bm__deadline_now(void);
 
