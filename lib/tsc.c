@@ -175,18 +175,3 @@ bm__cycle_rate_settle(bm_ctx *ctx)
 	if (r->status != 0)
 		r->hz = NAN;
 }
-
-/* The cycle subtimer's rate, measured now if it is not known yet. */
-int
-bm_ctx_cycle_hz(bm_ctx *ctx, double *hz, int *invariant)
-{
-	if (ctx == NULL || hz == NULL)
-		return -EINVAL;
-	bm__cycle_rate_settle(ctx);
-	*hz = ctx->rate.hz;
-	if (invariant != NULL)
-		*invariant = ctx->rate.invariant;
-	if (ctx->rate.status != 0)
-		return bm__fail(ctx, ctx->rate.status, "%s", ctx->rate.detail);
-	return 0;
-}
