@@ -325,7 +325,7 @@ bm_ctx_cycle_hz(bm_ctx *ctx, double *hz, int *invariant)
 {
 	if (ctx == NULL || hz == NULL)
 		return -EINVAL;
-	bm__cycle_rate_settle(ctx);
+	bm__tsc_settle(ctx);
 	*hz = ctx->rate.hz;
 	if (invariant != NULL)
 		*invariant = ctx->rate.invariant;

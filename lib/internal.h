@@ -266,7 +266,7 @@ typedef struct bm__cycle_rate {
  * measure it, take the given one, or note why there is none.  Never
  * fails the caller: the outcome is in ctx->rate.
  */
-void bm__cycle_rate_settle(bm_ctx *ctx);
+void bm__tsc_settle(bm_ctx *ctx);
 
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
@@ -682,7 +682,7 @@ void bm__stats_interval(const bm_stats *st, double floor, double *lo,
  * The calibration's interval search over a fake loop (fn(arg, n) gives
  * the ns of n iterations), for tests: the answer in us and *settled.
  */
-uint64_t bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
-    double per_iter_ns, double ovh_ns, double res_ns, int *settled);
+uint64_t bm__calibrate_enough_fake(double (*fn)(void *, bm_iter_t),
+    void *arg, double per_iter_ns, double ovh_ns, double res_ns, int *settled);
 
 #endif /* BM_INTERNAL_H */

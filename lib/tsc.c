@@ -139,7 +139,7 @@ tsc_measure(const bm__timer *t, bm__cycle_rate *r)
 
 /* Decide the context's cycle rate for its timer, once. */
 void
-bm__cycle_rate_settle(bm_ctx *ctx)
+bm__tsc_settle(bm_ctx *ctx)
 {
 	bm__cycle_rate *r = &ctx->rate;
 	const bm__subtimer_ops *cy = ctx->timer.cycle;
