@@ -16,23 +16,6 @@ result_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The p-th percentile of sorted values, interpolated between ranks. */
-double
-bm_percentile(const double *sorted, size_t n, double p)
-{
-	double rank, frac;
-	size_t lo;
-
-	if (sorted == NULL || n == 0 || !(p >= 0 && p <= 100))
-		return NAN;
-	rank = p / 100.0 * (double)(n - 1);
-	lo = (size_t)rank;
-	if (lo + 1 >= n)
-		return sorted[n - 1];
-	frac = rank - (double)lo;
-	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
-}
-
 /*
  * A figure is refused when more than this fraction of the median raw
  * interval is overhead taken off it (the clock's start and stop, the
