@@ -527,6 +527,13 @@ int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
  * most of them ran the most iterations allowed (result.c).
  */
 int bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count);
+/*
+ * Join n results measured at the same time into out (result.c): round for
+ * round as one run's workers, or with each part's rounds apart; free out
+ * with bm_result_free.
+ */
+int bm__result_join(bm_result *out, const bm_result *parts, size_t n,
+    int apart);
 /* Return 1 when a timer config has no word but "list" (timer.c). */
 int bm__timer_config_only_list(const char *config);
 /* The iteration cap of workers and bm_measure(): an empty body ends. */

@@ -194,3 +194,33 @@ bm_record_contradicts(bm_record *rec, const bm_contradiction *c, size_t n)
 	rec->ncontradicts = n;
 	return 0;
 }
+
+/*
+ * Whether a figure adds up across machines: bytes or things per second.
+ * A time, a clock rate or a degree of parallelism does not: two machines
+ * do not make a syscall twice as fast.
+ */
+static int
+make_additive(const bm_record *rec)
+{
+	return rec->inverse && rec->metric != NULL &&
+	    (strcmp(rec->metric, "bandwidth") == 0 ||
+	    strcmp(rec->metric, "rate") == 0);
+}
+
+/* Make rec a record of the results of separate jobs; see benchmp.h. */
+int
+bm_record_join(bm_record *rec, bm_result *all, const bm_result *parts,
+    size_t n)
+{
+	int rc;
+
+	if (rec == NULL || all == NULL || parts == NULL || n == 0)
+		return -EINVAL;
+	if ((rc = bm__result_join(all, parts, n, !make_additive(rec))) != 0)
+		return rc;
+	rec->result = all;
+	if ((rc = make_median(rec, &rec->value)) != 0)
+		bm_result_free(all);
+	return rc;
+}
