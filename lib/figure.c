@@ -55,8 +55,9 @@ figure_aggregate(const bm_record *rec, double *x, const unsigned *round)
 		}
 		/*
 		 * Without each round's aggregate (a result put together by
-		 * hand, the MPI ranks' merge): one factor for all, so that
-		 * the median is ops_per_s and the rounds keep their spread.
+		 * hand, or ranks joined with their rounds apart): one factor
+		 * for all, so that the median is ops_per_s and the rounds
+		 * keep their spread.
 		 */
 		agg = rec->scale * r->ops_per_s / 1e9;
 		if (proc.median > 0 && isfinite(agg))
