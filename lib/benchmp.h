@@ -1088,6 +1088,22 @@ BM_EXTERN int bm_contradiction_check(bm_contradiction *c, const char *what,
 BM_EXTERN int bm_record_contradicts(bm_record *rec,
     const bm_contradiction *c, size_t n);
 
+/*
+ * Make rec, the record of one job's figure, the record of the same figure
+ * measured at the same time by n jobs (the ranks of an MPI job), whose
+ * results are parts: their samples are joined into all (free it with
+ * bm_result_free) and rec's value is the joined figure's median, as its
+ * JSON shows it.  A bandwidth or a rate adds up: the jobs' workers are
+ * joined round for round, as one run's would be with -P, so that each
+ * round's figure is the sum of every worker's rate (the parts need equal
+ * rounds and repetitions, else BM_ERANGE).  Any other figure does not:
+ * each job's rounds are rounds of their own, the figure is the median
+ * over all of them, and parallel the most workers of one job.  0,
+ * -EINVAL, BM_ERANGE or -ENOMEM.
+ */
+BM_EXTERN int bm_record_join(bm_record *rec, bm_result *all,
+    const bm_result *parts, size_t n);
+
 /* Format a record as one line of JSON (with '\n'); free() the string. */
 BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
     char **out);

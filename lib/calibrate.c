@@ -294,7 +294,7 @@ calibrate_fake_loop(struct calibrate_probe *p, bm_iter_t n)
  * instead of the clock, for tests: the answer in us and *settled.
  */
 uint64_t
-bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
+bm__calibrate_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
     double per_iter_ns, double ovh_ns, double res_ns, int *settled)
 {
 	struct calibrate_probe p;
@@ -451,7 +451,7 @@ bm_calibrate(bm_ctx *ctx, bm_calibration *out)
 	 * time with it.  Its failure is the record's to tell (null, with
 	 * the reason), not the run's.
 	 */
-	bm__cycle_rate_settle(ctx);
+	bm__tsc_settle(ctx);
 	if (out != NULL)
 		*out = ctx->cal;
 	return 0;

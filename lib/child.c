@@ -137,7 +137,7 @@ bm__state_phase(const bm_state *s)
 static void
 child_send(bm_state *s, unsigned char msg)
 {
-	if (bm__write_full(s->resp_fd, &msg, 1) != 0)
+	if (bm__pipeio_write(s->resp_fd, &msg, 1) != 0)
 		_exit(BM__EXIT_PARENT);
 }
 
@@ -180,7 +180,8 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	if (s->nops > 0 && s->ops_cy != NULL)
 		memcpy(buf + 1 + sizeof(hdr) + body + s->nops * sizeof(double),
 		    s->ops_cy, s->nops * sizeof(double));
-	if (bm__write_full(s->resp_fd, buf, 1 + sizeof(hdr) + body + opsz) != 0)
+	if (bm__pipeio_write(s->resp_fd, buf,
+	    1 + sizeof(hdr) + body + opsz) != 0)
 		_exit(BM__EXIT_PARENT);
 	free(buf);
 }
@@ -229,7 +230,7 @@ child_finish(bm_state *s)
 	if (s->bench->cleanup != NULL &&
 	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
 		_exit(BM__EXIT_FAIL);
-	rc = bm__read_full(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
+	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
 	_exit(rc == 0 && cmd == BM__CMD_EXIT ? BM__EXIT_OK :
 	    BM__EXIT_PARENT);
 }
@@ -634,7 +635,7 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	 * others (seconds with -P 256 on two CPUs), and would find its count
 	 * on a machine less busy than the one it is timed on.
 	 */
-	rc = bm__read_full(ctl_fd, &go, 1, CHILD_GO_WAIT_MS);
+	rc = bm__pipeio_read(ctl_fd, &go, 1, CHILD_GO_WAIT_MS);
 	if (rc != 0 || go != BM__CMD_GO)
 		child_fail(&s, rc != 0 ? rc : -EPROTO);
 	for (;;) {

@@ -319,6 +319,21 @@ bm_ctx_set_cycle_hz(bm_ctx *ctx, double hz)
 	return 0;
 }
 
+/* The cycle subtimer's rate, measured now if it is not known yet. */
+int
+bm_ctx_cycle_hz(bm_ctx *ctx, double *hz, int *invariant)
+{
+	if (ctx == NULL || hz == NULL)
+		return -EINVAL;
+	bm__tsc_settle(ctx);
+	*hz = ctx->rate.hz;
+	if (invariant != NULL)
+		*invariant = ctx->rate.invariant;
+	if (ctx->rate.status != 0)
+		return bm__fail(ctx, ctx->rate.status, "%s", ctx->rate.detail);
+	return 0;
+}
+
 /* Run benchmarks in min to max rounds of fresh workers, whatever o says. */
 int
 bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)

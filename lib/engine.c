@@ -189,7 +189,7 @@ engine_read_hdr(struct engine *e, unsigned i, struct bm__record_hdr *h)
 {
 	int rc;
 
-	rc = bm__read_full(e->w[i].resp, h, sizeof(*h),
+	rc = bm__pipeio_read(e->w[i].resp, h, sizeof(*h),
 	    (int)(e->phase_timeout_ns / 1000000u));
 	if (rc == BM_EPROTO)
 		return engine_died(e, i);
@@ -237,9 +237,9 @@ engine_read_ops(struct engine *e, unsigned i, uint32_t nops)
 			    "no memory for operation cycles");
 		r->op_cycles = grown;
 	}
-	if (bm__read_full(e->w[i].resp, r->op_ns + r->nop,
+	if (bm__pipeio_read(e->w[i].resp, r->op_ns + r->nop,
 	    nops * sizeof(*grown), ms) != 0 || (r->op_cycles != NULL &&
-	    bm__read_full(e->w[i].resp, r->op_cycles + r->nop,
+	    bm__pipeio_read(e->w[i].resp, r->op_cycles + r->nop,
 	    nops * sizeof(*grown), ms) != 0))
 		return BM_EPROTO;
 	r->nop += nops;
@@ -294,7 +294,7 @@ engine_read_record(struct engine *e, unsigned i)
 	wire = calloc(h.count, sizeof(*wire));
 	if (wire == NULL)
 		return bm__fail(e->ctx, -ENOMEM, "no memory for samples");
-	rc = bm__read_full(e->w[i].resp, wire, h.count * sizeof(*wire),
+	rc = bm__pipeio_read(e->w[i].resp, wire, h.count * sizeof(*wire),
 	    (int)(e->phase_timeout_ns / 1000000u));
 	if (rc == 0) {
 		out = &e->res->samples[((size_t)e->round * e->plan.parallel +
@@ -466,7 +466,7 @@ engine_send_all(struct engine *e, unsigned char cmd)
 	int rc;
 
 	for (i = 0; i < e->nw; i++) {
-		rc = bm__write_full(e->w[i].ctl, &cmd, 1);
+		rc = bm__pipeio_write(e->w[i].ctl, &cmd, 1);
 		if (rc == -EPIPE)
 			return engine_died(e, i);
 		if (rc != 0)

@@ -266,7 +266,7 @@ typedef struct bm__cycle_rate {
  * measure it, take the given one, or note why there is none.  Never
  * fails the caller: the outcome is in ctx->rate.
  */
-void bm__cycle_rate_settle(bm_ctx *ctx);
+void bm__tsc_settle(bm_ctx *ctx);
 
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
@@ -465,9 +465,9 @@ int bm__interfere_steal(uint64_t *ns);
  * Read exactly len bytes within timeout_ms (-1: no bound), surviving EINTR
  * and short reads: 0, -errno, BM_ETIMEDOUT, or BM_EPROTO at end of file.
  */
-int bm__read_full(int fd, void *buf, size_t len, int timeout_ms);
+int bm__pipeio_read(int fd, void *buf, size_t len, int timeout_ms);
 /* Write exactly len bytes, surviving EINTR and short writes; 0 or -errno. */
-int bm__write_full(int fd, const void *buf, size_t len);
+int bm__pipeio_write(int fd, const void *buf, size_t len);
 /* Monotonic time in nanoseconds for deadlines (not for measuring). */
 uint64_t bm__deadline_now(void);
 /* The first bound on a worker's initialize, in ns (engine.c; tests shorten it). */
@@ -529,6 +529,13 @@ int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
  * most of them ran the most iterations allowed (result.c).
  */
 int bm__result_check_time(bm_ctx *ctx, const bm_sample *s, size_t count);
+/*
+ * Join n results measured at the same time into out (result.c): round for
+ * round as one run's workers, or with each part's rounds apart; free out
+ * with bm_result_free.
+ */
+int bm__result_join(bm_result *out, const bm_result *parts, size_t n,
+    int apart);
 /* Return 1 when a timer config has no word but "list" (timer.c). */
 int bm__timer_config_only_list(const char *config);
 /* The iteration cap of workers and bm_measure(): an empty body ends. */
@@ -602,6 +609,65 @@ void bm__state_restart(bm_state *s);
 int bm__state_stop(bm_state *s, uint64_t *ns);
 bm_ctx *bm__state_ctx(const bm_state *s);
 
+/* A growing string of JSON (json.c); after a failure it stays failed. */
+struct bm__json {
+	char *s;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+/*
+ * The JSON writer (json.c): formatted text; a string, escaped and made
+ * valid UTF-8 (NULL is null); a number exactly (null where JSON has
+ * none); ,"key":value members; ,"key":[numbers].
+ */
+void bm__json_printf(struct bm__json *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void bm__json_string(struct bm__json *b, const char *str);
+void bm__json_number(struct bm__json *b, double v);
+void bm__json_kstr(struct bm__json *b, const char *key, const char *v);
+void bm__json_knum(struct bm__json *b, const char *key, double v);
+void bm__json_list(struct bm__json *b, const char *key, const double *x,
+    size_t n);
+
+/*
+ * A figure's statistics in its record's unit (figure.c), computed once
+ * for whatever shows or decides on them (the record's value and its
+ * JSON, bm_stats_json): the values and their rounds, the statistics over
+ * the rounds' medians (proc) and within rounds (within, see
+ * bm_stats_levels), each round's median and count of values.
+ */
+struct bm__figure {
+	double *x;
+	unsigned *round;
+	size_t n;
+	unsigned nr;
+	bm_stats proc;
+	bm_stats within;
+	double *med;
+	double *count;
+};
+
+/*
+ * A record's figure: its result's samples in the record's unit, a rate of
+ * several workers scaled to each round's aggregate.  0, BM_ERANGE without
+ * samples, or an error; the caller frees f (bm__figure_free) either way.
+ */
+int bm__figure_record(struct bm__figure *f, const bm_record *rec);
+/* The figure of n values v from rounds round (each below nr). */
+int bm__figure_levels(struct bm__figure *f, const double *v,
+    const unsigned *round, size_t n, unsigned nr);
+void bm__figure_free(struct bm__figure *f);
+
+/*
+ * Append a figure's statistics as the members of a record from ,"median"
+ * to "process_samples" (record.c); flagged as rec_flagged gives it (0:
+ * the interval decides whether the figure is noisy).
+ */
+void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
+    int flagged);
+
 /*
  * The least half-width of a figure's interval, relative to its median:
  * how far the host lets a figure move from one run to the next whatever
@@ -656,7 +722,7 @@ int bm__stats_robust(const double *v, const unsigned *round, size_t n,
  * The calibration's interval search over a fake loop (fn(arg, n) gives
  * the ns of n iterations), for tests: the answer in us and *settled.
  */
-uint64_t bm__cal_enough_fake(double (*fn)(void *, bm_iter_t), void *arg,
-    double per_iter_ns, double ovh_ns, double res_ns, int *settled);
+uint64_t bm__calibrate_enough_fake(double (*fn)(void *, bm_iter_t),
+    void *arg, double per_iter_ns, double ovh_ns, double res_ns, int *settled);
 
 #endif /* BM_INTERNAL_H */

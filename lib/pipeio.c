@@ -57,7 +57,7 @@ pipeio_wait(int fd, uint64_t *deadline, uint64_t timeout_ns, unsigned *cont)
 
 /* Read exactly len bytes within timeout_ms (-1 for no bound). */
 int
-bm__read_full(int fd, void *buf, size_t len, int timeout_ms)
+bm__pipeio_read(int fd, void *buf, size_t len, int timeout_ms)
 {
 	unsigned char *p = buf;
 	uint64_t deadline = 0, timeout_ns = 0;
@@ -88,7 +88,7 @@ bm__read_full(int fd, void *buf, size_t len, int timeout_ms)
 
 /* Write exactly len bytes, retrying after EINTR and short writes. */
 int
-bm__write_full(int fd, const void *buf, size_t len)
+bm__pipeio_write(int fd, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	ssize_t put;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,174 +11,18 @@
 
 #include "internal.h"
 
-/* A growing string; after a failure it stays failed. */
-struct rec_buf {
-	char *s;
-	size_t len;
-	size_t cap;
-	int err;
-};
-
-/* Append formatted text. */
-static void __attribute__((format(printf, 2, 3)))
-rec_printf(struct rec_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	size_t need;
-	char *n;
-	int w;
-
-	if (b->err)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (w < 0) {
-		b->err = -EINVAL;
-		return;
-	}
-	if ((size_t)w < b->cap - b->len) {
-		b->len += (size_t)w;
-		return;
-	}
-	need = b->len + (size_t)w + 1;
-	if ((n = realloc(b->s, need * 2)) == NULL) {
-		b->err = -ENOMEM;
-		return;
-	}
-	b->s = n;
-	b->cap = need * 2;
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)w;
-}
-
-/* Length of the valid UTF-8 sequence at p (at most left bytes), or 0. */
-static size_t
-rec_utf8_len(const unsigned char *p, size_t left)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 /*
- * Append a JSON string.  Control characters are escaped and bytes that are
- * not valid UTF-8 become U+FFFD, so the line is valid JSON whatever a file
- * name or host name contains.
+ * record.c writes through the JSON writer (json.c) under its own names,
+ * so that the formatting functions below read as they did before the
+ * writer moved (and changes to them merge).
  */
-static void
-rec_string(struct rec_buf *b, const char *str)
-{
-	const unsigned char *p = (const unsigned char *)str;
-	size_t left, n;
-
-	if (str == NULL) {
-		rec_printf(b, "null");
-		return;
-	}
-	left = strlen(str);
-	rec_printf(b, "\"");
-	while (left > 0) {
-		n = rec_utf8_len(p, left);
-		if (n == 0) {
-			rec_printf(b, "\\ufffd");
-			n = 1;
-		} else if (*p == '"' || *p == '\\')
-			rec_printf(b, "\\%c", *p);
-		else if (*p == '\n')
-			rec_printf(b, "\\n");
-		else if (*p == '\t')
-			rec_printf(b, "\\t");
-		else if (*p == '\r')
-			rec_printf(b, "\\r");
-		else if (*p < 0x20 || *p == 0x7f)
-			rec_printf(b, "\\u%04x", *p);
-		else
-			rec_printf(b, "%.*s", (int)n, (const char *)p);
-		p += n;
-		left -= n;
-	}
-	rec_printf(b, "\"");
-}
-
-/* Append a number exactly, or null where JSON has no number for it. */
-static void
-rec_number(struct rec_buf *b, double v)
-{
-	if (isfinite(v))
-		rec_printf(b, "%.17g", v);
-	else
-		rec_printf(b, "null");
-}
-
-/* Append "key":value for a string. */
-static void
-rec_kstr(struct rec_buf *b, const char *key, const char *v)
-{
-	rec_printf(b, ",\"%s\":", key);
-	rec_string(b, v);
-}
-
-/* Append "key":value for a number. */
-static void
-rec_knum(struct rec_buf *b, const char *key, double v)
-{
-	rec_printf(b, ",\"%s\":", key);
-	rec_number(b, v);
-}
-
-/*
- * Convert one sample's time per operation into the record's unit.  The
- * statistics describe the workers' intervals; the value is the tool's
- * figure, which for a rate with several workers is their aggregate.
- */
-static double
-rec_convert(const bm_record *rec, double ns_per_op)
-{
-	if (!rec->inverse)
-		return ns_per_op * rec->scale - rec->offset;
-	return ns_per_op > 0 ? rec->scale / ns_per_op : INFINITY;
-}
-
-/* Append a list of numbers as "key":[...]. */
-static void
-rec_list(struct rec_buf *b, const char *key, const double *x, size_t n)
-{
-	size_t i;
-
-	rec_printf(b, ",\"%s\":[", key);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			rec_printf(b, ",");
-		rec_number(b, x[i]);
-	}
-	rec_printf(b, "]");
-}
-
+#define rec_buf		bm__json
+#define rec_printf	bm__json_printf
+#define rec_string	bm__json_string
+#define rec_number	bm__json_number
+#define rec_kstr	bm__json_kstr
+#define rec_knum	bm__json_knum
+#define rec_list	bm__json_list
 
 /*
  * Append the modes of st, when it has them: each one's centre, share of
@@ -242,127 +85,38 @@ flags:
 }
 
 /*
- * Append the statistics of n values x from rounds round[k] (0 to nr - 1)
- * as members, each with its leading comma: at the process level (over the
- * rounds' medians, see bm_stats_levels), with the scatter inside processes
- * under "within", every value under "values" (a round after another),
- * every round's median under "process_values" and how many values each
- * round gave under "process_samples" (rounds of one figure may give
- * different counts: lat_fs's).  The one list of these members: a record and
+ * Append a figure's statistics (figure.c) as members, each with its
+ * leading comma: at the process level (over the rounds' medians, see
+ * bm_stats_levels), with the scatter inside processes under "within",
+ * every value under "values" (a round after another), every round's
+ * median under "process_values" and how many values each round gave
+ * under "process_samples" (rounds of one figure may give different
+ * counts: lat_fs's).  The one list of these members: a record and
  * bm_stats_json() both write them here.  flagged (rec_flagged) makes the
  * figure noisy whatever its interval, or judges it alone (rec_interval).
  */
-static int
-rec_levels(struct rec_buf *b, const double *x, const unsigned *round,
-    size_t n, unsigned nr, int flagged)
+void
+bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
+    int flagged)
 {
-	bm_stats st, in;
-	double *med, *count;
-	size_t k;
-	int rc;
+	const bm_stats *st = &f->proc, *in = &f->within;
 
-	med = malloc(nr * sizeof *med);
-	count = calloc(nr, sizeof *count);
-	if (med == NULL || count == NULL) {
-		free(med);
-		free(count);
-		return -ENOMEM;
-	}
-	rc = bm_stats_levels(x, round, n, nr, &st, &in, med);
-	for (k = 0; rc == 0 && k < n; k++)
-		count[round[k]]++;	/* round[k] < nr: checked above */
-	if (rc == 0) {
-		rec_knum(b, "median", st.median);
-		rec_knum(b, "min", st.min);
-		rec_knum(b, "max", st.max);
-		rec_knum(b, "mean", st.mean);
-		rec_knum(b, "stddev", st.stddev);
-		rec_knum(b, "cv", st.cv);
-		rec_interval(b, &st, BM__CI_FLOOR, flagged);
-		rec_printf(b, ",\"samples\":%zu,\"processes\":%u", n, nr);
-		rec_printf(b, ",\"within\":{\"median\":");
-		rec_number(b, in.median);
-		rec_knum(b, "cv", in.cv);
-		rec_interval(b, &in, 0, 0);
-		rec_printf(b, "}");
-		rec_list(b, "values", x, n);
-		rec_list(b, "process_values", med, nr);
-		rec_list(b, "process_samples", count, nr);
-	}
-	free(med);
-	free(count);
-	return rc;
-}
-
-/*
- * A rate of several workers is their aggregate (see rec_per_second), one
- * per round (process_ops_per_s): scale each round's values x by the
- * round's aggregate over their median, so that the values describe the
- * figure the record shows, every round's median is its aggregate and the
- * figure's statistics at every level (median, interval, modes, flags)
- * come from the one path that all records take.  A result without
- * process_ops_per_s is scaled as a whole to ops_per_s.  0, or an error.
- */
-static int
-rec_aggregate(const bm_record *rec, double *x, const unsigned *round)
-{
-	const bm_result *r = rec->result;
-	unsigned np = r->processes > 0 ? r->processes : 1;
-	bm_stats proc, within;
-	double *med, agg;
-	size_t i;
-	int rc;
-
-	if (!rec->inverse || r->parallel <= 1)
-		return 0;
-	if ((med = malloc(np * sizeof *med)) == NULL)
-		return -ENOMEM;
-	rc = bm_stats_levels(x, round, r->nsamples, np, &proc, &within, med);
-	for (i = 0; rc == 0 && i < r->nsamples; i++) {
-		/* x = scale / ns per op, and ops per s = 1e9 / ns per op. */
-		if (r->process_ops_per_s != NULL) {
-			agg = rec->scale * r->process_ops_per_s[round[i]] / 1e9;
-			if (med[round[i]] > 0 && isfinite(agg))
-				x[i] *= agg / med[round[i]];
-			continue;
-		}
-		/*
-		 * Without each round's aggregate (a result put together by
-		 * hand, the MPI ranks' merge): one factor for all, so that
-		 * the median is ops_per_s and the rounds keep their spread.
-		 */
-		agg = rec->scale * r->ops_per_s / 1e9;
-		if (proc.median > 0 && isfinite(agg))
-			x[i] *= agg / proc.median;
-	}
-	free(med);
-	return rc;
-}
-
-/*
- * A result's samples in the record's unit, with their rounds, in arrays
- * the caller frees.  0, BM_ERANGE without samples, or -ENOMEM.
- */
-static int
-rec_samples(const bm_record *rec, double **xp, unsigned **roundp)
-{
-	const bm_result *r = rec->result;
-	size_t i;
-
-	*xp = NULL;
-	*roundp = NULL;
-	if (r->nsamples == 0 || r->samples == NULL)
-		return BM_ERANGE;
-	*xp = malloc(r->nsamples * sizeof **xp);
-	*roundp = malloc(r->nsamples * sizeof **roundp);
-	if (*xp == NULL || *roundp == NULL)
-		return -ENOMEM;
-	for (i = 0; i < r->nsamples; i++) {
-		(*xp)[i] = rec_convert(rec, r->samples[i].ns /
-		    (double)r->samples[i].n);
-		(*roundp)[i] = r->samples[i].process;
-	}
-	return rec_aggregate(rec, *xp, *roundp);
+	rec_knum(b, "median", st->median);
+	rec_knum(b, "min", st->min);
+	rec_knum(b, "max", st->max);
+	rec_knum(b, "mean", st->mean);
+	rec_knum(b, "stddev", st->stddev);
+	rec_knum(b, "cv", st->cv);
+	rec_interval(b, st, BM__CI_FLOOR, flagged);
+	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);
+	rec_printf(b, ",\"within\":{\"median\":");
+	rec_number(b, in->median);
+	rec_knum(b, "cv", in->cv);
+	rec_interval(b, in, 0, 0);
+	rec_printf(b, "}");
+	rec_list(b, "values", f->x, f->n);
+	rec_list(b, "process_values", f->med, f->nr);
+	rec_list(b, "process_samples", f->count, f->nr);
 }
 
 /*
@@ -396,55 +150,13 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
 static int
 rec_stats(struct rec_buf *b, const bm_record *rec)
 {
-	const bm_result *r = rec->result;
-	unsigned *round;
-	double *x;
+	struct bm__figure f;
 	int rc;
 
-	if ((rc = rec_samples(rec, &x, &round)) == 0)
-		rc = rec_levels(b, x, round, r->nsamples,
-		    r->processes > 0 ? r->processes : 1,
-		    rec_flagged(rec, x, r->nsamples));
-	free(x);
-	free(round);
+	if ((rc = bm__figure_record(&f, rec)) == 0)
+		bm__record_levels(b, &f, rec_flagged(rec, f.x, f.n));
+	bm__figure_free(&f);
 	return rc;
-}
-
-/*
- * Format the statistics of values from rounds as one JSON object, the
- * members a record holds from "median" to "process_values".
- */
-int
-bm_stats_json(const double *v, const unsigned *round, size_t n,
-    unsigned nr, char **out)
-{
-	struct rec_buf b = { NULL, 0, 0, 0 };
-	size_t k;
-	int rc;
-
-	if (v == NULL || round == NULL || out == NULL)
-		return -EINVAL;
-	*out = NULL;
-	if (n == 0 || nr == 0)
-		return BM_ERANGE;
-	for (k = 0; k < n; k++)
-		if (!isfinite(v[k]) || round[k] >= nr)
-			return BM_ERANGE;
-	if ((b.s = malloc(1024)) == NULL)
-		return -ENOMEM;
-	b.cap = 1024;
-	rc = rec_levels(&b, v, round, n, nr, 0);
-	/* The members start with a comma: the first one opens the object. */
-	rec_printf(&b, "}");
-	if (rc == 0)
-		rc = b.err;
-	if (rc != 0) {
-		free(b.s);
-		return rc;
-	}
-	b.s[0] = '{';
-	*out = b.s;
-	return 0;
 }
 
 /* Say what a cycle subtimer counts. */
@@ -819,24 +531,22 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
  * there).  value and the lmbench line stay the median.
  */
 static int
-rec_robust(struct rec_buf *b, const bm_record *rec)
+rec_robust(struct bm__json *b, const bm_record *rec)
 {
 	const bm_result *r = rec->result;
 	const char *better = rec_better(rec);
+	struct bm__figure f;
 	bm__robust rb;
-	unsigned *round;
-	double *x;
 	int rc, higher = strcmp(better, "higher") == 0;
 
 	if ((!higher && strcmp(better, "lower") != 0) ||
 	    rec->agreement != BM_AGREEMENT_NONE || r->processes < 5)
 		return 0;
-	if ((rc = rec_samples(rec, &x, &round)) == 0)
-		rc = bm__stats_robust(x, round, r->nsamples, r->processes,
+	if ((rc = bm__figure_record(&f, rec)) == 0)
+		rc = bm__stats_robust(f.x, f.round, f.n, r->processes,
 		    higher, bm__stats_disturbed(r->interference.intervals,
 		    r->interference.disturbed), BM__ROBUST_FLOOR, &rb);
-	free(x);
-	free(round);
+	bm__figure_free(&f);
 	if (rc == BM_ERANGE)
 		return 0;
 	if (rc != 0)
@@ -950,203 +660,5 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 		return b.err;
 	}
 	*out = b.s;
-	return 0;
-}
-
-/*
- * Record constructors: the one place where a tool's figure, its unit and
- * the scaling of the samples into that unit are set together, so that the
- * value and the statistics of a record cannot disagree.
- */
-
-/* A unit of time: how many ns it holds and what one ns is in it. */
-struct rec_time_unit {
-	const char *name;
-	double ns;		/* divide ns by this for the value */
-	double per_ns;		/* the same as a factor, for the scale */
-};
-
-static const struct rec_time_unit rec_time_units[] = {
-	{ "ns", 1.0, 1.0 },
-	{ "us", 1000.0, 1e-3 },
-	{ "ms", 1e6, 1e-6 },
-	{ "s", 1e9, 1e-9 },
-};
-
-/* Find a unit of time by name, or NULL. */
-static const struct rec_time_unit *
-rec_time_unit(const char *name)
-{
-	size_t i;
-
-	if (name == NULL)
-		return NULL;
-	for (i = 0; i < sizeof rec_time_units / sizeof rec_time_units[0]; i++)
-		if (strcmp(rec_time_units[i].name, name) == 0)
-			return &rec_time_units[i];
-	return NULL;
-}
-
-/* Start a record of a result: everything zero but tool, case and result. */
-static void
-rec_start(bm_record *rec, const char *tool, const char *case_name,
-    const bm_result *r)
-{
-	memset(rec, 0, sizeof *rec);
-	rec->tool = tool;
-	rec->case_name = case_name;
-	rec->result = r;
-}
-
-/* Fill a latency record: the time of one of ops parts, less offset_ns. */
-int
-bm_record_latency_per(bm_record *rec, const char *tool,
-    const char *case_name, const char *unit, const bm_result *r, double ops,
-    double offset_ns)
-{
-	const struct rec_time_unit *u = rec_time_unit(unit);
-
-	if (rec == NULL || tool == NULL || r == NULL || u == NULL ||
-	    !(ops > 0) || !isfinite(ops) || !isfinite(offset_ns))
-		return -EINVAL;
-	rec_start(rec, tool, case_name, r);
-	rec->metric = "latency";
-	rec->unit = u->name;
-	rec->better = BM_BETTER_LOWER;
-	/* In the order the tools always used, so their figures stay. */
-	rec->value = (r->per_op_ns.median - offset_ns) / ops / u->ns;
-	rec->scale = u->per_ns / ops;
-	rec->offset = offset_ns * u->per_ns / ops;
-	rec->inverse = 0;
-	return 0;
-}
-
-/* Fill a latency record: the median time per operation in unit. */
-int
-bm_record_latency(bm_record *rec, const char *tool, const char *case_name,
-    const char *unit, const bm_result *r)
-{
-	return bm_record_latency_per(rec, tool, case_name, unit, r, 1, 0);
-}
-
-/*
- * The median of a record's samples in its unit over their rounds, as
- * rec_stats() takes it: for a rate (one worker's) with an even count of
- * rounds or intervals the inverse of the median time is not the median
- * rate, and a rate's value must be its record's median.  0, BM_ERANGE
- * without samples, or -ENOMEM.
- */
-static int
-rec_median(const bm_record *rec, double *out)
-{
-	unsigned np = rec->result->processes > 0 ? rec->result->processes : 1;
-	unsigned *round;
-	double *x, *med = NULL;
-	bm_stats proc, within;
-	int rc;
-
-	rc = rec_samples(rec, &x, &round);
-	if (rc == 0 && (med = malloc(np * sizeof *med)) == NULL)
-		rc = -ENOMEM;
-	if (rc == 0)
-		rc = bm_stats_levels(x, round, rec->result->nsamples, np,
-		    &proc, &within, med);
-	if (rc == 0)
-		*out = proc.median;
-	free(x);
-	free(round);
-	free(med);
-	return rc;
-}
-
-/*
- * Fill a record of things per second (items per operation): one worker's
- * median rate, or with several workers their aggregate, each worker's
- * items over its timed time, so that more workers than CPUs share the
- * machine instead of multiplying it.
- */
-static int
-rec_per_second(bm_record *rec, const char *tool, const char *case_name,
-    const bm_result *r, double items, double per_s)
-{
-	int rc;
-
-	if (rec == NULL || tool == NULL || r == NULL || !(items > 0) ||
-	    !isfinite(items))
-		return -EINVAL;
-	rec_start(rec, tool, case_name, r);
-	rec->better = BM_BETTER_HIGHER;
-	/* x per s = (items / per_s) / (ns / 1e9). */
-	rec->scale = items * (1e9 / per_s);
-	rec->inverse = 1;
-	/*
-	 * The value is the median the record's statistics give: with
-	 * several workers the median of the rounds' aggregates (see
-	 * rec_aggregate), which is ops_per_s in the record's unit.
-	 */
-	rc = rec_median(rec, &rec->value);
-	if (rc == BM_ERANGE) {
-		rec->value = r->parallel != 1 ? r->ops_per_s * items / per_s :
-		    rec->scale / r->per_op_ns.median;
-		rc = 0;
-	}
-	return rc;
-}
-
-/* Fill a bandwidth record: bytes per operation, in MB/s. */
-int
-bm_record_bandwidth(bm_record *rec, const char *tool, const char *case_name,
-    const bm_result *r, double bytes)
-{
-	int rc;
-
-	if ((rc = rec_per_second(rec, tool, case_name, r, bytes, 1e6)) != 0)
-		return rc;
-	rec->metric = "bandwidth";
-	rec->unit = "MB/s";
-	return 0;
-}
-
-/* Fill a rate record: items per operation, in unit (such as "ops/s"). */
-int
-bm_record_rate(bm_record *rec, const char *tool, const char *case_name,
-    const char *unit, const bm_result *r, double items)
-{
-	int rc;
-
-	if (unit == NULL)
-		return -EINVAL;
-	if ((rc = rec_per_second(rec, tool, case_name, r, items, 1)) != 0)
-		return rc;
-	rec->metric = "rate";
-	rec->unit = unit;
-	return 0;
-}
-
-/* Judge a record's figure by its processes' answers. */
-int
-bm_record_agreement(bm_record *rec, const double *answers, size_t n,
-    double tolerance)
-{
-	int rc;
-
-	if (rec == NULL)
-		return -EINVAL;
-	if ((rc = bm_agree(answers, n, tolerance, NULL, NULL)) < 0)
-		return rc;
-	rec->agreement = rc ? BM_AGREEMENT_AGREE : BM_AGREEMENT_DISAGREE;
-	rec->answers = answers;
-	rec->nanswers = n;
-	return rc;
-}
-
-/* Attach the contradictions of a record's figure. */
-int
-bm_record_contradicts(bm_record *rec, const bm_contradiction *c, size_t n)
-{
-	if (rec == NULL || (c == NULL && n > 0))
-		return -EINVAL;
-	rec->contradicts = c;
-	rec->ncontradicts = n;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -14,23 +15,6 @@ result_cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-/* The p-th percentile of sorted values, interpolated between ranks. */
-double
-bm_percentile(const double *sorted, size_t n, double p)
-{
-	double rank, frac;
-	size_t lo;
-
-	if (sorted == NULL || n == 0 || !(p >= 0 && p <= 100))
-		return NAN;
-	rank = p / 100.0 * (double)(n - 1);
-	lo = (size_t)rank;
-	if (lo + 1 >= n)
-		return sorted[n - 1];
-	frac = rank - (double)lo;
-	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
 /*
@@ -262,6 +246,153 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	if (rc != 0)
 		return bm__fail(ctx, rc, "statistics: %s", bm_strerror(rc));
 	return 0;
+}
+
+/*
+ * Join n results with each one's rounds as rounds of their own (a figure
+ * that does not add up across machines, a latency): the time per
+ * operation at both levels over every part's rounds, the median cycles
+ * per operation, the rates summed, the longest wall time.  parallel is
+ * the most workers one round ran: the rounds are not one run's, and a
+ * record's rate of several workers would be taken as their sum
+ * (figure.c), which a clock rate measured on two machines is not.
+ */
+static int
+result_join_apart(bm_result *out, const bm_result *parts, size_t n)
+{
+	double *v, *cy, *med;
+	unsigned *round, pbase = 0, np;
+	size_t i, k, at = 0, ncy = 0, total = 0;
+	bm_stats st;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		total += parts[i].nsamples;
+	out->samples = malloc(total * sizeof *out->samples);
+	v = malloc(total * sizeof *v);
+	cy = malloc(total * sizeof *cy);
+	round = malloc(total * sizeof *round);
+	for (i = 0; i < n; i++)
+		out->processes += parts[i].processes > 0 ? parts[i].processes : 1;
+	med = malloc(out->processes * sizeof *med);
+	rc = out->samples == NULL || v == NULL || cy == NULL ||
+	    round == NULL || med == NULL ? -ENOMEM : 0;
+	for (i = 0; rc == 0 && i < n; i++) {
+		np = parts[i].processes > 0 ? parts[i].processes : 1;
+		for (k = 0; k < parts[i].nsamples; k++, at++) {
+			out->samples[at] = parts[i].samples[k];
+			out->samples[at].worker += out->parallel;
+			out->samples[at].process += pbase;
+			v[at] = out->samples[at].ns / (double)out->samples[at].n;
+			round[at] = out->samples[at].process;
+			if (!isnan(out->samples[at].cycles))
+				cy[ncy++] = out->samples[at].cycles /
+				    (double)out->samples[at].n;
+		}
+		pbase += np;
+		if (parts[i].parallel > out->parallel)
+			out->parallel = parts[i].parallel;
+		out->ops_per_s += parts[i].ops_per_s;
+		if (parts[i].wall_s > out->wall_s)
+			out->wall_s = parts[i].wall_s;
+	}
+	out->nsamples = total;
+	out->cycles_per_op = NAN;
+	if (rc == 0)
+		rc = bm_stats_levels(v, round, total, out->processes,
+		    &out->per_op_ns, &out->within, med);
+	if (rc == 0 && ncy > 0 && (rc = bm_stats_compute(cy, ncy, &st)) == 0)
+		out->cycles_per_op = st.median;
+	free(v);
+	free(cy);
+	free(round);
+	free(med);
+	return rc;
+}
+
+/*
+ * Join n results measured at the same time (the ranks of an MPI job,
+ * which the meeting hook keeps in step).  Round for round (apart 0):
+ * their workers become the workers of one result, as if one bm_run had
+ * forked them all, and its figures come from bm__result_merge, so that
+ * each round's aggregate rate sums every worker's and the figure is the
+ * median of the rounds' aggregates, as with -P; results of unequal rounds
+ * or repetitions are not one run's (BM_ERANGE).  Apart (1): see
+ * result_join_apart.
+ */
+int
+bm__result_join(bm_result *out, const bm_result *parts, size_t n, int apart)
+{
+	size_t i, k, at, total = 0, *next;
+	unsigned workers = 0, base, np, reps;
+	int rc = 0;
+
+	if (out == NULL || parts == NULL || n == 0)
+		return -EINVAL;
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < n; i++)
+		if (parts[i].samples == NULL || parts[i].nsamples == 0)
+			return BM_ERANGE;
+	out->repetitions = parts[0].repetitions;
+	out->warmup_us = parts[0].warmup_us;
+	out->enough_us = parts[0].enough_us;
+	if (apart) {
+		if ((rc = result_join_apart(out, parts, n)) != 0)
+			bm_result_free(out);
+		return rc;
+	}
+	np = parts[0].processes > 0 ? parts[0].processes : 1;
+	reps = parts[0].repetitions;
+	for (i = 0; i < n; i++) {
+		if ((parts[i].processes > 0 ? parts[i].processes : 1) != np ||
+		    parts[i].repetitions != reps || parts[i].parallel == 0 ||
+		    parts[i].nsamples !=
+		    (size_t)np * parts[i].parallel * reps)
+			return BM_ERANGE;
+		total += parts[i].nsamples;
+		workers += parts[i].parallel;
+	}
+	out->samples = malloc(total * sizeof *out->samples);
+	next = calloc((size_t)np * workers, sizeof *next);
+	if (out->samples == NULL || next == NULL) {
+		free(next);
+		bm_result_free(out);
+		return -ENOMEM;
+	}
+	/*
+	 * bm__result_merge reads the samples round-major, then worker-major:
+	 * each goes to its round, after the workers of the parts before its
+	 * own, in the order its worker gave them.
+	 */
+	for (base = 0, i = 0; rc == 0 && i < n; i++) {
+		for (k = 0; rc == 0 && k < parts[i].nsamples; k++) {
+			bm_sample s = parts[i].samples[k];
+
+			if (s.process >= np || s.worker >= parts[i].parallel) {
+				rc = BM_ERANGE;
+				break;
+			}
+			s.worker += base;
+			at = (size_t)s.process * workers + s.worker;
+			if (next[at] >= reps) {
+				rc = BM_ERANGE;
+				break;
+			}
+			out->samples[at * reps + next[at]++] = s;
+		}
+		base += parts[i].parallel;
+		if (parts[i].wall_s > out->wall_s)
+			out->wall_s = parts[i].wall_s;
+	}
+	free(next);
+	out->nsamples = total;
+	out->parallel = workers;
+	out->processes = np;
+	if (rc == 0)
+		rc = bm__result_merge(NULL, out, reps);
+	if (rc != 0)
+		bm_result_free(out);
+	return rc;
 }
 
 /* Release the samples of a result. */

@@ -71,6 +71,23 @@ stats_mad(const double *s, size_t n, double *tmp)
 	return stats_median_sorted(tmp, n);
 }
 
+/* The p-th percentile of sorted values, interpolated between ranks. */
+double
+bm_percentile(const double *sorted, size_t n, double p)
+{
+	double rank, frac;
+	size_t lo;
+
+	if (sorted == NULL || n == 0 || !(p >= 0 && p <= 100))
+		return NAN;
+	rank = p / 100.0 * (double)(n - 1);
+	lo = (size_t)rank;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	frac = rank - (double)lo;
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
 /*
  * The ranks (0-based) of the distribution-free confidence interval of the
  * median, and its exact coverage: the interval between order statistics

@@ -139,7 +139,7 @@ tsc_measure(const bm__timer *t, bm__cycle_rate *r)
 
 /* Decide the context's cycle rate for its timer, once. */
 void
-bm__cycle_rate_settle(bm_ctx *ctx)
+bm__tsc_settle(bm_ctx *ctx)
 {
 	bm__cycle_rate *r = &ctx->rate;
 	const bm__subtimer_ops *cy = ctx->timer.cycle;
@@ -174,19 +174,4 @@ bm__cycle_rate_settle(bm_ctx *ctx)
 	r->measured = r->status == 0;
 	if (r->status != 0)
 		r->hz = NAN;
-}
-
-/* The cycle subtimer's rate, measured now if it is not known yet. */
-int
-bm_ctx_cycle_hz(bm_ctx *ctx, double *hz, int *invariant)
-{
-	if (ctx == NULL || hz == NULL)
-		return -EINVAL;
-	bm__cycle_rate_settle(ctx);
-	*hz = ctx->rate.hz;
-	if (invariant != NULL)
-		*invariant = ctx->rate.invariant;
-	if (ctx->rate.status != 0)
-		return bm__fail(ctx, ctx->rate.status, "%s", ctx->rate.detail);
-	return 0;
 }

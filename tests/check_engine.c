@@ -992,19 +992,19 @@ START_TEST(test_calibration_search)
 	double zero = 0, offset = 5e4;
 	int settled = -1;
 
-	ck_assert_uint_eq(bm__cal_enough_fake(fake_offset, &zero, 1, 25, 1,
-	    &settled), 100);
+	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_offset, &zero, 1, 25,
+	    1, &settled), 100);
 	ck_assert_int_eq(settled, 1);
 	/* 50 us of fixed cost is under 0.5% of the work from 5 ms on. */
-	ck_assert_uint_eq(bm__cal_enough_fake(fake_offset, &offset, 1, 25, 1,
-	    &settled), 5000);
+	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_offset, &offset, 1, 25,
+	    1, &settled), 5000);
 	ck_assert_int_eq(settled, 1);
-	ck_assert_uint_eq(bm__cal_enough_fake(fake_nonlinear, NULL, 1, 25, 1,
-	    &settled), 100);
+	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_nonlinear, NULL, 1, 25,
+	    1, &settled), 100);
 	ck_assert_int_eq(settled, 0);
 	/* A clock of 300 ns error rules out 100 and 200 us (0.1%). */
-	ck_assert_uint_eq(bm__cal_enough_fake(fake_nonlinear, NULL, 1, 299, 1,
-	    &settled), 500);
+	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_nonlinear, NULL, 1,
+	    299, 1, &settled), 500);
 	ck_assert_int_eq(settled, 0);
 }
 END_TEST

@@ -864,6 +864,75 @@ START_TEST(test_aggregate_interval)
 }
 END_TEST
 
+/*
+ * Two jobs' results of one figure joined (the MPI ranks' aggregate): a
+ * bandwidth round for round, each round's figure the sum of the jobs'
+ * rates and the value the median of those sums, which is the record's
+ * median and inside its interval; a latency with each job's rounds apart.
+ */
+START_TEST(test_join)
+{
+	bm_sample s[2][3 * 2];
+	bm_result parts[2], all;
+	bm_record rec;
+	char *j = NULL;
+	unsigned i, k;
+
+	memset(parts, 0, sizeof parts);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < 6; k++) {
+			memset(&s[i][k], 0, sizeof s[i][k]);
+			s[i][k].n = 1000;
+			/* Job 0 at 100 ns an operation, job 1 at 200 ns. */
+			s[i][k].ns = 1000 * 100.0 * (i + 1) * (1 + 0.1 * (k / 2));
+			s[i][k].cycles = NAN;
+			s[i][k].process = k / 2;
+		}
+		parts[i].samples = s[i];
+		parts[i].nsamples = 6;
+		parts[i].parallel = 1;
+		parts[i].repetitions = 2;
+		parts[i].processes = 3;
+		parts[i].ops_per_s = 1e7 / (i + 1);
+	}
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &parts[0],
+	    1e6), 0);
+	ck_assert_int_eq(bm_record_join(&rec, &all, parts, 2), 0);
+	ck_assert_ptr_eq(rec.result, &all);
+	ck_assert_uint_eq(all.parallel, 2);
+	ck_assert_uint_eq(all.processes, 3);
+	ck_assert_uint_eq(all.nsamples, 12);
+	/* Rounds 1e7 + 5e6 over 1, 1.1 and 1.2: the median is round 1's. */
+	ck_assert_double_eq_tol(all.ops_per_s, 1.5e7 / 1.1, 1e-3);
+	ck_assert_double_eq_tol(rec.value, 1.5e7 / 1.1, 1e-3);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &j), 0);
+	ck_assert_double_eq(record_num(j, "median"), rec.value);
+	ck_assert(record_num(j, "ci_lo") <= rec.value);
+	ck_assert(record_num(j, "ci_hi") >= rec.value);
+	ck_assert_double_eq_tol(record_num(j, "max"), 1.5e7, 1e-3);
+	free(j);
+	bm_result_free(&all);
+	/* A latency does not add up: six rounds, the median of their medians. */
+	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
+	    &parts[0]), 0);
+	ck_assert_int_eq(bm_record_join(&rec, &all, parts, 2), 0);
+	ck_assert_uint_eq(all.processes, 6);
+	ck_assert_uint_eq(all.parallel, 1);
+	ck_assert_double_eq_tol(rec.value, (0.12 + 0.2) / 2, 1e-9);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &j), 0);
+	ck_assert_double_eq(record_num(j, "median"), rec.value);
+	free(j);
+	bm_result_free(&all);
+	/* Rounds that were not in step are not one run's. */
+	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &parts[0],
+	    1e6), 0);
+	parts[1].processes = 2;
+	parts[1].nsamples = 4;
+	ck_assert_int_eq(bm_record_join(&rec, &all, parts, 2), BM_ERANGE);
+	ck_assert_int_eq(bm_record_join(&rec, &all, parts, 0), -EINVAL);
+}
+END_TEST
+
 /* The agreement rule: equal answers agree, any other or a NAN does not. */
 START_TEST(test_agree)
 {
@@ -1096,6 +1165,7 @@ record_suite(void)
 	tcase_add_test(tc, test_make_bandwidth);
 	tcase_add_test(tc, test_make_rate);
 	tcase_add_test(tc, test_aggregate_interval);
+	tcase_add_test(tc, test_join);
 	tcase_add_test(tc, test_agree);
 	tcase_add_test(tc, test_contradiction_check);
 	tcase_add_test(tc, test_judgement);

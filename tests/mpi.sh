@@ -54,7 +54,11 @@ mpi() {
 }
 
 for np in 2 4; do
-	# Bandwidth: one record per rank, and the aggregate is their sum.
+	# Bandwidth: one record per rank, and the aggregate joins the ranks'
+	# workers round for round, as -P joins a run's: each round's figure
+	# sums every rank's rate, the value is the median of those sums (the
+	# record's median, inside its interval), and lies between the sums of
+	# the ranks' slowest and fastest intervals.
 	mpi "$np" bw_mem --json -N 5 1m rd
 	if [ "$rc" -ne 0 ]; then
 		fail "-np $np bw_mem: exit $rc: $(head -n 3 "$tmp/err")"
@@ -70,11 +74,14 @@ for np in 2 4; do
 	        .processes == $k)) and
 	    ($a | length) == 1 and $a[0].ranks == $np and
 	    $a[0].hosts == [$host] and $a[0].parallel == $np and
-	    $a[0].samples == 5 * $k * $np and $a[0].processes == $k * $np and
-	    (($r | map(.value) | add) as $sum |
-	     ($a[0].value - $sum | fabs) <= 1e-9 * $sum)' \
+	    $a[0].samples == 5 * $k * $np and $a[0].processes == $k and
+	    $a[0].value == $a[0].median and
+	    $a[0].ci_lo <= $a[0].value and $a[0].value <= $a[0].ci_hi and
+	    ($r | map(.values | min) | add) as $lo |
+	    ($r | map(.values | max) | add) as $hi |
+	    $lo * (1 - 1e-9) <= $a[0].value and $a[0].value <= $hi * (1 + 1e-9)' \
 	    "$tmp/out" >/dev/null ||
-		fail "-np $np bw_mem records: $(jq -c '{rank, aggregate, host, value, samples}' "$tmp/out")"
+		fail "-np $np bw_mem records: $(jq -c '{rank, aggregate, host, value, median, ci_lo, ci_hi, samples, processes}' "$tmp/out")"
 
 	# Latency: the aggregate is the median of every rank's rounds'
 	# medians, so it lies between the ranks' own medians.
@@ -129,6 +136,14 @@ else
 	got=$(cat "$tmp/out")
 	[ -n "$want" ] && [ "$got" = "$want" ] ||
 		fail "-np 2 mhz: line '$(cat "$tmp/out")', aggregate says '$want'"
+	# A clock rate does not add up across ranks: the aggregate is the
+	# median of every rank's rounds, its record's median.
+	jq -e -s '[.[] | select(.aggregate == false)] as $r |
+	    [.[] | select(.aggregate == true)][0] as $a |
+	    $a.value == $a.median and $a.parallel == 1 and
+	    $a.value >= ($r | map(.min) | min) and
+	    $a.value <= ($r | map(.max) | max)' "$tmp/mhz.jsonl" >/dev/null ||
+		fail "-np 2 mhz: $(jq -c '{rank, value, median, min, max}' "$tmp/mhz.jsonl")"
 fi
 mpi 2 env BENCHMP_OUTPUT="file:$tmp/par.jsonl" par_mem -M 16k
 if [ "$rc" -ne 0 ]; then

@@ -221,125 +221,58 @@ enum {
 	CL_WALL_S,
 	CL_NSAMPLES,
 	CL_PROCESSES,
+	CL_REPETITIONS,
 	CL_NFIGURES
 };
 
 /*
- * Gather every rank's samples on rank 0 (a collective), renumbering the
- * workers so that rank r's come after those of the ranks before it.
- * Results of one tool on one architecture: bm_sample travels as bytes.
+ * Gather every rank's samples on rank 0 (a collective), in rank order;
+ * each rank's count is in figs.  Results of one tool on one
+ * architecture: bm_sample travels as bytes.
  */
 static int
-cluster_gather_samples(const bm_result *r, const double *figs,
-    bm_sample **out, size_t *nout)
+cluster_gather_samples(const bm_result *r, bm_sample **out)
 {
-	int *lens = NULL, i, rc;
-	unsigned base = 0, pbase = 0;
-	size_t k = 0, end;
 	char *all;
+	int rc;
 
-	*nout = 0;
 	rc = cluster_gather_bytes(r->samples,
-	    (int)(r->nsamples * sizeof(bm_sample)), &all, &lens);
+	    (int)(r->nsamples * sizeof(bm_sample)), &all, NULL);
 	*out = (bm_sample *)(void *)all;
-	if (rc == 0 && cluster.rank == 0) {
-		for (i = 0; i < cluster.size; i++) {
-			end = k + (size_t)lens[i] / sizeof(bm_sample);
-			/* Each rank's rounds are processes of their own. */
-			for (; k < end; k++) {
-				(*out)[k].worker += base;
-				(*out)[k].process += pbase;
-			}
-			base += (unsigned)figs[i * CL_NFIGURES + CL_PARALLEL];
-			pbase += (unsigned)figs[i * CL_NFIGURES + CL_PROCESSES];
-		}
-		*nout = k;
-	}
-	free(lens);
 	return rc;
 }
 
 /*
- * Return 1 for a figure that adds up across machines: bytes or files per
- * second.  A time, a clock rate or a degree of parallelism does not: two
- * machines do not make a syscall twice as fast.
+ * Make agg the job's record over all (bm_record_join): every rank's
+ * result rebuilt from its figures and its part of the gathered samples,
+ * so that the library joins them as it joins the workers of one run.
  */
 static int
-cluster_additive(const bm_record *rec)
+cluster_join(bm_record *agg, const double *figs, bm_sample *samples,
+    bm_result *all)
 {
-	return rec->metric != NULL && (strcmp(rec->metric, "bandwidth") == 0 ||
-	    strcmp(rec->metric, "rate") == 0);
-}
-
-/*
- * Fill the aggregate result from every rank's samples and figures, and
- * return the aggregate figure: for a bandwidth or rate the sum of the
- * ranks' figures (each is already the aggregate of its workers), and
- * otherwise the median over every rank's rounds of their medians in the
- * record's unit (each rank's rounds are processes of their own).
- */
-static int
-cluster_merge(const bm_record *rec, const double *figs, bm_result *all,
-    double *value)
-{
-	double *v, *cy, *med;
-	unsigned *round;
-	size_t k, ncy = 0;
-	bm_stats st, in;
+	bm_result *parts;
+	size_t at = 0;
 	int i, rc;
 
-	all->processes = 0;
-	for (i = 0; i < cluster.size; i++)
-		all->processes += (unsigned)figs[i * CL_NFIGURES +
-		    CL_PROCESSES];
-	v = calloc(all->nsamples, sizeof *v);
-	cy = calloc(all->nsamples, sizeof *cy);
-	round = calloc(all->nsamples, sizeof *round);
-	med = calloc(all->processes > 0 ? all->processes : 1, sizeof *med);
-	if (v == NULL || cy == NULL || round == NULL || med == NULL) {
-		free(v);
-		free(cy);
-		free(round);
-		free(med);
+	if ((parts = calloc((size_t)cluster.size, sizeof *parts)) == NULL)
 		return -ENOMEM;
-	}
-	for (k = 0; k < all->nsamples; k++) {
-		v[k] = all->samples[k].ns / (double)all->samples[k].n;
-		round[k] = all->samples[k].process;
-		if (!isnan(all->samples[k].cycles))
-			cy[ncy++] = all->samples[k].cycles /
-			    (double)all->samples[k].n;
-	}
-	rc = bm_stats_levels(v, round, all->nsamples, all->processes,
-	    &all->per_op_ns, &all->within, med);
-	all->cycles_per_op = NAN;
-	if (rc == 0 && ncy > 0 && bm_stats_compute(cy, ncy, &st) == 0)
-		all->cycles_per_op = st.median;
-	all->parallel = 0;
-	all->ops_per_s = 0;
-	all->wall_s = 0;
-	*value = 0;
 	for (i = 0; i < cluster.size; i++) {
 		const double *f = &figs[i * CL_NFIGURES];
 
-		all->parallel += (unsigned)f[CL_PARALLEL];
-		all->ops_per_s += f[CL_OPS_PER_S];
-		if (f[CL_WALL_S] > all->wall_s)
-			all->wall_s = f[CL_WALL_S];
-		*value += f[CL_VALUE];
+		parts[i].samples = samples + at;
+		parts[i].nsamples = (size_t)f[CL_NSAMPLES];
+		parts[i].parallel = (unsigned)f[CL_PARALLEL];
+		parts[i].processes = (unsigned)f[CL_PROCESSES];
+		parts[i].repetitions = (unsigned)f[CL_REPETITIONS];
+		parts[i].ops_per_s = f[CL_OPS_PER_S];
+		parts[i].wall_s = f[CL_WALL_S];
+		parts[i].warmup_us = agg->result->warmup_us;
+		parts[i].enough_us = agg->result->enough_us;
+		at += parts[i].nsamples;
 	}
-	if (rc == 0 && !cluster_additive(rec)) {
-		for (k = 0; k < all->nsamples; k++)
-			v[k] = !rec->inverse ? v[k] * rec->scale - rec->offset :
-			    v[k] > 0 ? rec->scale / v[k] : INFINITY;
-		if ((rc = bm_stats_levels(v, round, all->nsamples,
-		    all->processes, &st, &in, med)) == 0)
-			*value = st.median;
-	}
-	free(v);
-	free(cy);
-	free(round);
-	free(med);
+	rc = bm_record_join(agg, all, parts, (size_t)cluster.size);
+	free(parts);
 	return rc;
 }
 
@@ -444,26 +377,20 @@ cluster_hosts_member(const char *hosts)
 static int
 cluster_aggregate_text(bm_ctx *ctx, bm_record *rec, const char *ranks,
     const double *figs, const double *mfigs, bm_sample *samples,
-    size_t nsamples, const char *hosts, char **json)
+    const char *hosts, char **json)
 {
-	const bm_result *mine = rec->result;
 	bm_record agg = *rec;
 	bm_result all;
 	char *aj = NULL, *members = NULL, *tail = NULL;
 	int rc;
 
-	memset(&all, 0, sizeof all);
-	all.samples = samples;
-	all.nsamples = nsamples;
-	all.repetitions = mine->repetitions;
-	all.warmup_us = mine->warmup_us;
-	all.enough_us = mine->enough_us;
 	/* Events and single operations stay in the ranks' own records. */
-	if ((rc = cluster_merge(rec, figs, &all, &agg.value)) != 0)
+	if ((rc = cluster_join(&agg, figs, samples, &all)) != 0)
 		return rc;
-	agg.result = &all;
 	cluster_merge_measured(&agg, mfigs);
-	if ((rc = bm_record_json(ctx, &agg, &aj)) != 0)
+	rc = bm_record_json(ctx, &agg, &aj);
+	bm_result_free(&all);
+	if (rc != 0)
 		return rc;
 	if ((members = cluster_hosts_member(hosts)) == NULL ||
 	    (tail = cluster_prefix(aj, members)) == NULL ||
@@ -489,7 +416,7 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	char members[64], *own = NULL, *tagged = NULL, *ranks = NULL;
 	char *hosts = NULL;
 	bm_sample *samples = NULL;
-	size_t nsamples = 0, i;
+	size_t i;
 	int rc;
 
 	*json = NULL;
@@ -511,6 +438,7 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	mine[CL_WALL_S] = r->wall_s;
 	mine[CL_NSAMPLES] = (double)r->nsamples;
 	mine[CL_PROCESSES] = r->processes > 0 ? r->processes : 1;
+	mine[CL_REPETITIONS] = r->repetitions;
 	if (rc == 0 && cluster.rank == 0 &&
 	    ((figs = calloc((size_t)cluster.size * CL_NFIGURES,
 	    sizeof *figs)) == NULL ||
@@ -537,10 +465,10 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	    MPI_SUCCESS)
 		rc = -EPROTO;
 	if (rc == 0)
-		rc = cluster_gather_samples(r, figs, &samples, &nsamples);
+		rc = cluster_gather_samples(r, &samples);
 	if (rc == 0 && cluster.rank == 0)
 		rc = cluster_aggregate_text(ctx, rec, ranks, figs, mfigs,
-		    samples, nsamples, hosts, json);
+		    samples, hosts, json);
 	free(own);
 	free(tagged);
 	free(ranks);

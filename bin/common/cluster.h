@@ -45,9 +45,10 @@ void cluster_finish(void);
  * calls it for the same record).  On rank 0, *json gets one record per
  * rank ("rank", "ranks", "aggregate": false, its own statistics and host)
  * and then the aggregate ("aggregate": true, "ranks", "hosts"), and
- * rec->value becomes the aggregate: the sum of the ranks' figures for a
- * bandwidth or a rate (metric "bandwidth" or "rate"), the median of every
- * rank's samples otherwise (latencies, clock rates, parallelism).  On
+ * rec->value becomes the aggregate, as the library joins the ranks'
+ * results (bm_record_join): for a bandwidth or a rate the median over the
+ * rounds of every rank's workers' summed rates, as -P sums a run's; the
+ * median of every rank's rounds otherwise (latencies, clock rates).  On
  * other ranks *json is NULL.  0 or a negative error.
  */
 int cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json);
