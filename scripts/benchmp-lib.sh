@@ -158,6 +158,27 @@ bm_need_jq() {
 	esac
 }
 
+# The jq definitions of a figure's identity, to put before a jq program:
+# benchmp-repeat pairs the runs' figures as benchmp-compare does.  human: a
+# size as 64k, 1m or 2g; private: a path in a private directory a tool or
+# benchmp-run made (mkdtemp names it benchmp-NAME.XXXXXX), which differs
+# from run to run and is not an input, as <tmp>/...; params: the record's
+# parameters so; key: tool, case, params, parallel and placement.
+# shellcheck disable=SC2016 # (jq's program: its $names are jq's)
+bm_jq_key='
+	def human: if type != "number" then tostring
+	    elif . >= 1073741824 and . % 1073741824 == 0 then
+	      "\(. / 1073741824)g"
+	    elif . >= 1048576 and . % 1048576 == 0 then "\(. / 1048576)m"
+	    elif . >= 1024 and . % 1024 == 0 then "\(. / 1024)k"
+	    else tostring end;
+	def private: if type == "string" then
+	    sub("^.*/benchmp-[A-Za-z0-9_-]+\\.[A-Za-z0-9]{6}/"; "<tmp>/")
+	    else . end;
+	def params: (.params // {}) | map_values(private);
+	def key: [.tool, .case, params, .parallel, .placement] | tojson;
+'
+
 # bm_find_tool NAME: set bm_tool to the benchmp tool NAME built beside this
 # script (bin/ of a build or of an installed copy) or in the build of the
 # source tree it is in (build/bin, or bin/ of a tree configured in place);
