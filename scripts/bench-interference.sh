@@ -15,6 +15,9 @@
 #    Skipped without stress-ng.
 # Exit 0 whatever the figures; 1 when a program fails; 77 without jq.
 set -u
+prog=bench-interference.sh
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 export LC_ALL=C
 
 b=${1:?usage: bench-interference.sh BUILDDIR [K]}
@@ -25,28 +28,15 @@ case $k in
 esac
 command -v jq >/dev/null 2>&1 || { echo "bench-interference.sh: SKIP: no jq"
 	exit 77; }
-bin=$b/bin
-if [ -x "$b/bin/.libs/lat_syscall" ] && [ -d "$b/lib/.libs" ]; then
-	bin=$b/bin/.libs
-	LD_LIBRARY_PATH=$b/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-interf.XXXXXX") || exit 1
+bm_programs "$b/bin" lat_syscall
+bin=$bm_bin
 stress=
-cleanup() {
-	[ -n "$stress" ] && kill "$stress" 2>/dev/null
-	rm -rf "$tmp"
+# A stress-ng still running is stopped at the exit.
+# shellcheck disable=SC2317 # (called by the trap)
+bm_at_exit() {
+	[ -z "$stress" ] || kill "$stress" 2>/dev/null
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Print the median of the numbers on stdin.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	}'
-}
+bm_tmpdir benchmp-interf
 
 now() {
 	date +%s.%N
@@ -81,7 +71,7 @@ lmrun() {
 
 # col FILE N: the median of column N.
 col() {
-	cut -f "$2" "$1" | median
+	cut -f "$2" "$1" | bench_median
 }
 
 figures='syscall pipe_same pipe_cross'
@@ -145,9 +135,9 @@ done
 if [ -n "${LMBENCH:-}" ]; then
 	for f in syscall pipe; do
 		printf 'lmbench %-8s quiet %.4f loaded %.4f distance %.1f%%\n' "$f" \
-		    "$(median <"$tmp/$f.lm")" "$(median <"$tmp/$f.load.lm")" \
-		    "$(awk -v a="$(median <"$tmp/$f.load.lm")" \
-			-v q="$(median <"$tmp/$f.lm")" \
+		    "$(bench_median <"$tmp/$f.lm")" "$(bench_median <"$tmp/$f.load.lm")" \
+		    "$(awk -v a="$(bench_median <"$tmp/$f.load.lm")" \
+			-v q="$(bench_median <"$tmp/$f.lm")" \
 			'BEGIN { print q > 0 ? 100 * (a - q) / q : 0 }')"
 	done
 else

@@ -1,12 +1,13 @@
 # bench-lib.sh: helpers the make bench scripts share (sourced, POSIX sh).
 # shellcheck shell=sh
 
-# Numbers read and printed the same in every locale: a decimal comma would
-# change what awk, printf, sort and jq make of them.  C.UTF-8 where there is
-# one, so that names in UTF-8 stay printable; LOCPATH cannot swap it.
-unset LOCPATH
-export LC_ALL=C.UTF-8
-[ "$(locale charmap 2>/dev/null)" = UTF-8 ] || LC_ALL=C
+# What every script shares (the version, the locale, temporary directories,
+# the programs of a build): the make bench scripts run from the source tree,
+# where it is beside them.
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/benchmp-lib.sh"
+# Numbers read and printed the same in every locale.
+bm_c_locale
 
 # The figure of a result line in FILE: the number after the colon of a
 # "NAME: T microseconds" line, the number of a "B MB/sec" line (lmbench's

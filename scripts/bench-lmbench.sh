@@ -14,20 +14,15 @@
 # others.  The old definitions are measured beside, for the record.  Exit
 # status 0 whatever the figures, 1 when a tool fails to run.
 set -u
+prog=bench-lmbench.sh
 # shellcheck source=scripts/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-lmbench.sh BUILDDIR}
 rounds=${ROUNDS:-5}
-bin=$b/bin
-if [ -x "$b/bin/.libs/lat_mmap" ] && [ -d "$b/lib/.libs" ]; then
-	bin=$b/bin/.libs
-	LD_LIBRARY_PATH=$b/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bm_programs "$b/bin" lat_mmap
+bin=$bm_bin
+bm_tmpdir benchmp-bench
 unset ENOUGH TIMING_O LOOP_O BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
 
 pin=

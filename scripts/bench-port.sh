@@ -14,6 +14,7 @@
 # "bw_mem 1m rd" (both MB = 10^6 bytes).  The figures are printed, not
 # judged.  Exit 1 when a program fails to run.
 set -u
+prog=bench-port.sh
 # shellcheck source=scripts/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
@@ -45,9 +46,7 @@ for p in lat_getppid bw_mem_rd; do
 	[ -x "$port/$p" ] || { echo "bench-port.sh: $port/$p is not built" \
 	    "(make check builds it)" >&2; exit 1; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bm_tmpdir benchmp-bench
 unset ENOUGH TIMING_O LOOP_O BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
 
 # The figures: key, label, command (lmbench and the ports print to stderr).

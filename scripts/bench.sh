@@ -9,40 +9,22 @@
 # mood.  Exit status 0 whatever the figures (a MISS is information, not a
 # build failure), 1 when a program fails to run.
 set -u
-# Numbers read and printed the same in every locale: a decimal comma would
-# change what awk, printf, sort and jq make of them.  C.UTF-8 where there is
-# one, so that names in UTF-8 stay printable; LOCPATH cannot swap it.
-unset LOCPATH
-export LC_ALL=C.UTF-8
-[ "$(locale charmap 2>/dev/null)" = UTF-8 ] || LC_ALL=C
+prog=bench.sh
+# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench.sh BUILDDIR}
-bin=$b/bin
-# In a build tree bin/TOOL is libtool's wrapper script, which costs tens
-# of milliseconds per start: time the real programs, as installed.
-if [ -x "$b/bin/.libs/lat_syscall" ] && [ -d "$b/lib/.libs" ]; then
-	bin=$b/bin/.libs
-	LD_LIBRARY_PATH=$b/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
+# Time the real programs, as installed, not libtool's wrapper scripts.
+bm_programs "$b/bin" lat_syscall
+bin=$bm_bin
 gbench=$b/tests/bench/gbench_getppid
 empty=$b/tests/bench/empty
 regions=$b/tests/bench/regions
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bm_tmpdir benchmp-bench
 
 # Print the time in seconds with nanoseconds.
 now() {
 	date +%s.%N
-}
-
-# Print the median of the numbers on stdin, one per line.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	}'
 }
 
 # Print "mean cv%" of the numbers on stdin.
@@ -92,26 +74,26 @@ row figure value target verdict
 
 # Cold: every run calibrates.
 repeat 5 "$bin/lat_syscall" null || exit 1
-cold=$(median <"$tmp/wall")
+cold=$(bench_median <"$tmp/wall")
 row "cold lat_syscall null, wall s (median of 5)" "$cold" "< 1" \
     "$(verdict "$cold < 1")"
 
 # mhz calibrates too and must answer within a second (ops-output.sh only
 # guards against a hang, with a 10 s bound).
 repeat 5 "$bin/mhz" || exit 1
-mhz=$(median <"$tmp/wall")
+mhz=$(bench_median <"$tmp/wall")
 row "cold mhz, wall s (median of 5)" "$mhz" "< 1" "$(verdict "$mhz < 1")"
 
 # Calibration alone: enough --all.
 repeat 5 "$bin/enough" --all || exit 1
-cal=$(median <"$tmp/wall")
+cal=$(bench_median <"$tmp/wall")
 row "calibration (enough --all), wall s" "$cal" "<= 0.25" \
     "$(verdict "$cal <= 0.25")"
 
 # Warm: the calibration exported, as a series of runs would.
 eval "$("$bin/enough" --all)" || exit 1
 repeat 5 "$bin/lat_syscall" null || exit 1
-warm=$(median <"$tmp/wall")
+warm=$(bench_median <"$tmp/wall")
 row "warm lat_syscall null, wall s (median of 5)" "$warm" "< 0.3" \
     "$(verdict "$warm < 0.3")"
 
@@ -136,7 +118,7 @@ while [ "$round" -lt 10 ]; do
 	fi
 	round=$((round + 1))
 done
-bm_med=$(median <"$tmp/bm")
+bm_med=$(bench_median <"$tmp/bm")
 # shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 set -- $(mean_cv <"$tmp/bm")
 bm_cv=$2
@@ -147,7 +129,7 @@ row "benchmp getppid ns (median of 10 runs)" "$bm_med" "" ""
 row "benchmp run-to-run CV %" "$bm_cv" "" ""
 row "benchmp wall s per run (mean)" "$bm_wall" "" ""
 if [ -x "$gbench" ]; then
-	gb_med=$(median <"$tmp/gb")
+	gb_med=$(bench_median <"$tmp/gb")
 	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 	set -- $(mean_cv <"$tmp/gb")
 	gb_cv=$2
@@ -169,18 +151,18 @@ fi
 
 # The harness's own error: an empty loop after overhead subtraction.
 repeat 5 "$empty" || exit 1
-e=$(median <"$tmp/fig")
+e=$(bench_median <"$tmp/fig")
 row "empty benchmark, ns per iteration (median of 5)" "$e" "<= 0.5" \
     "$(verdict "$e <= 0.5 && $e >= -0.5")"
 
 # A region start/stop pair switched off at run time (a NULL region, the
 # test in line in benchmp.h) must cost next to nothing; on, for scale.
 repeat 5 "$regions" off || exit 1
-e=$(median <"$tmp/fig")
+e=$(bench_median <"$tmp/fig")
 row "region pair, regions off, ns (median of 5)" "$e" "< 2" \
     "$(verdict "$e < 2")"
 repeat 5 "$regions" on || exit 1
-e=$(median <"$tmp/fig")
+e=$(bench_median <"$tmp/fig")
 row "region pair, regions on, ns (median of 5)" "$e" "" ""
 
 # Measured properties that make check must not assert (a loaded machine

@@ -101,7 +101,7 @@ grep -qF "report in ./$1" "$tmp/err" ||
 	fail "run: the report is not named: $(tail -n 2 "$tmp/err")"
 # A report that cannot be written is not announced as written.
 mkdir "$tmp/noreport" && cp "$s/benchmp-run" "$s/benchmp-summary" \
-    "$tmp/noreport/" && printf '#!/bin/sh\nexit 1\n' \
+    "$s/benchmp-lib.sh" "$tmp/noreport/" && printf '#!/bin/sh\nexit 1\n' \
     >"$tmp/noreport/benchmp-report" && chmod +x "$tmp/noreport/benchmp-report" ||
 	exit 99
 run "$tmp/noreport/benchmp-run" --installed --quick --only processor \

@@ -12,7 +12,7 @@ fi
 # with $FAKE_EXIT.
 mkdir "$tmp/bin"
 cp "$top_srcdir/scripts/benchmp-repeat" "$top_srcdir/scripts/benchmp-compare" \
-    "$tmp/bin/" || fail "cannot copy the scripts"
+    "$top_srcdir/scripts/benchmp-lib.sh" "$tmp/bin/" || fail "cannot copy the scripts"
 cat >"$tmp/bin/benchmp-run" <<'EOS'
 #!/bin/sh
 # A stand-in for benchmp-run: --results DIR, then any options.

@@ -93,6 +93,7 @@ jq -r '.check | "machine check: \(.warnings) warning" +
 	fail "machine check: '$(cat "$tmp/head")', $(jq -c .check "$1")"
 # A machine check that fails is a warning: the run goes on without it.
 mkdir "$tmp/broken" && cp "$brun" "$tmp/broken/benchmp-run" &&
+    cp "$top_srcdir/scripts/benchmp-lib.sh" "$tmp/broken/" &&
     printf '#!/bin/sh\necho "benchmp-check: broken" >&2\nexit 1\n' \
     >"$tmp/broken/benchmp-check" &&
     chmod +x "$tmp/broken/benchmp-run" "$tmp/broken/benchmp-check" || exit 99
