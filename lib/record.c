@@ -533,20 +533,13 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 static int
 rec_robust(struct bm__json *b, const bm_record *rec)
 {
-	const bm_result *r = rec->result;
 	const char *better = rec_better(rec);
-	struct bm__figure f;
 	bm__robust rb;
 	int rc, higher = strcmp(better, "higher") == 0;
 
-	if ((!higher && strcmp(better, "lower") != 0) ||
-	    rec->agreement != BM_AGREEMENT_NONE || r->processes < 5)
+	if (!higher && strcmp(better, "lower") != 0)
 		return 0;
-	if ((rc = bm__figure_record(&f, rec)) == 0)
-		rc = bm__stats_robust(f.x, f.round, f.n, r->processes,
-		    higher, bm__stats_disturbed(r->interference.intervals,
-		    r->interference.disturbed), BM__ROBUST_FLOOR, &rb);
-	bm__figure_free(&f);
+	rc = bm__figure_robust(rec, higher, &rb);
 	if (rc == BM_ERANGE)
 		return 0;
 	if (rc != 0)
