@@ -159,7 +159,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
 	found[3] = (bm_param){ "topology", tp->source, 0 };
 	if ((rc = cache_level_result(w->lat, from, to, &lr)) != 0)
-		tool_lib_fail(t, rc, "the level's statistics");
+		tool_exit_lib(t, rc, "the level's statistics");
 	/* A sweep cut by the time bound: its levels say so. */
 	lr.budget_hit = w->sw.hit || phit;
 	tool_record_figure(&rec, t, level > 0 ? "cache" : "memory", "latency",
@@ -174,7 +174,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	    (double)w->next);
 	if ((rc = bm_record_agreement(&rec, j->lat, j->np,
 	    CACHE_LATENCY_TOLERANCE)) < 0)
-		tool_lib_fail(t, rc, "judging the processes' latencies");
+		tool_exit_lib(t, rc, "judging the processes' latencies");
 	if (!j->sizes_agree)
 		rec.agreement = BM_AGREEMENT_DISAGREE;
 	(void)bm_record_contradicts(&rec, j->c, j->nc);
@@ -223,10 +223,11 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	}
 	progress_clear(&prog);
 	if (n < 3 && w->sw.cut)
-		tool_fail(t, "the time bound (--max-time %.2f s) left fewer "
+		tool_exit_fail(t,
+		    "the time bound (--max-time %.2f s) left fewer "
 		    "than 3 sizes measured", t->max_time_s);
 	if (n < 3)
-		tool_usage_error(t, "-M %llu leaves fewer than 3 sizes to "
+		tool_exit_usage(t, "-M %llu leaves fewer than 3 sizes to "
 		    "measure", (unsigned long long)o->len);
 	w->n = n;
 	w->next = size;
@@ -366,7 +367,7 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 		rc = mem_level_size_check(tp, level, w->sizes[m->bound[s]],
 		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the level's size");
+			tool_exit_lib(t, rc, "checking the level's size");
 		j->nc += (size_t)rc;
 	}
 	if (s > 0) {
@@ -374,11 +375,12 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 			snprintf(j->what[1], sizeof j->what[1], "L%u latency",
 			    level);
 		else
-			snprintf(j->what[1], sizeof j->what[1], "memory latency");
+			snprintf(j->what[1], sizeof j->what[1],
+			    "memory latency");
 		rc = bm_contradiction_check(&j->c[j->nc], j->what[1], m->v[s],
 		    m->v[s - 1], 1, INFINITY, "the level before", "ns");
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the level's latency");
+			tool_exit_lib(t, rc, "checking the level's latency");
 		j->nc += (size_t)rc;
 	}
 }
@@ -428,7 +430,8 @@ main(int argc, char **argv)
 		b = m.bound[s];
 		cache_judge(&t, &tp, &w, &m, s, (unsigned)s + 1, &j);
 		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], &w,
-		    m.start[s], m.end[s], w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
+		    m.start[s], m.end[s],
+		    w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
 		    w.sizes[b] / 2 : w.sizes[m.start[s]], &j);
 	}
 	if (memory) {

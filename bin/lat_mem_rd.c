@@ -62,7 +62,7 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 	case 'r':
 		/* Two orders in one run: refuse rather than let the last win. */
 		if (o->order != MEM_ORDER_STRIDE && o->order != order)
-			tool_usage_error(t, "-t and -r are two chase orders: "
+			tool_exit_usage(t, "-t and -r are two chase orders: "
 			    "give one");
 		o->order = order;
 		break;
@@ -71,7 +71,7 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 		    LMR_MAX_LOAD);
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -89,7 +89,7 @@ lmr_check_load(struct tool *t)
 	char why[256];
 
 	if (mem_load_check(&lmr_loaders, why, sizeof why) != 0)
-		tool_fail(t, "%s", why);
+		tool_exit_fail(t, "%s", why);
 }
 
 /* The record's case name for the chase order. */
@@ -123,7 +123,7 @@ lmr_order(struct tool *t, struct lmr_roles *ro, size_t size, double ns)
 		rc = bm_contradiction_check(&ro->c, ro->what, ns, ref, 1,
 		    INFINITY, ro->source, "ns");
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the levels' order");
+			tool_exit_lib(t, rc, "checking the levels' order");
 	}
 	if (size == ro->l2)
 		ro->l2_ns = ns;
@@ -197,7 +197,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	}
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
 	    &r)) != 0)
-		tool_lib_fail(t, rc, "building the record");
+		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = params + np;
@@ -222,7 +222,7 @@ lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
 
 	first = tool_parse(t, argc, argv, "tr", lmr_long, lmr_option, o);
 	if (argc - first - 1 > LMR_MAX_STRIDES)
-		tool_usage_error(t, "too many strides (at most %d)",
+		tool_exit_usage(t, "too many strides (at most %d)",
 		    LMR_MAX_STRIDES);
 	mem_topology(tp);
 	/* Without a length, four times the last-level cache. */
@@ -236,7 +236,7 @@ lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
 		strides[*nstrides] = (size_t)tool_size(t, "stride", argv[i],
 		    sizeof(void *), len);
 		if (strides[*nstrides] % sizeof(void *) != 0)
-			tool_usage_error(t, "stride %s is not a multiple of "
+			tool_exit_usage(t, "stride %s is not a multiple of "
 			    "%zu bytes", argv[i], sizeof(void *));
 		(*nstrides)++;
 	}
@@ -365,7 +365,7 @@ main(int argc, char **argv)
 		rc = mem_load_start(&lmr_loaders, o.load, load_size, why,
 		    sizeof why);
 		if (rc != 0)
-			tool_fail(&t, "cannot start the load: %s", why);
+			tool_exit_fail(&t, "cannot start the load: %s", why);
 		b0 = mem_load_bytes(&lmr_loaders);
 		t0 = mem_now();
 	}

@@ -125,7 +125,8 @@ main(int argc, char **argv)
 		snprintf(from, sizeof from, "stride %zu", s);
 		sweep_say(&t, &sw, from);
 		if (n < 2)
-			tool_fail(&t, "the time bound (--max-time %.2f s) left "
+			tool_exit_fail(&t,
+			    "the time bound (--max-time %.2f s) left "
 			    "one stride measured: no knee", t.max_time_s);
 	}
 	t.budget_hit = sw.hit;
@@ -157,13 +158,13 @@ main(int argc, char **argv)
 		rec.scale = 1;
 	}
 	if ((rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
-		tool_lib_fail(&t, rc, "judging the processes' answers");
+		tool_exit_lib(&t, rc, "judging the processes' answers");
 	if (mem_topo_stated(&tp) != NULL && (rc = bm_contradiction_check(&c[nc],
 	    "line size", (double)found, (double)tp.line, 1, 1,
 	    strcmp(tp.source, "sysfs") == 0 ? "sysfs coherency_line_size" :
 	    "sysconf line size", "bytes")) != 0) {
 		if (rc < 0)
-			tool_lib_fail(&t, rc, "checking the line size");
+			tool_exit_lib(&t, rc, "checking the line size");
 		nc++;
 	}
 	(void)bm_record_contradicts(&rec, c, nc);

@@ -76,7 +76,7 @@ main(int argc, char **argv)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	if (o.line > tp.page || o.line * 2 > o.len)
-		tool_usage_error(&t, "-L %llu does not fit a page and twice "
+		tool_exit_usage(&t, "-L %llu does not fit a page and twice "
 		    "in -M", (unsigned long long)o.line);
 	tool_setup(&t);
 	mem_sweep_options(&t);
@@ -117,12 +117,12 @@ main(int argc, char **argv)
 		np = mem_round_medians(&par.r, answers, PAR_MEM_MAX_PROCS);
 		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
 		    PAR_MEM_TOLERANCE)) < 0)
-			tool_lib_fail(&t, rc, "judging the processes' answers");
+			tool_exit_lib(&t, rc, "judging the processes' answers");
 		rc = bm_contradiction_check(&over[0], "parallelism", par.value,
 		    (double)par.k, 1 / (double)par.k, PAR_MEM_OVER_K,
 		    "the chains chased", "loads");
 		if (rc < 0)
-			tool_lib_fail(&t, rc, "checking the parallelism");
+			tool_exit_lib(&t, rc, "checking the parallelism");
 		nc = (size_t)rc;
 		(void)bm_record_contradicts(&rec, over, nc);
 		mem_report_derived(&t, &rec, par_mem_line, &size);

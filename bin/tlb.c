@@ -127,12 +127,13 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	progress_clear(&prog);
 	w->next = n;
 	if (!found && w->sw.cut)
-		tool_fail(t, "no TLB limit within the %zu pages measured "
+		tool_exit_fail(t, "no TLB limit within the %zu pages measured "
 		    "before the time bound (--max-time %.2f s); %zu of at most "
 		    "%zu points not measured, from %zu pages on", w->pages[w->n -
 		    1], t->max_time_s, npoints - w->n, npoints, n);
 	if (!found)
-		tool_fail(t, "no TLB limit within %zu pages; give a larger "
+		tool_exit_fail(t,
+		    "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
 	return reach;
 }
@@ -199,7 +200,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 		rec.scale = 1;
 	}
 	if (np > 0 && (rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
-		tool_lib_fail(t, rc, "judging the processes' answers");
+		tool_exit_lib(t, rc, "judging the processes' answers");
 	mem_report_derived(t, &rec, tlb_line, NULL);
 	if (have_ar)
 		bm_result_free(&ar);
@@ -237,7 +238,7 @@ main(int argc, char **argv)
 	if (maxpages > TLB_MAX_PAGES)
 		maxpages = TLB_MAX_PAGES;
 	if (maxpages < 2 * TLB_MIN_PAGES)
-		tool_usage_error(&t, "-M %llu spans fewer than %d pages",
+		tool_exit_usage(&t, "-M %llu spans fewer than %d pages",
 		    (unsigned long long)o.len, 2 * TLB_MIN_PAGES);
 	tool_setup(&t);
 	mem_sweep_options(&t);

@@ -230,7 +230,7 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 	int rc;
 
 	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
-		tool_lib_fail(t, rc, "LOOP_O");
+		tool_exit_lib(t, rc, "LOOP_O");
 
 	if (c->k < 1 || c->k > MEM_MAX_CHAINS)
 		c->k = 1;
@@ -263,7 +263,7 @@ mem_line_arg(const struct tool *t, const char *arg)
 	uint64_t line = tool_size(t, "-L", arg, sizeof(void *), 65536);
 
 	if (line % sizeof(void *) != 0)
-		tool_usage_error(t, "-L %s is not a multiple of %zu bytes",
+		tool_exit_usage(t, "-L %s is not a multiple of %zu bytes",
 		    arg, sizeof(void *));
 	return line;
 }
@@ -284,7 +284,7 @@ mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->len = tool_size(t, "-M", arg, o->min_len, MEM_MAX_LEN);
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -298,7 +298,7 @@ mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
 	first = tool_parse(t, argc, argv, optstring, NULL, mem_sweep_option,
 	    o);
 	if (first < argc)
-		tool_usage_error(t, "unexpected argument '%s'", argv[first]);
+		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
 	mem_topology(tp);
 	if (o->line == 0)
 		o->line = tp->line;
@@ -323,7 +323,7 @@ mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
     const struct mem_topo *tp)
 {
 	if (o->line > tp->page)
-		tool_usage_error(t, "-L %llu is larger than a page (%zu bytes)",
+		tool_exit_usage(t, "-L %llu is larger than a page (%zu bytes)",
 		    (unsigned long long)o->line, tp->page);
 }
 
@@ -468,7 +468,7 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 	/* k = 1 against itself: ratios of exactly 1, the floor. */
 	if ((rc = mem_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
 	    (rc = mem_result_stats(&p->r)) != 0)
-		tool_lib_fail(t, rc, "the parallelism's statistics");
+		tool_exit_lib(t, rc, "the parallelism's statistics");
 	for (i = 1; i < sizeof ks / sizeof ks[0]; i++) {
 		if (c->size / c->stride < 4 * ks[i])
 			break;
@@ -480,7 +480,7 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 			rc = mem_result_stats(&ratio);
 		bm_result_free(&rk);
 		if (rc != 0)
-			tool_lib_fail(t, rc, "the parallelism's statistics");
+			tool_exit_lib(t, rc, "the parallelism's statistics");
 		p->ratio[i] = ratio.per_op_ns.median;
 		if (ratio.per_op_ns.median > p->value) {
 			bm_result_free(&p->r);

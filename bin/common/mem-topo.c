@@ -259,11 +259,12 @@ mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
 	if (avail == 0 || need <= (double)avail)
 		return;
 	if (nload > 0)
-		tool_fail(t, "%u worker(s) of %.0f MB and %u load process(es) "
+		tool_exit_fail(t,
+		    "%u worker(s) of %.0f MB and %u load process(es) "
 		    "of %.0f MB need %.0f MB; %.0f MB are available "
 		    "(MemAvailable)", nprocs, (double)per / 1e6, nload,
 		    (double)load_per / 1e6, need / 1e6, (double)avail / 1e6);
-	tool_fail(t, "%u worker(s) of %.0f MB need %.0f MB; %.0f MB are "
+	tool_exit_fail(t, "%u worker(s) of %.0f MB need %.0f MB; %.0f MB are "
 	    "available (MemAvailable)", nprocs, (double)per / 1e6, need / 1e6,
 	    (double)avail / 1e6);
 }
@@ -280,7 +281,8 @@ mem_precheck(const struct tool *t, size_t len)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
+		tool_exit_fail(t, "cannot allocate %.0f MB: %s",
+		    (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
 	mem_fits(t, len, t->opts.parallel, 0, 0);
