@@ -266,7 +266,7 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 		    (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
-	mem_fits(t, len, t->opts.parallel, 0, 0);
+	mem_topo_fits(t, len, t->opts.parallel, 0, 0);
 }
 
 /* Measure one mode's bandwidth and print "MB MB/s". */

@@ -200,11 +200,11 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	size = tp->l1d / 8 > 4096 ? tp->l1d / 8 : 4096;
 	progress_start(&prog, t);
 	for (s = size; s <= o->len && npoints < CACHE_MAX_POINTS;
-	    s = mem_next_size(s))
+	    s = mem_topo_next_size(s))
 		npoints++;
 	sweep_begin(&w->sw, "sizes", npoints);
 	for (more = 1; more && size <= o->len && n < CACHE_MAX_POINTS;
-	    size = mem_next_size(size)) {
+	    size = mem_topo_next_size(size)) {
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
 		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
@@ -364,7 +364,8 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 	j->sizes_agree = level == 0 || w->np == 0 ||
 	    bm_agree(sizes, w->np, CACHE_SIZE_TOLERANCE, NULL, NULL) == 1;
 	if (level > 0) {
-		rc = mem_level_size_check(tp, level, w->sizes[m->bound[s]],
+		rc = mem_rules_level_size_check(tp, level,
+		    w->sizes[m->bound[s]],
 		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
 		if (rc < 0)
 			tool_exit_lib(t, rc, "checking the level's size");
@@ -419,8 +420,8 @@ main(int argc, char **argv)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	tool_setup(&t);
-	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)o.len);
+	mem_topo_sweep_options(&t);
+	mem_topo_precheck(&t, (size_t)o.len);
 	cache_sweep(&t, &tp, &o, &w);
 	cache_cut(w.lat, w.n, &tp, &m);
 	/* A sweep cut short is memory only if it went that far itself. */

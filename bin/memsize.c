@@ -192,6 +192,6 @@ main(int argc, char **argv)
 	rec.nparams = 1;
 	rec.measured = params + 1;
 	rec.nmeasured = 3;
-	mem_report_derived(&t, &rec, mem_line_whole, NULL);
+	mem_report_derived(&t, &rec, mem_report_line_whole, NULL);
 	return tool_finish(&t);
 }

@@ -79,8 +79,8 @@ main(int argc, char **argv)
 		tool_exit_usage(&t, "-L %llu does not fit a page and twice "
 		    "in -M", (unsigned long long)o.line);
 	tool_setup(&t);
-	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)o.len);
+	mem_topo_sweep_options(&t);
+	mem_topo_precheck(&t, (size_t)o.len);
 
 	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2)
 		npoints++;
@@ -114,7 +114,8 @@ main(int argc, char **argv)
 		rec.nmeasured = sweep_measured(found, 4 + MEM_PAR_KS - 1,
 		    measured, sizeof measured / sizeof measured[0], &sw,
 		    (double)size * 2);
-		np = mem_round_medians(&par.r, answers, PAR_MEM_MAX_PROCS);
+		np = mem_rules_round_medians(&par.r, answers,
+		    PAR_MEM_MAX_PROCS);
 		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
 		    PAR_MEM_TOLERANCE)) < 0)
 			tool_exit_lib(&t, rc, "judging the processes' answers");

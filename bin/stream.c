@@ -220,14 +220,14 @@ main(int argc, char **argv)
 	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option, &o);
 	if (first < argc)
 		tool_exit_usage(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
+	mem_topo_detect(&tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	memset(&s, 0, sizeof s);
 	s.n = (size_t)(o.len / sizeof(double));
 	tool_setup(&t);
-	mem_precheck(&t, 3 * s.n * sizeof(double));
+	mem_topo_precheck(&t, 3 * s.n * sizeof(double));
 	ks = o.version == 1 ? stream_v1 : stream_v2;
 	for (i = 0; i < 4; i++)
 		stream_one(&t, &s, &ks[i], &tp, o.version);

@@ -299,7 +299,7 @@ mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
 	    o);
 	if (first < argc)
 		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
-	mem_topology(tp);
+	mem_topo_detect(tp);
 	if (o->line == 0)
 		o->line = tp->line;
 	t->default_enough_us = MEM_ENOUGH_US;
