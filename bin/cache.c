@@ -116,7 +116,7 @@ cache_level_result(const double *lat, size_t from, size_t to, bm_result *r)
 	r->parallel = 1;
 	r->repetitions = 1;
 	r->cycles_per_op = (double)NAN;
-	return mem_result_stats(r);
+	return mem_chase_result_stats(r);
 }
 
 /* What the processes and the machine say of one level. */
@@ -145,10 +145,10 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	int rc, phit;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
-	mem_parallelism(t, &c, &mp);
+	mem_chase_parallelism(t, &c, &mp);
 	par = mp.value;
 	phit = mp.r.budget_hit;
-	mem_parallelism_free(&mp);
+	mem_chase_parallelism_free(&mp);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -420,7 +420,7 @@ main(int argc, char **argv)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	tool_setup(&t);
-	mem_topo_sweep_options(&t);
+	mem_sweep_options(&t);
 	mem_topo_precheck(&t, (size_t)o.len);
 	cache_sweep(&t, &tp, &o, &w);
 	cache_cut(w.lat, w.n, &tp, &m);

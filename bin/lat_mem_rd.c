@@ -355,7 +355,7 @@ main(int argc, char **argv)
 	len = lmr_parse(&t, argc, argv, &o, &tp, strides, &nstrides);
 	t.default_enough_us = MEM_ENOUGH_US;
 	tool_setup(&t);
-	mem_topo_sweep_options(&t);
+	mem_sweep_options(&t);
 	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);
 	if (o.load > 0)
 		mem_topo_fits(&t, len, t.opts.parallel, load_size, o.load);

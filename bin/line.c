@@ -105,7 +105,7 @@ main(int argc, char **argv)
 		o.len = mem_topo_size(&tp, 2, (size_t)16 << 20,
 		    (size_t)256 << 20);
 	tool_setup(&t);
-	mem_topo_sweep_options(&t);
+	mem_sweep_options(&t);
 	tool_min_enough(&t, LINE_MIN_ENOUGH_US);
 	mem_topo_precheck(&t, (size_t)o.len);
 	progress_start(&prog, &t);

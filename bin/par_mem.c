@@ -42,7 +42,7 @@ par_mem_line(const bm_record *rec, const void *cookie, char *line,
  * pages in order) and print how many loads the memory system overlaps:
  * one chain's time per load over the best time per load of several.  The
  * record's statistics are those of the chosen k's paired ratios
- * (mem_parallelism), its interval theirs.
+ * (mem_chase_parallelism), its interval theirs.
  */
 int
 main(int argc, char **argv)
@@ -79,7 +79,7 @@ main(int argc, char **argv)
 		tool_exit_usage(&t, "-L %llu does not fit a page and twice "
 		    "in -M", (unsigned long long)o.line);
 	tool_setup(&t);
-	mem_topo_sweep_options(&t);
+	mem_sweep_options(&t);
 	mem_topo_precheck(&t, (size_t)o.len);
 
 	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2)
@@ -87,7 +87,7 @@ main(int argc, char **argv)
 	sweep_begin(&sw, "sizes", npoints);
 	for (size = PAR_MEM_LOWER; more && size <= o.len; size *= 2) {
 		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
-		mem_parallelism(&t, &c, &par);
+		mem_chase_parallelism(&t, &c, &par);
 		/* The last point of a cut sweep says so, and what is missing. */
 		more = sweep_point(&t, &sw, par.r.budget_hit);
 		if (sw.cut)
@@ -127,7 +127,7 @@ main(int argc, char **argv)
 		nc = (size_t)rc;
 		(void)bm_record_contradicts(&rec, over, nc);
 		mem_report_derived(&t, &rec, par_mem_line, &size);
-		mem_parallelism_free(&par);
+		mem_chase_parallelism_free(&par);
 	}
 	sweep_say(&t, &sw, progress_size(from, sizeof from, (double)size));
 	return tool_finish(&t);

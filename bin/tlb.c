@@ -243,7 +243,7 @@ main(int argc, char **argv)
 		tool_exit_usage(&t, "-M %llu spans fewer than %d pages",
 		    (unsigned long long)o.len, 2 * TLB_MIN_PAGES);
 	tool_setup(&t);
-	mem_topo_sweep_options(&t);
+	mem_sweep_options(&t);
 	mem_topo_precheck(&t, maxpages * tp.page);
 	reach = tlb_sweep(&t, &tp, &o, maxpages, &w, &cost);
 	tlb_answers(&w, answers);

@@ -193,13 +193,13 @@ mem_rules_answers_result(const double *v, size_t n, bm_result *r)
 	r->cycles_per_op = (double)NAN;
 	if (m == 0)
 		return BM_ERANGE;
-	return mem_result_stats(r);
+	return mem_chase_result_stats(r);
 }
 
 /*
  * Each round's median of a made-up result (a figure each, as
- * mem_rules_answers_result's and mem_parallelism's), as mem_result_stats()
- * kept it: into med[0..max-1].  Returns how many rounds (at most max).
+ * mem_rules_answers_result's and mem_chase_parallelism's), as
+ * mem_chase_result_stats() kept it: into med[0..max-1].  Returns how many rounds (at most max).
  */
 size_t
 mem_rules_round_medians(const bm_result *r, double *med, size_t max)

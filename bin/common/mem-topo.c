@@ -205,25 +205,6 @@ mem_topo_next_size(size_t size)
 	return size == p ? p + p / 2 : 2 * p;
 }
 
-/*
- * Short points for tools that sweep many sizes: 5 repetitions, 2 ms of
- * warmup unless -N or -W were given, and 3 rounds of fresh workers per
- * point unless --processes or BENCHMP_PROCESSES say otherwise (a
- * sweep's points check each other; 5 rounds made cache take 20 s).  The
- * chase walks its whole chain once before timing.  Their 5 ms intervals
- * (MEM_ENOUGH_US, unless ENOUGH says otherwise) are the tool's default
- * given before tool_setup() (mem_sweep_parse()); call this after it.
- */
-void
-mem_topo_sweep_options(struct tool *t)
-{
-	if (!t->reps_given)
-		t->opts.repetitions = MEM_SWEEP_REPS;
-	t->opts.processes = MEM_SWEEP_PROCESSES;
-	if (!t->warmup_given)
-		t->opts.warmup_us = MEM_SWEEP_WARMUP_US;
-}
-
 /* MemAvailable from /proc/meminfo in bytes, or 0 where it is unknown. */
 static uint64_t
 mem_topo_available(void)

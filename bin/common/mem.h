@@ -1,7 +1,7 @@
 /*
  * mem.h: what the memory-hierarchy tools share: topology (mem-topo.c), the
- * chase and read kernels (mem-chase.c), load processes (mem-load.c) and
- * reporting (mem-report.c).
+ * chase and read kernels (mem-chase.c), the sweep options (mem-sweep.c),
+ * load processes (mem-load.c) and reporting (mem-report.c).
  */
 #ifndef BM_MEM_H
 #define BM_MEM_H
@@ -97,7 +97,7 @@ void mem_topo_detect_at(struct mem_topo *tp, const char *root);
 size_t mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
     size_t max);
 size_t mem_topo_next_size(size_t size);
-void mem_topo_sweep_options(struct tool *t);
+void mem_sweep_options(struct tool *t);
 
 /* The -L and -M of the sweep tools (cache, line, par_mem, tlb). */
 struct mem_sweep_opts {
@@ -134,10 +134,10 @@ int mem_chase_run(bm_iter_t n, void *cookie);
 int mem_chase_cleanup(bm_iter_t n, void *cookie);
 void mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r);
 double mem_chase_latency(struct tool *t, struct mem_chase *c);
-uint64_t mem_line_arg(const struct tool *t, const char *arg);
-/* The k tried by mem_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
+uint64_t mem_sweep_line_arg(const struct tool *t, const char *arg);
+/* The k tried by mem_chase_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
 #define MEM_PAR_KS 5
-/* What mem_parallelism() found for one chase. */
+/* What mem_chase_parallelism() found for one chase. */
 struct mem_parallel {
 	double value;		/* the chosen k's median ratio, at least 1 */
 	unsigned k;		/* the chains chosen */
@@ -145,10 +145,10 @@ struct mem_parallel {
 	double ratio[MEM_PAR_KS];	/* each k's median ratio, NAN if not tried */
 	bm_result r;		/* the chosen k's paired ratios (ns = ratio) */
 };
-void mem_parallelism(struct tool *t, const struct mem_chase *c,
+void mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
     struct mem_parallel *p);
-void mem_parallelism_free(struct mem_parallel *p);
-int mem_result_stats(bm_result *r);
+void mem_chase_parallelism_free(struct mem_parallel *p);
+int mem_chase_result_stats(bm_result *r);
 void mem_topo_precheck(const struct tool *t, size_t len);
 void mem_topo_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload);
