@@ -262,10 +262,11 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
+		tool_exit_fail(t, "cannot allocate %.0f MB: %s",
+		    (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
-	mem_fits(t, len, t->opts.parallel, 0, 0);
+	mem_topo_fits(t, len, t->opts.parallel, 0, 0);
 }
 
 /* Measure one mode's bandwidth and print "MB MB/s". */
@@ -291,15 +292,15 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first < 2)
-		tool_usage_error(&t, "missing %s", argc - first == 0 ?
+		tool_exit_usage(&t, "missing %s", argc - first == 0 ?
 		    "the size and the mode" : "the mode");
 	if (argc - first > 3)
-		tool_usage_error(&t, "too many arguments");
+		tool_exit_usage(&t, "too many arguments");
 	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
 	m = tool_mode(&t, "mode", argv[first + 1], TOOL_TABLE(bw_modes));
 	if (argc - first == 3) {
 		if (strcmp(argv[first + 2], "conflict") != 0)
-			tool_usage_error(&t, "unknown argument '%s' (expected "
+			tool_exit_usage(&t, "unknown argument '%s' (expected "
 			    "conflict)", argv[first + 2]);
 		s.conflict = 1;
 	}
@@ -315,8 +316,8 @@ main(int argc, char **argv)
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 
-	params[0] = tool_param("size", NULL, (double)s.size);
-	params[1] = tool_param("conflict", s.conflict ? "yes" : "no", 0);
+	params[0] = tool_record_param("size", NULL, (double)s.size);
+	params[1] = tool_record_param("conflict", s.conflict ? "yes" : "no", 0);
 	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
 	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
 	tool_report_value(&t, &rec, line, 2, "");

@@ -116,7 +116,7 @@ cache_level_result(const double *lat, size_t from, size_t to, bm_result *r)
 	r->parallel = 1;
 	r->repetitions = 1;
 	r->cycles_per_op = (double)NAN;
-	return mem_result_stats(r);
+	return mem_chase_result_stats(r);
 }
 
 /* What the processes and the machine say of one level. */
@@ -145,10 +145,10 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	int rc, phit;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
-	mem_parallelism(t, &c, &mp);
+	mem_chase_parallelism(t, &c, &mp);
 	par = mp.value;
 	phit = mp.r.budget_hit;
-	mem_parallelism_free(&mp);
+	mem_chase_parallelism_free(&mp);
 	/* The level names the figure; its size and parallelism were found. */
 	params[0] = (bm_param){ "level", NULL, (double)level };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
@@ -159,7 +159,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
 	found[3] = (bm_param){ "topology", tp->source, 0 };
 	if ((rc = cache_level_result(w->lat, from, to, &lr)) != 0)
-		tool_lib_fail(t, rc, "the level's statistics");
+		tool_exit_lib(t, rc, "the level's statistics");
 	/* A sweep cut by the time bound: its levels say so. */
 	lr.budget_hit = w->sw.hit || phit;
 	tool_record_figure(&rec, t, level > 0 ? "cache" : "memory", "latency",
@@ -174,7 +174,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	    (double)w->next);
 	if ((rc = bm_record_agreement(&rec, j->lat, j->np,
 	    CACHE_LATENCY_TOLERANCE)) < 0)
-		tool_lib_fail(t, rc, "judging the processes' latencies");
+		tool_exit_lib(t, rc, "judging the processes' latencies");
 	if (!j->sizes_agree)
 		rec.agreement = BM_AGREEMENT_DISAGREE;
 	(void)bm_record_contradicts(&rec, j->c, j->nc);
@@ -200,11 +200,11 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	size = tp->l1d / 8 > 4096 ? tp->l1d / 8 : 4096;
 	progress_start(&prog, t);
 	for (s = size; s <= o->len && npoints < CACHE_MAX_POINTS;
-	    s = mem_next_size(s))
+	    s = mem_topo_next_size(s))
 		npoints++;
 	sweep_begin(&w->sw, "sizes", npoints);
 	for (more = 1; more && size <= o->len && n < CACHE_MAX_POINTS;
-	    size = mem_next_size(size)) {
+	    size = mem_topo_next_size(size)) {
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
 		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
@@ -223,10 +223,11 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	}
 	progress_clear(&prog);
 	if (n < 3 && w->sw.cut)
-		tool_fail(t, "the time bound (--max-time %.2f s) left fewer "
+		tool_exit_fail(t,
+		    "the time bound (--max-time %.2f s) left fewer "
 		    "than 3 sizes measured", t->max_time_s);
 	if (n < 3)
-		tool_usage_error(t, "-M %llu leaves fewer than 3 sizes to "
+		tool_exit_usage(t, "-M %llu leaves fewer than 3 sizes to "
 		    "measure", (unsigned long long)o->len);
 	w->n = n;
 	w->next = size;
@@ -363,10 +364,11 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 	j->sizes_agree = level == 0 || w->np == 0 ||
 	    bm_agree(sizes, w->np, CACHE_SIZE_TOLERANCE, NULL, NULL) == 1;
 	if (level > 0) {
-		rc = mem_level_size_check(tp, level, w->sizes[m->bound[s]],
+		rc = mem_rules_level_size_check(tp, level,
+		    w->sizes[m->bound[s]],
 		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the level's size");
+			tool_exit_lib(t, rc, "checking the level's size");
 		j->nc += (size_t)rc;
 	}
 	if (s > 0) {
@@ -374,11 +376,12 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 			snprintf(j->what[1], sizeof j->what[1], "L%u latency",
 			    level);
 		else
-			snprintf(j->what[1], sizeof j->what[1], "memory latency");
+			snprintf(j->what[1], sizeof j->what[1],
+			    "memory latency");
 		rc = bm_contradiction_check(&j->c[j->nc], j->what[1], m->v[s],
 		    m->v[s - 1], 1, INFINITY, "the level before", "ns");
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the level's latency");
+			tool_exit_lib(t, rc, "checking the level's latency");
 		j->nc += (size_t)rc;
 	}
 }
@@ -418,7 +421,7 @@ main(int argc, char **argv)
 		    (size_t)1 << 30);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)o.len);
+	mem_topo_precheck(&t, (size_t)o.len);
 	cache_sweep(&t, &tp, &o, &w);
 	cache_cut(w.lat, w.n, &tp, &m);
 	/* A sweep cut short is memory only if it went that far itself. */
@@ -428,7 +431,8 @@ main(int argc, char **argv)
 		b = m.bound[s];
 		cache_judge(&t, &tp, &w, &m, s, (unsigned)s + 1, &j);
 		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], &w,
-		    m.start[s], m.end[s], w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
+		    m.start[s], m.end[s],
+		    w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
 		    w.sizes[b] / 2 : w.sizes[m.start[s]], &j);
 	}
 	if (memory) {

@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return tool_calibration_main("enough", BM_CAL_ENOUGH, argc, argv);
+	return calib_main("enough", BM_CAL_ENOUGH, argc, argv);
 }

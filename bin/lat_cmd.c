@@ -70,7 +70,7 @@ cmd_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->timeout_s = tool_uint(t, "--timeout", arg, 1,
 		    7 * 24 * 3600);
 	else
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 }
 
 /*
@@ -87,14 +87,14 @@ cmd_hide_stdout(struct tool *t, int keep_output)
 	if ((saved = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0) {
 		if (errno == EBADF)
 			return -1;
-		tool_fail(t, "cannot copy standard output: %s",
+		tool_exit_fail(t, "cannot copy standard output: %s",
 		    strerror(errno));
 	}
 	fd = keep_output ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		tool_fail(t, "cannot open /dev/null: %s", strerror(errno));
+		tool_exit_fail(t, "cannot open /dev/null: %s", strerror(errno));
 	if (dup2(fd, 1) < 0)
-		tool_fail(t, "cannot redirect standard output: %s",
+		tool_exit_fail(t, "cannot redirect standard output: %s",
 		    strerror(errno));
 	if (fd != 2)
 		close(fd);
@@ -108,7 +108,7 @@ cmd_restore_stdout(struct tool *t, int saved)
 	if (saved < 0)
 		return;
 	if (dup2(saved, 1) < 0)
-		tool_fail(t, "cannot restore standard output: %s",
+		tool_exit_fail(t, "cannot restore standard output: %s",
 		    strerror(errno));
 	close(saved);
 }
@@ -225,10 +225,10 @@ cmd_readings_out(struct tool *t, int saved, uint64_t interval_ms)
 	if (saved < 0 || interval_ms == 0)
 		return NULL;
 	if ((fd = fcntl(saved, F_DUPFD_CLOEXEC, 3)) < 0)
-		tool_fail(t, "cannot copy standard output: %s",
+		tool_exit_fail(t, "cannot copy standard output: %s",
 		    strerror(errno));
 	if ((f = fdopen(fd, "w")) == NULL)
-		tool_fail(t, "cannot open standard output: %s",
+		tool_exit_fail(t, "cannot open standard output: %s",
 		    strerror(errno));
 	return f;
 }
@@ -241,14 +241,14 @@ cmd_parse(struct tool *t, int argc, char **argv, struct cmd_opts *o)
 
 	first = tool_parse(t, argc, argv, NULL, cmd_long, cmd_option, o);
 	if (first >= argc)
-		tool_usage_error(t, "missing the command to run");
+		tool_exit_usage(t, "missing the command to run");
 	if (t->opts.parallel != 1)
-		tool_usage_error(t, "-P does not apply: the command runs one "
+		tool_exit_usage(t, "-P does not apply: the command runs one "
 		    "at a time");
 	if (t->warmup_given)
-		tool_usage_error(t, "-W does not apply to a command");
+		tool_exit_usage(t, "-W does not apply to a command");
 	if (t->opts.percentiles != 0)
-		tool_usage_error(t, "--percentiles does not apply to a "
+		tool_exit_usage(t, "--percentiles does not apply to a "
 		    "command");
 	return first;
 }
@@ -290,7 +290,7 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if (fflush(stdout) != 0)
-		tool_fail(&t, "writing the result: %s", strerror(errno));
+		tool_exit_fail(&t, "writing the result: %s", strerror(errno));
 	saved = cmd_hide_stdout(&t, o.keep_output);
 	rd.name = argv[first];
 	rd.interval_ms = o.interval_ms;
@@ -304,10 +304,10 @@ main(int argc, char **argv)
 	    o.timeout_s * 1000000u, every_us, cmd_reading, &rd, &r);
 	progress_clear(&rd.prog);
 	if (rd.out != NULL && fclose(rd.out) != 0 && rc == 0)
-		tool_fail(&t, "writing the result: %s", strerror(errno));
+		tool_exit_fail(&t, "writing the result: %s", strerror(errno));
 	cmd_restore_stdout(&t, saved);
 	if (rc != 0)
-		tool_run_fail(&t, rc);
+		tool_exit_run(&t, rc);
 
 	param = (bm_param){ "command", argv[first], 0 };
 	tool_record_us(&rec, &t, argv[first], &param, 1, &r);

@@ -274,17 +274,17 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 		    ovr_us, s->size / 1024);
 		return -1;
 	}
-	params[0] = tool_param("nprocs", NULL, nprocs);
-	params[1] = tool_param("size", NULL, (double)s->size);
+	params[0] = tool_record_param("nprocs", NULL, nprocs);
+	params[1] = tool_record_param("size", NULL, (double)s->size);
 	placement_params(&s->place, params, &np);
 	/* The overhead and the CPUs are measured: apart from the inputs. */
-	measured[0] = tool_param("overhead_us", NULL, ovr_us);
+	measured[0] = tool_record_param("overhead_us", NULL, ovr_us);
 	for (i = 0; i < s->place.nmeasured; i++)
 		measured[1 + i] = s->place.measured[i];
 	/* One trip is nprocs switches, each with one hop's overhead. */
 	if ((rc = bm_record_latency_per(&rec, t->name, "ring", "us", r,
 	    nprocs, ovr_us * 1000.0 * nprocs)) != 0)
-		tool_lib_fail(t, rc, "building the record");
+		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = measured;
@@ -304,10 +304,10 @@ ctx_parse(struct tool *t, int argc, char **argv, struct ctx_state *s,
 	first = tool_parse(t, argc, argv, "s:", placement_long, ctx_option,
 	    s);
 	if (first >= argc)
-		tool_usage_error(t, "missing the number of processes");
+		tool_exit_usage(t, "missing the number of processes");
 	nrings = argc - first;
 	if (nrings > CTX_MAX_RINGS)
-		tool_usage_error(t, "at most %d ring sizes", CTX_MAX_RINGS);
+		tool_exit_usage(t, "at most %d ring sizes", CTX_MAX_RINGS);
 	*maxring = 1;
 	for (i = 0; i < nrings; i++) {
 		rings[i] = (unsigned)tool_uint(t, "nprocs", argv[first + i], 2,
@@ -316,7 +316,7 @@ ctx_parse(struct tool *t, int argc, char **argv, struct ctx_state *s,
 			*maxring = rings[i];
 	}
 	if (t->opts.percentiles > 0)
-		tool_usage_error(t, "--percentiles does not apply to lat_ctx");
+		tool_exit_usage(t, "--percentiles does not apply to lat_ctx");
 	return nrings;
 }
 

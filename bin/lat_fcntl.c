@@ -166,10 +166,10 @@ main(int argc, char **argv)
 	t.extra_usage = placement_usage;
 	if (tool_parse(&t, argc, argv, NULL, placement_long, fcntl_option,
 	    sp) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
-	sp->dir = tool_tmpdir(&t);
+	sp->dir = tool_exit_tmpdir(&t);
 	b.initialize = fcntl_init;
 	b.benchmark = fcntl_bench;
 	b.cleanup = fcntl_cleanup;

@@ -239,7 +239,7 @@ fs_option(struct tool *t, int opt, const char *arg, void *cookie)
 		return;
 	}
 	if (o->nsizes == sizeof o->sizes / sizeof o->sizes[0])
-		tool_usage_error(t, "too many -s sizes");
+		tool_exit_usage(t, "too many -s sizes");
 	o->sizes[o->nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
 }
 
@@ -252,13 +252,13 @@ fs_parse(struct tool *t, int argc, char **argv, struct fs_opts *o)
 
 	first = tool_parse(t, argc, argv, "s:n:", NULL, fs_option, o);
 	if (first + 1 < argc)
-		tool_usage_error(t, "too many arguments");
+		tool_exit_usage(t, "too many arguments");
 	if (o->nsizes == 0) {
 		memcpy(o->sizes, defaults, sizeof defaults);
 		o->nsizes = sizeof defaults / sizeof defaults[0];
 	}
 	if (t->opts.percentiles > 0)
-		tool_usage_error(t, "--percentiles does not apply to lat_fs");
+		tool_exit_usage(t, "--percentiles does not apply to lat_fs");
 	/*
 	 * A cycle over 500 files takes a tenth of a second or more: three
 	 * per round of fresh workers, unless -N says otherwise, keeps five
@@ -278,13 +278,13 @@ fs_prepare(struct tool *t, struct fs_state *s, const char *dir)
 
 	/* The private directory goes in the directory to measure. */
 	if (dir != NULL && setenv("TMPDIR", dir, 1) != 0)
-		tool_fail(t, "cannot use %s: %s", dir, strerror(errno));
-	s->dir = tool_tmpdir(t);
+		tool_exit_fail(t, "cannot use %s: %s", dir, strerror(errno));
+	s->dir = tool_exit_tmpdir(t);
 	shlen = (size_t)t->opts.parallel * sizeof *s->shared;
 	m = mmap(NULL, shlen, PROT_READ | PROT_WRITE, MAP_SHARED |
 	    MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		tool_fail(t, "cannot map %zu bytes: %s", shlen,
+		tool_exit_fail(t, "cannot map %zu bytes: %s", shlen,
 		    strerror(errno));
 	s->shared = m;
 	return shlen;
@@ -336,11 +336,11 @@ fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
 		free(r->samples);
 		r->samples = NULL;
 		if ((rate = fs_half(s, t->opts.parallel, r, (int)half)) < 0)
-			tool_fail(t, "cannot summarise the run");
+			tool_exit_fail(t, "cannot summarise the run");
 		/* A sample is the time per file of one cycle. */
 		if ((rc = bm_record_rate(&rec, t->name, half ? "delete" :
 		    "create", "files/s", r, 1)) != 0)
-			tool_lib_fail(t, rc, "building the record");
+			tool_exit_lib(t, rc, "building the record");
 		/* The rate of all workers' files over their time. */
 		rec.value = rate;
 		rec.params = params;

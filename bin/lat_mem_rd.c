@@ -62,7 +62,7 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 	case 'r':
 		/* Two orders in one run: refuse rather than let the last win. */
 		if (o->order != MEM_ORDER_STRIDE && o->order != order)
-			tool_usage_error(t, "-t and -r are two chase orders: "
+			tool_exit_usage(t, "-t and -r are two chase orders: "
 			    "give one");
 		o->order = order;
 		break;
@@ -71,7 +71,7 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 		    LMR_MAX_LOAD);
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -89,7 +89,7 @@ lmr_check_load(struct tool *t)
 	char why[256];
 
 	if (mem_load_check(&lmr_loaders, why, sizeof why) != 0)
-		tool_fail(t, "%s", why);
+		tool_exit_fail(t, "%s", why);
 }
 
 /* The record's case name for the chase order. */
@@ -123,7 +123,7 @@ lmr_order(struct tool *t, struct lmr_roles *ro, size_t size, double ns)
 		rc = bm_contradiction_check(&ro->c, ro->what, ns, ref, 1,
 		    INFINITY, ro->source, "ns");
 		if (rc < 0)
-			tool_lib_fail(t, rc, "checking the levels' order");
+			tool_exit_lib(t, rc, "checking the levels' order");
 	}
 	if (size == ro->l2)
 		ro->l2_ns = ns;
@@ -161,14 +161,14 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	if (o->load > 0) {
 		lmr_check_load(t);
 		b0 = mem_load_bytes(&lmr_loaders);
-		t0 = mem_now();
+		t0 = mem_load_now();
 	}
 	mem_chase_measure(t, &c, &r);
 	if (o->load > 0) {
 		/* A load that ended meanwhile voids this point too. */
 		lmr_check_load(t);
 		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
-		    (mem_now() - t0);
+		    (mem_load_now() - t0);
 	}
 	/* The last point of a cut sweep says so, and what is missing. */
 	more = sweep_point(t, sw, r.budget_hit);
@@ -197,7 +197,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	}
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
 	    &r)) != 0)
-		tool_lib_fail(t, rc, "building the record");
+		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
 	rec.measured = params + np;
@@ -222,9 +222,9 @@ lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
 
 	first = tool_parse(t, argc, argv, "tr", lmr_long, lmr_option, o);
 	if (argc - first - 1 > LMR_MAX_STRIDES)
-		tool_usage_error(t, "too many strides (at most %d)",
+		tool_exit_usage(t, "too many strides (at most %d)",
 		    LMR_MAX_STRIDES);
-	mem_topology(tp);
+	mem_topo_detect(tp);
 	/* Without a length, four times the last-level cache. */
 	if (first < argc)
 		len = (size_t)tool_uint(t, "len_MB", argv[first], 1,
@@ -236,7 +236,7 @@ lmr_parse(struct tool *t, int argc, char **argv, struct lmr_opts *o,
 		strides[*nstrides] = (size_t)tool_size(t, "stride", argv[i],
 		    sizeof(void *), len);
 		if (strides[*nstrides] % sizeof(void *) != 0)
-			tool_usage_error(t, "stride %s is not a multiple of "
+			tool_exit_usage(t, "stride %s is not a multiple of "
 			    "%zu bytes", argv[i], sizeof(void *));
 		(*nstrides)++;
 	}
@@ -253,7 +253,7 @@ lmr_roles_find(const struct mem_topo *tp, size_t stride, size_t len,
 	size_t size, l2 = tp->n > 1 ? tp->lv[1].size : 0;
 
 	memset(ro, 0, sizeof *ro);
-	for (size = LMR_LOWER; size <= len; size = mem_next_size(size)) {
+	for (size = LMR_LOWER; size <= len; size = mem_topo_next_size(size)) {
 		if (size < stride)
 			continue;
 		if (size <= tp->l1d / 2)
@@ -271,7 +271,7 @@ lmr_first(size_t stride)
 	size_t size = LMR_LOWER;
 
 	while (size < stride)
-		size = mem_next_size(size);
+		size = mem_topo_next_size(size);
 	return size;
 }
 
@@ -289,7 +289,8 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 
 	progress_start(&prog, t);
 	for (i = 0; i < nstrides; i++)
-		for (size = LMR_LOWER; size <= len; size = mem_next_size(size))
+		for (size = LMR_LOWER; size <= len;
+		    size = mem_topo_next_size(size))
 			npoints += size >= strides[i];
 	sweep_begin(&sw, "points", npoints);
 	for (i = 0; more && i < nstrides; i++) {
@@ -298,14 +299,14 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 			printf("\"stride=%zu\n", strides[i]);
 		lmr_roles_find(tp, strides[i], len, &ro);
 		for (size = LMR_LOWER; more && size <= len;
-		    size = mem_next_size(size)) {
+		    size = mem_topo_next_size(size)) {
 			if (size < strides[i])
 				continue;
 			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
 			    progress_size(sz, sizeof sz, (double)size),
 			    strides[i], ++point, npoints);
 			/* The point after this one, in this stride or the next. */
-			next = mem_next_size(size);
+			next = mem_topo_next_size(size);
 			nstride = strides[i];
 			if (next > len) {
 				nstride = i + 1 < nstrides ? strides[i + 1] : 0;
@@ -357,22 +358,22 @@ main(int argc, char **argv)
 	mem_sweep_options(&t);
 	load_size = mem_topo_size(&tp, 4, (size_t)64 << 20, (size_t)1 << 30);
 	if (o.load > 0)
-		mem_fits(&t, len, t.opts.parallel, load_size, o.load);
-	mem_precheck(&t, len);
+		mem_topo_fits(&t, len, t.opts.parallel, load_size, o.load);
+	mem_topo_precheck(&t, len);
 
 	if (o.load > 0) {
 		t.cleanup = lmr_cleanup;
 		rc = mem_load_start(&lmr_loaders, o.load, load_size, why,
 		    sizeof why);
 		if (rc != 0)
-			tool_fail(&t, "cannot start the load: %s", why);
+			tool_exit_fail(&t, "cannot start the load: %s", why);
 		b0 = mem_load_bytes(&lmr_loaders);
-		t0 = mem_now();
+		t0 = mem_load_now();
 	}
 	lmr_sweep(&t, &o, &tp, strides, nstrides, len);
 	if (o.load > 0) {
 		double mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) /
-		    1e6 / (mem_now() - t0);
+		    1e6 / (mem_load_now() - t0);
 
 		mem_load_stop(&lmr_loaders);
 		if (!t.json)

@@ -36,7 +36,7 @@ main(int argc, char **argv)
 
 		if ((rc = bm_record_latency_per(&rec, t.name,
 		    ops_cases[i].label, "ns", &r, OPS_BLOCK, 0)) != 0)
-			tool_lib_fail(&t, rc, "building the record");
+			tool_exit_lib(&t, rc, "building the record");
 		snprintf(line, sizeof line, "%s: ", ops_cases[i].label);
 		tool_report_value(&t, &rec, line, 2, " nanoseconds");
 		bm_result_free(&r);

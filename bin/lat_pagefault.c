@@ -113,7 +113,8 @@ pf_count(struct tool *t, struct pf_state *s)
 	if ((rc = pf_setup(&probe, 0)) != 0 ||
 	    (rc = file_pages_pass(&probe.w)) != 0) {
 		(void)file_pages_cleanup(0, &probe);
-		tool_fail(t, "cannot map %s: %s", s->w.file, strerror(-rc));
+		tool_exit_fail(t, "cannot map %s: %s", s->w.file,
+		    strerror(-rc));
 	}
 	getrusage(RUSAGE_SELF, &a);
 	for (i = 0; i < PF_COUNT_PASSES; i++)
@@ -136,7 +137,7 @@ pf_size(struct tool *t, struct pf_state *s)
 	s->w.pagesize = (size_t)sysconf(_SC_PAGESIZE);
 	s->w.npages = (size_t)(size / s->w.pagesize);
 	if (s->w.npages == 0)
-		tool_fail(t, "%s holds %ju bytes, less than a page (%zu)",
+		tool_exit_fail(t, "%s holds %ju bytes, less than a page (%zu)",
 		    s->w.file, (uintmax_t)size, s->w.pagesize);
 	s->w.size = (uint64_t)s->w.npages * s->w.pagesize;
 	file_pass_bound(t, s->w.size);
@@ -159,7 +160,7 @@ pf_map_ns(struct tool *t, bm_bench *b, const bm_result *r)
 	 * they can come out dearer than a whole pass.
 	 */
 	if (r->per_op_ns.median <= map_ns)
-		tool_fail(t, "the map and unmap alone (%.2f us) took "
+		tool_exit_fail(t, "the map and unmap alone (%.2f us) took "
 		    "as long as a pass (%.2f us): no figure",
 		    map_ns / 1000, r->per_op_ns.median / 1000);
 	return map_ns;
@@ -184,7 +185,7 @@ pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
 	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
 	if ((rc = bm_record_latency_per(&rec, t->name, s->per_fault ?
 	    "per-fault" : "per-page", "us", r, div, map_ns)) != 0)
-		tool_lib_fail(t, rc, "building the record");
+		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = 2;
 	/* The faults and the map+unmap cost are found, not asked for. */
@@ -202,7 +203,8 @@ main(int argc, char **argv)
 	struct tool t = {
 		.name = "lat_pagefault",
 		.args = "[-C] [--per-fault] file",
-		.extra_usage = "\n  -C           each worker maps its own copy of "
+		.extra_usage = "\n  -C           each worker maps its own copy "
+		    "of "
 		    "the file, made under $TMPDIR\n"
 		    "  --per-fault  microseconds per page fault the kernel "
 		    "counts, not per page\n               (not lmbench's "
@@ -228,7 +230,8 @@ main(int argc, char **argv)
 	pf_size(&t, &s);
 	s.w.dir = file_clone_dir(&t, &o);
 	if (s.per_fault && (faults = pf_count(&t, &s)) < 1)
-		tool_fail(&t, "a pass over %s took no page faults", s.w.file);
+		tool_exit_fail(&t, "a pass over %s took no page faults",
+		    s.w.file);
 	b.initialize = pf_init;
 	b.benchmark = file_pages_run;
 	b.cleanup = file_pages_cleanup;

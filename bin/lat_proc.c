@@ -202,15 +202,19 @@ main(int argc, char **argv)
 	 * (ulimit -s 32) turned into a SIGSEGV before any message.
 	 */
 	if ((s = calloc(1, sizeof *s)) == NULL)
-		tool_fail(&t, "cannot allocate the state: %s", strerror(errno));
+		tool_exit_fail(&t, "cannot allocate the state: %s",
+		    strerror(errno));
 	if ((s->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
-		tool_fail(&t, "cannot open /dev/null: %s", strerror(errno));
+		tool_exit_fail(&t, "cannot open /dev/null: %s",
+		    strerror(errno));
 	s->how = m->how;
 	if (s->how >= 1 && proc_find_helper(s) != 0)
-		tool_fail(&t, "cannot find the helper %s beside the program",
+		tool_exit_fail(&t,
+		    "cannot find the helper %s beside the program",
 		    PROC_HELPER);
 	if (s->how == 2 && proc_quote_helper(s) != 0)
-		tool_fail(&t, "the helper's path is too long: %s", s->helper);
+		tool_exit_fail(&t, "the helper's path is too long: %s",
+		    s->helper);
 	b.initialize = NULL;
 	b.benchmark = s->how < 0 ? proc_procedure : proc_spawns;
 	b.cleanup = NULL;

@@ -143,22 +143,22 @@ main(int argc, char **argv)
 
 	first = tool_parse(&t, argc, argv, "n:", NULL, select_option, s);
 	if (first >= argc)
-		tool_usage_error(&t, "missing the kind of descriptor");
+		tool_exit_usage(&t, "missing the kind of descriptor");
 	if (strcmp(argv[first], "tcp") == 0)
 		s->tcp = 1;
 	else if (strcmp(argv[first], "file") != 0)
-		tool_usage_error(&t, "unknown kind '%s'", argv[first]);
+		tool_exit_usage(&t, "unknown kind '%s'", argv[first]);
 	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
+		tool_exit_usage(&t, "too many arguments");
 	tool_setup(&t);
 	if (!s->tcp)
-		s->dir = tool_tmpdir(&t);
+		s->dir = tool_exit_tmpdir(&t);
 	b.initialize = select_init;
 	b.benchmark = select_bench;
 	b.cleanup = select_cleanup;
 	b.cookie = s;
 	tool_run(&t, &b, &r);
-	params[0] = tool_param("nfds", NULL, s->nfds);
+	params[0] = tool_record_param("nfds", NULL, s->nfds);
 	snprintf(label, sizeof label, "Select on %u %sfd's", s->nfds,
 	    s->tcp ? "tcp " : "");
 	tool_report_us(&t, s->tcp ? "tcp" : "file", params, 1, &r, label);

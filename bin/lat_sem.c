@@ -185,7 +185,7 @@ sem_set_make(struct tool *t, unsigned workers)
 	sigset_t old;
 	int id, err;
 
-	tool_fatal_hold(sem_set_remove, &old);
+	tool_exit_fatal_hold(sem_set_remove, &old);
 	sem_set_owner = getpid();
 	id = semget(IPC_PRIVATE, (int)(2 * workers), IPC_CREAT | 0600);
 	err = errno;
@@ -193,9 +193,10 @@ sem_set_make(struct tool *t, unsigned workers)
 		sem_set_id = id;
 		sem_guard_start(id);
 	}
-	tool_fatal_release(&old);
+	tool_exit_fatal_release(&old);
 	if (id < 0)
-		tool_fail(t, "cannot make a set of %u System V semaphores: %s",
+		tool_exit_fail(t,
+		    "cannot make a set of %u System V semaphores: %s",
 		    2 * workers, strerror(err));
 }
 
@@ -414,7 +415,7 @@ main(int argc, char **argv)
 	    "in shared memory instead of lmbench's System V\n"
 	    "               semaphore pair\n%s", placement_usage);
 	if (tool_parse(&t, argc, argv, NULL, longopts, sem_option, sp) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if (!sp->posix) {

@@ -179,24 +179,24 @@ main(int argc, char **argv)
 	    TOOL_TABLE(sig_modes));
 	if (first + 1 < argc) {
 		if (m->fn != sig_prot)
-			tool_usage_error(&t, "%s takes no file", m->name);
+			tool_exit_usage(&t, "%s takes no file", m->name);
 		s.file = argv[first + 1];
 	}
 	if (t.opts.percentiles > 0 && m->fn == sig_prot)
-		tool_usage_error(&t, "--percentiles does not apply to prot");
+		tool_exit_usage(&t, "--percentiles does not apply to prot");
 	tool_setup(&t);
 	/*
 	 * The page mapped is the file's first: a FIFO, a device or an empty
 	 * file has none to fault on (and a FIFO would block the open).
 	 */
 	if (s.file != NULL && file_check(&t, s.file, O_RDONLY, 0) == 0)
-		tool_fail(&t, "%s is empty: nothing to map", s.file);
+		tool_exit_fail(&t, "%s is empty: nothing to map", s.file);
 	b.initialize = m->init;
 	b.benchmark = m->fn;
 	b.cleanup = m->cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	param = tool_param("file", s.file, 0);
+	param = tool_record_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, s.file != NULL, &r, m->label);
 	bm_result_free(&r);
 	return tool_finish(&t);

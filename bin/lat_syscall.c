@@ -128,15 +128,16 @@ syscall_check(struct tool *t, const struct syscall_state *s)
 
 	if ((fd = open(s->file, (s->write ? O_WRONLY : O_RDONLY) |
 	    O_NONBLOCK | O_CLOEXEC)) < 0)
-		tool_fail(t, "cannot open %s: %s", s->file, strerror(errno));
+		tool_exit_fail(t, "cannot open %s: %s", s->file,
+		    strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		err = errno;
 		close(fd);
-		tool_fail(t, "cannot stat %s: %s", s->file, strerror(err));
+		tool_exit_fail(t, "cannot stat %s: %s", s->file, strerror(err));
 	}
 	close(fd);
 	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
-		tool_fail(t, "%s is not a regular file (nor a character "
+		tool_exit_fail(t, "%s is not a regular file (nor a character "
 		    "device)", s->file);
 }
 
@@ -190,7 +191,7 @@ main(int argc, char **argv)
 	    "missing the system call to measure", TOOL_TABLE(syscall_modes));
 	if (first + 1 < argc) {
 		if (m->fixed_file != NULL || m->fn == syscall_null)
-			tool_usage_error(&t, "%s takes no file", m->name);
+			tool_exit_usage(&t, "%s takes no file", m->name);
 		s.file = argv[first + 1];
 	}
 	if (m->fixed_file != NULL)
@@ -200,7 +201,8 @@ main(int argc, char **argv)
 
 	/* Refuse a file we cannot use before any worker starts. */
 	if (m->fn == syscall_stat && stat(s.file, &st) != 0)
-		tool_fail(&t, "cannot stat %s: %s", s.file, strerror(errno));
+		tool_exit_fail(&t, "cannot stat %s: %s", s.file,
+		    strerror(errno));
 	if (m->needs_fd || m->fn == syscall_open)
 		syscall_check(&t, &s);
 
@@ -210,7 +212,7 @@ main(int argc, char **argv)
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
 
-	param = tool_param("file", s.file, 0);
+	param = tool_record_param("file", s.file, 0);
 	tool_report_us(&t, m->name, &param, m->fn == syscall_null ? 0 : 1, &r,
 	    m->label);
 	bm_result_free(&r);

@@ -153,7 +153,7 @@ usleep_option(struct tool *t, int opt, const char *arg, void *cookie)
 			return;
 		}
 	}
-	tool_usage_error(t, "-u: unknown method '%s'", arg);
+	tool_exit_usage(t, "-u: unknown method '%s'", arg);
 }
 
 /* Measure and print. */
@@ -174,9 +174,9 @@ main(int argc, char **argv)
 
 	first = tool_parse(&t, argc, argv, "u:", NULL, usleep_option, &mode);
 	if (first >= argc)
-		tool_usage_error(&t, "missing the time to sleep");
+		tool_exit_usage(&t, "missing the time to sleep");
 	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
+		tool_exit_usage(&t, "too many arguments");
 	s.us = (unsigned long)tool_uint(&t, "usecs", argv[first], 0,
 	    USLEEP_MAX_US);
 	s.ts.tv_sec = (time_t)(s.us / 1000000);
@@ -190,8 +190,8 @@ main(int argc, char **argv)
 	b.cleanup = NULL;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	params[0] = tool_param("usecs", NULL, (double)s.us);
-	params[1] = tool_param("method", mode->name, 0);
+	params[0] = tool_record_param("usecs", NULL, (double)s.us);
+	params[1] = tool_record_param("method", mode->name, 0);
 	snprintf(label, sizeof label, "%s %lu microseconds",
 	    mode->name, s.us);
 	tool_report_us(&t, mode->name, params, 2, &r, label);

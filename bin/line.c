@@ -45,7 +45,7 @@ line_measure(struct tool *t, size_t len, size_t stride, bm_result *r)
 
 /*
  * Each process's answer: round p of every stride (each a fresh process)
- * makes one curve, read as the median curve is (mem_line_knee); NAN
+ * makes one curve, read as the median curve is (mem_rules_line_knee); NAN
  * where that curve is not clear.  Returns how many answers.
  */
 static size_t
@@ -61,7 +61,7 @@ line_answers(const bm_result *res, size_t n, double *answers)
 		for (i = 0; i < n; i++)
 			curve[i] = res[i].process_ns != NULL ?
 			    res[i].process_ns[p] : (double)NAN;
-		answers[p] = mem_line_knee(curve, n, &k, &cost) ?
+		answers[p] = mem_rules_line_knee(curve, n, &k, &cost) ?
 		    (double)((size_t)LINE_MIN_STRIDE << k) : (double)NAN;
 	}
 	return np;
@@ -72,7 +72,7 @@ line_answers(const bm_result *res, size_t n, double *answers)
  * the lines of each group of eight loads in random order.  Below the
  * line size several loads share a line and all but the first hit; from
  * the line size on, every load misses.  The line is the knee of the
- * curve (mem_line_knee): the stride after which doubling the stride no
+ * curve (mem_rules_line_knee): the stride after which doubling the stride no
  * longer doubles the latency.  Every process's curve is read apart and
  * the figure stands only if all give it; a line other than the one the
  * machine states is flagged with both.
@@ -107,7 +107,7 @@ main(int argc, char **argv)
 	tool_setup(&t);
 	mem_sweep_options(&t);
 	tool_min_enough(&t, LINE_MIN_ENOUGH_US);
-	mem_precheck(&t, (size_t)o.len);
+	mem_topo_precheck(&t, (size_t)o.len);
 	progress_start(&prog, &t);
 	sweep_begin(&sw, "strides", LINE_NSTRIDES);
 	for (s = LINE_MIN_STRIDE; more && s <= LINE_MAX_STRIDE; s *= 2) {
@@ -125,13 +125,14 @@ main(int argc, char **argv)
 		snprintf(from, sizeof from, "stride %zu", s);
 		sweep_say(&t, &sw, from);
 		if (n < 2)
-			tool_fail(&t, "the time bound (--max-time %.2f s) left "
+			tool_exit_fail(&t,
+			    "the time bound (--max-time %.2f s) left "
 			    "one stride measured: no knee", t.max_time_s);
 	}
 	t.budget_hit = sw.hit;
 	np = line_answers(res, n, answers);
 	/* The median curve's knee, unless every process gave one answer. */
-	(void)mem_line_knee(lat, n, &k, &cost);
+	(void)mem_rules_line_knee(lat, n, &k, &cost);
 	found = (size_t)LINE_MIN_STRIDE << k;
 	if (np > 0 && bm_agree(answers, np, 0, &agreed, NULL) == 1)
 		found = (size_t)agreed;
@@ -150,20 +151,21 @@ main(int argc, char **argv)
 	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
 	    (double)found);
 	/* Each process's answer is a sample of the record: their spread. */
-	have_ar = mem_answers_result(answers, np, &ar) == 0;
+	have_ar = mem_rules_answers_result(answers, np, &ar) == 0;
 	if (have_ar) {
 		ar.budget_hit = sw.hit;
 		rec.result = &ar;
 		rec.scale = 1;
 	}
 	if ((rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
-		tool_lib_fail(&t, rc, "judging the processes' answers");
-	if (mem_topo_stated(&tp) != NULL && (rc = bm_contradiction_check(&c[nc],
-	    "line size", (double)found, (double)tp.line, 1, 1,
+		tool_exit_lib(&t, rc, "judging the processes' answers");
+	if (mem_rules_topo_stated(&tp) != NULL &&
+	    (rc = bm_contradiction_check(&c[nc], "line size", (double)found,
+	    (double)tp.line, 1, 1,
 	    strcmp(tp.source, "sysfs") == 0 ? "sysfs coherency_line_size" :
 	    "sysconf line size", "bytes")) != 0) {
 		if (rc < 0)
-			tool_lib_fail(&t, rc, "checking the line size");
+			tool_exit_lib(&t, rc, "checking the line size");
 		nc++;
 	}
 	(void)bm_record_contradicts(&rec, c, nc);
@@ -172,7 +174,7 @@ main(int argc, char **argv)
 	rec.measured = measured;
 	rec.nmeasured = sweep_measured(found5, 5, measured, 8, &sw,
 	    (double)s);
-	mem_report_derived(&t, &rec, mem_line_whole, NULL);
+	mem_report_derived(&t, &rec, mem_report_line_whole, NULL);
 	if (have_ar)
 		bm_result_free(&ar);
 	for (i = 0; i < n; i++)

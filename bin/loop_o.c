@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return tool_calibration_main("loop_o", BM_CAL_LOOP_O, argc, argv);
+	return calib_main("loop_o", BM_CAL_LOOP_O, argc, argv);
 }

@@ -157,7 +157,7 @@ main(int argc, char **argv)
 
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first > 1)
-		tool_usage_error(&t, "too many arguments");
+		tool_exit_usage(&t, "too many arguments");
 	if (argc - first == 1) {
 		want = tool_uint(&t, "MB", argv[first], 1, MEMSIZE_MAX_MB);
 		probe = 1;
@@ -168,7 +168,7 @@ main(int argc, char **argv)
 	if (avail == 0)
 		avail = phys;
 	if (avail == 0)
-		tool_fail(&t, "cannot tell the memory size");
+		tool_exit_fail(&t, "cannot tell the memory size");
 	if (phys != 0 && avail > phys)
 		avail = phys;
 	if ((limit = memsize_rlimit()) < avail)
@@ -192,6 +192,6 @@ main(int argc, char **argv)
 	rec.nparams = 1;
 	rec.measured = params + 1;
 	rec.nmeasured = 3;
-	mem_report_derived(&t, &rec, mem_line_whole, NULL);
+	mem_report_derived(&t, &rec, mem_report_line_whole, NULL);
 	return tool_finish(&t);
 }

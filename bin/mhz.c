@@ -83,7 +83,7 @@ mhz_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->cycle_only = 1;
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -161,7 +161,7 @@ main(int argc, char **argv)
 	long mhz;
 
 	if (tool_parse(&t, argc, argv, "dc", NULL, mhz_option, &o) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[optind]);
 	t.default_timer = MHZ_TIMER;
 	t.default_enough_us = MHZ_ENOUGH_US;
 	tool_setup(&t);
@@ -177,7 +177,7 @@ main(int argc, char **argv)
 	dbg = t.json ? stderr : stdout;
 	ns_add = mhz_fastest(&t, &b, &r, o.debug ? dbg : NULL);
 	if (!(ns_add > 0))
-		tool_fail(&t, "the add chain took no time");
+		tool_exit_fail(&t, "the add chain took no time");
 	mhz = lround(1000.0 / ns_add);
 	if (mhz < 1)
 		mhz = 1;

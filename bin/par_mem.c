@@ -42,7 +42,7 @@ par_mem_line(const bm_record *rec, const void *cookie, char *line,
  * pages in order) and print how many loads the memory system overlaps:
  * one chain's time per load over the best time per load of several.  The
  * record's statistics are those of the chosen k's paired ratios
- * (mem_parallelism), its interval theirs.
+ * (mem_chase_parallelism), its interval theirs.
  */
 int
 main(int argc, char **argv)
@@ -76,18 +76,18 @@ main(int argc, char **argv)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	if (o.line > tp.page || o.line * 2 > o.len)
-		tool_usage_error(&t, "-L %llu does not fit a page and twice "
+		tool_exit_usage(&t, "-L %llu does not fit a page and twice "
 		    "in -M", (unsigned long long)o.line);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, (size_t)o.len);
+	mem_topo_precheck(&t, (size_t)o.len);
 
 	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2)
 		npoints++;
 	sweep_begin(&sw, "sizes", npoints);
 	for (size = PAR_MEM_LOWER; more && size <= o.len; size *= 2) {
 		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
-		mem_parallelism(&t, &c, &par);
+		mem_chase_parallelism(&t, &c, &par);
 		/* The last point of a cut sweep says so, and what is missing. */
 		more = sweep_point(&t, &sw, par.r.budget_hit);
 		if (sw.cut)
@@ -114,19 +114,20 @@ main(int argc, char **argv)
 		rec.nmeasured = sweep_measured(found, 4 + MEM_PAR_KS - 1,
 		    measured, sizeof measured / sizeof measured[0], &sw,
 		    (double)size * 2);
-		np = mem_round_medians(&par.r, answers, PAR_MEM_MAX_PROCS);
+		np = mem_rules_round_medians(&par.r, answers,
+		    PAR_MEM_MAX_PROCS);
 		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
 		    PAR_MEM_TOLERANCE)) < 0)
-			tool_lib_fail(&t, rc, "judging the processes' answers");
+			tool_exit_lib(&t, rc, "judging the processes' answers");
 		rc = bm_contradiction_check(&over[0], "parallelism", par.value,
 		    (double)par.k, 1 / (double)par.k, PAR_MEM_OVER_K,
 		    "the chains chased", "loads");
 		if (rc < 0)
-			tool_lib_fail(&t, rc, "checking the parallelism");
+			tool_exit_lib(&t, rc, "checking the parallelism");
 		nc = (size_t)rc;
 		(void)bm_record_contradicts(&rec, over, nc);
 		mem_report_derived(&t, &rec, par_mem_line, &size);
-		mem_parallelism_free(&par);
+		mem_chase_parallelism_free(&par);
 	}
 	sweep_say(&t, &sw, progress_size(from, sizeof from, (double)size));
 	return tool_finish(&t);

@@ -207,7 +207,7 @@ main(int argc, char **argv)
 		if (sw.cut)
 			best.budget_hit = 1;
 		if (!(best_ns > 0))
-			tool_fail(&t, "%s: the chains took no time",
+			tool_exit_fail(&t, "%s: the chains took no time",
 			    ops_cases[i].label);
 		param[0] = (bm_param){ "chains", NULL, best_k };
 		tool_record_figure(&rec, &t, ops_cases[i].label,

@@ -152,7 +152,7 @@ stream_option(struct tool *t, int opt, const char *arg, void *cookie)
 		o->len = tool_size(t, "-M", arg, 3 * 1024, MEM_MAX_LEN);
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -186,7 +186,7 @@ stream_one(struct tool *t, struct stream_state *s,
 	/* One operation is the kernel over all n elements. */
 	if ((rc = bm_record_latency_per(&rec, t->name, k->name, "ns", &r,
 	    (double)s->n, 0)) != 0)
-		tool_lib_fail(t, rc, "building the record");
+		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = 4;
 	snprintf(line, sizeof line, "%s %s latency: ", label, k->name);
@@ -219,15 +219,15 @@ main(int argc, char **argv)
 
 	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option, &o);
 	if (first < argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
-	mem_topology(&tp);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[first]);
+	mem_topo_detect(&tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
 		    (size_t)1 << 30);
 	memset(&s, 0, sizeof s);
 	s.n = (size_t)(o.len / sizeof(double));
 	tool_setup(&t);
-	mem_precheck(&t, 3 * s.n * sizeof(double));
+	mem_topo_precheck(&t, 3 * s.n * sizeof(double));
 	ks = o.version == 1 ? stream_v1 : stream_v2;
 	for (i = 0; i < 4; i++)
 		stream_one(&t, &s, &ks[i], &tp, o.version);

@@ -7,5 +7,5 @@
 int
 main(int argc, char **argv)
 {
-	return tool_calibration_main("timing_o", BM_CAL_TIMING_O, argc, argv);
+	return calib_main("timing_o", BM_CAL_TIMING_O, argc, argv);
 }

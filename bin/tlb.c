@@ -90,8 +90,8 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
 
 /*
  * Visit more and more pages up to maxpages, until the median curve shows
- * the reach (mem_tlb_read); the index of the reach and, in *cost, the cost
- * of a miss.
+ * the reach (mem_rules_tlb_read); the index of the reach and, in *cost, the
+ * cost of a miss.
  */
 static size_t
 tlb_sweep(struct tool *t, const struct mem_topo *tp,
@@ -105,17 +105,18 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 
 	progress_start(&prog, t);
 	for (n = TLB_MIN_PAGES; n <= maxpages && npoints < TLB_MAX_POINTS;
-	    n = mem_next_size(n))
+	    n = mem_topo_next_size(n))
 		npoints++;
 	sweep_begin(&w->sw, "points", npoints);
 	for (n = TLB_MIN_PAGES; more && n <= maxpages &&
-	    w->n < TLB_MAX_POINTS; n = mem_next_size(n)) {
+	    w->n < TLB_MAX_POINTS; n = mem_topo_next_size(n)) {
 		/* The sweep stops at the jump: "of at most". */
 		progress_show(&prog, "%zu pages, %s (%zu of at most %zu)", n,
 		    progress_size(sz, sizeof sz, (double)n * tp->page),
 		    ++point, npoints);
 		hit = tlb_measure(t, tp, (size_t)o->line, n, w);
-		if ((found = mem_tlb_read(w->spread, w->packed, w->n, &reach,
+		if ((found = mem_rules_tlb_read(w->spread, w->packed, w->n,
+		    &reach,
 		    cost)) != 0) {
 			/* The jump ends the plan: nothing is missing. */
 			w->sw.done++;
@@ -127,12 +128,13 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	progress_clear(&prog);
 	w->next = n;
 	if (!found && w->sw.cut)
-		tool_fail(t, "no TLB limit within the %zu pages measured "
+		tool_exit_fail(t, "no TLB limit within the %zu pages measured "
 		    "before the time bound (--max-time %.2f s); %zu of at most "
 		    "%zu points not measured, from %zu pages on", w->pages[w->n -
 		    1], t->max_time_s, npoints - w->n, npoints, n);
 	if (!found)
-		tool_fail(t, "no TLB limit within %zu pages; give a larger "
+		tool_exit_fail(t,
+		    "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
 	return reach;
 }
@@ -148,7 +150,8 @@ tlb_answers(const struct tlb_sweep *w, double *answers)
 	double cost;
 
 	for (p = 0; p < w->np; p++)
-		answers[p] = mem_tlb_read(w->pspread[p], w->ppacked[p], w->n,
+		answers[p] = mem_rules_tlb_read(w->pspread[p], w->ppacked[p],
+		    w->n,
 		    &reach, &cost) ? (double)w->pages[reach] : (double)NAN;
 }
 
@@ -183,7 +186,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	measured[0] = (bm_param){ "pages", NULL, (double)reach };
 	measured[1] = (bm_param){ "miss_ns", NULL, cost };
 	measured[2] = (bm_param){ "first_miss_pages", NULL,
-	    (double)mem_next_size(reach) };
+	    (double)mem_topo_next_size(reach) };
 	/* A larger reach is no better or worse machine: not judged. */
 	tool_record_figure(&rec, t, "tlb", "pages", "pages", BM_BETTER_NONE,
 	    (double)reach);
@@ -192,14 +195,14 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	rec.measured = measured;
 	rec.nmeasured = 3;
 	/* Each process's reach is a sample of the record: their spread. */
-	have_ar = mem_answers_result(answers, np, &ar) == 0;
+	have_ar = mem_rules_answers_result(answers, np, &ar) == 0;
 	if (have_ar) {
 		ar.budget_hit = hit;
 		rec.result = &ar;
 		rec.scale = 1;
 	}
 	if (np > 0 && (rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
-		tool_lib_fail(t, rc, "judging the processes' answers");
+		tool_exit_lib(t, rc, "judging the processes' answers");
 	mem_report_derived(t, &rec, tlb_line, NULL);
 	if (have_ar)
 		bm_result_free(&ar);
@@ -237,11 +240,11 @@ main(int argc, char **argv)
 	if (maxpages > TLB_MAX_PAGES)
 		maxpages = TLB_MAX_PAGES;
 	if (maxpages < 2 * TLB_MIN_PAGES)
-		tool_usage_error(&t, "-M %llu spans fewer than %d pages",
+		tool_exit_usage(&t, "-M %llu spans fewer than %d pages",
 		    (unsigned long long)o.len, 2 * TLB_MIN_PAGES);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_precheck(&t, maxpages * tp.page);
+	mem_topo_precheck(&t, maxpages * tp.page);
 	reach = tlb_sweep(&t, &tp, &o, maxpages, &w, &cost);
 	tlb_answers(&w, answers);
 	tlb_report(&t, &tp, &o, maxpages, w.pages[reach], cost, answers,

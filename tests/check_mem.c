@@ -43,7 +43,7 @@ START_TEST(test_knee_clean)
 
 	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
 		sweep(lat, lines[i], 1.5, 120);
-		ck_assert_int_eq(mem_line_knee(lat, NS, &k, &cost), 1);
+		ck_assert_int_eq(mem_rules_line_knee(lat, NS, &k, &cost), 1);
 		ck_assert_uint_eq((size_t)8 << k, lines[i]);
 		ck_assert(cost >= 0 && cost < log(2) / 2);
 	}
@@ -67,11 +67,11 @@ START_TEST(test_knee_loaded)
 	double cost;
 	size_t k;
 
-	ck_assert_int_eq(mem_line_knee(a, NS, &k, &cost), 1);
+	ck_assert_int_eq(mem_rules_line_knee(a, NS, &k, &cost), 1);
 	ck_assert_uint_eq((size_t)8 << k, 64);
-	ck_assert_int_eq(mem_line_knee(b, NS, &k, &cost), 1);
+	ck_assert_int_eq(mem_rules_line_knee(b, NS, &k, &cost), 1);
 	ck_assert_uint_eq((size_t)8 << k, 64);
-	ck_assert_int_eq(mem_line_knee(c, NS, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(c, NS, &k, &cost), 0);
 	/* Unclear, but the cheapest is still given for the median curve. */
 	ck_assert_uint_ge(k, 1);
 }
@@ -85,16 +85,16 @@ START_TEST(test_knee_none)
 	double bad[NS] = { 1, 2, 4, 8, 8, 8, 8 }, cost;
 	size_t k;
 
-	ck_assert_int_eq(mem_line_knee(flat, NS, &k, &cost), 0);
-	ck_assert_int_eq(mem_line_knee(ramp, NS, &k, &cost), 0);
-	ck_assert_int_eq(mem_line_knee(bad, NS, &k, &cost), 1);
+	ck_assert_int_eq(mem_rules_line_knee(flat, NS, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(ramp, NS, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(bad, NS, &k, &cost), 1);
 	ck_assert_uint_eq((size_t)8 << k, 64);
 	bad[2] = NAN;
-	ck_assert_int_eq(mem_line_knee(bad, NS, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(bad, NS, &k, &cost), 0);
 	ck_assert_uint_eq(k, 0);
 	bad[2] = 0;
-	ck_assert_int_eq(mem_line_knee(bad, NS, &k, &cost), 0);
-	ck_assert_int_eq(mem_line_knee(ramp, 2, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(bad, NS, &k, &cost), 0);
+	ck_assert_int_eq(mem_rules_line_knee(ramp, 2, &k, &cost), 0);
 }
 END_TEST
 
@@ -112,14 +112,14 @@ START_TEST(test_line_agreement)
 	for (p = 0; p < 3; p++)
 		sweep(curve[p], 64, 1.5 + 0.1 * (double)p, 110 + 5 * (double)p);
 	for (p = 0; p < 3; p++)
-		ans[p] = mem_line_knee(curve[p], NS, &k, &cost) ?
+		ans[p] = mem_rules_line_knee(curve[p], NS, &k, &cost) ?
 		    (double)((size_t)8 << k) : NAN;
 	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 1);
 	ck_assert(lo == 64 && hi == 64);
 
 	/* Process 1's stride-64 point is half what it should be. */
 	curve[1][3] /= 2.2;
-	ans[1] = mem_line_knee(curve[1], NS, &k, &cost) ?
+	ans[1] = mem_rules_line_knee(curve[1], NS, &k, &cost) ?
 	    (double)((size_t)8 << k) : NAN;
 	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 0);
 	ck_assert(lo < 64 || isnan(ans[1]));
@@ -173,7 +173,7 @@ fake_topology(struct mem_topo *tp, const char *const *idx, size_t n)
 			put(root, rel, f[k]);
 		}
 	}
-	mem_topology_at(tp, root);
+	mem_topo_detect_at(tp, root);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	ck_assert_int_eq(system(cmd), 0);
 }
@@ -192,7 +192,7 @@ START_TEST(test_topology_fake_sysfs)
 
 	fake_topology(&tp, idx, 4);
 	ck_assert_str_eq(tp.source, "sysfs");
-	ck_assert_str_eq(mem_topo_stated(&tp), "sysfs");
+	ck_assert_str_eq(mem_rules_topo_stated(&tp), "sysfs");
 	ck_assert_uint_eq(tp.n, 3);
 	ck_assert_uint_eq(tp.lv[0].size, 48 << 10);
 	ck_assert_uint_eq(tp.lv[1].size, 2048 << 10);
@@ -224,34 +224,34 @@ START_TEST(test_level_sizes)
 	fake_topology(&tp, idx, 3);
 	ck_assert_uint_eq(tp.n, 3);
 	ck_assert_int_eq(tp.llc_plausible, 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 1, 24576, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 1, 24576, &c, what,
 	    sizeof what), 1);
 	ck_assert_str_eq(c.what, "L1 size");
 	ck_assert(c.measured == 24576 && c.machine == 32768);
 	ck_assert_str_eq(c.source, "sysfs size");
 	ck_assert_str_eq(c.unit, "bytes");
-	ck_assert_int_eq(mem_level_size_check(&tp, 1, 32768, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 1, 32768, &c, what,
 	    sizeof what), 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 1, 49152, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 1, 49152, &c, what,
 	    sizeof what), 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 1, 65536, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 1, 65536, &c, what,
 	    sizeof what), 1);
-	ck_assert_int_eq(mem_level_size_check(&tp, 2, 1 << 20, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 2, 1 << 20, &c, what,
 	    sizeof what), 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 2, 512 << 10, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 2, 512 << 10, &c, what,
 	    sizeof what), 1);
 	ck_assert_str_eq(c.what, "L2 size");
-	ck_assert_int_eq(mem_level_size_check(&tp, 2, 4 << 20, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 2, 4 << 20, &c, what,
 	    sizeof what), 1);
-	ck_assert_int_eq(mem_level_size_check(&tp, 3, 8 << 20, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 3, 8 << 20, &c, what,
 	    sizeof what), 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 4, 8 << 20, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 4, 8 << 20, &c, what,
 	    sizeof what), 0);
-	ck_assert_int_eq(mem_level_size_check(&tp, 0, 8 << 20, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 0, 8 << 20, &c, what,
 	    sizeof what), 0);
 	/* A default topology states nothing. */
 	tp.source = "default";
-	ck_assert_int_eq(mem_level_size_check(&tp, 1, 512, &c, what,
+	ck_assert_int_eq(mem_rules_level_size_check(&tp, 1, 512, &c, what,
 	    sizeof what), 0);
 }
 END_TEST
@@ -276,25 +276,28 @@ START_TEST(test_tlb_agreement)
 		for (i = 0; i < 9; i++)
 			spread[p][i] = i >= 7 ? 12 : 5.2;
 	for (p = 0; p < 3; p++)
-		ans[p] = mem_tlb_read(spread[p], packed, 9, &reach, &cost) ?
+		ans[p] = mem_rules_tlb_read(spread[p], packed, 9, &reach,
+		    &cost) ?
 		    (double)pages[reach] : NAN;
 	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 1);
 	ck_assert(lo == 64);
 	ck_assert(fabs(cost - 7) < 1e-9);
 
 	spread[1][3] = 20;
-	ck_assert_int_eq(mem_tlb_read(spread[1], packed, 9, &reach, &cost),
+	ck_assert_int_eq(mem_rules_tlb_read(spread[1], packed, 9, &reach,
+	    &cost),
 	    1);
 	ck_assert_uint_eq(pages[reach], 64);
 
 	spread[2][6] = 12;
-	ans[2] = mem_tlb_read(spread[2], packed, 9, &reach, &cost) ?
+	ans[2] = mem_rules_tlb_read(spread[2], packed, 9, &reach, &cost) ?
 	    (double)pages[reach] : NAN;
 	ck_assert(ans[2] == 48);
 	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 0);
 	ck_assert(lo == 48 && hi == 64);
 
-	ck_assert_int_eq(mem_tlb_read(spread[0], packed, 8, &reach, &cost),
+	ck_assert_int_eq(mem_rules_tlb_read(spread[0], packed, 8, &reach,
+	    &cost),
 	    0);
 }
 END_TEST
@@ -305,12 +308,12 @@ START_TEST(test_answers_result)
 	const double v[3] = { 64, NAN, 32 };
 	bm_result r;
 
-	ck_assert_int_eq(mem_answers_result(v, 3, &r), 0);
+	ck_assert_int_eq(mem_rules_answers_result(v, 3, &r), 0);
 	ck_assert_uint_eq(r.nsamples, 2);
 	ck_assert_uint_eq(r.processes, 2);
 	ck_assert(r.per_op_ns.min == 32 && r.per_op_ns.max == 64);
 	bm_result_free(&r);
-	ck_assert_int_eq(mem_answers_result(v + 1, 1, &r), BM_ERANGE);
+	ck_assert_int_eq(mem_rules_answers_result(v + 1, 1, &r), BM_ERANGE);
 	bm_result_free(&r);
 }
 END_TEST

@@ -35,7 +35,7 @@ calib_option(struct tool *t, int opt, const char *arg, void *cookie)
 	else if (opt == CALIB_OPT_ALL)
 		o->all = 1;
 	else
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 }
 
 /* Print one value, bare or as an export line for the shell. */
@@ -74,7 +74,7 @@ calib_json(const bm_calibration *cal)
  * printed whole microseconds and so reported 0 on every modern machine.
  */
 int
-tool_calibration_main(const char *name, unsigned which, int argc,
+calib_main(const char *name, unsigned which, int argc,
     char **argv)
 {
 	struct calib_opts o = { 0, 0 };
@@ -92,11 +92,11 @@ tool_calibration_main(const char *name, unsigned which, int argc,
 	    "one JSON object\n";
 	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option,
 	    &o) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'",
+		tool_exit_usage(&t, "unexpected argument '%s'",
 		    argv[optind]);
 	tool_setup(&t);
 	if ((rc = bm_calibrate(t.ctx, &cal)) != 0)
-		tool_lib_fail(&t, rc, "calibration");
+		tool_exit_lib(&t, rc, "calibration");
 	/*
 	 * A value taken from disturbed probes, or an enough given up on at
 	 * the time bound, would make every later run of a series that

@@ -81,15 +81,16 @@ file_check(struct tool *t, const char *path, int flags, uint64_t min)
 	int fd, rc;
 
 	if ((rc = file_open(path, flags, &fd, &size)) == -ENODEV)
-		tool_fail(t, "%s is not a regular file", path);
+		tool_exit_fail(t, "%s is not a regular file", path);
 	if (rc != 0)
-		tool_fail(t, "cannot open %s%s: %s", path,
+		tool_exit_fail(t, "cannot open %s%s: %s", path,
 		    (flags & O_ACCMODE) == O_RDWR && (rc == -EACCES ||
 		    rc == -EPERM || rc == -EROFS || rc == -ETXTBSY) ?
 		    " for writing" : "", strerror(-rc));
 	close(fd);
 	if (size < min)
-		tool_fail(t, "%s holds %ju bytes, fewer than the %ju asked for",
+		tool_exit_fail(t,
+		    "%s holds %ju bytes, fewer than the %ju asked for",
 		    path, (uintmax_t)size, (uintmax_t)min);
 	return size;
 }
@@ -146,7 +147,8 @@ file_worker_path(const char *file, const char *dir, uint64_t size, char *out,
     size_t outlen)
 {
 	if (dir != NULL)
-		return file_clone(file, dir, bm_worker_index(bm_state_current()),
+		return file_clone(file, dir,
+		    bm_worker_index(bm_state_current()),
 		    size, out, outlen);
 	if ((size_t)snprintf(out, outlen, "%s", file) >= outlen)
 		return -ENAMETOOLONG;
@@ -317,9 +319,9 @@ file_parse(struct tool *t, int argc, char **argv, const char *shortopts,
 	first = tool_parse(t, argc, argv, shortopts,
 	    flag != NULL ? longopts : NULL, file_option, o);
 	if (argc - first < nargs)
-		tool_usage_error(t, "%s", missing);
+		tool_exit_usage(t, "%s", missing);
 	if (argc - first > nargs)
-		tool_usage_error(t, "too many arguments");
+		tool_exit_usage(t, "too many arguments");
 	return first;
 }
 
@@ -327,7 +329,7 @@ file_parse(struct tool *t, int argc, char **argv, const char *shortopts,
 const char *
 file_clone_dir(struct tool *t, const struct file_opts *o)
 {
-	return o->clone ? tool_tmpdir(t) : NULL;
+	return o->clone ? tool_exit_tmpdir(t) : NULL;
 }
 
 /* A worker's start: its file (its own copy with -C), then the tool's open. */
@@ -388,7 +390,7 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	if (strcmp(argv[first + 1], "open2close") == 0)
 		s.open2close = 1;
 	else if (strcmp(argv[first + 1], ft->first_mode) != 0)
-		tool_usage_error(&t, "unknown mode '%s'", argv[first + 1]);
+		tool_exit_usage(&t, "unknown mode '%s'", argv[first + 1]);
 	s.file = argv[first + 2];
 	tool_setup(&t);
 	/*

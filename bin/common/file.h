@@ -93,7 +93,7 @@ struct file_opts {
 int file_parse(struct tool *t, int argc, char **argv, const char *shortopts,
     const char *flag, struct file_opts *o, int nargs, const char *missing);
 
-/* -C: a directory for the workers' copies (tool_tmpdir), else NULL. */
+/* -C: a directory for the workers' copies (tool_exit_tmpdir), else NULL. */
 const char *file_clone_dir(struct tool *t, const struct file_opts *o);
 
 struct file_bw_tool;

@@ -33,7 +33,7 @@ struct ipc_state {
 	struct partner partner;
 	struct placement place;
 	char in[600], out[600];	/* FIFO names: to and from the partner */
-	const char *dir;	/* the FIFOs' private directory (tool_tmpdir) */
+	const char *dir;	/* the FIFOs' directory (tool_exit_tmpdir) */
 };
 
 /* The partner of a latency tool: send every message straight back. */
@@ -250,7 +250,7 @@ ipc_option(struct tool *t, int opt, const char *arg, void *cookie)
 	else if (opt == 'M')
 		s->total = (size_t)tool_size(t, "-M", arg, 1, IPC_MAX_SIZE);
 	else
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 }
 
 /* Build the record of one figure and print it, with its line. */
@@ -265,9 +265,10 @@ ipc_report(struct tool *t, const bm_result *r, void *cookie)
 	bm_record rec;
 	char line[160], unit[64];
 
-	params[np++] = tool_param("msgsize", NULL, (double)s->msg);
+	params[np++] = tool_record_param("msgsize", NULL, (double)s->msg);
 	if (desc->bandwidth) {
-		params[np++] = tool_param("total", NULL, (double)s->total);
+		params[np++] = tool_record_param("total", NULL,
+		    (double)s->total);
 	}
 	placement_params(&s->place, params, &np);
 	name = desc->channel == IPC_PIPE ? "pipe" :
@@ -305,11 +306,11 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 	if (tool_parse(&t, argc, argv, !desc->options ? "" :
 	    desc->bandwidth ? "m:M:" : "m:", placement_long, ipc_option,
 	    &s) != argc)
-		tool_usage_error(&t, "unexpected argument '%s'", argv[optind]);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
 	if (desc->channel == IPC_FIFO)
-		s.dir = tool_tmpdir(&t);
+		s.dir = tool_exit_tmpdir(&t);
 	placement_setup(&s.place, &t, 2);
 	b.initialize = ipc_init;
 	b.benchmark = desc->bandwidth ? ipc_bandwidth : ipc_latency;
@@ -330,10 +331,12 @@ const struct ipc_tool ipc_tools[IPC_NTOOLS] = {
 	    .options = 1, .label = "AF_UNIX sock stream latency", .msg = 1 },
 	[IPC_LAT_FIFO] = { .name = "lat_fifo", .channel = IPC_FIFO,
 	    .label = "Fifo latency", .msg = 1 },
-	[IPC_BW_PIPE] = { .name = "bw_pipe", .channel = IPC_PIPE, .bandwidth = 1,
+	[IPC_BW_PIPE] = { .name = "bw_pipe", .channel = IPC_PIPE,
+	    .bandwidth = 1,
 	    .options = 1, .label = "Pipe bandwidth",
 	    .msg = 65536, .total = 10485760 },
-	[IPC_BW_UNIX] = { .name = "bw_unix", .channel = IPC_UNIX, .bandwidth = 1,
+	[IPC_BW_UNIX] = { .name = "bw_unix", .channel = IPC_UNIX,
+	    .bandwidth = 1,
 	    .options = 1, .label = "AF_UNIX sock stream bandwidth",
 	    .msg = 65536, .total = 10485760 },
 };

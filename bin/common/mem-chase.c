@@ -15,7 +15,7 @@
 
 /* A 64-bit xorshift* generator: fixed seed, the same chains every run. */
 static uint64_t
-mem_random(uint64_t *state)
+mem_chase_random(uint64_t *state)
 {
 	uint64_t x = *state;
 
@@ -28,12 +28,12 @@ mem_random(uint64_t *state)
 
 /* Shuffle n indices in place (Fisher-Yates). */
 static void
-mem_shuffle(size_t *v, size_t n, uint64_t *rs)
+mem_chase_shuffle(size_t *v, size_t n, uint64_t *rs)
 {
 	size_t i, j, tmp;
 
 	for (i = n; i > 1; i--) {
-		j = (size_t)(mem_random(rs) % i);
+		j = (size_t)(mem_chase_random(rs) % i);
 		tmp = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = tmp;
@@ -78,7 +78,7 @@ mem_chase_build(struct mem_chase *c)
 		for (g = 0; g < ngroups; g++)
 			grp[g] = g;
 		if (c->order == MEM_ORDER_RANDOM)
-			mem_shuffle(grp, ngroups, &rs);
+			mem_chase_shuffle(grp, ngroups, &rs);
 		i = 0;
 		for (g = 0; g < ngroups; g++) {
 			size_t first = i;
@@ -86,7 +86,7 @@ mem_chase_build(struct mem_chase *c)
 			for (u = grp[g] * upp; u < n && u < (grp[g] + 1) * upp;
 			    u++)
 				seq[i++] = u;
-			mem_shuffle(seq + first, i - first, &rs);
+			mem_chase_shuffle(seq + first, i - first, &rs);
 		}
 		free(grp);
 	}
@@ -230,7 +230,7 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 	int rc;
 
 	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
-		tool_lib_fail(t, rc, "LOOP_O");
+		tool_exit_lib(t, rc, "LOOP_O");
 
 	if (c->k < 1 || c->k > MEM_MAX_CHAINS)
 		c->k = 1;
@@ -256,55 +256,6 @@ mem_chase_latency(struct tool *t, struct mem_chase *c)
 	return ns;
 }
 
-/* Parse -L: a line size, a multiple of a pointer, 8 bytes to 64 KB. */
-uint64_t
-mem_line_arg(const struct tool *t, const char *arg)
-{
-	uint64_t line = tool_size(t, "-L", arg, sizeof(void *), 65536);
-
-	if (line % sizeof(void *) != 0)
-		tool_usage_error(t, "-L %s is not a multiple of %zu bytes",
-		    arg, sizeof(void *));
-	return line;
-}
-
-/* Take -c, -L and -M into a mem_sweep_opts cookie. */
-void
-mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie)
-{
-	struct mem_sweep_opts *o = cookie;
-
-	switch (opt) {
-	case 'c':
-		break;
-	case 'L':
-		o->line = mem_line_arg(t, arg);
-		break;
-	case 'M':
-		o->len = tool_size(t, "-M", arg, o->min_len, MEM_MAX_LEN);
-		break;
-	default:
-		tool_usage_error(t, "unexpected option");
-	}
-}
-
-/* Parse a sweep's options, find the topology, default the line and the interval. */
-void
-mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
-    struct mem_sweep_opts *o, struct mem_topo *tp)
-{
-	int first;
-
-	first = tool_parse(t, argc, argv, optstring, NULL, mem_sweep_option,
-	    o);
-	if (first < argc)
-		tool_usage_error(t, "unexpected argument '%s'", argv[first]);
-	mem_topology(tp);
-	if (o->line == 0)
-		o->line = tp->line;
-	t->default_enough_us = MEM_ENOUGH_US;
-}
-
 /* Lay out a chase of size bytes: lines shuffled in each page, pages in order. */
 void
 mem_chase_paged(struct mem_chase *c, size_t size, size_t line, size_t page)
@@ -315,16 +266,6 @@ mem_chase_paged(struct mem_chase *c, size_t size, size_t line, size_t page)
 	c->page = page;
 	c->order = MEM_ORDER_PAGE;
 	c->k = 1;
-}
-
-/* Refuse a line larger than a page. */
-void
-mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
-    const struct mem_topo *tp)
-{
-	if (o->line > tp->page)
-		tool_usage_error(t, "-L %llu is larger than a page (%zu bytes)",
-		    (unsigned long long)o->line, tp->page);
 }
 
 /*
@@ -339,7 +280,7 @@ mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
  * as they treat any time.  0 or -ENOMEM.
  */
 static int
-mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
+mem_chase_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
     bm_result *out)
 {
 	unsigned np1 = r1->processes > 0 ? r1->processes : 1;
@@ -401,11 +342,11 @@ mem_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 /*
  * The median and interval of a made-up result's samples (each a figure
  * as its ns, n 1, grouped by process), into per_op_ns and within, and
- * each round's median into process_ns: the ratios of mem_parallelism(),
+ * each round's median into process_ns: the ratios of mem_chase_parallelism(),
  * cache's levels.  0, or a library error.
  */
 int
-mem_result_stats(bm_result *r)
+mem_chase_result_stats(bm_result *r)
 {
 	double *v, *med;
 	unsigned *round;
@@ -439,14 +380,14 @@ mem_result_stats(bm_result *r)
  * time per load over the time per load of k interleaved chains (k = 2,
  * 4, 8, 16, as far as the buffer holds four steps of each chain), the
  * best k.  The figure is the median of the paired ratios of the chosen
- * k (mem_ratio_pair) and p->r holds those ratios, so that a record of it
+ * k (mem_chase_ratio_pair) and p->r holds those ratios, so that a record of it
  * has their interval; with no k above one tried, or none better than
  * one, k is 1 and every ratio is exactly 1.  See par_mem(8), NOTES, for
  * the choice of the best k and its bias.  p->r is freed by
- * mem_parallelism_free().
+ * mem_chase_parallelism_free().
  */
 void
-mem_parallelism(struct tool *t, const struct mem_chase *c,
+mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
     struct mem_parallel *p)
 {
 	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
@@ -466,21 +407,21 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 	p->one_ns = r1.per_op_ns.median;
 	p->ratio[0] = 1;
 	/* k = 1 against itself: ratios of exactly 1, the floor. */
-	if ((rc = mem_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
-	    (rc = mem_result_stats(&p->r)) != 0)
-		tool_lib_fail(t, rc, "the parallelism's statistics");
+	if ((rc = mem_chase_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
+	    (rc = mem_chase_result_stats(&p->r)) != 0)
+		tool_exit_lib(t, rc, "the parallelism's statistics");
 	for (i = 1; i < sizeof ks / sizeof ks[0]; i++) {
 		if (c->size / c->stride < 4 * ks[i])
 			break;
 		w = *c;
 		w.k = ks[i];
 		mem_chase_measure(t, &w, &rk);
-		rc = mem_ratio_pair(&r1, &rk, ks[i], &ratio);
+		rc = mem_chase_ratio_pair(&r1, &rk, ks[i], &ratio);
 		if (rc == 0)
-			rc = mem_result_stats(&ratio);
+			rc = mem_chase_result_stats(&ratio);
 		bm_result_free(&rk);
 		if (rc != 0)
-			tool_lib_fail(t, rc, "the parallelism's statistics");
+			tool_exit_lib(t, rc, "the parallelism's statistics");
 		p->ratio[i] = ratio.per_op_ns.median;
 		if (ratio.per_op_ns.median > p->value) {
 			bm_result_free(&p->r);
@@ -493,9 +434,9 @@ mem_parallelism(struct tool *t, const struct mem_chase *c,
 	bm_result_free(&r1);
 }
 
-/* Free what mem_parallelism() kept. */
+/* Free what mem_chase_parallelism() kept. */
 void
-mem_parallelism_free(struct mem_parallel *p)
+mem_chase_parallelism_free(struct mem_parallel *p)
 {
 	bm_result_free(&p->r);
 }

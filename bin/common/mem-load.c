@@ -21,7 +21,7 @@
 
 /* The monotonic clock in seconds. */
 double
-mem_now(void)
+mem_load_now(void)
 {
 	struct timespec ts;
 

@@ -53,7 +53,7 @@ mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
 
 /* Format a line of the record's value as a whole number (line, memsize). */
 void
-mem_line_whole(const bm_record *rec, const void *cookie, char *line,
+mem_report_line_whole(const bm_record *rec, const void *cookie, char *line,
     size_t len)
 {
 	(void)cookie;

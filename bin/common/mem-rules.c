@@ -40,7 +40,7 @@
  * clear, 0 when not.
  */
 int
-mem_line_knee(const double *lat, size_t n, size_t *index, double *cost)
+mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 {
 	double best = INFINITY, c, r, mid = log(2) / 2;
 	size_t i, k;
@@ -76,7 +76,7 @@ mem_line_knee(const double *lat, size_t n, size_t *index, double *cost)
  * machine's; the built-in default is nobody's statement.  NULL for none.
  */
 const char *
-mem_topo_stated(const struct mem_topo *tp)
+mem_rules_topo_stated(const struct mem_topo *tp)
 {
 	if (tp->source == NULL || strcmp(tp->source, "default") == 0)
 		return NULL;
@@ -104,13 +104,13 @@ mem_topo_stated(const struct mem_topo *tp)
  * last level the topology does not believe), or a library error.
  */
 int
-mem_level_size_check(const struct mem_topo *tp, unsigned level,
+mem_rules_level_size_check(const struct mem_topo *tp, unsigned level,
     size_t measured, bm_contradiction *c, char *what, size_t len)
 {
 	double lo = level == 1 ? MEM_L1_LO : MEM_LN_LO;
 	double hi = level == 1 ? MEM_L1_HI : MEM_LN_HI;
 
-	if (level == 0 || level > tp->n || mem_topo_stated(tp) == NULL ||
+	if (level == 0 || level > tp->n || mem_rules_topo_stated(tp) == NULL ||
 	    (level == tp->n && !tp->llc_plausible))
 		return 0;
 	snprintf(what, len, "L%u size", level);
@@ -134,7 +134,7 @@ mem_level_size_check(const struct mem_topo *tp, unsigned level,
  * process is noise, not the TLB.
  */
 int
-mem_tlb_read(const double *spread, const double *packed, size_t n,
+mem_rules_tlb_read(const double *spread, const double *packed, size_t n,
     size_t *reach, double *cost)
 {
 	double base = 0;
@@ -166,7 +166,7 @@ mem_tlb_read(const double *spread, const double *packed, size_t n,
  * "process_values") and their spread.  0, or a library error.
  */
 int
-mem_answers_result(const double *v, size_t n, bm_result *r)
+mem_rules_answers_result(const double *v, size_t n, bm_result *r)
 {
 	size_t i, m = 0;
 	unsigned e;
@@ -193,16 +193,16 @@ mem_answers_result(const double *v, size_t n, bm_result *r)
 	r->cycles_per_op = (double)NAN;
 	if (m == 0)
 		return BM_ERANGE;
-	return mem_result_stats(r);
+	return mem_chase_result_stats(r);
 }
 
 /*
  * Each round's median of a made-up result (a figure each, as
- * mem_answers_result's and mem_parallelism's), as mem_result_stats()
- * kept it: into med[0..max-1].  Returns how many rounds (at most max).
+ * mem_rules_answers_result's and mem_chase_parallelism's), as
+ * mem_chase_result_stats() kept it: into med[0..max-1].  Returns how many rounds (at most max).
  */
 size_t
-mem_round_medians(const bm_result *r, double *med, size_t max)
+mem_rules_round_medians(const bm_result *r, double *med, size_t max)
 {
 	size_t np = r->processes < max ? r->processes : max, p;
 

@@ -17,7 +17,7 @@
 
 /* Read a small sysfs file into buf; 0 on success. */
 static int
-mem_read_file(const char *path, char *buf, size_t len)
+mem_topo_read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f;
 	size_t got;
@@ -33,7 +33,7 @@ mem_read_file(const char *path, char *buf, size_t len)
 
 /* Parse a sysfs size such as "48K" or "1024K"; 0 if malformed. */
 static size_t
-mem_parse_sysfs_size(const char *s)
+mem_topo_parse_sysfs_size(const char *s)
 {
 	char *end;
 	unsigned long long v;
@@ -85,24 +85,24 @@ mem_topo_sysfs(struct mem_topo *tp, const char *root)
 	for (idx = 0; idx < 16; idx++) {
 		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/type", root,
 		    idx);
-		if (mem_read_file(path, buf, sizeof buf) != 0)
+		if (mem_topo_read_file(path, buf, sizeof buf) != 0)
 			break;
 		if (strcmp(buf, "Data") != 0 && strcmp(buf, "Unified") != 0)
 			continue;
 		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/level", root,
 		    idx);
-		if (mem_read_file(path, buf, sizeof buf) != 0)
+		if (mem_topo_read_file(path, buf, sizeof buf) != 0)
 			continue;
 		level = (unsigned)strtoul(buf, NULL, 10);
 		snprintf(path, sizeof path, "%s" MEM_SYSFS "/index%u/size", root,
 		    idx);
-		if (mem_read_file(path, buf, sizeof buf) != 0)
+		if (mem_topo_read_file(path, buf, sizeof buf) != 0)
 			continue;
-		size = mem_parse_sysfs_size(buf);
+		size = mem_topo_parse_sysfs_size(buf);
 		snprintf(path, sizeof path,
 		    "%s" MEM_SYSFS "/index%u/coherency_line_size", root, idx);
 		line = 0;
-		if (mem_read_file(path, buf, sizeof buf) == 0)
+		if (mem_topo_read_file(path, buf, sizeof buf) == 0)
 			line = (size_t)strtoul(buf, NULL, 10);
 		mem_topo_add(tp, level, size, line);
 	}
@@ -140,9 +140,9 @@ mem_topo_sysconf(struct mem_topo *tp)
 
 /* Find the cache topology: sysfs, else sysconf, else a guess. */
 void
-mem_topology(struct mem_topo *tp)
+mem_topo_detect(struct mem_topo *tp)
 {
-	mem_topology_at(tp, "");
+	mem_topo_detect_at(tp, "");
 }
 
 /*
@@ -150,7 +150,7 @@ mem_topology(struct mem_topo *tp)
  * the tests give a fake tree), else sysconf, else a guess.
  */
 void
-mem_topology_at(struct mem_topo *tp, const char *root)
+mem_topo_detect_at(struct mem_topo *tp, const char *root)
 {
 	long page;
 	unsigned i;
@@ -196,7 +196,7 @@ mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
 
 /* The next size of a sweep: 512, 768, 1k, 1.5k, 2k, 3k, 4k, 6k... */
 size_t
-mem_next_size(size_t size)
+mem_topo_next_size(size_t size)
 {
 	size_t p = 1;
 
@@ -205,28 +205,9 @@ mem_next_size(size_t size)
 	return size == p ? p + p / 2 : 2 * p;
 }
 
-/*
- * Short points for tools that sweep many sizes: 5 repetitions, 2 ms of
- * warmup unless -N or -W were given, and 3 rounds of fresh workers per
- * point unless --processes or BENCHMP_PROCESSES say otherwise (a
- * sweep's points check each other; 5 rounds made cache take 20 s).  The
- * chase walks its whole chain once before timing.  Their 5 ms intervals
- * (MEM_ENOUGH_US, unless ENOUGH says otherwise) are the tool's default
- * given before tool_setup() (mem_sweep_parse()); call this after it.
- */
-void
-mem_sweep_options(struct tool *t)
-{
-	if (!t->reps_given)
-		t->opts.repetitions = MEM_SWEEP_REPS;
-	t->opts.processes = MEM_SWEEP_PROCESSES;
-	if (!t->warmup_given)
-		t->opts.warmup_us = MEM_SWEEP_WARMUP_US;
-}
-
 /* MemAvailable from /proc/meminfo in bytes, or 0 where it is unknown. */
 static uint64_t
-mem_available(void)
+mem_topo_available(void)
 {
 	char line[256];
 	unsigned long long kb = 0;
@@ -250,20 +231,21 @@ mem_available(void)
  * (bw_mem -P 16 4g rd: "worker 1 killed by signal 9" after 49 s).
  */
 void
-mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
+mem_topo_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload)
 {
 	double need = (double)per * nprocs + (double)load_per * nload;
-	uint64_t avail = mem_available();
+	uint64_t avail = mem_topo_available();
 
 	if (avail == 0 || need <= (double)avail)
 		return;
 	if (nload > 0)
-		tool_fail(t, "%u worker(s) of %.0f MB and %u load process(es) "
+		tool_exit_fail(t,
+		    "%u worker(s) of %.0f MB and %u load process(es) "
 		    "of %.0f MB need %.0f MB; %.0f MB are available "
 		    "(MemAvailable)", nprocs, (double)per / 1e6, nload,
 		    (double)load_per / 1e6, need / 1e6, (double)avail / 1e6);
-	tool_fail(t, "%u worker(s) of %.0f MB need %.0f MB; %.0f MB are "
+	tool_exit_fail(t, "%u worker(s) of %.0f MB need %.0f MB; %.0f MB are "
 	    "available (MemAvailable)", nprocs, (double)per / 1e6, need / 1e6,
 	    (double)avail / 1e6);
 }
@@ -273,15 +255,16 @@ mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
  * worker starts, and one per worker that the machine cannot hold.
  */
 void
-mem_precheck(const struct tool *t, size_t len)
+mem_topo_precheck(const struct tool *t, size_t len)
 {
 	void *p;
 
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		tool_fail(t, "cannot allocate %.0f MB: %s", (double)len / 1e6,
+		tool_exit_fail(t, "cannot allocate %.0f MB: %s",
+		    (double)len / 1e6,
 		    strerror(errno));
 	munmap(p, len);
-	mem_fits(t, len, t->opts.parallel, 0, 0);
+	mem_topo_fits(t, len, t->opts.parallel, 0, 0);
 }

@@ -1,7 +1,7 @@
 /*
  * mem.h: what the memory-hierarchy tools share: topology (mem-topo.c), the
- * chase and read kernels (mem-chase.c), load processes (mem-load.c) and
- * reporting (mem-report.c).
+ * chase and read kernels (mem-chase.c), the sweep options (mem-sweep.c),
+ * load processes (mem-load.c) and reporting (mem-report.c).
  */
 #ifndef BM_MEM_H
 #define BM_MEM_H
@@ -92,11 +92,11 @@ struct mem_load {
 	pid_t owner;
 };
 
-void mem_topology(struct mem_topo *tp);
-void mem_topology_at(struct mem_topo *tp, const char *root);
+void mem_topo_detect(struct mem_topo *tp);
+void mem_topo_detect_at(struct mem_topo *tp, const char *root);
 size_t mem_topo_size(const struct mem_topo *tp, unsigned mult, size_t min,
     size_t max);
-size_t mem_next_size(size_t size);
+size_t mem_topo_next_size(size_t size);
 void mem_sweep_options(struct tool *t);
 
 /* The -L and -M of the sweep tools (cache, line, par_mem, tlb). */
@@ -134,10 +134,10 @@ int mem_chase_run(bm_iter_t n, void *cookie);
 int mem_chase_cleanup(bm_iter_t n, void *cookie);
 void mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r);
 double mem_chase_latency(struct tool *t, struct mem_chase *c);
-uint64_t mem_line_arg(const struct tool *t, const char *arg);
-/* The k tried by mem_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
+uint64_t mem_sweep_line_arg(const struct tool *t, const char *arg);
+/* The k tried by mem_chase_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
 #define MEM_PAR_KS 5
-/* What mem_parallelism() found for one chase. */
+/* What mem_chase_parallelism() found for one chase. */
 struct mem_parallel {
 	double value;		/* the chosen k's median ratio, at least 1 */
 	unsigned k;		/* the chains chosen */
@@ -145,12 +145,12 @@ struct mem_parallel {
 	double ratio[MEM_PAR_KS];	/* each k's median ratio, NAN if not tried */
 	bm_result r;		/* the chosen k's paired ratios (ns = ratio) */
 };
-void mem_parallelism(struct tool *t, const struct mem_chase *c,
+void mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
     struct mem_parallel *p);
-void mem_parallelism_free(struct mem_parallel *p);
-int mem_result_stats(bm_result *r);
-void mem_precheck(const struct tool *t, size_t len);
-void mem_fits(const struct tool *t, uint64_t per, unsigned nprocs,
+void mem_chase_parallelism_free(struct mem_parallel *p);
+int mem_chase_result_stats(bm_result *r);
+void mem_topo_precheck(const struct tool *t, size_t len);
+void mem_topo_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload);
 
 unsigned mem_read_pass(const unsigned *src, size_t size);
@@ -163,22 +163,23 @@ int mem_load_start(struct mem_load *l, unsigned n, size_t size, char *why,
 int mem_load_check(struct mem_load *l, char *why, size_t len);
 uint64_t mem_load_bytes(const struct mem_load *l);
 void mem_load_stop(struct mem_load *l);
-double mem_now(void);
+double mem_load_now(void);
 
 void mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
     const void *cookie);
 /* tool_line_fn of a value printed as a whole number: "%.0f\n". */
-void mem_line_whole(const bm_record *rec, const void *cookie, char *line,
+void mem_report_line_whole(const bm_record *rec, const void *cookie, char *line,
     size_t len);
 
 /* The judgement of the sweeps' figures (mem-rules.c). */
-int mem_line_knee(const double *lat, size_t n, size_t *index, double *cost);
-const char *mem_topo_stated(const struct mem_topo *tp);
-int mem_answers_result(const double *v, size_t n, bm_result *r);
-size_t mem_round_medians(const bm_result *r, double *med, size_t max);
-int mem_level_size_check(const struct mem_topo *tp, unsigned level,
+int mem_rules_line_knee(const double *lat, size_t n, size_t *index,
+    double *cost);
+const char *mem_rules_topo_stated(const struct mem_topo *tp);
+int mem_rules_answers_result(const double *v, size_t n, bm_result *r);
+size_t mem_rules_round_medians(const bm_result *r, double *med, size_t max);
+int mem_rules_level_size_check(const struct mem_topo *tp, unsigned level,
     size_t measured, bm_contradiction *c, char *what, size_t len);
-int mem_tlb_read(const double *spread, const double *packed, size_t n,
+int mem_rules_tlb_read(const double *spread, const double *packed, size_t n,
     size_t *reach, double *cost);
 
 #endif /* BM_MEM_H */

@@ -333,7 +333,8 @@ net_resolve(struct tool *t, struct net_state *s)
 
 	if (s->desc->kind == NET_UNIX_CONNECT) {
 		if (strlen(s->path) >= sizeof sun.sun_path)
-			tool_fail(t, "the socket path %s is too long (%zu bytes,"
+			tool_exit_fail(t,
+			    "the socket path %s is too long (%zu bytes,"
 			    " at most %zu)", s->path, strlen(s->path),
 			    sizeof sun.sun_path - 1);
 		memset(&sun, 0, sizeof sun);
@@ -348,7 +349,7 @@ net_resolve(struct tool *t, struct net_state *s)
 	hints.ai_socktype = s->desc->kind == NET_UDP_ECHO ? SOCK_DGRAM :
 	    SOCK_STREAM;
 	if ((rc = getaddrinfo(s->host, s->port, &hints, &ai)) != 0)
-		tool_fail(t, "cannot resolve %s: %s", s->host,
+		tool_exit_fail(t, "cannot resolve %s: %s", s->host,
 		    gai_strerror(rc));
 	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
 	s->addrlen = ai->ai_addrlen;
@@ -525,12 +526,13 @@ net_daemon(struct tool *t, struct net_state *s)
 	int fd, null, rc;
 
 	if ((rc = net_bind(s, 1, &fd)) != 0)
-		tool_fail(t, "cannot serve on %s %s: %s",
+		tool_exit_fail(t, "cannot serve on %s %s: %s",
 		    s->desc->kind == NET_UNIX_CONNECT ? "socket" : "port",
 		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->port,
 		    strerror(-rc));
 	if ((pid = fork()) < 0)
-		tool_fail(t, "cannot fork the server: %s", strerror(errno));
+		tool_exit_fail(t, "cannot fork the server: %s",
+		    strerror(errno));
 	if (pid > 0)
 		return 0;
 	(void)setsid();
@@ -560,20 +562,20 @@ net_stop(struct tool *t, struct net_state *s)
 
 	net_resolve(t, s);
 	if ((fd = net_connect(s)) < 0)
-		tool_fail(t, "cannot reach the server at %s: %s",
+		tool_exit_fail(t, "cannot reach the server at %s: %s",
 		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->host,
 		    strerror(-fd));
 	net_header(h, NET_CMD_STOP, 1, 0);
 	if (s->desc->kind == NET_UDP_ECHO) {
 		if (send(fd, h, sizeof h, 0) != (ssize_t)sizeof h)
-			tool_fail(t, "cannot send the stop: %s",
+			tool_exit_fail(t, "cannot send the stop: %s",
 			    strerror(errno));
 	} else if ((rc = partner_write(fd, h, sizeof h)) != 0) {
-		tool_fail(t, "cannot send the stop: %s", strerror(-rc));
+		tool_exit_fail(t, "cannot send the stop: %s", strerror(-rc));
 	}
 	/* TCP: the server closes; UDP: it echoes the stop. */
 	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0)
-		tool_fail(t, "the server did not answer the stop: %s",
+		tool_exit_fail(t, "the server did not answer the stop: %s",
 		    strerror(-rc));
 	close(fd);
 	return 0;
@@ -602,7 +604,7 @@ net_option(struct tool *t, int opt, const char *arg, void *cookie)
 			if (*arg == '\0' || strlen(arg) >= sizeof s->path ||
 			    strlen(arg) >= sizeof ((struct sockaddr_un *)0)->
 			    sun_path)
-				tool_usage_error(t, "-p: bad socket path");
+				tool_exit_usage(t, "-p: bad socket path");
 			snprintf(s->path, sizeof s->path, "%s", arg);
 		} else {
 			snprintf(s->port, sizeof s->port, "%u",
@@ -612,13 +614,13 @@ net_option(struct tool *t, int opt, const char *arg, void *cookie)
 	case 's':
 	case 'S':
 		if (s->mode != 0)
-			tool_usage_error(t, "-s and -S exclude each other");
+			tool_exit_usage(t, "-s and -S exclude each other");
 		s->mode = opt;
 		if (opt == 'S' && s->desc->kind != NET_UNIX_CONNECT)
 			s->host = arg;
 		break;
 	default:
-		tool_usage_error(t, "unexpected option");
+		tool_exit_usage(t, "unexpected option");
 	}
 }
 
@@ -633,14 +635,17 @@ net_report(struct tool *t, const bm_result *r, void *cookie)
 	char label[400], line[160];
 	int unix_connect = s->desc->kind == NET_UNIX_CONNECT;
 
-	params[np++] = tool_param("host", unix_connect ? s->path : s->host,
+	params[np++] = tool_record_param("host",
+	    unix_connect ? s->path : s->host,
 	    0);
 	if (s->desc->kind == NET_TCP_ECHO || s->desc->kind == NET_UDP_ECHO ||
 	    s->desc->kind == NET_TCP_SOURCE) {
-		params[np++] = tool_param("msgsize", NULL, (double)s->msg);
+		params[np++] = tool_record_param("msgsize", NULL,
+		    (double)s->msg);
 	}
 	if (s->desc->kind == NET_TCP_SOURCE) {
-		params[np++] = tool_param("total", NULL, (double)s->total);
+		params[np++] = tool_record_param("total", NULL,
+		    (double)s->total);
 	}
 	if (s->own)
 		placement_params(&s->place, params, &np);
@@ -698,15 +703,15 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	first = tool_parse(&t, argc, argv, opts, placement_long, net_option,
 	    s);
 	if (first < argc && (is_unix || s->mode != 0))
-		tool_usage_error(&t, "unexpected argument '%s'", argv[first]);
+		tool_exit_usage(&t, "unexpected argument '%s'", argv[first]);
 	if (first + 1 < argc)
-		tool_usage_error(&t, "too many arguments");
+		tool_exit_usage(&t, "too many arguments");
 	if (first < argc)
 		s->host = argv[first];
 	s->own = s->host == NULL && !(is_unix && s->path[0] != '\0') &&
 	    s->mode == 0;
 	if (s->place.given && !s->own)
-		tool_usage_error(&t, "--placement applies only to the tool's "
+		tool_exit_usage(&t, "--placement applies only to the tool's "
 		    "own server (no host, -p path, -s or -S)");
 	if (is_unix && s->path[0] == '\0' && s->mode != 0) {
 		/* The one name -s and -S share: per user, under $TMPDIR. */
@@ -725,12 +730,13 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 	if (s->own) {
 		/* Each worker runs its own server (net_start_own). */
 		if (is_unix) {
-			s->dir = tool_tmpdir(&t);
+			s->dir = tool_exit_tmpdir(&t);
 			/* The longest name a worker will bind, checked now. */
 			if ((size_t)snprintf(longest, sizeof longest,
 			    "%s/s%u", s->dir, t.opts.parallel - 1) >=
 			    sizeof sun.sun_path)
-				tool_fail(&t, "the socket path %s is too long "
+				tool_exit_fail(&t,
+				    "the socket path %s is too long "
 				    "for AF_UNIX (at most %zu bytes): choose a "
 				    "shorter TMPDIR", longest,
 				    sizeof sun.sun_path - 1);

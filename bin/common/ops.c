@@ -116,7 +116,7 @@ ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
     struct ops_state *s)
 {
 	if (tool_parse(t, argc, argv, NULL, NULL, NULL, NULL) != argc)
-		tool_usage_error(t, "unexpected argument '%s'", argv[optind]);
+		tool_exit_usage(t, "unexpected argument '%s'", argv[optind]);
 	t->default_enough_us = enough_us;
 	tool_setup(t);
 	ops_state_init(s);

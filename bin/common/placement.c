@@ -60,7 +60,7 @@ placement_option(struct placement *p, const struct tool *t, const char *arg)
 	else if (strcmp(arg, "both") == 0)
 		p->asked = PLACEMENT_BOTH;
 	else
-		tool_usage_error(t, "--placement: '%s' is not cross, same or "
+		tool_exit_usage(t, "--placement: '%s' is not cross, same or "
 		    "both", arg);
 	p->given = 1;
 }
@@ -74,7 +74,8 @@ placement_setup(struct placement *p, struct tool *t, unsigned max_group)
 	int c;
 
 	if (sched_getaffinity(0, sizeof p->allowed, &p->allowed) != 0)
-		tool_fail(t, "cannot read the CPUs this process may use: %s",
+		tool_exit_fail(t,
+		    "cannot read the CPUs this process may use: %s",
 		    strerror(errno));
 	p->ncpus = 0;
 	for (c = 0; c < CPU_SETSIZE; c++) {
@@ -82,7 +83,7 @@ placement_setup(struct placement *p, struct tool *t, unsigned max_group)
 			p->cpus[p->ncpus++] = (unsigned short)c;
 	}
 	if (p->ncpus == 0)
-		tool_fail(t, "this process may run on no CPU");
+		tool_exit_fail(t, "this process may run on no CPU");
 	p->fallback = p->asked != PLACEMENT_SAME && p->ncpus < 2;
 	if (p->fallback)
 		fprintf(stderr, "%s: cross placement needs two CPUs, but this "
@@ -95,7 +96,7 @@ placement_setup(struct placement *p, struct tool *t, unsigned max_group)
 	m = mmap(NULL, p->seen_bytes, PROT_READ | PROT_WRITE,
 	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		tool_fail(t, "cannot map %zu bytes: %s", p->seen_bytes,
+		tool_exit_fail(t, "cannot map %zu bytes: %s", p->seen_bytes,
 		    strerror(errno));
 	p->seen = m;
 	p->slot = -1;
@@ -242,7 +243,8 @@ placement_params(struct placement *p, bm_param *params, size_t *n)
 		if (row[0] < 0)
 			continue;
 		for (j = 0; j < p->group; j++) {
-			w = snprintf(p->text + len, sizeof p->text - len, "%s%d",
+			w = snprintf(p->text + len, sizeof p->text - len,
+			    "%s%d",
 			    j > 0 ? "," : len > 0 ? " " : "", row[j]);
 			if (w < 0 || (size_t)w >= sizeof p->text - len - 4) {
 				snprintf(p->text + len, sizeof p->text - len,
@@ -253,20 +255,22 @@ placement_params(struct placement *p, bm_param *params, size_t *n)
 		}
 	}
 done:
-	params[(*n)++] = tool_param("placement", placement_name(p->mode),
+	params[(*n)++] = tool_record_param("placement", placement_name(p->mode),
 	    0);
 	m = p->measured;
 	p->nmeasured = 0;
 	if (p->fallback) {
-		m[p->nmeasured++] = tool_param("placement_asked",
+		m[p->nmeasured++] = tool_record_param("placement_asked",
 		    placement_name(p->asked), 0);
 	}
-	m[p->nmeasured++] = tool_param("cpus", p->text, 0);
+	m[p->nmeasured++] = tool_record_param("cpus", p->text, 0);
 	if (p->nslots > 0 && p->seen[0] >= 0) {
-		m[p->nmeasured++] = tool_param("worker_cpu", NULL, p->seen[0]);
+		m[p->nmeasured++] = tool_record_param("worker_cpu", NULL,
+		    p->seen[0]);
 	}
 	if (p->nslots > 0 && p->group > 1 && p->seen[1] >= 0) {
-		m[p->nmeasured++] = tool_param("partner_cpu", NULL, p->seen[1]);
+		m[p->nmeasured++] = tool_record_param("partner_cpu", NULL,
+		    p->seen[1]);
 	}
 }
 

@@ -9,7 +9,7 @@
 
 /* Gather rec from every MPI rank and make its value the aggregate. */
 void
-tool_aggregate(struct tool *t, bm_record *rec)
+tool_cluster_aggregate(struct tool *t, bm_record *rec)
 {
 	int rc;
 
@@ -18,15 +18,15 @@ tool_aggregate(struct tool *t, bm_record *rec)
 	free(t->cluster_json);
 	t->cluster_json = NULL;
 	if ((rc = cluster_aggregate(t->ctx, rec, &t->cluster_json)) != 0)
-		tool_fail(t, "gathering the ranks' results: %s",
+		tool_exit_fail(t, "gathering the ranks' results: %s",
 		    bm_strerror(rc));
 	t->cluster_rec = rec;
 }
 
 /*
- * Take the job's records of rec (aggregating it if tool_aggregate has not)
- * into *json; return 1 on rank 0, which speaks for the job, and 0 with
- * nothing to free on the other ranks.
+ * Take the job's records of rec (aggregating it if tool_cluster_aggregate
+ * has not) into *json; return 1 on rank 0, which speaks for the job, and 0
+ * with nothing to free on the other ranks.
  */
 int
 tool_cluster_records(struct tool *t, const bm_record *rec, char **json)
@@ -35,7 +35,7 @@ tool_cluster_records(struct tool *t, const bm_record *rec, char **json)
 
 	if (t->cluster_rec != rec) {
 		copy = *rec;
-		tool_aggregate(t, &copy);
+		tool_cluster_aggregate(t, &copy);
 	}
 	*json = t->cluster_json;
 	t->cluster_json = NULL;

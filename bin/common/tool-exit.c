@@ -34,7 +34,7 @@ tool_exit_printed(const struct tool *t)
 	cluster_exit(1, 0);
 }
 
-/* The private directory of tool_tmpdir(), and the process that owns it. */
+/* The private directory of tool_exit_tmpdir(), and the process that owns it. */
 static char tool_dir[512];
 static pid_t tool_dir_owner;
 
@@ -54,7 +54,7 @@ struct tool_dirent {
  * Depth is bounded; the tools make one level.
  */
 static void
-tool_rm_under(int dirfd, int depth)
+tool_exit_rm_under(int dirfd, int depth)
 {
 	char buf[2048] __attribute__((aligned(8)));
 	struct tool_dirent *d;
@@ -80,7 +80,7 @@ tool_rm_under(int dirfd, int depth)
 				    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 				if (sub < 0)
 					continue;
-				tool_rm_under(sub, depth + 1);
+				tool_exit_rm_under(sub, depth + 1);
 				if (unlinkat(dirfd, d->name, AT_REMOVEDIR) == 0)
 					again = 1;
 			}
@@ -91,7 +91,7 @@ tool_rm_under(int dirfd, int depth)
 
 /* Remove the private directory (async-signal-safe). */
 static void
-tool_rm_dir(void)
+tool_exit_rm_dir(void)
 {
 	int fd;
 
@@ -99,7 +99,7 @@ tool_rm_dir(void)
 		return;
 	fd = open(tool_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0)
-		tool_rm_under(fd, 0);
+		tool_exit_rm_under(fd, 0);
 	(void)rmdir(tool_dir);
 }
 
@@ -109,11 +109,11 @@ tool_rm_dir(void)
  * fails must not pull it from under the others.
  */
 void
-tool_cleanup(const struct tool *t)
+tool_exit_cleanup(const struct tool *t)
 {
 	if (t->cleanup != NULL)
 		t->cleanup();
-	tool_rm_dir();
+	tool_exit_rm_dir();
 	tool_dir[0] = '\0';
 }
 
@@ -130,7 +130,7 @@ const size_t tool_nfatal = sizeof(tool_fatal_signals) /
 
 /* The name of one of tool_fatal_signals without its SIG, or "a signal". */
 const char *
-tool_signal_name(int sig)
+tool_exit_signal_name(int sig)
 {
 	static const char *const names[] = { "INT", "TERM", "HUP", "PIPE",
 	    "QUIT", "USR1", "USR2", "ALRM", "XCPU", "VTALRM", "PROF" };
@@ -143,7 +143,7 @@ tool_signal_name(int sig)
 }
 
 /*
- * What the fatal signals' handler removes (tool_fatal_hold), and, during
+ * What the fatal signals' handler removes (tool_exit_fatal_hold), and, during
  * bm_run (tool_run), the signal it turned into a SIGTERM.
  */
 #define TOOL_FATAL_FNS 4
@@ -159,10 +159,10 @@ static pid_t tool_run_owner;
  * run, in the tool's own process, the workers must be reaped first, and
  * bm_run does that for the signals it replaces (SIGINT, SIGTERM, SIGHUP),
  * not for one the tool catches itself: the signal is noted and turned
- * into a SIGTERM, and tool_run_fail() dies of the noted one.
+ * into a SIGTERM, and tool_exit_run() dies of the noted one.
  */
 static void
-tool_on_fatal(int sig)
+tool_exit_on_fatal(int sig)
 {
 	struct sigaction term;
 	sig_atomic_t i;
@@ -174,8 +174,8 @@ tool_on_fatal(int sig)
 	 */
 	if (tool_in_run && tool_run_owner == getpid() && sig != SIGTERM &&
 	    sigaction(SIGTERM, NULL, &term) == 0 &&
-	    term.sa_handler != tool_on_fatal && term.sa_handler != SIG_IGN &&
-	    term.sa_handler != SIG_DFL) {
+	    term.sa_handler != tool_exit_on_fatal &&
+	    term.sa_handler != SIG_IGN && term.sa_handler != SIG_DFL) {
 		if (tool_run_signal == 0)
 			tool_run_signal = sig;
 		(void)raise(SIGTERM);
@@ -191,12 +191,12 @@ tool_on_fatal(int sig)
  * Hold the fatal signals (in *old the mask before), add remove (async-
  * signal-safe) to what their handler runs, and install it for each
  * signal that is not ignored: a tool makes what must be removed between
- * this and tool_fatal_release(), so no signal can come between the object
+ * this and tool_exit_fatal_release(), so no signal can come between the object
  * and its handler.  A signal ignored when the tool started stays ignored,
  * as bm_run leaves it: nohup's SIGHUP, or a background job's SIGINT.
  */
 void
-tool_fatal_hold(void (*remove)(void), sigset_t *old)
+tool_exit_fatal_hold(void (*remove)(void), sigset_t *old)
 {
 	struct sigaction sa;
 	sigset_t fatal;
@@ -217,20 +217,20 @@ tool_fatal_hold(void (*remove)(void), sigset_t *old)
 		if (sigaction(tool_fatal_signals[i], NULL, &sa) == 0 &&
 		    sa.sa_handler == SIG_IGN)
 			continue;
-		(void)signal(tool_fatal_signals[i], tool_on_fatal);
+		(void)signal(tool_fatal_signals[i], tool_exit_on_fatal);
 	}
 }
 
-/* Put back the mask tool_fatal_hold() saved. */
+/* Put back the mask tool_exit_fatal_hold() saved. */
 void
-tool_fatal_release(const sigset_t *old)
+tool_exit_fatal_release(const sigset_t *old)
 {
 	(void)sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* Note that bm_run is running (1) or not (0) in this process. */
 void
-tool_fatal_in_run(int on)
+tool_exit_fatal_in_run(int on)
 {
 	tool_run_owner = getpid();
 	tool_in_run = on;
@@ -241,14 +241,14 @@ tool_fatal_in_run(int on)
  * turned into a SIGTERM, else sig (bm_ctx_signal's).
  */
 int
-tool_fatal_run_signal(int sig)
+tool_exit_fatal_run_signal(int sig)
 {
 	return tool_run_signal != 0 ? (int)tool_run_signal : sig;
 }
 
 /* Make the private directory under $TMPDIR once, or exit 1. */
 const char *
-tool_tmpdir(struct tool *t)
+tool_exit_tmpdir(struct tool *t)
 {
 	const char *tmp = getenv("TMPDIR");
 	sigset_t old;
@@ -261,7 +261,7 @@ tool_tmpdir(struct tool *t)
 	if ((size_t)snprintf(tool_dir, sizeof tool_dir, "%s/benchmp-%s.XXXXXX",
 	    tmp, t->name) >= sizeof tool_dir) {
 		tool_dir[0] = '\0';
-		tool_fail(t, "TMPDIR is too long: %s", tmp);
+		tool_exit_fail(t, "TMPDIR is too long: %s", tmp);
 	}
 	tool_dir_owner = getpid();
 	/*
@@ -270,21 +270,22 @@ tool_tmpdir(struct tool *t)
 	 * SIGPIPE too: a reader that goes away (| head) outside a run
 	 * (bm_run ignores it during one).
 	 */
-	tool_fatal_hold(tool_rm_dir, &old);
+	tool_exit_fatal_hold(tool_exit_rm_dir, &old);
 	if (mkdtemp(tool_dir) == NULL) {
 		err = errno;
 		tool_dir[0] = '\0';
-		tool_fatal_release(&old);
-		tool_fail(t, "cannot make a private directory in %s: %s", tmp,
+		tool_exit_fatal_release(&old);
+		tool_exit_fail(t, "cannot make a private directory in %s: %s",
+		    tmp,
 		    strerror(err));
 	}
-	tool_fatal_release(&old);
+	tool_exit_fatal_release(&old);
 	return tool_dir;
 }
 
 /* Print "name: message" to stderr. */
 static void __attribute__((format(printf, 2, 0)))
-tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
+tool_exit_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
 	progress_clear_any();	/* a message never follows a progress line */
 	fprintf(stderr, "%s: %s", t->name, cluster_where());
@@ -294,34 +295,34 @@ tool_vwarn(const struct tool *t, const char *fmt, va_list ap)
 
 /* Print a message and the usage line to stderr and exit 2. */
 void
-tool_usage_error(const struct tool *t, const char *fmt, ...)
+tool_exit_usage(const struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	tool_vwarn(t, fmt, ap);
+	tool_exit_vwarn(t, fmt, ap);
 	va_end(ap);
 	tool_usage_line(t, stderr);
-	tool_cleanup(t);
+	tool_exit_cleanup(t);
 	cluster_exit(2, 0);
 }
 
 /* Print a runtime failure and exit 1. */
 void
-tool_fail(const struct tool *t, const char *fmt, ...)
+tool_exit_fail(const struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	tool_vwarn(t, fmt, ap);
+	tool_exit_vwarn(t, fmt, ap);
 	va_end(ap);
-	tool_cleanup(t);
+	tool_exit_cleanup(t);
 	cluster_exit(1, 0);
 }
 
 /* Report a library error: bad input exits 2, anything else 1. */
 void
-tool_lib_fail(const struct tool *t, int rc, const char *doing)
+tool_exit_lib(const struct tool *t, int rc, const char *doing)
 {
 	const char *detail = t->ctx != NULL ? bm_ctx_errmsg(t->ctx) : "";
 
@@ -337,7 +338,7 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
 		    rc == BM_ERANK ? "" : cluster_where(),
 		    doing != NULL ? doing : "", doing != NULL ? ": " : "",
 		    detail);
-	tool_cleanup(t);
+	tool_exit_cleanup(t);
 	switch (rc) {
 	case BM_ERANK:
 		cluster_exit(1, 1);
@@ -355,22 +356,22 @@ tool_lib_fail(const struct tool *t, int rc, const char *doing)
  * signal, so the shell sees it; any other prints the library's message.
  */
 void
-tool_run_fail(struct tool *t, int rc)
+tool_exit_run(struct tool *t, int rc)
 {
 	int sig;
 
-	sig = tool_fatal_run_signal(bm_ctx_signal(t->ctx));
+	sig = tool_exit_fatal_run_signal(bm_ctx_signal(t->ctx));
 	if (rc == BM_EINTR && sig > 0) {
 		progress_clear_any();
 		fprintf(stderr, "%s: interrupted by SIG%s\n", t->name,
-		    tool_signal_name(sig));
+		    tool_exit_signal_name(sig));
 		fflush(NULL);
-		tool_cleanup(t);
+		tool_exit_cleanup(t);
 		signal(sig, SIG_DFL);
 		raise(sig);
 		exit(128 + sig);
 	}
 	if (rc == BM_ERANGE || rc == BM_EPARSE)
 		rc = -EINVAL;	/* options were checked: not a usage error */
-	tool_lib_fail(t, rc, NULL);
+	tool_exit_lib(t, rc, NULL);
 }

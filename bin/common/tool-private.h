@@ -22,11 +22,11 @@ void tool_exit_printed(const struct tool *t) __attribute__((noreturn));
  * Run the tool's cleanup hook and remove its private directory, in the
  * process that made it alone (tool-exit.c).
  */
-void tool_cleanup(const struct tool *t);
+void tool_exit_cleanup(const struct tool *t);
 
 /*
  * Under MPI, take the job's records of rec into *json (aggregating rec if
- * tool_aggregate has not); 1 on rank 0, which prints them, 0 elsewhere
+ * tool_cluster_aggregate has not); 1 on rank 0, which prints them, 0 elsewhere
  * (tool-cluster.c).
  */
 int tool_cluster_records(struct tool *t, const bm_record *rec, char **json);

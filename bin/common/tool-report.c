@@ -56,7 +56,7 @@ tool_report_extra(const bm_result *r)
  * holds one or (under MPI) several lines.
  */
 static void
-tool_sink_write(struct tool *t, const char *json)
+tool_report_sink(struct tool *t, const char *json)
 {
 	const char *p = json, *nl;
 	int rc;
@@ -66,7 +66,7 @@ tool_sink_write(struct tool *t, const char *json)
 			nl = p + strlen(p) - 1;
 		if ((rc = bm_sink_write(t->ctx, t->sink, p,
 		    (size_t)(nl - p) + 1)) != 0)
-			tool_lib_fail(t, rc, NULL);
+			tool_exit_lib(t, rc, NULL);
 	}
 }
 
@@ -140,15 +140,15 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 			return;
 	} else if ((to_stdout || t->sink != NULL) &&
 	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
-		tool_lib_fail(t, rc, "formatting the record");
+		tool_exit_lib(t, rc, "formatting the record");
 	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
-		tool_sink_write(t, json);
+		tool_report_sink(t, json);
 	fputs(to_stdout ? json : line, stdout);
 	free(json);
 	if (!to_stdout)
 		tool_report_extra(rec->result);
 	if (fflush(stdout) != 0)
-		tool_fail(t, "writing the result: %s", strerror(errno));
+		tool_exit_fail(t, "writing the result: %s", strerror(errno));
 	tool_report_warn(t, rec);
 }
 
@@ -163,11 +163,11 @@ tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
 	char *line;
 	int len;
 
-	tool_aggregate(t, rec);
+	tool_cluster_aggregate(t, rec);
 	len = snprintf(NULL, 0, "%s%.*f%s\n", prefix, digits, rec->value,
 	    suffix);
 	if (len < 0 || (line = malloc((size_t)len + 1)) == NULL)
-		tool_fail(t, "formatting the result: %s", strerror(errno));
+		tool_exit_fail(t, "formatting the result: %s", strerror(errno));
 	snprintf(line, (size_t)len + 1, "%s%.*f%s\n", prefix, digits,
 	    rec->value, suffix);
 	tool_report(t, rec, line);
@@ -186,7 +186,7 @@ tool_report_line(struct tool *t, bm_record *rec, tool_line_fn fn,
 {
 	char line[TOOL_LINE_MAX];
 
-	tool_aggregate(t, rec);
+	tool_cluster_aggregate(t, rec);
 	line[0] = '\0';
 	fn(rec, cookie, line, sizeof line);
 	tool_report(t, rec, line);
@@ -203,70 +203,4 @@ tool_report_us(struct tool *t, const char *case_name, const bm_param *params,
 	tool_record_us(&rec, t, case_name, params, nparams, r);
 	snprintf(prefix, sizeof prefix, "%s: ", label);
 	tool_report_value(t, &rec, prefix, 4, " microseconds");
-}
-
-/* Fill a bandwidth record: bytes per operation, in MB/s (aggregate with -P). */
-void
-tool_record_bw(bm_record *rec, const struct tool *t, const char *case_name,
-    const bm_param *params, size_t nparams, const bm_result *r, double bytes)
-{
-	int rc;
-
-	if ((rc = bm_record_bandwidth(rec, t->name, case_name, r, bytes)) != 0)
-		tool_lib_fail(t, rc, "building the record");
-	rec->params = params;
-	rec->nparams = nparams;
-}
-
-/* A record parameter: key and a string, or (str NULL) the number num. */
-bm_param
-tool_param(const char *key, const char *str, double num)
-{
-	bm_param p;
-
-	p.key = key;
-	p.str = str;
-	p.num = num;
-	return p;
-}
-
-/* Fill a latency record: microseconds per operation, one worker's median. */
-void
-tool_record_us(bm_record *rec, const struct tool *t, const char *case_name,
-    const bm_param *params, size_t nparams, const bm_result *r)
-{
-	int rc;
-
-	if ((rc = bm_record_latency(rec, t->name, case_name, "us", r)) != 0)
-		tool_lib_fail(t, rc, "building the record");
-	rec->params = params;
-	rec->nparams = nparams;
-}
-
-/*
- * Fill the record of a figure the tool derives itself (a clock rate, a
- * parallelism, a size) with no result yet: value in unit, and better.
- */
-void
-tool_record_figure(bm_record *rec, const struct tool *t,
-    const char *case_name, const char *metric, const char *unit,
-    bm_better better, double value)
-{
-	memset(rec, 0, sizeof *rec);
-	rec->tool = t->name;
-	rec->case_name = case_name;
-	rec->metric = metric;
-	rec->unit = unit;
-	rec->better = better;
-	rec->value = value;
-}
-
-/* Give a figure's record the statistics of r: per_ns / ns per operation. */
-void
-tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns)
-{
-	rec->result = r;
-	rec->scale = per_ns;
-	rec->offset = 0;
-	rec->inverse = 1;
 }

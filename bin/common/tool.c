@@ -159,9 +159,9 @@ tool_uint(const struct tool *t, const char *what, const char *s,
 	int rc;
 
 	if ((rc = bm_parse_uint(s, min, max, &v)) == BM_EPARSE)
-		tool_usage_error(t, "%s: '%s' is not a number", what, s);
+		tool_exit_usage(t, "%s: '%s' is not a number", what, s);
 	if (rc != 0)
-		tool_usage_error(t, "%s: %s is out of range (%llu to %llu)",
+		tool_exit_usage(t, "%s: %s is out of range (%llu to %llu)",
 		    what, s, (unsigned long long)min, (unsigned long long)max);
 	return v;
 }
@@ -178,7 +178,7 @@ tool_mode(const struct tool *t, const char *what, const char *name,
 	for (i = 0; i < n; i++, entry += size)
 		if (strcmp(name, *(const char *const *)(const void *)entry) == 0)
 			return entry;
-	tool_usage_error(t, "unknown %s '%s'", what, name);
+	tool_exit_usage(t, "unknown %s '%s'", what, name);
 }
 
 /* Parse a size with k/m/g within [min, max] or exit 2 naming it. */
@@ -191,10 +191,10 @@ tool_size(const struct tool *t, const char *what, const char *s,
 
 	rc = bm_parse_size(s, &v);
 	if (rc == BM_EPARSE)
-		tool_usage_error(t, "%s: '%s' is not a size (digits and an "
+		tool_exit_usage(t, "%s: '%s' is not a size (digits and an "
 		    "optional k, m or g)", what, s);
 	if (rc != 0 || v < min || v > max)
-		tool_usage_error(t, "%s: %s is out of range (%llu to %llu "
+		tool_exit_usage(t, "%s: %s is out of range (%llu to %llu "
 		    "bytes)", what, s, (unsigned long long)min,
 		    (unsigned long long)max);
 	return v;
@@ -206,7 +206,7 @@ tool_list_timers(const struct tool *t)
 {
 	/* A stdout that cannot take the list is tool_exit_printed's. */
 	if (bm_timer_list_print() != 0 && !ferror(stdout))
-		tool_fail(t, "cannot list the timers");
+		tool_exit_fail(t, "cannot list the timers");
 	tool_exit_printed(t);
 }
 
@@ -267,7 +267,7 @@ tool_nonempty(const struct tool *t, const char *opt, const char *what,
     const char *arg)
 {
 	if (*arg == '\0')
-		tool_usage_error(t, "%s: empty %s", opt, what);
+		tool_exit_usage(t, "%s: empty %s", opt, what);
 	return arg;
 }
 
@@ -279,7 +279,7 @@ tool_seconds(struct tool *t, const char *what, const char *arg)
 	int rc;
 
 	if ((rc = bm_parse_double(arg, 0.01, TOOL_MAX_MAX_TIME_S, &v)) != 0)
-		tool_usage_error(t, "%s: '%s' is %s (seconds, 0.01 to %g)",
+		tool_exit_usage(t, "%s: '%s' is %s (seconds, 0.01 to %g)",
 		    what, arg, rc == BM_EPARSE ? "not a number" :
 		    "out of range", TOOL_MAX_MAX_TIME_S);
 	return v;
@@ -372,7 +372,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case TOOL_OPT_PROCESSES:
 			if ((rc = bm_parse_processes(optarg, &pmin,
 			    &pmax)) != 0)
-				tool_usage_error(t, "--processes: '%s' is %s "
+				tool_exit_usage(t, "--processes: '%s' is %s "
 				    "(MIN or MIN:MAX, 1 to %u)", optarg,
 				    rc == BM_EPARSE ? "not a number" :
 				    "out of range", BM_MAX_PROCESSES);
@@ -381,16 +381,16 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case '?':
 			/* A long option's optopt is its code, not a letter. */
 			if (optopt > ' ' && optopt < 127)
-				tool_usage_error(t, "unknown option or missing "
+				tool_exit_usage(t, "unknown option or missing "
 				    "value: -%c", optopt);
-			tool_usage_error(t, "unknown option or missing value: "
+			tool_exit_usage(t, "unknown option or missing value: "
 			    "%s", argv[optind - 1]);
 		case ':':
-			tool_usage_error(t, "option needs a value: %s",
+			tool_exit_usage(t, "option needs a value: %s",
 			    argv[optind - 1]);
 		default:
 			if (extra == NULL)
-				tool_usage_error(t, "unexpected option");
+				tool_exit_usage(t, "unexpected option");
 			extra(t, opt, optarg, cookie);
 			break;
 		}
@@ -442,7 +442,7 @@ tool_read_force(struct tool *t)
 	if (env == NULL || *env == '\0')
 		return;
 	if (strcmp(env, "0") != 0 && strcmp(env, "1") != 0)
-		tool_usage_error(t, "BENCHMP_FORCE: '%s' is not 0 or 1", env);
+		tool_exit_usage(t, "BENCHMP_FORCE: '%s' is not 0 or 1", env);
 	if (t->force_source < BM_SOURCE_ENV) {
 		t->force = *env == '1';
 		t->force_source = BM_SOURCE_ENV;
@@ -461,7 +461,7 @@ tool_check_crowd(struct tool *t)
 
 	if (t->force || t->opts.parallel <= (uint64_t)TOOL_MAX_PER_CPU * cpus)
 		return;
-	tool_usage_error(t, "-P %u: %u worker(s) per CPU on %u CPU(s) is more "
+	tool_exit_usage(t, "-P %u: %u worker(s) per CPU on %u CPU(s) is more "
 	    "than %u per CPU; such a run takes minutes and measures the "
 	    "scheduler: use --force (or BENCHMP_FORCE=1) to run it anyway%s",
 	    t->opts.parallel, (t->opts.parallel + cpus - 1) / cpus, cpus,
@@ -486,7 +486,7 @@ tool_wall_clock(struct tool *t)
 	for (i = 0; clock != NULL && i < sizeof cputime / sizeof *cputime;
 	    i++)
 		if (strcmp(clock, cputime[i]) == 0)
-			tool_usage_error(t, "%s: the clock %s counts CPU time, "
+			tool_exit_usage(t, "%s: the clock %s counts CPU time, "
 			    "not the time %s waits; choose an elapsed-time "
 			    "clock (posix-monotonic, posix-monotonic-raw)",
 			    t->timer != NULL ? "--timer" : "BENCHMP_TIMER",
@@ -508,7 +508,7 @@ tool_setup(struct tool *t)
 	tool_read_force(t);
 	tool_check_crowd(t);
 	if ((rc = bm_ctx_new(&t->ctx)) != 0)
-		tool_lib_fail(t, rc, "cannot set up");
+		tool_exit_lib(t, rc, "cannot set up");
 	/*
 	 * A file-size limit (ulimit -f) must show as a write error naming the
 	 * file, like a full disk, not as a tool killed by SIGXFSZ.
@@ -529,10 +529,10 @@ tool_setup(struct tool *t)
 		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
 	}
 	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)
-		tool_lib_fail(t, rc, NULL);
+		tool_exit_lib(t, rc, NULL);
 	if ((spec = bm_ctx_output(t->ctx)) != NULL &&
 	    (rc = bm_sink_open(t->ctx, spec, &t->sink)) != 0)
-		tool_lib_fail(t, rc, bm_ctx_source(t->ctx, BM_SETTING_OUTPUT) ==
+		tool_exit_lib(t, rc, bm_ctx_source(t->ctx, BM_SETTING_OUTPUT) ==
 		    BM_SOURCE_CMDLINE ? "--output" : "BENCHMP_OUTPUT");
 }
 
@@ -555,7 +555,7 @@ tool_warn_throttled(const struct tool *t, const bm_throttle *th)
 	    quota, (unsigned long long)th->nr_throttled, th->throttled_s);
 }
 
-/* Run the benchmark; on failure report it and exit (tool_run_fail). */
+/* Run the benchmark; on failure report it and exit (tool_exit_run). */
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
@@ -566,10 +566,10 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
 	    t->started_ns) / 1e3;
 	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
-	tool_fatal_in_run(1);
+	tool_exit_fatal_in_run(1);
 	rc = bm_run(t->ctx, b, &t->opts, res);
-	tool_fatal_in_run(0);
-	if (rc == 0 && tool_fatal_run_signal(0) != 0) {
+	tool_exit_fatal_in_run(0);
+	if (rc == 0 && tool_exit_fatal_run_signal(0) != 0) {
 		/* The SIGTERM it became was ignored: die of it now. */
 		bm_result_free(res);
 		rc = BM_EINTR;
@@ -578,7 +578,7 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 		tool_warn_throttled(t, &res->throttle);
 		return;
 	}
-	tool_run_fail(t, rc);
+	tool_exit_run(t, rc);
 }
 
 /* Release the context and check that stdout was written. */
@@ -589,10 +589,10 @@ tool_finish(struct tool *t)
 
 	if ((rc = bm_sink_close(t->ctx, t->sink)) != 0) {
 		t->sink = NULL;
-		tool_lib_fail(t, rc, NULL);
+		tool_exit_lib(t, rc, NULL);
 	}
 	t->sink = NULL;
-	tool_cleanup(t);
+	tool_exit_cleanup(t);
 	bm_ctx_free(t->ctx);
 	t->ctx = NULL;
 	free(t->cluster_json);
@@ -621,12 +621,12 @@ tool_parse_mode(struct tool *t, int argc, char **argv, int *first,
 
 	i = tool_parse(t, argc, argv, NULL, NULL, NULL, NULL);
 	if (i >= argc)
-		tool_usage_error(t, "%s",
+		tool_exit_usage(t, "%s",
 		    missing != NULL ? missing : "missing the mode");
 	m = tool_mode(t, what != NULL ? what : "mode", argv[i], table, n,
 	    size);
 	if (argc - i > max_args)
-		tool_usage_error(t, "too many arguments");
+		tool_exit_usage(t, "too many arguments");
 	if (first != NULL)
 		*first = i;
 	return m;

@@ -55,7 +55,7 @@ typedef void tool_option_fn(struct tool *t, int opt, const char *arg,
  * Parse the command line: the common options here, tool-specific ones
  * (short letters in extra_short, long ones in extra_long) through extra(),
  * which stores them in cookie (the tool's own options struct) or calls
- * tool_usage_error().  Options may come before, between or after the
+ * tool_exit_usage().  Options may come before, between or after the
  * operands, as GNU tools take them, and "--" ends them: argv is reordered
  * so that the operands come last, from the index returned (optind).  A
  * tool whose operands are a command with options of its own sets
@@ -83,15 +83,15 @@ void tool_setup(struct tool *t);
 void tool_wall_clock(struct tool *t);
 
 /* Print the usage line to stderr after a message and exit 2. */
-void tool_usage_error(const struct tool *t, const char *fmt, ...)
+void tool_exit_usage(const struct tool *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
 /* Print a runtime failure and exit 1. */
-void tool_fail(const struct tool *t, const char *fmt, ...)
+void tool_exit_fail(const struct tool *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
 /* Report a library error and exit: 2 for bad input, 1 otherwise. */
-void tool_lib_fail(const struct tool *t, int rc, const char *doing)
+void tool_exit_lib(const struct tool *t, int rc, const char *doing)
     __attribute__((noreturn));
 
 /* Parse a size argument (k/m/g) within [min, max]; usage error if bad. */
@@ -130,24 +130,24 @@ int tool_catch_signal(int sig, void (*handler)(int), int flags);
 /*
  * The catchable signals whose default ends the process (tool-exit.c),
  * which a tool that made something to remove (a directory, an IPC object)
- * catches to remove it before it dies of them; tool_signal_name() gives
- * one's name without SIG.  tool_fatal_hold() holds them, adds remove
+ * catches to remove it before it dies of them; tool_exit_signal_name() gives
+ * one's name without SIG.  tool_exit_fatal_hold() holds them, adds remove
  * (async-signal-safe) to what their handler runs and installs it for each
- * that is not ignored, saving the mask in *old; tool_fatal_release() puts
+ * that is not ignored, saving the mask in *old; tool_exit_fatal_release() puts
  * the mask back.
  */
 extern const int tool_fatal_signals[];
 extern const size_t tool_nfatal;
-const char *tool_signal_name(int sig);
-void tool_fatal_hold(void (*remove)(void), sigset_t *old);
-void tool_fatal_release(const sigset_t *old);
+const char *tool_exit_signal_name(int sig);
+void tool_exit_fatal_hold(void (*remove)(void), sigset_t *old);
+void tool_exit_fatal_release(const sigset_t *old);
 /*
  * Around bm_run in tool_run: the fatal signals the tool catches become a
  * SIGTERM, so that bm_run reaps the workers before anything is removed;
- * tool_fatal_run_signal(sig) is the one that came (sig if none did).
+ * tool_exit_fatal_run_signal(sig) is the one that came (sig if none did).
  */
-void tool_fatal_in_run(int on);
-int tool_fatal_run_signal(int sig);
+void tool_exit_fatal_in_run(int on);
+int tool_exit_fatal_run_signal(int sig);
 
 /* Parse an unsigned argument within [min, max]; usage error if bad. */
 uint64_t tool_uint(const struct tool *t, const char *what, const char *s,
@@ -187,7 +187,7 @@ void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
  * Exit after a failed run (rc from the library): "interrupted by SIGx"
  * and death by that signal for BM_EINTR, the library's message otherwise.
  */
-void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
+void tool_exit_run(struct tool *t, int rc) __attribute__((noreturn));
 
 /*
  * Under MPI, gather rec from every rank and make rec->value the aggregate
@@ -196,7 +196,7 @@ void tool_run_fail(struct tool *t, int rc) __attribute__((noreturn));
  * records.  The reporting paths, tool_report_value() and
  * tool_report_line(), call it; no tool calls it itself.
  */
-void tool_aggregate(struct tool *t, bm_record *rec);
+void tool_cluster_aggregate(struct tool *t, bm_record *rec);
 
 /*
  * Print a result: the classic line (already formatted, with its newline)
@@ -209,8 +209,9 @@ void tool_report(struct tool *t, const bm_record *rec, const char *line);
 
 /*
  * Report a record whose classic line shows its value: aggregate it across
- * MPI ranks (tool_aggregate), then format the line as prefix, rec->value
- * with digits decimals, suffix and a newline, and tool_report() it.
+ * MPI ranks (tool_cluster_aggregate), then format the line as prefix,
+ * rec->value with digits decimals, suffix and a newline, and tool_report()
+ * it.
  */
 void tool_report_value(struct tool *t, bm_record *rec, const char *prefix,
     int digits, const char *suffix);
@@ -228,7 +229,7 @@ typedef void (*tool_line_fn)(const bm_record *rec, const void *cookie,
 /*
  * Report a record whose classic line shows more than its value (a rounded
  * clock, figures in its measured params): aggregate it across MPI ranks
- * (the value as tool_aggregate(), and on rank 0 every numeric measured
+ * (the value as tool_cluster_aggregate(), and on rank 0 every numeric measured
  * param becomes the median over ranks), then format the line with fn from
  * the aggregated record and tool_report() it.
  */
@@ -239,7 +240,7 @@ void tool_report_line(struct tool *t, bm_record *rec, tool_line_fn fn,
  * The main of enough, timing_o and loop_o: calibrate and print the value
  * which (BM_CAL_*) as lmbench did, or as export lines.
  */
-int tool_calibration_main(const char *name, unsigned which, int argc,
+int calib_main(const char *name, unsigned which, int argc,
     char **argv);
 
 /* Print "label: N microseconds" (or the record) for a latency. */
@@ -248,7 +249,7 @@ void tool_report_us(struct tool *t, const char *case_name,
     const char *label);
 
 /* A record parameter: key and a string, or (str NULL) the number num. */
-bm_param tool_param(const char *key, const char *str, double num);
+bm_param tool_record_param(const char *key, const char *str, double num);
 
 /* Fill a latency record: microseconds per operation, one worker's median. */
 void tool_record_us(bm_record *rec, const struct tool *t,
@@ -284,7 +285,7 @@ void tool_record_per_ns(bm_record *rec, const bm_result *r, double per_ns);
  * tool_finish, by every failure exit and on SIGINT, SIGTERM and SIGHUP.
  * Exits 1 if it cannot be made.
  */
-const char *tool_tmpdir(struct tool *t);
+const char *tool_exit_tmpdir(struct tool *t);
 
 /* Release the context; check that stdout reached its destination. */
 int tool_finish(struct tool *t);
