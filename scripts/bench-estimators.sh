@@ -21,14 +21,9 @@ LC_ALL=C
 export LC_ALL
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -eq 0 ]; then
-	set -- "$top/tests/data/suite-vm-1.jsonl" \
-	    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
-fi
-if [ $# -lt 2 ]; then
-	echo "bench-estimators.sh: give two runs or more" >&2
-	exit 2
-fi
+[ $# -gt 0 ] || set -- "$top/tests/data/suite-vm-1.jsonl" \
+    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
+[ $# -ge 2 ] || { echo "bench-estimators.sh: give two runs or more" >&2; exit 2; }
 command -v jq >/dev/null 2>&1 || { echo "bench-estimators.sh: SKIP: no jq" >&2; exit 77; }
 for f; do
 	[ -r "$f" ] || { echo "bench-estimators.sh: $f: cannot read it" >&2; exit 2; }

@@ -23,14 +23,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: bench-flags.sh BUILDDIR [RUN.jsonl...]" >&2; exit 2; }
 build=$1
 shift
-if [ $# -eq 0 ]; then
-	set -- "$top/tests/data/suite-vm-1.jsonl" \
-	    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
-fi
-if [ $# -lt 2 ]; then
-	echo "bench-flags.sh: give two runs or more" >&2
-	exit 2
-fi
+[ $# -gt 0 ] || set -- "$top/tests/data/suite-vm-1.jsonl" \
+    "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
+[ $# -ge 2 ] || { echo "bench-flags.sh: give two runs or more" >&2; exit 2; }
 command -v jq >/dev/null 2>&1 || { echo "bench-flags.sh: SKIP: no jq" >&2; exit 77; }
 rederive=$build/tests/bench/rederive
 [ -x "$rederive" ] || { echo "bench-flags.sh: $rederive: not built (make bench builds it)" >&2; exit 2; }

@@ -37,6 +37,20 @@ mean_cv() {
 	}'
 }
 
+# spread NAME LABEL FIGURES WALLS: print the rows of a harness's median
+# (labelled LABEL), run-to-run CV and mean wall time per run from the files
+# FIGURES and WALLS (one number a line), and keep the CV in cv, the wall
+# time in wall.
+spread() {
+	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
+	cv=$(set -- $(mean_cv <"$3"); echo "$2")
+	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
+	wall=$(set -- $(mean_cv <"$4"); echo "$1")
+	row "$2" "$(bench_median <"$3")" "" ""
+	row "$1 run-to-run CV %" "$cv" "" ""
+	row "$1 wall s per run (mean)" "$wall" "" ""
+}
+
 # Run a command N times; its wall seconds go to $tmp/wall, the last
 # field of its last output line to $tmp/fig.  Returns 1 if a run fails.
 repeat() {
@@ -118,27 +132,14 @@ while [ "$round" -lt 10 ]; do
 	fi
 	round=$((round + 1))
 done
-bm_med=$(bench_median <"$tmp/bm")
-# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
-set -- $(mean_cv <"$tmp/bm")
-bm_cv=$2
-# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
-set -- $(mean_cv <"$tmp/bmwall")
-bm_wall=$1
-row "benchmp getppid ns (median of 10 runs)" "$bm_med" "" ""
-row "benchmp run-to-run CV %" "$bm_cv" "" ""
-row "benchmp wall s per run (mean)" "$bm_wall" "" ""
+spread benchmp "benchmp getppid ns (median of 10 runs)" "$tmp/bm" "$tmp/bmwall"
+bm_cv=$cv
+bm_wall=$wall
 if [ -x "$gbench" ]; then
-	gb_med=$(bench_median <"$tmp/gb")
-	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
-	set -- $(mean_cv <"$tmp/gb")
-	gb_cv=$2
-	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
-	set -- $(mean_cv <"$tmp/gbwall")
-	gb_wall=$1
-	row "Google Benchmark getppid ns (median of 10)" "$gb_med" "" ""
-	row "Google Benchmark run-to-run CV %" "$gb_cv" "" ""
-	row "Google Benchmark wall s per run (mean)" "$gb_wall" "" ""
+	spread "Google Benchmark" "Google Benchmark getppid ns (median of 10)" \
+	    "$tmp/gb" "$tmp/gbwall"
+	gb_cv=$cv
+	gb_wall=$wall
 	row "CV benchmp / Google Benchmark" \
 	    "$(awk "BEGIN { printf \"%.2f\", $bm_cv / $gb_cv }")" "<= 1" \
 	    "$(verdict "$bm_cv <= $gb_cv")"
