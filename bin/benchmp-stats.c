@@ -58,7 +58,8 @@ stats_fail(unsigned long long line, const char *fmt, ...)
 static void
 stats_usage_line(FILE *f)
 {
-	fprintf(f, "usage: %s [-h] [-V] < FILE\n", STATS_NAME);
+	fprintf(f, "usage: %s [-h] [-V] [--better=lower|higher "
+	    "[--disturbed=D/N]] < FILE\n", STATS_NAME);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -73,6 +74,15 @@ stats_help(void)
 	    "over the rounds' medians, its order-statistic\ninterval, the "
 	    "flags and the scatter within rounds, as a record has them.\n"
 	    "\n"
+	    "  --better=lower|higher  also the robust figure (\"robust\": "
+	    "the best round's\n"
+	    "                  median, lowest or highest, with its interval "
+	    "and flags), from\n"
+	    "                  five rounds or more\n"
+	    "  --disturbed=D/N  D of the N intervals measured were disturbed "
+	    "(0 <= D <= N):\n"
+	    "                  flags the robust figure as a record's "
+	    "interference does\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n");
 	exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1);
@@ -272,11 +282,14 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "better", required_argument, NULL, 'b' },
+		{ "disturbed", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats_input in;
-	char *json = NULL;
-	int opt, rc;
+	char *json = NULL, *robust = NULL, *end;
+	unsigned long long dist = 0, nint = 0;
+	int opt, rc, better = -1;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
@@ -286,10 +299,32 @@ main(int argc, char **argv)
 		case 'V':
 			printf("%s (benchmp) %s\n", STATS_NAME, bm_version());
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+		case 'b':
+			if (strcmp(optarg, "lower") == 0)
+				better = 0;
+			else if (strcmp(optarg, "higher") == 0)
+				better = 1;
+			else
+				stats_usage_error("--better: not lower or "
+				    "higher", optarg);
+			break;
+		case 'd':
+			errno = 0;
+			if (!isdigit((unsigned char)optarg[0]) ||
+			    (dist = strtoull(optarg, &end, 10), *end != '/') ||
+			    !isdigit((unsigned char)end[1]) ||
+			    (nint = strtoull(end + 1, &end, 10), *end != '\0') ||
+			    errno != 0 || dist > nint)
+				stats_usage_error("--disturbed: not D/N with "
+				    "0 <= D <= N", optarg);
+			break;
 		default:
 			stats_usage_error("unknown option", argv[optind - 1]);
 		}
 	}
+	if (nint > 0 && better < 0)
+		stats_usage_error("--disturbed without --better",
+		    "the robust figure is what it flags");
 	if (optind < argc)
 		stats_usage_error("unexpected argument", argv[optind]);
 
@@ -303,15 +338,23 @@ main(int argc, char **argv)
 	free(in.slot);
 	if ((rc = bm_stats_json(in.v, in.round, in.n, in.nr, &json)) != 0)
 		stats_fail(0, "%s", bm_strerror(rc));
+	/* The robust figure, as a last member; none under five rounds. */
+	if (better >= 0 && (rc = bm_stats_robust_json(in.v, in.round, in.n,
+	    in.nr, better, nint, dist, &robust)) != 0 && rc != BM_ERANGE)
+		stats_fail(0, "%s", bm_strerror(rc));
 	free(in.v);
 	free(in.round);
-	if (printf("%s\n", json) < 0 || fflush(stdout) != 0 ||
+	json[strlen(json) - 1] = '\0';	/* the closing brace */
+	if (printf("%s%s%s}\n", json, robust != NULL ? ",\"robust\":" : "",
+	    robust != NULL ? robust : "") < 0 || fflush(stdout) != 0 ||
 	    ferror(stdout)) {
 		fprintf(stderr, "%s: writing to standard output: %s\n",
 		    STATS_NAME, strerror(errno));
 		free(json);
+		free(robust);
 		return 1;
 	}
 	free(json);
+	free(robust);
 	return 0;
 }

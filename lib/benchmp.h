@@ -590,6 +590,18 @@ BM_EXTERN int bm_stats_json(const double *v, const unsigned *round,
     size_t n, unsigned nr, char **out);
 
 /*
+ * Format the robust figure of the same values (the best round's median,
+ * the lowest or, with higher, the highest; its interval and flags: the
+ * "robust" member of a record) as one JSON object; disturbed of intervals
+ * (as a record's interference counts them) may flag it.  0, BM_ERANGE
+ * (as bm_stats_json, fewer than five rounds, or disturbed > intervals),
+ * -EINVAL or -ENOMEM.
+ */
+BM_EXTERN int bm_stats_robust_json(const double *v, const unsigned *round,
+    size_t n, unsigned nr, int higher, uint64_t intervals,
+    uint64_t disturbed, char **out);
+
+/*
  * Everything a run produced.  per_op_ns is at the process level: its
  * values are the rounds' medians (each the median of all intervals of that
  * round's workers), so its interval covers the scatter between processes;

@@ -718,6 +718,8 @@ typedef struct bm__robust {
 
 /* 1 when disturbed of intervals make a figure disturbed, else 0. */
 int bm__stats_disturbed(uint64_t intervals, uint64_t disturbed);
+/* Append a robust figure as a JSON object (record.c). */
+void bm__record_robust(struct bm__json *b, const bm__robust *rb);
 /*
  * The best of nr rounds' medians of v (the greatest when higher is 1),
  * its interval widened to floor, and its flags.  0, BM_ERANGE, -ENOMEM.

@@ -544,17 +544,29 @@ rec_robust(struct bm__json *b, const bm_record *rec)
 		return 0;
 	if (rc != 0)
 		return rc;
-	rec_printf(b, ",\"robust\":{\"stat\":\"best process\"");
-	rec_knum(b, "value", rb.value);
-	rec_knum(b, "ci_lo", rb.ci_lo);
-	rec_knum(b, "ci_hi", rb.ci_hi);
-	rec_printf(b, ",\"noisy\":%s,\"causes\":[%s%s%s]}",
-	    rb.flags != 0 ? "true" : "false",
-	    rb.flags & BM__ROBUST_WIDE ? "\"wide\"" : "",
-	    (rb.flags & BM__ROBUST_WIDE) && (rb.flags & BM__ROBUST_DISTURBED) ?
-	    "," : "",
-	    rb.flags & BM__ROBUST_DISTURBED ? "\"disturbed\"" : "");
+	rec_printf(b, ",\"robust\":");
+	bm__record_robust(b, &rb);
 	return 0;
+}
+
+/*
+ * Append a robust figure as an object: the statistic, value, interval,
+ * flag and its causes (the "robust" member of a record, benchmp-stats's
+ * --better).
+ */
+void
+bm__record_robust(struct rec_buf *b, const bm__robust *rb)
+{
+	rec_printf(b, "{\"stat\":\"best process\"");
+	rec_knum(b, "value", rb->value);
+	rec_knum(b, "ci_lo", rb->ci_lo);
+	rec_knum(b, "ci_hi", rb->ci_hi);
+	rec_printf(b, ",\"noisy\":%s,\"causes\":[%s%s%s]}",
+	    rb->flags != 0 ? "true" : "false",
+	    rb->flags & BM__ROBUST_WIDE ? "\"wide\"" : "",
+	    (rb->flags & BM__ROBUST_WIDE) &&
+	    (rb->flags & BM__ROBUST_DISTURBED) ? "," : "",
+	    rb->flags & BM__ROBUST_DISTURBED ? "\"disturbed\"" : "");
 }
 
 /*

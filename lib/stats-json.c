@@ -48,3 +48,44 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 	*out = b.s;
 	return 0;
 }
+
+/*
+ * Format the robust figure of values from rounds (the best round's
+ * median, its interval and flags, as a record's "robust" member) as one
+ * JSON object; disturbed of intervals count as the record's
+ * interference does.  BM_ERANGE as bm_stats_json, and for fewer than five
+ * rounds (no robust figure).
+ */
+int
+bm_stats_robust_json(const double *v, const unsigned *round, size_t n,
+    unsigned nr, int higher, uint64_t intervals, uint64_t disturbed,
+    char **out)
+{
+	struct bm__json b = { NULL, 0, 0, 0 };
+	bm__robust rb;
+	size_t k;
+	int rc;
+
+	if (v == NULL || round == NULL || out == NULL)
+		return -EINVAL;
+	*out = NULL;
+	if (n == 0 || nr < 5 || disturbed > intervals)
+		return BM_ERANGE;
+	for (k = 0; k < n; k++)
+		if (!isfinite(v[k]) || round[k] >= nr)
+			return BM_ERANGE;
+	if ((rc = bm__stats_robust(v, round, n, nr, higher != 0,
+	    bm__stats_disturbed(intervals, disturbed), BM__ROBUST_FLOOR,
+	    &rb)) != 0)
+		return rc;
+	if ((b.s = malloc(256)) == NULL)
+		return -ENOMEM;
+	b.cap = 256;
+	bm__record_robust(&b, &rb);
+	if ((rc = b.err) != 0) {
+		free(b.s);
+		return rc;
+	}
+	*out = b.s;
+	return 0;
+}

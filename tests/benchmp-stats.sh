@@ -178,4 +178,48 @@ expect_exit 2 '^benchmp-stats: unknown option: -x$' "$st" -x
 expect_exit 2 'unknown option: --bogus' "$st" --bogus
 expect_exit 2 'unexpected argument: file' "$st" file
 expect_exit 2 '^usage: benchmp-stats ' "$st" file
+
+# --better: the robust figure of five rounds, the best round's median
+# with the distance to the median each side (at least 1%), flagged wide
+# over 10% and by a fifth of the intervals disturbed; none from four.
+printf '0 100\n1 101\n2 102\n3 103\n4 104\n' >"$tmp/five"
+st_robust() {
+	"$st" "$@" <"$tmp/five" >"$tmp/out" 2>"$tmp/err" ||
+		fail "benchmp-stats $* exited $?: $(head -n 2 "$tmp/err")"
+}
+if have_jq; then
+	st_robust --better=lower
+	jq -e '.median == 102 and .robust.stat == "best process" and
+	    .robust.value == 100 and .robust.ci_lo == 98 and
+	    .robust.ci_hi == 102 and .robust.noisy == false and
+	    .robust.causes == []' "$tmp/out" >/dev/null ||
+		fail "--better=lower: $(cat "$tmp/out")"
+	st_robust --better=higher --disturbed=5/20
+	jq -e '.robust.value == 104 and .robust.ci_lo == 102 and
+	    .robust.ci_hi == 106 and .robust.noisy == true and
+	    .robust.causes == ["disturbed"]' "$tmp/out" >/dev/null ||
+		fail "--better=higher --disturbed=5/20: $(cat "$tmp/out")"
+	st_robust --better=higher --disturbed=3/20
+	jq -e '.robust.noisy == false' "$tmp/out" >/dev/null ||
+		fail "--disturbed=3/20 flagged: $(cat "$tmp/out")"
+	printf '0 10\n1 11\n2 12\n3 13\n4 14\n' >"$tmp/five"
+	st_robust --better=lower
+	jq -e '.robust.value == 10 and .robust.noisy == true and
+	    .robust.causes == ["wide"]' "$tmp/out" >/dev/null ||
+		fail "a wide robust figure not flagged: $(cat "$tmp/out")"
+	printf '0 100\n1 101\n2 102\n3 103\n' >"$tmp/five"
+	st_robust --better=lower
+	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||
+		fail "a robust figure from four rounds: $(cat "$tmp/out")"
+	# Without --better, no robust member (the record's old form).
+	st_robust
+	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||
+		fail "a robust figure without --better: $(cat "$tmp/out")"
+fi
+expect_exit 2 'not lower or higher' "$st" --better=best
+expect_exit 2 'not D/N' "$st" --better=lower --disturbed=3/2
+expect_exit 2 'not D/N' "$st" --better=lower --disturbed=-1/2
+expect_exit 2 'not D/N' "$st" --better=lower --disturbed=1
+expect_exit 2 'without --better' "$st" --disturbed=1/2
+
 finish

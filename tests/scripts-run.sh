@@ -40,6 +40,13 @@ jq -e -s 'all(.suite.passes == 3 and .processes == 6 and
     (.process_values | length) == 6 and .samples == (.values | length) and
     .value == .median)' "$1" >/dev/null ||
 	fail "passes not merged: $(jq -c '[.suite, .processes, .samples]' "$1" | head -n 2)"
+# The merged record's robust figure is over all six rounds: the best
+# round's median (no pass alone, of two rounds, has one).
+jq -e -s 'all(.robust.stat == "best process" and
+    .robust.value == (.process_values | min) and
+    .robust.ci_lo <= .robust.value and .robust.value <= .robust.ci_hi)' \
+    "$1" >/dev/null ||
+	fail "no robust figure over the passes: $(jq -c '[.suite.figure, .robust]' "$1" | head -n 2)"
 jq -r 'select(.suite.figure == "lat_pipe (same)") | (.samples / .processes)
     as $per | .values | to_entries[] | "\(.key / $per | floor) \(.value)"' \
     "$1" >"$tmp/pipe-values"
