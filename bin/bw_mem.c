@@ -214,7 +214,7 @@ bw_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	s->maplen = bw_maplen(s);
-	if ((rc = mem_map(s->maplen, &s->map)) != 0)
+	if ((rc = mem_chase_map(s->maplen, &s->map)) != 0)
 		return rc;
 	s->src = (unsigned *)(void *)s->map;
 	s->dst = s->two ? (unsigned *)(void *)(s->map + s->maplen - s->size) :
@@ -231,7 +231,7 @@ bw_cleanup(bm_iter_t n, void *cookie)
 	struct bw_state *s = cookie;
 
 	(void)n;
-	return mem_unmap(&s->map, s->maplen);
+	return mem_chase_unmap(&s->map, s->maplen);
 }
 
 static const struct bw_mode {

@@ -109,7 +109,7 @@ stream_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	s->maplen = 3 * s->n * sizeof(double);
-	if ((rc = mem_map(s->maplen, &s->map)) != 0)
+	if ((rc = mem_chase_map(s->maplen, &s->map)) != 0)
 		return rc;
 	s->arr[STREAM_A] = (double *)(void *)s->map;
 	s->arr[STREAM_B] = s->arr[STREAM_A] + s->n;
@@ -129,7 +129,7 @@ stream_cleanup(bm_iter_t n, void *cookie)
 	struct stream_state *s = cookie;
 
 	(void)n;
-	return mem_unmap(&s->map, s->maplen);
+	return mem_chase_unmap(&s->map, s->maplen);
 }
 
 /* Take -v and -M. */

@@ -101,7 +101,7 @@ mem_chase_build(struct mem_chase *c)
 
 /* Map len bytes of private anonymous memory; *map stays NULL on failure. */
 int
-mem_map(size_t len, char **map)
+mem_chase_map(size_t len, char **map)
 {
 	void *p;
 
@@ -114,9 +114,9 @@ mem_map(size_t len, char **map)
 	return 0;
 }
 
-/* Unmap a buffer mapped by mem_map() (nothing when *map is NULL). */
+/* Unmap a buffer mapped by mem_chase_map() (nothing when *map is NULL). */
 int
-mem_unmap(char **map, size_t len)
+mem_chase_unmap(char **map, size_t len)
 {
 	if (*map != NULL && munmap(*map, len) != 0)
 		return -errno;
@@ -136,7 +136,7 @@ mem_chase_init(bm_iter_t n, void *cookie)
 	c->maplen = (c->size + c->page - 1) / c->page * c->page;
 	if (c->maplen < c->stride)
 		c->maplen = (c->stride + c->page - 1) / c->page * c->page;
-	if ((rc = mem_map(c->maplen, &c->map)) != 0)
+	if ((rc = mem_chase_map(c->maplen, &c->map)) != 0)
 		return rc;
 #if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
 	if (c->pages != 0)
@@ -208,7 +208,7 @@ mem_chase_cleanup(bm_iter_t n, void *cookie)
 	struct mem_chase *c = cookie;
 
 	(void)n;
-	return mem_unmap(&c->map, c->maplen);
+	return mem_chase_unmap(&c->map, c->maplen);
 }
 
 /*
@@ -443,7 +443,7 @@ mem_chase_parallelism_free(struct mem_parallel *p)
 
 /* One pass of bw_mem's rd over size bytes: one int in four. */
 unsigned
-mem_read_pass(const unsigned *src, size_t size)
+mem_chase_read_pass(const unsigned *src, size_t size)
 {
 	const unsigned *end = src + size / sizeof(unsigned), *p;
 	unsigned sum = 0;
@@ -458,14 +458,14 @@ mem_read_pass(const unsigned *src, size_t size)
 
 /* Map and touch the read kernel's buffer. */
 int
-mem_read_init(bm_iter_t n, void *cookie)
+mem_chase_read_init(bm_iter_t n, void *cookie)
 {
 	struct mem_read *s = cookie;
 	int rc;
 
 	(void)n;
 	s->size = s->size / MEM_BLOCK * MEM_BLOCK;
-	if ((rc = mem_map(s->size, &s->map)) != 0)
+	if ((rc = mem_chase_map(s->size, &s->map)) != 0)
 		return rc;
 	memset(s->map, 1, s->size);
 	return 0;
@@ -473,23 +473,23 @@ mem_read_init(bm_iter_t n, void *cookie)
 
 /* Read the buffer n times. */
 int
-mem_read_run(bm_iter_t n, void *cookie)
+mem_chase_read_run(bm_iter_t n, void *cookie)
 {
 	struct mem_read *s = cookie;
 	unsigned sum = 0;
 
 	while (n-- > 0)
-		sum += mem_read_pass((const unsigned *)(void *)s->map, s->size);
+		sum += mem_chase_read_pass((const unsigned *)(void *)s->map, s->size);
 	s->sink = sum;
 	return 0;
 }
 
 /* Unmap the read kernel's buffer. */
 int
-mem_read_cleanup(bm_iter_t n, void *cookie)
+mem_chase_read_cleanup(bm_iter_t n, void *cookie)
 {
 	struct mem_read *s = cookie;
 
 	(void)n;
-	return mem_unmap(&s->map, s->size);
+	return mem_chase_unmap(&s->map, s->size);
 }

@@ -105,12 +105,12 @@ mem_load_child(struct mem_load *l, unsigned i, pid_t parent)
 		_exit(MEM_LOAD_ORPHAN);
 	memset(&s, 0, sizeof s);
 	s.size = l->size;
-	if (mem_read_init(0, &s) != 0)
+	if (mem_chase_read_init(0, &s) != 0)
 		_exit(MEM_LOAD_NOMEM);
 	for (;;) {
 		for (off = 0; off + MEM_LOAD_CHUNK <= s.size;
 		    off += MEM_LOAD_CHUNK) {
-			sum += mem_read_pass((const unsigned *)(void *)
+			sum += mem_chase_read_pass((const unsigned *)(void *)
 			    (s.map + off), MEM_LOAD_CHUNK);
 			__atomic_fetch_add(&l->bytes[i * MEM_COUNTER_GAP],
 			    MEM_LOAD_CHUNK, __ATOMIC_RELAXED);

@@ -125,9 +125,9 @@ void mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
  * Map len bytes of private anonymous memory into *map (left NULL on
  * failure).  0 or -errno.
  */
-int mem_map(size_t len, char **map);
+int mem_chase_map(size_t len, char **map);
 /* Unmap *map (len bytes) when it is mapped and set it NULL; 0 or -errno. */
-int mem_unmap(char **map, size_t len);
+int mem_chase_unmap(char **map, size_t len);
 
 int mem_chase_init(bm_iter_t n, void *cookie);
 int mem_chase_run(bm_iter_t n, void *cookie);
@@ -153,10 +153,10 @@ void mem_topo_precheck(const struct tool *t, size_t len);
 void mem_topo_fits(const struct tool *t, uint64_t per, unsigned nprocs,
     uint64_t load_per, unsigned nload);
 
-unsigned mem_read_pass(const unsigned *src, size_t size);
-int mem_read_init(bm_iter_t n, void *cookie);
-int mem_read_run(bm_iter_t n, void *cookie);
-int mem_read_cleanup(bm_iter_t n, void *cookie);
+unsigned mem_chase_read_pass(const unsigned *src, size_t size);
+int mem_chase_read_init(bm_iter_t n, void *cookie);
+int mem_chase_read_run(bm_iter_t n, void *cookie);
+int mem_chase_read_cleanup(bm_iter_t n, void *cookie);
 
 int mem_load_start(struct mem_load *l, unsigned n, size_t size, char *why,
     size_t len);
