@@ -59,6 +59,7 @@ struct engine_worker {
 	int resp;		/* parent reads events and the record */
 	unsigned seen;		/* W_* */
 	int wstatus;		/* from waitpid once reaped */
+	uint64_t cpu_ns;	/* CPU time at the last look (engine_working) */
 };
 
 /* One run of bm_run(). */
@@ -353,28 +354,32 @@ engine_event(struct engine *e, unsigned i, unsigned char want,
 }
 
 /*
- * The least CPU time used by a worker that has not sent flag yet, in ns;
- * UINT64_MAX when a worker's CPU clock cannot be read (no extension).
+ * Whether every worker that has not sent flag yet has used CPU time since
+ * the last look (each one's time is kept for the next): 1 if so, 0 if one
+ * has not, -1 when a worker's CPU clock cannot be read.  The first look
+ * (first 1) only records the times.
  */
-static uint64_t
-engine_cpu_least(const struct engine *e, unsigned flag)
+static int
+engine_working(struct engine *e, unsigned flag, int first)
 {
-	uint64_t least = UINT64_MAX, ns;
 	struct timespec ts;
 	clockid_t clk;
+	uint64_t ns;
 	unsigned i;
+	int all = 1;
 
 	for (i = 0; i < e->nw; i++) {
 		if (e->w[i].seen & flag)
 			continue;
 		if (clock_getcpuclockid(e->w[i].pid, &clk) != 0 ||
 		    clock_gettime(clk, &ts) != 0)
-			return UINT64_MAX;
+			return -1;
 		ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-		if (ns < least)
-			least = ns;
+		if (!first && ns <= e->w[i].cpu_ns)
+			all = 0;
+		e->w[i].cpu_ns = ns;
 	}
-	return least;
+	return all;
 }
 
 /*
@@ -388,12 +393,12 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
     uint64_t timeout_ns, const char *doing)
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
-	uint64_t waited = 0, cpu = UINT64_MAX, cpu1;
+	uint64_t waited = 0;
 	unsigned i, k, cont = bm__signals_continued();
-	int rc, ms;
+	int rc, ms, extend = 0;
 
 	if (flag == W_INIT && e->o->timeout_us == 0)
-		cpu = engine_cpu_least(e, flag);
+		extend = engine_working(e, flag, 1) == 1;
 
 	for (;;) {
 		if (bm__signals_caught())
@@ -423,12 +428,10 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 		if (k == 1 && want != 0)
 			return 0;
 		now = bm__deadline_now();
-		if (now >= deadline && cpu != UINT64_MAX &&
+		if (now >= deadline && extend &&
 		    waited < ENGINE_INIT_EXTENSIONS * timeout_ns &&
-		    (cpu1 = engine_cpu_least(e, flag)) != UINT64_MAX &&
-		    cpu1 > cpu) {
+		    engine_working(e, flag, 0) == 1) {
 			/* Still working (using CPU time): another bound. */
-			cpu = cpu1;
 			waited += timeout_ns;
 			deadline = now + timeout_ns;
 		}
