@@ -362,7 +362,7 @@ END_TEST
  * An initialize slower than its bound: one that works (spins, using CPU
  * time) is given more time, one that is blocked (sleeps) is given up on.
  * The bound is shortened to a second; the slow initialize takes 2.5 s
- * spinning, or 5 s asleep.
+ * spinning, or 5 s asleep; with two workers, one of each fails too.
  */
 static int
 init_spin(bm_iter_t n, void *cookie)
@@ -388,10 +388,20 @@ init_sleep(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* Worker 0 spins as init_spin does, the others sleep as init_sleep. */
+static int
+init_mixed(bm_iter_t n, void *cookie)
+{
+	if (bm_worker_index(bm_state_current()) == 0)
+		return init_spin(n, cookie);
+	return init_sleep(n, cookie);
+}
+
 START_TEST(test_initialize_slow)
 {
 	bm_bench spin = { init_spin, bench_empty, NULL, NULL };
 	bm_bench sleep = { init_sleep, bench_empty, NULL, NULL };
+	bm_bench mixed = { init_mixed, bench_empty, NULL, NULL };
 	uint64_t saved = bm__engine_init_timeout_ns;
 	bm_options o;
 	bm_result r;
@@ -405,6 +415,11 @@ START_TEST(test_initialize_slow)
 	    bm_ctx_errmsg(ctx));
 	bm_result_free(&r);
 	ck_assert_int_eq(bm_run(ctx, &sleep, &o, &r), BM_ETIMEDOUT);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "did not initialise") !=
+	    NULL, "%s", bm_ctx_errmsg(ctx));
+	/* A blocked worker beside a working one: given up on too. */
+	o.parallel = 2;
+	ck_assert_int_eq(bm_run(ctx, &mixed, &o, &r), BM_ETIMEDOUT);
 	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "did not initialise") !=
 	    NULL, "%s", bm_ctx_errmsg(ctx));
 	bm__engine_init_timeout_ns = saved;
