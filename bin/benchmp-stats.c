@@ -289,7 +289,7 @@ main(int argc, char **argv)
 	struct stats_input in;
 	char *json = NULL, *robust = NULL, *end;
 	unsigned long long dist = 0, nint = 0;
-	int opt, rc, better = -1;
+	int opt, rc, better = -1, given = 0;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
@@ -309,6 +309,7 @@ main(int argc, char **argv)
 				    "higher", optarg);
 			break;
 		case 'd':
+			given = 1;
 			errno = 0;
 			if (!isdigit((unsigned char)optarg[0]) ||
 			    (dist = strtoull(optarg, &end, 10), *end != '/') ||
@@ -322,7 +323,7 @@ main(int argc, char **argv)
 			stats_usage_error("unknown option", argv[optind - 1]);
 		}
 	}
-	if (nint > 0 && better < 0)
+	if (given && better < 0)
 		stats_usage_error("--disturbed without --better",
 		    "the robust figure is what it flags");
 	if (optind < argc)

@@ -221,5 +221,6 @@ expect_exit 2 'not D/N' "$st" --better=lower --disturbed=3/2
 expect_exit 2 'not D/N' "$st" --better=lower --disturbed=-1/2
 expect_exit 2 'not D/N' "$st" --better=lower --disturbed=1
 expect_exit 2 'without --better' "$st" --disturbed=1/2
+expect_exit 2 'without --better' "$st" --disturbed=0/0
 
 finish
