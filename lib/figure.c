@@ -149,25 +149,21 @@ bm__figure_free(struct bm__figure *f)
 }
 
 /*
- * A record's robust figure (bm__stats_robust) over its samples in its
- * unit: the best process, higher or lower being better as higher says,
+ * A record's robust figure (bm__stats_robust) over its figure f (its
+ * samples in its unit, bm__figure_record): the best process, higher or lower being better as higher says,
  * with its interval and flags.  A figure judged by an agreement rule (a
  * sweep-derived figure keeps the median, which repeats as well there) or
  * from fewer than five processes has none: BM_ERANGE.  0 or an error.
  */
 int
-bm__figure_robust(const bm_record *rec, int higher, bm__robust *out)
+bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
+    int higher, bm__robust *out)
 {
 	const bm_result *r = rec->result;
-	struct bm__figure f;
-	int rc;
 
 	if (rec->agreement != BM_AGREEMENT_NONE || r->processes < 5)
 		return BM_ERANGE;
-	if ((rc = bm__figure_record(&f, rec)) == 0)
-		rc = bm__stats_robust(f.x, f.round, f.n, r->processes,
-		    higher, bm__stats_disturbed(r->interference.intervals,
-		    r->interference.disturbed), BM__ROBUST_FLOOR, out);
-	bm__figure_free(&f);
-	return rc;
+	return bm__stats_robust(f->x, f->round, f->n, r->processes, higher,
+	    bm__stats_disturbed(r->interference.intervals,
+	    r->interference.disturbed), BM__ROBUST_FLOOR, out);
 }

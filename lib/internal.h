@@ -660,12 +660,13 @@ int bm__figure_levels(struct bm__figure *f, const double *v,
     const unsigned *round, size_t n, unsigned nr);
 void bm__figure_free(struct bm__figure *f);
 /*
- * A record's robust figure: the best process (higher: higher is better),
+ * A record's robust figure over its figure f (bm__figure_record): the
+ * best process (higher: higher is better),
  * its interval and flags (bm__stats_robust); BM_ERANGE when it has none.
  */
 struct bm__robust;
-int bm__figure_robust(const bm_record *rec, int higher,
-    struct bm__robust *out);
+int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
+    int higher, struct bm__robust *out);
 
 /*
  * Append a figure's statistics as the members of a record from ,"median"

@@ -146,17 +146,11 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
 	return -1;
 }
 
-/* Append the statistics of a result's samples, in the record's unit. */
-static int
-rec_stats(struct rec_buf *b, const bm_record *rec)
+/* Append the statistics of a record's figure f, in the record's unit. */
+static void
+rec_stats(struct rec_buf *b, const bm_record *rec, const struct bm__figure *f)
 {
-	struct bm__figure f;
-	int rc;
-
-	if ((rc = bm__figure_record(&f, rec)) == 0)
-		bm__record_levels(b, &f, rec_flagged(rec, f.x, f.n));
-	bm__figure_free(&f);
-	return rc;
+	bm__record_levels(b, f, rec_flagged(rec, f->x, f->n));
 }
 
 /* Say what a cycle subtimer counts. */
@@ -531,7 +525,8 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
  * there).  value and the lmbench line stay the median.
  */
 static int
-rec_robust(struct bm__json *b, const bm_record *rec)
+rec_robust(struct bm__json *b, const bm_record *rec,
+    const struct bm__figure *f)
 {
 	const char *better = rec_better(rec);
 	bm__robust rb;
@@ -539,7 +534,7 @@ rec_robust(struct bm__json *b, const bm_record *rec)
 
 	if (!higher && strcmp(better, "lower") != 0)
 		return 0;
-	rc = bm__figure_robust(rec, higher, &rb);
+	rc = bm__figure_robust(f, rec, higher, &rb);
 	if (rc == BM_ERANGE)
 		return 0;
 	if (rc != 0)
@@ -608,6 +603,7 @@ int
 bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 {
 	struct rec_buf b = { NULL, 0, 0, 0 };
+	struct bm__figure f;
 	const bm_result *r;
 	int rc;
 
@@ -634,8 +630,13 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_kstr(&b, "unit", rec->unit);
 	rec_kstr(&b, "better", rec_better(rec));
 	rec_knum(&b, "value", rec->value);
-	if ((rc = rec_stats(&b, rec)) != 0 ||
-	    (rc = rec_robust(&b, rec)) != 0) {
+	/* The figure's statistics, computed once for both members. */
+	if ((rc = bm__figure_record(&f, rec)) == 0) {
+		rec_stats(&b, rec, &f);
+		rc = rec_robust(&b, rec, &f);
+	}
+	bm__figure_free(&f);
+	if (rc != 0) {
 		free(b.s);
 		return rc;
 	}
