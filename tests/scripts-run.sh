@@ -268,7 +268,8 @@ while read -r t; do
 done <"$tmp/hit"
 notrun=$(grep '^Budget 10 s: not run (no time left): ' "$tmp/out")
 for t in tlb line par_mem; do
-	[ -f "$1" ] && jq -e --arg t "$t" 'select(.tool == $t)' "$1" \
+	# (-s: jq 1.6's -e answers for the last record only.)
+	[ -f "$1" ] && jq -s -e --arg t "$t" 'any(.[]; .tool == $t)' "$1" \
 	    >/dev/null && continue
 	case "$cutline $notrun" in
 	*"$t"*) ;;

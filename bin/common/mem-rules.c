@@ -163,13 +163,15 @@ mem_rules_tlb_read(const double *spread, const double *packed, size_t n,
  * Fill a result whose samples are n figures, one per process (sample i
  * of process i, ns = the figure, n 1), with their statistics: the record
  * of a derived figure then shows each process's answer ("values",
- * "process_values") and their spread.  0, or a library error.
+ * "process_values") and their spread.  0, or a library error (then
+ * nothing is left to free: a process that gave no answer must not leak).
  */
 int
 mem_rules_answers_result(const double *v, size_t n, bm_result *r)
 {
 	size_t i, m = 0;
 	unsigned e;
+	int rc;
 
 	memset(r, 0, sizeof *r);
 	if ((r->samples = calloc(n > 0 ? n : 1, sizeof *r->samples)) == NULL)
@@ -191,9 +193,10 @@ mem_rules_answers_result(const double *v, size_t n, bm_result *r)
 	r->parallel = 1;
 	r->repetitions = 1;
 	r->cycles_per_op = (double)NAN;
-	if (m == 0)
-		return BM_ERANGE;
-	return mem_chase_result_stats(r);
+	rc = m > 0 ? mem_chase_result_stats(r) : BM_ERANGE;
+	if (rc != 0)
+		bm_result_free(r);
+	return rc;
 }
 
 /*
