@@ -179,6 +179,40 @@ bm_jq_key='
 	def key: [.tool, .case, params, .parallel, .placement] | tojson;
 '
 
+# The jq definitions of the figure a user is shown and its flags, to put
+# before a jq program: benchmp-summary prints them, benchmp-repeat asks
+# whether a figure that moved was flagged.  The field that repeats: a
+# record with a robust figure (the best process, see benchmp(3)) shows
+# it, its interval and its flags (noisy when wide, disturbed); one
+# without shows its median.  flags: the words of the summary's note
+# (invalid, noisy, disturbed, bimodal, disagree, contradicts, bound,
+# budget), of a record already passed through shown.
+# shellcheck disable=SC2016 # (jq's program: its $names are jq's)
+bm_jq_shown='
+	# A figure: a finite number (jq reads NaN as null and Infinity or
+	# 1e999 as the largest double, which no figure is).
+	def fin: type == "number" and (isnan | not) and
+	    fabs < 1.7976931348623157e308;
+	def contra: [(.contradicts | arrays // [])[] | objects];
+	def robust: (.robust | type) == "object" and (.robust.value | fin);
+	def shown: if robust then . + {value: .robust.value,
+	      ci_lo: .robust.ci_lo, ci_hi: .robust.ci_hi, ci_level: "best",
+	      noisy: (.robust.causes | arrays // [] | index(["wide"]) != null),
+	      disturbed: (.robust.causes | arrays // [] |
+	        index(["disturbed"]) != null)}
+	    else . end;
+	def flags: [if .value | fin then empty else "invalid" end,
+	    if .noisy == true then "noisy" else empty end,
+	    if .disturbed == true then "disturbed" else empty end,
+	    if .bimodal == true and (robust | not) then "bimodal"
+	    else empty end,
+	    if .disagree == true then "disagree" else empty end,
+	    if (contra | length) > 0 then "contradicts" else empty end,
+	    if (.interference | objects | .bound_hit) == true then "bound"
+	    else empty end,
+	    if .budget_hit == true then "budget" else empty end];
+'
+
 # bm_find_tool NAME: set bm_tool to the benchmp tool NAME built beside this
 # script (bin/ of a build or of an installed copy) or in the build of the
 # source tree it is in (build/bin, or bin/ of a tree configured in place);

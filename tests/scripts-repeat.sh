@@ -12,7 +12,8 @@ fi
 # with $FAKE_EXIT.
 mkdir "$tmp/bin"
 cp "$top_srcdir/scripts/benchmp-repeat" "$top_srcdir/scripts/benchmp-compare" \
-    "$top_srcdir/scripts/benchmp-lib.sh" "$tmp/bin/" || fail "cannot copy the scripts"
+    "$top_srcdir/scripts/benchmp-summary" "$top_srcdir/scripts/benchmp-lib.sh" \
+    "$tmp/bin/" || fail "cannot copy the scripts"
 cat >"$tmp/bin/benchmp-run" <<'EOS'
 #!/bin/sh
 # A stand-in for benchmp-run: --results DIR, then any options.
@@ -56,6 +57,14 @@ grep -Eq "^within 3% run-to-run CV: $n \(100%\) .* PASS$" "$tmp/out" ||
 	fail "CV total: $(cat "$tmp/out")"
 grep -Eq '^pairs whose compare exited 0: 3/3 .* PASS$' "$tmp/out" ||
 	fail "compare total: $(cat "$tmp/out")"
+grep -Eq '^  of them not flagged by every run: 0 +0 +PASS$' "$tmp/out" ||
+	fail "unflagged movers: $(cat "$tmp/out")"
+# Each run's share of flagged figures, as its summary's first line.
+share=$("$tmp/bin/benchmp-summary" "$aa1" | sed -n \
+    '1s/^flagged: [0-9]* of [0-9]* (\([0-9]*%\)).*/\1/p')
+[ -n "$share" ] || fail "no share of flagged figures in the summary of $aa1"
+grep -Eq "^flagged figures per run: $share $share $share +<= 15% +(PASS|MISS)\$" \
+    "$tmp/out" || fail "flagged share, not $share: $(grep '^flagged' "$tmp/out")"
 
 # The field that repeats: medians that move by 30% a run, a robust figure
 # (the best process) that does not: the robust figure is what is judged,
@@ -94,8 +103,41 @@ grep -Eq '^lat_syscall null \(us\) +[0-9.]+% +2/6  same worse worse$' \
     "$tmp/out" || fail "regressed row: $(grep '^lat_syscall null' "$tmp/out")"
 grep -Eq '^pairs whose compare exited 0: 1/3 \(not: 1-3 2-3\) .* MISS$' \
     "$tmp/out" || fail "compare total: $(cat "$tmp/out")"
-grep -Eq '^next median in previous interval: [0-9]+/[0-9]+ ' "$tmp/out" ||
-	fail "no next-in-previous total"
+grep -Eq '^next value in previous interval: [0-9]+/[0-9]+ \([0-9]+%\) +>= 90% ' \
+    "$tmp/out" || fail "no next-in-previous total: $(cat "$tmp/out")"
+# It moved by more than 10% and no run flagged it: a false assurance.
+grep -Eq '^  of them not flagged by every run: 1 +0 +MISS$' "$tmp/out" &&
+    grep -q '^    (lat_syscall null (us))$' "$tmp/out" ||
+	fail "the unflagged regression not named: $(cat "$tmp/out")"
+# Flagged (noisy) in every run: no false assurance.
+for f in base worse; do
+	jq -c 'if .tool == "lat_syscall" and .case == "null" then
+	    .noisy = true else . end' "$tmp/$f.jsonl" >"$tmp/$f-noisy.jsonl"
+done
+FAKE_RUNS="$tmp/base-noisy.jsonl $tmp/base-noisy.jsonl $tmp/worse-noisy.jsonl"
+rm -f "$FAKE_STATE"
+run "$rep" -k 3 --keep "$tmp/kept"
+[ "$rc" -eq 0 ] && grep -Eq '^  of them not flagged by every run: 0 ' \
+    "$tmp/out" || fail "a flagged mover counted: $(cat "$tmp/out")"
+
+# --from: the kept runs read again, with their wall times; nothing run.
+cp "$tmp/out" "$tmp/kept.out"
+rm -f "$FAKE_STATE"
+run "$rep" --from "$tmp/kept"
+[ "$rc" -eq 0 ] && [ ! -f "$FAKE_STATE" ] ||
+	fail "--from: exit $rc, or benchmp-run was run: $(cat "$tmp/err")"
+sed 1d "$tmp/kept.out" >"$tmp/kept.table"
+sed 1d "$tmp/out" >"$tmp/from.table"
+cmp -s "$tmp/kept.table" "$tmp/from.table" ||
+	fail "--from: not the report of the kept runs: $(diff "$tmp/kept.table" "$tmp/from.table")"
+grep -Eq '^wall time per run: [0-9.]+ s [0-9.]+ s [0-9.]+ s ' "$tmp/out" ||
+	fail "--from: wall times not kept: $(grep '^wall' "$tmp/out")"
+# Two of the three (-k 2); a run kept without its time shows "-".
+rm "$tmp/kept/run2/repeat.tsv"
+run "$rep" --from "$tmp/kept" -k 2
+[ "$rc" -eq 0 ] && grep -q '^figure  *cv  *in CI  verdicts 1-2$' "$tmp/out" &&
+    grep -Eq '^wall time per run: [0-9.]+ s - +<= 90 s +-$' "$tmp/out" ||
+	fail "--from -k 2: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 
 # Two runs (-k 2) of the A/A fixtures.
 FAKE_RUNS="$aa1 $aa2"
@@ -126,6 +168,13 @@ expect_exit 2 "--threshold: 'abc' is not a percentage" "$rep" --threshold abc
 expect_exit 2 'benchmp-repeat chooses where the runs go' "$rep" --results x
 expect_exit 2 'is not supported' "$rep" --mpi
 expect_exit 2 '-k needs a value' "$rep" -k
+expect_exit 2 "--from: '$tmp/none' is not a directory" "$rep" --from "$tmp/none"
+mkdir "$tmp/empty"
+expect_exit 2 'holds no run1 and run2' "$rep" --from "$tmp/empty"
+expect_exit 2 "--from: '--quick': nothing is run" "$rep" --from "$tmp/kept" --quick
+expect_exit 2 '--from and --keep' "$rep" --from "$tmp/kept" --keep "$tmp/k2"
+rm -r "$tmp/kept/run1/host"
+expect_exit 1 'run1: no records' "$rep" --from "$tmp/kept"
 run "$rep" --help
 [ "$rc" -eq 0 ] && grep -q '^usage: benchmp-repeat' "$tmp/out" ||
 	fail "--help: exit $rc"
