@@ -89,8 +89,9 @@ row figure value target verdict
 # Cold: every run calibrates.
 repeat 5 "$bin/lat_syscall" null || exit 1
 cold=$(bench_median <"$tmp/wall")
-row "cold lat_syscall null, wall s (median of 5)" "$cold" "< 1" \
-    "$(verdict "$cold < 1")"
+# (Issue 26's target: a cold figure within half a second.)
+row "cold lat_syscall null, wall s (median of 5)" "$cold" "<= 0.5" \
+    "$(verdict "$cold <= 0.5")"
 
 # mhz calibrates too and must answer within a second (ops-output.sh only
 # guards against a hang, with a 10 s bound).
