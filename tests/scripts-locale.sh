@@ -88,7 +88,7 @@ grep -q '2\.3[0-9] ' "$tmp/sc.c" ||
 # benchmp-repeat on a benchmp-run that writes the fixtures: all but its
 # wall times (measured) are the same.
 mkdir "$tmp/rep" && cp "$s/benchmp-repeat" "$s/benchmp-compare" \
-    "$s/benchmp-lib.sh" "$tmp/rep/" ||
+    "$s/benchmp-summary" "$s/benchmp-lib.sh" "$tmp/rep/" ||
 	exit 99
 cat >"$tmp/rep/benchmp-run" <<EOT
 #!/bin/sh
