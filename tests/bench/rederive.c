@@ -23,7 +23,9 @@
  * noisy) or "-".  The statistics come from the library's functions
  * (bm_stats_levels, bm__stats_disturbed, bm__stats_robust); noisy is
  * decided as rec_flagged() and rec_interval() in record.c decide it.
- * Exit 0, or 1 on a line it cannot read.
+ * With -r RULE the robust figure's interval and wide flag follow RULE
+ * (below) instead of the library's.  Exit 0, 1 on a line it cannot
+ * read, 2 on bad usage.
  */
 
 #define LINE_MAX_LEN (1 << 20)
