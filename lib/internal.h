@@ -712,7 +712,8 @@ typedef struct bm__robust {
  * figures (lat_ops, par_ops) moved by 0.5-2.7% between the recorded
  * suites, more than the median of six processes did; at 0.5% the next
  * run's best fell outside in 27 of 218 pairs, at 1% in 20 (15 of them
- * figures flagged in that run).
+ * figures flagged in that run), with the interval rule before the
+ * third-best one (bm__stats_robust).
  */
 #define BM__ROBUST_FLOOR	0.01
 #define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */

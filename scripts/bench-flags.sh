@@ -4,7 +4,7 @@
 # that moved by more than 10% and were not flagged, and how often the next
 # run's figure fell inside the previous run's interval.
 #
-# Usage: scripts/bench-flags.sh BUILDDIR [RUN.jsonl RUN.jsonl ...]
+# Usage: scripts/bench-flags.sh [--rules] BUILDDIR [RUN.jsonl RUN.jsonl ...]
 #
 # Reads two or more runs of the suite (default: the three recorded suites
 # in tests/data/suite-vm-*.jsonl) and reports them twice: as recorded
@@ -15,12 +15,29 @@
 # summary shows, with their intervals and flags).  A figure counts as
 # flagged as benchmp-summary counts it (noisy, bimodal for a median,
 # disturbed, disagree, contradicts, bound, budget).  Part of make bench.
+#
+# With --rules, the "now" line is printed once for each rule of the robust
+# figure's interval and wide flag that tests/bench/rederive.c knows
+# (library: what bm__stats_robust does now; median, cluster, second, third,
+# cluster3: see there), each followed by the robust figures alone: how
+# many of their runs were flagged wide, and the median over them of the
+# shown value's run-to-run CV (the value is the best process under every
+# rule, so it does not change).  This is the comparison benchmp(3) gives.
 set -eu
 LC_ALL=C
 export LC_ALL
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -ge 1 ] || { echo "usage: bench-flags.sh BUILDDIR [RUN.jsonl...]" >&2; exit 2; }
+usage="usage: bench-flags.sh [--rules] BUILDDIR [RUN.jsonl...]"
+rules=library
+if [ "${1:-}" = --rules ]; then
+	rules="library median cluster cluster3 clusterh second third third15 third2 third3"
+	shift
+fi
+case ${1:-} in
+-*)	echo "bench-flags.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
+esac
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 build=$1
 shift
 [ $# -gt 0 ] || set -- "$top/tests/data/suite-vm-1.jsonl" \
@@ -56,7 +73,9 @@ for f; do
 	     ((.process_samples // [.values | length]) | map(tostring) | join(",")),
 	     (.values | map(tostring) | join(","))] | join("\t")' "$f" \
 	    >"$tmp/in.$run"
-	"$rederive" <"$tmp/in.$run" >"$tmp/out.$run"
+	for r in $rules; do
+		"$rederive" -r "$r" <"$tmp/in.$run" >"$tmp/out.$r.$run"
+	done
 	# shellcheck disable=SC2016
 	jq -r --arg run "$run" 'select(type == "object" and
 	    (.values | type) == "array" and (.values | length) > 0 and
@@ -68,15 +87,21 @@ for f; do
 	       .interference.bound_hit == true or .budget_hit == true
 	      then 1 else 0 end)] | map(tostring) | join("\t")' "$f" \
 	    >"$tmp/rec.$run"
-	paste "$tmp/rec.$run" "$tmp/out.$run" >>"$tmp/all"
+	for r in $rules; do
+		paste "$tmp/rec.$run" "$tmp/out.$r.$run" >>"$tmp/all.$r"
+	done
 done
 
 # Columns: 1 run, 2 name, 3 value, 4 lo, 5 hi, 6 flagged as recorded,
 # 7 other flags, 8 name again, 9 median, 10 lo, 11 hi, 12 noisy,
 # 13 bimodal, 14 robust value or "-", 15 lo, 16 hi, 17 robust noisy.
-awk -F'\t' -v nruns="$run" '
-function judge(tag, val, lo, hi, fl,    k, i, n, sum, mean, mx, mn, cv, ss, moved, pairs, inside, flagged, within3, movers, missed) {
+first=1
+for r in $rules; do
+awk -F'\t' -v nruns="$run" -v rule="$r" -v first="$first" -v many="$rules" '
+function judge(tag, val, lo, hi, fl, only,    k, i, n, sum, mean, mx, mn, cv, ss, moved, pairs, inside, flagged, within3, movers, missed, ncv, cvs, med) {
 	for (k in fig) {
+		if (only && !(k in rob))
+			continue
 		n = 0; sum = 0
 		for (i = 1; i <= nruns; i++) {
 			if (!((i, k) in val)) { n = -1; break }
@@ -95,6 +120,7 @@ function judge(tag, val, lo, hi, fl,    k, i, n, sum, mean, mx, mn, cv, ss, move
 		cv = mean > 0 ? sqrt(ss / (n - 1)) / mean : 0
 		moved = mean > 0 && (mx - mn) / mean > 0.10
 		within3 += cv <= 0.03
+		cvs[++ncv] = cv
 		for (i = 1; i <= n; i++) {
 			flagged += fl[i, k]
 			if (moved) { movers++; missed += !fl[i, k] }
@@ -104,9 +130,23 @@ function judge(tag, val, lo, hi, fl,    k, i, n, sum, mean, mx, mn, cv, ss, move
 			}
 		}
 	}
-	printf "%-28s flagged %d of %d (%.0f%%); within 3%% CV %d of %d; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
-	    tag, flagged, nf * nruns, 100 * flagged / (nf * nruns), within3, nf,
-	    movers / nruns, missed, movers, inside, pairs, 100 * inside / pairs
+	# The median run-to-run CV (an insertion sort: a hundred figures).
+	for (i = 2; i <= ncv; i++)
+		for (n = i; n > 1 && cvs[n - 1] > cvs[n]; n--) {
+			sum = cvs[n]; cvs[n] = cvs[n - 1]; cvs[n - 1] = sum
+		}
+	med = ncv == 0 ? 0 : ncv % 2 ? cvs[(ncv + 1) / 2] : \
+	    (cvs[ncv / 2] + cvs[ncv / 2 + 1]) / 2
+	if (only) {
+		printf "  robust figures alone:      flagged %d of %d (%.0f%%), of them wide %d; median CV %.1f%%; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
+		    flagged, nf * nruns, 100 * flagged / (nf * nruns), nwide,
+		    100 * med, movers / nruns, missed, movers, inside, pairs,
+		    100 * inside / pairs
+	} else
+		printf "%-28s flagged %d of %d (%.0f%%); within 3%% CV %d of %d; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
+		    tag, flagged, nf * nruns, 100 * flagged / (nf * nruns),
+		    within3, nf, movers / nruns, missed, movers, inside, pairs,
+		    100 * inside / pairs
 	nf = 0
 }
 {
@@ -116,12 +156,23 @@ function judge(tag, val, lo, hi, fl,    k, i, n, sum, mean, mx, mn, cv, ss, move
 		nv[$1, $2] = $9; nl[$1, $2] = $10; nh[$1, $2] = $11
 		nflag[$1, $2] = ($12 || $13 || $7) ? 1 : 0
 	} else {
+		rob[$2] = 1
 		nv[$1, $2] = $14; nl[$1, $2] = $15; nh[$1, $2] = $16
 		nflag[$1, $2] = ($17 != "0" || $7) ? 1 : 0
+		nwide += $17 ~ /wide/
 	}
 	if ($12 == 1 && $13 == 0 && $14 == "-") mednoisy++
 }
 END {
-	judge("as recorded (median):", rv, rl, rh, rf)
-	judge("now (field shown):", nv, nl, nh, nflag)
-}' "$tmp/all"
+	if (first)
+		judge("as recorded (median):", rv, rl, rh, rf, 0)
+	if (many == "library")
+		judge("now (field shown):", nv, nl, nh, nflag, 0)
+	else {
+		judge(sprintf("rule %-8s (field shown):", rule), nv, nl, nh,
+		    nflag, 0)
+		judge("", nv, nl, nh, nflag, 1)
+	}
+}' "$tmp/all.$r"
+first=0
+done

@@ -180,8 +180,9 @@ expect_exit 2 'unexpected argument: file' "$st" file
 expect_exit 2 '^usage: benchmp-stats ' "$st" file
 
 # --better: the robust figure of five rounds, the best round's median
-# with the distance to the median each side (at least 1%), flagged wide
-# over 10% and by a fifth of the intervals disturbed; none from four.
+# with twice its distance to the third-best each side (at least 1%),
+# flagged wide over 10% and by a fifth of the intervals disturbed; none
+# from four.
 printf '0 100\n1 101\n2 102\n3 103\n4 104\n' >"$tmp/five"
 st_robust() {
 	"$st" "$@" <"$tmp/five" >"$tmp/out" 2>"$tmp/err" ||
@@ -190,13 +191,13 @@ st_robust() {
 if have_jq; then
 	st_robust --better=lower
 	jq -e '.median == 102 and .robust.stat == "best process" and
-	    .robust.value == 100 and .robust.ci_lo == 98 and
-	    .robust.ci_hi == 102 and .robust.noisy == false and
+	    .robust.value == 100 and .robust.ci_lo == 96 and
+	    .robust.ci_hi == 104 and .robust.noisy == false and
 	    .robust.causes == []' "$tmp/out" >/dev/null ||
 		fail "--better=lower: $(cat "$tmp/out")"
 	st_robust --better=higher --disturbed=5/20
-	jq -e '.robust.value == 104 and .robust.ci_lo == 102 and
-	    .robust.ci_hi == 106 and .robust.noisy == true and
+	jq -e '.robust.value == 104 and .robust.ci_lo == 100 and
+	    .robust.ci_hi == 108 and .robust.noisy == true and
 	    .robust.causes == ["disturbed"]' "$tmp/out" >/dev/null ||
 		fail "--better=higher --disturbed=5/20: $(cat "$tmp/out")"
 	st_robust --better=higher --disturbed=3/20

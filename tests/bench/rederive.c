@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,108 @@
  * noisy) or "-".  The statistics come from the library's functions
  * (bm_stats_levels, bm__stats_disturbed, bm__stats_robust); noisy is
  * decided as rec_flagged() and rec_interval() in record.c decide it.
- * Exit 0, or 1 on a line it cannot read.
+ * With -r RULE the robust figure's interval and wide flag follow RULE
+ * (below) instead of the library's.  Exit 0, 1 on a line it cannot
+ * read, 2 on bad usage.
  */
 
 #define LINE_MAX_LEN (1 << 20)
+
+/*
+ * The rules for the robust figure's interval that scripts/bench-flags.sh
+ * --rules compares (the value is the best process under every rule; only
+ * the interval and its wide flag change): "library" is what
+ * bm__stats_robust() does now; the others are computed here from the
+ * rounds' medians and the library's modes (bm_stats_levels), widened to
+ * the same floor and called wide past the same 10%.
+ *   median   best +- its distance to the median process (the rule before)
+ *   cluster  best +- its distance to the centre of its own mode when the
+ *            rounds' medians form two modes, else as median
+ *   second   best +- its distance to the second-best process
+ *   third    best +- its distance to the third-best process
+ *   cluster3 as cluster when the best's mode holds three processes or
+ *            more, else as median
+ *   clusterh as cluster when the best's mode holds half the processes or
+ *            more, else as median
+ *   third2   best +- twice its distance to the third-best process
+ *   third15  best +- 1.5 times its distance to the third-best process
+ *   third3   best +- three times its distance to the third-best process
+ */
+enum rederive_rule { RULE_LIBRARY, RULE_MEDIAN, RULE_CLUSTER, RULE_SECOND,
+    RULE_THIRD, RULE_CLUSTER3, RULE_CLUSTERH, RULE_THIRD2, RULE_THIRD15,
+    RULE_THIRD3 };
+static const char *const rederive_rules[] = { "library", "median",
+    "cluster", "second", "third", "cluster3", "clusterh", "third2",
+    "third15", "third3", NULL };
+static enum rederive_rule rule = RULE_LIBRARY;
+
+/* Order doubles for qsort. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The robust interval of rule (not RULE_LIBRARY) over the rounds' medians
+ * med (nr of them, sorted here), with proc their statistics; rb->value is
+ * the best already, and its interval and wide flag are set.
+ */
+static void
+rederive_rule(double *med, unsigned nr, const bm_stats *proc, int higher,
+    bm__robust *rb)
+{
+	double best = rb->value, half, w, other = proc->median;
+	const bm_mode *m = NULL;
+	unsigned k;
+
+	qsort(med, nr, sizeof *med, cmp_double);
+	if (proc->nmodes == 2)
+		m = &proc->modes[higher ? 1 : 0];
+	switch (rule) {
+	case RULE_CLUSTER:
+		if (m != NULL)
+			other = m->centre;
+		break;
+	case RULE_CLUSTER3:
+		if (m != NULL && m->count >= 3)
+			other = m->centre;
+		break;
+	case RULE_CLUSTERH:
+		if (m != NULL && 2 * m->count >= nr)
+			other = m->centre;
+		break;
+	case RULE_SECOND:
+	case RULE_THIRD:
+	case RULE_THIRD2:
+	case RULE_THIRD15:
+	case RULE_THIRD3:
+		k = rule == RULE_SECOND ? 1 : 2;
+		if (k >= nr)
+			k = nr - 1;
+		other = higher ? med[nr - 1 - k] : med[k];
+		break;
+	default:
+		break;
+	}
+	half = fabs(other - best);
+	if (rule == RULE_THIRD2)
+		half *= 2;
+	else if (rule == RULE_THIRD15)
+		half *= 1.5;
+	else if (rule == RULE_THIRD3)
+		half *= 3;
+	w = fabs(best) * BM__ROBUST_FLOOR;
+	if (half < w)
+		half = w;
+	rb->ci_lo = best - half;
+	rb->ci_hi = best + half;
+	rb->flags &= ~(unsigned)BM__ROBUST_WIDE;
+	if (2 * half > 0.10 * fabs(best))
+		rb->flags |= BM__ROBUST_WIDE;
+}
 
 /* Parse a comma-separated list of numbers into a new array; -1 if bad. */
 static long
@@ -98,12 +197,15 @@ rederive_line(char *line)
 	/* rec_robust(): a figure with a direction and no agreement rule. */
 	if (judged == 0 && strcmp(f[1], "none") != 0 &&
 	    bm__stats_robust(v, round, (size_t)nv, nr,
-	    strcmp(f[1], "higher") == 0, dist, BM__ROBUST_FLOOR, &rb) == 0)
+	    strcmp(f[1], "higher") == 0, dist, BM__ROBUST_FLOOR, &rb) == 0) {
+		if (rule != RULE_LIBRARY)
+			rederive_rule(med, nr, &proc,
+			    strcmp(f[1], "higher") == 0, &rb);
 		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s\n", rb.value, rb.ci_lo,
 		    rb.ci_hi, rb.flags != 0,
 		    rb.flags & BM__ROBUST_WIDE ? " wide" : "",
 		    rb.flags & BM__ROBUST_DISTURBED ? " disturbed" : "");
-	else
+	} else
 		printf("\t-\n");
 	rc = 0;
 out:
@@ -116,12 +218,27 @@ out:
 
 /* Read figures from stdin, write their statistics to stdout. */
 int
-main(void)
+main(int argc, char **argv)
 {
-	char *line = malloc(LINE_MAX_LEN);
+	char *line;
 	unsigned long n = 0;
+	int i;
 
-	if (line == NULL)
+	if (argc == 3 && strcmp(argv[1], "-r") == 0) {
+		for (i = 0; rederive_rules[i] != NULL &&
+		    strcmp(rederive_rules[i], argv[2]) != 0; i++)
+			;
+		if (rederive_rules[i] == NULL) {
+			fprintf(stderr, "rederive: %s: no such rule\n",
+			    argv[2]);
+			return 2;
+		}
+		rule = (enum rederive_rule)i;
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: rederive [-r RULE] <figures\n");
+		return 2;
+	}
+	if ((line = malloc(LINE_MAX_LEN)) == NULL)
 		return 1;
 	while (fgets(line, LINE_MAX_LEN, stdin) != NULL) {
 		n++;
