@@ -44,7 +44,7 @@ struct bw_state {
  * expression: its loads do not wait on each other or on a loop's branch,
  * so the processor has many misses in flight, as lmbench's unrolled read
  * has.  Read as a loop (a load, an add, a compare and a branch per int),
- * the same reads gave 15-20% less on a KVM guest (issue 26: 13.9 against
+ * the same reads gave 14-17% less on a KVM guest (issue 26: 13.9 against
  * lmbench's 16.4 GB/s at 256 MB), the processor's window holding fewer
  * lines' loads.
  */
