@@ -74,28 +74,21 @@ while [ "$i" -le "$k" ]; do
 	i=$((i + 1))
 done
 
-# The median over the suites, per plan line, in the first suite's order.
-awk -F'\t' -v k="$k" '
-	FNR == 1 { f++ }
-	f == 1 { order[++n] = $1; passes[$1] = $2 }
-	{ v[$1, f] = $3 }
-	END {
-		printf "%-7s %-50s %s\n", "weight", "plan line", "total s"
-		for (j = 1; j <= n; j++) {
-			name = order[j]
-			m = 0
-			for (i = 1; i <= k; i++) a[i] = ((name, i) in v) ? v[name, i] : 0
-			# (k is at most 10: a sort by insertion.)
-			for (i = 2; i <= k; i++) {
-				x = a[i]
-				for (h = i - 1; h >= 1 && a[h] > x; h--) a[h + 1] = a[h]
-				a[h + 1] = x
-			}
-			m = k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-			w = int(m / passes[name] / 100 + 0.5)
-			if (w < 1) w = 1
-			printf "%-7d %-50s %.2f\n", w, name, m / 1000
-			sum += m
-		}
-		printf "%-7s %-50s %.2f\n", "", "sum", sum / 1000
-	}' "$tmp"/t*
+# The median over the suites (bench_median), per plan line, in the first
+# suite's order; a line a suite did not run counts 0 there.
+printf '%-7s %-50s %s\n' weight "plan line" "total s"
+sum=0
+while IFS='	' read -r name passes _; do
+	m=$(i=1
+	while [ "$i" -le "$k" ]; do
+		awk -F'\t' -v n="$name" '$1 == n { v = $3 } END { print v + 0 }' \
+		    "$tmp/t$i"
+		i=$((i + 1))
+	done | bench_median)
+	awk -v m="$m" -v p="$passes" -v n="$name" 'BEGIN {
+		w = int(m / p / 100 + 0.5)
+		printf "%-7d %-50s %.2f\n", w < 1 ? 1 : w, n, m / 1000
+	}'
+	sum=$(awk -v s="$sum" -v m="$m" 'BEGIN { print s + m }')
+done <"$tmp/t1"
+awk -v s="$sum" 'BEGIN { printf "%-7s %-50s %.2f\n", "", "sum", s / 1000 }'
