@@ -340,7 +340,7 @@ main(int argc, char **argv)
 		    "pages shuffled\n"
 		    "  --load=N        measure while N processes stream "
 		    "memory\n\n"
-		    "Without -t or -r the chase goes backwards by a fixed "
+		    "Without -t or -r the chase goes forwards by a fixed "
 		    "stride, as lmbench's.\nThe stride defaults to the cache "
 		    "line size; strides take k/m suffixes.\n"
 	};

@@ -320,6 +320,31 @@ START_TEST(test_answers_result)
 }
 END_TEST
 
+/*
+ * The stride chase walks forwards, as lmbench's lat_mem_rd does: each
+ * unit points to the next one up and the last back to the first.
+ */
+START_TEST(test_stride_forward)
+{
+	struct mem_chase c;
+	size_t u, n = 8;
+
+	memset(&c, 0, sizeof c);
+	c.size = n * 128;
+	c.stride = 128;
+	c.page = 4096;
+	c.order = MEM_ORDER_STRIDE;
+	c.k = 1;
+	ck_assert_int_eq(mem_chase_init(1, &c), 0);
+	for (u = 0; u < n; u++)
+		ck_assert_ptr_eq(*(void **)(void *)(c.map + u * 128),
+		    c.map + (u + 1) % n * 128);
+	/* The walk is at its start again after a whole turn. */
+	ck_assert_ptr_eq(c.p[0], c.map);
+	ck_assert_int_eq(mem_chase_cleanup(1, &c), 0);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 mem_suite(void)
@@ -335,6 +360,7 @@ mem_suite(void)
 	tcase_add_test(tc, test_answers_result);
 	tcase_add_test(tc, test_level_sizes);
 	tcase_add_test(tc, test_tlb_agreement);
+	tcase_add_test(tc, test_stride_forward);
 	suite_add_tcase(s, tc);
 	return s;
 }

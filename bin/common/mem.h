@@ -55,7 +55,7 @@ struct mem_topo {
 
 /* How a chase visits the lines of its buffer. */
 enum mem_order {
-	MEM_ORDER_STRIDE,	/* backwards by a fixed stride, as lmbench */
+	MEM_ORDER_STRIDE,	/* forwards by a fixed stride, as lmbench */
 	MEM_ORDER_PAGE,		/* pages in order, lines shuffled in each */
 	MEM_ORDER_RANDOM	/* pages shuffled, lines shuffled in each */
 };
