@@ -125,6 +125,7 @@ tlb_bisect(struct tool *t, const struct mem_topo *tp,
 	    w->n)) != 0 && w->n < TLB_MAX_POINTS) {
 		if (!more) {
 			if (w->sw.cut) {
+				w->next = mid;
 				snprintf(from, sizeof from, "%zu pages", mid);
 				sweep_say(t, &w->sw, from);
 			}
@@ -248,7 +249,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, size_t maxpages, const struct tlb_sweep *w,
     size_t reach, double cost, const double *answers)
 {
-	bm_param params[3], measured[3];
+	bm_param params[3], found[3], measured[6];
 	bm_contradiction c[1];
 	bm_record rec;
 	bm_result ar;
@@ -261,17 +262,19 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	params[0] = (bm_param){ "page", NULL, (double)tp->page };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
 	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp->page };
-	measured[0] = (bm_param){ "pages", NULL, (double)w->pages[reach] };
-	measured[1] = (bm_param){ "miss_ns", NULL, cost };
-	measured[2] = (bm_param){ "first_miss_pages", NULL,
+	found[0] = (bm_param){ "pages", NULL, (double)w->pages[reach] };
+	found[1] = (bm_param){ "miss_ns", NULL, cost };
+	found[2] = (bm_param){ "first_miss_pages", NULL,
 	    (double)w->pages[reach + 1] };
 	/* A larger reach is no better or worse machine: not judged. */
 	tool_record_figure(&rec, t, "tlb", "pages", "pages", BM_BETTER_NONE,
 	    (double)w->pages[reach]);
 	rec.params = params;
 	rec.nparams = 3;
+	/* A bisection the bound cut: the points left, from which one. */
 	rec.measured = measured;
-	rec.nmeasured = 3;
+	rec.nmeasured = sweep_measured(found, 3, measured, 6, &w->sw,
+	    (double)w->next);
 	/* Each process's reach is a sample of the record: their spread. */
 	have_ar = mem_rules_answers_result(answers, w->np, &ar) == 0;
 	if (have_ar) {

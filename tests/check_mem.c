@@ -436,8 +436,15 @@ START_TEST(test_tlb_knee_partial)
 	ck_assert_uint_eq(r.reach, 92);
 	ck_assert_uint_eq(r.first, 96);
 
-	/* Most of the jump at once (0.8 of it) is a knee, not flagged. */
-	f.partial_ns = 0.8 * 2.3;
+	/* Most of the jump at once (0.9 of it) is a knee, not flagged. */
+	f.partial_ns = 0.9 * 2.3;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.partial, 0);
+	/* 0.77 of it (the most a partial one cost here) is flagged. */
+	f.partial_ns = 0.77 * 2.3;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.partial, 1);
+	f.partial_ns = 0.9 * 2.3;
 	tlb_fake_run(&f, &r);
 	ck_assert_int_eq(r.partial, 0);
 	/* Nothing beyond the first miss: nothing to call it partial by. */
@@ -488,13 +495,17 @@ END_TEST
  */
 START_TEST(test_tlb_bisect_points)
 {
+	size_t n;
+
 	ck_assert_uint_eq(mem_rules_tlb_bisect_points(64, 96), 3);
 	ck_assert_uint_eq(mem_rules_tlb_bisect_points(96, 128), 3);
 	ck_assert_uint_eq(mem_rules_tlb_bisect_points(8, 12), 2);
 	ck_assert_uint_eq(mem_rules_tlb_bisect_points(64, 68), 0);
 	ck_assert_uint_eq(mem_rules_tlb_bisect_points(96, 96), 0);
-	ck_assert_uint_le(mem_rules_tlb_bisect_points((size_t)1 << 19,
-	    (size_t)3 << 18), 4);
+	/* At most four between any two steps of the sweep (tlb(8)). */
+	for (n = 8; n < (size_t)1 << 20; n = mem_topo_next_size(n))
+		ck_assert_uint_le(mem_rules_tlb_bisect_points(n,
+		    mem_topo_next_size(n)), 4);
 }
 END_TEST
 

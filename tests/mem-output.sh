@@ -145,7 +145,7 @@ for m in "" "-M 64k"; do
 			     floor)] | max)) and
 			    all((.contradicts // [])[];
 			        .what == "first miss cost" and .unit == "ns" and
-			        .measured < 0.75 * .machine) and
+			        .measured < 0.85 * .machine) and
 			    (((.contradicts // []) | length) == 0 or .noisy)' \
 			    "$tmp/tlb.jsonl" >/dev/null ||
 				fail "tlb knee: $(jq -c '[.measured, .contradicts, .budget_hit]' "$tmp/tlb.jsonl")"
