@@ -32,7 +32,7 @@ struct tlb_sweep {
 	size_t next;		/* the first point not measured, if cut */
 	/* The first point that missed, as the sweep's steps found it. */
 	double first_ns, full_ns;	/* its cost, and the least beyond */
-	size_t first_pages, full_pages;	/* its pages, and those beyond */
+	size_t full_pages;	/* the pages of the point beyond it */
 	int partial;		/* its cost well below the cost beyond */
 };
 
@@ -200,7 +200,6 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	}
 	w->partial = mem_rules_tlb_partial(w->spread, w->packed, w->n,
 	    reach + 1, &w->first_ns, &w->full_ns);
-	w->first_pages = w->pages[reach + 1];
 	w->full_pages = w->pages[reach + 2];
 	if (w->partial)
 		*cost = w->full_ns;
