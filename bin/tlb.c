@@ -12,7 +12,10 @@
 /* The fewest and most pages a sweep visits. */
 #define TLB_MIN_PAGES 8
 #define TLB_MAX_PAGES ((size_t)1 << 20)
-/* The most points of a sweep (8 pages to 1M in steps of 1.5 and 2). */
+/*
+ * The most points of a sweep: 8 pages to 1M in steps of 1.5 and 2 (35),
+ * and the few that bisect the knee.
+ */
 #define TLB_MAX_POINTS 64
 /* The most processes whose curves are read one by one. */
 #define TLB_MAX_PROCS 16
@@ -27,6 +30,10 @@ struct tlb_sweep {
 	double ppacked[TLB_MAX_PROCS][TLB_MAX_POINTS];
 	struct sweep sw;	/* the plan (at most) and the time bound */
 	size_t next;		/* the first point not measured, if cut */
+	/* The first point that missed, as the sweep's steps found it. */
+	double first_ns, full_ns;	/* its cost, and the least beyond */
+	size_t full_pages;	/* the pages of the point beyond it */
+	int partial;		/* its cost well below the cost beyond */
 };
 
 /*
@@ -54,8 +61,10 @@ tlb_point(struct tool *t, size_t npages, size_t page, size_t line,
 }
 
 /*
- * Measure one point of the sweep: both chases, the median and each
- * process; 1 when the bound cut either chase's rounds.
+ * Measure one point of the sweep, npages, and keep it in page order
+ * among those measured (a point that bisects the knee falls between
+ * two): both chases, the median and each process; 1 when the bound cut
+ * either chase's rounds.
  */
 static int
 tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
@@ -64,18 +73,27 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
 	int hit;
 
 	bm_result rs, rp;
-	size_t p, i = w->n;
+	size_t p, i;
 	unsigned np;
 
 	tlb_point(t, npages, tp->page, line, 1, &rs);
 	tlb_point(t, npages, tp->page, line, 0, &rp);
+	for (i = w->n; i > 0 && w->pages[i - 1] > npages; i--) {
+		w->pages[i] = w->pages[i - 1];
+		w->spread[i] = w->spread[i - 1];
+		w->packed[i] = w->packed[i - 1];
+		for (p = 0; p < w->np; p++) {
+			w->pspread[p][i] = w->pspread[p][i - 1];
+			w->ppacked[p][i] = w->ppacked[p][i - 1];
+		}
+	}
 	w->pages[i] = npages;
 	w->spread[i] = rs.per_op_ns.median;
 	w->packed[i] = rp.per_op_ns.median;
 	np = rs.processes < rp.processes ? rs.processes : rp.processes;
 	if (rs.process_ns == NULL || rp.process_ns == NULL)
 		np = 0;
-	if (i == 0 || np < w->np)
+	if (w->n == 0 || np < w->np)
 		w->np = np < TLB_MAX_PROCS ? np : TLB_MAX_PROCS;
 	for (p = 0; p < w->np; p++) {
 		w->pspread[p][i] = rs.process_ns[p];
@@ -89,9 +107,45 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
 }
 
 /*
+ * After the sweep's steps found the jump, measure the points that bisect
+ * the knee (mem_rules_tlb_bisect) while the time bound lets the next
+ * one run: the reach becomes the largest page count that still fits, to
+ * a sixteenth.  The points were planned when the jump was found; a bound
+ * that cuts them leaves a coarser reach, flagged budget_hit and said.
+ */
+static void
+tlb_bisect(struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, struct tlb_sweep *w, int more,
+    struct progress *prog)
+{
+	size_t mid;
+	char sz[32], from[32];
+
+	while ((mid = mem_rules_tlb_bisect(w->pages, w->spread, w->packed,
+	    w->n)) != 0 && w->n < TLB_MAX_POINTS) {
+		if (!more) {
+			if (w->sw.cut) {
+				w->next = mid;
+				snprintf(from, sizeof from, "%zu pages", mid);
+				sweep_say(t, &w->sw, from);
+			}
+			return;
+		}
+		progress_show(prog, "%zu pages, %s (bisecting the knee, %zu "
+		    "of %zu points)", mid,
+		    progress_size(sz, sizeof sz, (double)mid * tp->page),
+		    w->sw.done + 1, w->sw.planned);
+		more = sweep_point(t, &w->sw,
+		    tlb_measure(t, tp, (size_t)o->line, mid, w));
+	}
+}
+
+/*
  * Visit more and more pages up to maxpages, until the median curve shows
- * the reach (mem_rules_tlb_read); the index of the reach and, in *cost, the
- * cost of a miss.
+ * the reach (mem_rules_tlb_read), judge the first point that missed
+ * (partial or not: mem_rules_tlb_partial), then bisect the knee; the
+ * index of the reach and, in *cost, the cost of a miss (the cost beyond
+ * a partial first miss).
  */
 static size_t
 tlb_sweep(struct tool *t, const struct mem_topo *tp,
@@ -102,6 +156,7 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 	struct progress prog;
 	char sz[32];
 	int found = 0, more = 1, hit;
+	double dummy;
 
 	progress_start(&prog, t);
 	for (n = TLB_MIN_PAGES; n <= maxpages && npoints < TLB_MAX_POINTS;
@@ -116,26 +171,45 @@ tlb_sweep(struct tool *t, const struct mem_topo *tp,
 		    ++point, npoints);
 		hit = tlb_measure(t, tp, (size_t)o->line, n, w);
 		if ((found = mem_rules_tlb_read(w->spread, w->packed, w->n,
-		    &reach,
-		    cost)) != 0) {
-			/* The jump ends the plan: nothing is missing. */
-			w->sw.done++;
-			w->sw.hit |= hit;
+		    &reach, cost)) != 0) {
+			/*
+			 * The jump ends the steps (nothing past it is
+			 * missing); the plan is now the points measured
+			 * and those that may bisect the knee.
+			 */
+			w->sw.planned = w->sw.done + 1 +
+			    mem_rules_tlb_bisect_points(w->pages[reach],
+			    w->pages[reach + 1]);
+			more = sweep_point(t, &w->sw, hit);
 			break;
 		}
 		more = sweep_point(t, &w->sw, hit);
 	}
-	progress_clear(&prog);
 	w->next = n;
-	if (!found && w->sw.cut)
-		tool_exit_fail(t, "no TLB limit within the %zu pages measured "
-		    "before the time bound (--max-time %.2f s); %zu of at most "
-		    "%zu points not measured, from %zu pages on", w->pages[w->n -
-		    1], t->max_time_s, npoints - w->n, npoints, n);
-	if (!found)
+	if (!found) {
+		progress_clear(&prog);
+		if (w->sw.cut)
+			tool_exit_fail(t, "no TLB limit within the %zu pages "
+			    "measured before the time bound (--max-time %.2f "
+			    "s); %zu of at most %zu points not measured, from "
+			    "%zu pages on", w->pages[w->n - 1], t->max_time_s,
+			    npoints - w->n, npoints, n);
 		tool_exit_fail(t,
 		    "no TLB limit within %zu pages; give a larger "
 		    "-M", maxpages);
+	}
+	w->partial = mem_rules_tlb_partial(w->spread, w->packed, w->n,
+	    reach + 1, &w->first_ns, &w->full_ns);
+	w->full_pages = w->pages[reach + 2];
+	if (w->partial)
+		*cost = w->full_ns;
+	tlb_bisect(t, tp, o, w, more, &prog);
+	progress_clear(&prog);
+	/*
+	 * The points bisect the knee below the confirmed jump, so the read
+	 * still finds one: the reach, now to a sixteenth.
+	 */
+	(void)mem_rules_tlb_read(w->spread, w->packed, w->n, &reach, &dummy);
 	return reach;
 }
 
@@ -165,44 +239,62 @@ tlb_line(const bm_record *rec, const void *cookie, char *line, size_t len)
 }
 
 /*
- * Print the reach and the cost of a miss; hit: the time bound cut a
- * point's rounds.
+ * Print the reach and the cost of a miss, with the first count that
+ * missed; a partial first miss is flagged (a contradiction of the cost
+ * beyond it, both numbers in the record and on stderr).
  */
 static void
 tlb_report(struct tool *t, const struct mem_topo *tp,
-    const struct mem_sweep_opts *o, size_t maxpages, size_t reach,
-    double cost, const double *answers, size_t np, int hit)
+    const struct mem_sweep_opts *o, size_t maxpages, const struct tlb_sweep *w,
+    size_t reach, double cost, const double *answers)
 {
-	bm_param params[3], measured[3];
+	bm_param params[3], found[3], measured[6];
+	bm_contradiction c[1];
 	bm_record rec;
 	bm_result ar;
+	char source[64];
+	size_t nc = 0;
 	int rc, have_ar;
 
-	t->budget_hit = hit;
+	t->budget_hit = w->sw.hit;
 
 	params[0] = (bm_param){ "page", NULL, (double)tp->page };
 	params[1] = (bm_param){ "line", NULL, (double)o->line };
 	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp->page };
-	measured[0] = (bm_param){ "pages", NULL, (double)reach };
-	measured[1] = (bm_param){ "miss_ns", NULL, cost };
-	measured[2] = (bm_param){ "first_miss_pages", NULL,
-	    (double)mem_topo_next_size(reach) };
+	found[0] = (bm_param){ "pages", NULL, (double)w->pages[reach] };
+	found[1] = (bm_param){ "miss_ns", NULL, cost };
+	found[2] = (bm_param){ "first_miss_pages", NULL,
+	    (double)w->pages[reach + 1] };
 	/* A larger reach is no better or worse machine: not judged. */
 	tool_record_figure(&rec, t, "tlb", "pages", "pages", BM_BETTER_NONE,
-	    (double)reach);
+	    (double)w->pages[reach]);
 	rec.params = params;
 	rec.nparams = 3;
+	/* A bisection the bound cut: the points left, from which one. */
 	rec.measured = measured;
-	rec.nmeasured = 3;
+	rec.nmeasured = sweep_measured(found, 3, measured, 6, &w->sw,
+	    (double)w->next);
 	/* Each process's reach is a sample of the record: their spread. */
-	have_ar = mem_rules_answers_result(answers, np, &ar) == 0;
+	have_ar = mem_rules_answers_result(answers, w->np, &ar) == 0;
 	if (have_ar) {
-		ar.budget_hit = hit;
+		ar.budget_hit = w->sw.hit;
 		rec.result = &ar;
 		rec.scale = 1;
 	}
-	if (np > 0 && (rc = bm_record_agreement(&rec, answers, np, 0)) < 0)
+	if (w->np > 0 &&
+	    (rc = bm_record_agreement(&rec, answers, w->np, 0)) < 0)
 		tool_exit_lib(t, rc, "judging the processes' answers");
+	if (w->partial) {
+		/* Well below by the rule: check it against the cost itself. */
+		snprintf(source, sizeof source, "the miss cost at %zu pages",
+		    w->full_pages);
+		rc = bm_contradiction_check(&c[0], "first miss cost",
+		    w->first_ns, w->full_ns, 1, INFINITY, source, "ns");
+		if (rc < 0)
+			tool_exit_lib(t, rc, "judging the jump");
+		nc += (size_t)rc;
+	}
+	(void)bm_record_contradicts(&rec, c, nc);
 	mem_report_derived(t, &rec, tlb_line, NULL);
 	if (have_ar)
 		bm_result_free(&ar);
@@ -247,7 +339,6 @@ main(int argc, char **argv)
 	mem_topo_precheck(&t, maxpages * tp.page);
 	reach = tlb_sweep(&t, &tp, &o, maxpages, &w, &cost);
 	tlb_answers(&w, answers);
-	tlb_report(&t, &tp, &o, maxpages, w.pages[reach], cost, answers,
-	    w.np, w.sw.hit);
+	tlb_report(&t, &tp, &o, maxpages, &w, reach, cost, answers);
 	return tool_finish(&t);
 }

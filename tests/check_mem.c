@@ -302,6 +302,213 @@ START_TEST(test_tlb_agreement)
 }
 END_TEST
 
+/* The most points of a synthetic tlb sweep: its steps and the bisection. */
+#define TLB_PTS 64
+
+/*
+ * A synthetic TLB as tlb's chases see it: packed costs 1.7 ns a load
+ * everywhere; spread costs as much plus partial_ns from partial_from
+ * pages on and full_ns from full_from on (jitter added to every spread
+ * point, a process's own).
+ */
+struct tlb_fake {
+	size_t partial_from, full_from;
+	double partial_ns, full_ns, jitter;
+};
+
+/* A synthetic sweep measured as tlb measures it. */
+struct tlb_run {
+	size_t n, pages[TLB_PTS], reach, first;
+	double spread[TLB_PTS], packed[TLB_PTS], cost, first_ns, full_ns;
+	int found, partial, steps_reach;
+};
+
+/* Measure npages of the fake TLB and keep the point in page order. */
+static void
+tlb_fake_point(const struct tlb_fake *f, struct tlb_run *r, size_t npages)
+{
+	size_t i;
+
+	for (i = r->n; i > 0 && r->pages[i - 1] > npages; i--) {
+		r->pages[i] = r->pages[i - 1];
+		r->spread[i] = r->spread[i - 1];
+		r->packed[i] = r->packed[i - 1];
+	}
+	r->pages[i] = npages;
+	r->packed[i] = 1.7;
+	r->spread[i] = 1.7 + f->jitter + (npages >= f->full_from ? f->full_ns :
+	    npages >= f->partial_from ? f->partial_ns : 0);
+	r->n++;
+}
+
+/*
+ * tlb's procedure on a fake TLB: the sweep's steps up to the confirmed
+ * jump (the reach they alone give in steps_reach, the old answer), the
+ * first miss judged, then the bisection of the knee.
+ */
+static void
+tlb_fake_run(const struct tlb_fake *f, struct tlb_run *r)
+{
+	size_t n, mid, planned;
+	double c;
+
+	memset(r, 0, sizeof *r);
+	for (n = 8; n <= 4096 && !r->found; n = mem_topo_next_size(n)) {
+		tlb_fake_point(f, r, n);
+		r->found = mem_rules_tlb_read(r->spread, r->packed, r->n,
+		    &r->reach, &r->cost);
+	}
+	if (!r->found)
+		return;
+	r->steps_reach = (int)r->pages[r->reach];
+	r->partial = mem_rules_tlb_partial(r->spread, r->packed, r->n,
+	    r->reach + 1, &r->first_ns, &r->full_ns);
+	planned = mem_rules_tlb_bisect_points(r->pages[r->reach],
+	    r->pages[r->reach + 1]);
+	n = 0;
+	while ((mid = mem_rules_tlb_bisect(r->pages, r->spread, r->packed,
+	    r->n)) != 0) {
+		ck_assert_uint_lt(n++, planned);
+		ck_assert(mid > r->pages[0] && mid < r->pages[r->n - 1]);
+		tlb_fake_point(f, r, mid);
+	}
+	ck_assert_int_eq(mem_rules_tlb_read(r->spread, r->packed, r->n,
+	    &r->reach, &c), 1);
+	r->first = r->pages[r->reach + 1];
+	r->reach = r->pages[r->reach];
+}
+
+/*
+ * A clean knee at 64 and at 96 pages (every load misses from the next
+ * page on, 2.3 ns more): the answer is the knee itself, unflagged.  A
+ * knee between two steps is found to a sixteenth: the answer fits, the
+ * first miss is past the knee and at most a sixteenth of the answer
+ * beyond it; a TLB of 72 entries answers 72 where the steps alone gave
+ * 64.
+ */
+START_TEST(test_tlb_knee_clean)
+{
+	static const size_t knees[] = { 64, 96, 72, 12, 13, 1000 };
+	struct tlb_fake f = { 0, 0, 0, 2.3, 0 };
+	struct tlb_run r;
+	size_t i;
+
+	for (i = 0; i < sizeof knees / sizeof knees[0]; i++) {
+		f.partial_from = f.full_from = knees[i] + 1;
+		tlb_fake_run(&f, &r);
+		ck_assert_int_eq(r.found, 1);
+		ck_assert_uint_le(r.reach, knees[i]);
+		ck_assert_uint_gt(r.first, knees[i]);
+		ck_assert_uint_le(r.first - r.reach,
+		    r.reach / 16 > 0 ? r.reach / 16 : 1);
+		if (i < 4)
+			ck_assert_uint_eq(r.reach, knees[i]);
+		ck_assert_int_eq(r.partial, 0);
+		ck_assert(fabs(r.first_ns - 2.3) < 1e-9);
+	}
+	/* The old answer, the steps' alone: 64 for 72 entries. */
+	f.partial_from = f.full_from = 73;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.steps_reach, 64);
+	ck_assert_uint_eq(r.reach, 72);
+}
+END_TEST
+
+/*
+ * A partial jump at 96 pages, as this project's VM showed it: a 96-entry
+ * TLB that the chase's pages and the loop's own few overflow from 94
+ * pages on, 1.0 ns a load there, the full 2.3 ns from 97.  The steps
+ * alone answered 64, unflagged (the old rule); now the first miss is
+ * flagged partial with both costs, and the knee is bisected to 92, the
+ * largest count measured that still fits.
+ */
+START_TEST(test_tlb_knee_partial)
+{
+	struct tlb_fake f = { 94, 97, 1.0, 2.3, 0 };
+	struct tlb_run r;
+
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.found, 1);
+	ck_assert_int_eq(r.steps_reach, 64);
+	ck_assert_int_eq(r.partial, 1);
+	ck_assert(fabs(r.first_ns - 1.0) < 1e-9);
+	ck_assert(fabs(r.full_ns - 2.3) < 1e-9);
+	ck_assert_uint_eq(r.reach, 92);
+	ck_assert_uint_eq(r.first, 96);
+
+	/* Most of the jump at once (0.9 of it) is a knee, not flagged. */
+	f.partial_ns = 0.9 * 2.3;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.partial, 0);
+	/* 0.77 of it (the most a partial one cost here) is flagged. */
+	f.partial_ns = 0.77 * 2.3;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.partial, 1);
+	f.partial_ns = 0.9 * 2.3;
+	tlb_fake_run(&f, &r);
+	ck_assert_int_eq(r.partial, 0);
+	/* Nothing beyond the first miss: nothing to call it partial by. */
+	ck_assert_int_eq(mem_rules_tlb_partial(r.spread, r.packed, 3, 2,
+	    &r.first_ns, &r.full_ns), 0);
+	ck_assert(isnan(r.full_ns));
+}
+END_TEST
+
+/*
+ * The processes' answers over the bisected points: three processes of
+ * one clean 96-entry TLB, each with its own offset, agree on 96; one
+ * whose first bisection point (112) was slowed reads an earlier knee and
+ * the figure disagrees, with the spread.
+ */
+START_TEST(test_tlb_knee_agreement)
+{
+	struct tlb_fake f = { 97, 97, 2.3, 2.3, 0 };
+	struct tlb_run r[3];
+	double ans[3], lo, hi, c;
+	size_t p, reach, i;
+
+	for (p = 0; p < 3; p++) {
+		f.jitter = 0.05 * (double)p;
+		tlb_fake_run(&f, &r[p]);
+		ans[p] = (double)r[p].reach;
+	}
+	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 1);
+	ck_assert(lo == 96);
+	/* Process 2 read without its 112-page point's miss: 104 fits. */
+	for (i = 0; i < r[2].n && r[2].pages[i] != 104; i++)
+		;
+	ck_assert_uint_lt(i, r[2].n);
+	r[2].spread[i] = r[2].packed[i] + 0.05;
+	ck_assert_int_eq(mem_rules_tlb_read(r[2].spread, r[2].packed, r[2].n,
+	    &reach, &c), 1);
+	ans[2] = (double)r[2].pages[reach];
+	ck_assert(ans[2] == 104);
+	ck_assert_int_eq(bm_agree(ans, 3, 0, &lo, &hi), 0);
+	ck_assert(lo == 96 && hi == 104);
+}
+END_TEST
+
+/*
+ * The bisection's plan: as many points as the worst way the points fall,
+ * so that the time bound counts them before they run; none where the
+ * two counts are already a sixteenth apart.
+ */
+START_TEST(test_tlb_bisect_points)
+{
+	size_t n;
+
+	ck_assert_uint_eq(mem_rules_tlb_bisect_points(64, 96), 3);
+	ck_assert_uint_eq(mem_rules_tlb_bisect_points(96, 128), 3);
+	ck_assert_uint_eq(mem_rules_tlb_bisect_points(8, 12), 2);
+	ck_assert_uint_eq(mem_rules_tlb_bisect_points(64, 68), 0);
+	ck_assert_uint_eq(mem_rules_tlb_bisect_points(96, 96), 0);
+	/* At most four between any two steps of the sweep (tlb(8)). */
+	for (n = 8; n < (size_t)1 << 20; n = mem_topo_next_size(n))
+		ck_assert_uint_le(mem_rules_tlb_bisect_points(n,
+		    mem_topo_next_size(n)), 4);
+}
+END_TEST
+
 /* A figure per process as a record's samples: NAN ones left out. */
 START_TEST(test_answers_result)
 {
@@ -361,6 +568,10 @@ mem_suite(void)
 	tcase_add_test(tc, test_level_sizes);
 	tcase_add_test(tc, test_tlb_agreement);
 	tcase_add_test(tc, test_stride_forward);
+	tcase_add_test(tc, test_tlb_knee_clean);
+	tcase_add_test(tc, test_tlb_knee_partial);
+	tcase_add_test(tc, test_tlb_knee_agreement);
+	tcase_add_test(tc, test_tlb_bisect_points);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,6 +135,24 @@ for m in "" "-M 64k"; do
 			    .measured.pages == .value and .measured.miss_ns >= 0' \
 			    "$tmp/tlb.jsonl" >/dev/null ||
 				fail "tlb record: $(cut -c1-300 "$tmp/tlb.jsonl")"
+			# The knee bisected: the first miss within a
+			# sixteenth of the reach (unless the bound cut the
+			# bisection); a partial first miss flagged with
+			# both costs, the first well below the other.
+			jq -e '.measured.first_miss_pages > .measured.pages and
+			    (.budget_hit or .measured.first_miss_pages -
+			     .measured.pages <= ([1, (.measured.pages / 16 |
+			     floor)] | max)) and
+			    all((.contradicts // [])[];
+			        .what == "first miss cost" and .unit == "ns" and
+			        .measured < 0.85 * .machine) and
+			    (((.contradicts // []) | length) == 0 or .noisy)' \
+			    "$tmp/tlb.jsonl" >/dev/null ||
+				fail "tlb knee: $(jq -c '[.measured, .contradicts, .budget_hit]' "$tmp/tlb.jsonl")"
+			if grep -q 'first miss cost' "$tmp/err"; then
+				grep -Eq '^tlb: warning: .*first miss cost [0-9.]+ ns against [0-9.]+ \(the miss cost at [0-9]+ pages\); the figure is flagged noisy$' \
+				    "$tmp/err" || fail "tlb $m: warning '$(cat "$tmp/err")'"
+			fi
 		fi
 	elif [ "$rc" -eq 1 ]; then
 		grep -Eq '^tlb: no TLB limit within [0-9]+ pages; give a larger -M$' \

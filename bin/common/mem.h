@@ -181,5 +181,10 @@ int mem_rules_level_size_check(const struct mem_topo *tp, unsigned level,
     size_t measured, bm_contradiction *c, char *what, size_t len);
 int mem_rules_tlb_read(const double *spread, const double *packed, size_t n,
     size_t *reach, double *cost);
+size_t mem_rules_tlb_bisect(const size_t *pages, const double *spread,
+    const double *packed, size_t n);
+size_t mem_rules_tlb_bisect_points(size_t lo, size_t hi);
+int mem_rules_tlb_partial(const double *spread, const double *packed,
+    size_t n, size_t first, double *first_ns, double *full_ns);
 
 #endif /* BM_MEM_H */
