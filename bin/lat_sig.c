@@ -182,6 +182,8 @@ static const struct sig_mode {
 
 /* The warmup of the runs after the first (lmbench's parts are short). */
 #define SIG_NEXT_WARMUP_US 10000
+/* How many times catch and prot measure all when a part is too dear. */
+#define SIG_TRIES 3
 
 /* Run one part of the figure measured apart: its median in ns. */
 static double
@@ -261,7 +263,7 @@ main(int argc, char **argv)
 	bm_bench b;
 	bm_result r;
 	double kill_ns = 0, handler_ns = 0;
-	int first;
+	int first, try;
 
 	memset(&s, 0, sizeof s);
 	m = tool_parse_mode(&t, argc, argv, &first, 2, NULL, NULL,
@@ -286,16 +288,26 @@ main(int argc, char **argv)
 	 * figure (the delivery, handler and return that both pay).  The
 	 * parts run first, in lmbench's order.
 	 */
-	if (m->fn != sig_install)
-		kill_ns = sig_part_ns(&t, NULL, sig_kill0, &s);
-	if (m->fn == sig_prot)
-		handler_ns = sig_part_ns(&t, sig_catch_init, sig_catch, &s) -
-		    kill_ns;
 	b.initialize = m->init;
 	b.benchmark = m->fn;
 	b.cleanup = m->cleanup;
 	b.cookie = &s;
-	tool_run(&t, &b, &r);
+	/*
+	 * A burst of load can make a part, timed apart, as dear as the
+	 * whole: measure all again, up to SIG_TRIES times in all.
+	 */
+	for (try = 1;; try++) {
+		if (m->fn != sig_install)
+			kill_ns = sig_part_ns(&t, NULL, sig_kill0, &s);
+		if (m->fn == sig_prot)
+			handler_ns = sig_part_ns(&t, sig_catch_init,
+			    sig_catch, &s) - kill_ns;
+		tool_run(&t, &b, &r);
+		if (try == SIG_TRIES || r.per_op_ns.median > (m->fn ==
+		    sig_catch ? kill_ns : handler_ns))
+			break;
+		bm_result_free(&r);
+	}
 	sig_report(&t, m, s.file, &r, kill_ns, handler_ns);
 	bm_result_free(&r);
 	return tool_finish(&t);
