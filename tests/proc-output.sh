@@ -40,9 +40,22 @@ expect_line "^Process fork\+/bin/sh -c: $us" "$bin/lat_proc" -N 3 shell
 # The program exec and shell start, installed beside the tools.
 expect_line '^Hello world$' "$bin/benchmp-hello"
 expect_line "^Signal handler installation: $us" "$bin/lat_sig" -N 3 install
-expect_line "^Signal handler overhead: $us" "$bin/lat_sig" -N 3 catch
-expect_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot
-expect_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot "$top_srcdir/README.md"
+# catch and prot print the whole less parts timed apart: on a loaded
+# machine the parts can come out dearer, and the tool says so (exit 1).
+sig_line() {
+	pat=$1
+	shift
+	run "$@"
+	if [ "$rc" -eq 1 ] && grep -q 'took as long as the whole' "$tmp/err"
+	then
+		echo "$me: '$*': $(cat "$tmp/err")" >&2
+		return 0
+	fi
+	expect_line "$pat" "$@"
+}
+sig_line "^Signal handler overhead: $us" "$bin/lat_sig" -N 3 catch
+sig_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot
+sig_line "^Protection fault: $us" "$bin/lat_sig" -N 3 prot "$top_srcdir/README.md"
 expect_line "^Select on 200 fd's: $us" "$bin/lat_select" -N 3 file
 expect_line "^Select on 10 tcp fd's: $us" "$bin/lat_select" -N 3 -n 10 tcp
 for m in usleep nanosleep select pselect itimer; do
