@@ -185,7 +185,13 @@ static const struct sig_mode {
 /* How many times catch and prot measure all when a part is too dear. */
 #define SIG_TRIES 3
 
-/* Run one part of the figure measured apart: its median in ns. */
+/*
+ * Run one part of the figure measured apart: its best process's median
+ * in ns.  Load only ever adds time, so the least of the processes is the
+ * part's cost with the least load in it: taken off the whole's median, a
+ * burst of load in the part's run cannot swallow the figure (with the
+ * parts' medians it did, about once a run at a load average of 20-50).
+ */
 static double
 sig_part_ns(struct tool *t, bm_fn init, bm_fn fn, void *cookie)
 {
@@ -199,7 +205,7 @@ sig_part_ns(struct tool *t, bm_fn init, bm_fn fn, void *cookie)
 	b.cookie = cookie;
 	tool_run(t, &b, &r);
 	tool_later_warmup(t, SIG_NEXT_WARMUP_US);
-	ns = r.per_op_ns.median;
+	ns = r.per_op_ns.min;
 	bm_result_free(&r);
 	return ns;
 }
