@@ -12,34 +12,50 @@
 /* The interval when ENOUGH is not set, in us. */
 #define OPS_MIN_ENOUGH_US 2000
 
-/* Measure every operation's latency and print one line for each. */
+/*
+ * Time one case, whose benchmark operation is per operations, and print
+ * its line: "LABEL: 0.34 nanoseconds".
+ */
+static void
+lat_ops_case(struct tool *t, struct ops_state *s, const struct ops_case *c,
+    double per)
+{
+	bm_bench b;
+	bm_result r;
+	bm_record rec;
+	char line[128];
+	int rc;
+
+	b.initialize = NULL;
+	b.benchmark = c->fn;
+	b.cleanup = NULL;
+	b.cookie = s;
+	tool_run(t, &b, &r);
+	tool_later_warmup(t, OPS_NEXT_WARMUP_US);
+
+	if ((rc = bm_record_latency_per(&rec, t->name, c->label, "ns", &r,
+	    per, 0)) != 0)
+		tool_exit_lib(t, rc, "building the record");
+	snprintf(line, sizeof line, "%s: ", c->label);
+	tool_report_value(t, &rec, line, 2, " nanoseconds");
+	bm_result_free(&r);
+}
+
+/*
+ * Measure every operation's latency, then the time of a bogomflop, and
+ * print one line for each, in lmbench's order.
+ */
 int
 main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_ops", .args = "" };
 	struct ops_state s;
-	bm_bench b;
-	bm_result r;
-	bm_record rec;
-	char line[128];
 	size_t i;
-	int rc;
 
 	ops_setup(&t, argc, argv, OPS_MIN_ENOUGH_US, &s);
-	for (i = 0; i < OPS_NCASES; i++) {
-		b.initialize = NULL;
-		b.benchmark = ops_cases[i].fn;
-		b.cleanup = NULL;
-		b.cookie = &s;
-		tool_run(&t, &b, &r);
-		tool_later_warmup(&t, OPS_NEXT_WARMUP_US);
-
-		if ((rc = bm_record_latency_per(&rec, t.name,
-		    ops_cases[i].label, "ns", &r, OPS_BLOCK, 0)) != 0)
-			tool_exit_lib(&t, rc, "building the record");
-		snprintf(line, sizeof line, "%s: ", ops_cases[i].label);
-		tool_report_value(&t, &rec, line, 2, " nanoseconds");
-		bm_result_free(&r);
-	}
+	for (i = 0; i < OPS_NCASES; i++)
+		lat_ops_case(&t, &s, &ops_cases[i], OPS_BLOCK);
+	for (i = 0; i < OPS_NFLOPS; i++)
+		lat_ops_case(&t, &s, &ops_flops[i], OPS_FLOPS);
 	return tool_finish(&t);
 }

@@ -3,12 +3,13 @@
 . "$top_srcdir/tests/lib.sh"
 
 ops='(integer|int64|float|double) (bit|add|mul|div|mod)'
+flops='(float|double) bogomflops'
 
-# check_lines FILE REGEX WHAT: FILE has 16 lines, each matching REGEX, and
-# the figure before the last field (or the last field) is above 0.
+# check_lines FILE REGEX WHAT N: FILE has N lines, each matching REGEX,
+# and the figure before the last field (or the last field) is above 0.
 check_lines() {
 	n=$(wc -l <"$1")
-	[ "$n" -eq 16 ] || fail "$3 printed $n lines, not 16"
+	[ "$n" -eq "$4" ] || fail "$3 printed $n lines, not $4"
 	bad=$(grep -Evc -- "$2" "$1")
 	[ "$bad" -eq 0 ] ||
 		fail "$3: $bad line(s) not matching '$2': $(grep -Ev -- "$2" \
@@ -19,13 +20,19 @@ check_lines() {
 		fail "$3: figures not above 0: $(cat "$tmp/bad")"
 }
 
-# lat_ops: 16 lines, real latencies (that division is slower than
-# addition is a measurement: make bench has it).
+# lat_ops: 16 lines of real latencies, then lmbench's two bogomflops
+# lines, last and in its order (that division is slower than addition is
+# a measurement: make bench has it).
 run "$bin/lat_ops"
 if [ "$rc" -ne 0 ]; then
 	fail "lat_ops exited $rc: $(head -n 2 "$tmp/err")"
 else
-	check_lines "$tmp/out" "^$ops: [0-9]+\.[0-9]{2} nanoseconds\$" lat_ops
+	check_lines "$tmp/out" \
+	    "^($ops|$flops): [0-9]+\.[0-9]{2} nanoseconds\$" lat_ops 18
+	tail -n 2 "$tmp/out" | cut -d: -f1 | tr '\n' , |
+	    grep -qx 'float bogomflops,double bogomflops,' ||
+		fail "lat_ops: the last two lines are not the bogomflops:" \
+		    "$(tail -n 2 "$tmp/out")"
 fi
 
 # par_ops: 16 lines, figures above 0.
@@ -33,7 +40,8 @@ run "$bin/par_ops" -N 5
 if [ "$rc" -ne 0 ]; then
 	fail "par_ops exited $rc: $(head -n 2 "$tmp/err")"
 else
-	check_lines "$tmp/out" "^$ops parallelism: [0-9]+\.[0-9]{2}\$" par_ops
+	check_lines "$tmp/out" "^$ops parallelism: [0-9]+\.[0-9]{2}\$" par_ops \
+	    16
 fi
 
 # mhz: the lmbench line, -c and -d.
@@ -78,9 +86,11 @@ fi
 if have_jq; then
 	"$bin/lat_ops" --json >"$tmp/json" 2>"$tmp/err" ||
 		fail "lat_ops --json: $(head -n 2 "$tmp/err")"
-	jq -se 'length == 16 and all(.[]; .tool == "lat_ops" and
+	jq -se 'length == 18 and all(.[]; .tool == "lat_ops" and
 	    .unit == "ns" and .metric == "latency" and .value > 0) and
-	    (map(.case) | unique | length == 16)' "$tmp/json" >/dev/null ||
+	    (map(.case) | unique | length == 18) and
+	    (map(.case) | index("float bogomflops") == 16 and
+	    index("double bogomflops") == 17)' "$tmp/json" >/dev/null ||
 		fail "lat_ops --json: $(head -c 300 "$tmp/json")"
 	expect_json '.tool == "mhz" and .unit == "MHz" and .value > 0' \
 	    "$bin/mhz" --json

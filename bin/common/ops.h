@@ -33,6 +33,16 @@
 #define REP10(s) REP5(s) REP5(s)
 #define REP50(s) REP10(REP5(s))
 
+/*
+ * A bogomflop, as lmbench's lat_ops counts it, is the update of one
+ * element of an array with four floating-point operations, one of them a
+ * division; the elements are independent of each other, so the figure is
+ * the time per update of a stream of them (a throughput, set by the
+ * divider on current cores), not a latency.  One benchmark operation
+ * updates the OPS_FLOPS elements once.
+ */
+#define OPS_FLOPS 1000
+
 /* The run-time operands of every chain. */
 struct ops_state {
 	uint32_t u_x, u_y, u_z;		/* bit, add, mul */
@@ -43,6 +53,10 @@ struct ops_state {
 	float f_a, f_b;			/* add */
 	double d_x, d_y, d_z;
 	double d_a, d_b;
+	float f_one, f_seven;		/* bogomflops */
+	double d_one, d_seven;
+	float f_v[OPS_FLOPS];		/* the arrays they update */
+	double d_v[OPS_FLOPS];
 };
 
 /* One operation: its label and its chain of OPS_BLOCK latencies. */
@@ -57,7 +71,14 @@ struct ops_case {
 
 extern const struct ops_case ops_cases[OPS_NCASES];
 
+/* The bogomflops: "float bogomflops" and "double bogomflops". */
+#define OPS_NFLOPS 2
+extern const struct ops_case ops_flops[OPS_NFLOPS];
+
 void ops_state_init(struct ops_state *s);
+
+/* The result of the last chain or bogomflops run in this process. */
+double ops_result(void);
 
 /*
  * Parse a tool that takes no arguments of its own (a usage error for

@@ -1,0 +1,142 @@
+/*
+ * check_ops.c: what the chains of lat_ops and par_ops compute (bin/common/
+ * ops.c), checked against the recurrences their man pages define.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "check_run.h"
+#include "common/ops.h"
+
+/* The index in ops_cases of a label, failing the test when it is absent. */
+static size_t
+case_index(const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < OPS_NCASES; i++)
+		if (strcmp(ops_cases[i].label, label) == 0)
+			return i;
+	ck_abort_msg("no case '%s'", label);
+	return 0;
+}
+
+/*
+ * The mod chains run through the dividend: x = x % m + k from x = k, the
+ * remainder by a fixed modulus, as lmbench's figure shows; a chain
+ * through the divisor (x = k % x + m) gives another value.
+ */
+START_TEST(test_mod_dividend)
+{
+	struct ops_state s;
+	int32_t x;
+	int64_t q;
+	int i;
+
+	ops_state_init(&s);
+	ck_assert_int_eq(ops_cases[case_index("integer mod")].fn(1, &s), 0);
+	for (x = s.i_k, i = 0; i < OPS_BLOCK; i++)
+		x = x % s.i_m + s.i_k;
+	ck_assert(x >= s.i_k && x - s.i_k < s.i_m);
+	ck_assert_double_eq(ops_result(), (double)x);
+
+	ck_assert_int_eq(ops_cases[case_index("int64 mod")].fn(1, &s), 0);
+	for (q = s.q_k, i = 0; i < OPS_BLOCK; i++)
+		q = q % s.q_m + s.q_k;
+	ck_assert(q >= s.q_k && q - s.q_k < s.q_m);
+	ck_assert_double_eq(ops_result(), (double)q);
+}
+END_TEST
+
+/* The div chains run through the divisor: x = k / x from x = m. */
+START_TEST(test_div_divisor)
+{
+	struct ops_state s;
+	int32_t x;
+	int64_t q;
+	int i;
+
+	ops_state_init(&s);
+	ck_assert_int_eq(ops_cases[case_index("integer div")].fn(1, &s), 0);
+	for (x = s.i_x, i = 0; i < OPS_BLOCK; i++)
+		x = s.i_k / x;
+	ck_assert_double_eq(ops_result(), (double)x);
+
+	ck_assert_int_eq(ops_cases[case_index("int64 div")].fn(1, &s), 0);
+	for (q = s.q_x, i = 0; i < OPS_BLOCK; i++)
+		q = s.q_k / q;
+	ck_assert_double_eq(ops_result(), (double)q);
+}
+END_TEST
+
+/*
+ * One bogomflops operation updates each of the OPS_FLOPS elements once
+ * with (x - 1) * 7 / (x + 1), in float and in double.
+ */
+START_TEST(test_bogo_one_pass)
+{
+	struct ops_state s, start;
+	size_t i;
+
+	ck_assert_str_eq(ops_flops[0].label, "float bogomflops");
+	ck_assert_str_eq(ops_flops[1].label, "double bogomflops");
+	ops_state_init(&s);
+	start = s;
+	ck_assert_int_eq(ops_flops[0].fn(1, &s), 0);
+	ck_assert_int_eq(ops_flops[1].fn(1, &s), 0);
+	for (i = 0; i < OPS_FLOPS; i++) {
+		float f = start.f_v[i];
+		double d = start.d_v[i];
+
+		ck_assert_float_eq(s.f_v[i], (f - 1) * 7 / (f + 1));
+		ck_assert_double_eq(s.d_v[i], (d - 1) * 7 / (d + 1));
+	}
+	/* The last one run was the double's. */
+	ck_assert_double_eq(ops_result(), s.d_v[0]);
+}
+END_TEST
+
+/*
+ * Pass after pass the values settle at 3 + sqrt(2) and stay normal
+ * numbers: no denormal, infinity or NaN slows the divider down.
+ */
+START_TEST(test_bogo_stays_normal)
+{
+	struct ops_state s;
+	const double fix = 3 + sqrt(2);
+	size_t i;
+
+	ops_state_init(&s);
+	ck_assert_int_eq(ops_flops[0].fn(500, &s), 0);
+	ck_assert_int_eq(ops_flops[1].fn(500, &s), 0);
+	for (i = 0; i < OPS_FLOPS; i++) {
+		ck_assert(isnormal(s.f_v[i]) && fabs(s.f_v[i] - fix) < 1e-5);
+		ck_assert(isnormal(s.d_v[i]) && fabs(s.d_v[i] - fix) < 1e-12);
+	}
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+ops_suite(void)
+{
+	Suite *s = suite_create("ops");
+	TCase *tc = tcase_create("ops");
+
+	tcase_add_test(tc, test_mod_dividend);
+	tcase_add_test(tc, test_div_divisor);
+	tcase_add_test(tc, test_bogo_one_pass);
+	tcase_add_test(tc, test_bogo_stays_normal);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return check_run(ops_suite());
+}
