@@ -1233,8 +1233,8 @@ START_TEST(test_rounds_adaptive)
 	o.repetitions = 3;
 	o.processes = 2;
 	o.max_processes = 8;
-	/* The loosest precision: a steady cost stops even if a loaded
-	 * machine stretches one round to twice the other. */
+	/* The loosest precision: a steady cost stops at five even if a
+	 * loaded machine stretches one round to twice another (more, below). */
 	o.precision = 1;
 	check_run_ok(ctx, &b, &o, &r);
 	/*
