@@ -211,16 +211,26 @@ sig_part_ns(struct tool *t, bm_fn init, bm_fn fn, void *cookie)
 }
 
 /*
- * Print the mode's figure less offset_ns, the parts measured apart
- * (kill_ns: kill(self, 0); handler_ns: catch less kill_ns), which the
- * record carries beside the whole.
+ * What the mode takes off its whole: kill(self, 0) for catch, the
+ * handler (catch less kill_ns) for prot, nothing for install.
+ */
+static double
+sig_offset_ns(const struct sig_mode *m, double kill_ns, double handler_ns)
+{
+	return m->fn == sig_catch ? kill_ns : m->fn == sig_prot ?
+	    handler_ns : 0;
+}
+
+/*
+ * Print the mode's figure less its parts measured apart (kill_ns:
+ * kill(self, 0); handler_ns: catch less kill_ns), which the record
+ * carries beside the whole.
  */
 static void
 sig_report(struct tool *t, const struct sig_mode *m, const char *file,
     const bm_result *r, double kill_ns, double handler_ns)
 {
-	double offset_ns = m->fn == sig_catch ? kill_ns :
-	    m->fn == sig_prot ? handler_ns : 0;
+	double offset_ns = sig_offset_ns(m, kill_ns, handler_ns);
 	bm_param params[4];
 	size_t np = 0, nm = 0;
 	bm_record rec;
@@ -309,8 +319,8 @@ main(int argc, char **argv)
 			handler_ns = sig_part_ns(&t, sig_catch_init,
 			    sig_catch, &s) - kill_ns;
 		tool_run(&t, &b, &r);
-		if (try == SIG_TRIES || r.per_op_ns.median > (m->fn ==
-		    sig_catch ? kill_ns : handler_ns))
+		if (try == SIG_TRIES || r.per_op_ns.median >
+		    sig_offset_ns(m, kill_ns, handler_ns))
 			break;
 		bm_result_free(&r);
 	}
