@@ -339,7 +339,7 @@ main(int argc, char **argv)
 	free(in.slot);
 	if ((rc = bm_stats_json(in.v, in.round, in.n, in.nr, &json)) != 0)
 		stats_fail(0, "%s", bm_strerror(rc));
-	/* The robust figure, as a last member; none under five rounds. */
+	/* The robust figure, as a last member; none under three rounds. */
 	if (better >= 0 && (rc = bm_stats_robust_json(in.v, in.round, in.n,
 	    in.nr, better, nint, dist, &robust)) != 0 && rc != BM_ERANGE)
 		stats_fail(0, "%s", bm_strerror(rc));

@@ -594,7 +594,7 @@ BM_EXTERN int bm_stats_json(const double *v, const unsigned *round,
  * the lowest or, with higher, the highest; its interval and flags: the
  * "robust" member of a record) as one JSON object; disturbed of intervals
  * (as a record's interference counts them) may flag it.  0, BM_ERANGE
- * (as bm_stats_json, fewer than five rounds, or disturbed > intervals),
+ * (as bm_stats_json, fewer than three rounds, or disturbed > intervals),
  * -EINVAL or -ENOMEM.
  */
 BM_EXTERN int bm_stats_robust_json(const double *v, const unsigned *round,

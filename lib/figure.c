@@ -153,7 +153,8 @@ bm__figure_free(struct bm__figure *f)
  * samples in its unit, bm__figure_record): the best process, higher or lower being better as higher says,
  * with its interval and flags.  A figure judged by an agreement rule (a
  * sweep-derived figure keeps the median, which repeats as well there) or
- * from fewer than five processes has none: BM_ERANGE.  0 or an error.
+ * from fewer than BM__ROBUST_MIN processes has none: BM_ERANGE.  0 or
+ * an error.
  */
 int
 bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
@@ -161,7 +162,8 @@ bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
 {
 	const bm_result *r = rec->result;
 
-	if (rec->agreement != BM_AGREEMENT_NONE || r->processes < 5)
+	if (rec->agreement != BM_AGREEMENT_NONE ||
+	    r->processes < BM__ROBUST_MIN)
 		return BM_ERANGE;
 	return bm__stats_robust(f->x, f->round, f->n, r->processes, higher,
 	    bm__stats_disturbed(r->interference.intervals,

@@ -716,6 +716,17 @@ typedef struct bm__robust {
  * third-best one (bm__stats_robust).
  */
 #define BM__ROBUST_FLOOR	0.01
+/*
+ * The robust figure needs this many processes: its interval leans on
+ * the third-best (bm__stats_robust), which with three is the worst, so
+ * three that disagree give a wide interval rather than none.  It was
+ * five, but the suite's budget leaves most figures three or four
+ * processes, and those fell back to the median process, which sits in
+ * the slow mode of a 2-vCPU VM as often as not; over four recorded sets
+ * of three quiet suites, three brought 14-38% more summary figures
+ * within 3% run to run (benchmp(3), "The robust figure's processes").
+ */
+#define BM__ROBUST_MIN		3
 #define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */
 
 /* 1 when disturbed of intervals make a figure disturbed, else 0. */

@@ -520,7 +520,7 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 /*
  * Append the robust figure (bm__stats_robust) as "robust": the best
  * process, with its interval and its flag and the causes of it, for a
- * figure with a direction, at least five processes and no agreement
+ * figure with a direction, at least three processes and no agreement
  * rule (a sweep-derived figure keeps the median, which repeats as well
  * there).  value and the lmbench line stay the median.
  */

@@ -53,7 +53,7 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
  * Format the robust figure of values from rounds (the best round's
  * median, its interval and flags, as a record's "robust" member) as one
  * JSON object; disturbed of intervals count as the record's
- * interference does.  BM_ERANGE as bm_stats_json, and for fewer than five
+ * interference does.  BM_ERANGE as bm_stats_json, and for fewer than three
  * rounds (no robust figure).
  */
 int
@@ -69,7 +69,7 @@ bm_stats_robust_json(const double *v, const unsigned *round, size_t n,
 	if (v == NULL || round == NULL || out == NULL)
 		return -EINVAL;
 	*out = NULL;
-	if (n == 0 || nr < 5 || disturbed > intervals)
+	if (n == 0 || nr < BM__ROBUST_MIN || disturbed > intervals)
 		return BM_ERANGE;
 	for (k = 0; k < n; k++)
 		if (!isfinite(v[k]) || round[k] >= nr)

@@ -374,12 +374,6 @@ bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
  */
 #define STATS_DISTURBED_SHARE	0.20
 /*
- * The robust figure needs this many processes: the best of fewer is
- * the luck of one or two, and its interval (below) leans on the
- * third-best of them.
- */
-#define STATS_ROBUST_MIN	5
-/*
  * The robust figure's interval reaches from the best process this many
  * times its distance to the process of rank STATS_ROBUST_RANK (0 the
  * best: the third-best), each side.  See bm__stats_robust().
@@ -437,7 +431,7 @@ bm__stats_disturbed(uint64_t intervals, uint64_t disturbed)
  * (doc/benchmp.3 has it).  It is flagged noisy when wider than
  * STATS_NOISY_WIDTH of the value (wide) or when the figure is disturbed
  * (see bm__stats_disturbed): the evidence that the next run's best may
- * land elsewhere.  0, BM_ERANGE with fewer than STATS_ROBUST_MIN rounds or
+ * land elsewhere.  0, BM_ERANGE with fewer than BM__ROBUST_MIN rounds or
  * bad input, or -ENOMEM.
  */
 int
@@ -448,7 +442,7 @@ bm__stats_robust(const double *v, const unsigned *round, size_t n,
 	double *med, best, third, half, w;
 	int rc;
 
-	if (out == NULL || nr < STATS_ROBUST_MIN)
+	if (out == NULL || nr < BM__ROBUST_MIN)
 		return BM_ERANGE;
 	memset(out, 0, sizeof *out);
 	if ((med = malloc(nr * sizeof *med)) == NULL)

@@ -19,10 +19,12 @@
 # With --rules, the "now" line is printed once for each rule of the robust
 # figure's interval and wide flag that tests/bench/rederive.c knows
 # (library: what bm__stats_robust does now; median, cluster, second, third,
-# cluster3: see there), each followed by the robust figures alone: how
-# many of their runs were flagged wide, and the median over them of the
-# shown value's run-to-run CV (the value is the best process under every
-# rule, so it does not change).  This is the comparison benchmp(3) gives.
+# cluster3, five: see there), each followed by the robust figures alone:
+# how many of their runs were flagged wide, and the median over them of
+# the shown value's run-to-run CV (the value is the best process under
+# every rule, so it does not change, but five gives figures of three or
+# four processes no robust figure: they show their median).  This is the
+# comparison benchmp(3) gives.
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -31,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: bench-flags.sh [--rules] BUILDDIR [RUN.jsonl...]"
 rules=library
 if [ "${1:-}" = --rules ]; then
-	rules="library median cluster cluster3 clusterh second third third15 third2 third3"
+	rules="library median cluster cluster3 clusterh second third third15 third2 third3 five"
 	shift
 fi
 case ${1:-} in

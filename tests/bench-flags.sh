@@ -1,8 +1,10 @@
 #!/bin/sh
-# bench-flags.sh: scripts/bench-flags.sh --rules on the recorded quiet and
-# loaded suites gives the numbers benchmp(3) quotes for the robust
-# figure's rules, and the library's rule is the one chosen there (twice
-# the distance to the third-best process); bad usage exits 2.
+# bench-flags.sh: scripts/bench-flags.sh --rules on the recorded quiet,
+# budgeted and loaded suites gives the numbers benchmp(3) quotes for the
+# robust figure's rules, and the library's rule is the one chosen there
+# (twice the distance to the third-best process, from three processes:
+# "five", the rule before, gives the numbers quoted for it); bad usage
+# exits 2.
 . "$top_srcdir/tests/lib.sh"
 
 if ! have_jq; then
@@ -30,27 +32,52 @@ suites=quiet
 run sh "$flags" --rules "$top_builddir" "$data/suite-quiet-1.jsonl" \
     "$data/suite-quiet-2.jsonl" "$data/suite-quiet-3.jsonl"
 [ "$rc" -eq 0 ] || fail "quiet: exit $rc: $(cat "$tmp/err")"
-expect median 'flagged 211 of 273'
-expect median 'unflagged in 8 of their 120 runs'
-expect median 'interval 138 of 182'
-expect cluster 'flagged 184 of 273'
-expect cluster 'unflagged in 17 of their 120 runs'
-expect third2 'flagged 210 of 273'
-expect third2 'unflagged in 8 of their 120 runs'
-expect third2 'interval 152 of 182'
+expect median 'flagged 206 of 273'
+expect median 'unflagged in 6 of their 102 runs'
+expect median 'interval 147 of 182'
+expect cluster 'flagged 179 of 273'
+expect cluster 'unflagged in 15 of their 102 runs'
+expect third2 'flagged 205 of 273'
+expect third2 'within 3% CV 46 of 91'
+expect third2 'unflagged in 6 of their 102 runs'
+expect third2 'interval 166 of 182'
+expect five 'flagged 210 of 273'
+expect five 'within 3% CV 45 of 91'
+expect five 'unflagged in 8 of their 120 runs'
+expect five 'interval 152 of 182'
 [ -n "$(line_of library)" ] && [ "$(line_of library)" = "$(line_of third2)" ] ||
 	fail "quiet: the library's rule is not third2: $(line_of library)"
-grep -q 'robust figures alone: .*median CV 2\.0%' "$tmp/out" ||
+grep -q 'robust figures alone: .*median CV 2\.9%' "$tmp/out" ||
 	fail "quiet: no robust-alone line with its CV: $(cat "$tmp/out")"
+
+# The budgeted suites (three quiet runs of benchmp-run at its 90 s
+# budget, most figures with three or four processes): where the robust
+# figure from three processes matters.
+suites=budget
+run sh "$flags" --rules "$top_builddir" "$data/suite-budget-1.jsonl" \
+    "$data/suite-budget-2.jsonl" "$data/suite-budget-3.jsonl"
+[ "$rc" -eq 0 ] || fail "budget: exit $rc: $(cat "$tmp/err")"
+expect third2 'within 3% CV 51 of 102'
+expect third2 'interval 185 of 204'
+expect third2 'unflagged in 6 of their 117 runs'
+expect five 'within 3% CV 32 of 102'
+expect five 'interval 136 of 204'
+expect five 'unflagged in 3 of their 186 runs'
+expect median 'interval 148 of 204'
+[ "$(line_of library)" = "$(line_of third2)" ] ||
+	fail "budget: the library's rule is not third2: $(line_of library)"
 
 suites=loaded
 run sh "$flags" --rules "$top_builddir"
 [ "$rc" -eq 0 ] || fail "loaded: exit $rc: $(cat "$tmp/err")"
-expect median 'flagged 195 of 327'
-expect median 'interval 198 of 218'
-expect third2 'flagged 207 of 327'
-expect third2 'unflagged in 5 of their 72 runs'
-expect third2 'interval 202 of 218'
+expect median 'flagged 187 of 327'
+expect median 'interval 197 of 218'
+expect third2 'flagged 204 of 327'
+expect third2 'unflagged in 6 of their 72 runs'
+expect third2 'interval 205 of 218'
+expect five 'flagged 207 of 327'
+expect five 'unflagged in 5 of their 72 runs'
+expect five 'interval 202 of 218'
 [ "$(line_of library)" = "$(line_of third2)" ] ||
 	fail "loaded: the library's rule is not third2: $(line_of library)"
 

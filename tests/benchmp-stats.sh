@@ -182,7 +182,7 @@ expect_exit 2 '^usage: benchmp-stats ' "$st" file
 # --better: the robust figure of five rounds, the best round's median
 # with twice its distance to the third-best each side (at least 1%),
 # flagged wide over 10% and by a fifth of the intervals disturbed; none
-# from four.
+# from two.
 printf '0 100\n1 101\n2 102\n3 103\n4 104\n' >"$tmp/five"
 st_robust() {
 	"$st" "$@" <"$tmp/five" >"$tmp/out" 2>"$tmp/err" ||
@@ -208,10 +208,17 @@ if have_jq; then
 	jq -e '.robust.value == 10 and .robust.noisy == true and
 	    .robust.causes == ["wide"]' "$tmp/out" >/dev/null ||
 		fail "a wide robust figure not flagged: $(cat "$tmp/out")"
-	printf '0 100\n1 101\n2 102\n3 103\n' >"$tmp/five"
+	# From three rounds: the third-best is the worst, twice its
+	# distance each side (100 +- 4); from two, none.
+	printf '0 100\n1 101\n2 102\n' >"$tmp/five"
+	st_robust --better=lower
+	jq -e '.robust.value == 100 and .robust.ci_lo == 96 and
+	    .robust.ci_hi == 104' "$tmp/out" >/dev/null ||
+		fail "the robust figure of three rounds: $(cat "$tmp/out")"
+	printf '0 100\n1 101\n' >"$tmp/five"
 	st_robust --better=lower
 	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||
-		fail "a robust figure from four rounds: $(cat "$tmp/out")"
+		fail "a robust figure from two rounds: $(cat "$tmp/out")"
 	# Without --better, no robust member (the record's old form).
 	st_robust
 	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||

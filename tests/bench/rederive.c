@@ -49,13 +49,15 @@
  *   third2   best +- twice its distance to the third-best process
  *   third15  best +- 1.5 times its distance to the third-best process
  *   third3   best +- three times its distance to the third-best process
+ *   five     the library's, from five processes or more (fewer give no
+ *            robust figure: the rule before BM__ROBUST_MIN was three)
  */
 enum rederive_rule { RULE_LIBRARY, RULE_MEDIAN, RULE_CLUSTER, RULE_SECOND,
     RULE_THIRD, RULE_CLUSTER3, RULE_CLUSTERH, RULE_THIRD2, RULE_THIRD15,
-    RULE_THIRD3 };
+    RULE_THIRD3, RULE_FIVE };
 static const char *const rederive_rules[] = { "library", "median",
     "cluster", "second", "third", "cluster3", "clusterh", "third2",
-    "third15", "third3", NULL };
+    "third15", "third3", "five", NULL };
 static enum rederive_rule rule = RULE_LIBRARY;
 
 /* Order doubles for qsort. */
@@ -196,9 +198,9 @@ rederive_line(char *line)
 	    noisy, (proc.flags & BM_STATS_BIMODAL) != 0);
 	/* rec_robust(): a figure with a direction and no agreement rule. */
 	if (judged == 0 && strcmp(f[1], "none") != 0 &&
-	    bm__stats_robust(v, round, (size_t)nv, nr,
+	    (rule != RULE_FIVE || nr >= 5) && bm__stats_robust(v, round, (size_t)nv, nr,
 	    strcmp(f[1], "higher") == 0, dist, BM__ROBUST_FLOOR, &rb) == 0) {
-		if (rule != RULE_LIBRARY)
+		if (rule != RULE_LIBRARY && rule != RULE_FIVE)
 			rederive_rule(med, nr, &proc,
 			    strcmp(f[1], "higher") == 0, &rb);
 		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s\n", rb.value, rb.ci_lo,
