@@ -441,5 +441,21 @@ run "$cmp" "$tmp/r1.jsonl" "$tmp/r4.jsonl"
 [ "$rc" -eq 1 ] && [ "$(verdict "lat_r r")" = worse ] &&
     grep -Eq '^lat_r r \(us\) +10 +14 ' "$tmp/out" ||
 	fail "one robust figure: medians not compared: $(cat "$tmp/out")"
+# A best process that moved to where one of the other run's processes
+# was: the shares of two modes moved (either way round), not the figure;
+# the same move with no process of A there is worse.
+pv='.process_values = [2.79, 2.78, 2.73, 4.48]'
+mk "$tmp/r5.jsonl" "$lx | .value = 2.79 | $iv | $(rb 2.73 2.6 2.86) | $pv"
+mk "$tmp/r6.jsonl" "$lx | .value = 4.03 | $iv | $(rb 3.99 3.9 4.07) | .process_values = [4.25, 4.33, 4.03, 3.99, 4.0]"
+mk "$tmp/r7.jsonl" "$lx | .value = 2.79 | $iv | $(rb 2.73 2.6 2.86) | .process_values = [2.79, 2.78, 2.73]"
+run "$cmp" "$tmp/r5.jsonl" "$tmp/r6.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_r r")" = "shares moved" ] ||
+	fail "best moved into A's slow process: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/r6.jsonl" "$tmp/r5.jsonl"
+[ "$rc" -eq 0 ] && [ "$(verdict "lat_r r")" = "shares moved" ] ||
+	fail "best moved from B's slow mode: exit $rc: $(cat "$tmp/out")"
+run "$cmp" "$tmp/r7.jsonl" "$tmp/r6.jsonl"
+[ "$rc" -eq 1 ] && [ "$(verdict "lat_r r")" = worse ] ||
+	fail "best moved beyond all of A's processes: exit $rc: $(cat "$tmp/out")"
 
 finish
