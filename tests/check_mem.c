@@ -552,6 +552,34 @@ START_TEST(test_stride_forward)
 }
 END_TEST
 
+/*
+ * The stride chase (unrolled 100 loads long, with tails of ten and of
+ * one) takes exactly n steps for any n: after n it stands on unit n mod
+ * the ring's length.
+ */
+START_TEST(test_stride_steps)
+{
+	static const bm_iter_t steps[] = { 0, 1, 9, 10, 11, 99, 100, 101,
+	    253, 1000, 12345 };
+	struct mem_chase c;
+	size_t i, n = 7;
+
+	memset(&c, 0, sizeof c);
+	c.size = n * 128;
+	c.stride = 128;
+	c.page = 4096;
+	c.order = MEM_ORDER_STRIDE;
+	c.k = 1;
+	ck_assert_int_eq(mem_chase_init(1, &c), 0);
+	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		c.p[0] = c.map;
+		ck_assert_int_eq(mem_chase_run(steps[i], &c), 0);
+		ck_assert_ptr_eq(c.p[0], c.map + steps[i] % n * 128);
+	}
+	ck_assert_int_eq(mem_chase_cleanup(1, &c), 0);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 mem_suite(void)
@@ -568,6 +596,7 @@ mem_suite(void)
 	tcase_add_test(tc, test_level_sizes);
 	tcase_add_test(tc, test_tlb_agreement);
 	tcase_add_test(tc, test_stride_forward);
+	tcase_add_test(tc, test_stride_steps);
 	tcase_add_test(tc, test_tlb_knee_clean);
 	tcase_add_test(tc, test_tlb_knee_partial);
 	tcase_add_test(tc, test_tlb_knee_agreement);
