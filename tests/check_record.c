@@ -210,7 +210,8 @@ END_TEST
  * The robust figure: six processes of one interval each, 100.0 to 100.5
  * ns, give the best process (0.1 us) with the 1% floor as its interval,
  * not noisy; the median is not noisy either.  A fifth of the intervals
- * disturbed flags both, with the cause.  Three processes give none.
+ * disturbed flags both, with the cause.  Three processes (two intervals
+ * each) give one, the best process's median (100.05 ns), two none.
  */
 START_TEST(test_robust)
 {
@@ -244,6 +245,14 @@ START_TEST(test_robust)
 	free(s);
 	result.interference.disturbed = 1;
 	record_rounds(&rec, 3);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	if (have_jq()) {
+		ck_assert_int_eq(jq(s, "-c '[.robust.value * 1e6 | round]'",
+		    out, sizeof out), 0);
+		ck_assert_str_eq(out, "[100050]");
+	}
+	free(s);
+	record_rounds(&rec, 2);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-c 'has(\"robust\")'", out,
