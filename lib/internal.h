@@ -728,6 +728,16 @@ typedef struct bm__robust {
  */
 #define BM__ROBUST_MIN		3
 #define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */
+#define BM__ROBUST_FEW		(1u << 2)	/* under BM__ROBUST_SURE */
+/*
+ * A robust figure from fewer processes than this is flagged (cause
+ * "few"), as a median from fewer than five rounds is (its interval
+ * covers it with less than 90%): three processes that agree may all sit
+ * in a mode the next run does not meet.  Three quiet budgeted suites
+ * gave lat_sem --placement=same processes of 2.51-2.54 us in one run and
+ * 3.79-3.88 in the next, each run's three agreeing.
+ */
+#define BM__ROBUST_SURE		5
 
 /* 1 when disturbed of intervals make a figure disturbed, else 0. */
 int bm__stats_disturbed(uint64_t intervals, uint64_t disturbed);

@@ -552,16 +552,29 @@ rec_robust(struct bm__json *b, const bm_record *rec,
 void
 bm__record_robust(struct rec_buf *b, const bm__robust *rb)
 {
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} causes[] = {
+		{ BM__ROBUST_WIDE, "wide" },
+		{ BM__ROBUST_DISTURBED, "disturbed" },
+		{ BM__ROBUST_FEW, "few" },
+	};
+	size_t i;
+	const char *sep = "";
+
 	rec_printf(b, "{\"stat\":\"best process\"");
 	rec_knum(b, "value", rb->value);
 	rec_knum(b, "ci_lo", rb->ci_lo);
 	rec_knum(b, "ci_hi", rb->ci_hi);
-	rec_printf(b, ",\"noisy\":%s,\"causes\":[%s%s%s]}",
-	    rb->flags != 0 ? "true" : "false",
-	    rb->flags & BM__ROBUST_WIDE ? "\"wide\"" : "",
-	    (rb->flags & BM__ROBUST_WIDE) &&
-	    (rb->flags & BM__ROBUST_DISTURBED) ? "," : "",
-	    rb->flags & BM__ROBUST_DISTURBED ? "\"disturbed\"" : "");
+	rec_printf(b, ",\"noisy\":%s,\"causes\":[",
+	    rb->flags != 0 ? "true" : "false");
+	for (i = 0; i < sizeof causes / sizeof causes[0]; i++)
+		if (rb->flags & causes[i].flag) {
+			rec_printf(b, "%s\"%s\"", sep, causes[i].name);
+			sep = ",";
+		}
+	rec_printf(b, "]}");
 }
 
 /*

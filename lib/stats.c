@@ -469,5 +469,7 @@ bm__stats_robust(const double *v, const unsigned *round, size_t n,
 		out->flags |= BM__ROBUST_WIDE;
 	if (disturbed)
 		out->flags |= BM__ROBUST_DISTURBED;
+	if (nr < BM__ROBUST_SURE)
+		out->flags |= BM__ROBUST_FEW;
 	return 0;
 }

@@ -197,7 +197,8 @@ bm_jq_shown='
 	def robust: (.robust | type) == "object" and (.robust.value | fin);
 	def shown: if robust then . + {value: .robust.value,
 	      ci_lo: .robust.ci_lo, ci_hi: .robust.ci_hi, ci_level: "best",
-	      noisy: (.robust.causes | arrays // [] | index(["wide"]) != null),
+	      noisy: (.robust.causes | arrays // [] |
+	        (index(["wide"]) != null) or (index(["few"]) != null)),
 	      disturbed: (.robust.causes | arrays // [] |
 	        index(["disturbed"]) != null)}
 	    else . end;

@@ -209,11 +209,13 @@ if have_jq; then
 	    .robust.causes == ["wide"]' "$tmp/out" >/dev/null ||
 		fail "a wide robust figure not flagged: $(cat "$tmp/out")"
 	# From three rounds: the third-best is the worst, twice its
-	# distance each side (100 +- 4); from two, none.
+	# distance each side (100 +- 4), flagged "few" (under five);
+	# from two, none.
 	printf '0 100\n1 101\n2 102\n' >"$tmp/five"
 	st_robust --better=lower
 	jq -e '.robust.value == 100 and .robust.ci_lo == 96 and
-	    .robust.ci_hi == 104' "$tmp/out" >/dev/null ||
+	    .robust.ci_hi == 104 and .robust.noisy == true and
+	    .robust.causes == ["few"]' "$tmp/out" >/dev/null ||
 		fail "the robust figure of three rounds: $(cat "$tmp/out")"
 	printf '0 100\n1 101\n' >"$tmp/five"
 	st_robust --better=lower

@@ -211,7 +211,8 @@ END_TEST
  * ns, give the best process (0.1 us) with the 1% floor as its interval,
  * not noisy; the median is not noisy either.  A fifth of the intervals
  * disturbed flags both, with the cause.  Three processes (two intervals
- * each) give one, the best process's median (100.05 ns), two none.
+ * each) give one, the best process's median (100.05 ns), flagged "few";
+ * two none.
  */
 START_TEST(test_robust)
 {
@@ -247,9 +248,9 @@ START_TEST(test_robust)
 	record_rounds(&rec, 3);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	if (have_jq()) {
-		ck_assert_int_eq(jq(s, "-c '[.robust.value * 1e6 | round]'",
-		    out, sizeof out), 0);
-		ck_assert_str_eq(out, "[100050]");
+		ck_assert_int_eq(jq(s, "-c '[(.robust.value * 1e6 | round), "
+		    ".robust.noisy, .robust.causes]'", out, sizeof out), 0);
+		ck_assert_str_eq(out, "[100050,true,[\"few\"]]");
 	}
 	free(s);
 	record_rounds(&rec, 2);

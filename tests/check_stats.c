@@ -317,7 +317,8 @@ END_TEST
  * Disturbed: a fifth of the intervals or more judged disturbed flags a
  * figure whatever its interval (the tight one above), and says so apart
  * from wide.  Three processes give a robust figure (the third-best the
- * worst of them), two none.
+ * worst of them), flagged few under five, as a median of fewer than five
+ * rounds is; two none.
  */
 START_TEST(test_robust_disturbed)
 {
@@ -337,6 +338,10 @@ START_TEST(test_robust_disturbed)
 	ck_assert_int_eq(bm__stats_robust(v, round, 9, 3, 0, 0,
 	    BM__ROBUST_FLOOR, &rb), 0);
 	ck_assert(NEAR(rb.value, 100));
+	ck_assert_uint_eq(rb.flags, BM__ROBUST_FEW);
+	ck_assert_int_eq(bm__stats_robust(v, round, 15, 5, 0, 0,
+	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert_uint_eq(rb.flags & BM__ROBUST_FEW, 0);
 	ck_assert_int_eq(bm__stats_robust(v, round, 6, 2, 0, 0,
 	    BM__ROBUST_FLOOR, &rb), BM_ERANGE);
 	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,

@@ -211,4 +211,11 @@ run "$summ" "$tmp/robust2.jsonl"
     [ "$(head -n 1 "$tmp/out")" = "flagged: 1 of 1 (100%): 1 noisy, 1 disturbed" ] &&
     grep -Eq '^  lat_fifo \(same\) +2\.5000 us .*  noisy disturbed: ' "$tmp/out" ||
 	fail "a flagged robust figure: $(cat "$tmp/out")"
+# From fewer than five processes ("few") it is noisy too.
+jq -c '.robust.noisy = true | .robust.causes = ["few"]' \
+    "$tmp/robust.jsonl" >"$tmp/robust3.jsonl"
+run "$summ" "$tmp/robust3.jsonl"
+[ "$rc" -eq 0 ] &&
+    [ "$(head -n 1 "$tmp/out")" = "flagged: 1 of 1 (100%): 1 noisy" ] ||
+	fail "a robust figure of few processes: $(cat "$tmp/out")"
 finish

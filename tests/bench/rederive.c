@@ -203,10 +203,11 @@ rederive_line(char *line)
 		if (rule != RULE_LIBRARY && rule != RULE_FIVE)
 			rederive_rule(med, nr, &proc,
 			    strcmp(f[1], "higher") == 0, &rb);
-		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s\n", rb.value, rb.ci_lo,
+		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s%s\n", rb.value, rb.ci_lo,
 		    rb.ci_hi, rb.flags != 0,
 		    rb.flags & BM__ROBUST_WIDE ? " wide" : "",
-		    rb.flags & BM__ROBUST_DISTURBED ? " disturbed" : "");
+		    rb.flags & BM__ROBUST_DISTURBED ? " disturbed" : "",
+		    rb.flags & BM__ROBUST_FEW ? " few" : "");
 	} else
 		printf("\t-\n");
 	rc = 0;
