@@ -722,9 +722,11 @@ typedef struct bm__robust {
  * three that disagree give a wide interval rather than none.  It was
  * five, but the suite's budget leaves most figures three or four
  * processes, and those fell back to the median process, which sits in
- * the slow mode of a 2-vCPU VM as often as not; over four recorded sets
- * of three quiet suites, three brought 14-38% more summary figures
- * within 3% run to run (benchmp(3), "The robust figure's processes").
+ * the slow mode of a 2-vCPU VM as often as not.  Over six recorded sets
+ * of three quiet budgeted suites, three put more summary figures within
+ * 3% run to run in five (32 -> 51 of 102 in one; 36 -> 30 in the sixth)
+ * and the next run inside the interval more often in all six (benchmp(3),
+ * "The robust figure's processes").
  */
 #define BM__ROBUST_MIN		3
 #define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */
