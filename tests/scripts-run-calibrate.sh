@@ -1,0 +1,67 @@
+#!/bin/sh
+# scripts-run-calibrate.sh: benchmp-run exports the least LOOP_O of five
+# calibrations (enough --all and four runs of loop_o), keeps a LOOP_O the
+# caller exported, and the tools get the value it chose.  enough and
+# loop_o are stand-ins here that print set values, so that the choice is
+# checked, not the machine.
+. "$top_srcdir/tests/lib.sh"
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+brun=$top_srcdir/scripts/benchmp-run
+mkdir "$tmp/fake" || fail "mkdir $tmp/fake"
+cat >"$tmp/fake/enough" <<'EOS'
+#!/bin/sh
+echo "export ENOUGH=100"
+echo "export TIMING_O=0.030000"
+echo "export LOOP_O=0.000700"
+EOS
+# Each call prints the next value of a list (its count in a file).
+cat >"$tmp/fake/loop_o" <<'EOS'
+#!/bin/sh
+f=$FAKE_COUNT
+n=$(cat "$f" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$f"
+case $n in
+0) v=0.000600 ;;
+1) v=0.000334 ;;
+2) v=0.000500 ;;
+*) v=0.000450 ;;
+esac
+echo "export LOOP_O=$v"
+EOS
+chmod +x "$tmp/fake/enough" "$tmp/fake/loop_o" || fail "chmod"
+PATH=$tmp/fake:$(cd "$bin" && pwd):$PATH
+FAKE_COUNT=$tmp/count
+export PATH FAKE_COUNT
+unset ENOUGH TIMING_O LOOP_O
+
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --budget 3600 --results "$tmp/res"
+[ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
+grep -q '^benchmp-run: ENOUGH=100 TIMING_O=0.030000 LOOP_O=0.000334$' \
+    "$tmp/err" || fail "not the least LOOP_O: $(grep LOOP_O "$tmp/err")"
+[ "$(cat "$tmp/count")" = 4 ] ||
+	fail "loop_o ran $(cat "$tmp/count" 2>/dev/null) times, not 4"
+set -- "$tmp"/res/*/*.jsonl
+[ -f "$1" ] || fail "no results file"
+# (The chases, tlb, line and par_mem, take no loop overhead off: 0.)
+jq -e -s 'map(select(.tool == "mhz")) | length > 0 and
+    all(.calibration.loop_o_us == 0.000334 and
+    .calibration.from_env.loop_o == true)' "$1" >/dev/null ||
+	fail "mhz did not get LOOP_O 0.000334: $(jq -c .calibration "$1" | head -n 2)"
+
+# A LOOP_O the caller exported stands: loop_o is not run.
+rm -f "$tmp/count"
+rm -rf "$tmp/res"
+LOOP_O=0.000900
+export LOOP_O
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --budget 3600 --results "$tmp/res"
+[ "$rc" -eq 0 ] || fail "benchmp-run, LOOP_O set: exit $rc: $(tail -n 3 "$tmp/err")"
+grep -q ' LOOP_O=0.000900$' "$tmp/err" ||
+	fail "the caller's LOOP_O not kept: $(grep LOOP_O "$tmp/err")"
+[ ! -e "$tmp/count" ] || fail "loop_o ran with LOOP_O exported"
+finish
