@@ -188,9 +188,10 @@ calibrate_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
  * iteration takes one cycle or nearly two (a busy sibling hyperthread,
  * the host): 20 runs of loop_o each way, interleaved, on an Intel Xeon
  * 2-vCPU KVM guest (one cycle 0.334 ns), gave 0.038, 0.131 and 0.176 ns
- * with the rule before, and nothing under 0.309 in turn.  Stretches
- * longer than the probe remain (0.4-0.6 ns in about a third of the runs
- * either way); benchmp-run keeps the least of five calibrations.
+ * with the rule before, and nothing under 0.309 in turn (but 0.251 in a
+ * later set of 25).  Stretches longer than the probe remain (0.36-0.63
+ * ns in about half of the runs); benchmp-run keeps the second least of
+ * seven calibrations.
  */
 static double
 calibrate_loop_o(struct calibrate_probe *p)
