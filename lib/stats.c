@@ -429,9 +429,10 @@ bm__stats_disturbed(uint64_t intervals, uint64_t disturbed)
  * not the next run's often enough.  Most flags are earned: 40 of the 91
  * quiet figures and 24 of the 109 loaded ones moved by more than 10%.  scripts/bench-flags.sh --rules computes the comparison again
  * (doc/benchmp.3 has it).  It is flagged noisy when wider than
- * STATS_NOISY_WIDTH of the value (wide) or when the figure is disturbed
- * (see bm__stats_disturbed): the evidence that the next run's best may
- * land elsewhere.  0, BM_ERANGE with fewer than BM__ROBUST_MIN rounds or
+ * STATS_NOISY_WIDTH of the value (wide), when the figure is disturbed
+ * (see bm__stats_disturbed), or when it comes from fewer than
+ * BM__ROBUST_SURE processes (few): the evidence that the next run's best
+ * may land elsewhere.  0, BM_ERANGE with fewer than BM__ROBUST_MIN rounds or
  * bad input, or -ENOMEM.
  */
 int
