@@ -28,10 +28,15 @@ expect() {
 	esac
 }
 
-suites=quiet
-run sh "$flags" --rules "$top_builddir" "$data/suite-quiet-1.jsonl" \
-    "$data/suite-quiet-2.jsonl" "$data/suite-quiet-3.jsonl"
-[ "$rc" -eq 0 ] || fail "quiet: exit $rc: $(cat "$tmp/err")"
+# rules_on SET: bench-flags.sh --rules on tests/data/suite-SET-{1,2,3}.
+rules_on() {
+	suites=$1
+	run sh "$flags" --rules "$top_builddir" "$data/suite-$1-1.jsonl" \
+	    "$data/suite-$1-2.jsonl" "$data/suite-$1-3.jsonl"
+	[ "$rc" -eq 0 ] || fail "$1: exit $rc: $(cat "$tmp/err")"
+}
+
+rules_on quiet
 expect median 'flagged 211 of 273'
 expect median 'unflagged in 6 of their 102 runs'
 expect median 'interval 147 of 182'
@@ -53,10 +58,7 @@ grep -q 'robust figures alone: .*median CV 2\.9%' "$tmp/out" ||
 # The budgeted suites (three quiet runs of benchmp-run at its 90 s
 # budget, most figures with three or four processes): where the robust
 # figure from three processes matters.
-suites=budget
-run sh "$flags" --rules "$top_builddir" "$data/suite-budget-1.jsonl" \
-    "$data/suite-budget-2.jsonl" "$data/suite-budget-3.jsonl"
-[ "$rc" -eq 0 ] || fail "budget: exit $rc: $(cat "$tmp/err")"
+rules_on budget
 expect third2 'within 3% CV 51 of 102'
 expect third2 'interval 185 of 204'
 expect third2 'flagged 263 of 306'

@@ -527,6 +527,19 @@ START_TEST(test_answers_result)
 }
 END_TEST
 
+/* Lay out and initialise a stride chase of n units of 128 bytes. */
+static void
+stride_ring(struct mem_chase *c, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	c->size = n * 128;
+	c->stride = 128;
+	c->page = 4096;
+	c->order = MEM_ORDER_STRIDE;
+	c->k = 1;
+	ck_assert_int_eq(mem_chase_init(1, c), 0);
+}
+
 /*
  * The stride chase walks forwards, as lmbench's lat_mem_rd does: each
  * unit points to the next one up and the last back to the first.
@@ -536,13 +549,7 @@ START_TEST(test_stride_forward)
 	struct mem_chase c;
 	size_t u, n = 8;
 
-	memset(&c, 0, sizeof c);
-	c.size = n * 128;
-	c.stride = 128;
-	c.page = 4096;
-	c.order = MEM_ORDER_STRIDE;
-	c.k = 1;
-	ck_assert_int_eq(mem_chase_init(1, &c), 0);
+	stride_ring(&c, n);
 	for (u = 0; u < n; u++)
 		ck_assert_ptr_eq(*(void **)(void *)(c.map + u * 128),
 		    c.map + (u + 1) % n * 128);
@@ -564,13 +571,7 @@ START_TEST(test_stride_steps)
 	struct mem_chase c;
 	size_t i, n = 7;
 
-	memset(&c, 0, sizeof c);
-	c.size = n * 128;
-	c.stride = 128;
-	c.page = 4096;
-	c.order = MEM_ORDER_STRIDE;
-	c.k = 1;
-	ck_assert_int_eq(mem_chase_init(1, &c), 0);
+	stride_ring(&c, n);
 	for (i = 0; i < sizeof steps / sizeof steps[0]; i++) {
 		c.p[0] = c.map;
 		ck_assert_int_eq(mem_chase_run(steps[i], &c), 0);
