@@ -186,6 +186,13 @@ mem_rules_tlb_read(const double *spread, const double *packed, size_t n,
 	return 0;
 }
 
+/* How close the bisection brings a reach of lo pages and its first miss. */
+static size_t
+mem_rules_tlb_resolution(size_t lo)
+{
+	return lo / MEM_TLB_RESOLUTION > 0 ? lo / MEM_TLB_RESOLUTION : 1;
+}
+
 /*
  * The next page count that refines the knee of a read sweep (pages[i]
  * increasing, read as mem_rules_tlb_read reads it): halfway between the
@@ -199,7 +206,7 @@ size_t
 mem_rules_tlb_bisect(const size_t *pages, const double *spread,
     const double *packed, size_t n)
 {
-	size_t reach, lo, hi, res;
+	size_t reach, lo, hi;
 	double cost;
 
 	if (!mem_rules_tlb_read(spread, packed, n, &reach, &cost) ||
@@ -207,8 +214,7 @@ mem_rules_tlb_bisect(const size_t *pages, const double *spread,
 		return 0;
 	lo = pages[reach];
 	hi = pages[reach + 1];
-	res = lo / MEM_TLB_RESOLUTION > 0 ? lo / MEM_TLB_RESOLUTION : 1;
-	return hi - lo > res ? lo + (hi - lo) / 2 : 0;
+	return hi - lo > mem_rules_tlb_resolution(lo) ? lo + (hi - lo) / 2 : 0;
 }
 
 /*
@@ -219,10 +225,9 @@ mem_rules_tlb_bisect(const size_t *pages, const double *spread,
 size_t
 mem_rules_tlb_bisect_points(size_t lo, size_t hi)
 {
-	size_t res = lo / MEM_TLB_RESOLUTION > 0 ? lo / MEM_TLB_RESOLUTION : 1;
 	size_t mid, a, b;
 
-	if (hi <= lo || hi - lo <= res)
+	if (hi <= lo || hi - lo <= mem_rules_tlb_resolution(lo))
 		return 0;
 	/* A few levels deep: the gap halves and the resolution stays. */
 	mid = lo + (hi - lo) / 2;
