@@ -421,6 +421,14 @@ typedef struct bm_options {
 	 * budget_hit then says the run was cut short.
 	 */
 	uint64_t max_time_us;
+	/*
+	 * The warmup of every round after the first, when nonzero and
+	 * shorter than warmup_us (0: warmup_us, as the first).  The first
+	 * round's warmup brings the machine to the state the figure
+	 * measures; a later round's fresh workers still need their page
+	 * faults, caches and predictors warm, which takes milliseconds.
+	 */
+	uint64_t later_warmup_us;
 } bm_options;
 
 #define BM_MAX_PERCENTILE_OPS 1000000
@@ -649,6 +657,8 @@ typedef struct bm_result {
 	 * processes of them, in round order: ops_per_s is their median.
 	 */
 	double *process_ops_per_s;
+	/* The warmup of the rounds after the first (bm_options). */
+	uint64_t later_warmup_us;
 } bm_result;
 
 /*

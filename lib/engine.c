@@ -75,6 +75,7 @@ struct engine {
 	uint64_t phase_timeout_ns;
 	unsigned round;		/* which round of fresh workers runs */
 	uint64_t t0;		/* when the rounds started */
+	uint64_t t1;		/* when the second round started, or 0 */
 };
 
 static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
@@ -756,7 +757,8 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
 		return bm__fail(ctx, BM_ERANGE,
 		    "repetitions %u is out of range (1 to %u)",
 		    o->repetitions, BM_MAX_REPETITIONS);
-	if (o->enough_us > 60000000u || o->warmup_us > 3600000000u)
+	if (o->enough_us > 60000000u || o->warmup_us > 3600000000u ||
+	    o->later_warmup_us > 3600000000u)
 		return bm__fail(ctx, BM_ERANGE,
 		    "enough or warmup is out of range");
 	if (o->percentiles > BM_MAX_PERCENTILE_OPS)
@@ -856,20 +858,36 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 	return 0;
 }
 
+/* The warmup of round number round (0 the first), in microseconds. */
+static uint64_t
+engine_warmup_us(const bm_options *o, unsigned round)
+{
+	if (round > 0 && o->later_warmup_us != 0 &&
+	    o->later_warmup_us < o->warmup_us)
+		return o->later_warmup_us;
+	return o->warmup_us;
+}
+
 /*
  * With a bound on the run's time: 1 when another round, as long as the
- * average round so far, would end past it (and the run is then marked
- * budget_hit).
+ * average round after the first so far, would end past it (and the run
+ * is then marked budget_hit).  After the first round alone, the next is
+ * taken to last as long less the warmup it does not repeat.
  */
 static int
 engine_over_budget(struct engine *e)
 {
+	uint64_t now = bm__deadline_now();
 	double spent, per;
 
 	if (e->o->max_time_us == 0)
 		return 0;
-	spent = (double)(bm__deadline_now() - e->t0) / 1e3;
-	per = spent / (double)(e->round + 1);
+	spent = (double)(now - e->t0) / 1e3;
+	if (e->round == 0)
+		per = spent - (double)(e->o->warmup_us - engine_warmup_us(e->o,
+		    1));
+	else
+		per = (double)(now - e->t1) / 1e3 / (double)e->round;
 	if (spent + per <= (double)e->o->max_time_us)
 		return 0;
 	e->res->budget_hit = 1;
@@ -921,6 +939,9 @@ engine_rounds_run(struct engine *e)
 		 */
 		e->plan.percentiles = e->round >= min ? 0 : pct / min +
 		    (e->round < pct % min ? 1 : 0);
+		if (e->round == 1)
+			e->t1 = bm__deadline_now();
+		e->plan.warmup_us = engine_warmup_us(e->o, e->round);
 		rc = engine_next_round(e);
 		e->phase_timeout_ns = engine_phase_timeout(e->o,
 		    e->plan.enough_us);
@@ -1052,6 +1073,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->parallel = o->parallel;
 	res->repetitions = o->repetitions;
 	res->warmup_us = o->warmup_us;
+	res->later_warmup_us = engine_warmup_us(o, 1);
 	res->enough_us = e.plan.enough_us;
 	res->nevents = ctx->events.n;
 	res->interference.off = ctx->interference_off;

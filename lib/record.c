@@ -656,9 +656,12 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_judgement(&b, rec);
 	rec_printf(&b, ",\"parallel\":%u,\"repetitions\":%u", r->parallel,
 	    r->repetitions);
-	rec_printf(&b, ",\"warmup_us\":%llu,\"enough_us\":%llu",
-	    (unsigned long long)r->warmup_us,
-	    (unsigned long long)r->enough_us);
+	rec_printf(&b, ",\"warmup_us\":%llu", (unsigned long long)r->warmup_us);
+	/* Said only when the rounds after the first warmed up for less. */
+	if (r->later_warmup_us != 0 && r->later_warmup_us < r->warmup_us)
+		rec_printf(&b, ",\"later_warmup_us\":%llu",
+		    (unsigned long long)r->later_warmup_us);
+	rec_printf(&b, ",\"enough_us\":%llu", (unsigned long long)r->enough_us);
 	rec_knum(&b, "wall_s", r->wall_s);
 	rec_printf(&b, ",\"budget_hit\":%s", r->budget_hit ? "true" : "false");
 	rec_knum(&b, "ops_per_s", r->ops_per_s);

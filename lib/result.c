@@ -335,6 +335,7 @@ bm__result_join(bm_result *out, const bm_result *parts, size_t n, int apart)
 			return BM_ERANGE;
 	out->repetitions = parts[0].repetitions;
 	out->warmup_us = parts[0].warmup_us;
+	out->later_warmup_us = parts[0].later_warmup_us;
 	out->enough_us = parts[0].enough_us;
 	if (apart) {
 		if ((rc = result_join_apart(out, parts, n)) != 0)

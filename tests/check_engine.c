@@ -803,6 +803,61 @@ START_TEST(test_warmup)
 }
 END_TEST
 
+/* A run's record as JSON: whether it says the later rounds' warmup. */
+static int
+check_says_later(const bm_result *r)
+{
+	bm_record rec;
+	char *s = NULL;
+	int says;
+
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "ns", r), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	says = strstr(s, "\"later_warmup_us\":1000,") != NULL;
+	ck_assert_msg(says || strstr(s, "later_warmup_us") == NULL, "%s", s);
+	free(s);
+	return says;
+}
+
+/*
+ * The rounds after the first warm up for later_warmup_us when it is
+ * shorter: the result and its record say so.  Neither says it when it is
+ * not shorter, and every round then warms up fully.  The first round's
+ * warmup is always whole.
+ */
+START_TEST(test_later_warmup)
+{
+	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+
+	bm_options_init(&o);
+	ck_assert_uint_eq(o.later_warmup_us, 0);
+	o.processes = 3;
+	o.warmup_us = 100000;
+	o.later_warmup_us = 1000;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert(r.wall_s >= 0.1);
+	ck_assert_uint_eq(r.warmup_us, 100000);
+	ck_assert_uint_eq(r.later_warmup_us, 1000);
+	ck_assert_uint_eq(r.processes, 3);
+	ck_assert(check_says_later(&r));
+	bm_result_free(&r);
+
+	o.later_warmup_us = 200000;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert(r.wall_s >= 0.3);
+	ck_assert_uint_eq(r.later_warmup_us, 100000);
+	ck_assert(!check_says_later(&r));
+	bm_result_free(&r);
+
+	o.later_warmup_us = 3600000001u;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANGE);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /*
  * bm_cpus_allowed() counts the affinity mask: all of it here, and one
  * CPU once this test process (forked by Check) is pinned to one.
@@ -1731,6 +1786,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_fork_fails);
 	tcase_add_test(tc, test_self_driven);
 	tcase_add_test(tc, test_warmup);
+	tcase_add_test(tc, test_later_warmup);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cpus_allowed);
 	tcase_add_test(tc, test_cleanup_runs);

@@ -318,6 +318,19 @@ START_TEST(test_max_time)
 	check_run_ok(ctx, &b, &o, &r);
 	ck_assert_uint_eq(r.processes, 5);
 	ck_assert_int_eq(r.budget_hit, 0);
+	bm_result_free(&r);
+	/*
+	 * The second round is judged by what it repeats: not the first's
+	 * 600 ms warmup, which alone would have stopped the run after one
+	 * round (600 twice is past the second), but 1 ms of it.  A round
+	 * whose other work took 400 ms would still stop it.
+	 */
+	o.warmup_us = 600000;
+	o.later_warmup_us = 1000;
+	o.max_time_us = 1000000;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_ge(r.processes, 2);
+	ck_assert_int_eq(r.budget_hit, r.processes < 5);
 	check_end_run(ctx, &r);
 }
 END_TEST

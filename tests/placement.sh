@@ -49,7 +49,9 @@ if have_jq && [ "$ncpu" -ge 2 ]; then
 		    .[1].params.placement == "same" and
 		    .[1].measured.worker_cpu == .[1].measured.partner_cpu and
 		    .[1].measured.cpus == "\(.[1].measured.worker_cpu),\(.[1].measured.worker_cpu)" and
-		    all(.[]; .measured.placement_asked == null)' "$tmp/out" \
+		    all(.[]; .measured.placement_asked == null) and
+		    .[0].later_warmup_us == null and
+		    .[1].later_warmup_us == 5000' "$tmp/out" \
 		    >/dev/null || fail "$t --placement=both: $(cat "$tmp/out")"
 	done
 	# The default is cross.
@@ -77,6 +79,13 @@ if have_jq && [ "$ncpu" -ge 2 ]; then
 	elif [ "$rc" -ne 1 ] || ! grep -q 'not measurable' "$tmp/err"; then
 		fail "lat_ctx ring, same: exit $rc: $(cat "$tmp/err")"
 	fi
+	# Above, each round after the first of a same figure warmed up for 5
+	# ms and every round of a cross one fully; -W is every round's, and
+	# a figure of one process is like a same one.
+	expect_json '.later_warmup_us == null and .warmup_us == 20000' \
+	    "$bin/lat_sem" --json -N 3 -W 20000 --placement=same
+	expect_json '.later_warmup_us == 5000 and .warmup_us == 50000' \
+	    "$bin/lat_syscall" --json -N 3 null
 	# A policy places the worker; the partner follows placement.
 	expect_json '.measured.worker_cpu == 1 and .measured.partner_cpu != 1' \
 	    env BENCHMP_SCHED=list:1 "$bin/lat_pipe" --json -N 3

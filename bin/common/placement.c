@@ -129,8 +129,12 @@ placement_begin(struct placement *p, unsigned run, unsigned group)
 		p->seen[i] = -1;
 	p->tool->opts.enough_us = p->enough_us;
 	p->tool->opts.repetitions = p->repetitions;
+	p->tool->opts.later_warmup_us = p->tool->warmup_given ? 0 :
+	    TOOL_LATER_ROUND_WARMUP_US;
 	if (p->mode != PLACEMENT_CROSS)
 		return;
+	/* Every round of a cross figure warms up fully (tool.h). */
+	p->tool->opts.later_warmup_us = 0;
 	if (p->enough_us < PLACEMENT_CROSS_ENOUGH_US)
 		p->tool->opts.enough_us = PLACEMENT_CROSS_ENOUGH_US;
 	if (!p->tool->reps_given)

@@ -111,8 +111,11 @@ tool_help(const struct tool *t)
 	tool_usage_line(t, stdout);
 	printf("\n"
 	    "  -P n            run n worker processes in parallel (1 to %u)\n"
-	    "  -W us           warm up for us microseconds before timing "
-	    "(default %u)\n"
+	    "  -W us           warm up for us microseconds before each "
+	    "round's timing\n"
+	    "                  (default %u before a figure's first round, "
+	    "%u before\n"
+	    "                  later ones unless its processes cross CPUs)\n"
 	    "  -N reps         timed intervals per worker (1 to %u, "
 	    "default %u)\n"
 	    "  --json          print one JSON record per result instead of "
@@ -136,7 +139,8 @@ tool_help(const struct tool *t)
 	    "run (default %g)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
-	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
+	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US,
+	    TOOL_LATER_ROUND_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
 	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S);
 	if (t->extra_usage != NULL)
@@ -301,6 +305,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
 	t->opts.warmup_us = TOOL_DEFAULT_WARMUP_US;
+	t->opts.later_warmup_us = TOOL_LATER_ROUND_WARMUP_US;
 	t->started_ns = tool_now_ns();
 	memcpy(longopts, tool_long_common, sizeof tool_long_common);
 	n = TOOL_NCOMMON;
@@ -329,6 +334,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case 'W':
 			t->opts.warmup_us = tool_uint(t, "-W", optarg, 0,
 			    TOOL_MAX_WARMUP_US);
+			t->opts.later_warmup_us = 0;
 			t->warmup_given = 1;
 			break;
 		case 'N':

@@ -174,6 +174,16 @@ void tool_min_enough(struct tool *t, uint64_t us);
  */
 void tool_big_run(struct tool *t, uint64_t bytes);
 
+/*
+ * The warmup of each round after a figure's first when -W is not given
+ * (bm_options' later_warmup_us): the first round's 50 ms bring the
+ * machine to the figure's state, and a later round's fresh workers warm
+ * up their own pages and caches in a few milliseconds.  A figure whose
+ * processes cross CPUs warms up fully every round (placement_begin): on
+ * the development VM the warmup decided the state such a pair settles in.
+ */
+#define TOOL_LATER_ROUND_WARMUP_US 5000
+
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
 void tool_later_warmup(struct tool *t, uint64_t us);
 
