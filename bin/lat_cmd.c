@@ -247,6 +247,9 @@ cmd_parse(struct tool *t, int argc, char **argv, struct cmd_opts *o)
 		    "at a time");
 	if (t->warmup_given)
 		tool_exit_usage(t, "-W does not apply to a command");
+	if (t->later_warmup_us != 0)
+		tool_exit_usage(t, "--later-warmup does not apply to a "
+		    "command");
 	if (t->opts.percentiles != 0)
 		tool_exit_usage(t, "--percentiles does not apply to a "
 		    "command");

@@ -57,6 +57,8 @@ grep -Eq '^percentiles: min [0-9.]+ p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ p99\.9 [
 
 expect_line '^lat_cmd: [0-9]+\.[0-9]{4} microseconds$' "$bin/lat_cmd" -N 3 true
 expect_exit 1 '^lat_cmd: false exited with status 1$' "$bin/lat_cmd" false
+expect_exit 2 '^lat_cmd: --later-warmup does not apply to a command$' \
+    "$bin/lat_cmd" --later-warmup=5000 true
 expect_exit 1 'cannot run /nonexistent: No such file' "$bin/lat_cmd" \
     /nonexistent
 expect_exit 1 'did not finish within 1 s: killed' "$bin/lat_cmd" \

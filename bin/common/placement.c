@@ -129,8 +129,7 @@ placement_begin(struct placement *p, unsigned run, unsigned group)
 		p->seen[i] = -1;
 	p->tool->opts.enough_us = p->enough_us;
 	p->tool->opts.repetitions = p->repetitions;
-	p->tool->opts.later_warmup_us = p->tool->warmup_given ? 0 :
-	    TOOL_LATER_ROUND_WARMUP_US;
+	p->tool->opts.later_warmup_us = p->tool->later_warmup_us;
 	if (p->mode != PLACEMENT_CROSS)
 		return;
 	/* Every round of a cross figure warms up fully (tool.h). */

@@ -26,7 +26,8 @@ enum {
 	TOOL_OPT_PROCESSES,
 	TOOL_OPT_FORCE,
 	TOOL_OPT_NO_INTERFERENCE,
-	TOOL_OPT_MAX_TIME
+	TOOL_OPT_MAX_TIME,
+	TOOL_OPT_LATER_WARMUP
 };
 
 /*
@@ -78,6 +79,7 @@ static const struct option tool_long_common[] = {
 	{ "force", no_argument, NULL, TOOL_OPT_FORCE },
 	{ "no-interference", no_argument, NULL, TOOL_OPT_NO_INTERFERENCE },
 	{ "max-time", required_argument, NULL, TOOL_OPT_MAX_TIME },
+	{ "later-warmup", required_argument, NULL, TOOL_OPT_LATER_WARMUP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -101,7 +103,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
 	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] "
-	    "[--no-interference] [--max-time=S] %s\n", t->name, t->args);
+	    "[--no-interference] [--max-time=S] [--later-warmup=us] %s\n",
+	    t->name, t->args);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -111,11 +114,8 @@ tool_help(const struct tool *t)
 	tool_usage_line(t, stdout);
 	printf("\n"
 	    "  -P n            run n worker processes in parallel (1 to %u)\n"
-	    "  -W us           warm up for us microseconds before each "
-	    "round's timing\n"
-	    "                  (default %u before a figure's first round, "
-	    "%u before\n"
-	    "                  later ones unless its processes cross CPUs)\n"
+	    "  -W us           warm up for us microseconds before timing "
+	    "(default %u)\n"
 	    "  -N reps         timed intervals per worker (1 to %u, "
 	    "default %u)\n"
 	    "  --json          print one JSON record per result instead of "
@@ -137,10 +137,13 @@ tool_help(const struct tool *t)
 	    "disturbed ones again\n"
 	    "  --max-time=S    start no round past S seconds of the tool's "
 	    "run (default %g)\n"
+	    "  --later-warmup=us  warm up for us microseconds before each "
+	    "round after a\n"
+	    "                  figure's first (default -W's; not for a figure "
+	    "across CPUs)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
-	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US,
-	    TOOL_LATER_ROUND_WARMUP_US, BM_MAX_REPETITIONS,
+	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
 	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S);
 	if (t->extra_usage != NULL)
@@ -148,7 +151,7 @@ tool_help(const struct tool *t)
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
 	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
-	    "BENCHMP_MAX_TIME.  Results go to "
+	    "BENCHMP_MAX_TIME, BENCHMP_LATER_WARMUP.  Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
@@ -305,7 +308,6 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
 	t->opts.warmup_us = TOOL_DEFAULT_WARMUP_US;
-	t->opts.later_warmup_us = TOOL_LATER_ROUND_WARMUP_US;
 	t->started_ns = tool_now_ns();
 	memcpy(longopts, tool_long_common, sizeof tool_long_common);
 	n = TOOL_NCOMMON;
@@ -334,7 +336,6 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case 'W':
 			t->opts.warmup_us = tool_uint(t, "-W", optarg, 0,
 			    TOOL_MAX_WARMUP_US);
-			t->opts.later_warmup_us = 0;
 			t->warmup_given = 1;
 			break;
 		case 'N':
@@ -374,6 +375,10 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			break;
 		case TOOL_OPT_MAX_TIME:
 			t->max_time_s = tool_seconds(t, "--max-time", optarg);
+			break;
+		case TOOL_OPT_LATER_WARMUP:
+			t->later_warmup_us = tool_uint(t, "--later-warmup",
+			    optarg, 1, TOOL_MAX_WARMUP_US);
 			break;
 		case TOOL_OPT_PROCESSES:
 			if ((rc = bm_parse_processes(optarg, &pmin,
@@ -534,6 +539,14 @@ tool_setup(struct tool *t)
 		t->max_time_s = env != NULL ? tool_seconds(t,
 		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
 	}
+	if (t->later_warmup_us == 0) {
+		const char *env = getenv("BENCHMP_LATER_WARMUP");
+
+		if (env != NULL && *env != '\0')
+			t->later_warmup_us = tool_uint(t,
+			    "BENCHMP_LATER_WARMUP", env, 1, TOOL_MAX_WARMUP_US);
+	}
+	t->opts.later_warmup_us = t->later_warmup_us;
 	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)
 		tool_exit_lib(t, rc, NULL);
 	if ((spec = bm_ctx_output(t->ctx)) != NULL &&

@@ -31,6 +31,14 @@ struct tool {
 	const char *processes;		/* --processes=MIN[:MAX] */
 	const char *interference;	/* "off" with --no-interference */
 	double max_time_s;		/* --max-time, BENCHMP_MAX_TIME; 0 unset */
+	/*
+	 * --later-warmup, BENCHMP_LATER_WARMUP: the warmup of each round
+	 * after a figure's first (bm_options' later_warmup_us; 0 unset, every
+	 * round then warms up for -W's time).  A figure whose processes
+	 * cross CPUs warms up fully every round (placement_begin): on the
+	 * development VM the warmup decided the state such a pair settles in.
+	 */
+	uint64_t later_warmup_us;
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	/* The tool's own defaults, below the environment (NULL/0: none). */
@@ -173,16 +181,6 @@ void tool_min_enough(struct tool *t, uint64_t us);
  * budget.  Call after tool_parse().
  */
 void tool_big_run(struct tool *t, uint64_t bytes);
-
-/*
- * The warmup of each round after a figure's first when -W is not given
- * (bm_options' later_warmup_us): the first round's 50 ms bring the
- * machine to the figure's state, and a later round's fresh workers warm
- * up their own pages and caches in a few milliseconds.  A figure whose
- * processes cross CPUs warms up fully every round (placement_begin): on
- * the development VM the warmup decided the state such a pair settles in.
- */
-#define TOOL_LATER_ROUND_WARMUP_US 5000
 
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
 void tool_later_warmup(struct tool *t, uint64_t us);
