@@ -37,7 +37,7 @@ if have_jq && [ "$ncpu" -ge 2 ]; then
 	# sched_getcpu in the worker and in its partner.
 	echo "$tools" | while read -r t args; do
 		# shellcheck disable=SC2086
-		run "$bin/$t" --json -N 3 --placement=both --later-warmup=5000 $args
+		run "$bin/$t" --json -N 3 --placement=both $args
 		if [ "$rc" -ne 0 ]; then
 			fail "$t --placement=both exited $rc: $(head -n 2 "$tmp/err")"
 			continue
@@ -79,13 +79,15 @@ if have_jq && [ "$ncpu" -ge 2 ]; then
 	elif [ "$rc" -ne 1 ] || ! grep -q 'not measurable' "$tmp/err"; then
 		fail "lat_ctx ring, same: exit $rc: $(cat "$tmp/err")"
 	fi
-	# Above, each round after the first of a same figure warmed up for
-	# --later-warmup's 5 ms and every round of a cross one fully.  Without
-	# it every round warms up for -W's time; a figure of one process is
-	# like a same one, and BENCHMP_LATER_WARMUP is the option's default.
+	# Above, each round after the first of a same figure warmed up for 5
+	# ms and every round of a cross one fully, even when asked otherwise.
+	# -W alone is every round's; a figure of one process is like a same
+	# one, and BENCHMP_LATER_WARMUP is --later-warmup's default.
 	expect_json '.later_warmup_us == null and .warmup_us == 20000' \
 	    "$bin/lat_sem" --json -N 3 -W 20000 --placement=same
-	expect_json '.later_warmup_us == null and .warmup_us == 50000' \
+	expect_json '.later_warmup_us == null' "$bin/lat_pipe" --json -N 3 \
+	    --later-warmup=2000
+	expect_json '.later_warmup_us == 5000 and .warmup_us == 50000' \
 	    "$bin/lat_syscall" --json -N 3 null
 	expect_json '.later_warmup_us == 2000 and .warmup_us == 20000' \
 	    "$bin/lat_syscall" --json -N 3 -W 20000 --later-warmup=2000 null

@@ -58,6 +58,15 @@ enum {
 #define TOOL_DEFAULT_WARMUP_US 50000
 
 /*
+ * The warmup of each round after a figure's first, unless -W or
+ * --later-warmup says otherwise: the first round's warmup brings the
+ * machine to the figure's state, and a later round's fresh workers warm up
+ * their own pages and caches in milliseconds.  (Rounds of 5 ms missed the
+ * fast mode of a figure no more often than rounds of 50: benchmp(3).)
+ */
+#define TOOL_LATER_WARMUP_US 5000
+
+/*
  * Workers that each initialise this much memory run fewer rounds and
  * intervals by default (tool_big_run): a round of bw_mem over 1 GB spends
  * about a second touching its buffers and a third of one per operation.
@@ -139,13 +148,15 @@ tool_help(const struct tool *t)
 	    "run (default %g)\n"
 	    "  --later-warmup=us  warm up for us microseconds before each "
 	    "round after a\n"
-	    "                  figure's first (default -W's; not for a figure "
-	    "across CPUs)\n"
+	    "                  figure's first (default %u, or -W's when given; "
+	    "not for a\n"
+	    "                  figure across CPUs)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
-	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S);
+	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S,
+	    TOOL_LATER_WARMUP_US);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
@@ -545,6 +556,8 @@ tool_setup(struct tool *t)
 		if (env != NULL && *env != '\0')
 			t->later_warmup_us = tool_uint(t,
 			    "BENCHMP_LATER_WARMUP", env, 1, TOOL_MAX_WARMUP_US);
+		else if (!t->warmup_given)
+			t->later_warmup_us = TOOL_LATER_WARMUP_US;
 	}
 	t->opts.later_warmup_us = t->later_warmup_us;
 	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)

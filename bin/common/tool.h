@@ -33,10 +33,11 @@ struct tool {
 	double max_time_s;		/* --max-time, BENCHMP_MAX_TIME; 0 unset */
 	/*
 	 * --later-warmup, BENCHMP_LATER_WARMUP: the warmup of each round
-	 * after a figure's first (bm_options' later_warmup_us; 0 unset, every
-	 * round then warms up for -W's time).  A figure whose processes
-	 * cross CPUs warms up fully every round (placement_begin): on the
-	 * development VM the warmup decided the state such a pair settles in.
+	 * after a figure's first (bm_options' later_warmup_us; 0 unset:
+	 * TOOL_LATER_WARMUP_US, or -W's time when -W was given).  A figure
+	 * whose processes cross CPUs warms up fully every round
+	 * (placement_begin): on the development VM the warmup decided the
+	 * state such a pair settles in.
 	 */
 	uint64_t later_warmup_us;
 	uint64_t started_ns;		/* when the tool started */
