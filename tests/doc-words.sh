@@ -1,0 +1,57 @@
+#!/bin/sh
+# doc-words.sh: the docs, code and scripts say nothing of how the project is run.
+#
+# The sources describe benchmp and the evidence behind it; the way the
+# work was organised (numbered stops, sessions, an issue tracker the
+# repository does not have, "the development VM" instead of the machine)
+# tells a reader nothing they can check.  Each line of doc, lib, bin,
+# scripts, tests and README.md that has one of those words fails, except
+# the uses of "session" for a process session (setsid), a shell run and
+# Open MPI's session directories, listed below.  Given files as
+# arguments, the script checks those instead (its own test below).
+. "$top_srcdir/tests/lib.sh"
+
+src=$top_srcdir
+words='stop [0-9]|issues? [0-9]|issue N\b|development (VM|machine)|\bthe lead\b|\bsessions?\b'
+# The other meanings of "session": setsid's, a shell's, Open MPI's, and
+# the names of files that readme-commands.sh and mpi-hosts.sh write.
+other='session (of its own|and process group)|shell session|Open MPI.s session|session\.(sh|out|err)|/session\b'
+
+# scan FILE...: print each line of the files with a process word.
+scan() {
+	grep -InHiE -- "$words" "$@" 2>/dev/null | grep -viE -- "$other"
+}
+
+if [ $# -gt 0 ]; then
+	scan "$@" && exit 1
+	exit 0
+fi
+
+(cd "$src" && find doc lib bin scripts tests README.md -type f \
+    ! -name doc-words.sh ! -name '*.png' -print | sort) >"$tmp/files"
+[ "$(wc -l <"$tmp/files")" -ge 100 ] ||
+	fail "only $(wc -l <"$tmp/files") files to scan under $src"
+# shellcheck disable=SC2046 # the names have no blanks: find printed them
+(cd "$src" && scan $(cat "$tmp/files")) >"$tmp/found"
+if [ -s "$tmp/found" ]; then
+	fail "words of how the project is run:"
+	sed 's/^/  /' "$tmp/found" >&2
+fi
+
+# The checker itself: each word is found, the other meanings are not.
+printf '%s\n' 'Measured in stop 36.' 'See issue 16.' 'As issue N asks.' \
+    'On the development VM it took 2 s.' 'Asked by the lead.' \
+    'A session found it.' >"$tmp/bad"
+run sh "$0" "$tmp/bad"
+[ "$rc" -eq 1 ] || fail "the checker exited $rc on process words"
+[ "$(grep -c . "$tmp/out")" -eq 6 ] ||
+	fail "the checker found $(grep -c . "$tmp/out") of 6 lines: $(cat "$tmp/out")"
+printf '%s\n' 'A guardian in a session of its own (setsid).' \
+    'Run in a session and process group of its own.' \
+    "Open MPI's session directories go to \$dir/session." \
+    'The blocks run as one shell session.' 'Parse the leading digits.' \
+    "Read \$tmp/session.out." >"$tmp/good"
+run sh "$0" "$tmp/good"
+[ "$rc" -eq 0 ] || fail "the checker exited $rc on other meanings: $(cat "$tmp/out")"
+
+finish
