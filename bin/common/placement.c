@@ -21,14 +21,10 @@ const char placement_usage[] =
     "figures\n";
 
 /*
- * A round trip between two CPUs wakes the other one from idle, and under a
- * hypervisor what that costs wanders over milliseconds with the host's
- * idle states: the interval the calibration gives a one-CPU loop (100 us
- * on the development VM) holds one or two round trips of 50 us, and
- * lat_unix's median then moved by 11% from one run to the next (48-61
- * us); with intervals of 5 ms, five per worker, it moved by 3% (60-65 us)
- * at less than twice the time (lat_tcp 1.4%, lat_sem 0.5%).  Cross runs
- * use such intervals; a same run keeps the tool's.
+ * A cross run's shortest interval and its intervals per worker: a cross-CPU
+ * round trip's cost wanders over milliseconds under a hypervisor, and
+ * intervals of one or two round trips scatter (doc/measurements.md,
+ * "Cross-CPU round trips: the interval").  A same run keeps the tool's.
  */
 #define PLACEMENT_CROSS_ENOUGH_US 5000
 #define PLACEMENT_CROSS_REPS 5
