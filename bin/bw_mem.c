@@ -43,10 +43,8 @@ struct bw_state {
  * The 32 ints of a block that "rd" reads (one in four), summed in one
  * expression: its loads do not wait on each other or on a loop's branch,
  * so the processor has many misses in flight, as lmbench's unrolled read
- * has.  Read as a loop (a load, an add, a compare and a branch per int),
- * the same reads gave 14-17% less on a KVM guest (issue 26: 13.9 against
- * lmbench's 16.4 GB/s at 256 MB), the processor's window holding fewer
- * lines' loads.
+ * has; read as a loop they gave 14-17% less (doc/measurements.md,
+ * "bw_mem rd: the block as one sum").
  */
 #define BW_RD4(p, o) ((p)[o] + (p)[(o) + 4] + (p)[(o) + 8] + (p)[(o) + 12])
 #define BW_RD_BLOCK(p) (BW_RD4(p, 0) + BW_RD4(p, 16) + BW_RD4(p, 32) + \
