@@ -24,12 +24,9 @@
 /*
  * The shortest interval for lmbench's definition, in us, whatever ENOUGH
  * says (benchmp-run exports the calibrated 100 us or so).
- * Stores into a shared mapping dirty the file's pages, and the kernel's
- * writeback and journal then stall some operations for 10 to 30 ms (on
- * ext4 here: median 15 us, mean 50 us per operation).  lmbench's long
- * intervals take those stalls in, in proportion; intervals of 100 us and
- * a median leave them out (14 us against lmbench's 22 to 89 us; 36 to
- * 45 us with intervals of 20 to 50 ms).
+ * Writeback stalls of 10-30 ms count in lmbench's long intervals and not
+ * in short ones (doc/measurements.md, "lat_mmap and lat_pagefault: the
+ * interval").
  */
 #define MMAP_ENOUGH_US 20000
 

@@ -22,11 +22,9 @@
 /*
  * The shortest interval for lmbench's definition, in us, whatever ENOUGH
  * says (benchmp-run exports the calibrated 100 us or so).
- * Passes run back to back for milliseconds cost about three times what
- * passes in intervals of 100 us cost (0.08 against 0.025 us per page on
- * the development VM; we have not established which deferred work of
- * the kernel piles up): lmbench's long intervals give the former, and
- * its figure there was 0.05 to 0.32 us.
+ * Passes back to back for milliseconds cost about three times what passes
+ * in 100 us intervals cost, and lmbench's long intervals give the former
+ * (doc/measurements.md, "lat_mmap and lat_pagefault: the interval").
  */
 #define PF_ENOUGH_US 20000
 
