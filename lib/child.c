@@ -332,13 +332,17 @@ child_begin(bm_state *s)
 bm_iter_t
 bm_interval(bm_state *s)
 {
-	const bm__timer *t = &s->ctx->timer;
+	const bm__timer *t;
 	uint64_t t1, c1 = 0, elapsed = 0;
 	double ev1[BM_MAX_EVENTS];
 	struct bm__ireading r1;
 	struct bm__idelta d;
 	int cmd, accepted, stopped, ended, again = 0;
 
+	/* Outside a worker there is no interval to end: no count. */
+	if (s == NULL || s->ctx == NULL)
+		return 0;
+	t = &s->ctx->timer;
 	t1 = bm__clock_now(t);
 	if (s->cycles)
 		c1 = bm__cycle_now(t);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,6 @@
  * library, and it lives in the calling process, never shared with the
  * workers, which get their own copy at fork.
  */
-static struct {
-	bm_ctx *ctx;
-	int setup_rc;		/* the environment was bad */
-	uint64_t n;
-	uint64_t usecs;
-	uint64_t start_ns;
-	result_t results;
-	char err[256];
-	char setup_err[256];	/* why the context could not be set up */
-} compat;
-
 /* The callbacks lmbench passed, for the int-returning adapters. */
 struct compat_cookie {
 	support_f initialize;
@@ -37,6 +27,24 @@ struct compat_cookie {
 	support_f cleanup;
 	void *cookie;
 };
+
+static struct {
+	bm_ctx *ctx;
+	int setup_rc;		/* the environment was bad */
+	uint64_t n;
+	uint64_t usecs;
+	uint64_t start_ns;
+	result_t *results;	/* what get_results() returns */
+	result_t *own;		/* benchmp()'s results, own_cap entries */
+	int own_cap;
+	result_t empty;		/* before any benchmp() or set_results() */
+	/* In a worker: the callbacks, the call's count, stop() seen. */
+	const struct compat_cookie *call;
+	iter_t call_n;
+	int call_ended;
+	char err[256];
+	char setup_err[256];	/* why the context could not be set up */
+} compat;
 
 /*
  * Create the process-wide context and read the environment, once.  When
@@ -73,19 +81,31 @@ compat_ctx(void)
 	return NULL;
 }
 
+/* No results: get_results() empty, get_n() 1, gettime() 0. */
+static void
+compat_empty(void)
+{
+	if (compat.own != NULL)
+		compat.own->N = 0;
+	compat.empty.N = 0;
+	compat.results = compat.own != NULL ? compat.own : &compat.empty;
+	compat.n = 1;
+	compat.usecs = 0;
+}
+
 /*
  * Keep why a call failed: the detail alone when it names the error
  * already (the library's details often begin with bm_strerror()'s
- * words), else "error: detail"; the result is emptied, so that get_n()
- * and gettime() are 0.
+ * words), else "error: detail"; the results are emptied and get_n() is
+ * 1 and gettime() 0, as lmbench leaves them (a caller that divides by
+ * get_n() does not divide by zero).
  */
 static void
 compat_fail(int rc, const char *detail)
 {
 	const char *name = bm_strerror(rc);
 
-	compat.n = compat.usecs = 0;
-	insertinit(&compat.results);
+	compat_empty();
 	if (detail == NULL || *detail == '\0')
 		(void)snprintf(compat.err, sizeof(compat.err), "%s", name);
 	else if (strncmp(detail, name, strlen(name)) == 0)
@@ -107,33 +127,77 @@ compat_clock(void)
 	return ctx != NULL ? ctx : compat_ctx();
 }
 
-/* Adapter: lmbench's initialize. */
+/*
+ * Adapter: lmbench's initialize, once per worker with n 0.  The worker
+ * keeps its callbacks here (its own copy of this state, made at fork), so
+ * that each call and benchmp_interval() can run them around the interval.
+ */
 static int
 compat_initialize(bm_iter_t n, void *cookie)
 {
 	struct compat_cookie *c = cookie;
 
-	c->initialize((iter_t)n, c->cookie);
+	compat.call = c;
+	if (c->initialize != NULL)
+		c->initialize((iter_t)n, c->cookie);
 	return 0;
 }
 
-/* Adapter: lmbench's benchmark. */
+/*
+ * Before an interval of n: lmbench's initialize(n), untimed (the
+ * interval starts again after it), as lmbench calls it before every
+ * interval.
+ */
+static void
+compat_before(bm_state *s, iter_t n)
+{
+	compat.call_n = n;
+	compat.call_ended = 0;
+	if (compat.call == NULL || compat.call->initialize == NULL)
+		return;
+	compat.call->initialize(n, compat.call->cookie);
+	bm__state_restart(s);
+}
+
+/*
+ * After an interval: end it (unless stop() did) and run lmbench's
+ * cleanup(n) untimed, as lmbench calls it after every interval.
+ */
+static void
+compat_after(bm_state *s)
+{
+	uint64_t ns;
+
+	if (compat.call == NULL || compat.call->cleanup == NULL)
+		return;
+	if (!compat.call_ended)
+		(void)bm__state_stop(s, &ns);
+	compat.call_ended = 1;
+	compat.call->cleanup(compat.call_n, compat.call->cookie);
+}
+
+/* Adapter: lmbench's benchmark, between initialize(n) and cleanup(n). */
 static int
 compat_benchmark(bm_iter_t n, void *cookie)
 {
 	struct compat_cookie *c = cookie;
+	bm_state *s = bm_state_current();
 
+	compat.call = c;
+	compat_before(s, (iter_t)n);
 	c->benchmark((iter_t)n, c->cookie);
+	compat_after(s);
 	return 0;
 }
 
-/* Adapter: lmbench's cleanup. */
+/* Adapter: lmbench's cleanup, once per worker with n 0. */
 static int
 compat_cleanup(bm_iter_t n, void *cookie)
 {
 	struct compat_cookie *c = cookie;
 
-	c->cleanup((iter_t)n, c->cookie);
+	if (c->cleanup != NULL)
+		c->cleanup((iter_t)n, c->cookie);
 	return 0;
 }
 
@@ -161,39 +225,94 @@ compat_cmp_sample(const void *a, const void *b)
 }
 
 /*
+ * Make room for n entries in benchmp()'s own results.  0, or -ENOMEM.
+ * The buffer only grows; a pointer get_results() gave before stays valid
+ * until a benchmp() needs more room, as lmbench's merged results do.
+ */
+static int
+compat_room(int n)
+{
+	result_t *p;
+
+	if (compat.own != NULL && n <= compat.own_cap)
+		return 0;
+	if (n < TRIES)
+		n = TRIES;
+	if ((p = realloc(compat.own, (size_t)sizeof_result(n))) == NULL)
+		return -ENOMEM;
+	if (compat.results == compat.own)
+		compat.results = p;
+	compat.own = p;
+	compat.own_cap = n;
+	return 0;
+}
+
+/*
+ * The power of ten the kept intervals are scaled by so that gettime() /
+ * get_n() keeps the clock's resolution.  gettime() is whole
+ * microseconds, as lmbench's; an interval of 230.4 us for one operation
+ * would print 230.0000.  lmbench's intervals last ENOUGH (5 ms or more)
+ * and hold many operations; here they may be as short as the clock
+ * allows, so both u and n of every kept interval are multiplied by 10^k
+ * (at most 1000, nanoseconds) until the kept interval has 7 digits: the
+ * time per operation is the same, only its precision is kept.  n times
+ * the factor stays under 2^53.
+ */
+static double
+compat_scale(const bm_sample *kept, uint64_t nmax)
+{
+	double k = 1, us = kept->ns / 1000.0;
+
+	while (k < 1000 && us * k < 1e6 && (double)nmax * k * 10 < 0x1p53)
+		k *= 10;
+	return k;
+}
+
+/*
  * Keep what the tools report, as real intervals: the round whose median
  * is the reported one (the closest to per_op_ns.median), its intervals
  * sorted by time per operation, and of them the one closest to the
  * reported median as (n, usecs) for get_n()/gettime().  With parallel
  * workers that is one worker's interval, so gettime() / get_n() is the
  * per-worker latency the tools print.  get_results() holds an odd number
- * (at most TRIES) of that round's intervals, spread over its range with
- * the kept one in the middle, so that save_median() keeps it again.
- * 0, or -ENOMEM.
+ * of that round's intervals (all of them but one at most, as lmbench
+ * keeps every interval: more than TRIES when there are more), in
+ * lmbench's order (slowest first), with the kept one in the middle, so
+ * that save_median() keeps it again; each scaled by compat_scale()'s
+ * factor.  0, or -ENOMEM.
  */
 static int
 compat_keep(const bm_result *r)
 {
 	const bm_sample **v;
-	double med = r->per_op_ns.median, best = INFINITY, d;
-	size_t i, c = 0, m = 0, h, j, lo, hi;
-	unsigned round = 0, k;
+	double med = r->per_op_ns.median, best = INFINITY, d, k;
+	size_t i, c = 0, m = 0, h, j;
+	uint64_t nmax = 0;
+	unsigned round = 0, p;
+	result_t *res;
 
-	for (k = 0; k < r->processes && r->process_ns != NULL; k++) {
-		d = fabs(r->process_ns[k] - med);
+	for (p = 0; p < r->processes && r->process_ns != NULL; p++) {
+		d = fabs(r->process_ns[p] - med);
 		if (d < best) {
 			best = d;
-			round = k;
+			round = p;
 		}
 	}
 	if ((v = calloc(r->nsamples + 1, sizeof(*v))) == NULL)
 		return -ENOMEM;
 	for (i = 0; i < r->nsamples; i++)
-		if (r->samples[i].process == round && r->samples[i].n > 0)
+		if (r->samples[i].process == round && r->samples[i].n > 0) {
 			v[c++] = &r->samples[i];
+			if (r->samples[i].n > nmax)
+				nmax = r->samples[i].n;
+		}
 	if (c == 0) {
 		free(v);
 		return 0;
+	}
+	if (c > INT_MAX / 2 || compat_room((int)c) != 0) {
+		free(v);
+		return -ENOMEM;
 	}
 	qsort(v, c, sizeof(*v), compat_cmp_sample);
 	best = INFINITY;
@@ -204,55 +323,57 @@ compat_keep(const bm_result *r)
 			m = i;
 		}
 	}
-	h = ((c < TRIES ? c : TRIES) - 1) / 2;
-	if (h > m)
-		h = m;
-	if (h > c - 1 - m)
-		h = c - 1 - m;
-	insertinit(&compat.results);
+	h = m < c - 1 - m ? m : c - 1 - m;
+	k = compat_scale(v[m], nmax);
+	res = compat.own;
 	for (j = 0; j <= 2 * h; j++) {
-		if (j < h) {
-			lo = 0;
-			hi = m;
-			i = lo + j * (hi - lo) / h;
-		} else if (j == h)
-			i = m;
-		else
-			i = m + (j - h) * (c - 1 - m) / h;
-		compat.results.v[j].u = (uint64_t)llround(v[i]->ns / 1000.0);
-		compat.results.v[j].n = v[i]->n;
+		/* Fastest first in v, slowest first in the results. */
+		i = m - h + j;
+		res->v[2 * h - j].u = (uint64_t)llround(v[i]->ns * k / 1000.0);
+		res->v[2 * h - j].n = (uint64_t)((double)v[i]->n * k);
 	}
-	compat.results.N = (int)(2 * h + 1);
+	res->N = (int)(2 * h + 1);
+	compat.results = res;
 	free(v);
 	save_median();
 	return 0;
 }
 
-/* Measure benchmark in parallel workers and keep the median interval. */
+/*
+ * Measure benchmark in parallel workers and keep the median interval.
+ * Negative arguments and a NULL benchmark are refused (BM_EINVAL's
+ * -EINVAL): lmbench would crash or loop on them.
+ */
 void
 benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
     int enough, int parallel, int warmup, int repetitions, void *cookie)
 {
 	struct compat_cookie c = { initialize, benchmark, cleanup, cookie };
-	bm_bench b = { NULL, compat_benchmark, NULL, &c };
+	bm_bench b = { compat_initialize, compat_benchmark, NULL, &c };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx;
 	int rc;
 
-	compat.n = compat.usecs = 0;
 	compat.err[0] = '\0';
-	insertinit(&compat.results);
+	compat_empty();
+	if (benchmark == NULL) {
+		compat_fail(-EINVAL, "benchmp: the benchmark is NULL");
+		return;
+	}
+	if (enough < 0 || parallel < 0 || warmup < 0 || repetitions < 0) {
+		compat_fail(-EINVAL, "benchmp: enough, parallel, warmup and "
+		    "repetitions cannot be negative");
+		return;
+	}
 	if ((ctx = compat_ctx()) == NULL)
 		return;
-	if (initialize != NULL)
-		b.initialize = compat_initialize;
 	if (cleanup != NULL)
 		b.cleanup = compat_cleanup;
 	bm_options_init(&o);
-	o.enough_us = enough > 0 ? (uint64_t)enough : 0;
+	o.enough_us = (uint64_t)enough;
 	o.parallel = parallel > 0 ? (unsigned)parallel : 1;
-	o.warmup_us = warmup > 0 ? (uint64_t)warmup : 0;
+	o.warmup_us = (uint64_t)warmup;
 	if (repetitions > 0)
 		o.repetitions = (unsigned)repetitions;
 	rc = bm_run(ctx, &b, &o, &r);
@@ -262,7 +383,7 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
 	}
 	if ((rc = compat_keep(&r)) != 0)
 		compat_fail(rc, NULL);
-	else if (compat.n == 0 || compat.usecs == 0)
+	else if (compat.usecs == 0)
 		compat_fail(BM_ENOTIME, "the kept interval is 0 microseconds "
 		    "long: the benchmark takes no time this clock can see");
 	bm_result_free(&r);
@@ -275,11 +396,23 @@ benchmp_getstate(void)
 	return bm_state_current();
 }
 
-/* End an interval and return the count for the next. */
+/*
+ * End an interval and return the count for the next: as lmbench's, run
+ * cleanup(n) after the interval and initialize(n) before the next, both
+ * untimed.  Outside a worker (state NULL) there is no interval: 0.
+ */
 iter_t
 benchmp_interval(void *state)
 {
-	return (iter_t)bm_interval(state);
+	bm_state *s = state;
+	iter_t n;
+
+	if (s == NULL)
+		return 0;
+	compat_after(s);
+	n = (iter_t)bm_interval(s);
+	compat_before(s, n);
+	return n;
 }
 
 /*
@@ -296,6 +429,7 @@ start(struct timeval *begin)
 	if (begin != NULL)
 		(void)gettimeofday(begin, NULL);
 	bm__state_restart(bm_state_current());
+	compat.call_ended = 0;
 	compat.start_ns = ctx != NULL ? bm__clock_now(&ctx->timer) : 0;
 }
 
@@ -314,6 +448,8 @@ stop(struct timeval *begin, struct timeval *end)
 	uint64_t now, ns = 0;
 	int inflight = bm__state_stop(bm_state_current(), &ns);
 
+	if (inflight)
+		compat.call_ended = 1;
 	(void)gettimeofday(&now_tv, NULL);
 	if (end != NULL)
 		*end = now_tv;
@@ -450,26 +586,45 @@ bm_compat_errmsg(void)
 	return compat.err[0] != '\0' ? compat.err : NULL;
 }
 
+/* Bytes of a result_t with room for n entries (at least TRIES). */
+int
+sizeof_result(int n)
+{
+	if (n <= TRIES)
+		return (int)sizeof(result_t);
+	return (int)(sizeof(result_t) + (size_t)(n - TRIES) * sizeof(value_t));
+}
+
 /* Empty a result. */
 void
 insertinit(result_t *r)
 {
-	r->N = 0;
-	memset(r->v, 0, sizeof(r->v));
+	if (r != NULL)
+		r->N = 0;
 }
 
-/* Add an interval in order of time per operation; ignored when full. */
+/*
+ * Add an interval keeping lmbench's order: the slowest time per
+ * operation first, the fastest last.  An interval of 0 microseconds or
+ * of no operations is not a measurement and is dropped, as lmbench drops
+ * the first.  As in lmbench the caller sizes r (sizeof_result()); only
+ * benchmp()'s own results, whose size is known here, refuse to overflow.
+ */
 void
 insertsort(uint64 u, uint64 n, result_t *r)
 {
 	int i;
 
+	if (r == NULL || u == 0 || n == 0)
+		return;
 	if (r->N < 0)
 		r->N = 0;
-	if (r->N >= TRIES || n == 0)
+	if (r == compat.own && r->N >= compat.own_cap)
 		return;
-	/* u/n < v.u/v.n, compared without dividing. */
-	for (i = r->N; i > 0 && (double)u * (double)r->v[i - 1].n <
+	if (r == &compat.empty && r->N >= TRIES)
+		return;
+	/* u/n > v.u/v.n (slower), compared without dividing. */
+	for (i = r->N; i > 0 && (double)u * (double)r->v[i - 1].n >
 	    (double)r->v[i - 1].u * (double)n; i--)
 		r->v[i] = r->v[i - 1];
 	r->v[i].u = u;
@@ -477,58 +632,64 @@ insertsort(uint64 u, uint64 n, result_t *r)
 	r->N++;
 }
 
-/* The kept results. */
+/* The kept results: benchmp()'s, or the last ones set_results() named. */
 result_t *
 get_results(void)
 {
-	return &compat.results;
+	return compat.results != NULL ? compat.results : &compat.empty;
 }
 
-/* Replace the kept results with a copy of r. */
+/*
+ * Make r the kept results, as lmbench does: the pointer is kept (not a
+ * copy), so the caller's array may hold more than TRIES entries, and
+ * get_results() returns r until the next set_results() or benchmp();
+ * then keep the median for get_n() and gettime().
+ */
 void
 set_results(result_t *r)
 {
-	if (r == NULL || r == &compat.results)
-		return;
-	compat.results = *r;
-	if (compat.results.N < 0)
-		compat.results.N = 0;
-	if (compat.results.N > TRIES)
-		compat.results.N = TRIES;
+	if (r != NULL)
+		compat.results = r;
+	save_median();
 }
 
-/* Keep the first (fastest) result; n 0 and time 0 when there is none. */
+/* Keep the last (fastest) result; n 1 and time 0 when there is none. */
 void
 save_minimum(void)
 {
-	if (compat.results.N <= 0) {
-		compat.n = compat.usecs = 0;
+	result_t *r = get_results();
+
+	if (r->N <= 0) {
+		compat.n = 1;
+		compat.usecs = 0;
 		return;
 	}
-	compat.n = compat.results.v[0].n;
-	compat.usecs = compat.results.v[0].u;
+	compat.n = r->v[r->N - 1].n;
+	compat.usecs = r->v[r->N - 1].u;
 }
 
 /*
  * Keep the median result: the middle one, or with an even count the mean
- * of the middle two (n and u each); n 0 and time 0 when there is none.
+ * of the middle two (n and u each); n 1 and time 0 when there is none.
  */
 void
 save_median(void)
 {
-	int h = compat.results.N / 2;
+	result_t *r = get_results();
+	int h = r->N / 2;
 
-	if (compat.results.N <= 0) {
-		compat.n = compat.usecs = 0;
+	if (r->N <= 0) {
+		compat.n = 1;
+		compat.usecs = 0;
 		return;
 	}
-	if (compat.results.N % 2 == 1) {
-		compat.n = compat.results.v[h].n;
-		compat.usecs = compat.results.v[h].u;
+	if (r->N % 2 == 1) {
+		compat.n = r->v[h].n;
+		compat.usecs = r->v[h].u;
 		return;
 	}
-	compat.n = (compat.results.v[h - 1].n + compat.results.v[h].n) / 2;
-	compat.usecs = (compat.results.v[h - 1].u + compat.results.v[h].u) / 2;
+	compat.n = (r->v[h - 1].n + r->v[h].n) / 2;
+	compat.usecs = (r->v[h - 1].u + r->v[h].u) / 2;
 }
 
 /*

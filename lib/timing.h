@@ -50,15 +50,18 @@ typedef void (*support_f)(iter_t iterations, void *cookie);
 /*
  * Measure benchmark in parallel workers and keep the median interval for
  * get_n() and gettime().  enough is in microseconds (0: calibrated),
- * warmup in microseconds.  On failure get_n() and gettime() are 0 and
- * bm_compat_errmsg() says why.
+ * warmup in microseconds.  initialize and cleanup run once per worker
+ * with n 0 and, untimed, around every interval with its n, as lmbench's.
+ * On failure (also for a NULL benchmark or a negative argument) get_n()
+ * is 1 and gettime() 0, as lmbench leaves them, and bm_compat_errmsg()
+ * says why.
  */
 BM_EXTERN void benchmp(support_f initialize, bench_f benchmark,
     support_f cleanup, int enough, int parallel, int warmup,
     int repetitions, void *cookie);
 /* The running worker's state, for benchmp_interval(). */
 BM_EXTERN void *benchmp_getstate(void);
-/* End an interval and return the iteration count for the next. */
+/* End an interval and return the next one's count (0 outside a worker). */
 BM_EXTERN iter_t benchmp_interval(void *state);
 
 /* Start a timing interval; begin, if not NULL, gets the wall time. */
@@ -77,8 +80,10 @@ BM_EXTERN uint64 t_overhead(void);
 BM_EXTERN double l_overhead(void);
 
 /*
- * lmbench's result type: up to TRIES intervals, each u microseconds for
- * n operations, kept sorted by time per operation.
+ * lmbench's result type: intervals, each u microseconds for n
+ * operations, kept sorted by time per operation, the slowest first and
+ * the fastest last.  v has room for TRIES; an array allocated with
+ * sizeof_result(N) bytes holds N.
  */
 #ifndef TRIES
 #define TRIES 11
@@ -94,15 +99,17 @@ typedef struct {
 	value_t v[TRIES];
 } result_t;
 
+/* Bytes of a result_t holding n entries. */
+BM_EXTERN int sizeof_result(int n);
 /* Empty a result. */
 BM_EXTERN void insertinit(result_t *r);
-/* Add an interval, keeping the order by u / n (dropped when full). */
+/* Add an interval, keeping the order by u / n (u or n 0: dropped). */
 BM_EXTERN void insertsort(uint64 u, uint64 n, result_t *r);
 /* The kept results (after benchmp(): the reported round's intervals). */
 BM_EXTERN result_t *get_results(void);
-/* Replace the kept results with a copy of r (N clamped to 0..TRIES). */
+/* Keep r itself (not a copy) as the results, then save_median(). */
 BM_EXTERN void set_results(result_t *r);
-/* Keep the fastest result's n and u for get_n() and gettime(). */
+/* Keep the fastest (last) result's n and u for get_n() and gettime(). */
 BM_EXTERN void save_minimum(void);
 /* Keep the median result's n and u for get_n() and gettime(). */
 BM_EXTERN void save_median(void);
@@ -122,7 +129,7 @@ BM_EXTERN void tvsub(struct timeval *tdiff, struct timeval *t1,
  * "S: T microseconds" (micro, 4 decimals), "S: T milliseconds" (milli,
  * 2), "S: T nanoseconds" (nano, 2), each gettime() / n, and a
  * bandwidth of bytes over gettime(), "B MB/sec" (mb, 2 decimals, MB =
- * 2^20 bytes) or "B KB/sec" (kb, 0 decimals, KB = 2^10 bytes).  Nothing
+ * 10^6 bytes) or "B KB/sec" (kb, 0 decimals, KB = 10^3 bytes).  Nothing
  * is printed when n or the time is 0.
  */
 BM_EXTERN void micro(char *s, uint64 n);

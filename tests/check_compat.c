@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -190,7 +191,7 @@ START_TEST(test_environment_bad)
 {
 	setenv("ENOUGH", "fast", 1);
 	benchmp(NULL, do_getppid, NULL, 0, 1, 0, 3, NULL);
-	ck_assert_uint_eq(get_n(), 0);
+	ck_assert_uint_eq(get_n(), 1);
 	ck_assert_ptr_nonnull(bm_compat_errmsg());
 	ck_assert_msg(strstr(bm_compat_errmsg(), "ENOUGH") != NULL, "%s",
 	    bm_compat_errmsg());
@@ -270,13 +271,16 @@ START_TEST(test_save_n)
 END_TEST
 
 /*
- * The result type: insertsort() orders by time per operation and drops
- * what does not fit; save_minimum()/save_median() keep one entry (the
- * mean of the middle two for an even count); set_results() copies.
+ * The result type, as lmbench keeps it: insertsort() orders by time per
+ * operation, the slowest first and the fastest last, and drops entries
+ * of 0 us; an array of sizeof_result(N) bytes holds N; set_results()
+ * keeps the pointer and leaves get_n()/gettime() at the median;
+ * save_minimum() keeps the last entry, save_median() the middle (the
+ * mean of the middle two for an even count), 1 and 0 when empty.
  */
 START_TEST(test_results)
 {
-	result_t r, *k;
+	result_t r, *k, *big;
 	int i;
 
 	insertinit(&r);
@@ -285,38 +289,55 @@ START_TEST(test_results)
 	insertsort(100, 10, &r);	/* 10 */
 	insertsort(400, 20, &r);	/* 20 */
 	insertsort(5, 0, &r);		/* no operations: ignored */
+	insertsort(0, 7, &r);		/* no time: ignored */
 	ck_assert_int_eq(r.N, 3);
-	ck_assert_uint_eq(r.v[0].u, 100);
+	ck_assert_uint_eq(r.v[0].u, 300);
 	ck_assert_uint_eq(r.v[1].u, 400);
-	ck_assert_uint_eq(r.v[2].u, 300);
+	ck_assert_uint_eq(r.v[2].u, 100);
+	settime(1);
+	set_n(1);
 	set_results(&r);
+	/* The median at once, as lmbench's set_results() leaves it. */
+	ck_assert_uint_eq(gettime(), 400);
+	ck_assert_uint_eq(get_n(), 20);
 	k = get_results();
-	ck_assert_ptr_ne(k, &r);
-	ck_assert_int_eq(k->N, 3);
+	ck_assert_ptr_eq(k, &r);
 	save_minimum();
 	ck_assert_uint_eq(gettime(), 100);
 	ck_assert_uint_eq(get_n(), 10);
 	save_median();
 	ck_assert_uint_eq(gettime(), 400);
-	ck_assert_uint_eq(get_n(), 20);
 	insertsort(1000, 10, &r);	/* 100 us/op: four entries */
-	set_results(&r);
 	save_median();
-	ck_assert_uint_eq(gettime(), (400 + 300) / 2);
-	ck_assert_uint_eq(get_n(), (20 + 10) / 2);
-	for (i = 0; i < 2 * TRIES; i++)
-		insertsort((uint64)(i + 1), 1, &r);
-	ck_assert_int_eq(r.N, TRIES);
-	for (i = 1; i < r.N; i++)
-		ck_assert(r.v[i - 1].u * r.v[i].n <= r.v[i].u * r.v[i - 1].n);
-	r.N = TRIES + 5;
-	set_results(&r);
-	ck_assert_int_eq(get_results()->N, TRIES);
+	ck_assert_uint_eq(gettime(), (300 + 400) / 2);
+	ck_assert_uint_eq(get_n(), (10 + 20) / 2);
+	ck_assert_int_ge(sizeof_result(3 * TRIES), (int)sizeof(result_t) +
+	    2 * TRIES * (int)sizeof(value_t));
+	ck_assert_int_eq(sizeof_result(1), (int)sizeof(result_t));
+	big = malloc((size_t)sizeof_result(3 * TRIES));
+	ck_assert_ptr_nonnull(big);
+	insertinit(big);
+	for (i = 0; i < 3 * TRIES; i++)
+		insertsort((uint64)(i + 1), 1, big);
+	ck_assert_int_eq(big->N, 3 * TRIES);
+	for (i = 1; i < big->N; i++)
+		ck_assert(big->v[i - 1].u * big->v[i].n >=
+		    big->v[i].u * big->v[i - 1].n);
+	ck_assert_uint_eq(big->v[big->N - 1].u, 1);
+	set_results(big);
+	ck_assert_uint_eq(gettime(), (uint64)(3 * TRIES - 3 * TRIES / 2));
+	save_minimum();
+	ck_assert_uint_eq(gettime(), 1);
 	insertinit(&r);
 	set_results(&r);
-	save_median();
-	ck_assert_uint_eq(get_n(), 0);
+	ck_assert_uint_eq(get_n(), 1);
 	ck_assert_uint_eq(gettime(), 0);
+	save_minimum();
+	ck_assert_uint_eq(get_n(), 1);
+	ck_assert_uint_eq(gettime(), 0);
+	set_results(NULL);
+	ck_assert_ptr_eq(get_results(), &r);
+	free(big);
 }
 END_TEST
 
@@ -406,7 +427,9 @@ do_tell_id(iter_t iterations, void *cookie)
 {
 	char c = (char)('0' + benchmp_childid());
 
-	(void)iterations;
+	/* Once per worker: lmbench also calls it before every interval. */
+	if (iterations != 0)
+		return;
 	if (write(*(int *)cookie, &c, 1) != 1)
 		abort();
 }
@@ -471,9 +494,11 @@ START_TEST(test_morefds)
 END_TEST
 
 /*
- * After benchmp() the kept interval is a real one of the reported round:
- * the middle of get_results(), which is sorted, and a few milliseconds
- * long with ENOUGH=5000, not counts scaled up to a second.
+ * After benchmp() the kept interval is a real one of the reported round,
+ * scaled by a power of ten of at most 1000 so that gettime() / get_n()
+ * keeps the clock's resolution: the middle of get_results(), which is
+ * sorted the slowest first, and at most a few seconds long with
+ * ENOUGH=5000 (a few milliseconds times 1000).
  */
 START_TEST(test_real_interval)
 {
@@ -485,19 +510,19 @@ START_TEST(test_real_interval)
 	ck_assert_ptr_null(bm_compat_errmsg());
 	r = get_results();
 	ck_assert_int_ge(r->N, 1);
-	ck_assert_int_le(r->N, TRIES);
+	ck_assert_int_le(r->N, 5);
 	ck_assert_int_eq(r->N % 2, 1);
 	for (i = 1; i < r->N; i++)
-		ck_assert(r->v[i - 1].u * r->v[i].n <=
-		    r->v[i].u * r->v[i - 1].n);
+		ck_assert((double)r->v[i - 1].u * (double)r->v[i].n >=
+		    (double)r->v[i].u * (double)r->v[i - 1].n);
 	ck_assert_uint_eq(get_n(), r->v[r->N / 2].n);
 	ck_assert_uint_eq(gettime(), r->v[r->N / 2].u);
 	ck_assert_uint_gt(get_n(), 0);
-	ck_assert_uint_lt(gettime(), 500000);
+	ck_assert_uint_lt(gettime(), 500000000);
 	save_median();
 	ck_assert_uint_eq(get_n(), r->v[r->N / 2].n);
 	save_minimum();
-	ck_assert_uint_eq(get_n(), r->v[0].n);
+	ck_assert_uint_eq(get_n(), r->v[r->N - 1].n);
 	unsetenv("ENOUGH");
 }
 END_TEST
@@ -533,9 +558,14 @@ START_TEST(test_start_inside)
 	benchmp(NULL, do_setup_start, NULL, 0, 1, 0, 3, NULL);
 	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
 	ck_assert_uint_gt(get_n(), 1);
-	/* 40 ms of sleep in every call: timed, the interval is longer. */
-	ck_assert_msg(gettime() < 40000, "kept interval %llu us of n %llu",
-	    (unsigned long long)gettime(), (unsigned long long)get_n());
+	/*
+	 * 40 ms of sleep in every call: timed, an operation would take
+	 * 40000 us or more (the kept interval is scaled by a power of ten,
+	 * so its time per operation is what is checked).
+	 */
+	ck_assert_msg((double)gettime() / (double)get_n() < 1000,
+	    "kept interval %llu us of n %llu", (unsigned long long)gettime(),
+	    (unsigned long long)get_n());
 	unsetenv("ENOUGH");
 	unsetenv("BENCHMP_PROCESSES");
 }
@@ -590,7 +620,7 @@ START_TEST(test_no_time)
 	ck_assert_ptr_nonnull(bm_compat_errmsg());
 	ck_assert_msg(strstr(bm_compat_errmsg(), "no measurable time") !=
 	    NULL, "%s", bm_compat_errmsg());
-	ck_assert_uint_eq(get_n(), 0);
+	ck_assert_uint_eq(get_n(), 1);
 	ck_assert_uint_eq(gettime(), 0);
 	ck_assert_int_eq(get_results()->N, 0);
 	unsetenv("BENCHMP_PROCESSES");
@@ -629,8 +659,177 @@ START_TEST(test_errmsg_twice)
 	ck_assert_ptr_nonnull(bm_compat_errmsg());
 	ck_assert_msg(strstr(bm_compat_errmsg(), "ENOUGH") != NULL, "%s",
 	    bm_compat_errmsg());
-	ck_assert_uint_eq(get_n(), 0);
+	ck_assert_uint_eq(get_n(), 1);
 	ck_assert_int_eq(get_results()->N, 0);
+}
+END_TEST
+
+/*
+ * lmbench calls initialize(n) and cleanup(n), untimed, around every
+ * interval with the interval's n (and with 0 once per worker).  A body
+ * written for that (lmbench's lat_fs sets its names up only when n > 0)
+ * finds what initialize(n) made for its own n, or aborts.
+ */
+struct per_interval {
+	iter_t n;	/* what initialize(n) set up, 0 when nothing */
+	char *buf;
+};
+
+static void
+pi_init(iter_t iterations, void *cookie)
+{
+	struct per_interval *p = cookie;
+
+	if (iterations == 0)
+		return;
+	if (p->buf != NULL)
+		abort();	/* cleanup did not run after the last one */
+	p->n = iterations;
+	p->buf = malloc(16);
+	if (p->buf == NULL)
+		abort();
+}
+
+static void
+pi_body(iter_t iterations, void *cookie)
+{
+	struct per_interval *p = cookie;
+
+	if (p->buf == NULL || p->n != iterations)
+		abort();
+	while (iterations-- > 0)
+		(void)getppid();
+}
+
+static void
+pi_cleanup(iter_t iterations, void *cookie)
+{
+	struct per_interval *p = cookie;
+
+	if (iterations == 0)
+		return;
+	if (p->buf == NULL || p->n != iterations)
+		abort();
+	free(p->buf);
+	p->buf = NULL;
+	p->n = 0;
+}
+
+START_TEST(test_per_interval_init)
+{
+	struct per_interval p = { 0, NULL };
+
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(pi_init, pi_body, pi_cleanup, 0, 1, 0, 3, &p);
+	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
+	ck_assert_uint_gt(gettime(), 0);
+	ck_assert_uint_gt(get_n(), 0);
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
+/* The same with a body that drives its own intervals (lmbench's lat_sig). */
+static void
+pi_self_driven(iter_t iterations, void *cookie)
+{
+	struct per_interval *p = cookie;
+	void *state = benchmp_getstate();
+
+	for (;;) {
+		if (p->buf == NULL || p->n != iterations)
+			abort();
+		while (iterations-- > 0)
+			(void)getppid();
+		iterations = benchmp_interval(state);
+	}
+}
+
+START_TEST(test_per_interval_self_driven)
+{
+	struct per_interval p = { 0, NULL };
+
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	benchmp(pi_init, pi_self_driven, pi_cleanup, 0, 1, 0, 3, &p);
+	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
+	ck_assert_uint_gt(gettime(), 0);
+	unsetenv("BENCHMP_PROCESSES");
+}
+END_TEST
+
+/* Outside a worker there is no interval: a count of 0, not a crash. */
+START_TEST(test_interval_outside)
+{
+	ck_assert_ptr_null(benchmp_getstate());
+	ck_assert_uint_eq(benchmp_interval(benchmp_getstate()), 0);
+	ck_assert_uint_eq(bm_interval(bm_state_current()), 0);
+	ck_assert_uint_eq(bm_interval(NULL), 0);
+}
+END_TEST
+
+/*
+ * A NULL body and negative arguments are refused: get_n() 1 and
+ * gettime() 0 as after any failure, and a message.
+ */
+START_TEST(test_benchmp_bad_args)
+{
+	static const int bad[][4] = {
+		{ -1, 1, 0, 3 }, { 0, -1, 0, 3 }, { 0, 1, -1, 3 },
+		{ 0, 1, 0, -1 }, { INT_MIN, INT_MIN, INT_MIN, INT_MIN },
+	};
+	size_t i;
+
+	benchmp(NULL, NULL, NULL, 0, 1, 0, 3, NULL);
+	ck_assert_ptr_nonnull(bm_compat_errmsg());
+	ck_assert_uint_eq(get_n(), 1);
+	ck_assert_uint_eq(gettime(), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		settime(5);
+		benchmp(NULL, do_getppid, NULL, bad[i][0], bad[i][1],
+		    bad[i][2], bad[i][3], NULL);
+		ck_assert_msg(bm_compat_errmsg() != NULL, "case %zu", i);
+		ck_assert_uint_eq(get_n(), 1);
+		ck_assert_uint_eq(gettime(), 0);
+		ck_assert_int_eq(get_results()->N, 0);
+	}
+}
+END_TEST
+
+/*
+ * An operation longer than the interval keeps its fraction of a
+ * microsecond: gettime() / get_n() is not rounded to a whole number (the
+ * interval is scaled by a power of ten), and the figure is the spin's.
+ */
+static void
+do_spin230us(iter_t iterations, void *cookie)
+{
+	struct timespec a, b;
+
+	(void)cookie;
+	while (iterations-- > 0) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+		do
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+		while ((b.tv_sec - a.tv_sec) * 1000000000L +
+		    (b.tv_nsec - a.tv_nsec) < 230000);
+	}
+}
+
+START_TEST(test_resolution)
+{
+	double us;
+
+	setenv("BENCHMP_TIMER", "clock=posix-thread-cputime", 1);
+	setenv("BENCHMP_PROCESSES", "1", 1);
+	setenv("ENOUGH", "100", 1);
+	benchmp(NULL, do_spin230us, NULL, 0, 1, 0, 3, NULL);
+	ck_assert_msg(bm_compat_errmsg() == NULL, "%s", bm_compat_errmsg());
+	us = (double)gettime() / (double)get_n();
+	ck_assert_msg(get_n() >= 100, "n %llu: whole microseconds",
+	    (unsigned long long)get_n());
+	ck_assert_msg(us >= 229.9 && us < 400, "%.4f us", us);
+	unsetenv("ENOUGH");
+	unsetenv("BENCHMP_PROCESSES");
+	unsetenv("BENCHMP_TIMER");
 }
 END_TEST
 
@@ -664,6 +863,11 @@ compat_suite(void)
 	tcase_add_test(tc, test_stop_inside_returns);
 	tcase_add_test(tc, test_no_time);
 	tcase_add_test(tc, test_errmsg_once);
+	tcase_add_test(tc, test_per_interval_init);
+	tcase_add_test(tc, test_per_interval_self_driven);
+	tcase_add_test(tc, test_interval_outside);
+	tcase_add_test(tc, test_benchmp_bad_args);
+	tcase_add_test(tc, test_resolution);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,7 +18,8 @@ initialize(iter_t iterations, void *cookie)
 {
 	struct state *s = cookie;
 
-	(void)iterations;
+	if (iterations != 0)	/* once per worker, not per interval */
+		return;
 	if ((s->buf = malloc(s->size)) == NULL) {
 		perror("bw_mem_rd: malloc");
 		exit(1);
@@ -46,7 +47,8 @@ cleanup(iter_t iterations, void *cookie)
 {
 	struct state *s = cookie;
 
-	(void)iterations;
+	if (iterations != 0)	/* once per worker, not per interval */
+		return;
 	free(s->buf);
 	s->buf = NULL;
 }
@@ -68,7 +70,7 @@ main(int argc, char **argv)
 		s.size = v;
 	}
 	benchmp(initialize, rd, cleanup, 0, 1, 0, TRIES, &s);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "bw_mem_rd: %s\n", bm_compat_errmsg());
 		return 1;
 	}

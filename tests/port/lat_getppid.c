@@ -15,7 +15,7 @@ int
 main(void)
 {
 	benchmp(NULL, do_getppid, NULL, 0, 1, 0, TRIES, NULL);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "lat_getppid: %s\n", bm_compat_errmsg());
 		return 1;
 	}

@@ -31,7 +31,8 @@ initialize(iter_t iterations, void *cookie)
 {
 	struct state *s = cookie;
 
-	(void)iterations;
+	if (iterations != 0)	/* once per worker, not per interval */
+		return;
 	if (handle_scheduler(benchmp_childid(), 0, 1) != 0) {
 		fprintf(stderr, "lat_pipe_port: bad LMBENCH_SCHED\n");
 		exit(1);
@@ -76,7 +77,8 @@ cleanup(iter_t iterations, void *cookie)
 {
 	struct state *s = cookie;
 
-	(void)iterations;
+	if (iterations != 0)	/* once per worker, not per interval */
+		return;
 	close(s->to[1]);
 	close(s->from[0]);
 	if (s->pid > 0) {
@@ -92,7 +94,7 @@ main(void)
 	struct state s = { .pid = 0 };
 
 	benchmp(initialize, doit, cleanup, 0, 1, 0, TRIES, &s);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "lat_pipe_port: %s\n", bm_compat_errmsg());
 		return 1;
 	}

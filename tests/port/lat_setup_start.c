@@ -35,7 +35,7 @@ int
 main(void)
 {
 	benchmp(NULL, doit, NULL, 0, 1, 0, TRIES, NULL);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "lat_setup_start: %s\n", bm_compat_errmsg());
 		return 1;
 	}

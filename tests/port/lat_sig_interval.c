@@ -21,7 +21,8 @@ initialize(iter_t iterations, void *cookie)
 {
 	struct sigaction sa;
 
-	(void)iterations;
+	if (iterations != 0)	/* once per worker, not per interval */
+		return;
 	(void)cookie;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
@@ -50,7 +51,7 @@ int
 main(void)
 {
 	benchmp(initialize, doit, NULL, 0, 1, 0, TRIES, NULL);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "lat_sig_interval: %s\n", bm_compat_errmsg());
 		return 1;
 	}

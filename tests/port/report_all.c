@@ -55,7 +55,7 @@ main(void)
 	fflush(stderr);
 	fprintf(stderr, "--- measured\n");
 	benchmp(NULL, doit, NULL, 20000, 1, 0, 3, NULL);
-	if (get_n() == 0) {
+	if (gettime() == 0) {
 		fprintf(stderr, "report_all: %s\n", bm_compat_errmsg());
 		return 1;
 	}
