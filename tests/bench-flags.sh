@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-flags.sh: scripts/bench-flags.sh --rules on the recorded quiet,
-# budgeted and loaded suites gives the numbers benchmp(3) quotes for the
-# robust figure's rules, and the library's rule is the one chosen there
+# budgeted and loaded suites gives the numbers doc/measurements.md quotes
+# for the robust figure's rules (benchmp(3) states them), and the library's rule is the one chosen there
 # (twice the distance to the third-best process, from three processes:
 # "five", the rule before, gives the numbers quoted for it); bad usage
 # exits 2.
