@@ -24,7 +24,8 @@
 # the shown value's run-to-run CV (the value is the best process under
 # every rule, so it does not change, but five gives figures of three or
 # four processes no robust figure: they show their median).  This is the
-# comparison benchmp(3) gives.
+# comparison doc/measurements.md gives ("benchmp(3): the robust figure's
+# interval").
 set -eu
 LC_ALL=C
 export LC_ALL

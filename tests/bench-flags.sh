@@ -1,10 +1,10 @@
 #!/bin/sh
 # bench-flags.sh: scripts/bench-flags.sh --rules on the recorded quiet,
 # budgeted and loaded suites gives the numbers doc/measurements.md quotes
-# for the robust figure's rules (benchmp(3) states them), and the library's rule is the one chosen there
-# (twice the distance to the third-best process, from three processes:
-# "five", the rule before, gives the numbers quoted for it); bad usage
-# exits 2.
+# for the robust figure's rules, and the library's rule is the one chosen
+# there (twice the distance to the third-best process, from three
+# processes: "five", the rule before, gives the numbers quoted for it);
+# bad usage exits 2.
 . "$top_srcdir/tests/lib.sh"
 
 if ! have_jq; then
