@@ -54,7 +54,7 @@ struct sem_state {
  * (the end, a failure, a fatal signal: tool_fatal_signals) removes it.
  * SIGKILL cannot be caught, and the kernel removes a set at once, not
  * when its last user goes (as it does a shared memory segment), so the
- * set has a guardian: a process of its own session, forked right after
+ * set has a guardian: a process in a session of its own, forked right after
  * the set is made, that waits on a pipe whose write end only the tool,
  * its workers and their partners hold.  When they have all gone without
  * a word (killed), the guardian reads end of file and removes the set;

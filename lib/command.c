@@ -357,7 +357,7 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 		waitpid(pid, NULL, 0);
 	}
 	t1 = bm__clock_now(&ctx->timer);
-	/* Nothing the command started outlives its run (issue 15, item 4). */
+	/* Nothing the command started outlives its run. */
 	if ((err = command_sweep(ctx, pid, before, argv[0])) != 0 && rc == 0)
 		rc = err;
 	got = read(errp[0], &err, sizeof err);

@@ -5,7 +5,7 @@
 # Usage: scripts/bench-estimators.sh [RUN.jsonl RUN.jsonl ...]
 #
 # Reads two or more runs of the suite (benchmp-run's records; default: the
-# three suites on the development VM kept in tests/data) and, for every
+# three suites of a 2-vCPU Intel Xeon KVM guest kept in tests/data) and, for every
 # figure found in all of them, computes each candidate estimator from the
 # record's intervals in every run: the median of the rounds' medians (the
 # record's "median"), the best process (the best of the rounds' medians,

@@ -4,8 +4,7 @@
 # Usage: sh scripts/bench-lmbench.sh BUILDDIR
 #
 # There is no lmbench binary here: its figures are the ranges measured on
-# the development VM (doc/lmbench-definitions in the issue, 2026-11-23),
-# written below.  Each benchmp figure is the median of ROUNDS runs, the
+# a 2-vCPU AMD EPYC KVM guest (2026-11-23), written below.  Each benchmp figure is the median of ROUNDS runs, the
 # tools interleaved round by round so that they meet the same drifts of
 # the machine; the file is 8 MB in a private temporary directory, and
 # lat_sem and lat_fcntl run pinned to CPU 0 as lmbench's figures were.
@@ -68,7 +67,7 @@ while [ "$round" -lt "$rounds" ]; do
 	round=$((round + 1))
 done
 
-echo "benchmp against lmbench's figures (development VM), $rounds interleaved runs each"
+echo "benchmp against lmbench's figures (a 2-vCPU AMD EPYC KVM guest, 2026-11-23), $rounds interleaved runs each"
 printf '%-44s %12s  %-18s %s\n' figure benchmp "lmbench" verdict
 while IFS='|' read -r head cmd; do
 	# shellcheck disable=SC2086

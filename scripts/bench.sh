@@ -3,11 +3,11 @@
 #
 # Usage: sh scripts/bench.sh BUILDDIR
 #
-# Every figure is a median over several runs made now, beside its target
-# from the foundation issue; the peer (Google Benchmark timing getppid())
-# runs in the same session so that the comparison shares the machine's
-# mood.  Exit status 0 whatever the figures (a MISS is information, not a
-# build failure), 1 when a program fails to run.
+# Every figure is a median over several runs made now, beside its target;
+# the peer (Google Benchmark timing getppid()) runs right after benchmp's
+# so that the comparison shares the machine's mood.  Exit status 0
+# whatever the figures (a MISS is information, not a build failure), 1
+# when a program fails to run.
 set -u
 prog=bench.sh
 # shellcheck source=scripts/bench-lib.sh
@@ -89,7 +89,7 @@ row figure value target verdict
 # Cold: every run calibrates.
 repeat 5 "$bin/lat_syscall" null || exit 1
 cold=$(bench_median <"$tmp/wall")
-# (Issue 26's target: a cold figure within half a second.)
+# (The target: a cold figure within half a second.)
 row "cold lat_syscall null, wall s (median of 5)" "$cold" "<= 0.5" \
     "$(verdict "$cold <= 0.5")"
 

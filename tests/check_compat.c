@@ -603,7 +603,7 @@ START_TEST(test_stop_inside_returns)
 END_TEST
 
 /*
- * A body that does nothing gives no figure (issue 29): benchmp() fails,
+ * A body that does nothing gives no figure: benchmp() fails,
  * get_n() and gettime() are 0 (not 2^62 and 0) and the message says so.
  */
 static void

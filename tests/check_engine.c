@@ -1480,7 +1480,7 @@ bench_stop_once(bm_iter_t n, void *cookie)
 }
 
 /*
- * Ctrl-Z in the middle of the timed intervals (issue 29): the whole
+ * Ctrl-Z in the middle of the timed intervals: the whole
  * process group (the parent and its workers) is stopped for 9 s, longer
  * than the parent's 8 s bound on a phase (loose: a loaded machine must
  * not reach it otherwise), and continued.  The run must

@@ -22,7 +22,7 @@
 # as a reader types them), with the ```c block saved under the name the
 # line before it gives ("Save this as `NAME`:").  A ```text block is
 # output README shows from its fixed example files: each of its lines must
-# be a line the session printed.  The session runs in a
+# be a line the shell printed.  The shell runs in a
 # private directory laid out as the top of the source tree (a link to
 # each of its entries, and build/ a link to this build), so the commands
 # run exactly as written and what they write lands there; TMPDIR is
@@ -278,7 +278,7 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 # What the commands print: each expected only when README has the command
-# (and the session ran to its end: a failure above stopped it).
+# (and the shell ran to its end: a failure above stopped it).
 expect_out() {
 	if [ "$rc" -eq 0 ] && grep -qF -- "$1" "$tmp/session.sh" && ! grep -Eq -- "$2" "$tmp/session.out"; then
 		fail "'$1' printed no line matching '$2'"

@@ -52,8 +52,8 @@ enum {
 /*
  * The warmup when -W is not given: a fresh process runs its first tens of
  * milliseconds slowly (page faults, cold caches and predictors, the
- * scheduler placing it), and on the development VM one run in ten then
- * reported a figure 50% high.  lmbench's default is no warmup.
+ * scheduler placing it): one run in ten then reported a figure 50% high
+ * (doc/measurements.md, "The first warmup").  lmbench's default is none.
  */
 #define TOOL_DEFAULT_WARMUP_US 50000
 
@@ -61,8 +61,8 @@ enum {
  * The warmup of each round after a figure's first, unless -W or
  * --later-warmup says otherwise: the first round's warmup brings the
  * machine to the figure's state, and a later round's fresh workers warm up
- * their own pages and caches in milliseconds.  (Rounds of 5 ms missed the
- * fast mode of a figure no more often than rounds of 50: benchmp(3).)
+ * their own pages and caches in milliseconds (doc/measurements.md, "The
+ * later rounds' warmup").
  */
 #define TOOL_LATER_WARMUP_US 5000
 

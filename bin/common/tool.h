@@ -36,8 +36,8 @@ struct tool {
 	 * after a figure's first (bm_options' later_warmup_us; 0 unset:
 	 * TOOL_LATER_WARMUP_US, or -W's time when -W was given).  A figure
 	 * whose processes cross CPUs warms up fully every round
-	 * (placement_begin): on the development VM the warmup decided the
-	 * state such a pair settles in.
+	 * (placement_begin): the warmup decides the state such a pair
+	 * settles in (doc/measurements.md, "The later rounds' warmup").
 	 */
 	uint64_t later_warmup_us;
 	uint64_t started_ns;		/* when the tool started */
