@@ -10,17 +10,8 @@
 
 /*
  * A figure is flagged noisy when the 95% confidence interval of its median
- * is wider than 10% of the median.  The width is what the next run's
- * figure may move by.  In three back-to-back standard suites on the
- * 2-CPU development VM under load (tests/data/suite-vm-*.jsonl), 50 of
- * the 109 summary figures moved by more than 10% between runs; with this
- * rule and the disturbed one (bm__stats_disturbed) the median was
- * flagged in 145 of those figures' 150 runs, and in 243 of all 327
- * figure-runs.  At 5% (the rule before) it was 149 of 150 and 269 of 327,
- * flagging lat_ops figures that moved by under 2%.  10% is the promise a
- * user reads a figure by (beyond 10% run to run is flagged), so the rule
- * says what it costs: an interval wider than that may be left by the
- * next run.  scripts/bench-flags.sh computes these counts again.
+ * is wider than 10% of the median, the promise a user reads a figure by
+ * (doc/measurements.md, "benchmp(3): which statistic a figure shows").
  */
 #define STATS_NOISY_WIDTH	0.10
 /*
