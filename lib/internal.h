@@ -679,14 +679,10 @@ void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
 /*
  * The least half-width of a figure's interval, relative to its median:
  * how far the host lets a figure move from one run to the next whatever
- * the run's own scatter.  On the development VM (2 CPUs under KVM) the
- * steadiest figures (mhz, lat_proc procedure, lat_ops, lat_mem_rd in L1)
- * had order-statistic intervals of 0.01-0.2% while their medians moved by
- * up to 0.4% between runs a minute apart (the clock the host gives the
- * guest), so that such an interval held the next run's median in 2 of 6
- * pairs.  The interval of one run cannot see that drift; it is added as a
- * systematic part, and the record keeps the statistical interval apart
- * (ci_stat_lo, ci_stat_hi).  The engine's "another round?" reads
+ * the run's own scatter (doc/measurements.md, "benchmp(3): the
+ * interval's floor").  The interval of one run cannot see that drift; it
+ * is added as a systematic part, and the record keeps the statistical
+ * interval apart (ci_stat_lo, ci_stat_hi).  The engine's "another round?" reads
  * the same widened interval (bm__stats_interval).
  */
 #define BM__CI_FLOOR 0.005
