@@ -749,6 +749,28 @@ int bm__stats_robust(const double *v, const unsigned *round, size_t n,
     unsigned nr, int higher, int disturbed, double floor, bm__robust *out);
 
 /*
+ * A change between two arms as the log of a ratio B/A (paired.c): the
+ * Hodges-Lehmann estimate, its rank interval and its achieved level,
+ * the p value of no change and the pairs (or the smaller sample) used.
+ */
+typedef struct bm__paired {
+	size_t n;
+	double shift;
+	double lo;
+	double hi;
+	double level;
+	double p;
+} bm__paired;
+/* At most this many pairs, or values in a sample (n(n+1)/2 averages). */
+#define BM__PAIRED_MAX		2000
+/* Paired rounds a[i], b[i] (signed ranks).  0, BM_ERANGE, -ENOMEM. */
+int bm__paired_logratio(const double *a, const double *b, size_t n,
+    double level, bm__paired *out);
+/* Two independent samples (rank sums).  0, BM_ERANGE, -ENOMEM. */
+int bm__shift_logratio(const double *a, size_t na, const double *b,
+    size_t nb, double level, bm__paired *out);
+
+/*
  * The calibration's interval search over a fake loop (fn(arg, n) gives
  * the ns of n iterations), for tests: the answer in us and *settled.
  */

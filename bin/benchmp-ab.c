@@ -1,0 +1,704 @@
+/* benchmp-ab.c: interleaved, paired comparison of two arms running the same tools. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "benchmp.h"
+#include "internal.h"
+#include "common/ab.h"
+
+#define AB_NAME			"benchmp-ab"
+/* Usage errors exit 2, a worse figure or a failure 1, --strict's undecided 3. */
+#define AB_EXIT_WORSE		1
+#define AB_EXIT_USAGE		2
+#define AB_EXIT_UNDECIDED	3
+/* The level of the intervals shown, and the false alarms a decision allows. */
+#define AB_LEVEL		0.95
+/*
+ * A figure settles early (stops taking rounds) on an interval at 1 -
+ * AB_LOOK_ALPHA / m for m figures: looking after every round repeats the
+ * test, and a constant stricter level at each look (Pocock's boundary;
+ * 0.01 for about twenty looks keeps the overall rate near 0.05) pays for
+ * the repeats; the division by m is Bonferroni's, across figures.
+ */
+#define AB_LOOK_ALPHA		0.01
+/* Benjamini-Hochberg's false discovery rate at the end of the budget. */
+#define AB_FDR			0.05
+/* No figure settles before this many rounds. */
+#define AB_MIN_ROUNDS		6
+
+/* What the command line asks for. */
+struct ab_opts {
+	char **a;		/* arm A's prefix words, NULL-terminated */
+	char **b;
+	const char *a_text;	/* as typed, for messages */
+	const char *b_text;
+	double threshold;	/* a fraction: 0.02 for 2% */
+	double budget;		/* seconds, 0 for the default */
+	unsigned max_rounds;
+	unsigned min_rounds;
+	double timeout;		/* seconds an arm's run may take */
+	int json;
+	int strict;
+	int control;
+	int duet;
+	int random;		/* a random order instead of Thue-Morse's */
+	unsigned long seed;
+	int calibrate;
+	const char *records_path;	/* --records: every run's records */
+	FILE *records;
+	struct ab_plan plan;
+};
+
+static volatile sig_atomic_t ab_stop;
+
+/* Print a message to stderr and exit with status code. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+ab_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", AB_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* Print the usage line to f. */
+static void
+ab_usage_line(FILE *f)
+{
+	fprintf(f, "usage: %s [options] --a PREFIX --b PREFIX [--] TOOL "
+	    "[ARGS...]\n       %s [options] --a PREFIX --b PREFIX --plan FILE\n",
+	    AB_NAME, AB_NAME);
+}
+
+/* Print the full help to stdout and exit 0. */
+static void __attribute__((noreturn))
+ab_help(void)
+{
+	ab_usage_line(stdout);
+	printf("\n"
+	    "Runs PREFIX TOOL ARGS --json for arm A and for arm B in rounds, in "
+	    "Thue-Morse\norder (AB BA BA AB ...), pairs each round's A and B "
+	    "and decides, per figure,\nfrom the paired ratios B/A: worse, "
+	    "better, same (the interval inside\n+-threshold) or undecided "
+	    "(the budget ran out first).\n\n"
+	    "  --a PREFIX       arm A's command prefix, split into words "
+	    "like env(1)'s\n"
+	    "                   arguments; a last word ending in / is a "
+	    "directory the\n"
+	    "                   tool is taken from; '' runs the tool as it is\n"
+	    "  --b PREFIX       arm B's\n"
+	    "  --control        run A against A (no --b): the noise floor\n"
+	    "  --plan FILE      one TOOL ARGS per line, all in each round "
+	    "('#' comments)\n"
+	    "  --threshold P    the change that matters, percent (0.1 to 50, "
+	    "default 2)\n"
+	    "  --budget S       wall-time budget in seconds (1 to 86400; "
+	    "default 10 a\n"
+	    "                   command)\n"
+	    "  --max-rounds N   at most N rounds (6 to %d, default 200)\n"
+	    "  --min-rounds N   no verdict before N rounds (6 to max, default "
+	    "6)\n"
+	    "  --timeout S      an arm's run may take S seconds (1 to 3600, "
+	    "default 120)\n"
+	    "  --duet           run A and B at once, one on each CPU, "
+	    "swapping each round\n"
+	    "  --random[=SEED]  a random order of A and B in each round\n"
+	    "  --no-calibrate   leave ENOUGH, TIMING_O and LOOP_O to each "
+	    "run\n"
+	    "  --records FILE   append every run's records to FILE, each "
+	    "with its arm\n"
+	    "                   and round (ab_arm, ab_round)\n"
+	    "  --json           one JSON object per figure\n"
+	    "  --strict         exit 3 when a figure is undecided\n"
+	    "  -h, --help       print this help\n"
+	    "  -V, --version    print the version\n\n"
+	    "Exit status: 0 no figure worse, 1 a figure worse or a failure, "
+	    "2 usage error,\n3 undecided under --strict.\n", BM__PAIRED_MAX);
+	exit(0);
+}
+
+/* Report a usage error and exit 2. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+ab_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", AB_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ab_usage_line(stderr);
+	exit(AB_EXIT_USAGE);
+}
+
+/* Parse a number in [lo, hi] for option name, or exit 2. */
+static double
+ab_number(const char *name, const char *s, double lo, double hi)
+{
+	double v;
+
+	if (bm_parse_double(s, lo, hi, &v) != 0)
+		ab_usage_error("%s: '%s' is not a number from %g to %g", name,
+		    s, lo, hi);
+	return v;
+}
+
+/* Seconds on the monotonic clock. */
+static double
+ab_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Note a terminating signal: the rounds stop, the children are killed. */
+static void
+ab_on_signal(int sig)
+{
+	(void)sig;
+	ab_stop = 1;
+}
+
+/* Thue-Morse's sequence: 0 when round r runs A first, 1 when B first. */
+static int
+ab_thue_morse(unsigned r)
+{
+	return __builtin_popcount(r) & 1;
+}
+
+/*
+ * Calibrate once for both arms: run enough --export --all (beside this
+ * program, else on PATH) and export what it prints, unless the caller
+ * exported the three values already.  Both arms then subtract the same
+ * overheads, so a calibration that differs between runs is not a
+ * difference between the arms.
+ */
+static void
+ab_calibrate(void)
+{
+	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
+	struct ab_run run;
+	char path[4096];
+
+	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
+	    getenv("LOOP_O") != NULL)
+		return;
+	if (ab_beside_self("enough", path, sizeof path) != 0)
+		snprintf(path, sizeof path, "enough");
+	argv[0] = path;
+	if (ab_run_start(&run, argv, NULL) != 0 ||
+	    ab_run_wait(&run, 1, 120, &ab_stop) != 0 || run.status != 0) {
+		fprintf(stderr, "%s: warning: no calibration (%s): each run "
+		    "calibrates itself\n", AB_NAME, run.why[0] ? run.why :
+		    "enough failed");
+		ab_run_free(&run);
+		return;
+	}
+	for (line = strtok_r(run.out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *eq;
+
+		if (strncmp(line, "export ", 7) != 0 ||
+		    (eq = strchr(line + 7, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		if (strcmp(line + 7, "ENOUGH") != 0 &&
+		    strcmp(line + 7, "TIMING_O") != 0 &&
+		    strcmp(line + 7, "LOOP_O") != 0)
+			continue;
+		if (getenv(line + 7) == NULL)
+			setenv(line + 7, eq + 1, 0);
+	}
+	ab_run_free(&run);
+}
+
+/* Parse the command line into o; exit 2 on a usage error. */
+static void
+ab_options(int argc, char **argv, struct ab_opts *o)
+{
+	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
+	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_DUET, OPT_RANDOM, OPT_NOCAL,
+	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS };
+	static const struct option longopts[] = {
+		{ "a", required_argument, NULL, OPT_A },
+		{ "b", required_argument, NULL, OPT_B },
+		{ "plan", required_argument, NULL, OPT_PLAN },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "max-rounds", required_argument, NULL, OPT_MAX },
+		{ "min-rounds", required_argument, NULL, OPT_MIN },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "duet", no_argument, NULL, OPT_DUET },
+		{ "random", optional_argument, NULL, OPT_RANDOM },
+		{ "no-calibrate", no_argument, NULL, OPT_NOCAL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "control", no_argument, NULL, OPT_CONTROL },
+		{ "records", required_argument, NULL, OPT_RECORDS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *plan = NULL, *err;
+	int c, min_set = 0;
+
+	memset(o, 0, sizeof *o);
+	o->threshold = 0.02;
+	o->max_rounds = 200;
+	o->min_rounds = AB_MIN_ROUNDS;
+	o->timeout = 120;
+	o->calibrate = 1;
+	/* '+': the options end at TOOL, whose own options follow it. */
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_A:
+			o->a_text = optarg;
+			break;
+		case OPT_B:
+			o->b_text = optarg;
+			break;
+		case OPT_PLAN:
+			plan = optarg;
+			break;
+		case OPT_THRESHOLD:
+			o->threshold = ab_number("--threshold", optarg, 0.1,
+			    50) / 100;
+			break;
+		case OPT_BUDGET:
+			o->budget = ab_number("--budget", optarg, 1, 86400);
+			break;
+		case OPT_MAX:
+			o->max_rounds = (unsigned)ab_number("--max-rounds",
+			    optarg, AB_MIN_ROUNDS, BM__PAIRED_MAX);
+			if (o->max_rounds != ab_number("--max-rounds", optarg,
+			    AB_MIN_ROUNDS, BM__PAIRED_MAX))
+				ab_usage_error("--max-rounds: '%s' is not a "
+				    "whole number", optarg);
+			break;
+		case OPT_MIN:
+			o->min_rounds = (unsigned)ab_number("--min-rounds",
+			    optarg, AB_MIN_ROUNDS, BM__PAIRED_MAX);
+			if (o->min_rounds != ab_number("--min-rounds", optarg,
+			    AB_MIN_ROUNDS, BM__PAIRED_MAX))
+				ab_usage_error("--min-rounds: '%s' is not a "
+				    "whole number", optarg);
+			min_set = 1;
+			break;
+		case OPT_TIMEOUT:
+			o->timeout = ab_number("--timeout", optarg, 1, 3600);
+			break;
+		case OPT_DUET:
+			o->duet = 1;
+			break;
+		case OPT_RANDOM:
+			o->random = 1;
+			o->seed = optarg == NULL ? (unsigned long)time(NULL) ^
+			    (unsigned long)getpid() :
+			    (unsigned long)ab_number("--random", optarg, 0,
+			    4294967295.0);
+			break;
+		case OPT_NOCAL:
+			o->calibrate = 0;
+			break;
+		case OPT_JSON:
+			o->json = 1;
+			break;
+		case OPT_STRICT:
+			o->strict = 1;
+			break;
+		case OPT_CONTROL:
+			o->control = 1;
+			break;
+		case OPT_RECORDS:
+			o->records_path = optarg;
+			break;
+		case 'h':
+			ab_help();
+		case 'V':
+			printf("%s (benchmp) %s\n", AB_NAME, bm_version());
+			exit(0);
+		default:
+			ab_usage_line(stderr);
+			exit(AB_EXIT_USAGE);
+		}
+	}
+	if (o->a_text == NULL)
+		ab_usage_error("--a PREFIX is required (use '' for none)");
+	if (o->control) {
+		if (o->b_text != NULL)
+			ab_usage_error("--control runs A against A: no --b");
+		o->b_text = o->a_text;
+	} else if (o->b_text == NULL) {
+		ab_usage_error("--b PREFIX is required (or --control)");
+	}
+	if (o->min_rounds > o->max_rounds) {
+		if (min_set)
+			ab_usage_error("--min-rounds %u is over --max-rounds "
+			    "%u", o->min_rounds, o->max_rounds);
+		o->min_rounds = o->max_rounds;
+	}
+	if ((o->a = ab_split_words(o->a_text, &err)) == NULL)
+		ab_usage_error("--a: %s", err);
+	if ((o->b = ab_split_words(o->b_text, &err)) == NULL)
+		ab_usage_error("--b: %s", err);
+	if (plan != NULL && optind < argc)
+		ab_usage_error("--plan and a TOOL on the command line: give "
+		    "one");
+	if (plan != NULL) {
+		if (ab_plan_read(&o->plan, plan, &err) != 0)
+			ab_die(AB_EXIT_USAGE, "%s: %s", plan, err);
+	} else if (optind < argc) {
+		if (ab_plan_add(&o->plan, argv + optind,
+		    (size_t)(argc - optind)) != 0)
+			ab_die(1, "out of memory");
+	} else {
+		ab_usage_error("no TOOL to run");
+	}
+	if (o->budget == 0)
+		o->budget = 10.0 * (double)o->plan.n;
+	if (o->budget > 86400)
+		o->budget = 86400;
+	if (o->records_path != NULL &&
+	    (o->records = fopen(o->records_path, "a")) == NULL)
+		ab_die(1, "%s: %s", o->records_path, strerror(errno));
+	if (o->duet && ab_cpus_usable() < 2)
+		ab_die(AB_EXIT_USAGE, "--duet needs two CPUs this process may "
+		    "use; it has %d", ab_cpus_usable());
+}
+
+/* Check that each arm's program exists for each command; exit 2 if not. */
+static void
+ab_check_arms(const struct ab_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->plan.n; i++) {
+		char *what;
+
+		if ((what = ab_arm_missing(o->a, o->plan.cmd[i].argv[0])))
+			ab_die(AB_EXIT_USAGE, "arm A (%s): cannot find '%s'",
+			    o->a_text[0] ? o->a_text : "''", what);
+		if ((what = ab_arm_missing(o->b, o->plan.cmd[i].argv[0])))
+			ab_die(AB_EXIT_USAGE, "arm B (%s): cannot find '%s'",
+			    o->b_text[0] ? o->b_text : "''", what);
+	}
+}
+
+/*
+ * Append the records of one run to f, each marked with its arm and
+ * round (the keys go first in the object).  0 or -1 (errno).
+ */
+static int
+ab_save_records(FILE *f, const char *out, char arm, unsigned round)
+{
+	const char *p = out;
+
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 2 && p[0] == '{' && p[1] == '"')
+			fprintf(f, "{\"ab_arm\":\"%c\",\"ab_round\":%u,%.*s\n",
+			    arm, round, (int)(len - 1), p + 1);
+		p += len + (nl != NULL);
+	}
+	return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+/*
+ * Run command c of the plan once in each arm, in the order first (0 for
+ * A first), one after the other or at once (duet, on CPUs swapped each
+ * round), and add the pair of each of its figures to the table.  Exit 1
+ * with the arm named when an arm fails.
+ */
+static void
+ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
+    unsigned round, int first)
+{
+	struct ab_run run[2];
+	char **argv[2];
+	const char *text[2] = { o->a_text, o->b_text };
+	int arm, k, cpu[2] = { -1, -1 };
+	char why[512];
+
+	argv[0] = ab_arm_argv(o->a, &o->plan.cmd[c]);
+	argv[1] = ab_arm_argv(o->b, &o->plan.cmd[c]);
+	if (argv[0] == NULL || argv[1] == NULL)
+		ab_die(1, "out of memory");
+	if (o->duet) {
+		int cpus[2];
+
+		ab_two_cpus(cpus);
+		cpu[0] = cpus[round & 1];
+		cpu[1] = cpus[!(round & 1)];
+		for (arm = 0; arm < 2; arm++)
+			if (ab_run_start(&run[arm], argv[arm],
+			    &cpu[arm]) != 0)
+				ab_die(1, "arm %c: %s", 'A' + arm,
+				    run[arm].why);
+		ab_run_wait(run, 2, o->timeout, &ab_stop);
+	} else {
+		for (k = 0; k < 2; k++) {
+			arm = k ^ first;
+			if (ab_run_start(&run[arm], argv[arm], NULL) != 0)
+				ab_die(1, "arm %c: %s", 'A' + arm,
+				    run[arm].why);
+			ab_run_wait(&run[arm], 1, o->timeout, &ab_stop);
+			if (ab_stop)
+				break;
+		}
+	}
+	if (ab_stop) {
+		ab_run_free(&run[0]);
+		ab_run_free(&run[1]);
+		ab_die(1, "interrupted");
+	}
+	for (arm = 0; arm < 2; arm++)
+		if (ab_run_failed(&run[arm], why, sizeof why))
+			ab_die(1, "arm %c (%s) failed running %s: %s",
+			    'A' + arm, text[arm][0] ? text[arm] : "''",
+			    o->plan.cmd[c].text, why);
+	for (arm = 0; arm < 2 && o->records != NULL; arm++)
+		if (ab_save_records(o->records, run[arm].out, 'A' + arm,
+		    round) != 0)
+			ab_die(1, "%s: %s", o->records_path, strerror(errno));
+	if (ab_table_add(t, c, run[0].out, run[1].out, why, sizeof why) != 0)
+		ab_die(1, "%s: %s", o->plan.cmd[c].text, why);
+	ab_run_free(&run[0]);
+	ab_run_free(&run[1]);
+	free(argv[0]);
+	free(argv[1]);
+}
+
+/*
+ * The verdict on figure f from its interval at a look: worse or better
+ * when the interval leaves no change out and the estimate is past the
+ * threshold, same when the interval lies within +-threshold, else none.
+ */
+static enum ab_verdict
+ab_verdict_of(const struct ab_figure *f, const bm__paired *st,
+    double threshold)
+{
+	double band = log1p(threshold);
+	int up;
+
+	if (st->lo >= -band && st->hi <= band)
+		return AB_SAME;
+	if ((st->lo > 0 || st->hi < 0) && fabs(st->shift) >= band) {
+		up = st->shift > 0;
+		/* A larger value is worse where lower is better. */
+		return up == !f->higher ? AB_WORSE : AB_BETTER;
+	}
+	return AB_UNDECIDED;
+}
+
+/* Look at every figure not settled yet after a round: settle what is clear. */
+static void
+ab_look(const struct ab_opts *o, struct ab_table *t)
+{
+	double level = 1 - AB_LOOK_ALPHA / (double)t->n;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		struct ab_figure *f = &t->fig[i];
+		bm__paired st;
+
+		if (f->settled || f->n < o->min_rounds)
+			continue;
+		if (bm__paired_logratio(f->a, f->b, f->n, level, &st) != 0)
+			continue;
+		f->verdict = ab_verdict_of(f, &st, o->threshold);
+		f->settled = f->verdict != AB_UNDECIDED;
+	}
+}
+
+/* Order p values for qsort, through their figures' indices. */
+static const double *ab_sort_p;
+static int
+ab_cmp_p(const void *x, const void *y)
+{
+	double a = ab_sort_p[*(const size_t *)x];
+	double b = ab_sort_p[*(const size_t *)y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The final verdicts: every figure's interval at AB_LEVEL, and for those
+ * not settled, a change only where Benjamini-Hochberg's procedure over
+ * all figures' p values keeps it (false discoveries at AB_FDR).
+ */
+static void
+ab_finish(const struct ab_opts *o, struct ab_table *t)
+{
+	double *p = calloc(t->n + 1, sizeof *p);
+	size_t *ix = calloc(t->n + 1, sizeof *ix), i, k, keep = 0;
+
+	if (p == NULL || ix == NULL)
+		ab_die(1, "out of memory");
+	for (i = 0; i < t->n; i++) {
+		struct ab_figure *f = &t->fig[i];
+
+		f->stats_rc = bm__paired_logratio(f->a, f->b, f->n, AB_LEVEL,
+		    &f->st);
+		p[i] = f->n >= 2 ? f->st.p : 1;
+		ix[i] = i;
+	}
+	ab_sort_p = p;
+	qsort(ix, t->n, sizeof *ix, ab_cmp_p);
+	for (k = 0; k < t->n; k++)
+		if (p[ix[k]] <= AB_FDR * (double)(k + 1) / (double)t->n)
+			keep = k + 1;
+	for (k = 0; k < t->n; k++) {
+		struct ab_figure *f = &t->fig[ix[k]];
+		enum ab_verdict v;
+
+		if (f->settled)
+			continue;
+		if (f->stats_rc != 0 || f->n < o->min_rounds) {
+			f->verdict = AB_UNDECIDED;
+			continue;
+		}
+		v = ab_verdict_of(f, &f->st, o->threshold);
+		if ((v == AB_WORSE || v == AB_BETTER) && k >= keep)
+			v = AB_UNDECIDED;
+		f->verdict = v;
+	}
+	free(p);
+	free(ix);
+}
+
+/*
+ * Run the rounds: each round runs every command with a figure not
+ * settled, in both arms, until all are settled, the rounds reach
+ * max_rounds or the next command's pair would pass the budget.
+ */
+static unsigned
+ab_rounds(const struct ab_opts *o, struct ab_table *t, double t0)
+{
+	double *last = calloc(o->plan.n, sizeof *last);
+	unsigned r, ran = 0;
+	size_t c;
+
+	if (last == NULL)
+		ab_die(1, "out of memory");
+	srand((unsigned)o->seed);
+	for (r = 0; r < o->max_rounds; r++) {
+		int any = 0, first;
+
+		first = o->random ? rand() & 1 : ab_thue_morse(r);
+		for (c = 0; c < o->plan.n; c++) {
+			double s = ab_now();
+
+			if (r > 0 && ab_table_settled(t, c))
+				continue;
+			if (r > 0 && s - t0 + last[c] > o->budget)
+				continue;
+			ab_round_command(o, t, c, r, first);
+			last[c] = ab_now() - s;
+			any = 1;
+		}
+		if (!any)
+			break;
+		ran = r + 1;
+		ab_look(o, t);
+	}
+	free(last);
+	return ran;
+}
+
+/* Print the figures, as text or JSON, and return the exit status. */
+static int
+ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
+    double wall)
+{
+	unsigned count[4] = { 0, 0, 0, 0 };
+	size_t i;
+
+	if (!o->json)
+		printf("%s: A: %s | B: %s | %s, threshold %g%%, %u rounds, "
+		    "%.1f s\n", AB_NAME, o->a_text[0] ? o->a_text : "''",
+		    o->b_text[0] ? o->b_text : "''", o->duet ? "duet" :
+		    o->random ? "random order" : "Thue-Morse order",
+		    o->threshold * 100, rounds, wall);
+	for (i = 0; i < t->n; i++) {
+		const struct ab_figure *f = &t->fig[i];
+
+		count[f->verdict]++;
+		if (o->json)
+			ab_print_json(stdout, f, o->threshold, o->control,
+			    o->duet ? "duet" : "interleaved");
+		else
+			ab_print_line(stdout, f, o->control);
+	}
+	if (!o->json)
+		printf("%s: %u worse, %u better, %u same, %u undecided\n",
+		    AB_NAME, count[AB_WORSE], count[AB_BETTER],
+		    count[AB_SAME], count[AB_UNDECIDED]);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		ab_die(1, "cannot write the results: %s", strerror(errno));
+	if (count[AB_WORSE] > 0)
+		return AB_EXIT_WORSE;
+	if (o->strict && count[AB_UNDECIDED] > 0)
+		return AB_EXIT_UNDECIDED;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ab_opts o;
+	struct ab_table t;
+	struct sigaction sa;
+	unsigned rounds;
+	double t0;
+	int rc;
+
+	ab_options(argc, argv, &o);
+	ab_check_arms(&o);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ab_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	t0 = ab_now();
+	if (o.calibrate)
+		ab_calibrate();
+	ab_table_init(&t, o.plan.n);
+	rounds = ab_rounds(&o, &t, t0);
+	ab_finish(&o, &t);
+	rc = ab_report(&o, &t, rounds, ab_now() - t0);
+	if (o.records != NULL && fclose(o.records) != 0)
+		ab_die(1, "%s: %s", o.records_path, strerror(errno));
+	ab_table_free(&t);
+	ab_plan_free(&o.plan);
+	free(o.a);
+	free(o.b);
+	return rc;
+}

@@ -1,0 +1,362 @@
+/* ab-plan.c: benchmp-ab's plan: prefixes split into words, commands, the programs they name. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ab.h"
+
+/*
+ * Split s into words as a shell splits a simple command without
+ * expansions: blanks separate words, single quotes keep everything,
+ * double quotes keep all but a backslash before " or \, a backslash
+ * outside quotes keeps the next character.  One allocation holds the
+ * NULL-terminated array and the words (free() it).  NULL with *err on an
+ * unterminated quote or no memory.
+ */
+char **
+ab_split_words(const char *s, const char **err)
+{
+	size_t len = strlen(s), words = 0;
+	char **argv, *out;
+	const char *p = s;
+
+	if (len > AB_LINE_MAX) {
+		*err = "longer than 4096 characters";
+		return NULL;
+	}
+	/* At most len / 2 + 1 words; their text takes at most len + words. */
+	argv = malloc((len / 2 + 2) * sizeof *argv + 2 * len + 2);
+	if (argv == NULL) {
+		*err = "out of memory";
+		return NULL;
+	}
+	out = (char *)(argv + len / 2 + 2);
+	for (;;) {
+		char q = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == '\0')
+			break;
+		argv[words++] = out;
+		for (; *p != '\0'; p++) {
+			if (q == '\'') {
+				if (*p == '\'')
+					q = 0;
+				else
+					*out++ = *p;
+			} else if (q == '"') {
+				if (*p == '"')
+					q = 0;
+				else if (*p == '\\' && (p[1] == '"' ||
+				    p[1] == '\\'))
+					*out++ = *++p;
+				else
+					*out++ = *p;
+			} else if (*p == '\'' || *p == '"') {
+				q = *p;
+			} else if (*p == '\\' && p[1] != '\0') {
+				*out++ = *++p;
+			} else if (*p == ' ' || *p == '\t' || *p == '\n') {
+				break;
+			} else {
+				*out++ = *p;
+			}
+		}
+		if (q != 0) {
+			free(argv);
+			*err = "a quote is not closed";
+			return NULL;
+		}
+		*out++ = '\0';
+	}
+	argv[words] = NULL;
+	return argv;
+}
+
+/* Add a command (copied) to the plan.  0 or -1 (no memory, too many). */
+int
+ab_plan_add(struct ab_plan *p, char *const *argv, size_t argc)
+{
+	struct ab_cmd *c, *grown;
+	size_t i, len = 0;
+
+	if (argc == 0 || p->n >= AB_PLAN_MAX)
+		return -1;
+	grown = realloc(p->cmd, (p->n + 1) * sizeof *grown);
+	if (grown == NULL)
+		return -1;
+	p->cmd = grown;
+	c = &p->cmd[p->n];
+	memset(c, 0, sizeof *c);
+	if ((c->argv = calloc(argc + 1, sizeof *c->argv)) == NULL)
+		return -1;
+	for (i = 0; i < argc; i++) {
+		if ((c->argv[i] = strdup(argv[i])) == NULL)
+			goto fail;
+		len += strlen(argv[i]) + 1;
+	}
+	c->argc = argc;
+	if ((c->text = malloc(len + 1)) == NULL)
+		goto fail;
+	c->text[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		if (i > 0)
+			strcat(c->text, " ");
+		strcat(c->text, argv[i]);
+	}
+	p->n++;
+	return 0;
+fail:
+	for (i = 0; i < argc; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	return -1;
+}
+
+/* Read a plan file: one TOOL ARGS a line.  0, or -1 and *err. */
+int
+ab_plan_read(struct ab_plan *p, const char *path, const char **err)
+{
+	static char msg[160];
+	char line[AB_LINE_MAX + 2];
+	unsigned long lineno = 0;
+	FILE *f;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		*err = strerror(errno);
+		return -1;
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		size_t len = strlen(line), argc = 0;
+		char **argv, *hash;
+
+		lineno++;
+		if (len > AB_LINE_MAX && line[len - 1] != '\n') {
+			snprintf(msg, sizeof msg, "line %lu: longer than %d "
+			    "characters", lineno, AB_LINE_MAX);
+			goto fail;
+		}
+		if ((hash = strchr(line, '#')) != NULL &&
+		    strspn(line, " \t") == (size_t)(hash - line))
+			continue;
+		if ((argv = ab_split_words(line, err)) == NULL) {
+			snprintf(msg, sizeof msg, "line %lu: %s", lineno, *err);
+			goto fail;
+		}
+		while (argv[argc] != NULL)
+			argc++;
+		if (argc > 0 && ab_plan_add(p, argv, argc) != 0) {
+			free(argv);
+			snprintf(msg, sizeof msg, "line %lu: %s", lineno,
+			    p->n >= AB_PLAN_MAX ? "over 1000 commands" :
+			    "out of memory");
+			goto fail;
+		}
+		free(argv);
+	}
+	if (ferror(f)) {
+		snprintf(msg, sizeof msg, "cannot read: %s", strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	if (p->n == 0) {
+		*err = "no command in it";
+		return -1;
+	}
+	return 0;
+fail:
+	fclose(f);
+	*err = msg;
+	return -1;
+}
+
+/* Release a plan. */
+void
+ab_plan_free(struct ab_plan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		for (j = 0; j < p->cmd[i].argc; j++)
+			free(p->cmd[i].argv[j]);
+		free(p->cmd[i].argv);
+		free(p->cmd[i].text);
+	}
+	free(p->cmd);
+	memset(p, 0, sizeof *p);
+}
+
+/* The number of words of a NULL-terminated prefix. */
+static size_t
+plan_count(char **prefix)
+{
+	size_t n = 0;
+
+	while (prefix != NULL && prefix[n] != NULL)
+		n++;
+	return n;
+}
+
+/* 1 when a prefix's last word is a directory the tool is taken from. */
+static int
+plan_dir_prefix(char **prefix, size_t n)
+{
+	return n > 0 && prefix[n - 1][0] != '\0' &&
+	    prefix[n - 1][strlen(prefix[n - 1]) - 1] == '/';
+}
+
+/*
+ * An arm's argv for a command: the prefix's words, the tool (joined to
+ * the last word when that is a directory; else found beside this program
+ * when it is not on PATH), the tool's arguments and --json.  One
+ * allocation, free() it; NULL without memory.
+ */
+char **
+ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
+{
+	size_t np = plan_count(prefix), n, i, k = 0, extra = 0;
+	char **argv, *text;
+	char beside[PATH_MAX];
+	const char *tool = cmd->argv[0];
+	int dir = plan_dir_prefix(prefix, np);
+
+	if (!dir && strchr(tool, '/') == NULL && np == 0 &&
+	    ab_arm_missing(NULL, tool) != NULL &&
+	    ab_beside_self(tool, beside, sizeof beside) == 0)
+		tool = beside;
+	extra = (dir ? strlen(prefix[np - 1]) : 0) + strlen(tool) + 1;
+	n = np + cmd->argc + 2;
+	if ((argv = malloc(n * sizeof *argv + extra)) == NULL)
+		return NULL;
+	text = (char *)(argv + n);
+	for (i = 0; i < np - (size_t)dir; i++)
+		argv[k++] = prefix[i];
+	snprintf(text, extra, "%s%s", dir ? prefix[np - 1] : "", tool);
+	argv[k++] = text;
+	for (i = 1; i < cmd->argc; i++)
+		argv[k++] = cmd->argv[i];
+	argv[k++] = "--json";
+	argv[k] = NULL;
+	return argv;
+}
+
+/* 1 when path names an executable regular file. */
+static int
+plan_executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+/* 1 when name is found as execvp() would find it. */
+static int
+plan_found(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/') != NULL)
+		return plan_executable(name);
+	if (path == NULL)
+		path = "/bin:/usr/bin";
+	for (p = path; ; p = end + 1) {
+		size_t len;
+
+		end = strchr(p, ':');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (snprintf(buf, sizeof buf, "%.*s%s%s", (int)len, p,
+		    len > 0 ? "/" : "", name) < (int)sizeof buf &&
+		    plan_executable(buf))
+			return 1;
+		if (end == NULL)
+			return 0;
+	}
+}
+
+/*
+ * The program an arm runs that cannot be found, or NULL: the prefix's
+ * first word (the tool too when the prefix is a directory, or when there
+ * is no prefix and the tool is neither on PATH nor beside this program).
+ * A wrapper's own arguments (env's tool) are its to find.
+ */
+char *
+ab_arm_missing(char **prefix, const char *tool)
+{
+	static char name[PATH_MAX];
+	size_t np = plan_count(prefix);
+	int dir = plan_dir_prefix(prefix, np);
+	char beside[PATH_MAX];
+
+	if (dir) {
+		snprintf(name, sizeof name, "%s%s", prefix[np - 1], tool);
+		if (np > 1 && !plan_found(prefix[0])) {
+			snprintf(name, sizeof name, "%s", prefix[0]);
+			return name;
+		}
+		return plan_executable(name) ? NULL : name;
+	}
+	if (np > 0) {
+		snprintf(name, sizeof name, "%s", prefix[0]);
+		return plan_found(name) ? NULL : name;
+	}
+	snprintf(name, sizeof name, "%s", tool);
+	if (plan_found(tool) || (prefix != NULL &&
+	    ab_beside_self(tool, beside, sizeof beside) == 0))
+		return NULL;
+	return name;
+}
+
+/* The path of name beside this program, if it is there: 0 or -1. */
+int
+ab_beside_self(const char *name, char *path, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t len;
+	char *slash;
+
+	if (strchr(name, '/') != NULL)
+		return -1;
+	len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len <= 0)
+		return -1;
+	self[len] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	if (snprintf(path, size, "%s/%s", self, name) >= (int)size)
+		return -1;
+	return plan_executable(path) ? 0 : -1;
+}
+
+/* The CPUs this process may run on. */
+int
+ab_cpus_usable(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+/* Two CPUs this process may run on (the first two of its mask). */
+void
+ab_two_cpus(int cpus[2])
+{
+	cpu_set_t set;
+	int c, k = 0;
+
+	cpus[0] = 0;
+	cpus[1] = 1;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return;
+	for (c = 0; c < CPU_SETSIZE && k < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[k++] = c;
+}

@@ -1,0 +1,313 @@
+/* ab-run.c: benchmp-ab's runs of an arm: start, read with a deadline, reap, kill. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ab.h"
+
+/* The most a run may print on stdout: records of a sweep, bounded. */
+#define AB_OUT_MAX		(16u << 20)
+
+/* Seconds on the monotonic clock. */
+static double
+run_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * In the child: pin to *cpu if asked, put the pipes in place and exec
+ * argv; on failure say why on stderr and exit 127 as a shell does.
+ */
+static void __attribute__((noreturn))
+run_child(char *const *argv, const int *cpu, int out, int err)
+{
+	if (setpgid(0, 0) != 0)
+		_exit(127);
+	if (cpu != NULL) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(*cpu, &set);
+		if (sched_setaffinity(0, sizeof set, &set) != 0) {
+			dprintf(err, "cannot run on CPU %d: %s\n", *cpu,
+			    strerror(errno));
+			_exit(127);
+		}
+	}
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
+		_exit(127);
+	if (out != STDOUT_FILENO)
+		close(out);
+	if (err != STDERR_FILENO)
+		close(err);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], argv);
+	dprintf(STDERR_FILENO, "cannot run '%s': %s\n", argv[0],
+	    strerror(errno));
+	_exit(127);
+}
+
+/* Start argv with its output on pipes, on *cpu if set.  0 or -1 and why. */
+int
+ab_run_start(struct ab_run *run, char *const *argv, const int *cpu)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
+
+	memset(run, 0, sizeof *run);
+	run->status = -1;
+	run->out_fd = run->err_fd = -1;
+	run->pid = -1;
+	run->out_cap = 65536;
+	if ((run->out = malloc(run->out_cap)) == NULL) {
+		snprintf(run->why, sizeof run->why, "out of memory");
+		return -1;
+	}
+	run->out[0] = '\0';
+	if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+		snprintf(run->why, sizeof run->why, "cannot make a pipe: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	if ((run->pid = fork()) < 0) {
+		snprintf(run->why, sizeof run->why, "cannot fork: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	if (run->pid == 0)
+		run_child(argv, cpu, out[1], err[1]);
+	/* Also here, so a kill of the group cannot miss the child's start. */
+	(void)setpgid(run->pid, run->pid);
+	close(out[1]);
+	close(err[1]);
+	run->out_fd = out[0];
+	run->err_fd = err[0];
+	return 0;
+fail:
+	if (out[0] >= 0) {
+		close(out[0]);
+		close(out[1]);
+	}
+	if (err[0] >= 0) {
+		close(err[0]);
+		close(err[1]);
+	}
+	free(run->out);
+	run->out = NULL;
+	return -1;
+}
+
+/* Read what is there on fd into the run (stdout when is_out); 0 at EOF. */
+static int
+run_read(struct ab_run *run, int is_out)
+{
+	char buf[65536];
+	ssize_t got;
+
+	got = read(is_out ? run->out_fd : run->err_fd, buf, sizeof buf);
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (got == 0)
+		return 0;
+	if (is_out) {
+		size_t g = (size_t)got;
+
+		if (run->out_len + g + 1 > AB_OUT_MAX) {
+			run->too_long = 1;
+			return 1;
+		}
+		if (run->out_len + g + 1 > run->out_cap) {
+			size_t cap = run->out_cap;
+			char *p;
+
+			while (run->out_len + g + 1 > cap)
+				cap *= 2;
+			if ((p = realloc(run->out, cap)) == NULL) {
+				run->too_long = 1;
+				return 1;
+			}
+			run->out = p;
+			run->out_cap = cap;
+		}
+		memcpy(run->out + run->out_len, buf, g);
+		run->out_len += g;
+		run->out[run->out_len] = '\0';
+	} else if (run->err_len + 1 < sizeof run->err) {
+		size_t room = sizeof run->err - 1 - run->err_len;
+		size_t g = (size_t)got < room ? (size_t)got : room;
+
+		memcpy(run->err + run->err_len, buf, g);
+		run->err_len += g;
+		run->err[run->err_len] = '\0';
+	}
+	return 1;
+}
+
+/* Kill run's process group (what it forked too) and reap it. */
+static void
+run_kill(struct ab_run *run)
+{
+	if (run->pid <= 0)
+		return;
+	(void)kill(-run->pid, SIGKILL);
+	if (run->status == -1) {
+		while (waitpid(run->pid, &run->status, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* Close what is open of a run's pipes. */
+static void
+run_close(struct ab_run *run)
+{
+	if (run->out_fd >= 0)
+		close(run->out_fd);
+	if (run->err_fd >= 0)
+		close(run->err_fd);
+	run->out_fd = run->err_fd = -1;
+}
+
+/*
+ * Read the n runs' output until each has closed its pipes and exited, or
+ * timeout seconds pass (the late ones are killed, timed_out set) or *stop
+ * is set (all are killed).  Whatever a run forked and left is killed
+ * with its group.  0, or -1 when stopped.
+ */
+int
+ab_run_wait(struct ab_run *runs, int n, double timeout,
+    volatile sig_atomic_t *stop)
+{
+	double deadline = run_now() + timeout;
+	int i, left;
+
+	for (;;) {
+		struct pollfd pfd[4];
+		struct ab_run *who[4];
+		int is_out[4], np = 0, ms;
+		double rest = deadline - run_now();
+
+		left = 0;
+		for (i = 0; i < n && i < 2; i++) {
+			struct ab_run *r = &runs[i];
+
+			if (r->out_fd >= 0) {
+				pfd[np].fd = r->out_fd;
+				pfd[np].events = POLLIN;
+				who[np] = r;
+				is_out[np++] = 1;
+			}
+			if (r->err_fd >= 0) {
+				pfd[np].fd = r->err_fd;
+				pfd[np].events = POLLIN;
+				who[np] = r;
+				is_out[np++] = 0;
+			}
+			if (r->status == -1 && r->out_fd < 0 && r->err_fd < 0 &&
+			    waitpid(r->pid, &r->status, WNOHANG) == 0)
+				left++;
+			left += r->out_fd >= 0 || r->err_fd >= 0;
+		}
+		if (left == 0)
+			break;
+		if (*stop || rest <= 0) {
+			for (i = 0; i < n; i++) {
+				if (runs[i].status == -1 && !*stop)
+					runs[i].timed_out = 1;
+				run_kill(&runs[i]);
+				run_close(&runs[i]);
+			}
+			return *stop ? -1 : 0;
+		}
+		/* With every pipe closed, look for the exit every 10 ms. */
+		ms = np == 0 ? 10 : (int)ceil(rest * 1000);
+		if (ms > 1000)
+			ms = 1000;
+		if (np == 0) {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(pfd, (nfds_t)np, ms) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < np; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (run_read(who[i], is_out[i]) == 0) {
+				int *fd = is_out[i] ? &who[i]->out_fd :
+				    &who[i]->err_fd;
+
+				close(*fd);
+				*fd = -1;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		run_close(&runs[i]);
+		if (runs[i].status == -1)
+			run_kill(&runs[i]);
+		/* The group may outlive its leader: leave nothing behind. */
+		(void)kill(-runs[i].pid, SIGKILL);
+	}
+	return 0;
+}
+
+/* The first line of s, without control characters, into buf. */
+static void
+run_first_line(const char *s, char *buf, size_t size)
+{
+	size_t i = 0;
+
+	for (; *s != '\0' && *s != '\n' && i + 1 < size; s++)
+		buf[i++] = (unsigned char)*s < 0x20 ? '?' : *s;
+	buf[i] = '\0';
+}
+
+/* 1 (with why) when a run did not end well: signal, status, timeout. */
+int
+ab_run_failed(const struct ab_run *run, char *why, size_t size)
+{
+	char line[256];
+
+	run_first_line(run->err, line, sizeof line);
+	if (run->timed_out)
+		snprintf(why, size, "did not finish within its timeout "
+		    "(--timeout)");
+	else if (run->too_long)
+		snprintf(why, size, "printed over %u MB", AB_OUT_MAX >> 20);
+	else if (run->status == -1)
+		snprintf(why, size, "its end was not seen");
+	else if (WIFSIGNALED(run->status))
+		snprintf(why, size, "killed by signal %d (%s)%s%s",
+		    WTERMSIG(run->status), strsignal(WTERMSIG(run->status)),
+		    line[0] ? ": " : "", line);
+	else if (WEXITSTATUS(run->status) != 0)
+		snprintf(why, size, "exit status %d%s%s",
+		    WEXITSTATUS(run->status), line[0] ? ": " : "", line);
+	else
+		return 0;
+	return 1;
+}
+
+/* Release a run's buffers. */
+void
+ab_run_free(struct ab_run *run)
+{
+	run_close(run);
+	free(run->out);
+	run->out = NULL;
+}

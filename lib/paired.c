@@ -1,0 +1,293 @@
+/* paired.c: rank statistics of a change between two arms: paired rounds and two samples. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Both statistics work on log values, so a change is a ratio (B/A) and
+ * its interval never crosses zero in the figure's own scale.  They are
+ * rank statistics: the Hodges-Lehmann estimate (the median of the pairs'
+ * averages, or of the differences between the samples) and the interval
+ * its rank test inverts (Wilcoxon's signed-rank test for paired rounds,
+ * Mann-Whitney's for two samples).  On a 2-vCPU KVM guest most figures'
+ * processes fall in two modes, 25% apart: a pair whose two runs met
+ * different modes is an outlier a mean and a t interval follow, a rank
+ * statistic does not.
+ */
+
+/* Up to this many pairs (or this product of sample sizes) the
+ * distribution of the rank statistic is counted exactly, beyond it the
+ * normal approximation with a continuity correction is used (its error
+ * at 60 pairs is under 0.001 in the tail). */
+#define PAIRED_EXACT_MAX	60
+#define SHIFT_EXACT_MAX		400
+
+/* Order doubles for qsort. */
+static int
+paired_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of sorted values. */
+static double
+paired_median_sorted(const double *s, size_t n)
+{
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* The standard normal distribution function. */
+static double
+paired_phi(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/*
+ * The distribution of a rank statistic: cdf[k] = P(T <= k) for k from 0
+ * to max, exact, from counts[k] (the number of arrangements giving k) and
+ * their total.
+ */
+static void
+paired_counts_cdf(double *counts, size_t max, double total)
+{
+	double acc = 0;
+	size_t k;
+
+	for (k = 0; k <= max; k++) {
+		acc += counts[k];
+		counts[k] = acc / total;
+	}
+}
+
+/*
+ * Fill cdf[0..n(n+1)/2] with P(T+ <= k) for the signed-rank statistic of
+ * n untied pairs: exact for up to PAIRED_EXACT_MAX pairs (each rank is in
+ * the sum or not, 2^n arrangements alike), the normal approximation
+ * beyond.
+ */
+static void
+paired_signed_rank_cdf(size_t n, double *cdf)
+{
+	size_t max = n * (n + 1) / 2, i, k;
+
+	if (n <= PAIRED_EXACT_MAX) {
+		memset(cdf, 0, (max + 1) * sizeof *cdf);
+		cdf[0] = 1;
+		for (i = 1; i <= n; i++)
+			for (k = i * (i + 1) / 2; k >= i; k--)
+				cdf[k] += cdf[k - i];
+		paired_counts_cdf(cdf, max, ldexp(1.0, (int)n));
+		return;
+	}
+	for (k = 0; k <= max; k++) {
+		double mu = (double)max / 2;
+		double sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
+
+		cdf[k] = paired_phi(((double)k + 0.5 - mu) / sd);
+	}
+}
+
+/*
+ * Fill cdf[0..na*nb] with P(U <= k) for Mann-Whitney's statistic of two
+ * untied samples of na and nb values: exact up to SHIFT_EXACT_MAX
+ * products (the counts of arrangements of the two samples, grown one
+ * value at a time), the normal approximation beyond.  0 or -ENOMEM.
+ */
+static int
+paired_rank_sum_cdf(size_t na, size_t nb, double *cdf)
+{
+	size_t max = na * nb, i, j, k;
+	double *f, *g;
+
+	if (max > SHIFT_EXACT_MAX) {
+		double mu = (double)max / 2;
+		double sd = sqrt((double)max * (double)(na + nb + 1) / 12.0);
+
+		for (k = 0; k <= max; k++)
+			cdf[k] = paired_phi(((double)k + 0.5 - mu) / sd);
+		return 0;
+	}
+	/*
+	 * f[j][k]: arrangements of i values of A and j of B with U = k, U
+	 * the number of (a, b) with b above a.  Adding one more value of A
+	 * above all j of B's adds nothing, one of B above all i of A's
+	 * adds i: f(i, j, k) = f(i - 1, j, k) + f(i, j - 1, k - i).
+	 */
+	f = calloc((nb + 1) * (max + 1), sizeof *f);
+	g = calloc((nb + 1) * (max + 1), sizeof *g);
+	if (f == NULL || g == NULL) {
+		free(f);
+		free(g);
+		return -ENOMEM;
+	}
+	for (j = 0; j <= nb; j++)
+		f[j * (max + 1)] = 1;	/* i = 0: U is 0 */
+	for (i = 1; i <= na; i++) {
+		double *t;
+
+		memset(g, 0, (nb + 1) * (max + 1) * sizeof *g);
+		for (j = 0; j <= nb; j++)
+			for (k = 0; k <= max; k++) {
+				double v = f[j * (max + 1) + k];
+
+				if (j > 0 && k >= i)
+					v += g[(j - 1) * (max + 1) + k - i];
+				g[j * (max + 1) + k] = v;
+			}
+		t = f;
+		f = g;
+		g = t;
+	}
+	memcpy(cdf, f + nb * (max + 1), (max + 1) * sizeof *cdf);
+	free(f);
+	free(g);
+	/* The total is the number of arrangements, C(na + nb, na). */
+	paired_counts_cdf(cdf, max, exp(lgamma((double)(na + nb + 1)) -
+	    lgamma((double)(na + 1)) - lgamma((double)(nb + 1))));
+	return 0;
+}
+
+/*
+ * The estimate, interval and p value from N sorted candidates w (the
+ * Walsh averages or the differences), the statistic's distribution cdf
+ * over 0..N, the statistic's value stat at no change, and the level.
+ * The interval [w(k+1), w(N-k)] covers the true shift with probability
+ * 1 - 2 P(T <= k): k is the largest with P(T <= k) <= (1 - level) / 2.
+ * BM_ERANGE when even the widest interval covers less than level.
+ */
+static int
+paired_invert(const double *w, size_t N, const double *cdf, double stat,
+    double level, bm__paired *out)
+{
+	double alpha = (1 - level) / 2, lo_tail, hi_tail;
+	size_t k, s;
+
+	out->shift = paired_median_sorted(w, N);
+	s = (size_t)stat;
+	lo_tail = cdf[s];
+	hi_tail = s == 0 ? 1 : 1 - cdf[s - 1];
+	out->p = 2 * (lo_tail < hi_tail ? lo_tail : hi_tail);
+	if (out->p > 1)
+		out->p = 1;
+	if (cdf[0] > alpha)
+		return BM_ERANGE;
+	for (k = 0; k + 1 < N / 2 && cdf[k + 1] <= alpha; k++)
+		;
+	out->lo = w[k];
+	out->hi = w[N - 1 - k];
+	out->level = 1 - 2 * cdf[k];
+	return 0;
+}
+
+/*
+ * The change from a[i] to b[i] over n paired rounds, as the log of the
+ * ratio b/a: the Hodges-Lehmann estimate, the signed-rank interval at
+ * the given level (or above: ranks give only some levels) and the p
+ * value of no change.  Values must be positive.  0, BM_ERANGE (fewer
+ * than two pairs, a value not positive, or too few pairs for the level:
+ * out->shift and out->p are still set when n >= 2) or -ENOMEM.
+ */
+int
+bm__paired_logratio(const double *a, const double *b, size_t n, double level,
+    bm__paired *out)
+{
+	double *d, *w, *cdf, stat = 0;
+	size_t N, i, j, m;
+	int rc;
+
+	if (out == NULL || a == NULL || b == NULL || n < 2 || n > BM__PAIRED_MAX ||
+	    !(level > 0 && level < 1))
+		return BM_ERANGE;
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	for (i = 0; i < n; i++)
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) ||
+		    !isfinite(b[i]))
+			return BM_ERANGE;
+	N = n * (n + 1) / 2;
+	d = malloc(n * sizeof *d);
+	w = malloc(N * sizeof *w);
+	cdf = malloc((N + 1) * sizeof *cdf);
+	if (d == NULL || w == NULL || cdf == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		d[i] = log(b[i]) - log(a[i]);
+	for (i = 0, m = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[m++] = (d[i] + d[j]) / 2;
+	qsort(w, N, sizeof *w, paired_cmp);
+	/*
+	 * The statistic at no change, T+: the number of Walsh averages above
+	 * zero (equal to the sum of the positive differences' ranks), half
+	 * for one at zero exactly.
+	 */
+	for (i = 0; i < N; i++)
+		stat += w[i] > 0 ? 1 : w[i] == 0 ? 0.5 : 0;
+	paired_signed_rank_cdf(n, cdf);
+	rc = paired_invert(w, N, cdf, floor(stat), level, out);
+out:
+	free(d);
+	free(w);
+	free(cdf);
+	return rc;
+}
+
+/*
+ * The change from sample a (na values) to sample b (nb values), two
+ * independent runs' process values, as the log of the ratio: the
+ * Hodges-Lehmann estimate (the median of the differences of logs), the
+ * Mann-Whitney interval at the given level (or above) and the p value of
+ * no change.  0, BM_ERANGE (an empty sample, a value not positive, or
+ * too few values for the level: out->shift and out->p are still set) or
+ * -ENOMEM.
+ */
+int
+bm__shift_logratio(const double *a, size_t na, const double *b, size_t nb,
+    double level, bm__paired *out)
+{
+	double *w, *cdf, stat = 0;
+	size_t N, i, j, m;
+	int rc;
+
+	if (out == NULL || a == NULL || b == NULL || na < 1 || nb < 1 ||
+	    na > BM__PAIRED_MAX || nb > BM__PAIRED_MAX ||
+	    !(level > 0 && level < 1))
+		return BM_ERANGE;
+	memset(out, 0, sizeof *out);
+	out->n = na < nb ? na : nb;
+	for (i = 0; i < na; i++)
+		if (!(a[i] > 0) || !isfinite(a[i]))
+			return BM_ERANGE;
+	for (j = 0; j < nb; j++)
+		if (!(b[j] > 0) || !isfinite(b[j]))
+			return BM_ERANGE;
+	N = na * nb;
+	w = malloc(N * sizeof *w);
+	cdf = malloc((N + 1) * sizeof *cdf);
+	if (w == NULL || cdf == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0, m = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			w[m++] = log(b[j]) - log(a[i]);
+	qsort(w, N, sizeof *w, paired_cmp);
+	for (i = 0; i < N; i++)
+		stat += w[i] > 0 ? 1 : w[i] == 0 ? 0.5 : 0;
+	if ((rc = paired_rank_sum_cdf(na, nb, cdf)) == 0)
+		rc = paired_invert(w, N, cdf, floor(stat), level, out);
+out:
+	free(w);
+	free(cdf);
+	return rc;
+}
