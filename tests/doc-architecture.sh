@@ -346,6 +346,91 @@ if [ -s "$tmp/envfail" ]; then
 	failures=$((failures + $(wc -l <"$tmp/envfail")))
 fi
 
+# The page's paragraphs, one a line (for claims that span lines).
+awk 'BEGIN { RS = "" } { gsub(/\n[[:space:]]*/, " "); print }' "$doc" \
+    >"$tmp/paras"
+
+# "at most N lines": the page is no longer, and N is at most 200.
+for n in $(grep -o 'this page has at most [0-9]* lines' "$tmp/paras" |
+    awk '{ print $6 }'); do
+	[ "$n" -le 200 ] || fail "$doc: a limit of $n lines is over 200"
+	[ "$(wc -l <"$doc")" -le "$n" ] ||
+		fail "$doc: more than $n lines ($(wc -l <"$doc"))"
+done
+
+# The length of each program's main(), from "int" to the closing brace.
+for f in "$src"/bin/*.c; do
+	awk -v f="${f##*/}" '/^main\(/ { s = NR - 1 }
+	    s && /^}/ { print NR - s + 1, f; exit }' "$f"
+done | sort -n >"$tmp/mains"
+# "no program's `main` ... longer than N lines": none is; the two files
+# the page names as the longest are the longest two.
+for n in $(grep -o 'main` in `bin/` is longer than [0-9]* lines' \
+    "$tmp/paras" | awk '{ print $7 }'); do
+	max=$(tail -n 1 "$tmp/mains")
+	[ "${max%% *}" -le "$n" ] ||
+		fail "$doc: the main of ${max#* } has ${max%% *} lines, over $n"
+done
+longest=$(grep -o '`[a-z_]*\.c`.s and `[a-z_]*\.c`.s are the longest' \
+    "$tmp/paras" | tr -c 'a-z_.\n' ' ' | awk '{ print $1; print $4 }' |
+    sort | tr '\n' ' ')
+if [ -n "$longest" ]; then
+	top2=$(tail -n 2 "$tmp/mains" | awk '{ print $2 }' | sort | tr '\n' ' ')
+	[ "$longest" = "$top2" ] ||
+		fail "$doc: the longest mains are $top2, not $longest"
+fi
+
+# `NAME` = VALUE: the code defines NAME as VALUE (an integer suffix or
+# parentheses aside).
+grep -o '`[A-Z][A-Z0-9_]*` = [0-9][0-9]*' "$tmp/paras" | sort -u |
+    while read -r name _ value; do
+	name=$(printf '%s' "$name" | tr -d '`')
+	got=$(find "$code" -name '*.[ch]' -exec grep -h -E \
+	    "^[[:space:]]*#[[:space:]]*define[[:space:]]+$name[[:space:]]" {} + |
+	    head -n 1 | awk '{ $1 = ""; $2 = ""; print }' |
+	    tr -d ' ()' | sed 's/[uUlL]*$//')
+	[ "$got" = "$value" ] ||
+		echo "FAIL: $me: $doc: $name is '${got:-not defined}' in the code, not $value" >&2
+done 2>"$tmp/deffail"
+if [ -s "$tmp/deffail" ]; then
+	cat "$tmp/deffail" >&2
+	failures=$((failures + $(wc -l <"$tmp/deffail")))
+fi
+
+# "benchmp-run's `main` calls, in order, ...": the calls of its main().
+calls=$(sed -n '/^main() {/,/^}/p' "$src/scripts/benchmp-run" |
+    awk 'NR > 1 && $1 ~ /^[a-z_]+$/ && $0 !~ /=/ { print $1 }' |
+    tr '\n' ',' | sed 's/,$//')
+grep -o "benchmp-run's \`main\` calls, in order, [^.]*" "$tmp/paras" |
+    sed 's/^[^,]*, in order, //; s/ and /, /' | tr -cd 'a-z_,\n' |
+    while read -r said; do
+	[ "$said" = "$calls" ] ||
+		echo "FAIL: $me: $doc: benchmp-run's main calls $calls, not $said" >&2
+done 2>"$tmp/runfail"
+if [ -s "$tmp/runfail" ]; then
+	cat "$tmp/runfail" >&2
+	failures=$((failures + $(wc -l <"$tmp/runfail")))
+fi
+
+# "`.shellcheckrc` disables SC2015 alone".
+if grep -q 'shellcheckrc` disables SC2015 alone' "$tmp/paras"; then
+	[ "$(grep -E '^disable=' "$src/.shellcheckrc" | tr '\n' ' ')" = \
+	    'disable=SC2015 ' ] ||
+		fail "$doc: .shellcheckrc disables more than SC2015"
+fi
+
+# "`lat_pipe.c` is `CALL`": the program's file holds that call.
+grep -o '`[a-z_]*\.c` is `[^`]*`' "$tmp/paras" | while read -r line; do
+	f=$(printf '%s' "$line" | sed 's/^`\([^`]*\)`.*/\1/')
+	c=$(printf '%s' "$line" | sed 's/^`[^`]*` is `\([^`]*\)`$/\1/')
+	grep -qF -- "$c" "$src/bin/$f" ||
+		echo "FAIL: $me: $doc: bin/$f has no $c" >&2
+done 2>"$tmp/callfail"
+if [ -s "$tmp/callfail" ]; then
+	cat "$tmp/callfail" >&2
+	failures=$((failures + $(wc -l <"$tmp/callfail")))
+fi
+
 # The checker itself, on a copy of the page with a section of drift: each
 # kind is reported (names built here, so that this file has none of them).
 if [ $# -eq 0 ]; then
@@ -363,7 +448,14 @@ A table of \`lib/\`:
 | \`ctx.c\` | \`bm_ctx_new\` |
 
 \`tool_parse\` (\`lib/stats.c\`), \`lib/$x.c\`, \`struct ${x}_opts\`, \`--$x\`.
+
+\`TOOL_MAX_PER_CPU\` = 65.  benchmp-run's \`main\` calls, in order,
+\`summarise\` and \`parse_options\`.  No program's \`main\` in \`bin/\` is
+longer than 20 lines.  \`lat_pipe.c\` is \`net_main(argc)\`.
 EOF
+	i=0
+	while [ "$i" -lt 200 ]; do echo; i=$((i + 1)); done >>"$tmp/drift.md"
+	echo 'Checked: this page has at most 200 lines.' >>"$tmp/drift.md"
 	run sh "$0" "$tmp/drift.md"
 	[ "$rc" -eq 1 ] || fail "the checker exited $rc on a page with drift"
 	for want in "'bm_run' is not in calibrate.c" \
@@ -371,7 +463,11 @@ EOF
 	    "the row of ctx.c does not name ENOUGH" \
 	    "'tool_parse' is not in lib/stats.c" \
 	    "'lib/$x.c' does not exist" "'struct ${x}_opts' is not defined" \
-	    "no program has the option '--$x'"; do
+	    "no program has the option '--$x'" \
+	    "TOOL_MAX_PER_CPU is '64' in the code, not 65" \
+	    "benchmp-run's main calls parse_options," \
+	    "lines, over 20" "more than 200 lines" \
+	    "bin/lat_pipe.c has no net_main(argc)"; do
 		grep -qF -- "$want" "$tmp/err" ||
 			fail "the checker did not report: $want"
 	done
