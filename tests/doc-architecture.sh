@@ -349,14 +349,16 @@ fi
 # The page's paragraphs, one a line (for claims that span lines).
 awk 'BEGIN { RS = "" } { gsub(/\n[[:space:]]*/, " "); print }' "$doc" \
     >"$tmp/paras"
+# The backquotes in the patterns below are markdown's code spans.
 
 # "at most N lines": the page is no longer, and N is at most 200.
-for n in $(grep -o 'this page has at most [0-9]* lines' "$tmp/paras" |
-    awk '{ print $6 }'); do
+grep -o 'this page has at most [0-9]* lines' "$tmp/paras" |
+    awk '{ print $6 }' >"$tmp/limits"
+while read -r n; do
 	[ "$n" -le 200 ] || fail "$doc: a limit of $n lines is over 200"
 	[ "$(wc -l <"$doc")" -le "$n" ] ||
 		fail "$doc: more than $n lines ($(wc -l <"$doc"))"
-done
+done <"$tmp/limits"
 
 # The length of each program's main(), from "int" to the closing brace.
 for f in "$src"/bin/*.c; do
@@ -365,12 +367,15 @@ for f in "$src"/bin/*.c; do
 done | sort -n >"$tmp/mains"
 # "no program's `main` ... longer than N lines": none is; the two files
 # the page names as the longest are the longest two.
-for n in $(grep -o 'main` in `bin/` is longer than [0-9]* lines' \
-    "$tmp/paras" | awk '{ print $7 }'); do
-	max=$(tail -n 1 "$tmp/mains")
+# shellcheck disable=SC2016 # markdown's backquotes
+grep -o 'main` in `bin/` is longer than [0-9]* lines' "$tmp/paras" |
+    awk '{ print $7 }' >"$tmp/limits"
+max=$(tail -n 1 "$tmp/mains")
+while read -r n; do
 	[ "${max%% *}" -le "$n" ] ||
 		fail "$doc: the main of ${max#* } has ${max%% *} lines, over $n"
-done
+done <"$tmp/limits"
+# shellcheck disable=SC2016 # markdown's backquotes
 longest=$(grep -o '`[a-z_]*\.c`.s and `[a-z_]*\.c`.s are the longest' \
     "$tmp/paras" | tr -c 'a-z_.\n' ' ' | awk '{ print $1; print $4 }' |
     sort | tr '\n' ' ')
@@ -382,37 +387,32 @@ fi
 
 # `NAME` = VALUE: the code defines NAME as VALUE (an integer suffix or
 # parentheses aside).
-grep -o '`[A-Z][A-Z0-9_]*` = [0-9][0-9]*' "$tmp/paras" | sort -u |
-    while read -r name _ value; do
-	name=$(printf '%s' "$name" | tr -d '`')
+# shellcheck disable=SC2016 # markdown's backquotes
+grep -o '`[A-Z][A-Z0-9_]*` = [0-9][0-9]*' "$tmp/paras" | tr -d '`' |
+    sort -u >"$tmp/defs"
+while read -r name _ value; do
 	got=$(find "$code" -name '*.[ch]' -exec grep -h -E \
-	    "^[[:space:]]*#[[:space:]]*define[[:space:]]+$name[[:space:]]" {} + |
-	    head -n 1 | awk '{ $1 = ""; $2 = ""; print }' |
+	    "^[[:space:]]*#[[:space:]]*define[[:space:]]+${name}[[:space:]]" \
+	    {} + | head -n 1 | awk '{ $1 = ""; $2 = ""; print }' |
 	    tr -d ' ()' | sed 's/[uUlL]*$//')
 	[ "$got" = "$value" ] ||
-		echo "FAIL: $me: $doc: $name is '${got:-not defined}' in the code, not $value" >&2
-done 2>"$tmp/deffail"
-if [ -s "$tmp/deffail" ]; then
-	cat "$tmp/deffail" >&2
-	failures=$((failures + $(wc -l <"$tmp/deffail")))
-fi
+		fail "$doc: $name is '${got:-not defined}' in the code, not $value"
+done <"$tmp/defs"
 
 # "benchmp-run's `main` calls, in order, ...": the calls of its main().
 calls=$(sed -n '/^main() {/,/^}/p' "$src/scripts/benchmp-run" |
     awk 'NR > 1 && $1 ~ /^[a-z_]+$/ && $0 !~ /=/ { print $1 }' |
     tr '\n' ',' | sed 's/,$//')
 grep -o "benchmp-run's \`main\` calls, in order, [^.]*" "$tmp/paras" |
-    sed 's/^[^,]*, in order, //; s/ and /, /' | tr -cd 'a-z_,\n' |
-    while read -r said; do
+    sed 's/^[^,]*, in order, //; s/ and /, /' | tr -cd 'a-z_,\n' \
+    >"$tmp/orders"
+while read -r said; do
 	[ "$said" = "$calls" ] ||
-		echo "FAIL: $me: $doc: benchmp-run's main calls $calls, not $said" >&2
-done 2>"$tmp/runfail"
-if [ -s "$tmp/runfail" ]; then
-	cat "$tmp/runfail" >&2
-	failures=$((failures + $(wc -l <"$tmp/runfail")))
-fi
+		fail "$doc: benchmp-run's main calls $calls, not $said"
+done <"$tmp/orders"
 
 # "`.shellcheckrc` disables SC2015 alone".
+# shellcheck disable=SC2016 # markdown's backquotes
 if grep -q 'shellcheckrc` disables SC2015 alone' "$tmp/paras"; then
 	[ "$(grep -E '^disable=' "$src/.shellcheckrc" | tr '\n' ' ')" = \
 	    'disable=SC2015 ' ] ||
@@ -420,16 +420,12 @@ if grep -q 'shellcheckrc` disables SC2015 alone' "$tmp/paras"; then
 fi
 
 # "`lat_pipe.c` is `CALL`": the program's file holds that call.
-grep -o '`[a-z_]*\.c` is `[^`]*`' "$tmp/paras" | while read -r line; do
-	f=$(printf '%s' "$line" | sed 's/^`\([^`]*\)`.*/\1/')
-	c=$(printf '%s' "$line" | sed 's/^`[^`]*` is `\([^`]*\)`$/\1/')
-	grep -qF -- "$c" "$src/bin/$f" ||
-		echo "FAIL: $me: $doc: bin/$f has no $c" >&2
-done 2>"$tmp/callfail"
-if [ -s "$tmp/callfail" ]; then
-	cat "$tmp/callfail" >&2
-	failures=$((failures + $(wc -l <"$tmp/callfail")))
-fi
+# shellcheck disable=SC2016 # markdown's backquotes
+grep -o '`[a-z_]*\.c` is `[^`]*`' "$tmp/paras" | tr '`' ' ' |
+    sed 's/ is /|/; s/^ *//; s/ *$//; s/ *| */|/' >"$tmp/onecall"
+while IFS='|' read -r f c; do
+	grep -qF -- "$c" "$src/bin/$f" || fail "$doc: bin/$f has no $c"
+done <"$tmp/onecall"
 
 # The checker itself, on a copy of the page with a section of drift: each
 # kind is reported (names built here, so that this file has none of them).
