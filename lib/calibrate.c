@@ -182,16 +182,10 @@ calibrate_timing_o(const bm__timer *t, double *ovh_ns, double *res_ns)
 /*
  * The cost of one empty loop iteration, from the slope of time against n
  * (t(2n) - t(n)) / n, which cancels the fixed cost of reading the clock:
- * the least of CAL_LOOP_PAIRS timings of each, taken in turn.  Three
- * timings of n and then three of 2n (the rule before) could put the two
- * minima in different stretches of a shared VM's time, where an
- * iteration takes one cycle or nearly two (a busy sibling hyperthread,
- * the host): 20 runs of loop_o each way, interleaved, on an Intel Xeon
- * 2-vCPU KVM guest (one cycle 0.334 ns), gave 0.038, 0.131 and 0.176 ns
- * with the rule before, and nothing under 0.309 in turn (but 0.251 in a
- * later set of 25).  Stretches longer than the probe remain (0.36-0.63
- * ns in about half of the runs); benchmp-run keeps the second least of
- * seven calibrations.
+ * the least of CAL_LOOP_PAIRS timings of each, taken in turn, so that
+ * both minima come from the same stretch of a shared VM's time, where an
+ * iteration takes one cycle or nearly two (doc/measurements.md,
+ * "LOOP_O: the calibration").
  */
 static double
 calibrate_loop_o(struct calibrate_probe *p)
