@@ -21,8 +21,8 @@
 /*
  * The shortest interval mhz accepts from ENOUGH, in us.  Shorter ones
  * (ENOUGH=1) are dominated by reading the CPU-time clock and by where the
- * interval falls against the scheduler's tick: the figure ranged from
- * 3196 to 5076 MHz at ENOUGH=1, with an interval that excluded the truth.
+ * interval falls against the scheduler's tick (doc/measurements.md, "mhz:
+ * the shortest interval").
  */
 #define MHZ_MIN_ENOUGH_US 1000
 

@@ -169,10 +169,8 @@ mem_chase_init(bm_iter_t n, void *cookie)
  * lmbench's lat_mem_rd (its man page says so).  The unroll is part of
  * what a stride chase measures: a prefetcher that follows each load
  * instruction's own stride sees unroll x stride bytes between that
- * instruction's addresses.  At 1 MB and stride 128 on an Intel Xeon VM
- * (48 KB L1d, 2 MB L2) a test program read 2.44 ns a load unrolled 8
- * loads long, 3.8 unrolled 16, 2.49 unrolled 32 and 2.10 unrolled 100
- * (lmbench 2.11); lat_mem_rd(8) has the figures.
+ * instruction's addresses (doc/measurements.md, "lat_mem_rd against
+ * lmbench: direction and unroll").
  */
 static void *
 mem_chase_stride(void *p, bm_iter_t n)

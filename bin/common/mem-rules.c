@@ -125,12 +125,8 @@ mem_rules_level_size_check(const struct mem_topo *tp, unsigned level,
 #define MEM_TLB_JUMP_NS 0.5
 /*
  * A first miss is partial when its cost is below this share of the least
- * cost beyond it.  On this project's Intel Xeon guest (ENOUGH=100, 8
- * runs and 6 interleaved with the version before): where the first miss
- * was the whole jump (128 pages, 2.3 to 2.8 ns a load) the cost at 192
- * was within 0.94 to 1.2 of it; where the chase's pages and the loop's
- * own few overflowed a just-full TLB at 96 pages, the cost there was 0.40
- * to 0.77 of the cost at 128.
+ * cost beyond it (doc/measurements.md, "tlb: the reach and the first
+ * miss").
  */
 #define MEM_TLB_PARTIAL_SHARE 0.85
 /*
