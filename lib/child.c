@@ -168,8 +168,17 @@ child_send_record(bm_state *s, unsigned char msg, int status)
 	hdr.accounted = (uint32_t)s->account;
 	hdr.discarded_ns = s->discarded_ns;
 	buf = malloc(1 + sizeof(hdr) + body + opsz);
-	if (buf == NULL)
-		_exit(BM__EXIT_PARENT);
+	if (buf == NULL) {
+		/* Say so on the pipe: the header alone fits on the stack. */
+		unsigned char fail[1 + sizeof(hdr)];
+
+		hdr.status = -ENOMEM;
+		hdr.count = hdr.nops = 0;
+		fail[0] = BM__MSG_FAIL;
+		memcpy(fail + 1, &hdr, sizeof(hdr));
+		_exit(bm__pipeio_write(s->resp_fd, fail, sizeof(fail)) == 0 ?
+		    BM__EXIT_FAIL : BM__EXIT_PARENT);
+	}
 	buf[0] = msg;
 	memcpy(buf + 1, &hdr, sizeof(hdr));
 	if (body > 0)
@@ -219,7 +228,11 @@ child_poll_cmd(bm_state *s)
 	return cmd;
 }
 
-/* Send the record, clean up, and exit when the parent says so. */
+/*
+ * Send the record, clean up, say how cleanup went, and exit when the
+ * parent says so.  A failed cleanup is reported on the pipe as any
+ * callback's failure is, so that no exit status has to carry it.
+ */
 static void __attribute__((noreturn))
 child_finish(bm_state *s)
 {
@@ -228,8 +241,13 @@ child_finish(bm_state *s)
 
 	child_send_record(s, BM__MSG_RESULT, 0);
 	if (s->bench->cleanup != NULL &&
-	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
+	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0) {
+		s->count = 0;
+		s->nops = 0;
+		child_send_record(s, BM__MSG_FAIL, rc);
 		_exit(BM__EXIT_FAIL);
+	}
+	child_send(s, BM__MSG_CLEAN);
 	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
 	_exit(rc == 0 && cmd == BM__CMD_EXIT ? BM__EXIT_OK :
 	    BM__EXIT_PARENT);

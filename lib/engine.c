@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,7 +25,10 @@ enum {
 	W_READY = 1u << 1,
 	W_DONE = 1u << 2,
 	W_RESULT = 1u << 3,
-	W_REAPED = 1u << 4
+	W_REAPED = 1u << 4,
+	W_CLEAN = 1u << 5,
+	/* Reaped by another waiter: the exit status is unknown. */
+	W_LOST = 1u << 6
 };
 
 /* Bounds on waits that do not depend on the benchmark. */
@@ -32,14 +36,22 @@ enum {
  * initialize may allocate and touch gigabytes: it gets a minute, and
  * another while every worker it waits for has used CPU time during the
  * last one (touching 4.2 GB took over a minute at a load of 300), up to
- * ENGINE_INIT_EXTENSIONS more.  A worker blocked in initialize uses none
- * and is given up on after the first minute.
+ * BM__ENGINE_INIT_BOUNDS minutes in all, the ten that benchmp(3)
+ * promises.  A worker blocked in initialize uses none and is given up on
+ * after the first minute.
  */
 #define ENGINE_INIT_TIMEOUT_NS (60ull * 1000000000u)
-#define ENGINE_INIT_EXTENSIONS 9
 /* The first bound on initialize (a variable so that tests can shorten it). */
 uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
+/*
+ * Without pidfds (kernels before 5.3), how often a wait looks whether a
+ * worker has ended: its pipe's end of file does not tell when a process
+ * the benchmark forked still holds the pipe.
+ */
+#define ENGINE_EXIT_CHECK_MS 1000
+/* A poll slot of a worker's pidfd, not of its pipe (engine.pidx). */
+#define ENGINE_SLOT_END (1u << 31)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
 /*
@@ -57,6 +69,7 @@ struct engine_worker {
 	pid_t pid;
 	int ctl;		/* parent writes commands */
 	int resp;		/* parent reads events and the record */
+	int pidfd;		/* readable once it ends, or -1 */
 	unsigned seen;		/* W_* */
 	int wstatus;		/* from waitpid once reaped */
 	uint64_t cpu_ns;	/* CPU time at the last look (engine_working) */
@@ -71,7 +84,7 @@ struct engine {
 	unsigned nw;		/* workers forked so far */
 	struct engine_worker *w;
 	struct pollfd *pfd;
-	unsigned *pidx;		/* pfd slot to worker */
+	unsigned *pidx;		/* pfd slot to worker (ENGINE_SLOT_END: pidfd) */
 	uint64_t phase_timeout_ns;
 	unsigned round;		/* which round of fresh workers runs */
 	uint64_t t0;		/* when the rounds started */
@@ -80,30 +93,58 @@ struct engine {
 
 static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
 
-/* Describe how a reaped worker ended, naming the BM__EXIT_* statuses. */
-static void
-engine_describe(int wstatus, char *buf, size_t len)
+/*
+ * Name a byte a worker sent in a message: itself when it is printable
+ * ASCII, else escaped, so that no control byte reaches a terminal.
+ */
+static const char *
+engine_byte(unsigned char c, char *buf, size_t len)
 {
-	const char *why = "";
-
-	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == BM__EXIT_FAIL)
-		why = " (it failed)";
-	else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == BM__EXIT_PARENT)
-		why = " (it lost its pipes to the parent)";
-	if (WIFSIGNALED(wstatus))
-		(void)snprintf(buf, len, "killed by signal %d (%s)",
-		    WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)));
-	else if (WIFEXITED(wstatus))
-		(void)snprintf(buf, len, "exited with status %d%s",
-		    WEXITSTATUS(wstatus), why);
+	if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+		(void)snprintf(buf, len, "'%c'", c);
 	else
-		(void)snprintf(buf, len, "ended (wait status %#x)", wstatus);
+		(void)snprintf(buf, len, "'\\x%02x'", c);
+	return buf;
+}
+
+/*
+ * Describe how a reaped worker ended.  Its exit status is its own: the
+ * engine's failures come on the pipe, and the two statuses a worker
+ * exits with when the pipe is gone are named as such.  A status another
+ * waiter took is said to be unknown, never made up.
+ */
+static void
+engine_describe(const struct engine_worker *w, char *buf, size_t len)
+{
+	int st = w->wstatus;
+
+	if (w->seen & W_LOST)
+		(void)snprintf(buf, len, "ended, and its exit status went "
+		    "to another waiter (the application reaps or ignores "
+		    "SIGCHLD)");
+	else if (WIFSIGNALED(st))
+		(void)snprintf(buf, len, "killed by signal %d (%s)",
+		    WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == BM__EXIT_PARENT)
+		(void)snprintf(buf, len, "exited with status %d (the "
+		    "engine's, for a worker that lost its pipes to the "
+		    "parent)", WEXITSTATUS(st));
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == BM__EXIT_FAIL)
+		(void)snprintf(buf, len, "exited with status %d (the "
+		    "engine's, for a worker that failed)", WEXITSTATUS(st));
+	else if (WIFEXITED(st))
+		(void)snprintf(buf, len, "exited with status %d",
+		    WEXITSTATUS(st));
+	else
+		(void)snprintf(buf, len, "ended (wait status %#x)", st);
 }
 
 /*
  * Reap one worker, waiting at most timeout_ns: 0 once reaped, BM_ETIMEDOUT
- * if it is still running.  A worker already reaped by someone else (the
- * application set SIGCHLD to SIG_IGN) counts as reaped.
+ * if it is still running.  A worker already reaped by someone else (a
+ * thread of the application that waits for any child) counts as reaped,
+ * with its status unknown (W_LOST): bm__signals_install() keeps SIGCHLD
+ * from doing so in the thread that runs the engine.
  */
 static int
 engine_reap(struct engine_worker *w, uint64_t timeout_ns)
@@ -117,9 +158,7 @@ engine_reap(struct engine_worker *w, uint64_t timeout_ns)
 	for (;;) {
 		got = waitpid(w->pid, &w->wstatus, WNOHANG);
 		if (got == w->pid || (got < 0 && errno == ECHILD)) {
-			if (got < 0)
-				w->wstatus = 0;
-			w->seen |= W_REAPED;
+			w->seen |= W_REAPED | (got < 0 ? W_LOST : 0);
 			return 0;
 		}
 		if (got < 0 && errno != EINTR)
@@ -154,7 +193,9 @@ engine_close_all(struct engine *e)
 			(void)close(e->w[i].ctl);
 		if (e->w[i].resp >= 0)
 			(void)close(e->w[i].resp);
-		e->w[i].ctl = e->w[i].resp = -1;
+		if (e->w[i].pidfd >= 0)
+			(void)close(e->w[i].pidfd);
+		e->w[i].ctl = e->w[i].resp = e->w[i].pidfd = -1;
 	}
 }
 
@@ -180,7 +221,7 @@ engine_died(struct engine *e, unsigned i)
 		    i, (long)w->pid);
 	if (bm__signals_caught())
 		return engine_interrupted(e);
-	engine_describe(w->wstatus, how, sizeof(how));
+	engine_describe(w, how, sizeof(how));
 	return bm__fail(e->ctx, BM_ECHILD, "worker %u (pid %ld) %s", i,
 	    (long)w->pid, how);
 }
@@ -204,17 +245,18 @@ engine_read_hdr(struct engine *e, unsigned i, struct bm__record_hdr *h)
 	return 0;
 }
 
-/* A worker reported that a callback failed. */
+/* A worker reported that a callback (cleanup, after its record) failed. */
 static int
-engine_callback_failed(struct engine *e, unsigned i)
+engine_callback_failed(struct engine *e, unsigned i, unsigned char want)
 {
 	struct bm__record_hdr h;
 	int rc;
 
 	if ((rc = engine_read_hdr(e, i, &h)) != 0)
 		return rc;
-	return bm__fail(e->ctx, BM_EBENCH, "worker %u: benchmark failed: %s",
-	    i, bm_strerror(h.status));
+	return bm__fail(e->ctx, BM_EBENCH, "worker %u: %s failed: %s", i,
+	    want == BM__MSG_CLEAN ? "cleanup" : "benchmark",
+	    bm_strerror(h.status));
 }
 
 /*
@@ -333,6 +375,7 @@ engine_event(struct engine *e, unsigned i, unsigned char want,
     unsigned flag)
 {
 	unsigned char msg;
+	char got_s[8], want_s[8];
 	ssize_t got;
 
 	got = read(e->w[i].resp, &msg, 1);
@@ -343,11 +386,12 @@ engine_event(struct engine *e, unsigned i, unsigned char want,
 	if (got == 0)
 		return engine_died(e, i);
 	if (msg == BM__MSG_FAIL)
-		return engine_callback_failed(e, i);
-	if (msg != want)
+		return engine_callback_failed(e, i, want);
+	if (msg != want || want == 0)
 		return bm__fail(e->ctx, BM_EPROTO,
-		    "worker %u sent '%c' while the parent waited for '%c'", i,
-		    msg, want);
+		    "worker %u sent %s while the parent waited for %s", i,
+		    engine_byte(msg, got_s, sizeof(got_s)), want == 0 ?
+		    "nothing" : engine_byte(want, want_s, sizeof(want_s)));
 	e->w[i].seen |= flag;
 	if (flag == W_RESULT)
 		return engine_read_record(e, i);
@@ -384,10 +428,55 @@ engine_working(struct engine *e, unsigned flag, int first)
 }
 
 /*
+ * Whether worker i has ended, for a worker without a pidfd: looked at
+ * without reaping it (WNOWAIT), so that engine_reap() still gets its
+ * status.
+ */
+static int
+engine_gone(const struct engine_worker *w)
+{
+	siginfo_t si;
+
+	if (w->seen & W_REAPED)
+		return 0;
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return errno == ECHILD;
+	return si.si_pid == w->pid;
+}
+
+/*
+ * Worker i has ended while the parent waits for want: what it wrote
+ * before is read first (the byte waited for, or a failure it reported),
+ * and then it is a death, also when a process it forked still holds its
+ * pipe open, so that no end of file would come.
+ */
+static int
+engine_ended(struct engine *e, unsigned i, unsigned char want,
+    unsigned flag)
+{
+	struct pollfd pfd;
+	int rc;
+
+	for (;;) {
+		pfd.fd = e->w[i].resp;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 0) != 1)
+			break;
+		if ((rc = engine_event(e, i, want, flag)) != 0)
+			return rc;
+	}
+	return engine_died(e, i);
+}
+
+/*
  * Wait until every worker has sent want (flag marks it), or until the
  * deadline when want is 0 (the parent's warmup sleep, which still notices
- * a worker that dies).  Any other event is a failure.  The wait for
- * initialize is extended while its workers work (ENGINE_INIT_EXTENSIONS).
+ * a worker that dies).  Any other event is a failure, and so is a worker
+ * that ends: each one's pidfd is watched beside its pipe.  The wait for
+ * initialize is extended while its workers work, up to
+ * BM__ENGINE_INIT_BOUNDS bounds in all.
  */
 static int
 engine_wait(struct engine *e, unsigned char want, unsigned flag,
@@ -395,8 +484,8 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
 	uint64_t waited = 0;
-	unsigned i, k, cont = bm__signals_continued();
-	int rc, ms, extend = 0;
+	unsigned i, k, nresp, slot, cont = bm__signals_continued();
+	int rc, ms, extend = 0, look = 0;
 
 	if (flag == W_INIT && e->o->timeout_us == 0)
 		extend = engine_working(e, flag, 1) == 1;
@@ -426,11 +515,23 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 			e->pfd[k].events = POLLIN;
 			e->pidx[k++] = i;
 		}
-		if (k == 1 && want != 0)
+		nresp = k - 1;
+		if (nresp == 0 && want != 0)
 			return 0;
+		for (i = 0; i < e->nw; i++) {
+			if (e->w[i].seen & W_REAPED)
+				continue;
+			if (e->w[i].pidfd < 0) {
+				look = 1;
+				continue;
+			}
+			e->pfd[k].fd = e->w[i].pidfd;
+			e->pfd[k].events = POLLIN;
+			e->pidx[k++] = i | ENGINE_SLOT_END;
+		}
 		now = bm__deadline_now();
 		if (now >= deadline && extend &&
-		    waited < ENGINE_INIT_EXTENSIONS * timeout_ns &&
+		    waited + timeout_ns < BM__ENGINE_INIT_BOUNDS * timeout_ns &&
 		    engine_working(e, flag, 0) == 1) {
 			/* Still working (using CPU time): another bound. */
 			waited += timeout_ns;
@@ -445,20 +546,31 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 			    (double)(waited + timeout_ns) / 1e9);
 		}
 		ms = (int)((deadline - now + 999999) / 1000000u);
+		if (look && ms > ENGINE_EXIT_CHECK_MS)
+			ms = ENGINE_EXIT_CHECK_MS;
 		rc = poll(e->pfd, k, ms);
 		if (rc < 0 && errno != EINTR)
 			return bm__fail(e->ctx, -errno, "poll: %s",
 			    strerror(errno));
-		if (rc <= 0)
-			continue;
-		for (i = 1; i < k; i++) {
+		/* The pipes first: a worker's last words come before its end. */
+		for (i = 1; rc > 0 && i < k; i++) {
 			if (e->pfd[i].revents == 0)
 				continue;
 			if (bm__signals_caught())
 				return engine_interrupted(e);
-			if ((rc = engine_event(e, e->pidx[i], want, flag)) != 0)
+			slot = e->pidx[i];
+			if (i <= nresp)
+				rc = engine_event(e, slot, want, flag);
+			else
+				rc = engine_ended(e, slot & ~ENGINE_SLOT_END,
+				    want, flag);
+			if (rc != 0)
 				return rc;
+			rc = 1;
 		}
+		for (i = 0; look && i < e->nw; i++)
+			if (e->w[i].pidfd < 0 && engine_gone(&e->w[i]))
+				return engine_ended(e, i, want, flag);
 	}
 }
 
@@ -511,8 +623,8 @@ engine_fds_open(rlim_t limit)
 
 /*
  * Make room for what the run opens, counted, not guessed: the parent holds
- * two descriptors per worker, two more while it forks one, and the signal
- * pipe; a worker its two, the interference accounting's (its own and its
+ * three descriptors per worker (its pipes and its pidfd), two more while
+ * it forks one, and the signal pipe; a worker its two, the interference accounting's (its own and its
  * partners'), one per counted event and two for a cycle counter, besides
  * what both inherit (open now).  A benchmark's own descriptors are its
  * own: it reports EMFILE when it opens one too many.  Raise the soft limit
@@ -527,7 +639,7 @@ engine_fd_room(bm_ctx *ctx, unsigned parallel)
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return bm__fail(ctx, -errno, "getrlimit: %s", strerror(errno));
 	open = engine_fds_open(rl.rlim_cur);
-	need = open + (rlim_t)parallel * 2 + 4;
+	need = open + (rlim_t)parallel * 3 + 4;
 	worker = open + 2 + 1 + BM__INTERFERE_PARTNERS + ctx->events.n + 2;
 	if (worker > need)
 		need = worker;
@@ -545,7 +657,24 @@ engine_fd_room(bm_ctx *ctx, unsigned parallel)
 	return 0;
 }
 
-/* Fork worker i of the plan with its two pipes. */
+/*
+ * A descriptor that becomes readable when process pid ends (pidfd_open,
+ * close-on-exec), or -1 where the kernel has none.
+ */
+static int
+engine_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	long fd = syscall(SYS_pidfd_open, (long)pid, 0L);
+
+	return fd >= 0 ? (int)fd : -1;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Fork worker i of the plan with its two pipes, and watch its end. */
 static int
 engine_fork(struct engine *e, unsigned i)
 {
@@ -578,6 +707,8 @@ engine_fork(struct engine *e, unsigned i)
 		for (j = 0; j < e->nw; j++) {
 			(void)close(e->w[j].ctl);
 			(void)close(e->w[j].resp);
+			if (e->w[j].pidfd >= 0)
+				(void)close(e->w[j].pidfd);
 		}
 		(void)close(ctl[1]);
 		(void)close(resp[0]);
@@ -588,6 +719,7 @@ engine_fork(struct engine *e, unsigned i)
 	e->w[i].pid = pid;
 	e->w[i].ctl = ctl[1];
 	e->w[i].resp = resp[0];
+	e->w[i].pidfd = engine_pidfd(pid);
 	e->w[i].seen = 0;
 	e->nw = i + 1;
 	return 0;
@@ -619,7 +751,8 @@ engine_phase(struct engine *e, enum bm__phase phase, int status, int *more)
 	 * all of that.  Until this run knows its intervals' bound (and its
 	 * options are checked), the base bound stands for it.
 	 */
-	m.timeout_ns = bm__engine_init_timeout_ns + 2 * (e->phase_timeout_ns != 0 ?
+	m.timeout_ns = BM__ENGINE_INIT_BOUNDS * bm__engine_init_timeout_ns +
+	    2 * (e->phase_timeout_ns != 0 ?
 	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
 	    (e->o != NULL ? e->plan.warmup_us * 1000u : 0);
 	rc = e->ctx->meet(e->ctx, &m);
@@ -704,14 +837,22 @@ engine_drive(struct engine *e)
 		rc = engine_wait(e, BM__MSG_RESULT, W_RESULT,
 		    e->phase_timeout_ns, "send its record");
 	if (rc == 0)
+		rc = engine_wait(e, BM__MSG_CLEAN, W_CLEAN,
+		    e->phase_timeout_ns, "clean up");
+	if (rc == 0)
 		rc = engine_send_all(e, BM__CMD_EXIT);
+	/*
+	 * A worker reaped by another waiter (W_LOST) sent its record and
+	 * cleaned up: its unknown status is no failure.
+	 */
 	for (i = 0; rc == 0 && i < e->nw; i++) {
 		if (engine_reap(&e->w[i], ENGINE_REAP_TIMEOUT_NS) != 0)
 			rc = bm__fail(e->ctx, BM_ETIMEDOUT,
 			    "worker %u (pid %ld) did not exit", i,
 			    (long)e->w[i].pid);
-		else if (!WIFEXITED(e->w[i].wstatus) ||
-		    WEXITSTATUS(e->w[i].wstatus) != BM__EXIT_OK)
+		else if (!(e->w[i].seen & W_LOST) &&
+		    (!WIFEXITED(e->w[i].wstatus) ||
+		    WEXITSTATUS(e->w[i].wstatus) != BM__EXIT_OK))
 			rc = engine_died(e, i);
 	}
 	return rc;
@@ -1063,8 +1204,8 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.res = res;
 	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
-	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
-	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
+	e.pfd = calloc(2 * (size_t)o->parallel + 1, sizeof(*e.pfd));
+	e.pidx = calloc(2 * (size_t)o->parallel + 1, sizeof(*e.pidx));
 	if (e.w == NULL || e.pfd == NULL || e.pidx == NULL) {
 		rc = bm__fail(ctx, -ENOMEM, "no memory for %u workers",
 		    o->parallel);

@@ -332,38 +332,43 @@ void bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
  * (child.c).  Parent to worker, on the control pipe: one byte per command.
  * Worker to parent, on the response pipe: one byte per event, and after
  * BM__MSG_RESULT a record: struct bm__record_hdr then count bm__wire
- * samples.
+ * samples.  Every failure the engine knows of in a worker (a callback's,
+ * its own set-up's) comes as BM__MSG_FAIL and a header with the error,
+ * never as an exit status, which a benchmark could choose too.
  */
 enum {
 	BM__CMD_GO = 'G',	/* every worker is initialised: first pass */
 	BM__CMD_START = 'S',	/* leave warmup, start timing */
 	BM__CMD_RESULT = 'R',	/* send your record */
-	BM__CMD_EXIT = 'X',	/* clean up and exit */
+	BM__CMD_EXIT = 'X',	/* exit */
 	BM__MSG_INIT = 'i',	/* initialize returned */
 	BM__MSG_READY = 'r',	/* first untimed pass done, warming up */
 	BM__MSG_DONE = 'd',	/* all intervals recorded, cooling down */
 	BM__MSG_RESULT = 'R',	/* a record follows */
+	BM__MSG_CLEAN = 'c',	/* cleanup returned (after the record) */
 	BM__MSG_FAIL = 'f'	/* a record with status < 0 follows */
 };
 
 /*
- * How a worker ends (its exit status), part of the same protocol: the
- * parent expects BM__EXIT_OK after BM__CMD_EXIT and names the others when
- * it reports a worker that died (engine.c, engine_describe).
+ * How a worker ends (its exit status).  The parent expects BM__EXIT_OK
+ * after BM__CMD_EXIT; before that any end is a death, and the parent
+ * learns of the engine's own failures from the pipe (BM__MSG_FAIL), not
+ * from these.  They are what a worker exits with when the pipe cannot
+ * carry the reason any more, and are chosen where a program's own exit
+ * statuses are not: those are small (EXIT_FAILURE, sysexits' 64 to 78,
+ * the shell's 126 and 127), and above 128 a shell reports a death by
+ * signal (128 + n), which programs leave to it.
  */
 enum {
 	/* The record was sent, cleanup done and the exit byte read. */
 	BM__EXIT_OK = 0,
-	/*
-	 * The worker failed: a callback or its own set-up (child_fail, after
-	 * sending BM__MSG_FAIL), or cleanup after its record was sent.
-	 */
-	BM__EXIT_FAIL = 3,
+	/* A failure was sent (BM__MSG_FAIL): the parent has the reason. */
+	BM__EXIT_FAIL = 179,
 	/*
 	 * The parent is out of reach: a write failed, the control pipe
-	 * ended, no exit byte came in time, or no memory held the record.
+	 * ended, or no exit byte came in time.
 	 */
-	BM__EXIT_PARENT = 4
+	BM__EXIT_PARENT = 180
 };
 
 #define BM__RECORD_MAGIC 0x626d7031u	/* "bmp1" */
@@ -470,8 +475,13 @@ int bm__pipeio_read(int fd, void *buf, size_t len, int timeout_ms);
 int bm__pipeio_write(int fd, const void *buf, size_t len);
 /* Monotonic time in nanoseconds for deadlines (not for measuring). */
 uint64_t bm__deadline_now(void);
-/* The first bound on a worker's initialize, in ns (engine.c; tests shorten it). */
+/*
+ * The first bound on a worker's initialize, in ns (engine.c; tests shorten
+ * it); while its workers work, the wait is extended up to
+ * BM__ENGINE_INIT_BOUNDS of these in all.
+ */
 extern uint64_t bm__engine_init_timeout_ns;
+#define BM__ENGINE_INIT_BOUNDS 10
 
 /*
  * The least coverage of a figure's interval for it to be settled: below

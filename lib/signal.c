@@ -30,6 +30,22 @@ static int signals_installed[SIGNALS_N];
 static int signals_sigpipe[2] = { -1, -1 };
 static volatile sig_atomic_t signals_caught;
 static volatile sig_atomic_t signals_continued;
+/*
+ * SIGCHLD during a run.  The engine needs each worker's exit status: an
+ * application that ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) has the
+ * kernel reap its children unwaited, and one whose handler waits for any
+ * child takes the status first, so a worker killed by a signal could not
+ * be told from one that exited.  During the run SIGCHLD is therefore
+ * held in the thread that runs it, and its default put in place of
+ * ignoring it; afterwards the application's handler runs once for
+ * whatever ended meanwhile (its own children among them) and finds the
+ * workers reaped.  (A child of its own that ends during the run of an
+ * application that ignores SIGCHLD stays a zombie until it waits.)
+ */
+static struct sigaction signals_chld_saved;
+static int signals_chld_replaced;
+static sigset_t signals_mask_saved;
+static int signals_mask_held;
 
 /*
  * Note that the process was continued after a stop (job control: Ctrl-Z
@@ -75,11 +91,24 @@ bm__signals_install(void)
 	struct sigaction sa;
 	size_t i;
 
+	sigset_t chld;
+
 	if (pipe2(signals_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0)
 		return -errno;
 	signals_caught = 0;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	signals_mask_held = sigprocmask(SIG_BLOCK, &chld,
+	    &signals_mask_saved) == 0;
+	signals_chld_replaced = 0;
+	if (sigaction(SIGCHLD, NULL, &signals_chld_saved) == 0 &&
+	    (signals_chld_saved.sa_handler == SIG_IGN ||
+	    (signals_chld_saved.sa_flags & SA_NOCLDWAIT))) {
+		sa.sa_handler = SIG_DFL;
+		signals_chld_replaced = sigaction(SIGCHLD, &sa, NULL) == 0;
+	}
 	for (i = 0; i < SIGNALS_N; i++) {
 		signals_installed[i] = 0;
 		if (sigaction(signals_list[i], NULL, &signals_saved[i]) != 0)
@@ -100,7 +129,10 @@ bm__signals_install(void)
 	return 0;
 }
 
-/* Put back the dispositions replaced by bm__signals_install(). */
+/*
+ * Put back the dispositions replaced by bm__signals_install(), then the
+ * signal mask (SIGCHLD held during the run).
+ */
 static void
 signals_restore(void)
 {
@@ -112,9 +144,18 @@ signals_restore(void)
 			    NULL);
 		signals_installed[i] = 0;
 	}
+	if (signals_chld_replaced)
+		(void)sigaction(SIGCHLD, &signals_chld_saved, NULL);
+	signals_chld_replaced = 0;
+	if (signals_mask_held)
+		(void)sigprocmask(SIG_SETMASK, &signals_mask_saved, NULL);
+	signals_mask_held = 0;
 }
 
-/* Restore the application's dispositions and close the signal pipe. */
+/*
+ * Restore the application's dispositions and signal mask, and close the
+ * signal pipe.
+ */
 void
 bm__signals_close(void)
 {

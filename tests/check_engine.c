@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -945,8 +946,8 @@ cleanup_fails(bm_iter_t n, void *cookie)
 }
 
 /*
- * A worker whose cleanup fails exits BM__EXIT_FAIL after its record, and
- * the parent names that status.
+ * A worker whose cleanup fails after its record says so on the pipe, and
+ * the parent names the callback and its error (not an exit status).
  */
 START_TEST(test_cleanup_fails)
 {
@@ -954,17 +955,14 @@ START_TEST(test_cleanup_fails)
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
-	char want[64];
 
 	bm_options_init(&o);
 	o.repetitions = 3;
 	o.processes = 1;
-	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ECHILD);
-	(void)snprintf(want, sizeof(want), "exited with status %d (it failed)",
-	    BM__EXIT_FAIL);
-	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 0") != NULL &&
-	    strstr(bm_ctx_errmsg(ctx), want) != NULL, "%s",
-	    bm_ctx_errmsg(ctx));
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EBENCH);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "worker 0: cleanup failed: ")
+	    != NULL && strstr(bm_ctx_errmsg(ctx), strerror(EIO)) != NULL,
+	    "%s", bm_ctx_errmsg(ctx));
 	ck_assert_ptr_null(r.samples);
 	bm_ctx_free(ctx);
 	check_no_children();
@@ -1743,6 +1741,289 @@ START_TEST(test_hook_fails_run)
 }
 END_TEST
 
+/*
+ * Worker 1 forks a process that inherits the engine's pipes and outlives
+ * it, then is killed: no end of file comes on its pipe, and the death is
+ * still reported at once as a death (by which signal), not as a worker
+ * that did not finish.  The process it forked writes its pid to
+ * orphan_pipe, so that the test can end it.
+ */
+static int orphan_pipe[2] = { -1, -1 };
+
+static int
+bench_crash_keep_pipes(bm_iter_t n, void *cookie)
+{
+	struct timespec ts = { 120, 0 };
+	pid_t pid;
+
+	(void)cookie;
+	if (bm_worker_index(bm_state_current()) == 1) {
+		pid = fork();
+		if (pid == 0) {
+			pid = getpid();
+			if (write(orphan_pipe[1], &pid, sizeof(pid)) < 0)
+				_exit(1);
+			(void)nanosleep(&ts, NULL);
+			_exit(0);
+		}
+		raise(SIGKILL);
+	}
+	bm__empty_loop(n);
+	return 0;
+}
+
+START_TEST(test_death_pipes_held)
+{
+	bm_bench b = { NULL, bench_crash_keep_pipes, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	pid_t orphan = 0;
+	int rc;
+
+	ck_assert_int_eq(pipe(orphan_pipe), 0);
+	bm_options_init(&o);
+	o.parallel = 2;
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_int_eq(read(orphan_pipe[0], &orphan, sizeof(orphan)),
+	    sizeof(orphan));
+	ck_assert_int_gt(orphan, 0);
+	(void)kill(orphan, SIGKILL);
+	ck_assert_msg(rc == BM_ECHILD &&
+	    strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
+	    strstr(bm_ctx_errmsg(ctx), "signal 9") != NULL, "%s: %s",
+	    bm_strerror(rc), bm_ctx_errmsg(ctx));
+	(void)close(orphan_pipe[0]);
+	(void)close(orphan_pipe[1]);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/* An application's SIGCHLD handler that reaps every child it can. */
+static volatile sig_atomic_t reaped_by_app;
+
+static void
+app_reap_all(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		reaped_by_app++;
+	errno = saved;
+}
+
+/* Run bench_crash (worker 1 of 3 killed): its signal must be named. */
+static void
+expect_crash_named(void)
+{
+	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	int rc;
+
+	bm_options_init(&o);
+	o.parallel = 3;
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_msg(rc == BM_ECHILD &&
+	    strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
+	    strstr(bm_ctx_errmsg(ctx), "killed by signal 9") != NULL,
+	    "%s: %s", bm_strerror(rc), bm_ctx_errmsg(ctx));
+	bm_ctx_free(ctx);
+}
+
+/*
+ * An application that ignores SIGCHLD, or reaps its children in a
+ * handler: a worker's death still has its real status (the status was
+ * "exited with status 0", made up from ECHILD), and the application's
+ * disposition is its own again after the run.
+ */
+START_TEST(test_death_sigchld_app)
+{
+	struct sigaction sa, now;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_IGN;
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, NULL), 0);
+	expect_crash_named();
+	ck_assert_int_eq(sigaction(SIGCHLD, NULL, &now), 0);
+	ck_assert(now.sa_handler == SIG_IGN);
+
+	sa.sa_handler = app_reap_all;
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, NULL), 0);
+	expect_crash_named();
+	ck_assert_int_eq(sigaction(SIGCHLD, NULL, &now), 0);
+	ck_assert(now.sa_handler == app_reap_all);
+	ck_assert_int_eq(reaped_by_app, 0);
+	check_no_children();
+}
+END_TEST
+
+/*
+ * A benchmark that exits with a status of its own: reported as that
+ * status, not as one of the engine's reasons ("exit(4)" was "it lost its
+ * pipes to the parent", "exit(3)" "it failed").
+ */
+static volatile int body_status;
+
+static int
+bench_exit(bm_iter_t n, void *cookie)
+{
+	(void)cookie;
+	if (bm_worker_index(bm_state_current()) == 0)
+		_exit(body_status);
+	bm__empty_loop(n);
+	return 0;
+}
+
+START_TEST(test_death_own_status)
+{
+	static const int status[] = { 1, 3, 4, 77 };
+	bm_bench b = { NULL, bench_exit, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	char want[64];
+	const char *msg;
+	size_t i;
+
+	bm_options_init(&o);
+	o.parallel = 2;
+	for (i = 0; i < sizeof(status) / sizeof(status[0]); i++) {
+		body_status = status[i];
+		ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ECHILD);
+		msg = bm_ctx_errmsg(ctx);
+		(void)snprintf(want, sizeof(want), "exited with status %d",
+		    status[i]);
+		/* The status alone ends the message: no reason added. */
+		ck_assert_msg(strstr(msg, "worker 0") != NULL &&
+		    strlen(msg) >= strlen(want) && strcmp(msg + strlen(msg) -
+		    strlen(want), want) == 0, "status %d: %s", status[i], msg);
+	}
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
+ * A byte off the protocol is named escaped: worker 0 writes an ESC to the
+ * engine's pipe (the one write-only pipe it has that the test did not
+ * open), and the message holds "\x1b" and no control byte.
+ */
+static unsigned char fds_before[256];
+
+static int
+bench_escape(bm_iter_t n, void *cookie)
+{
+	static const unsigned char esc = 0x1b;
+	struct stat st;
+	int fd, fl;
+
+	(void)cookie;
+	if (bm_worker_index(bm_state_current()) == 0) {
+		for (fd = 3; fd < 256; fd++) {
+			if (fds_before[fd] || fstat(fd, &st) != 0 ||
+			    !S_ISFIFO(st.st_mode))
+				continue;
+			fl = fcntl(fd, F_GETFL);
+			if (fl >= 0 && (fl & O_ACCMODE) == O_WRONLY &&
+			    write(fd, &esc, 1) != 1)
+				return -errno;
+		}
+		for (;;)
+			pause();
+	}
+	bm__empty_loop(n);
+	return 0;
+}
+
+START_TEST(test_protocol_byte_escaped)
+{
+	bm_bench b = { NULL, bench_escape, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	const char *msg, *p;
+	int fd;
+
+	for (fd = 0; fd < 256; fd++)
+		fds_before[fd] = fcntl(fd, F_GETFD) != -1;
+	bm_options_init(&o);
+	o.parallel = 2;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_EPROTO);
+	msg = bm_ctx_errmsg(ctx);
+	ck_assert_msg(strstr(msg, "worker 0 sent '\\x1b'") != NULL, "%s", msg);
+	for (p = msg; *p != '\0'; p++)
+		ck_assert_msg((unsigned char)*p >= 0x20 &&
+		    (unsigned char)*p != 0x7f, "byte %#x in the message",
+		    (unsigned char)*p);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/* initialize spins forever (a bug in it, or work that never ends). */
+static int
+init_forever(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	(void)cookie;
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+/*
+ * The promise on initialize: a worker that spins in it is given up on
+ * after the extensions its CPU time earns, BM__ENGINE_INIT_BOUNDS bounds
+ * at most (a bound shortened to 0.2 s here: 2 s), and the message names
+ * the time waited.  A meeting of ranks (the hook) waits as long for a
+ * rank still initialising: its bound held the first bound alone, so a
+ * rank whose initialize was extended was taken for a hung one.
+ */
+START_TEST(test_initialize_spins)
+{
+	bm_bench b = { init_forever, bench_empty, NULL, NULL };
+	uint64_t saved = bm__engine_init_timeout_ns;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+	double s = 0;
+	const char *p;
+
+	bm__engine_init_timeout_ns = 200000000u;
+	bm_options_init(&o);
+	o.repetitions = 1;
+	o.processes = 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ETIMEDOUT);
+	p = strstr(bm_ctx_errmsg(ctx), "did not initialise within ");
+	ck_assert_msg(p != NULL && sscanf(p + 26, "%lf", &s) == 1 &&
+	    s >= 0.2 && s <= 0.2 * BM__ENGINE_INIT_BOUNDS + 0.05, "%s",
+	    bm_ctx_errmsg(ctx));
+	check_no_children();
+
+	/*
+	 * The meeting after initialize waits for the longest initialize
+	 * (with the real bound: ten minutes, where it waited 80 s).
+	 */
+	bm__engine_init_timeout_ns = saved;
+	memset(&hook, 0, sizeof(hook));
+	hook.fail_at = BM__PHASE_BEGIN;
+	hook.failed_answer = 1;
+	b.initialize = NULL;
+	check_run_ok(ctx, &b, &o, &r);
+	ck_assert_uint_ge(hook.n, 2);
+	ck_assert_int_eq(hook.phase[1], BM__PHASE_WARM);
+	ck_assert_msg(hook.timeout_ns[1] >= BM__ENGINE_INIT_BOUNDS *
+	    bm__engine_init_timeout_ns, "the meeting waits %.1f s",
+	    (double)hook.timeout_ns[1] / 1e9);
+	check_end_run(ctx, &r);
+}
+END_TEST
+
 /* The engine suite. */
 static Suite *
 engine_suite(void)
@@ -1757,6 +2038,7 @@ engine_suite(void)
 	TCase *timing = tcase_create("timing");
 	TCase *limits = tcase_create("limits");
 	TCase *jobs = tcase_create("jobcontrol");
+	TCase *ends = tcase_create("ends");
 
 	tcase_set_timeout(timing, 90);
 	tcase_set_tags(timing, "quiet");
@@ -1770,7 +2052,14 @@ engine_suite(void)
 	suite_add_tcase(s, limits);
 	tcase_set_timeout(jobs, 90);
 	tcase_add_test(jobs, test_stop_continue);
+	tcase_set_timeout(ends, 120);
+	tcase_add_test(ends, test_death_pipes_held);
+	tcase_add_test(ends, test_death_sigchld_app);
+	tcase_add_test(ends, test_death_own_status);
+	tcase_add_test(ends, test_protocol_byte_escaped);
+	tcase_add_test(ends, test_initialize_spins);
 	suite_add_tcase(s, jobs);
+	suite_add_tcase(s, ends);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_empty_benchmark);
 	tcase_add_test(tc, test_child_crash);
