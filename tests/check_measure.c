@@ -343,8 +343,8 @@ empty_bench(bm_iter_t n, void *cookie)
 }
 
 /*
- * A benchmark that takes no time is an error, not a figure of 0 (issue
- * 29): bm_measure and bm_run fail with BM_ENOTIME and say why.  The
+ * A benchmark that takes no time is an error, not a figure of 0:
+ * bm_measure and bm_run fail with BM_ENOTIME and say why.  The
  * fake clock advances only by its reads, so the fake bench with no
  * operation is exactly empty.
  */

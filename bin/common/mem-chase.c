@@ -69,9 +69,10 @@ mem_chase_build(struct mem_chase *c)
 		 * Its man page says the ring points backward one stride,
 		 * but its binary walks forwards (the loads valgrind's lackey
 		 * traces: 0x000, 0x080, 0x100, 0x180, 0x000 at 512 bytes,
-		 * stride 128).  This chase walked backwards before issue
-		 * 26; what the direction changes in the figure (little, in
-		 * the one measurement made) is in lat_mem_rd(8).
+		 * stride 128).  This chase walked backwards until
+		 * 2026-11-26; what the direction changes in the figure
+		 * (little) is in doc/measurements.md, "lat_mem_rd against
+		 * lmbench: direction and unroll".
 		 */
 		for (i = 0; i < n; i++)
 			seq[i] = i;
