@@ -209,7 +209,7 @@ END_TEST
 
 /*
  * cache's sizes against a fake sysfs: the first level within 0.8 to 1.5
- * times (the issue's 24576 against 32 KiB is flagged), later levels half
+ * times (24576 against 32 KiB is flagged), later levels half
  * to twice (1 MB against 1.25 MB stands), a last level the topology does
  * not believe (260 MB) and a level it does not have are not checked.
  */

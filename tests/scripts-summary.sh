@@ -114,7 +114,7 @@ run "$summ" "$tmp/clean.jsonl"
     grep -Eq '^  lat_pipe \(same\) .*%  $' "$tmp/out" ||
 	fail "a clean figure: $(cat "$tmp/out")"
 
-# Sweep figures another engineer flags: line.jsonl is a real record of
+# Flagged sweep figures: line.jsonl is a real record of
 # line (64 bytes, as sysfs says), line-contradicts.jsonl the same record
 # answering 32 with "disagree" and "contradicts" set (tests/data/README).
 run "$summ" "$data/line.jsonl"
