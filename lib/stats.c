@@ -352,12 +352,8 @@ bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
 /*
  * A figure is disturbed, and flagged so, when the interference accounting
  * judged at least this share of its timed intervals disturbed (kept or
- * discarded).  In the three recorded suites, the two-process figures that
- * moved by more than 10% between runs (lat_pipe, lat_fcntl and lat_fifo
- * across CPUs, lat_ctx, bw_pipe, bw_tcp, lat_unix_connect, lat_proc
- * fork) had 20-100% of their intervals disturbed, and the figures below
- * 20% (lat_ops, bw_mem, stream: 0-8% but for one pass at 20%) moved by
- * under 10% when their interval was narrow.  Redoing a disturbed
+ * discarded; doc/measurements.md, "benchmp(3): which statistic a figure
+ * shows").  Redoing a disturbed
  * interval takes the time lost out of the sample, but not what a busy
  * machine does to the rest (caches, the partner's wakeup, the CPU it
  * was moved to): past a fifth of the intervals that is the figure's

@@ -15,6 +15,21 @@
 #include <netinet/in.h>
 #include <sys/select.h>
 
+/*
+ * lmbench's header brought in Sun RPC for lat_rpc; here only where the
+ * compiler finds it (with libtirpc: -I/usr/include/tirpc, -ltirpc).
+ */
+#if defined(__has_include)
+#if __has_include(<rpc/rpc.h>)
+#include <rpc/rpc.h>
+#define XACT_PROG ((u_long)404040)
+#define XACT_VERS ((u_long)1)
+#define RPC_XACT ((u_long)1)
+#define RPC_EXIT ((u_long)2)
+#define BM_LMBENCH_RPC 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -287,9 +302,11 @@ double par_mem(size_t len, int warmup, int repetitions,
  * it TRIES times (once when enough is long) into get_results() and
  * keeps the median.  The body may read and set __n, as lmbench's do.
  * The count found is kept between runs of the same expansion; the count
- * kept is the one that was timed.
+ * kept is the one that was timed.  Each is a block, { ... }, not a
+ * statement, as lmbench's are: sources write BENCH1(...) with no
+ * semicolon after it.
  */
-#define BENCH_INNER(loop_body, enough) do {				\
+#define BENCH_INNER(loop_body, enough) {				\
 	static iter_t __iterations = 1;					\
 	double __enough = (double)get_enough(enough);			\
 	double __result = 0.;						\
@@ -315,17 +332,17 @@ double par_mem(size_t len, int warmup, int repetitions,
 	}								\
 	save_n((uint64)__timed);					\
 	settime((uint64)__result);					\
-} while (0)
+}
 
-#define BENCH1(loop_body, enough) do {					\
+#define BENCH1(loop_body, enough) {					\
 	double __usecs;							\
 	BENCH_INNER(loop_body, enough);					\
 	__usecs = (double)gettime() - (double)t_overhead() -		\
 	    (double)get_n() * l_overhead();				\
 	settime(__usecs >= 0. ? (uint64)__usecs : 0);			\
-} while (0)
+}
 
-#define BENCH(loop_body, enough) do {					\
+#define BENCH(loop_body, enough) {					\
 	long __i, __N;							\
 	result_t *__r = lmbench_bench_results();			\
 	__N = ((enough) == 0 || get_enough(enough) <= 100000) ? TRIES : 1; \
@@ -339,7 +356,13 @@ double par_mem(size_t len, int warmup, int repetitions,
 			insertsort(gettime(), get_n(), __r);		\
 	}								\
 	set_results(__r);						\
-} while (0)
+}
+
+#ifdef BM_LMBENCH_RPC
+/* lat_rpc's own functions, which it uses before it defines them. */
+extern char *rpc_xact_1();
+extern char *client_rpc_xact_1();
+#endif
 
 /* The results BENCH() fills: storage of this library, TRIES entries. */
 result_t *lmbench_bench_results(void);
