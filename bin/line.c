@@ -17,10 +17,9 @@
 /* Loads per group: every stride makes as many loads per group. */
 #define LINE_GROUP 8
 /*
- * The shortest interval, whatever ENOUGH says: with the 100 us that
- * benchmp-run calibrates here, the answer flipped between 32 and 64
- * bytes from run to run (stride 32 read 28 or 46 ns); with 2 ms it was
- * 128 once in 5 runs, with 5 ms 64 in every run.
+ * The shortest interval, whatever ENOUGH says: shorter ones let the
+ * answer flip from run to run (doc/measurements.md, "line: the
+ * interval").
  */
 #define LINE_MIN_ENOUGH_US MEM_ENOUGH_US
 
