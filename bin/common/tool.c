@@ -52,8 +52,8 @@ enum {
 /*
  * The warmup when -W is not given: a fresh process runs its first tens of
  * milliseconds slowly (page faults, cold caches and predictors, the
- * scheduler placing it): one run in ten then reported a figure 50% high
- * (doc/measurements.md, "The first warmup").  lmbench's default is none.
+ * scheduler placing it; doc/measurements.md, "The first warmup").
+ * lmbench's default is none.
  */
 #define TOOL_DEFAULT_WARMUP_US 50000
 
