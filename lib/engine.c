@@ -50,6 +50,8 @@ uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
  * the benchmark forked still holds the pipe.
  */
 #define ENGINE_EXIT_CHECK_MS 1000
+/* No pidfds (tests set it, to take the path of kernels without them). */
+int bm__engine_pidfd_off;
 /* A poll slot of a worker's pidfd, not of its pipe (engine.pidx). */
 #define ENGINE_SLOT_END (1u << 31)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
@@ -665,8 +667,11 @@ static int
 engine_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
-	long fd = syscall(SYS_pidfd_open, (long)pid, 0L);
+	long fd;
 
+	if (bm__engine_pidfd_off)
+		return -1;
+	fd = syscall(SYS_pidfd_open, (long)pid, 0L);
 	return fd >= 0 ? (int)fd : -1;
 #else
 	(void)pid;

@@ -482,6 +482,8 @@ uint64_t bm__deadline_now(void);
  */
 extern uint64_t bm__engine_init_timeout_ns;
 #define BM__ENGINE_INIT_BOUNDS 10
+/* Nonzero: workers get no pidfd (engine.c; tests set it). */
+extern int bm__engine_pidfd_off;
 
 /*
  * The least coverage of a figure's interval for it to be settled: below
