@@ -240,3 +240,162 @@ bm_programs() {
 		export LD_LIBRARY_PATH
 	fi
 }
+
+# What a script reads of one input file at most, and of one line of it:
+# a results file of a whole run is a few MB, a record a few KB.  A file
+# beyond these (/dev/zero, a log, a core) is refused before jq or awk
+# read it: jq holds what it reads in memory (it grew to 1 GB in seconds
+# on /dev/zero) and awk reads a line whole.
+bm_max_bytes=67108864
+bm_max_line=1048576
+
+# bm_bounded FILE COPY: copy FILE (a regular file, a FIFO, a device: it
+# is read once) to COPY, reading no more than bm_max_bytes and a byte of
+# it; exit 1 naming FILE when it cannot be read, is larger than that or
+# holds a line longer than bm_max_line.
+bm_bounded() {
+	[ ! -d "$1" ] || die "cannot read $1: it is a directory"
+	head -c "$((bm_max_bytes + 1))" -- "$1" >"$2" 2>"$tmp/bm_err" ||
+		die "cannot read $1: $(sed -n '1s/^head: //p' "$tmp/bm_err")"
+	[ "$(wc -c <"$2")" -le "$bm_max_bytes" ] ||
+		die "$1: larger than $((bm_max_bytes / 1048576)) MB: refused (no results file is)"
+	bm_n=$(LC_ALL=C awk -v m="$bm_max_line" 'length($0) > m { print NR; exit }' <"$2")
+	[ -z "$bm_n" ] ||
+		die "$1: line $bm_n is longer than $((bm_max_line / 1048576)) MB: refused (no record is)"
+}
+
+# The jq definitions of a record's shape, to put before a jq program.
+# odd: what is wrong with a record (an object with a "tool"), as text
+# ("params is an array, not an object"), or null: each member benchmp's
+# tools and scripts write, and those of its suite, robust and
+# interference members, has the type they write it with, or is null; a
+# parameter is a string, number or boolean.  Members it does not know
+# are not looked at.
+# shellcheck disable=SC2016 # (jq's program: its $names are jq's)
+bm_jq_odd='
+	def bm_a: {object: "an object", array: "an array",
+	    string: "a string", number: "a number", boolean: "a boolean",
+	    null: "null"}[.];
+	def bm_is($k; $a): (.[$k] | type) as $y |
+	    if $y == "null" or $y == $a then empty
+	    else "\($k) is \($y | bm_a), not \($a | bm_a)" end;
+	def bm_is($k; $a; $b): (.[$k] | type) as $y |
+	    if $y == "null" or $y == $a or $y == $b then empty
+	    else "\($k) is \($y | bm_a), not \($a | bm_a) or \($b | bm_a)" end;
+	def bm_is($k; $a; $b; $c): (.[$k] | type) as $y |
+	    if $y == "null" or $y == $a or $y == $b or $y == $c then empty
+	    else "\($k) is \($y | bm_a), not \($a | bm_a), \($b | bm_a) or \($c | bm_a)" end;
+	def odd: if type != "object" or .tool == null then null else first(
+	    bm_is("tool"; "string"), bm_is("case"; "string"; "number"),
+	    (("metric", "unit", "better", "host", "timestamp", "version",
+	      "placement") as $k | bm_is($k; "string")),
+	    bm_is("imported"; "string"; "boolean"),
+	    bm_is("value"; "number"; "string"),
+	    bm_is("ci_level"; "number"; "string"),
+	    (("parallel", "rank", "samples", "processes", "repetitions",
+	      "median", "min", "max", "mean", "stddev", "cv", "ci_lo",
+	      "ci_hi", "ci_floor", "ci_stat_lo", "ci_stat_hi", "ops_per_s",
+	      "cycles_per_op", "cycle_ns_per_op", "wall_s", "warmup_us",
+	      "enough_us") as $k | bm_is($k; "number")),
+	    (("noisy", "bimodal", "disagree", "budget_hit", "aggregate") as $k |
+	      bm_is($k; "boolean")),
+	    (("params", "suite", "robust", "interference", "calibration",
+	      "within", "measured", "timer", "sources") as $k |
+	      bm_is($k; "object")),
+	    (("modes", "contradicts", "values", "process_values",
+	      "process_samples", "answers") as $k | bm_is($k; "array")),
+	    (.suite | objects | (bm_is("group"; "string"),
+	      bm_is("figure"; "string"), bm_is("role"; "string"),
+	      bm_is("batch"; "number"), bm_is("passes"; "number"),
+	      bm_is("curve"; "boolean")) | "suite." + .),
+	    (.robust | objects | (bm_is("value"; "number"),
+	      bm_is("ci_lo"; "number"), bm_is("ci_hi"; "number"),
+	      bm_is("noisy"; "boolean"), bm_is("stat"; "string"),
+	      bm_is("causes"; "array")) | "robust." + .),
+	    (.interference | objects | (bm_is("accounted"; "boolean"),
+	      bm_is("disturbed"; "number"), bm_is("intervals"; "number"),
+	      bm_is("bound_hit"; "boolean"), bm_is("discarded"; "number")) |
+	      "interference." + .),
+	    (.params | objects | keys_unsorted[] as $k |
+	      bm_is($k; "string"; "number"; "boolean") | "params." + .),
+	    null) end;
+'
+
+# bm_records FILE COPY: the records of FILE, JSON Lines, in COPY (one
+# compact JSON object a line; blank lines and values that are not
+# objects, which no script reads, left out), read within the bounds of
+# bm_bounded; exit 1 naming FILE and the line of the first that is not
+# JSON or is a record of an odd shape (see odd above).  (jq 1.6 cannot
+# stop at a line: its halt_error goes on, or aborts, under -R.  A bad
+# line is written as "!" and the reason, which no JSON text begins with.)
+bm_records() {
+	bm_bounded "$1" "$tmp/bm_lines"
+	# (jq counts a last line without its newline as line 0.)
+	echo >>"$tmp/bm_lines" || die "cannot write in $tmp"
+	jq -R -r "$bm_jq_odd"'input_line_number as $n |
+	    if test("^[ \t\r]*$") then empty else
+	    (try [fromjson] catch ("not JSON (" + (tostring |
+	      sub(" \\(while parsing .*"; "") |
+	      sub(" at line 1, column "; " at column ")) + ")")) |
+	    if type == "string" then "!line \($n): \(.)"
+	    else .[0] | objects | odd as $why |
+	      if $why == null then tojson
+	      else "!line \($n): \($why)" end end end' \
+	    <"$tmp/bm_lines" >"$2" 2>"$tmp/bm_err" ||
+		die "$1: cannot read it: $(head -n 1 "$tmp/bm_err")"
+	bm_why=$(grep -m 1 '^!' "$2")
+	[ -z "$bm_why" ] || die "$1: ${bm_why#!}"
+}
+
+# bm_out_check FILE: before anything is drawn or run, make sure that FILE
+# (a report, a chart) can be written, and set bm_through to how: 0 when
+# it is written beside FILE and renamed over it (FILE is missing, a
+# regular file or a link, which is replaced, never written through), in
+# a directory that must be writable; 1 when it is written through (a
+# character device such as /dev/null or /dev/stdout, or a FIFO: renaming
+# over those would replace the node, and as root /dev/null itself).
+# Anything else (a directory, a block device, a socket) exits 1.
+bm_out_check() {
+	bm_through=0
+	if [ -c "$1" ] || [ -p "$1" ]; then
+		bm_through=1
+		return 0
+	fi
+	[ ! -e "$1" ] || [ -f "$1" ] ||
+		die "cannot write $1: not a regular file, a character device or a FIFO"
+	bm_d=$(dirname -- "$1")
+	[ -d "$bm_d" ] && [ -w "$bm_d" ] ||
+		die "cannot write $1: $bm_d is not a writable directory"
+}
+
+# bm_out_put SRC FILE: write the file SRC to FILE whole, as bm_out_check
+# said, or exit 1 naming FILE and leave it as it was.  Renamed into place,
+# the copy is first written beside FILE under a name mktemp makes up
+# (created exclusively: a link planted there is never followed), with the
+# mode a new file gets: never half a file at FILE.
+bm_out_put() {
+	bm_out_check "$2"
+	if [ "$bm_through" = 1 ]; then
+		{ cat -- "$1" >"$2"; } 2>"$tmp/bm_err" ||
+			die "cannot write $2: $(sed -n '1{s/^cat: //;s/^.*: cannot create [^:]*: //;p;}' "$tmp/bm_err")"
+		return 0
+	fi
+	bm_d=$(dirname -- "$2")
+	case $bm_d in -*) bm_d=./$bm_d ;; esac
+	bm_part=
+	: >"$tmp/bm_err"
+	if ! bm_part=$(mktemp "$bm_d/.$prog.XXXXXX" 2>"$tmp/bm_err") ||
+	    ! chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$bm_part" ||
+	    ! cat -- "$1" >"$bm_part" 2>"$tmp/bm_err" ||
+	    [ -d "$2" ] || ! mv -f -- "$bm_part" "$2" 2>"$tmp/bm_err"; then
+		[ -z "$bm_part" ] || rm -f -- "$bm_part"
+		bm_why=$(sed -n '1s/^[a-z]*: //p' "$tmp/bm_err")
+		die "cannot write $2${bm_why:+: $bm_why}"
+	fi
+}
+
+# bm_print FILE: copy FILE to standard output, or exit 1 saying that it
+# cannot be written (a full disk, /dev/full, a closed pipe).
+bm_print() {
+	cat -- "$1" 2>/dev/null || bm_write_failed
+}
