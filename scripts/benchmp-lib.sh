@@ -334,10 +334,10 @@ bm_records() {
 	echo >>"$tmp/bm_lines" || die "cannot write in $tmp"
 	jq -R -r "$bm_jq_odd"'input_line_number as $n |
 	    if test("^[ \t\r]*$") then empty else
-	    (try [fromjson] catch ("not JSON (" + (tostring |
+	    (try [fromjson] catch (tostring |
 	      sub(" \\(while parsing .*"; "") |
-	      sub(" at line 1, column "; " at column ")) + ")")) |
-	    if type == "string" then "!line \($n): \(.)"
+	      sub(" at line 1, column "; " at column "))) |
+	    if type == "string" then "!records that are not JSON: line \($n) (\(.))"
 	    else .[0] | objects | odd as $why |
 	      if $why == null then tojson
 	      else "!line \($n): \($why)" end end end' \

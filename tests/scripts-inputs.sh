@@ -1,0 +1,134 @@
+#!/bin/sh
+# scripts-inputs.sh: every script that reads records bounds what it reads
+# and names the file and line of what it cannot use: a file larger than
+# 64 MB (a sparse one, and /dev/zero where the script reads devices) or
+# with a line longer than 1 MB is refused at once; a corrupt line in the
+# middle of a file is refused by benchmp-plot as by benchmp-summary, not
+# drawn around; a record of an odd shape (params an array, suite a
+# string) is named with its line and member, never as a raw jq error.
+. "$top_srcdir/tests/lib.sh"
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+s=$top_srcdir/scripts
+data=$top_srcdir/tests/data
+gp=0
+! command -v gnuplot >/dev/null 2>&1 || gp=1
+# A stand-in for a hang on the old scripts (jq growing on /dev/zero, awk
+# spinning): a failure, not a time this test measures.
+lim=
+! command -v timeout >/dev/null 2>&1 || lim="timeout 600"
+
+# refused WHAT PATTERN CMD...: CMD exits 1 (benchmp-compare: 2) with a
+# message matching PATTERN, and no raw jq error.
+refused() {
+	what=$1
+	pat=$2
+	shift 2
+	# shellcheck disable=SC2086 # (the time bound's words)
+	run $lim "$@"
+	want=1
+	case $* in *benchmp-compare*) want=2 ;; esac
+	[ "$rc" -eq "$want" ] ||
+		fail "$what: exit $rc, not $want: $(head -n 2 "$tmp/err")"
+	grep -Eq -- "$pat" "$tmp/err" ||
+		fail "$what: stderr does not match '$pat': $(head -n 2 "$tmp/err")"
+	! grep -q 'jq: error' "$tmp/err" ||
+		fail "$what: a raw jq error: $(head -n 2 "$tmp/err")"
+}
+
+# What each script reads records with, FILE last.
+readers() {
+	echo "summary $s/benchmp-summary"
+	echo "report $s/benchmp-report --output $tmp/r.html"
+	echo "compare $s/benchmp-compare $data/aa-1.jsonl"
+	[ "$gp" = 0 ] || echo "plot $s/benchmp-plot summary --output $tmp/p"
+	[ "$gp" = 0 ] || echo "sections $s/benchmp-plot sections --output $tmp/p"
+}
+
+# Too large: a sparse file of 70 MB (no disk), and too long a line.
+truncate -s 70M "$tmp/big.jsonl" 2>/dev/null ||
+	dd if=/dev/zero of="$tmp/big.jsonl" bs=1 count=0 seek=70M 2>/dev/null ||
+	exit 99
+awk 'BEGIN { s = "x"; while (length(s) < 1100000) s = s s; print s }' \
+    >"$tmp/long.jsonl" || exit 99
+readers | while read -r name cmd; do
+	# shellcheck disable=SC2086 # (the reader's words: no blanks in them)
+	refused "$name: 70 MB" "big.jsonl: larger than 64 MB" $cmd "$tmp/big.jsonl"
+	# shellcheck disable=SC2086
+	refused "$name: a long line" "long.jsonl: line 1 is longer than 1 MB" \
+	    $cmd "$tmp/long.jsonl"
+	echo "$failures" >"$tmp/failures"
+done
+failures=$(cat "$tmp/failures")
+# /dev/zero, where a script takes a device.
+refused "compare /dev/zero" "/dev/zero: larger than 64 MB" \
+    "$s/benchmp-compare" "$data/aa-1.jsonl" /dev/zero
+refused "import /dev/zero" "/dev/zero: larger than 64 MB" \
+    "$s/benchmp-import-lmbench" /dev/zero
+refused "import 70 MB" "big.jsonl: larger than 64 MB" \
+    "$s/benchmp-import-lmbench" "$tmp/big.jsonl"
+if [ "$gp" = 1 ]; then
+	refused "plot /dev/zero" "/dev/zero: larger than 64 MB" \
+	    "$s/benchmp-plot" summary --output "$tmp/p" /dev/zero
+	refused "plot scaling /dev/zero" "/dev/zero: larger than 64 MB" \
+	    "$s/benchmp-plot" scaling --output "$tmp/p" /dev/zero
+	refused "plot mem --machine /dev/zero" "/dev/zero: larger than 64 MB" \
+	    "$s/benchmp-plot" mem --output "$tmp/p" --machine /dev/zero \
+	    "$data/lat_mem_rd.jsonl"
+fi
+refused "report --machine 70 MB" "big.jsonl: larger than 64 MB" \
+    "$s/benchmp-report" --output "$tmp/r.html" --machine "$tmp/big.jsonl" \
+    "$data/aa-1.jsonl"
+
+# A corrupt line in the middle: refused with its line, by every reader
+# that refuses (benchmp-compare skips it and says which).
+{ head -n 3 "$data/aa-1.jsonl"; echo 'garbage'; tail -n +4 "$data/aa-1.jsonl"; } \
+    >"$tmp/corrupt.jsonl" || exit 99
+readers | while read -r name cmd; do
+	[ "$name" != compare ] || continue
+	# shellcheck disable=SC2086
+	refused "$name: a corrupt line" "corrupt.jsonl: records that are not JSON: line 4" \
+	    $cmd "$tmp/corrupt.jsonl"
+	echo "$failures" >"$tmp/failures"
+done
+failures=$(cat "$tmp/failures")
+[ ! -e "$tmp/p.png" ] || fail "plot drew a chart of a corrupt file"
+run "$s/benchmp-compare" "$data/aa-1.jsonl" "$tmp/corrupt.jsonl"
+grep -q 'corrupt.jsonl: skipped 1 line(s) that are not JSON records (line 4)' \
+    "$tmp/err" || fail "compare: corrupt line: $(head -n 2 "$tmp/err")"
+
+# Records of an odd shape, after two good ones: each is named with its
+# file, line and member.
+for odd in 'params|[1]|params is an array, not an object' \
+    'suite|"x"|suite is a string, not an object' \
+    'robust|"x"|robust is a string, not an object' \
+    'case|{}|case is an object, not a string or a number' \
+    'parallel|"2"|parallel is a string, not a number' \
+    'modes|{}|modes is an object, not an array' \
+    'interference|{"disturbed":"x"}|interference.disturbed is a string, not a number' \
+    'suite|{"group":1}|suite.group is a number, not a string' \
+    'params|{"size":[1]}|params.size is an array, not a string, a number or a boolean'
+do
+	key=${odd%%|*}
+	rest=${odd#*|}
+	val=${rest%%|*}
+	why=${rest#*|}
+	{ head -n 2 "$data/aa-1.jsonl"; sed -n 3p "$data/aa-1.jsonl" |
+	    jq -c --argjson v "$val" --arg k "$key" '.[$k] = $v'; } \
+	    >"$tmp/odd.jsonl" || exit 99
+	readers | while read -r name cmd; do
+		[ "$name" != compare ] || continue
+		# shellcheck disable=SC2086
+		refused "$name: $key $val" "odd.jsonl: line 3: $why" $cmd "$tmp/odd.jsonl"
+		echo "$failures" >"$tmp/failures"
+	done
+	failures=$(cat "$tmp/failures")
+	run "$s/benchmp-compare" "$data/aa-1.jsonl" "$tmp/odd.jsonl"
+	grep -qF "odd.jsonl: skipped 1 line(s) that are not JSON records (line 3: $why)" \
+	    "$tmp/err" && ! grep -q 'jq: error' "$tmp/err" ||
+		fail "compare: $key $val: exit $rc: $(head -n 2 "$tmp/err")"
+done
+finish
