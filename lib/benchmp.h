@@ -201,6 +201,12 @@ BM_EXTERN int bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max);
  */
 BM_EXTERN int bm_ctx_set_interference(bm_ctx *ctx, int on);
 /*
+ * The precision a figure is held to: it is flagged noisy when the
+ * interval its record shows reaches further than share of it on either
+ * side (default 0.03).  Out of range (0.001 to 1) is BM_ERANGE.
+ */
+BM_EXTERN int bm_ctx_set_precision(bm_ctx *ctx, double share);
+/*
  * Parse "MIN" or "MIN:MAX" as bm_ctx_set_processes() takes it; 0,
  * BM_EPARSE or BM_ERANGE.
  */
@@ -1129,6 +1135,14 @@ BM_EXTERN int bm_record_join(bm_record *rec, bm_result *all,
 /* Format a record as one line of JSON (with '\n'); free() the string. */
 BM_EXTERN int bm_record_json(const bm_ctx *ctx, const bm_record *rec,
     char **out);
+/*
+ * The interval a record's JSON shows around its value (the next run's,
+ * for a figure shown as its best process; the median's otherwise) and
+ * whether it is noisy, as bm_record_json() writes them.  A figure
+ * without an interval gets NAN bounds.  0 or an error.
+ */
+BM_EXTERN int bm_record_interval(const bm_ctx *ctx, const bm_record *rec,
+    double *lo, double *hi, int *noisy);
 
 /*
  * Sinks: where records go (after ntime's NTIME_OUTPUT).  A spec is "-"

@@ -351,6 +351,19 @@ bm_ctx_set_processes(bm_ctx *ctx, unsigned min, unsigned max)
 	return 0;
 }
 
+/* Hold figures to a precision: noisy past share of them (see benchmp.h). */
+int
+bm_ctx_set_precision(bm_ctx *ctx, double share)
+{
+	if (ctx == NULL)
+		return -EINVAL;
+	if (!(share >= 0.001 && share <= 1))
+		return bm__fail(ctx, BM_ERANGE, "precision %g out of range "
+		    "(0.1%% to 100%%)", share * 100);
+	ctx->precision = share;
+	return 0;
+}
+
 /* Account for interference (on 1) or not (0). */
 int
 bm_ctx_set_interference(bm_ctx *ctx, int on)

@@ -150,15 +150,15 @@ bm__figure_free(struct bm__figure *f)
 
 /*
  * A record's robust figure (bm__stats_robust) over its figure f (its
- * samples in its unit, bm__figure_record): the best process, higher or lower being better as higher says,
- * with its interval and flags.  A figure judged by an agreement rule (a
- * sweep-derived figure keeps the median, which repeats as well there) or
- * from fewer than BM__ROBUST_MIN processes has none: BM_ERANGE.  0 or
- * an error.
+ * samples in its unit, bm__figure_record): the best process, higher or
+ * lower being better as higher says, with its interval, flagged wide
+ * past precision.  A figure judged by an agreement rule (a sweep-derived
+ * figure keeps the median, which repeats as well there) or from fewer
+ * than BM__ROBUST_MIN processes has none: BM_ERANGE.  0 or an error.
  */
 int
 bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
-    int higher, bm__robust *out)
+    int higher, double precision, bm__robust *out)
 {
 	const bm_result *r = rec->result;
 
@@ -166,6 +166,5 @@ bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
 	    r->processes < BM__ROBUST_MIN)
 		return BM_ERANGE;
 	return bm__stats_robust(f->x, f->round, f->n, r->processes, higher,
-	    bm__stats_disturbed(r->interference.intervals,
-	    r->interference.disturbed), BM__ROBUST_FLOOR, out);
+	    BM__ROBUST_FLOOR, precision, out);
 }

@@ -282,6 +282,7 @@ struct bm_ctx {
 	bm__meet_fn *meet;	/* the meeting hook of bm_run, or NULL */
 	unsigned proc_min;	/* rounds set by bm_ctx_set_processes, or 0 */
 	unsigned proc_max;
+	double precision;	/* bm_ctx_set_precision, or 0: the default */
 	/* Where each setting came from: BM_SOURCE_* by BM_SETTING_*. */
 	unsigned char source[BM_NSETTINGS];
 	char *output;		/* the sink spec chosen, or NULL: stdout */
@@ -678,7 +679,7 @@ void bm__figure_free(struct bm__figure *f);
  */
 struct bm__robust;
 int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
-    int higher, struct bm__robust *out);
+    int higher, double precision, struct bm__robust *out);
 
 /*
  * Append a figure's statistics as the members of a record from ,"median"
@@ -686,7 +687,7 @@ int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
  * the interval decides whether the figure is noisy).
  */
 void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
-    int flagged);
+    int flagged, const struct bm__robust *rb);
 
 /*
  * The least half-width of a figure's interval, relative to its median:
@@ -713,41 +714,28 @@ typedef struct bm__robust {
 	double ci_hi;
 	unsigned flags;
 } bm__robust;
-#define BM__ROBUST_WIDE		(1u << 0)	/* over 10% wide */
+#define BM__ROBUST_WIDE		(1u << 0)	/* wider than the precision */
 /*
- * The least half-width of the robust figure's interval, relative to it:
- * wider than BM__CI_FLOOR because the best process of the steadiest
- * figures (lat_ops, par_ops) moved by 0.5-2.7% between the recorded
- * suites, more than the median of six processes did; at 0.5% the next
- * run's best fell outside in 27 of 218 pairs, at 1% in 20 (15 of them
- * figures flagged in that run), with the interval rule before the
- * third-best one (bm__stats_robust).
+ * The least half-width of the robust figure's interval, relative to it
+ * (doc/measurements.md, "The robust figure's interval").
  */
 #define BM__ROBUST_FLOOR	0.01
 /*
  * The robust figure needs this many processes: its interval leans on
- * the third-best (bm__stats_robust), which with three is the worst, so
- * three that disagree give a wide interval rather than none.  It was
- * five, but the suite's budget leaves most figures three or four
- * processes, and those fell back to the median process, which sits in
- * the slow mode of a 2-vCPU VM as often as not.  Over six recorded sets
- * of three quiet budgeted suites, three put more summary figures within
- * 3% run to run in five (32 -> 51 of 102 in one; 36 -> 30 in the sixth)
- * and the next run inside the interval more often in all six (benchmp(3),
- * "The robust figure's processes").
+ * the third-best (bm__stats_robust), which with three is the worst.
  */
 #define BM__ROBUST_MIN		3
-#define BM__ROBUST_DISTURBED	(1u << 1)	/* bm__stats_disturbed() */
-#define BM__ROBUST_FEW		(1u << 2)	/* under BM__ROBUST_SURE */
 /*
- * A robust figure from fewer processes than this is flagged (cause
- * "few"), as a median from fewer than five rounds is (its interval
- * covers it with less than 90%): three processes that agree may all sit
- * in a mode the next run does not meet.  Three quiet budgeted suites
- * gave lat_sem --placement=same processes of 2.51-2.54 us in one run and
- * 3.79-3.88 in the next, each run's three agreeing.
+ * The share of next runs the robust figure's interval held on recorded
+ * suites, which the record states as its level (doc/measurements.md,
+ * "One figure, one interval").
  */
-#define BM__ROBUST_SURE		5
+#define BM__ROBUST_LEVEL	0.90
+/*
+ * A figure is noisy when its interval reaches further than this share
+ * of it on either side, unless bm_ctx_set_precision() says otherwise.
+ */
+#define BM__PRECISION_DEFAULT	0.03
 
 /* 1 when disturbed of intervals make a figure disturbed, else 0. */
 int bm__stats_disturbed(uint64_t intervals, uint64_t disturbed);
@@ -758,7 +746,8 @@ void bm__record_robust(struct bm__json *b, const bm__robust *rb);
  * its interval widened to floor, and its flags.  0, BM_ERANGE, -ENOMEM.
  */
 int bm__stats_robust(const double *v, const unsigned *round, size_t n,
-    unsigned nr, int higher, int disturbed, double floor, bm__robust *out);
+    unsigned nr, int higher, double floor, double precision,
+    bm__robust *out);
 
 /*
  * A change between two arms as the log of a ratio B/A (paired.c): the

@@ -53,6 +53,51 @@ make_start(bm_record *rec, const char *tool, const char *case_name,
 	rec->result = r;
 }
 
+/*
+ * The median of a record's samples in its unit over their rounds, as its
+ * JSON shows it (bm__figure_record): for a rate (one worker's) with an
+ * even count of rounds or intervals the inverse of the median time is not
+ * the median rate.  0, BM_ERANGE without samples, or -ENOMEM.
+ */
+static int
+make_median(const bm_record *rec, double *out)
+{
+	struct bm__figure f;
+	int rc;
+
+	if ((rc = bm__figure_record(&f, rec)) == 0)
+		*out = f.proc.median;
+	bm__figure_free(&f);
+	return rc;
+}
+
+/*
+ * A record's robust figure (the best process, bm__stats_robust) into
+ * *out, where it has one: the one number its line, its JSON and every
+ * summary show.  rec->better must be set.  1 when there is one, 0 when
+ * not (the figure is the median then), or an error.
+ */
+static int
+make_robust(const bm_record *rec, double *out)
+{
+	struct bm__figure f;
+	bm__robust rb;
+	int rc;
+
+	if (rec->better != BM_BETTER_LOWER && rec->better != BM_BETTER_HIGHER)
+		return 0;
+	if ((rc = bm__figure_record(&f, rec)) == 0) {
+		rc = bm__figure_robust(&f, rec, rec->better ==
+		    BM_BETTER_HIGHER, BM__PRECISION_DEFAULT, &rb);
+		if (rc == 0) {
+			*out = rb.value;
+			rc = 1;
+		}
+	}
+	bm__figure_free(&f);
+	return rc == BM_ERANGE ? 0 : rc;
+}
+
 /* Fill a latency record: the time of one of ops parts, less offset_ns. */
 int
 bm_record_latency_per(bm_record *rec, const char *tool,
@@ -68,11 +113,12 @@ bm_record_latency_per(bm_record *rec, const char *tool,
 	rec->metric = "latency";
 	rec->unit = u->name;
 	rec->better = BM_BETTER_LOWER;
-	/* In the order the tools always used, so their figures stay. */
-	rec->value = (r->per_op_ns.median - offset_ns) / ops / u->ns;
 	rec->scale = u->per_ns / ops;
 	rec->offset = offset_ns * u->per_ns / ops;
 	rec->inverse = 0;
+	/* Without a robust figure, as the tools always computed it. */
+	if (make_robust(rec, &rec->value) != 1)
+		rec->value = (r->per_op_ns.median - offset_ns) / ops / u->ns;
 	return 0;
 }
 
@@ -82,25 +128,6 @@ bm_record_latency(bm_record *rec, const char *tool, const char *case_name,
     const char *unit, const bm_result *r)
 {
 	return bm_record_latency_per(rec, tool, case_name, unit, r, 1, 0);
-}
-
-/*
- * The median of a record's samples in its unit over their rounds, as its
- * JSON shows it (bm__figure_record): for a rate (one worker's) with an
- * even count of rounds or intervals the inverse of the median time is not
- * the median rate, and a rate's value must be its record's median.  0,
- * BM_ERANGE without samples, or -ENOMEM.
- */
-static int
-make_median(const bm_record *rec, double *out)
-{
-	struct bm__figure f;
-	int rc;
-
-	if ((rc = bm__figure_record(&f, rec)) == 0)
-		*out = f.proc.median;
-	bm__figure_free(&f);
-	return rc;
 }
 
 /*
@@ -124,11 +151,15 @@ make_per_second(bm_record *rec, const char *tool, const char *case_name,
 	rec->scale = items * (1e9 / per_s);
 	rec->inverse = 1;
 	/*
-	 * The value is the median the record's statistics give: with
-	 * several workers the median of the rounds' aggregates (see
-	 * bm__figure_record), which is ops_per_s in the record's unit.
+	 * The value is the figure the record's statistics give: the best
+	 * round's (make_robust), or their median; with several workers
+	 * each round is their aggregate (see bm__figure_record).
 	 */
-	rc = make_median(rec, &rec->value);
+	rc = make_robust(rec, &rec->value);
+	if (rc == 0)
+		rc = make_median(rec, &rec->value);
+	else if (rc == 1)
+		rc = 0;
 	if (rc == BM_ERANGE) {
 		rec->value = r->parallel != 1 ? r->ops_per_s * items / per_s :
 		    rec->scale / r->per_op_ns.median;

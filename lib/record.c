@@ -85,6 +85,31 @@ flags:
 }
 
 /*
+ * Append the interval of a figure shown by its robust figure rb: the
+ * prediction of the next run's figure (bm__stats_robust) at the level
+ * recorded suites gave it, noisy when it is wide or the judgement flags
+ * it; the median's own order-statistic interval follows as
+ * median_ci_lo, median_ci_hi and median_ci_level.
+ */
+static void
+rec_interval_robust(struct rec_buf *b, const bm_stats *st,
+    const bm__robust *rb, int flagged)
+{
+	rec_printf(b, ",\"stat\":\"best process\"");
+	rec_knum(b, "ci_lo", rb->ci_lo);
+	rec_knum(b, "ci_hi", rb->ci_hi);
+	rec_knum(b, "ci_level", BM__ROBUST_LEVEL);
+	rec_printf(b, ",\"ci_kind\":\"next run\"");
+	rec_knum(b, "median_ci_lo", st->ci_level > 0 ? st->ci_lo : NAN);
+	rec_knum(b, "median_ci_hi", st->ci_level > 0 ? st->ci_hi : NAN);
+	rec_knum(b, "median_ci_level", st->ci_level);
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
+	    flagged > 0 || (rb->flags & BM__ROBUST_WIDE) ? "true" : "false",
+	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
+	rec_modes(b, st);
+}
+
+/*
  * Append a figure's statistics (figure.c) as members, each with its
  * leading comma: at the process level (over the rounds' medians, see
  * bm_stats_levels), with the scatter inside processes under "within",
@@ -97,7 +122,7 @@ flags:
  */
 void
 bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
-    int flagged)
+    int flagged, const bm__robust *rb)
 {
 	const bm_stats *st = &f->proc, *in = &f->within;
 
@@ -107,7 +132,10 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_knum(b, "mean", st->mean);
 	rec_knum(b, "stddev", st->stddev);
 	rec_knum(b, "cv", st->cv);
-	rec_interval(b, st, BM__CI_FLOOR, flagged);
+	if (rb != NULL)
+		rec_interval_robust(b, st, rb, flagged);
+	else
+		rec_interval(b, st, BM__CI_FLOOR, flagged);
 	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);
 	rec_printf(b, ",\"within\":{\"median\":");
 	rec_number(b, in->median);
@@ -146,11 +174,15 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
 	return -1;
 }
 
-/* Append the statistics of a record's figure f, in the record's unit. */
+/*
+ * Append the statistics of a record's figure f, in the record's unit,
+ * its interval the robust figure's rb when it has one (else NULL).
+ */
 static void
-rec_stats(struct rec_buf *b, const bm_record *rec, const struct bm__figure *f)
+rec_stats(struct rec_buf *b, const bm_record *rec, const struct bm__figure *f,
+    const bm__robust *rb)
 {
-	bm__record_levels(b, f, rec_flagged(rec, f->x, f->n));
+	bm__record_levels(b, f, rec_flagged(rec, f->x, f->n), rb);
 }
 
 /* Say what a cycle subtimer counts. */
@@ -518,30 +550,26 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 }
 
 /*
- * Append the robust figure (bm__stats_robust) as "robust": the best
- * process, with its interval and its flag and the causes of it, for a
- * figure with a direction, at least three processes and no agreement
- * rule (a sweep-derived figure keeps the median, which repeats as well
- * there).  value and the lmbench line stay the median.
+ * The robust figure of a record (bm__stats_robust) into rb: the best
+ * process, with its interval and flag, for a figure with a direction,
+ * at least three processes and no agreement rule (a sweep-derived
+ * figure keeps the median, which repeats as well there).  1 when it has
+ * one, 0 when not, or an error.
  */
 static int
-rec_robust(struct bm__json *b, const bm_record *rec,
-    const struct bm__figure *f)
+rec_robust(const bm_ctx *ctx, const bm_record *rec,
+    const struct bm__figure *f, bm__robust *rb)
 {
 	const char *better = rec_better(rec);
-	bm__robust rb;
 	int rc, higher = strcmp(better, "higher") == 0;
 
 	if (!higher && strcmp(better, "lower") != 0)
 		return 0;
-	rc = bm__figure_robust(f, rec, higher, &rb);
+	rc = bm__figure_robust(f, rec, higher, ctx != NULL &&
+	    ctx->precision > 0 ? ctx->precision : BM__PRECISION_DEFAULT, rb);
 	if (rc == BM_ERANGE)
 		return 0;
-	if (rc != 0)
-		return rc;
-	rec_printf(b, ",\"robust\":");
-	bm__record_robust(b, &rb);
-	return 0;
+	return rc == 0 ? 1 : rc;
 }
 
 /*
@@ -557,8 +585,6 @@ bm__record_robust(struct rec_buf *b, const bm__robust *rb)
 		const char *name;
 	} causes[] = {
 		{ BM__ROBUST_WIDE, "wide" },
-		{ BM__ROBUST_DISTURBED, "disturbed" },
-		{ BM__ROBUST_FEW, "few" },
 	};
 	size_t i;
 	const char *sep = "";
@@ -618,6 +644,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	struct rec_buf b = { NULL, 0, 0, 0 };
 	struct bm__figure f;
 	const bm_result *r;
+	bm__robust rb;
 	int rc;
 
 	if (out == NULL || rec == NULL || rec->tool == NULL ||
@@ -643,10 +670,19 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_kstr(&b, "unit", rec->unit);
 	rec_kstr(&b, "better", rec_better(rec));
 	rec_knum(&b, "value", rec->value);
-	/* The figure's statistics, computed once for both members. */
-	if ((rc = bm__figure_record(&f, rec)) == 0) {
-		rec_stats(&b, rec, &f);
-		rc = rec_robust(&b, rec, &f);
+	/*
+	 * The figure's statistics, computed once for both members; the
+	 * interval shown is the robust figure's where it has one, as the
+	 * value is (bm_record_latency and the others make it so).
+	 */
+	if ((rc = bm__figure_record(&f, rec)) == 0 &&
+	    (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
+		rec_stats(&b, rec, &f, rc == 1 ? &rb : NULL);
+		if (rc == 1) {
+			rec_printf(&b, ",\"robust\":");
+			bm__record_robust(&b, &rb);
+		}
+		rc = 0;
 	}
 	bm__figure_free(&f);
 	if (rc != 0) {
@@ -683,4 +719,41 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	}
 	*out = b.s;
 	return 0;
+}
+
+/* The interval a record's JSON shows and its noisy flag; see benchmp.h. */
+int
+bm_record_interval(const bm_ctx *ctx, const bm_record *rec, double *lo,
+    double *hi, int *noisy)
+{
+	struct bm__figure f;
+	bm__robust rb;
+	int rc, flagged;
+
+	if (rec == NULL || rec->result == NULL || lo == NULL || hi == NULL ||
+	    noisy == NULL)
+		return -EINVAL;
+	*lo = *hi = NAN;
+	*noisy = 0;
+	if ((rc = bm__figure_record(&f, rec)) == BM_ERANGE) {
+		bm__figure_free(&f);
+		return 0;
+	}
+	if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
+		flagged = rec_flagged(rec, f.x, f.n);
+		if (rc == 1) {
+			*lo = rb.ci_lo;
+			*hi = rb.ci_hi;
+			*noisy = flagged > 0 || (rb.flags & BM__ROBUST_WIDE);
+		} else if (f.proc.ci_level > 0) {
+			bm__stats_interval(&f.proc, BM__CI_FLOOR, lo, hi);
+			*noisy = flagged > 0 || (flagged == 0 &&
+			    (f.proc.flags & BM_STATS_NOISY));
+		} else {
+			*noisy = flagged >= 0;
+		}
+		rc = 0;
+	}
+	bm__figure_free(&f);
+	return rc;
 }

@@ -36,7 +36,7 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 		return rc;
 	}
 	b.cap = 1024;
-	bm__record_levels(&b, &f, 0);
+	bm__record_levels(&b, &f, 0, NULL);
 	bm__figure_free(&f);
 	/* The members start with a comma: the first one opens the object. */
 	bm__json_printf(&b, "}");
@@ -74,9 +74,9 @@ bm_stats_robust_json(const double *v, const unsigned *round, size_t n,
 	for (k = 0; k < n; k++)
 		if (!isfinite(v[k]) || round[k] >= nr)
 			return BM_ERANGE;
+	/* The disturbed share no longer flags a figure: only its width. */
 	if ((rc = bm__stats_robust(v, round, n, nr, higher != 0,
-	    bm__stats_disturbed(intervals, disturbed), BM__ROBUST_FLOOR,
-	    &rb)) != 0)
+	    BM__ROBUST_FLOOR, BM__PRECISION_DEFAULT, &rb)) != 0)
 		return rc;
 	if ((b.s = malloc(256)) == NULL)
 		return -ENOMEM;

@@ -363,7 +363,8 @@ bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
 /*
  * The robust figure's interval reaches from the best process this many
  * times its distance to the process of rank STATS_ROBUST_RANK (0 the
- * best: the third-best), each side.  See bm__stats_robust().
+ * best: the third-best), each side, in log space.  See
+ * bm__stats_robust().
  */
 #define STATS_ROBUST_RANK	2
 #define STATS_ROBUST_SPAN	2.0
@@ -379,55 +380,32 @@ bm__stats_disturbed(uint64_t intervals, uint64_t disturbed)
 /*
  * The robust figure of values v from rounds round[k] (0 to nr - 1): the
  * best process, i.e. the least of the rounds' medians (the greatest when
- * higher is 1).  In the three recorded suites it repeated better than
- * the median of the rounds' medians for every kind of figure but the
- * sweep-derived ones (median run-to-run CV: CPU-bound latency 0.5%
- * against 2.8%, IPC 5.7% against 10.0%, bandwidth 2.3% against 4.5%),
- * because a busy machine slows processes and never speeds one up: the
- * best process is the one it slowed least, the median one it slowed as
- * much as usual, and how much that is changes from run to run.  The
- * best single interval repeated better still (1.2% over all), but one
- * interval has no interval of its own to judge it by; a process's
- * median does.
+ * higher is 1).  A busy machine slows processes and never speeds one
+ * up: the best process is the one it slowed least, and it repeats run to
+ * run better than the median process, which sits in a slow mode as often
+ * as not on a shared VM (doc/measurements.md, "One figure, one
+ * interval").
  *
- * Its interval: the best process plus and minus twice its distance to
- * the third-best process (STATS_ROBUST_SPAN, STATS_ROBUST_RANK), widened
- * to floor times the value on each side.  On a quiet 2-vCPU VM most
- * figures' processes fall in two modes (lat_syscall stat 0.37 or 0.60
- * us, lat_pipe --placement=same 2.7 or 4.0 us); the best process sits in
- * the fast one and mostly stays there run to run, so an interval that
- * reached to the median process (the rule before, which sits in the slow
- * mode as often as not) called most of them wide.  But the fast mode is
- * not always there: in one of three runs every process of lat_pipe same
- * was slow (+43%), lat_syscall read's best moved by 14%.  The third-best
- * process says whether the best's mode is populated: with three or more
- * processes in it the interval is twice that mode's reach, narrow; with
- * one or two it reaches into the other mode and is wide.  Over three
- * quiet suites (tests/data/suite-quiet-*.jsonl) and three under load
- * (suite-vm-*), counted as benchmp-summary shows the figures, it held
- * the next run's value in 84% and 93% of figure pairs (76% and 91% with
- * the rule before), left as few runs of figures that moved by more than
- * 10% unflagged (8 of 120 and 5 of 72; 8 and 6 before) and flagged about
- * as many figure-runs (77% and 63%; 77% and 60%).  Narrowing the interval
- * to the best's own mode where bm_stats_levels() finds two (to its
- * centre) flagged fewer (67% and 51%) but held the next run in 70% and
- * 82% and left 17 moving runs unflagged on the quiet suites; to the
- * second-best process, 60% and 68%, 29 unflagged: the best's mode is
- * not the next run's often enough.  Most flags are earned: 40 of the 91
- * quiet figures and 24 of the 109 loaded ones moved by more than 10%.  scripts/bench-flags.sh --rules computes the comparison again
- * (doc/benchmp.3 has it).  It is flagged noisy when wider than
- * STATS_NOISY_WIDTH of the value (wide), when the figure is disturbed
- * (see bm__stats_disturbed), or when it comes from fewer than
- * BM__ROBUST_SURE processes (few): the evidence that the next run's best
- * may land elsewhere.  0, BM_ERANGE with fewer than BM__ROBUST_MIN rounds or
- * bad input, or -ENOMEM.
+ * Its interval predicts the next run's figure: the best process times
+ * and divided by exp(h), h twice the distance in log space from the best
+ * to the third-best process (STATS_ROBUST_SPAN, STATS_ROBUST_RANK), at
+ * least log(1 + floor).  In log space a positive figure's interval never
+ * reaches zero.  With three or more processes in the best one's mode the
+ * interval is narrow; with one or two it reaches into the other mode.
+ * On recorded suites it held the next run's figure in 90-93% of figure
+ * pairs (BM__ROBUST_LEVEL).  It is flagged wide, noisy, when h passes
+ * log(1 + precision): the next run may move by more than precision.  A
+ * figure that is not positive (an overhead subtracted from a tiny one)
+ * takes the same rule in its own scale.  0, BM_ERANGE with fewer than
+ * BM__ROBUST_MIN rounds or bad input, or -ENOMEM.
  */
 int
 bm__stats_robust(const double *v, const unsigned *round, size_t n,
-    unsigned nr, int higher, int disturbed, double floor, bm__robust *out)
+    unsigned nr, int higher, double floor, double precision,
+    bm__robust *out)
 {
 	bm_stats proc, within;
-	double *med, best, third, half, w;
+	double *med, best, third, h;
 	int rc;
 
 	if (out == NULL || nr < BM__ROBUST_MIN)
@@ -446,18 +424,22 @@ bm__stats_robust(const double *v, const unsigned *round, size_t n,
 	third = higher ? med[nr - 1 - STATS_ROBUST_RANK] :
 	    med[STATS_ROBUST_RANK];
 	free(med);
-	half = STATS_ROBUST_SPAN * fabs(third - best);
-	w = fabs(best) * floor;
-	if (half < w)
-		half = w;
 	out->value = best;
-	out->ci_lo = best - half;
-	out->ci_hi = best + half;
-	if (out->ci_hi - out->ci_lo > STATS_NOISY_WIDTH * fabs(best))
+	if (best > 0 && third > 0) {
+		h = STATS_ROBUST_SPAN * fabs(log(third) - log(best));
+		if (h < log1p(floor))
+			h = log1p(floor);
+		out->ci_lo = best * exp(-h);
+		out->ci_hi = best * exp(h);
+	} else {
+		h = STATS_ROBUST_SPAN * fabs(third - best);
+		if (h < fabs(best) * floor)
+			h = fabs(best) * floor;
+		out->ci_lo = best - h;
+		out->ci_hi = best + h;
+		h = best != 0 ? log1p(h / fabs(best)) : INFINITY;
+	}
+	if (h > log1p(precision))
 		out->flags |= BM__ROBUST_WIDE;
-	if (disturbed)
-		out->flags |= BM__ROBUST_DISTURBED;
-	if (nr < BM__ROBUST_SURE)
-		out->flags |= BM__ROBUST_FEW;
 	return 0;
 }

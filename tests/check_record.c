@@ -191,8 +191,11 @@ START_TEST(test_rounds)
 		    "3 and near(.process_values[0]; 0.105) and "
 		    "near(.process_values[2]; 0.145) and near(.median; 0.125) "
 		    "and near(.min; 0.105) and near(.max; 0.145) and "
-		    "near(.ci_lo; 0.105) and near(.ci_hi; 0.145) and "
-		    ".ci_level == 0.75 and .noisy and (.within.ci_hi - "
+		    "near(.median_ci_lo; 0.105) and near(.median_ci_hi; "
+		    "0.145) and .median_ci_level == 0.75 and .stat == "
+		    "\"best process\" and .ci_level == 0.9 and .ci_kind == "
+		    "\"next run\" and .ci_lo > 0 and .ci_lo < 0.105 and "
+		    ".ci_hi > 0.145 and .noisy and (.within.ci_hi - "
 		    ".within.ci_lo) < 0.0101'", out, sizeof out), 0);
 		ck_assert_str_eq(out, "true");
 	}
@@ -209,10 +212,10 @@ END_TEST
 /*
  * The robust figure: six processes of one interval each, 100.0 to 100.5
  * ns, give the best process (0.1 us) with the 1% floor as its interval,
- * not noisy; the median is not noisy either.  A fifth of the intervals
- * disturbed flags both, with the cause.  Three processes (two intervals
- * each) give one, the best process's median (100.05 ns), flagged "few";
- * two none.
+ * in log space, not noisy; the median is not noisy either.  A fifth of
+ * the intervals disturbed flags the figure, not the robust figure's
+ * width.  Three processes (two intervals each) give one, the best
+ * process's median (100.05 ns), not flagged for being three; two none.
  */
 START_TEST(test_robust)
 {
@@ -231,7 +234,7 @@ START_TEST(test_robust)
 		    "round), (.robust.ci_hi * 1e6 | round), .robust.noisy, "
 		    ".robust.causes]'", out, sizeof out), 0);
 		ck_assert_str_eq(out,
-		    "[false,\"best process\",100000,99000,101000,false,[]]");
+		    "[false,\"best process\",100000,99010,101000,false,[]]");
 	}
 	free(s);
 	result.interference.accounted = 1;
@@ -241,7 +244,7 @@ START_TEST(test_robust)
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-c '[.noisy, .robust.noisy, "
 		    ".robust.causes]'", out, sizeof out), 0);
-		ck_assert_str_eq(out, "[true,true,[\"disturbed\"]]");
+		ck_assert_str_eq(out, "[true,false,[]]");
 	}
 	free(s);
 	result.interference.disturbed = 1;
@@ -250,7 +253,7 @@ START_TEST(test_robust)
 	if (have_jq()) {
 		ck_assert_int_eq(jq(s, "-c '[(.robust.value * 1e6 | round), "
 		    ".robust.noisy, .robust.causes]'", out, sizeof out), 0);
-		ck_assert_str_eq(out, "[100050,true,[\"few\"]]");
+		ck_assert_str_eq(out, "[100050,false,[]]");
 	}
 	free(s);
 	record_rounds(&rec, 2);
@@ -537,6 +540,8 @@ START_TEST(test_stats_json)
 		samples[i].process = (unsigned)i / 2;
 	result.processes = 3;
 	record_latency(&rec, NULL, 0);
+	/* No direction: no robust figure, the median's statistics alone. */
+	rec.better = BM_BETTER_NONE;
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &r), 0);
 	for (i = 0; i < NSAMPLES; i++) {
 		x[i] = samples[i].ns / (double)samples[i].n * 1e-3;
@@ -828,7 +833,7 @@ START_TEST(test_make_rate)
 END_TEST
 
 /*
- * A rate of two workers over three rounds: the value is the median of
+ * A rate of two workers over three rounds: the value is the best of
  * the rounds' aggregates and lies inside its own interval; each round's
  * median is its aggregate (bw_mem -P 2 wrote the aggregate as value with
  * a one-worker interval beside it).
@@ -861,9 +866,11 @@ START_TEST(test_aggregate_interval)
 	record_garbage(&rec);
 	ck_assert_int_eq(bm_record_bandwidth(&rec, "bw_test", "rd", &result,
 	    1e6), 0);
-	ck_assert_double_eq_tol(rec.value, 1.8e7, 1e-3);
+	/* The best round's aggregate; the median is the middle one's. */
+	ck_assert_double_eq_tol(rec.value, 2.0e7, 1e-3);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
-	ck_assert_double_eq_tol(record_num(s, "median"), rec.value, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "median"), 1.8e7, 1e-3);
+	ck_assert_double_eq_tol(record_num(s, "value"), rec.value, 1e-3);
 	ck_assert(record_num(s, "ci_lo") <= rec.value);
 	ck_assert(record_num(s, "ci_hi") >= rec.value);
 	/* The process level: the rounds' aggregates. */

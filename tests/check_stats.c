@@ -163,9 +163,25 @@ rounds_of(const double *base, const double *spread, unsigned n, double *v,
 }
 
 /*
- * One mode, tight: six processes within 0.4% of each other.  The robust
- * figure is the best process, with the 1% floor as its interval, and
- * nothing flags it or the median.
+ * The interval the robust figure predicts for the next run: value times
+ * and divided by exp(h), h twice the log distance to third, at least
+ * log(1.01) (BM__ROBUST_FLOOR).
+ */
+static void
+robust_is(const bm__robust *rb, double value, double third, unsigned flags)
+{
+	double h = fmax(2 * fabs(log(third / value)), log1p(BM__ROBUST_FLOOR));
+
+	ck_assert(NEAR(rb->value, value));
+	ck_assert(NEAR(rb->ci_lo, value * exp(-h)));
+	ck_assert(NEAR(rb->ci_hi, value * exp(h)));
+	ck_assert_uint_eq(rb->flags, flags);
+}
+
+/*
+ * Six tight processes: the best is 100 - 0.1 = 99.9, the third-best
+ * 100.1 (100.2 - 0.1): within the 1% floor, not wide at 3%.  Higher is
+ * better: the greatest process, 100.4.
  */
 START_TEST(test_robust_tight)
 {
@@ -178,16 +194,16 @@ START_TEST(test_robust_tight)
 	rounds_of(tight_base, tight_spread, 3, v, round);
 	ck_assert_int_eq(bm_stats_levels(v, round, 18, 6, &p, &w, med), 0);
 	ck_assert(!(p.flags & (BM_STATS_NOISY | BM_STATS_BIMODAL)));
-	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
-	    BM__ROBUST_FLOOR, &rb), 0);
-	ck_assert(NEAR(rb.value, 100));
-	ck_assert(NEAR(rb.ci_lo, 99) && NEAR(rb.ci_hi, 101));
-	ck_assert_uint_eq(rb.flags, 0);
-	/* Higher is better: the greatest process. */
-	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 1, 0,
-	    BM__ROBUST_FLOOR, &rb), 0);
-	ck_assert(NEAR(rb.value, 100.4));
-	ck_assert_uint_eq(rb.flags, 0);
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0,
+	    BM__ROBUST_FLOOR, 0.03, &rb), 0);
+	robust_is(&rb, 100, 100.2, 0);
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 1,
+	    BM__ROBUST_FLOOR, 0.03, &rb), 0);
+	robust_is(&rb, 100.4, 100.2, 0);
+	/* Held to 0.5%, the 1% floor is wide. */
+	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0,
+	    BM__ROBUST_FLOOR, 0.005, &rb), 0);
+	ck_assert_uint_eq(rb.flags, BM__ROBUST_WIDE);
 }
 END_TEST
 
@@ -195,7 +211,7 @@ END_TEST
 static const double three_spread[] = { -0.2, 0, 0.2 };
 
 /*
- * The robust figure of the first nr (5 or 6) rounds of three values about
+ * The robust figure of the first nr (3 to 6) rounds of three values about
  * base[r], and where p is not NULL their statistics (bm_stats_levels).
  */
 static void
@@ -210,18 +226,8 @@ robust_of(const double *base, unsigned nr, int higher, bm__robust *rb,
 	if (p != NULL)
 		ck_assert_int_eq(bm_stats_levels(v, round, 3 * nr, nr, p, &w,
 		    med), 0);
-	ck_assert_int_eq(bm__stats_robust(v, round, 3 * nr, nr, higher, 0,
-	    BM__ROBUST_FLOOR, rb), 0);
-}
-
-/* Assert a robust figure's value, interval and flags. */
-static void
-robust_is(const bm__robust *rb, double value, double lo, double hi,
-    unsigned flags)
-{
-	ck_assert(NEAR(rb->value, value));
-	ck_assert(NEAR(rb->ci_lo, lo) && NEAR(rb->ci_hi, hi));
-	ck_assert_uint_eq(rb->flags, flags);
+	ck_assert_int_eq(bm__stats_robust(v, round, 3 * nr, nr, higher,
+	    BM__ROBUST_FLOOR, 0.03, rb), 0);
 }
 
 /*
@@ -229,9 +235,8 @@ robust_is(const bm__robust *rb, double value, double lo, double hi,
  * its partner on one CPU or two, lat_syscall stat's 0.37 and 0.60 us):
  * the median is flagged, noisy and bimodal with both modes; the best
  * process is 100 and, with three processes in its mode, its interval is
- * twice its distance to the third-best (101) each side, 98-102: narrow,
- * not wide.  (The rule before reached to the median process, 115.5, and
- * called it wide.)  Higher is better: 130, from three at 130.
+ * twice its distance to the third-best (101) each side in log space:
+ * narrow, not wide.  Higher is better: 130, from three at 130.
  */
 START_TEST(test_robust_two_modes)
 {
@@ -240,22 +245,21 @@ START_TEST(test_robust_two_modes)
 	bm_stats p;
 
 	robust_of(base, 6, 0, &rb, &p);
-	robust_is(&rb, 100, 98, 102, 0);
+	robust_is(&rb, 100, 101, 0);
 	ck_assert(p.flags & BM_STATS_NOISY);
 	ck_assert(p.flags & BM_STATS_BIMODAL);
 	ck_assert_uint_eq(p.nmodes, 2);
 	ck_assert(NEAR(p.modes[0].centre, 100.5) &&
 	    NEAR(p.modes[0].share, 0.5));
 	robust_of(base, 6, 1, &rb, NULL);
-	robust_is(&rb, 130, 128.7, 131.3, 0);
+	robust_is(&rb, 130, 130, 0);
 }
 END_TEST
 
 /*
  * Too few in the fast mode: two processes at 100 and 100.5, four at 130.
- * The next run may have none there (lat_pipe same was slow in all six
- * processes of one run in three), so the interval reaches from the best
- * to twice the third-best's distance, 40-160: wide.
+ * The next run may have none there, so the interval reaches from the
+ * best to twice the third-best's distance: wide, and never below zero.
  */
 START_TEST(test_robust_fast_few)
 {
@@ -263,14 +267,15 @@ START_TEST(test_robust_fast_few)
 	bm__robust rb;
 
 	robust_of(base, 6, 0, &rb, NULL);
-	robust_is(&rb, 100, 40, 160, BM__ROBUST_WIDE);
+	robust_is(&rb, 100, 130, BM__ROBUST_WIDE);
+	ck_assert(rb.ci_lo > 0);
 }
 END_TEST
 
 /*
  * One wide cluster: six processes spread evenly over 100-125, no modes.
- * The third-best is 10% above the best: 80-120, wide.  From five
- * processes the third-best is the median one: 70-130.
+ * The third-best is 10% above the best: wide.  From five processes the
+ * third-best is the median one, 115.
  */
 START_TEST(test_robust_one_wide)
 {
@@ -280,10 +285,9 @@ START_TEST(test_robust_one_wide)
 
 	robust_of(base, 6, 0, &rb, &p);
 	ck_assert(!(p.flags & BM_STATS_BIMODAL));
-	robust_is(&rb, 100, 80, 120, BM__ROBUST_WIDE);
-	/* Five rounds: 125, 100, 115, 105, 120. */
+	robust_is(&rb, 100, 110, BM__ROBUST_WIDE);
 	robust_of(base, 5, 0, &rb, NULL);
-	robust_is(&rb, 100, 70, 130, BM__ROBUST_WIDE);
+	robust_is(&rb, 100, 115, BM__ROBUST_WIDE);
 }
 END_TEST
 
@@ -306,22 +310,22 @@ START_TEST(test_robust_wide_stable)
 	ck_assert_int_eq(bm_stats_levels(v, round, 30, 6, &p, &w, med), 0);
 	ck_assert(!(p.flags & BM_STATS_NOISY));
 	ck_assert(w.flags & BM_STATS_NOISY);
-	ck_assert_int_eq(bm__stats_robust(v, round, 30, 6, 0, 0,
-	    BM__ROBUST_FLOOR, &rb), 0);
+	ck_assert_int_eq(bm__stats_robust(v, round, 30, 6, 0,
+	    BM__ROBUST_FLOOR, 0.03, &rb), 0);
 	ck_assert(NEAR(rb.value, 100));
 	ck_assert_uint_eq(rb.flags, 0);
 }
 END_TEST
 
 /*
- * Disturbed: a fifth of the intervals or more judged disturbed flags a
- * figure whatever its interval (the tight one above), and says so apart
- * from wide.  Three processes give a robust figure (the third-best the
- * worst of them), flagged few under five, as a median of fewer than five
- * rounds is; two none.
+ * How many processes: three give a robust figure (the third-best the
+ * worst of them), not flagged for being three; two give none.  The
+ * disturbed share is judged apart (bm__stats_disturbed), in the record.
+ * A figure of a hundredfold spread keeps its interval above zero.
  */
 START_TEST(test_robust_disturbed)
 {
+	const double spread10[] = { 1, 100, 1.01, 1, 1, 1 };
 	double v[18];
 	unsigned round[18];
 	bm__robust rb;
@@ -331,21 +335,18 @@ START_TEST(test_robust_disturbed)
 	ck_assert_int_eq(bm__stats_disturbed(10, 10), 1);
 	ck_assert_int_eq(bm__stats_disturbed(0, 0), 0);
 	rounds_of(tight_base, tight_spread, 3, v, round);
+	ck_assert_int_eq(bm__stats_robust(v, round, 9, 3, 0,
+	    BM__ROBUST_FLOOR, 0.03, &rb), 0);
+	robust_is(&rb, 100, 100.4, 0);
+	ck_assert_int_eq(bm__stats_robust(v, round, 6, 2, 0,
+	    BM__ROBUST_FLOOR, 0.03, &rb), BM_ERANGE);
 	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0,
-	    bm__stats_disturbed(40, 9), BM__ROBUST_FLOOR, &rb), 0);
-	ck_assert_uint_eq(rb.flags, BM__ROBUST_DISTURBED);
-	ck_assert(NEAR(rb.value, 100));
-	ck_assert_int_eq(bm__stats_robust(v, round, 9, 3, 0, 0,
-	    BM__ROBUST_FLOOR, &rb), 0);
-	ck_assert(NEAR(rb.value, 100));
-	ck_assert_uint_eq(rb.flags, BM__ROBUST_FEW);
-	ck_assert_int_eq(bm__stats_robust(v, round, 15, 5, 0, 0,
-	    BM__ROBUST_FLOOR, &rb), 0);
-	ck_assert_uint_eq(rb.flags & BM__ROBUST_FEW, 0);
-	ck_assert_int_eq(bm__stats_robust(v, round, 6, 2, 0, 0,
-	    BM__ROBUST_FLOOR, &rb), BM_ERANGE);
-	ck_assert_int_eq(bm__stats_robust(v, round, 18, 6, 0, 0,
-	    BM__ROBUST_FLOOR, NULL), BM_ERANGE);
+	    BM__ROBUST_FLOOR, 0.03, NULL), BM_ERANGE);
+	rounds_of(spread10, tight_spread, 3, v, round);
+	ck_assert_int_eq(bm__stats_robust(v, round, 9, 3, 0,
+	    BM__ROBUST_FLOOR, 0.03, &rb), 0);
+	ck_assert(rb.ci_lo > 0 && rb.ci_lo < rb.value);
+	ck_assert_uint_eq(rb.flags, BM__ROBUST_WIDE);
 }
 END_TEST
 

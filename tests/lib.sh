@@ -36,10 +36,20 @@ fail() {
 }
 
 # Run a command, keeping stdout in $tmp/out and stderr in $tmp/err; the
-# exit status is in $rc.
+# exit status is in $rc.  A tool's line ends with " (noisy +-N%)" or
+# " (noisy)" when its figure is flagged, which depends on the machine:
+# $tmp/out has lmbench's line without it (what the format tests check),
+# $tmp/out.raw the line as printed (lat_syscall-output.sh checks the
+# warning itself).
 run() {
-	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	"$@" >"$tmp/out.raw" 2>"$tmp/err" </dev/null
 	rc=$?
+	sed -E 's/ \(noisy( \+-[0-9]+%)?\)$//' "$tmp/out.raw" >"$tmp/out"
+}
+
+# Print the lines of file $1 without the noisy warning (see run).
+unwarned() {
+	sed -E 's/ \(noisy( \+-[0-9]+%)?\)$//' "$1"
 }
 
 # expect_exit STATUS PATTERN CMD...: the command exits with STATUS and its

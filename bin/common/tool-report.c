@@ -127,6 +127,35 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 	fprintf(stderr, "; the figure is flagged noisy\n");
 }
 
+/*
+ * Print a classic line; when its figure is noisy, with a warning at its
+ * end that keeps lmbench's fields where they were: " (noisy +-12%)", the
+ * reach of the figure's interval from it.
+ */
+static void
+tool_report_line_out(const struct tool *t, const bm_record *rec,
+    const char *line)
+{
+	size_t len = strlen(line);
+	double lo, hi, reach;
+	int noisy;
+
+	if (len == 0 || line[len - 1] != '\n' ||
+	    bm_record_interval(t->ctx, rec, &lo, &hi, &noisy) != 0 || !noisy) {
+		fputs(line, stdout);
+		return;
+	}
+	reach = NAN;
+	if (rec->value != 0 && isfinite(lo) && isfinite(hi))
+		reach = fmax(fabs(hi - rec->value), fabs(rec->value - lo)) /
+		    fabs(rec->value);
+	if (isfinite(reach))
+		printf("%.*s (noisy +-%.0f%%)\n", (int)(len - 1), line,
+		    reach * 100 < 1 ? 1 : reach * 100);
+	else
+		printf("%.*s (noisy)\n", (int)(len - 1), line);
+}
+
 /* Print the classic line or the record, and send the record to the sink. */
 void
 tool_report(struct tool *t, const bm_record *rec, const char *line)
@@ -143,7 +172,10 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 		tool_exit_lib(t, rc, "formatting the record");
 	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
 		tool_report_sink(t, json);
-	fputs(to_stdout ? json : line, stdout);
+	if (to_stdout)
+		fputs(json, stdout);
+	else
+		tool_report_line_out(t, rec, line);
 	free(json);
 	if (!to_stdout)
 		tool_report_extra(rec->result);

@@ -27,7 +27,8 @@ enum {
 	TOOL_OPT_FORCE,
 	TOOL_OPT_NO_INTERFERENCE,
 	TOOL_OPT_MAX_TIME,
-	TOOL_OPT_LATER_WARMUP
+	TOOL_OPT_LATER_WARMUP,
+	TOOL_OPT_PRECISION
 };
 
 /*
@@ -89,6 +90,7 @@ static const struct option tool_long_common[] = {
 	{ "no-interference", no_argument, NULL, TOOL_OPT_NO_INTERFERENCE },
 	{ "max-time", required_argument, NULL, TOOL_OPT_MAX_TIME },
 	{ "later-warmup", required_argument, NULL, TOOL_OPT_LATER_WARMUP },
+	{ "precision", required_argument, NULL, TOOL_OPT_PRECISION },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -151,6 +153,11 @@ tool_help(const struct tool *t)
 	    "                  figure's first (default %u, or -W's when given; "
 	    "not for a\n"
 	    "                  figure across CPUs)\n"
+	    "  --precision=P   flag a figure noisy when its interval reaches "
+	    "past P%%\n"
+	    "                  of it (0.1 to 100, default 3); with "
+	    "--processes=MIN:MAX,\n"
+	    "                  add rounds until it does not\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
@@ -162,10 +169,23 @@ tool_help(const struct tool *t)
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
 	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
-	    "BENCHMP_MAX_TIME, BENCHMP_LATER_WARMUP.  Results go to "
+	    "BENCHMP_MAX_TIME, BENCHMP_LATER_WARMUP, BENCHMP_PRECISION.  "
+	    "Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
 	tool_exit_printed(t);
+}
+
+/* Parse a percentage from 0.1 to 100 as a share, or exit 2 naming it. */
+static double
+tool_percent(const struct tool *t, const char *what, const char *s)
+{
+	double v;
+
+	if (bm_parse_double(s, 0.1, 100, &v) != 0)
+		tool_exit_usage(t, "%s: '%s' is not a percentage from 0.1 to "
+		    "100", what, s);
+	return v / 100;
 }
 
 /* Parse an unsigned number within [min, max] or exit 2 naming it. */
@@ -391,6 +411,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			t->later_warmup_us = tool_uint(t, "--later-warmup",
 			    optarg, 1, TOOL_MAX_WARMUP_US);
 			break;
+		case TOOL_OPT_PRECISION:
+			t->precision = tool_percent(t, "--precision", optarg);
+			break;
 		case TOOL_OPT_PROCESSES:
 			if ((rc = bm_parse_processes(optarg, &pmin,
 			    &pmax)) != 0)
@@ -560,8 +583,20 @@ tool_setup(struct tool *t)
 			t->later_warmup_us = TOOL_LATER_WARMUP_US;
 	}
 	t->opts.later_warmup_us = t->later_warmup_us;
+	if (t->precision == 0) {
+		const char *env = getenv("BENCHMP_PRECISION");
+
+		if (env != NULL && *env != '\0')
+			t->precision = tool_percent(t, "BENCHMP_PRECISION",
+			    env);
+	}
 	if ((rc = bm_ctx_configure(t->ctx, &st)) != 0)
 		tool_exit_lib(t, rc, NULL);
+	if (t->precision > 0) {
+		t->opts.precision = t->precision;
+		if ((rc = bm_ctx_set_precision(t->ctx, t->precision)) != 0)
+			tool_exit_lib(t, rc, NULL);
+	}
 	if ((spec = bm_ctx_output(t->ctx)) != NULL &&
 	    (rc = bm_sink_open(t->ctx, spec, &t->sink)) != 0)
 		tool_exit_lib(t, rc, bm_ctx_source(t->ctx, BM_SETTING_OUTPUT) ==

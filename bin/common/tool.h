@@ -40,6 +40,7 @@ struct tool {
 	 * settles in (doc/measurements.md, "The later rounds' warmup").
 	 */
 	uint64_t later_warmup_us;
+	double precision;		/* --precision, BENCHMP_PRECISION; 0 unset */
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	/* The tool's own defaults, below the environment (NULL/0: none). */

@@ -199,15 +199,14 @@ rederive_line(char *line)
 	/* rec_robust(): a figure with a direction and no agreement rule. */
 	if (judged == 0 && strcmp(f[1], "none") != 0 &&
 	    (rule != RULE_FIVE || nr >= 5) && bm__stats_robust(v, round, (size_t)nv, nr,
-	    strcmp(f[1], "higher") == 0, dist, BM__ROBUST_FLOOR, &rb) == 0) {
+	    strcmp(f[1], "higher") == 0, BM__ROBUST_FLOOR,
+	    BM__PRECISION_DEFAULT, &rb) == 0) {
 		if (rule != RULE_LIBRARY && rule != RULE_FIVE)
 			rederive_rule(med, nr, &proc,
 			    strcmp(f[1], "higher") == 0, &rb);
-		printf("\t%.17g\t%.17g\t%.17g\t%d%s%s%s\n", rb.value, rb.ci_lo,
+		printf("\t%.17g\t%.17g\t%.17g\t%d%s\n", rb.value, rb.ci_lo,
 		    rb.ci_hi, rb.flags != 0,
-		    rb.flags & BM__ROBUST_WIDE ? " wide" : "",
-		    rb.flags & BM__ROBUST_DISTURBED ? " disturbed" : "",
-		    rb.flags & BM__ROBUST_FEW ? " few" : "");
+		    rb.flags & BM__ROBUST_WIDE ? " wide" : "");
 	} else
 		printf("\t-\n");
 	rc = 0;
