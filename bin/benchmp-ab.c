@@ -482,10 +482,13 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 			ab_die(1, "arm %c (%s) failed running %s: %s",
 			    'A' + arm, text[arm][0] ? text[arm] : "''",
 			    o->plan.cmd[c].text, why);
-	for (arm = 0; arm < 2 && o->records != NULL; arm++)
+	/* In the order the arms ran (A first in a duet). */
+	for (k = 0; k < 2 && o->records != NULL; k++) {
+		arm = o->duet ? k : k ^ first;
 		if (ab_save_records(o->records, run[arm].out, 'A' + arm,
 		    round) != 0)
 			ab_die(1, "%s: %s", o->records_path, strerror(errno));
+	}
 	if (ab_table_add(t, c, run[0].out, run[1].out, why, sizeof why) != 0)
 		ab_die(1, "%s: %s", o->plan.cmd[c].text, why);
 	ab_run_free(&run[0]);

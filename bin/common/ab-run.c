@@ -216,10 +216,18 @@ ab_run_wait(struct ab_run *runs, int n, double timeout,
 				who[np] = r;
 				is_out[np++] = 0;
 			}
-			if (r->status == -1 && r->out_fd < 0 && r->err_fd < 0 &&
+			/*
+			 * The run ends with its process: what it left
+			 * behind holding the pipes is killed with its
+			 * group, and what it wrote is still read to EOF.
+			 */
+			if (r->status == -1 &&
 			    waitpid(r->pid, &r->status, WNOHANG) == 0)
 				left++;
-			left += r->out_fd >= 0 || r->err_fd >= 0;
+			else if (r->out_fd >= 0 || r->err_fd >= 0)
+				(void)kill(-r->pid, SIGKILL);
+			left += r->status != -1 &&
+			    (r->out_fd >= 0 || r->err_fd >= 0);
 		}
 		if (left == 0)
 			break;
@@ -232,10 +240,10 @@ ab_run_wait(struct ab_run *runs, int n, double timeout,
 			}
 			return *stop ? -1 : 0;
 		}
-		/* With every pipe closed, look for the exit every 10 ms. */
-		ms = np == 0 ? 10 : (int)ceil(rest * 1000);
-		if (ms > 1000)
-			ms = 1000;
+		/* Look for the process's exit every 10 ms at most. */
+		ms = (int)ceil(rest * 1000);
+		if (ms > 10)
+			ms = 10;
 		if (np == 0) {
 			struct timespec ts = { 0, 10 * 1000 * 1000 };
 

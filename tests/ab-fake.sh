@@ -1,0 +1,48 @@
+#!/bin/sh
+# ab-fake.sh: a stand-in tool for benchmp-ab's tests, whose figure the environment sets.
+#
+# Prints one record, as a tool does with --json: a latency of
+# AB_FAKE_BASE (default 100) times 1 + AB_FAKE_EFFECT (default 0), times a
+# noise factor 1 + AB_FAKE_NOISE * u (default 0.01), u uniform in [-1, 1]
+# from a seeded sequence: each call takes the next number of the counter in
+# the file AB_FAKE_STATE, so runs repeat exactly.  AB_FAKE_BETTER=higher
+# makes it a bandwidth.  AB_FAKE_FAIL=1 exits 3 with a message,
+# AB_FAKE_HANG=1 sleeps, AB_FAKE_SPAWN=FILE leaves a sleeping child whose
+# pid goes to FILE, AB_FAKE_TWO=1 prints a second figure, AB_FAKE_GARBAGE=1
+# prints a broken record.
+set -eu
+if [ "${AB_FAKE_FAIL:-0}" = 1 ]; then
+	echo "ab-fake: failing as asked" >&2
+	exit 3
+fi
+if [ -n "${AB_FAKE_SPAWN:-}" ]; then
+	sleep 300 &
+	echo $! >"$AB_FAKE_SPAWN"
+fi
+if [ "${AB_FAKE_HANG:-0}" = 1 ]; then
+	sleep 300
+fi
+if [ "${AB_FAKE_GARBAGE:-0}" = 1 ]; then
+	echo '{"tool":"fake","value":'
+	exit 0
+fi
+state=${AB_FAKE_STATE:?AB_FAKE_STATE names the counter file}
+n=$(cat "$state" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$state"
+better=${AB_FAKE_BETTER:-lower}
+metric=latency
+unit=us
+if [ "$better" = higher ]; then
+	metric=bandwidth
+	unit=MB/s
+fi
+awk -v n="$n" -v base="${AB_FAKE_BASE:-100}" -v eff="${AB_FAKE_EFFECT:-0}" \
+    -v noise="${AB_FAKE_NOISE:-0.01}" -v better="$better" \
+    -v metric="$metric" -v unit="$unit" -v two="${AB_FAKE_TWO:-0}" 'BEGIN {
+	srand(n + 1)
+	u = 2 * rand() - 1
+	v = base * (1 + eff) * (1 + noise * u)
+	printf "{\"tool\":\"fake\",\"case\":\"x\",\"params\":{},\"metric\":\"%s\",\"unit\":\"%s\",\"better\":\"%s\",\"value\":%.9g,\"values\":[1,2]}\n", metric, unit, better, v
+	if (two)
+		printf "{\"tool\":\"fake\",\"case\":\"y\",\"params\":{\"size\":8},\"metric\":\"%s\",\"unit\":\"%s\",\"better\":\"%s\",\"value\":%.9g}\n", metric, unit, better, 2 * base * (1 + noise * u)
+}'

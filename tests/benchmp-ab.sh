@@ -1,0 +1,163 @@
+#!/bin/sh
+# benchmp-ab.sh: benchmp-ab's verdicts, stopping rule, exit codes, JSON and bad input, on a stand-in tool with a known effect.
+. "$top_srcdir/tests/lib.sh"
+
+ab=$bin/benchmp-ab
+fake=$top_srcdir/tests/ab-fake.sh
+AB_FAKE_STATE=$tmp/state
+export AB_FAKE_STATE
+# The stand-in needs no calibration (the real tool's test below has it),
+# and no budget: on a loaded machine a few of its runs may take seconds,
+# and the verdicts tested here need their rounds.
+no_cal="--no-calibrate --budget 86400"
+
+# verdict WANT_EXIT WANT_VERDICT ARGS...: benchmp-ab --json with ARGS on
+# the stand-in exits WANT_EXIT and calls its figure WANT_VERDICT.
+verdict() {
+	want_rc=$1
+	want=$2
+	shift 2
+	run "$ab" $no_cal --json "$@"
+	if [ "$rc" -ne "$want_rc" ]; then
+		fail "benchmp-ab $* exited $rc, expected $want_rc: $(head -n 2 "$tmp/err")"
+		return
+	fi
+	if have_jq && ! jq -e --arg v "$want" '.verdict == $v' "$tmp/out" >/dev/null; then
+		fail "benchmp-ab $*: verdict $(jq -r .verdict "$tmp/out" 2>/dev/null), expected $want"
+	fi
+}
+
+# A 10% regression on a 1% noise: worse, exit 1, settled before the last round.
+verdict 1 worse --a 'env AB_FAKE_EFFECT=0' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+if have_jq; then
+	jq -e '.tool == "fake" and .case == "x" and .params == {} and
+	    .metric == "latency" and .unit == "us" and .better == "lower" and
+	    .ratio > 1.08 and .ratio < 1.12 and .ci_lo > 1.05 and
+	    .ci_hi < 1.15 and .ci_level >= 0.95 and .rounds >= 6 and
+	    .rounds < 200 and .settled_early and .mode == "interleaved" and
+	    .control == false and .threshold == 0.02' "$tmp/out" >/dev/null ||
+		fail "the worse figure's JSON: $(cat "$tmp/out")"
+fi
+# 10% faster: better, exit 0; for a bandwidth, 10% less is worse.
+verdict 0 better --a '' --b 'env AB_FAKE_EFFECT=-0.10' -- "$fake"
+verdict 1 worse --a 'env AB_FAKE_BETTER=higher' \
+    --b 'env AB_FAKE_BETTER=higher AB_FAKE_EFFECT=-0.10' "$fake"
+# No change and little noise: same, inside +-2%.
+verdict 0 same --a '' --b '' "$fake"
+if have_jq; then
+	jq -e '.ci_lo >= 1 / 1.02 and .ci_hi <= 1.02' "$tmp/out" >/dev/null ||
+		fail "same, but its interval is not inside +-2%: $(cat "$tmp/out")"
+fi
+# 2.5% on a 10% noise in six rounds: undecided, exit 0, or 3 with --strict.
+verdict 0 undecided --max-rounds 6 --a '' --b 'env AB_FAKE_EFFECT=0.025 AB_FAKE_NOISE=0.1' \
+    "$fake"
+verdict 3 undecided --strict --max-rounds 6 --a '' \
+    --b 'env AB_FAKE_EFFECT=0.025 AB_FAKE_NOISE=0.1' "$fake"
+# A larger threshold turns the 10% regression into ... still worse at 5%,
+# same at 20%.
+verdict 1 worse --threshold 5 --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+verdict 0 same --threshold 20 --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+
+# Two figures a run: each decided, the unchanged one same.
+run "$ab" $no_cal --json --a '' --b 'env AB_FAKE_EFFECT=0.1' "$fake" two
+if [ "$rc" -ne 1 ]; then
+	fail "two figures: exited $rc, expected 1: $(head -n 2 "$tmp/err")"
+fi
+run "$ab" $no_cal --json --a 'env AB_FAKE_TWO=1' \
+    --b 'env AB_FAKE_TWO=1 AB_FAKE_EFFECT=0.1' "$fake"
+if [ "$rc" -ne 1 ]; then
+	fail "two figures: exited $rc, expected 1: $(head -n 2 "$tmp/err")"
+elif have_jq && [ "$(jq -r '"\(.case) \(.verdict)"' "$tmp/out" | tr '\n' ' ')" != "x worse y same " ]; then
+	fail "two figures: $(jq -c '[.case, .verdict]' "$tmp/out" | tr '\n' ' ')"
+fi
+
+# The text form: a header, one line a figure, the counts.
+run "$ab" $no_cal --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+if [ "$rc" -ne 1 ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] ||
+    ! grep -Eq '^fake x latency +B/A 1\.[01][0-9]{3} \[[0-9.]+, [0-9.]+\] 9[5-9]% +worse ' "$tmp/out" ||
+    ! grep -q '^benchmp-ab: 1 worse, 0 better, 0 same, 0 undecided$' "$tmp/out"; then
+	fail "the text form ($rc): $(cat "$tmp/out")"
+fi
+
+# --control: A against A, the noise floor; no --b with it.
+run "$ab" $no_cal --control --a '' "$fake"
+if [ "$rc" -ne 0 ] || ! grep -Eq 'noise floor \+-[0-9.]+%' "$tmp/out"; then
+	fail "--control ($rc): $(cat "$tmp/out") $(head -n 2 "$tmp/err")"
+fi
+expect_exit 2 'no --b' "$ab" --control --a '' --b '' "$fake"
+
+# --records: every run's records, each with its arm and round.
+run "$ab" $no_cal --records "$tmp/rec.jsonl" --max-rounds 6 --a '' --b '' "$fake"
+if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/rec.jsonl")" -ne 12 ]; then
+	fail "--records: exit $rc, $(wc -l <"$tmp/rec.jsonl") lines, expected 12"
+elif have_jq && [ "$(jq -r '.ab_arm' "$tmp/rec.jsonl" | grep -c A)" -ne 6 ]; then
+	fail "--records: arms $(jq -r .ab_arm "$tmp/rec.jsonl" | tr '\n' ' ')"
+fi
+
+# The order: Thue-Morse, AB BA BA AB BA AB ...
+if have_jq && [ "$(jq -r '.ab_arm' "$tmp/rec.jsonl" | tr -d '\n')" != ABBABAABBAAB ]; then
+	fail "the order is $(jq -r .ab_arm "$tmp/rec.jsonl" | tr -d '\n'), not Thue-Morse's"
+fi
+
+# Usage errors: exit 2, a message naming what is wrong.
+expect_exit 2 '--a PREFIX is required' "$ab" --b '' "$fake"
+expect_exit 2 '--b PREFIX is required' "$ab" --a '' "$fake"
+expect_exit 2 'no TOOL' "$ab" --a '' --b ''
+expect_exit 2 'threshold' "$ab" --threshold 0 --a '' --b '' "$fake"
+expect_exit 2 'threshold' "$ab" --threshold 2x --a '' --b '' "$fake"
+expect_exit 2 'max-rounds' "$ab" --max-rounds 5 --a '' --b '' "$fake"
+expect_exit 2 'max-rounds' "$ab" --max-rounds 7.5 --a '' --b '' "$fake"
+expect_exit 2 'budget' "$ab" --budget -1 --a '' --b '' "$fake"
+expect_exit 2 'quote' "$ab" --a "env 'X=1" --b '' "$fake"
+expect_exit 2 "arm B .*cannot find 'no-such-prefix-cmd'" "$ab" --a '' \
+    --b 'no-such-prefix-cmd -x' "$fake"
+expect_exit 2 "arm A .*cannot find '$tmp/nodir/ab-fake.sh'" "$ab" \
+    --a "$tmp/nodir/" --b '' ab-fake.sh
+expect_exit 2 'unrecognized|unknown' "$ab" --bogus --a '' --b '' "$fake"
+printf '# nothing\n\n' >"$tmp/empty.plan"
+expect_exit 2 'no command' "$ab" --plan "$tmp/empty.plan" --a '' --b ''
+expect_exit 2 'one' "$ab" --plan "$tmp/empty.plan" --a '' --b '' "$fake"
+
+# An arm that fails: exit 1, the arm and its message named.
+expect_exit 1 'arm B .*failed.*exit status 3: ab-fake: failing as asked' \
+    "$ab" $no_cal --a '' --b 'env AB_FAKE_FAIL=1' "$fake"
+expect_exit 1 'arm A .*failed.*exit status 127' \
+    "$ab" $no_cal --a 'env' --b 'env' "$tmp/no-such-tool"
+expect_exit 1 'arm B printed no record|not a JSON object' \
+    "$ab" $no_cal --a '' --b 'env AB_FAKE_GARBAGE=1' "$fake"
+expect_exit 1 'arm A printed fake y' \
+    "$ab" $no_cal --a 'env AB_FAKE_TWO=1' --b '' "$fake"
+
+# A hung arm is killed at its timeout, and what an arm left running is
+# killed with it: nothing is left behind.
+expect_exit 1 'did not finish within its timeout' \
+    "$ab" $no_cal --timeout 1 --a '' --b 'env AB_FAKE_HANG=1' "$fake"
+run "$ab" $no_cal --max-rounds 6 --a "env AB_FAKE_SPAWN=$tmp/pid" --b '' "$fake"
+if [ "$rc" -ne 0 ]; then
+	fail "a spawning arm: exited $rc: $(head -n 2 "$tmp/err")"
+elif [ -s "$tmp/pid" ] && [ -r "/proc/$(cat "$tmp/pid")/stat" ] &&
+    ! awk '{ exit $3 == "Z" ? 0 : 1 }' "/proc/$(cat "$tmp/pid")/stat"; then
+	# Killed but not reaped (an init that does not reap) is gone too.
+	fail "a spawning arm left pid $(cat "$tmp/pid") running"
+	kill "$(cat "$tmp/pid")" 2>/dev/null
+fi
+
+# A plan of two commands, and a real tool in it: any verdict, the fields.
+printf '%s\n# a comment\n%s\n' "$fake" "lat_syscall null" >"$tmp/plan"
+PATH=$bin:$PATH run "$ab" --json --max-rounds 6 --budget 120 --a '' --b '' \
+    --plan "$tmp/plan"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+	fail "a plan with lat_syscall: exited $rc: $(head -n 2 "$tmp/err")"
+elif have_jq && ! jq -se 'length == 2 and .[1].tool == "lat_syscall" and
+    .[1].case == "null" and .[1].unit == "us" and .[1].rounds == 6 and
+    (.[1].verdict | IN("same", "worse", "better", "undecided")) and
+    .[1].ratio > 0' "$tmp/out" >/dev/null; then
+	fail "a plan with lat_syscall: $(cat "$tmp/out")"
+fi
+
+run "$ab" --help
+if [ "$rc" -ne 0 ] || ! grep -q '^usage: benchmp-ab' "$tmp/out"; then
+	fail "--help: exit $rc"
+fi
+
+[ "$failures" -eq 0 ]
