@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,16 +43,6 @@ enum {
 /* The first bound on initialize (a variable so that tests can shorten it). */
 uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
-/*
- * Without pidfds (kernels before 5.3), how often a wait looks whether a
- * worker has ended: its pipe's end of file does not tell when a process
- * the benchmark forked still holds the pipe.
- */
-#define ENGINE_EXIT_CHECK_MS 1000
-/* No pidfds (tests set it, to take the path of kernels without them). */
-int bm__engine_pidfd_off;
-/* A poll slot of a worker's pidfd, not of its pipe (engine.pidx). */
-#define ENGINE_SLOT_END (1u << 31)
 #define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
 /*
@@ -71,7 +60,6 @@ struct engine_worker {
 	pid_t pid;
 	int ctl;		/* parent writes commands */
 	int resp;		/* parent reads events and the record */
-	int pidfd;		/* readable once it ends, or -1 */
 	unsigned seen;		/* W_* */
 	int wstatus;		/* from waitpid once reaped */
 	uint64_t cpu_ns;	/* CPU time at the last look (engine_working) */
@@ -86,7 +74,8 @@ struct engine {
 	unsigned nw;		/* workers forked so far */
 	struct engine_worker *w;
 	struct pollfd *pfd;
-	unsigned *pidx;		/* pfd slot to worker (ENGINE_SLOT_END: pidfd) */
+	unsigned *pidx;		/* pfd slot to worker */
+	unsigned children;	/* bm__signals_children() at the last look */
 	uint64_t phase_timeout_ns;
 	unsigned round;		/* which round of fresh workers runs */
 	uint64_t t0;		/* when the rounds started */
@@ -195,9 +184,7 @@ engine_close_all(struct engine *e)
 			(void)close(e->w[i].ctl);
 		if (e->w[i].resp >= 0)
 			(void)close(e->w[i].resp);
-		if (e->w[i].pidfd >= 0)
-			(void)close(e->w[i].pidfd);
-		e->w[i].ctl = e->w[i].resp = e->w[i].pidfd = -1;
+		e->w[i].ctl = e->w[i].resp = -1;
 	}
 }
 
@@ -430,9 +417,9 @@ engine_working(struct engine *e, unsigned flag, int first)
 }
 
 /*
- * Whether worker i has ended, for a worker without a pidfd: looked at
- * without reaping it (WNOWAIT), so that engine_reap() still gets its
- * status.
+ * Whether worker w has ended, looked at without reaping it (WNOWAIT), so
+ * that engine_reap() still gets its status; one reaped by another waiter
+ * has ended too.
  */
 static int
 engine_gone(const struct engine_worker *w)
@@ -473,10 +460,31 @@ engine_ended(struct engine *e, unsigned i, unsigned char want,
 }
 
 /*
+ * After a SIGCHLD: the first worker that has ended, as engine_ended()
+ * reports it, or 0 when none has (the child was another of the
+ * application's).  The count is read before the look, so that a SIGCHLD
+ * during it is looked at again.
+ */
+static int
+engine_look(struct engine *e, unsigned char want, unsigned flag)
+{
+	unsigned i, now = bm__signals_children();
+
+	if (now == e->children)
+		return 0;
+	e->children = now;
+	for (i = 0; i < e->nw; i++)
+		if (engine_gone(&e->w[i]))
+			return engine_ended(e, i, want, flag);
+	return 0;
+}
+
+/*
  * Wait until every worker has sent want (flag marks it), or until the
  * deadline when want is 0 (the parent's warmup sleep, which still notices
  * a worker that dies).  Any other event is a failure, and so is a worker
- * that ends: each one's pidfd is watched beside its pipe.  The wait for
+ * that ends (a SIGCHLD wakes the wait: a worker's pipe gives no end of
+ * file while a process its benchmark forked holds it).  The wait for
  * initialize is extended while its workers work, up to
  * BM__ENGINE_INIT_BOUNDS bounds in all.
  */
@@ -486,13 +494,19 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns, now;
 	uint64_t waited = 0;
-	unsigned i, k, nresp, slot, cont = bm__signals_continued();
-	int rc, ms, extend = 0, look = 0;
+	unsigned i, k, cont = bm__signals_continued();
+	int rc, ms, extend = 0;
 
 	if (flag == W_INIT && e->o->timeout_us == 0)
 		extend = engine_working(e, flag, 1) == 1;
 
 	for (;;) {
+		/*
+		 * The signal pipe is emptied first and the signals' counts
+		 * read after: a signal that comes later leaves a byte that
+		 * wakes the poll below.
+		 */
+		bm__signals_drain();
 		if (bm__signals_caught())
 			return engine_interrupted(e);
 		if (bm__signals_continued() != cont) {
@@ -503,10 +517,11 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 			 * disturbed by the interference accounting).
 			 */
 			cont = bm__signals_continued();
-			bm__signals_drain();
 			if (want != 0)
 				deadline = bm__deadline_now() + timeout_ns;
 		}
+		if ((rc = engine_look(e, want, flag)) != 0)
+			return rc;
 		k = 0;
 		e->pfd[k].fd = bm__signals_fd();
 		e->pfd[k++].events = POLLIN;
@@ -517,20 +532,8 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 			e->pfd[k].events = POLLIN;
 			e->pidx[k++] = i;
 		}
-		nresp = k - 1;
-		if (nresp == 0 && want != 0)
+		if (k == 1 && want != 0)
 			return 0;
-		for (i = 0; i < e->nw; i++) {
-			if (e->w[i].seen & W_REAPED)
-				continue;
-			if (e->w[i].pidfd < 0) {
-				look = 1;
-				continue;
-			}
-			e->pfd[k].fd = e->w[i].pidfd;
-			e->pfd[k].events = POLLIN;
-			e->pidx[k++] = i | ENGINE_SLOT_END;
-		}
 		now = bm__deadline_now();
 		if (now >= deadline && extend &&
 		    waited + timeout_ns < BM__ENGINE_INIT_BOUNDS * timeout_ns &&
@@ -548,31 +551,20 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 			    (double)(waited + timeout_ns) / 1e9);
 		}
 		ms = (int)((deadline - now + 999999) / 1000000u);
-		if (look && ms > ENGINE_EXIT_CHECK_MS)
-			ms = ENGINE_EXIT_CHECK_MS;
 		rc = poll(e->pfd, k, ms);
 		if (rc < 0 && errno != EINTR)
 			return bm__fail(e->ctx, -errno, "poll: %s",
 			    strerror(errno));
-		/* The pipes first: a worker's last words come before its end. */
-		for (i = 1; rc > 0 && i < k; i++) {
+		if (rc <= 0)
+			continue;
+		for (i = 1; i < k; i++) {
 			if (e->pfd[i].revents == 0)
 				continue;
 			if (bm__signals_caught())
 				return engine_interrupted(e);
-			slot = e->pidx[i];
-			if (i <= nresp)
-				rc = engine_event(e, slot, want, flag);
-			else
-				rc = engine_ended(e, slot & ~ENGINE_SLOT_END,
-				    want, flag);
-			if (rc != 0)
+			if ((rc = engine_event(e, e->pidx[i], want, flag)) != 0)
 				return rc;
-			rc = 1;
 		}
-		for (i = 0; look && i < e->nw; i++)
-			if (e->w[i].pidfd < 0 && engine_gone(&e->w[i]))
-				return engine_ended(e, i, want, flag);
 	}
 }
 
@@ -625,8 +617,8 @@ engine_fds_open(rlim_t limit)
 
 /*
  * Make room for what the run opens, counted, not guessed: the parent holds
- * three descriptors per worker (its pipes and its pidfd), two more while
- * it forks one, and the signal pipe; a worker its two, the interference accounting's (its own and its
+ * two descriptors per worker, two more while it forks one, and the signal
+ * pipe; a worker its two, the interference accounting's (its own and its
  * partners'), one per counted event and two for a cycle counter, besides
  * what both inherit (open now).  A benchmark's own descriptors are its
  * own: it reports EMFILE when it opens one too many.  Raise the soft limit
@@ -641,7 +633,7 @@ engine_fd_room(bm_ctx *ctx, unsigned parallel)
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
 		return bm__fail(ctx, -errno, "getrlimit: %s", strerror(errno));
 	open = engine_fds_open(rl.rlim_cur);
-	need = open + (rlim_t)parallel * 3 + 4;
+	need = open + (rlim_t)parallel * 2 + 4;
 	worker = open + 2 + 1 + BM__INTERFERE_PARTNERS + ctx->events.n + 2;
 	if (worker > need)
 		need = worker;
@@ -659,27 +651,7 @@ engine_fd_room(bm_ctx *ctx, unsigned parallel)
 	return 0;
 }
 
-/*
- * A descriptor that becomes readable when process pid ends (pidfd_open,
- * close-on-exec), or -1 where the kernel has none.
- */
-static int
-engine_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	long fd;
-
-	if (bm__engine_pidfd_off)
-		return -1;
-	fd = syscall(SYS_pidfd_open, (long)pid, 0L);
-	return fd >= 0 ? (int)fd : -1;
-#else
-	(void)pid;
-	return -1;
-#endif
-}
-
-/* Fork worker i of the plan with its two pipes, and watch its end. */
+/* Fork worker i of the plan with its two pipes. */
 static int
 engine_fork(struct engine *e, unsigned i)
 {
@@ -712,8 +684,6 @@ engine_fork(struct engine *e, unsigned i)
 		for (j = 0; j < e->nw; j++) {
 			(void)close(e->w[j].ctl);
 			(void)close(e->w[j].resp);
-			if (e->w[j].pidfd >= 0)
-				(void)close(e->w[j].pidfd);
 		}
 		(void)close(ctl[1]);
 		(void)close(resp[0]);
@@ -724,7 +694,6 @@ engine_fork(struct engine *e, unsigned i)
 	e->w[i].pid = pid;
 	e->w[i].ctl = ctl[1];
 	e->w[i].resp = resp[0];
-	e->w[i].pidfd = engine_pidfd(pid);
 	e->w[i].seen = 0;
 	e->nw = i + 1;
 	return 0;
@@ -1209,8 +1178,8 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.res = res;
 	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
-	e.pfd = calloc(2 * (size_t)o->parallel + 1, sizeof(*e.pfd));
-	e.pidx = calloc(2 * (size_t)o->parallel + 1, sizeof(*e.pidx));
+	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
+	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
 	if (e.w == NULL || e.pfd == NULL || e.pidx == NULL) {
 		rc = bm__fail(ctx, -ENOMEM, "no memory for %u workers",
 		    o->parallel);

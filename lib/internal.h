@@ -483,8 +483,6 @@ uint64_t bm__deadline_now(void);
  */
 extern uint64_t bm__engine_init_timeout_ns;
 #define BM__ENGINE_INIT_BOUNDS 10
-/* Nonzero: workers get no pidfd (engine.c; tests set it). */
-extern int bm__engine_pidfd_off;
 
 /*
  * The least coverage of a figure's interval for it to be settled: below
@@ -510,16 +508,18 @@ int bm__throttle_read(const char *root, struct bm__throttle *t);
 /*
  * Signals during a run (signal.c): install catches SIGINT, SIGTERM and
  * SIGHUP (noting the first in bm__signals_caught() and waking
- * bm__signals_fd()) and ignores SIGPIPE; close restores the application's
- * dispositions.  In a freshly forked worker, restore_in_child gives back
+ * bm__signals_fd()), ignores SIGPIPE, and counts SIGCHLDs (waking the
+ * pipe too); close restores the application's dispositions.  In a freshly forked worker, restore_in_child gives back
  * the application's dispositions and closes the signal pipe.
  */
 int bm__signals_install(void);
 void bm__signals_close(void);
 void bm__signals_restore_in_child(void);
 int bm__signals_caught(void);
-/* SIGCONTs seen during the run, and emptying the pipe after one. */
+/* SIGCONTs seen during the run, and emptying the signal pipe. */
 unsigned bm__signals_continued(void);
+/* SIGCHLDs seen during the run: a child (a worker?) has ended. */
+unsigned bm__signals_children(void);
 void bm__signals_drain(void);
 int bm__signals_fd(void);
 

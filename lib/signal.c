@@ -31,21 +31,22 @@ static int signals_sigpipe[2] = { -1, -1 };
 static volatile sig_atomic_t signals_caught;
 static volatile sig_atomic_t signals_continued;
 /*
- * SIGCHLD during a run.  The engine needs each worker's exit status: an
- * application that ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) has the
- * kernel reap its children unwaited, and one whose handler waits for any
- * child takes the status first, so a worker killed by a signal could not
- * be told from one that exited.  During the run SIGCHLD is therefore
- * held in the thread that runs it, and its default put in place of
- * ignoring it; afterwards the application's handler runs once for
- * whatever ended meanwhile (its own children among them) and finds the
- * workers reaped.  (A child of its own that ends during the run of an
- * application that ignores SIGCHLD stays a zombie until it waits.)
+ * SIGCHLD during a run.  The engine needs each worker's exit status, and
+ * to know at once that a worker ended, also when a process its benchmark
+ * forked still holds the worker's pipes (no end of file comes then).  An
+ * application that ignores SIGCHLD (SIG_IGN, SA_NOCLDWAIT) has the kernel
+ * reap its children unwaited, and one whose handler waits for any child
+ * takes the status first: a worker killed by a signal could not be told
+ * from one that exited.  So during the run SIGCHLD has the engine's
+ * handler, which counts and wakes the parent's poll; afterwards the
+ * application's disposition is put back, and its handler, if it has
+ * one, is sent one SIGCHLD for whatever ended meanwhile (its own
+ * children among them).  (A child of its own that ends during the run
+ * of an application that ignores SIGCHLD stays a zombie until it waits.)
  */
 static struct sigaction signals_chld_saved;
-static int signals_chld_replaced;
-static sigset_t signals_mask_saved;
-static int signals_mask_held;
+static int signals_chld_installed;
+static volatile sig_atomic_t signals_children;
 
 /*
  * Note that the process was continued after a stop (job control: Ctrl-Z
@@ -59,6 +60,20 @@ signals_on_cont(int sig)
 	unsigned char c = (unsigned char)sig;
 
 	signals_continued++;
+	if (signals_sigpipe[1] >= 0 && write(signals_sigpipe[1], &c, 1) < 0) {
+		/* The pipe is full: the counter alone is enough. */
+	}
+	errno = saved;
+}
+
+/* Count a child's end and wake the parent's poll (see signals_children). */
+static void
+signals_on_child(int sig)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)sig;
+
+	signals_children++;
 	if (signals_sigpipe[1] >= 0 && write(signals_sigpipe[1], &c, 1) < 0) {
 		/* The pipe is full: the counter alone is enough. */
 	}
@@ -91,24 +106,18 @@ bm__signals_install(void)
 	struct sigaction sa;
 	size_t i;
 
-	sigset_t chld;
-
 	if (pipe2(signals_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0)
 		return -errno;
 	signals_caught = 0;
+	signals_children = 0;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	signals_mask_held = sigprocmask(SIG_BLOCK, &chld,
-	    &signals_mask_saved) == 0;
-	signals_chld_replaced = 0;
-	if (sigaction(SIGCHLD, NULL, &signals_chld_saved) == 0 &&
-	    (signals_chld_saved.sa_handler == SIG_IGN ||
-	    (signals_chld_saved.sa_flags & SA_NOCLDWAIT))) {
-		sa.sa_handler = SIG_DFL;
-		signals_chld_replaced = sigaction(SIGCHLD, &sa, NULL) == 0;
-	}
+	/* Ended children only (not stopped ones), and no unwaited reaping. */
+	sa.sa_handler = signals_on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	signals_chld_installed = sigaction(SIGCHLD, &sa, &signals_chld_saved)
+	    == 0;
+	sa.sa_flags = 0;
 	for (i = 0; i < SIGNALS_N; i++) {
 		signals_installed[i] = 0;
 		if (sigaction(signals_list[i], NULL, &signals_saved[i]) != 0)
@@ -130,11 +139,12 @@ bm__signals_install(void)
 }
 
 /*
- * Put back the dispositions replaced by bm__signals_install(), then the
- * signal mask (SIGCHLD held during the run).
+ * Put back the dispositions replaced by bm__signals_install().  In the
+ * parent (tell set), an application's SIGCHLD handler is then sent the
+ * SIGCHLD that the engine's took in its place.
  */
 static void
-signals_restore(void)
+signals_restore(int tell)
 {
 	size_t i;
 
@@ -144,27 +154,40 @@ signals_restore(void)
 			    NULL);
 		signals_installed[i] = 0;
 	}
-	if (signals_chld_replaced)
+	if (signals_chld_installed) {
 		(void)sigaction(SIGCHLD, &signals_chld_saved, NULL);
-	signals_chld_replaced = 0;
-	if (signals_mask_held)
-		(void)sigprocmask(SIG_SETMASK, &signals_mask_saved, NULL);
-	signals_mask_held = 0;
+		if (tell && signals_children != 0 &&
+		    signals_chld_saved.sa_handler != SIG_DFL &&
+		    signals_chld_saved.sa_handler != SIG_IGN)
+			(void)raise(SIGCHLD);
+	}
+	signals_chld_installed = 0;
 }
 
-/*
- * Restore the application's dispositions and signal mask, and close the
- * signal pipe.
- */
-void
-bm__signals_close(void)
+/* Close the signal pipe. */
+static void
+signals_close_pipe(void)
 {
-	signals_restore();
 	if (signals_sigpipe[0] >= 0)
 		(void)close(signals_sigpipe[0]);
 	if (signals_sigpipe[1] >= 0)
 		(void)close(signals_sigpipe[1]);
 	signals_sigpipe[0] = signals_sigpipe[1] = -1;
+}
+
+/* Restore the application's dispositions and close the signal pipe. */
+void
+bm__signals_close(void)
+{
+	signals_restore(1);
+	signals_close_pipe();
+}
+
+/* The number of SIGCHLDs the run has seen so far. */
+unsigned
+bm__signals_children(void)
+{
+	return (unsigned)signals_children;
 }
 
 /*
@@ -183,7 +206,8 @@ bm__signals_restore_in_child(void)
 	struct sigaction sa, old;
 	sigset_t none;
 
-	bm__signals_close();
+	signals_restore(0);
+	signals_close_pipe();
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	signals_continued = 0;
@@ -213,7 +237,7 @@ bm__signals_continued(void)
 	return (unsigned)signals_continued;
 }
 
-/* Empty the signal pipe after a SIGCONT woke the parent's poll. */
+/* Empty the signal pipe (before the parent reads the signals' counts). */
 void
 bm__signals_drain(void)
 {

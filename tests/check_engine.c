@@ -1781,8 +1781,6 @@ START_TEST(test_death_pipes_held)
 	pid_t orphan = 0;
 	int rc;
 
-	/* Also where the kernel has no pidfds (the second run). */
-	bm__engine_pidfd_off = _i;
 	ck_assert_int_eq(pipe(orphan_pipe), 0);
 	bm_options_init(&o);
 	o.parallel = 2;
@@ -1846,8 +1844,6 @@ START_TEST(test_death_sigchld_app)
 {
 	struct sigaction sa, now;
 
-	/* Also where the kernel has no pidfds (the second run). */
-	bm__engine_pidfd_off = _i;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = SIG_IGN;
@@ -2057,8 +2053,8 @@ engine_suite(void)
 	tcase_set_timeout(jobs, 90);
 	tcase_add_test(jobs, test_stop_continue);
 	tcase_set_timeout(ends, 120);
-	tcase_add_loop_test(ends, test_death_pipes_held, 0, 2);
-	tcase_add_loop_test(ends, test_death_sigchld_app, 0, 2);
+	tcase_add_test(ends, test_death_pipes_held);
+	tcase_add_test(ends, test_death_sigchld_app);
 	tcase_add_test(ends, test_death_own_status);
 	tcase_add_test(ends, test_protocol_byte_escaped);
 	tcase_add_test(ends, test_initialize_spins);
