@@ -131,4 +131,20 @@ do
 	    "$tmp/err" && ! grep -q 'jq: error' "$tmp/err" ||
 		fail "compare: $key $val: exit $rc: $(head -n 2 "$tmp/err")"
 done
+
+# Machine descriptions of an odd shape: the report is drawn without the
+# part it cannot use, or the file is named; never a raw jq error.
+for m in '{"check":"x"}' '{"check":{"checks":[1]}}' '{"caches":[1]}'; do
+	printf '%s\n' "$m" >"$tmp/m.json"
+	run "$s/benchmp-report" --output "$tmp/r.html" --machine "$tmp/m.json" \
+	    "$data/lat_mem_rd.jsonl"
+	[ "$rc" -eq 0 ] || fail "report --machine $m: exit $rc: $(head -n 2 "$tmp/err")"
+done
+printf '[1]\n' >"$tmp/m.json"
+refused "report --machine [1]" "m.json: not a machine description: not an object" \
+    "$s/benchmp-report" --output "$tmp/r.html" --machine "$tmp/m.json" \
+    "$data/aa-1.jsonl"
+refused "compare --machine-a [1]" "m.json: not a machine description: not a JSON object" \
+    "$s/benchmp-compare" --machine-a "$tmp/m.json" "$data/aa-1.jsonl" \
+    "$data/aa-2.jsonl"
 finish
