@@ -283,13 +283,35 @@ tool_exit_tmpdir(struct tool *t)
 	return tool_dir;
 }
 
-/* Print "name: message" to stderr. */
+/*
+ * Print s to f with its control bytes escaped (\xHH): a message quotes
+ * what the user typed or a worker sent, and an ESC or a BEL in it must
+ * not reach the terminal as such.  Bytes from 0x80 on pass, so that a
+ * UTF-8 name reads as it was written.
+ */
+static void
+tool_exit_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* Print "name: message" to stderr, the message escaped. */
 static void __attribute__((format(printf, 2, 0)))
 tool_exit_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
+	char msg[4096];
+
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	progress_clear_any();	/* a message never follows a progress line */
 	fprintf(stderr, "%s: %s", t->name, cluster_where());
-	vfprintf(stderr, fmt, ap);
+	tool_exit_escaped(stderr, msg);
 	fputc('\n', stderr);
 }
 
@@ -333,11 +355,16 @@ tool_exit_lib(const struct tool *t, int rc, const char *doing)
 	 * rank that failed, and rank 0 says it once for the job.
 	 */
 	progress_clear_any();
-	if (rc != BM_ERANK || cluster_rank() == 0)
-		fprintf(stderr, "%s: %s%s%s%s\n", t->name,
-		    rc == BM_ERANK ? "" : cluster_where(),
-		    doing != NULL ? doing : "", doing != NULL ? ": " : "",
-		    detail);
+	if (rc != BM_ERANK || cluster_rank() == 0) {
+		fprintf(stderr, "%s: %s", t->name,
+		    rc == BM_ERANK ? "" : cluster_where());
+		if (doing != NULL) {
+			tool_exit_escaped(stderr, doing);
+			fputs(": ", stderr);
+		}
+		tool_exit_escaped(stderr, detail);
+		fputc('\n', stderr);
+	}
 	tool_exit_cleanup(t);
 	switch (rc) {
 	case BM_ERANK:
