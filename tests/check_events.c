@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,36 @@ START_TEST(test_command)
 }
 END_TEST
 
+/*
+ * A command's end is named rightly in an application that ignores
+ * SIGCHLD: the kernel reaped it unwaited, and the run failed with
+ * "waiting for sh: No child processes".  The disposition is the
+ * application's again after the run.
+ */
+START_TEST(test_command_sigchld_ignored)
+{
+	char *bad[] = { "sh", "-c", "exit 3", NULL };
+	char *killed[] = { "sh", "-c", "kill -9 $$", NULL };
+	struct sigaction sa;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(2000);
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_IGN;
+	ck_assert_int_eq(sigaction(SIGCHLD, &sa, NULL), 0);
+	ck_assert_int_eq(bm_run_command(ctx, bad, 1, 0, &r), BM_EBENCH);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "sh exited with status 3")
+	    != NULL, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_int_eq(bm_run_command(ctx, killed, 1, 0, &r), BM_EBENCH);
+	ck_assert_msg(strstr(bm_ctx_errmsg(ctx), "sh was killed by signal 9")
+	    != NULL, "%s", bm_ctx_errmsg(ctx));
+	ck_assert_int_eq(sigaction(SIGCHLD, NULL, &sa), 0);
+	ck_assert(sa.sa_handler == SIG_IGN);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(test_region)
 {
 	char path[] = "/tmp/check_events.XXXXXX", spec[64], line[65536];
@@ -266,6 +297,7 @@ main(void)
 		test_percentiles,
 		test_percentile_math,
 		test_command,
+		test_command_sigchld_ignored,
 		test_region,
 	};
 
