@@ -9,7 +9,9 @@ export AB_FAKE_STATE
 # The stand-in needs no calibration (the real tool's test below has it),
 # and no budget: on a loaded machine a few of its runs may take seconds,
 # and the verdicts tested here need their rounds.
-no_cal="--no-calibrate --budget 86400"
+ab_q() {
+	"$ab" --no-calibrate --budget 86400 "$@"
+}
 
 # verdict WANT_EXIT WANT_VERDICT ARGS...: benchmp-ab --json with ARGS on
 # the stand-in exits WANT_EXIT and calls its figure WANT_VERDICT.
@@ -17,7 +19,7 @@ verdict() {
 	want_rc=$1
 	want=$2
 	shift 2
-	run "$ab" $no_cal --json "$@"
+	run ab_q --json "$@"
 	if [ "$rc" -ne "$want_rc" ]; then
 		fail "benchmp-ab $* exited $rc, expected $want_rc: $(head -n 2 "$tmp/err")"
 		return
@@ -59,11 +61,11 @@ verdict 1 worse --threshold 5 --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
 verdict 0 same --threshold 20 --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
 
 # Two figures a run: each decided, the unchanged one same.
-run "$ab" $no_cal --json --a '' --b 'env AB_FAKE_EFFECT=0.1' "$fake" two
+run ab_q --json --a '' --b 'env AB_FAKE_EFFECT=0.1' "$fake" two
 if [ "$rc" -ne 1 ]; then
 	fail "two figures: exited $rc, expected 1: $(head -n 2 "$tmp/err")"
 fi
-run "$ab" $no_cal --json --a 'env AB_FAKE_TWO=1' \
+run ab_q --json --a 'env AB_FAKE_TWO=1' \
     --b 'env AB_FAKE_TWO=1 AB_FAKE_EFFECT=0.1' "$fake"
 if [ "$rc" -ne 1 ]; then
 	fail "two figures: exited $rc, expected 1: $(head -n 2 "$tmp/err")"
@@ -72,7 +74,7 @@ elif have_jq && [ "$(jq -r '"\(.case) \(.verdict)"' "$tmp/out" | tr '\n' ' ')" !
 fi
 
 # The text form: a header, one line a figure, the counts.
-run "$ab" $no_cal --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+run ab_q --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
 if [ "$rc" -ne 1 ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] ||
     ! grep -Eq '^fake x latency +B/A 1\.[01][0-9]{3} \[[0-9.]+, [0-9.]+\] 9[5-9]% +worse ' "$tmp/out" ||
     ! grep -q '^benchmp-ab: 1 worse, 0 better, 0 same, 0 undecided$' "$tmp/out"; then
@@ -80,14 +82,14 @@ if [ "$rc" -ne 1 ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] ||
 fi
 
 # --control: A against A, the noise floor; no --b with it.
-run "$ab" $no_cal --control --a '' "$fake"
+run ab_q --control --a '' "$fake"
 if [ "$rc" -ne 0 ] || ! grep -Eq 'noise floor \+-[0-9.]+%' "$tmp/out"; then
 	fail "--control ($rc): $(cat "$tmp/out") $(head -n 2 "$tmp/err")"
 fi
 expect_exit 2 'no --b' "$ab" --control --a '' --b '' "$fake"
 
 # --records: every run's records, each with its arm and round.
-run "$ab" $no_cal --records "$tmp/rec.jsonl" --max-rounds 6 --a '' --b '' "$fake"
+run ab_q --records "$tmp/rec.jsonl" --max-rounds 6 --a '' --b '' "$fake"
 if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/rec.jsonl")" -ne 12 ]; then
 	fail "--records: exit $rc, $(wc -l <"$tmp/rec.jsonl") lines, expected 12"
 elif have_jq && [ "$(jq -r '.ab_arm' "$tmp/rec.jsonl" | grep -c A)" -ne 6 ]; then
@@ -120,19 +122,19 @@ expect_exit 2 'one' "$ab" --plan "$tmp/empty.plan" --a '' --b '' "$fake"
 
 # An arm that fails: exit 1, the arm and its message named.
 expect_exit 1 'arm B .*failed.*exit status 3: ab-fake: failing as asked' \
-    "$ab" $no_cal --a '' --b 'env AB_FAKE_FAIL=1' "$fake"
+    ab_q --a '' --b 'env AB_FAKE_FAIL=1' "$fake"
 expect_exit 1 'arm A .*failed.*exit status 127' \
-    "$ab" $no_cal --a 'env' --b 'env' "$tmp/no-such-tool"
+    ab_q --a 'env' --b 'env' "$tmp/no-such-tool"
 expect_exit 1 'arm B printed no record|not a JSON object' \
-    "$ab" $no_cal --a '' --b 'env AB_FAKE_GARBAGE=1' "$fake"
+    ab_q --a '' --b 'env AB_FAKE_GARBAGE=1' "$fake"
 expect_exit 1 'arm A printed fake y' \
-    "$ab" $no_cal --a 'env AB_FAKE_TWO=1' --b '' "$fake"
+    ab_q --a 'env AB_FAKE_TWO=1' --b '' "$fake"
 
 # A hung arm is killed at its timeout, and what an arm left running is
 # killed with it: nothing is left behind.
 expect_exit 1 'did not finish within its timeout' \
-    "$ab" $no_cal --timeout 1 --a '' --b 'env AB_FAKE_HANG=1' "$fake"
-run "$ab" $no_cal --max-rounds 6 --a "env AB_FAKE_SPAWN=$tmp/pid" --b '' "$fake"
+    ab_q --timeout 1 --a '' --b 'env AB_FAKE_HANG=1' "$fake"
+run ab_q --max-rounds 6 --a "env AB_FAKE_SPAWN=$tmp/pid" --b '' "$fake"
 if [ "$rc" -ne 0 ]; then
 	fail "a spawning arm: exited $rc: $(head -n 2 "$tmp/err")"
 elif [ -s "$tmp/pid" ] && [ -r "/proc/$(cat "$tmp/pid")/stat" ] &&

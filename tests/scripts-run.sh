@@ -385,6 +385,24 @@ expect_exit 2 "--passes: '11' is not" "$brun" --passes=11
 expect_exit 2 "--passes needs a value" "$brun" --passes=
 expect_exit 2 "--passes: one pass only under --mpi" "$brun" --mpi --passes 2
 expect_exit 2 'exclude each other' "$brun" --build "$tmp" --installed
+# The suite as two arms: --a and --b together, not with --mpi or --passes.
+expect_exit 2 '--a and --b go together' "$brun" --a ''
+expect_exit 2 '--a and --b go together' "$brun" --b '' --b ''
+expect_exit 2 'not with --mpi' "$brun" --a '' --b '' --mpi
+expect_exit 2 'no --passes' "$brun" --a '' --b '' --passes 2
+# An A/A comparison of the ops group, a few rounds: one line a figure with
+# a verdict (any: the machine decides which), the counts, the records.
+run "$brun" --installed --quick --only ops --a '' --b 'env' --budget 20 \
+    --no-check --results "$tmp/res-ab"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+	fail "benchmp-run --a --b: exit $rc: $(tail -n 3 "$tmp/err")"
+elif ! grep -Eq '^lat_ops .* (worse|better|same|undecided)$' "$tmp/out" ||
+    ! grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' "$tmp/out"; then
+	fail "benchmp-run --a --b printed: $(head -c 600 "$tmp/out")"
+elif ! ls "$tmp"/res-ab/*/*.ab.jsonl >/dev/null 2>&1 ||
+    ! jq -e 'select(.verdict) | .tool' "$tmp"/res-ab/*/*.ab.json >/dev/null; then
+	fail "benchmp-run --a --b: no records or verdicts in $tmp/res-ab"
+fi
 expect_exit 2 "unknown argument '--bogus'" "$brun" --bogus
 
 run "$scal" --max 2 --no-plot --output "$tmp/sc.jsonl" bw_mem -N 3 64k rd

@@ -395,15 +395,17 @@ ab_table_add(struct ab_table *t, size_t cmd, const char *out_a,
 			    name);
 			goto out;
 		}
-		if (!(ra[i].value > 0) || !(rb[j].value > 0) ||
-		    !isfinite(ra[i].value) || !isfinite(rb[j].value)) {
-			snprintf(why, size, "%s: a value that is not positive "
-			    "(A %g, B %g): no ratio", name, ra[i].value,
-			    rb[j].value);
+		if ((f = fig_find(t, cmd, &ra[i])) == NULL) {
+			snprintf(why, size, "out of memory");
 			goto out;
 		}
-		if ((f = fig_find(t, cmd, &ra[i])) == NULL ||
-		    fig_append(f, ra[i].value, rb[j].value) != 0) {
+		/* No ratio of a value at or below zero: the pair is left out. */
+		if (!(ra[i].value > 0) || !(rb[j].value > 0) ||
+		    !isfinite(ra[i].value) || !isfinite(rb[j].value)) {
+			f->skipped++;
+			continue;
+		}
+		if (fig_append(f, ra[i].value, rb[j].value) != 0) {
 			snprintf(why, size, "out of memory");
 			goto out;
 		}
@@ -468,14 +470,14 @@ fig_verdict_word(enum ab_verdict v)
 	return word[v];
 }
 
-/* The median of n values (n >= 1); sorts a copy. */
+/* The median of n values (NAN for none), from a sorted copy. */
 static double
 fig_median(const double *v, size_t n)
 {
-	double *s = malloc(n * sizeof *s), m;
+	double *s, m;
 	size_t i, j;
 
-	if (s == NULL)
+	if (n == 0 || (s = malloc(n * sizeof *s)) == NULL)
 		return NAN;
 	for (i = 0; i < n; i++) {
 		double x = v[i];
@@ -538,6 +540,9 @@ ab_print_line(FILE *out, const struct ab_figure *f, int control)
 	    f->n, fig_median(f->a, f->n), fig_median(f->b, f->n), f->unit);
 	if (control)
 		fprintf(out, "  noise floor +-%.2f%%", fig_floor(f) * 100);
+	if (f->skipped > 0)
+		fprintf(out, "  (%zu rounds left out: a value not positive)",
+		    f->skipped);
 	fputc('\n', out);
 }
 
@@ -592,7 +597,7 @@ ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
 	fig_json_number(out, "ci_hi", ok ? exp(f->st.hi) : NAN);
 	fig_json_number(out, "ci_level", ok ? f->st.level : NAN);
 	fig_json_number(out, "p", f->n >= 2 ? f->st.p : NAN);
-	fprintf(out, ",\"rounds\":%zu", f->n);
+	fprintf(out, ",\"rounds\":%zu,\"skipped\":%zu", f->n, f->skipped);
 	fig_json_number(out, "threshold", threshold);
 	fig_json_number(out, "a_median", fig_median(f->a, f->n));
 	fig_json_number(out, "b_median", fig_median(f->b, f->n));

@@ -83,6 +83,7 @@ struct ab_figure {
 	double *b;
 	size_t n;
 	size_t cap;
+	size_t skipped;		/* rounds with a value not positive */
 	int settled;
 	enum ab_verdict verdict;
 	int stats_rc;

@@ -1,0 +1,179 @@
+#!/bin/sh
+# bench-ab.sh: how often benchmp-ab catches a real, known regression (power)
+# and how often it calls an unchanged arm changed (false alarms).
+#
+# Usage: scripts/bench-ab.sh [--trials N] [--stress] [--only FIGURE]
+#                            [--budget S] BUILDDIR
+#
+# The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
+# runs a fixed dependent chain of multiplications before getppid() (what
+# lat_syscall null times) or write() (twice in each of lat_pipe's round
+# trips), and ab-hog (tests/bench/ab-hog.c) runs bw_mem on CPU 0 beside
+# a process reading a 256 MB buffer on CPU 1 for a share of each
+# millisecond.  Both arms run through the same shim or hog, A with no
+# chain (or a duty of 0), B with the chain, so they differ by the cost
+# alone.  Each cost is calibrated first by a long benchmp-ab run (120
+# rounds, no early stop), scaled linearly to 3% and 5%; the trials' own
+# median ratio says what the cost was.  Then N trials (default 20) of
+# each condition, A/A among them, interleaved, each one benchmp-ab run of
+# --budget seconds (default 10).  With --stress, stress-ng --cpu 1 runs
+# beside everything.  FIGURE: lat_syscall, lat_pipe or bw_mem (default
+# all three; lat_syscall at 3% and 5%, the others at 5%).
+#
+# Prints per condition: the cost, the median ratio over the trials, how
+# many said worse, better, same and undecided, and the median wall time of
+# a trial.  Part of make bench (make bench-ab alone).
+set -eu
+LC_ALL=C
+export LC_ALL
+
+usage="usage: bench-ab.sh [--trials N] [--stress] [--only FIGURE] [--budget S] BUILDDIR"
+trials=20
+stress=0
+only=
+budget=10
+while [ $# -gt 0 ]; do
+	case $1 in
+	--trials) trials=${2:?$usage}; shift 2 ;;
+	--stress) stress=1; shift ;;
+	--only) only=${2:?$usage}; shift 2 ;;
+	--budget) budget=${2:?$usage}; shift 2 ;;
+	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
+case $trials in ''|*[!0-9]*) echo "bench-ab.sh: --trials: '$trials' is not a count" >&2; exit 2 ;; esac
+build=$(cd "$1" && pwd)
+bin=$build/bin
+shim=$build/tests/bench/ab-shim.so
+hog=$build/tests/bench/ab-hog
+for f in "$bin/benchmp-ab" "$shim" "$hog"; do
+	[ -e "$f" ] || { echo "bench-ab.sh: $f: not built (make bench-ab builds it)" >&2; exit 2; }
+done
+command -v jq >/dev/null 2>&1 || { echo "bench-ab.sh: SKIP: no jq" >&2; exit 77; }
+if [ "$stress" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
+	echo "bench-ab.sh: SKIP: --stress needs stress-ng" >&2
+	exit 77
+fi
+[ "$(nproc)" -ge 2 ] || { echo "bench-ab.sh: SKIP: bw_mem's hog needs two CPUs" >&2; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-ab.XXXXXX")
+stress_pid=
+cleanup() {
+	[ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null || :
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+PATH=$bin:$PATH
+export PATH
+
+echo "bench-ab.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), trials $trials, budget $budget s$( [ "$stress" = 1 ] && echo ', beside stress-ng --cpu 1')"
+if [ "$stress" = 1 ]; then
+	stress-ng --cpu 1 --quiet >/dev/null 2>&1 &
+	stress_pid=$!
+fi
+# One calibration for every run, as benchmp-run does.
+eval "$("$bin/enough" --export --all 2>/dev/null)"
+export ENOUGH TIMING_O LOOP_O
+
+# arms FIGURE COST: the prefixes of arm A (no cost) and arm B (COST) in
+# $a and $b, and the command in $cmd.
+arms() {
+	case $1 in
+	lat_syscall)
+		a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
+		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$2"
+		cmd="lat_syscall null" ;;
+	lat_pipe)
+		a="env LD_PRELOAD=$shim AB_SHIM_CALLS=write AB_SHIM_ITERS=0"
+		b="env LD_PRELOAD=$shim AB_SHIM_CALLS=write AB_SHIM_ITERS=$2"
+		cmd="lat_pipe" ;;
+	bw_mem)
+		a="$hog 0 1 taskset -c 0"
+		b="$hog $2 1 taskset -c 0"
+		cmd="bw_mem 8m rd" ;;
+	esac
+}
+
+# calibrate FIGURE COST: the effect of COST, as a ratio B/A over 120
+# rounds with no early stop.
+calibrate() {
+	arms "$1" "$2"
+	# shellcheck disable=SC2086
+	benchmp-ab --json --no-calibrate --min-rounds 120 --max-rounds 120 \
+	    --budget 600 --a "$a" --b "$b" $cmd | jq -r '.ratio'
+}
+
+# scaled FIGURE COST0 RATIO0 TARGET: the cost that gives TARGET (0.05 for
+# 5%) when COST0 gave RATIO0, scaled linearly (to a whole count of
+# links for the shim, a duty of three decimals for the hog).
+scaled() {
+	awk -v c="$2" -v r="$3" -v t="$4" -v f="$1" 'BEGIN {
+		if (r - 1 <= 0) { print "-"; exit }
+		x = c * t / (r - 1)
+		if (f == "bw_mem") { if (x > 1) x = 1; printf "%.3f\n", x }
+		else printf "%d\n", x + 0.5
+	}'
+}
+
+# The conditions: "figure cost label" lines, A/A first.
+: >"$tmp/conds"
+for fig in lat_syscall lat_pipe bw_mem; do
+	[ -z "$only" ] || [ "$only" = "$fig" ] || continue
+	case $fig in
+	lat_syscall) c0=10 ;;
+	lat_pipe) c0=1000 ;;
+	bw_mem) c0=0.2 ;;
+	esac
+	r0=$(calibrate "$fig" "$c0")
+	echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over 120 rounds"
+	echo "$fig 0 A/A" >>"$tmp/conds"
+	targets="0.05"
+	[ "$fig" != lat_syscall ] || targets="0.03 0.05"
+	for t in $targets; do
+		c=$(scaled "$fig" "$c0" "$r0" "$t")
+		[ "$c" != - ] || { echo "bench-ab.sh: $fig: cost $c0 had no effect" >&2; continue; }
+		echo "$fig $c +$(awk -v t="$t" 'BEGIN { print t * 100 }')%" >>"$tmp/conds"
+	done
+done
+[ -n "$only" ] && ! grep -q . "$tmp/conds" &&
+	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe or bw_mem" >&2; exit 2; }
+
+# The trials, the conditions interleaved: trial i of each before i + 1.
+i=1
+while [ "$i" -le "$trials" ]; do
+	n=0
+	while read -r fig cost label; do
+		n=$((n + 1))
+		arms "$fig" "$cost"
+		s=$(date +%s.%N)
+		# shellcheck disable=SC2086
+		benchmp-ab --json --no-calibrate --budget "$budget" \
+		    --a "$a" --b "$b" $cmd >"$tmp/out" 2>"$tmp/err" || :
+		e=$(date +%s.%N)
+		jq -r --arg n "$n" --arg w "$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')" \
+		    '"\($n) \(.verdict) \(.ratio) \($w)"' "$tmp/out" >>"$tmp/trials" ||
+			{ echo "bench-ab.sh: $fig $label: $(head -n 1 "$tmp/err")" >&2; exit 1; }
+	done <"$tmp/conds"
+	i=$((i + 1))
+done
+
+# The table: per condition, the median ratio and wall time (benchmp-stats
+# computes them), and the count of each verdict.
+printf '%-12s %-6s %-7s %8s %6s %6s %6s %9s %8s\n' figure label cost ratio worse better same undecided wall_s
+n=0
+while read -r fig cost label; do
+	n=$((n + 1))
+	awk -v n="$n" '$1 == n' "$tmp/trials" >"$tmp/c"
+	ratio=$(awk '{ print $3 }' "$tmp/c" | "$bin/benchmp-stats" | jq -r .median)
+	wall=$(awk '{ print $4 }' "$tmp/c" | "$bin/benchmp-stats" | jq -r .median)
+	awk -v fig="$fig" -v cost="$cost" -v label="$label" -v ratio="$ratio" \
+	    -v wall="$wall" '{ v[$2]++ }
+	    END {
+		printf "%-12s %-6s %-7s %8.4f %3d/%-2d %3d/%-2d %3d/%-2d %6d/%-2d %8.2f\n",
+		    fig, label, cost, ratio, v["worse"], NR, v["better"], NR,
+		    v["same"], NR, v["undecided"], NR, wall
+	    }' "$tmp/c"
+done <"$tmp/conds"
