@@ -19,7 +19,7 @@
  * lmbench's header brought in Sun RPC for lat_rpc; here only where the
  * compiler finds it (with libtirpc: -I/usr/include/tirpc, -ltirpc).
  */
-#if defined(__has_include)
+#if defined(__has_include) && !defined(__CPPCHECK__)
 #if __has_include(<rpc/rpc.h>)
 #include <rpc/rpc.h>
 #define XACT_PROG ((u_long)404040)
