@@ -34,10 +34,11 @@ enum child_phase {
 #define CHILD_MAX_N ((bm_iter_t)1 << 62)
 /*
  * How long an initialised worker waits for the others: longer than the
- * parent waits for their initialize (it kills the workers when it gives
- * up), so this bound only ends a worker whose parent is wedged.
+ * parent waits for their initialize (BM__ENGINE_INIT_BOUNDS minutes at
+ * most; it kills the workers when it gives up), so this bound only ends
+ * a worker whose parent is wedged.
  */
-#define CHILD_GO_WAIT_MS (10 * 60000)
+#define CHILD_GO_WAIT_MS ((BM__ENGINE_INIT_BOUNDS + 1) * 60000)
 /* How long a finished worker waits for the exit byte before leaving. */
 #define CHILD_EXIT_WAIT_MS 60000
 
