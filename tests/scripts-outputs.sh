@@ -84,6 +84,16 @@ if [ "$gp" = 1 ]; then
 		fail "plot with a directory at BASE.svg wrote: $(ls -A "$tmp/d.svg") $(ls "$tmp"/d.*)"
 fi
 
+# benchmp-scaling's default plot beside its records: a directory at
+# BASE.svg is refused before the tool runs, not after.
+if [ "$gp" = 1 ]; then
+	mkdir -p "$tmp/sd/x.svg" || exit 99
+	fake_scaler "$tmp/fake0" || exit 99
+	expect_exit 1 "cannot write $tmp/sd/x.svg: not a regular file" \
+	    "$s/benchmp-scaling" --max 2 --output "$tmp/sd/x.jsonl" "$tmp/fake0"
+	! grep -q -- '-P 1' "$tmp/err" || fail "scaling ran before refusing its plot"
+fi
+
 # Standard output on /dev/full: exit 1 (benchmp-compare: 2, its error),
 # with the cause said.
 cd "$tmp" || exit 99
