@@ -110,9 +110,8 @@ engine_describe(const struct engine_worker *w, char *buf, size_t len)
 	int st = w->wstatus;
 
 	if (w->seen & W_LOST)
-		(void)snprintf(buf, len, "ended, and its exit status went "
-		    "to another waiter (the application reaps or ignores "
-		    "SIGCHLD)");
+		(void)snprintf(buf, len, "ended, and another wait of the "
+		    "application took its exit status");
 	else if (WIFSIGNALED(st))
 		(void)snprintf(buf, len, "killed by signal %d (%s)",
 		    WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -132,10 +131,10 @@ engine_describe(const struct engine_worker *w, char *buf, size_t len)
 
 /*
  * Reap one worker, waiting at most timeout_ns: 0 once reaped, BM_ETIMEDOUT
- * if it is still running.  A worker already reaped by someone else (a
- * thread of the application that waits for any child) counts as reaped,
- * with its status unknown (W_LOST): bm__signals_install() keeps SIGCHLD
- * from doing so in the thread that runs the engine.
+ * if it is still running.  A worker already reaped by someone else counts
+ * as reaped, with its status unknown (W_LOST): bm__signals_install() puts
+ * the engine's SIGCHLD handler in place of the application's, so only a
+ * wait for any child outside a handler (another thread's) can take it.
  */
 static int
 engine_reap(struct engine_worker *w, uint64_t timeout_ns)
