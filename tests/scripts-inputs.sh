@@ -140,6 +140,11 @@ for m in '{"check":"x"}' '{"check":{"checks":[1]}}' '{"caches":[1]}'; do
 	    "$data/lat_mem_rd.jsonl"
 	[ "$rc" -eq 0 ] || fail "report --machine $m: exit $rc: $(head -n 2 "$tmp/err")"
 done
+# lat_mem_rd records without sizes (a suite run at one size): the
+# report is drawn without a curve, not stopped by a division by null.
+run "$s/benchmp-report" --output "$tmp/r.html" "$data/suite-quiet-1.jsonl"
+[ "$rc" -eq 0 ] && grep -q 'no curve is drawn' "$tmp/r.html" ||
+	fail "report of lat_mem_rd records without sizes: exit $rc: $(head -n 2 "$tmp/err")"
 printf '[1]\n' >"$tmp/m.json"
 refused "report --machine [1]" "m.json: not a machine description: not an object" \
     "$s/benchmp-report" --output "$tmp/r.html" --machine "$tmp/m.json" \
