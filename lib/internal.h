@@ -750,6 +750,14 @@ int bm__stats_robust(const double *v, const unsigned *round, size_t n,
     bm__robust *out);
 
 /*
+ * Values from rounds as a record shows them (stats-json.c, for
+ * benchmp-stats): value, the levels, the robust figure when higher is 0
+ * or 1 and there is one.  0, BM_ERANGE, -EINVAL or -ENOMEM.
+ */
+int bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
+    unsigned nr, int higher, double precision, char **out);
+
+/*
  * A change between two arms as the log of a ratio B/A (paired.c): the
  * Hodges-Lehmann estimate, its rank interval and its achieved level,
  * the p value of no change and the pairs (or the smaller sample) used.

@@ -89,3 +89,64 @@ bm_stats_robust_json(const double *v, const unsigned *round, size_t n,
 	*out = b.s;
 	return 0;
 }
+
+/*
+ * The statistics of values from rounds as a record shows them, for
+ * benchmp-stats: with higher 0 or 1 (lower or higher is better) and a
+ * robust figure (three rounds or more), "value" is the best round's
+ * median and the interval the next run's (bm__stats_robust, noisy past
+ * precision), followed by "robust"; without one, "value" is the median
+ * with the median's interval.  The same members, in the same order and
+ * text, as bm_record_json() writes for a record of these values.
+ */
+int
+bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
+    unsigned nr, int higher, double precision, char **out)
+{
+	struct bm__json b = { NULL, 0, 0, 0 };
+	struct bm__figure f;
+	bm__robust rb;
+	int rc, has = 0;
+	size_t k;
+
+	if (v == NULL || round == NULL || out == NULL)
+		return -EINVAL;
+	*out = NULL;
+	if (n == 0 || nr == 0)
+		return BM_ERANGE;
+	for (k = 0; k < n; k++)
+		if (!isfinite(v[k]) || round[k] >= nr)
+			return BM_ERANGE;
+	if ((rc = bm__figure_levels(&f, v, round, n, nr)) == 0 &&
+	    (b.s = malloc(1024)) == NULL)
+		rc = -ENOMEM;
+	if (rc == 0 && higher >= 0 && nr >= BM__ROBUST_MIN) {
+		rc = bm__stats_robust(v, round, n, nr, higher,
+		    BM__ROBUST_FLOOR, precision, &rb);
+		has = rc == 0;
+		if (rc == BM_ERANGE)
+			rc = 0;
+	}
+	if (rc != 0) {
+		bm__figure_free(&f);
+		free(b.s);
+		return rc;
+	}
+	b.cap = 1024;
+	bm__json_printf(&b, ",\"value\":");
+	bm__json_number(&b, has ? rb.value : f.proc.median);
+	bm__record_levels(&b, &f, 0, has ? &rb : NULL);
+	if (has) {
+		bm__json_printf(&b, ",\"robust\":");
+		bm__record_robust(&b, &rb);
+	}
+	bm__figure_free(&f);
+	bm__json_printf(&b, "}");
+	if ((rc = b.err) != 0) {
+		free(b.s);
+		return rc;
+	}
+	b.s[0] = '{';
+	*out = b.s;
+	return 0;
+}

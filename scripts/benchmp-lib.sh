@@ -195,13 +195,17 @@ bm_jq_shown='
 	    fabs < 1.7976931348623157e308;
 	def contra: [(.contradicts | arrays // [])[] | objects];
 	def robust: (.robust | type) == "object" and (.robust.value | fin);
-	def shown: if robust then . + {value: .robust.value,
-	      ci_lo: .robust.ci_lo, ci_hi: .robust.ci_hi, ci_level: "best",
+	# A record shows one figure: its value.  A record written before
+	# the value was the best process shows its robust figure the same
+	# way (its interval then covers "best", not a next run).
+	def shown: (if robust and .stat != "best process" then
+	      . + {value: .robust.value, ci_lo: .robust.ci_lo,
+	      ci_hi: .robust.ci_hi, ci_level: "best",
 	      noisy: (.robust.causes | arrays // [] |
 	        (index(["wide"]) != null) or (index(["few"]) != null)),
 	      disturbed: (.robust.causes | arrays // [] |
 	        index(["disturbed"]) != null)}
-	    else . end;
+	    else . end);
 	def flags: [if .value | fin then empty else "invalid" end,
 	    if .noisy == true then "noisy" else empty end,
 	    if .disturbed == true then "disturbed" else empty end,

@@ -41,7 +41,7 @@ feed_exit() {
 # members and the number format are the record's).
 seq 5 >"$tmp/five"
 feed "$tmp/five"
-want='{"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"ci_floor":0.0050000000000000001,"ci_stat_lo":1,"ci_stat_hi":5,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3],"process_samples":[5]}'
+want='{"value":3,"median":3,"min":1,"max":5,"mean":3,"stddev":1.5811388300841898,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"ci_floor":0.0050000000000000001,"ci_stat_lo":1,"ci_stat_hi":5,"noisy":true,"bimodal":false,"samples":5,"processes":1,"within":{"median":3,"cv":0.52704627669472992,"ci_lo":1,"ci_hi":5,"ci_level":0.9375,"noisy":true,"bimodal":false},"values":[1,2,3,4,5],"process_values":[3],"process_samples":[5]}'
 [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
 	fail "1..5 in one round: exit $rc, printed '$(cat "$tmp/out")'"
 # Blank lines are ignored, a CR before the newline and spaces are not
@@ -99,8 +99,11 @@ if have_jq; then
 	jq -e '.processes == 3 and .samples % 3 == 0' "$tmp/rec1" >/dev/null ||
 		fail "lat_syscall --processes=3: not 3 rounds: $(cut -c1-300 "$tmp/rec1")"
 	pairs "$tmp/rec1" 1 >"$tmp/pairs1"
-	feed_json "$tmp/pairs1" '.processes == 3'
-	keys='{median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, ci_floor, ci_stat_lo, ci_stat_hi, noisy, bimodal, samples, processes, within, values, process_values, process_samples}'
+	# With the record's direction, the record's members: its value (the
+	# best process), the next run's interval and the robust figure.
+	"$st" --better=lower <"$tmp/pairs1" >"$tmp/out" 2>"$tmp/err" ||
+		fail "benchmp-stats --better=lower exited $?: $(head -n 2 "$tmp/err")"
+	keys='{value, stat, median, min, max, mean, stddev, cv, ci_lo, ci_hi, ci_level, ci_kind, median_ci_lo, median_ci_hi, median_ci_level, noisy, bimodal, samples, processes, within, values, process_values, process_samples, robust}'
 	[ "$(jq -c "$keys" "$tmp/out")" = "$(jq -c "$keys" "$tmp/rec1")" ] ||
 		fail "the statistics of a record's values differ from the record's: $(cut -c1-300 "$tmp/out")"
 	inner=$(sed 's/^{//; s/}$//' "$tmp/out")
@@ -179,53 +182,64 @@ expect_exit 2 'unknown option: --bogus' "$st" --bogus
 expect_exit 2 'unexpected argument: file' "$st" file
 expect_exit 2 '^usage: benchmp-stats ' "$st" file
 
-# --better: the robust figure of five rounds, the best round's median
-# with twice its distance to the third-best each side (at least 1%),
-# flagged wide over 10% and by a fifth of the intervals disturbed; none
-# from two.
+# --better: the robust figure of five rounds is the value, the best
+# round's median, with twice its log distance to the third-best each side
+# (at least 1%): 100 and 102 give 100 / 1.0404 to 100 * 1.0404, wide past
+# the default 3% precision.  --disturbed is accepted and no longer flags.
+# None from two rounds.
 printf '0 100\n1 101\n2 102\n3 103\n4 104\n' >"$tmp/five"
 st_robust() {
 	"$st" "$@" <"$tmp/five" >"$tmp/out" 2>"$tmp/err" ||
 		fail "benchmp-stats $* exited $?: $(head -n 2 "$tmp/err")"
 }
 if have_jq; then
+	# shellcheck disable=SC2016 # (jq's variables)
+	near='def near($a; $b): ($a - $b | fabs) < 1e-9 * ($b | fabs);'
 	st_robust --better=lower
-	jq -e '.median == 102 and .robust.stat == "best process" and
-	    .robust.value == 100 and .robust.ci_lo == 96 and
-	    .robust.ci_hi == 104 and .robust.noisy == false and
-	    .robust.causes == []' "$tmp/out" >/dev/null ||
+	jq -e "$near"'.median == 102 and .value == 100 and
+	    .stat == "best process" and .robust.stat == "best process" and
+	    .robust.value == 100 and near(.ci_lo; 100 / 1.0404) and
+	    near(.ci_hi; 104.04) and .ci_lo == .robust.ci_lo and
+	    .ci_level == 0.9 and .noisy == true and .robust.noisy == true and
+	    .robust.causes == ["wide"]' "$tmp/out" >/dev/null ||
 		fail "--better=lower: $(cat "$tmp/out")"
 	st_robust --better=higher --disturbed=5/20
-	jq -e '.robust.value == 104 and .robust.ci_lo == 100 and
-	    .robust.ci_hi == 108 and .robust.noisy == true and
-	    .robust.causes == ["disturbed"]' "$tmp/out" >/dev/null ||
+	jq -e "$near"'.value == 104 and .robust.value == 104 and
+	    near(.robust.ci_hi; 104 * (104 / 102) * (104 / 102))' \
+	    "$tmp/out" >/dev/null ||
 		fail "--better=higher --disturbed=5/20: $(cat "$tmp/out")"
-	st_robust --better=higher --disturbed=3/20
-	jq -e '.robust.noisy == false' "$tmp/out" >/dev/null ||
-		fail "--disturbed=3/20 flagged: $(cat "$tmp/out")"
-	printf '0 10\n1 11\n2 12\n3 13\n4 14\n' >"$tmp/five"
+	printf '0 100\n1 100.2\n2 100.4\n3 100.6\n4 100.8\n' >"$tmp/five"
+	st_robust --better=higher --disturbed=10/20
+	jq -e '.robust.noisy == false and .noisy == false and
+	    .robust.causes == []' "$tmp/out" >/dev/null ||
+		fail "a tight figure flagged: $(cat "$tmp/out")"
+	# From three rounds: the third-best is the worst, not flagged for
+	# being three; from two, none.
+	printf '0 100\n1 100.2\n2 100.4\n' >"$tmp/five"
 	st_robust --better=lower
-	jq -e '.robust.value == 10 and .robust.noisy == true and
-	    .robust.causes == ["wide"]' "$tmp/out" >/dev/null ||
-		fail "a wide robust figure not flagged: $(cat "$tmp/out")"
-	# From three rounds: the third-best is the worst, twice its
-	# distance each side (100 +- 4), flagged "few" (under five);
-	# from two, none.
-	printf '0 100\n1 101\n2 102\n' >"$tmp/five"
-	st_robust --better=lower
-	jq -e '.robust.value == 100 and .robust.ci_lo == 96 and
-	    .robust.ci_hi == 104 and .robust.noisy == true and
-	    .robust.causes == ["few"]' "$tmp/out" >/dev/null ||
+	jq -e '.robust.value == 100 and .robust.noisy == false and
+	    .robust.causes == []' "$tmp/out" >/dev/null ||
 		fail "the robust figure of three rounds: $(cat "$tmp/out")"
 	printf '0 100\n1 101\n' >"$tmp/five"
 	st_robust --better=lower
 	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||
 		fail "a robust figure from two rounds: $(cat "$tmp/out")"
-	# Without --better, no robust member (the record's old form).
+	# Without --better, no robust member: the value is the median.
 	st_robust
-	jq -e 'has("robust") | not' "$tmp/out" >/dev/null ||
-		fail "a robust figure without --better: $(cat "$tmp/out")"
+	jq -e '(has("robust") | not) and .value == .median' "$tmp/out" \
+	    >/dev/null || fail "a robust figure without --better: $(cat "$tmp/out")"
+	# --shift: the change from run A (label 0) to run B (label 1).
+	printf '0 1.00\n0 1.01\n0 0.99\n0 1.02\n0 1.00\n1 1.10\n1 1.11\n1 1.12\n1 1.09\n1 1.10\n' >"$tmp/five"
+	st_robust --shift
+	jq -e '.ratio > 1.09 and .ratio < 1.11 and .ci_lo > 1 and
+	    .ci_hi < 1.15 and .ci_level >= 0.95 and .p < 0.01 and .a == 5 and
+	    .b == 5' "$tmp/out" >/dev/null || fail "--shift: $(cat "$tmp/out")"
+	st_robust --shift=0.999
+	jq -e '.ci_lo == null and .p < 0.01' "$tmp/out" >/dev/null ||
+		fail "--shift=0.999 of five and five: $(cat "$tmp/out")"
 fi
+expect_exit 1 'two runs' sh -c "printf '0 1\n0 2\n' | '$st' --shift"
+expect_exit 2 'shift' "$st" --shift=2
 expect_exit 2 'not lower or higher' "$st" --better=best
 expect_exit 2 'not D/N' "$st" --better=lower --disturbed=3/2
 expect_exit 2 'not D/N' "$st" --better=lower --disturbed=-1/2
