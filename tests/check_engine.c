@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1862,6 +1863,54 @@ START_TEST(test_death_sigchld_app)
 }
 END_TEST
 
+/* A thread of the application that waits for any child, as some do. */
+static volatile sig_atomic_t reaper_stop;
+
+static void *
+reaper_thread(void *arg)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	(void)arg;
+	while (!reaper_stop)
+		if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+			(void)nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * A thread that reaps every child it can races the engine for a dead
+ * worker's status: whichever wins, the status is the real one or said to
+ * be unknown, never made up ("exited with status 0" from ECHILD).
+ */
+START_TEST(test_death_status_taken)
+{
+	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	pthread_t th;
+	const char *msg;
+	int rc;
+
+	reaper_stop = 0;
+	ck_assert_int_eq(pthread_create(&th, NULL, reaper_thread, NULL), 0);
+	bm_options_init(&o);
+	o.parallel = 3;
+	rc = bm_run(ctx, &b, &o, &r);
+	reaper_stop = 1;
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	msg = bm_ctx_errmsg(ctx);
+	ck_assert_msg(rc == BM_ECHILD && strstr(msg, "worker 1") != NULL &&
+	    (strstr(msg, "killed by signal 9") != NULL ||
+	    strstr(msg, "another wait of the application took its exit "
+	    "status") != NULL) && strstr(msg, "status 0") == NULL, "%s: %s",
+	    bm_strerror(rc), msg);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
 /*
  * A benchmark that exits with a status of its own: reported as that
  * status, not as one of the engine's reasons ("exit(4)" was "it lost its
@@ -2055,6 +2104,7 @@ engine_suite(void)
 	tcase_set_timeout(ends, 120);
 	tcase_add_test(ends, test_death_pipes_held);
 	tcase_add_test(ends, test_death_sigchld_app);
+	tcase_add_test(ends, test_death_status_taken);
 	tcase_add_test(ends, test_death_own_status);
 	tcase_add_test(ends, test_protocol_byte_escaped);
 	tcase_add_test(ends, test_initialize_spins);
