@@ -33,8 +33,13 @@ for scal; do
 		fail "$scal: not the build's bw_mem: $(cat "$tmp/err")"
 	# workers throughput interval unit speed-up efficiency figure unit
 	awk '
-	    NR == 1 { ok = $1 == "workers" && $3 == "interval" && $4 == "unit"; next }
+	    NR == 1 { ok = $1 == "workers" && $3 == "interval" && $4 == "unit" &&
+		$NF == "note"; next }
+	    # The footnote of rows with more workers than CPUs.
+	    /^\* more workers than the [0-9]+ CPUs/ { next }
 	    {
+		# A note (noisy +-N%, slow spells...) follows the unit.
+		sub(/  (noisy( \+-[0-9]+%)?|slow spells|cut by budget)$/, "")
 		split($3, ci, "-")
 		if ($4 != "MB/s" || ci[1] + 0 > $2 + 0 || ci[2] + 0 < $2 + 0 ||
 		    $NF != "MB/s")
@@ -66,7 +71,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 	    >"$tmp/ticks"
 	[ "$(cat "$tmp/ticks")" = "1 2 4" ] ||
 		fail "plot: x ticks '$(cat "$tmp/ticks")', not '1 2 4'"
-	grep -q 'speed-up (95% interval)' "$tmp/sc.svg" ||
+	# The key says what the bars are: the records' interval, its level
+	# and the processes of a point (scaling.jsonl: the median's 95%, its
+	# processes not recorded, written before the next run's interval).
+	grep -q 'speed-up (median interval 95%)' "$tmp/sc.svg" ||
 		fail "plot: no interval in the key"
 else
 	echo "$me: gnuplot not found: the chart not tried" >&2
