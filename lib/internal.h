@@ -717,7 +717,7 @@ typedef struct bm__robust {
 #define BM__ROBUST_WIDE		(1u << 0)	/* wider than the precision */
 /*
  * The least half-width of the robust figure's interval, relative to it
- * (doc/measurements.md, "The robust figure's interval").
+ * (doc/measurements.md, "benchmp(3): the robust figure's interval").
  */
 #define BM__ROBUST_FLOOR	0.01
 /*
