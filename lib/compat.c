@@ -20,6 +20,9 @@
  * library, and it lives in the calling process, never shared with the
  * workers, which get their own copy at fork.
  */
+/* How long a worker with per-interval setup may take to answer, us. */
+#define COMPAT_SETUP_TIMEOUT_US 300000000u
+
 /* The longest interval benchmp() asks the engine for, microseconds. */
 #define COMPAT_MAX_ENOUGH_US 100000u
 
@@ -401,6 +404,16 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
 	o.warmup_us = (uint64_t)warmup / (rounds > 0 ? rounds : 1);
 	if (repetitions > 0)
 		o.repetitions = (unsigned)repetitions;
+	/*
+	 * The engine bounds each wait by what the intervals should take;
+	 * initialize(n) and cleanup(n) around every interval are not in
+	 * that, and may take longer than the interval itself (lat_fs
+	 * creates the n files it then times deleting: a worker was given
+	 * up after 10 s).  With them, each wait is bounded by
+	 * COMPAT_SETUP_TIMEOUT_US instead.
+	 */
+	if (initialize != NULL || cleanup != NULL)
+		o.timeout_us = COMPAT_SETUP_TIMEOUT_US;
 	rc = bm_run(ctx, &b, &o, &r);
 	if (rc != 0) {
 		compat_fail(rc, bm_ctx_errmsg(ctx));
