@@ -61,7 +61,7 @@ lm_env=${LM_ENV:-ENOUGH=5000 TIMING_O=0 LOOP_O=0}
 port_env=${PORT_ENV:-$lm_env}
 : "${CC:=cc}"
 # lmbench's own build compiles with -O: the same code, the same flags.
-port_cflags=${PORT_CFLAGS:--O}
+port_cflags=${PORT_CFLAGS:--O -DRUSAGE -DHAVE_uint=1 -DHAVE_int64_t=1 -DHAVE_DRAND48 -DHAVE_SCHED_SETAFFINITY=1}
 bm_tmpdir benchmp-port-lmbench
 unset ENOUGH TIMING_O LOOP_O BENCHMP_TIMER BENCHMP_SCHED LMBENCH_SCHED
 
@@ -107,7 +107,7 @@ args() {
 	lat_select) echo "-n 10 file" ;;
 	lat_ctx) echo "-s 0 2" ;;
 	lat_mem_rd) echo "-N 3 1 4096" ;;
-	lat_usleep) echo "usleep 100" ;;
+	lat_usleep) echo "-u usleep 100" ;;
 	lat_pmake) echo "2 100" ;;
 	memsize) echo "64" ;;
 	msleep) echo "10" ;;
