@@ -242,9 +242,14 @@ engine_callback_failed(struct engine *e, unsigned i, unsigned char want)
 
 	if ((rc = engine_read_hdr(e, i, &h)) != 0)
 		return rc;
+	/*
+	 * After its record only cleanup is left to fail, whatever the parent
+	 * was waiting for when the byte came (its record and the failure may
+	 * arrive in one read of the pipe).
+	 */
 	return bm__fail(e->ctx, BM_EBENCH, "worker %u: %s failed: %s", i,
-	    want == BM__MSG_CLEAN ? "cleanup" : "benchmark",
-	    bm_strerror(h.status));
+	    want == BM__MSG_CLEAN || (e->w[i].seen & W_RESULT) ? "cleanup" :
+	    "benchmark", bm_strerror(h.status));
 }
 
 /*
