@@ -57,7 +57,6 @@ struct ab_opts {
 	int json;
 	int strict;
 	int control;
-	int duet;
 	int random;		/* a random order instead of Thue-Morse's */
 	unsigned long seed;
 	int calibrate;
@@ -121,8 +120,6 @@ ab_help(void)
 	    "6)\n"
 	    "  --timeout S      an arm's run may take S seconds (1 to 3600, "
 	    "default 120)\n"
-	    "  --duet           run A and B at once, one on each CPU, "
-	    "swapping each round\n"
 	    "  --random[=SEED]  a random order of A and B in each round\n"
 	    "  --no-calibrate   leave ENOUGH, TIMING_O and LOOP_O to each "
 	    "run\n"
@@ -210,7 +207,7 @@ ab_calibrate(void)
 	if (ab_beside_self("enough", path, sizeof path) != 0)
 		snprintf(path, sizeof path, "enough");
 	argv[0] = path;
-	if (ab_run_start(&run, argv, NULL) != 0 ||
+	if (ab_run_start(&run, argv) != 0 ||
 	    ab_run_wait(&run, 1, 120, &ab_stop) != 0 || run.status != 0) {
 		fprintf(stderr, "%s: warning: no calibration (%s): each run "
 		    "calibrates itself\n", AB_NAME, run.why[0] ? run.why :
@@ -241,7 +238,7 @@ static void
 ab_options(int argc, char **argv, struct ab_opts *o)
 {
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
-	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_DUET, OPT_RANDOM, OPT_NOCAL,
+	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
 	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
@@ -252,7 +249,6 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "max-rounds", required_argument, NULL, OPT_MAX },
 		{ "min-rounds", required_argument, NULL, OPT_MIN },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "duet", no_argument, NULL, OPT_DUET },
 		{ "random", optional_argument, NULL, OPT_RANDOM },
 		{ "no-calibrate", no_argument, NULL, OPT_NOCAL },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -310,9 +306,6 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			break;
 		case OPT_TIMEOUT:
 			o->timeout = ab_number("--timeout", optarg, 1, 3600);
-			break;
-		case OPT_DUET:
-			o->duet = 1;
 			break;
 		case OPT_RANDOM:
 			o->random = 1;
@@ -385,9 +378,6 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	if (o->records_path != NULL &&
 	    (o->records = fopen(o->records_path, "a")) == NULL)
 		ab_die(1, "%s: %s", o->records_path, strerror(errno));
-	if (o->duet && ab_cpus_usable() < 2)
-		ab_die(AB_EXIT_USAGE, "--duet needs two CPUs this process may "
-		    "use; it has %d", ab_cpus_usable());
 }
 
 /* Check that each arm's program exists for each command; exit 2 if not. */
@@ -430,10 +420,14 @@ ab_save_records(FILE *f, const char *out, char arm, unsigned round)
 }
 
 /*
- * Run command c of the plan once in each arm, in the order first (0 for
- * A first), one after the other or at once (duet, on CPUs swapped each
- * round), and add the pair of each of its figures to the table.  Exit 1
- * with the arm named when an arm fails.
+ * Run command c of the plan once in each arm, one after the other in the
+ * order first (0 for A first), and add the pair of each of its figures
+ * to the table.  Exit 1 with the arm named when an arm fails.
+ *
+ * (Both arms at once, one on each CPU and swapping every round, was
+ * measured against this on a 2-vCPU AMD EPYC KVM guest: its A/A noise
+ * floor was twice as wide, the host's slow phases being each vCPU's
+ * own; doc/measurements.md, "Decisions: benchmp-ab".)
  */
 static void
 ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
@@ -442,35 +436,24 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 	struct ab_run run[2];
 	char **argv[2];
 	const char *text[2] = { o->a_text, o->b_text };
-	int arm, k, cpu[2] = { -1, -1 };
+	int arm, k;
 	char why[512];
 
+	for (k = 0; k < 2; k++) {
+		memset(&run[k], 0, sizeof run[k]);
+		run[k].out_fd = run[k].err_fd = -1;
+	}
 	argv[0] = ab_arm_argv(o->a, &o->plan.cmd[c]);
 	argv[1] = ab_arm_argv(o->b, &o->plan.cmd[c]);
 	if (argv[0] == NULL || argv[1] == NULL)
 		ab_die(1, "out of memory");
-	if (o->duet) {
-		int cpus[2];
-
-		ab_two_cpus(cpus);
-		cpu[0] = cpus[round & 1];
-		cpu[1] = cpus[!(round & 1)];
-		for (arm = 0; arm < 2; arm++)
-			if (ab_run_start(&run[arm], argv[arm],
-			    &cpu[arm]) != 0)
-				ab_die(1, "arm %c: %s", 'A' + arm,
-				    run[arm].why);
-		ab_run_wait(run, 2, o->timeout, &ab_stop);
-	} else {
-		for (k = 0; k < 2; k++) {
-			arm = k ^ first;
-			if (ab_run_start(&run[arm], argv[arm], NULL) != 0)
-				ab_die(1, "arm %c: %s", 'A' + arm,
-				    run[arm].why);
-			ab_run_wait(&run[arm], 1, o->timeout, &ab_stop);
-			if (ab_stop)
-				break;
-		}
+	for (k = 0; k < 2; k++) {
+		arm = k ^ first;
+		if (ab_run_start(&run[arm], argv[arm]) != 0)
+			ab_die(1, "arm %c: %s", 'A' + arm, run[arm].why);
+		ab_run_wait(&run[arm], 1, o->timeout, &ab_stop);
+		if (ab_stop)
+			break;
 	}
 	if (ab_stop) {
 		ab_run_free(&run[0]);
@@ -482,9 +465,9 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 			ab_die(1, "arm %c (%s) failed running %s: %s",
 			    'A' + arm, text[arm][0] ? text[arm] : "''",
 			    o->plan.cmd[c].text, why);
-	/* In the order the arms ran (A first in a duet). */
+	/* In the order the arms ran. */
 	for (k = 0; k < 2 && o->records != NULL; k++) {
-		arm = o->duet ? k : k ^ first;
+		arm = k ^ first;
 		if (ab_save_records(o->records, run[arm].out, 'A' + arm,
 		    round) != 0)
 			ab_die(1, "%s: %s", o->records_path, strerror(errno));
@@ -645,7 +628,7 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 	if (!o->json)
 		printf("%s: A: %s | B: %s | %s, threshold %g%%, %u rounds, "
 		    "%.1f s\n", AB_NAME, o->a_text[0] ? o->a_text : "''",
-		    o->b_text[0] ? o->b_text : "''", o->duet ? "duet" :
+		    o->b_text[0] ? o->b_text : "''",
 		    o->random ? "random order" : "Thue-Morse order",
 		    o->threshold * 100, rounds, wall);
 	for (i = 0; i < t->n; i++) {
@@ -654,7 +637,7 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 		count[f->verdict]++;
 		if (o->json)
 			ab_print_json(stdout, f, o->threshold, o->control,
-			    o->duet ? "duet" : "interleaved");
+			    "interleaved");
 		else
 			ab_print_line(stdout, f, o->control);
 	}

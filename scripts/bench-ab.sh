@@ -108,11 +108,13 @@ calibrate() {
 
 # scaled FIGURE COST0 RATIO0 TARGET: the cost that gives TARGET (0.05 for
 # 5%) when COST0 gave RATIO0, scaled linearly (to a whole count of
-# links for the shim, a duty of three decimals for the hog).
+# links for the shim, a duty of three decimals for the hog).  A slower
+# bandwidth is a ratio below 1.
 scaled() {
 	awk -v c="$2" -v r="$3" -v t="$4" -v f="$1" 'BEGIN {
-		if (r - 1 <= 0) { print "-"; exit }
-		x = c * t / (r - 1)
+		e = f == "bw_mem" ? 1 - r : r - 1
+		if (e <= 0) { print "-"; exit }
+		x = c * t / e
 		if (f == "bw_mem") { if (x > 1) x = 1; printf "%.3f\n", x }
 		else printf "%d\n", x + 0.5
 	}'

@@ -9,7 +9,8 @@
 # makes it a bandwidth.  AB_FAKE_FAIL=1 exits 3 with a message,
 # AB_FAKE_HANG=1 sleeps, AB_FAKE_SPAWN=FILE leaves a sleeping child whose
 # pid goes to FILE, AB_FAKE_TWO=1 prints a second figure, AB_FAKE_GARBAGE=1
-# prints a broken record.
+# prints a broken record, AB_FAKE_PRIVATE=1 names a private directory of
+# its own in its params (another each call, as lat_unix_connect's socket).
 set -eu
 if [ "${AB_FAKE_FAIL:-0}" = 1 ]; then
 	echo "ab-fake: failing as asked" >&2
@@ -38,11 +39,13 @@ if [ "$better" = higher ]; then
 fi
 awk -v n="$n" -v base="${AB_FAKE_BASE:-100}" -v eff="${AB_FAKE_EFFECT:-0}" \
     -v noise="${AB_FAKE_NOISE:-0.01}" -v better="$better" \
-    -v metric="$metric" -v unit="$unit" -v two="${AB_FAKE_TWO:-0}" 'BEGIN {
+    -v metric="$metric" -v unit="$unit" -v two="${AB_FAKE_TWO:-0}" \
+    -v priv="${AB_FAKE_PRIVATE:-0}" 'BEGIN {
 	srand(n + 1)
 	u = 2 * rand() - 1
 	v = base * (1 + eff) * (1 + noise * u)
-	printf "{\"tool\":\"fake\",\"case\":\"x\",\"params\":{},\"metric\":\"%s\",\"unit\":\"%s\",\"better\":\"%s\",\"value\":%.9g,\"values\":[1,2]}\n", metric, unit, better, v
+	params = priv ? sprintf("{\"host\":\"/tmp/benchmp-fake.%06d/s0\"}", n % 1000000) : "{}"
+	printf "{\"tool\":\"fake\",\"case\":\"x\",\"params\":%s,\"metric\":\"%s\",\"unit\":\"%s\",\"better\":\"%s\",\"value\":%.9g,\"values\":[1,2]}\n", params, metric, unit, better, v
 	if (two)
 		printf "{\"tool\":\"fake\",\"case\":\"y\",\"params\":{\"size\":8},\"metric\":\"%s\",\"unit\":\"%s\",\"better\":\"%s\",\"value\":%.9g}\n", metric, unit, better, 2 * base * (1 + noise * u)
 }'

@@ -73,6 +73,13 @@ elif have_jq && [ "$(jq -r '"\(.case) \(.verdict)"' "$tmp/out" | tr '\n' ' ')" !
 	fail "two figures: $(jq -c '[.case, .verdict]' "$tmp/out" | tr '\n' ' ')"
 fi
 
+# A private directory in the params, another each run: one figure.
+verdict 1 worse --a 'env AB_FAKE_PRIVATE=1' \
+    --b 'env AB_FAKE_PRIVATE=1 AB_FAKE_EFFECT=0.1' "$fake"
+if have_jq && ! jq -e '.params.host == "<tmp>/s0"' "$tmp/out" >/dev/null; then
+	fail "a private directory in the params: $(cat "$tmp/out")"
+fi
+
 # The text form: a header, one line a figure, the counts.
 run ab_q --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
 if [ "$rc" -ne 1 ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] ||

@@ -206,6 +206,56 @@ fig_rec_parse(const char *p, const char *end, struct fig_rec *r)
 }
 
 /*
+ * The params' JSON text with each path into a private directory a tool
+ * made for itself (/.../benchmp-NAME.XXXXXX/rest, a new one each run) as
+ * <tmp>/rest, as benchmp-compare shows it: the same figure in both arms.
+ * A new string (malloc), or NULL without memory.
+ */
+static char *
+fig_private(const char *params)
+{
+	size_t len = strlen(params), i = 0, k = 0;
+	char *out = malloc(len + 1);
+
+	if (out == NULL)
+		return NULL;
+	while (i < len) {
+		const char *q = params + i, *m, *end;
+		size_t name, rnd;
+
+		if (*q != '"') {
+			out[k++] = params[i++];
+			continue;
+		}
+		/* A string: look for benchmp-NAME.XXXXXX/ inside it. */
+		for (end = q + 1; *end != '\0' && *end != '"'; end++)
+			if (*end == '\\' && end[1] != '\0')
+				end++;
+		m = strstr(q, "/benchmp-");
+		if (m != NULL && m < end) {
+			const char *p = m + 9;
+
+			for (name = 0; isalnum((unsigned char)p[name]) ||
+			    p[name] == '_' || p[name] == '-'; name++)
+				;
+			p += name;
+			for (rnd = 0; *p == '.' && isalnum((unsigned char)p[1 + rnd]);
+			    rnd++)
+				;
+			if (name > 0 && rnd == 6 && p[7] == '/') {
+				memcpy(out + k, "\"<tmp>", 6);
+				k += 6;
+				i = (size_t)(p + 7 - params);
+				continue;
+			}
+		}
+		out[k++] = params[i++];
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/*
  * Read every record of an arm's output into *recs: one JSON object a
  * line (other lines ignored), each with a key naming its figure (tool,
  * case, params, metric, and which of the same it is).  The count, or
@@ -239,6 +289,12 @@ fig_read(const char *out, struct fig_rec **recs, char *why, size_t size)
 		klen = strlen(r.tool) + (r.kase ? strlen(r.kase) : 0) +
 		    (r.params ? strlen(r.params) : 0) +
 		    (r.metric ? strlen(r.metric) : 0) + 32;
+		if (r.params != NULL) {
+			char *priv = fig_private(r.params);
+
+			free(r.params);
+			r.params = priv;
+		}
 		if ((r.key = malloc(klen)) == NULL ||
 		    (grown = realloc(v, (size_t)(n + 1) * sizeof *v)) == NULL) {
 			snprintf(why, size, "out of memory");

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,31 +331,4 @@ ab_beside_self(const char *name, char *path, size_t size)
 	if (snprintf(path, size, "%s/%s", self, name) >= (int)size)
 		return -1;
 	return plan_executable(path) ? 0 : -1;
-}
-
-/* The CPUs this process may run on. */
-int
-ab_cpus_usable(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return 1;
-	return CPU_COUNT(&set);
-}
-
-/* Two CPUs this process may run on (the first two of its mask). */
-void
-ab_two_cpus(int cpus[2])
-{
-	cpu_set_t set;
-	int c, k = 0;
-
-	cpus[0] = 0;
-	cpus[1] = 1;
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return;
-	for (c = 0; c < CPU_SETSIZE && k < 2; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[k++] = c;
 }

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,25 +29,14 @@ run_now(void)
 }
 
 /*
- * In the child: pin to *cpu if asked, put the pipes in place and exec
- * argv; on failure say why on stderr and exit 127 as a shell does.
+ * In the child: its own process group, the pipes in place, exec argv;
+ * on failure say why on stderr and exit 127 as a shell does.
  */
 static void __attribute__((noreturn))
-run_child(char *const *argv, const int *cpu, int out, int err)
+run_child(char *const *argv, int out, int err)
 {
 	if (setpgid(0, 0) != 0)
 		_exit(127);
-	if (cpu != NULL) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(*cpu, &set);
-		if (sched_setaffinity(0, sizeof set, &set) != 0) {
-			dprintf(err, "cannot run on CPU %d: %s\n", *cpu,
-			    strerror(errno));
-			_exit(127);
-		}
-	}
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(127);
 	if (out != STDOUT_FILENO)
@@ -62,9 +50,9 @@ run_child(char *const *argv, const int *cpu, int out, int err)
 	_exit(127);
 }
 
-/* Start argv with its output on pipes, on *cpu if set.  0 or -1 and why. */
+/* Start argv with its output on pipes.  0 or -1 and why. */
 int
-ab_run_start(struct ab_run *run, char *const *argv, const int *cpu)
+ab_run_start(struct ab_run *run, char *const *argv)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 
@@ -89,7 +77,7 @@ ab_run_start(struct ab_run *run, char *const *argv, const int *cpu)
 		goto fail;
 	}
 	if (run->pid == 0)
-		run_child(argv, cpu, out[1], err[1]);
+		run_child(argv, out[1], err[1]);
 	/* Also here, so a kill of the group cannot miss the child's start. */
 	(void)setpgid(run->pid, run->pid);
 	close(out[1]);

@@ -24,8 +24,8 @@ struct ab_run {
 	char why[512];		/* why it could not start */
 };
 
-/* Start argv (NULL-terminated) with its output on pipes, on *cpu if set. */
-int ab_run_start(struct ab_run *run, char *const *argv, const int *cpu);
+/* Start argv (NULL-terminated) with its output on pipes. */
+int ab_run_start(struct ab_run *run, char *const *argv);
 /* Read n runs' output until they end or timeout seconds pass; 0 or -1. */
 int ab_run_wait(struct ab_run *runs, int n, double timeout,
     volatile sig_atomic_t *stop);
@@ -62,10 +62,6 @@ char **ab_arm_argv(char **prefix, const struct ab_cmd *cmd);
 char *ab_arm_missing(char **prefix, const char *tool);
 /* The path of name beside this program, if it is there: 0 or -1. */
 int ab_beside_self(const char *name, char *path, size_t size);
-/* The CPUs this process may run on. */
-int ab_cpus_usable(void);
-/* Two CPUs this process may run on. */
-void ab_two_cpus(int cpus[2]);
 
 enum ab_verdict { AB_UNDECIDED, AB_SAME, AB_WORSE, AB_BETTER };
 
