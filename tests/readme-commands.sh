@@ -284,9 +284,11 @@ expect_out() {
 		fail "'$1' printed no line matching '$2'"
 	fi
 }
-expect_out 'lat_syscall null' '^Simple syscall: [0-9.]+ microseconds$'
-expect_out 'bw_mem ' '^[0-9.]+ [0-9.]+$'
-expect_out 'lat_pipe ' '^Pipe latency: [0-9.]+ microseconds \((same|cross)\)$'
+# (A flagged figure's line ends with its warning after lmbench's fields.)
+w='( \(noisy( \+-[0-9]+%)?\))?'
+expect_out 'lat_syscall null' "^Simple syscall: [0-9.]+ microseconds$w\$"
+expect_out 'bw_mem ' "^[0-9.]+ [0-9.]+$w\$"
+expect_out 'lat_pipe ' "^Pipe latency: [0-9.]+ microseconds \\((same|cross)\\)$w\$"
 expect_out 'benchmp-summary ' '^flagged: '
 expect_out 'benchmp-compare tests/data/lat-2cpu.jsonl tests/data/lat-1cpu.jsonl' '^machines differ \(A \| B\):$'
 expect_out 'benchmp-scaling ' '^ *workers +throughput '
