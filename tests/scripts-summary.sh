@@ -110,7 +110,7 @@ jq -c 'select(.suite.figure == "lat_pipe (same)") | .noisy = false |
     .interference.bound_hit = false' "$data/lat-1cpu.jsonl" >"$tmp/clean.jsonl"
 run "$summ" "$tmp/clean.jsonl"
 [ "$(head -n 1 "$tmp/out")" = "flagged: 0 of 1 (0%)" ] &&
-    grep -Eq '^  lat_pipe \(same\) .*%  $' "$tmp/out" ||
+    grep -Eq '^  lat_pipe \(same\) .*%$' "$tmp/out" ||
 	fail "a clean figure: $(cat "$tmp/out")"
 
 # Flagged sweep figures: line.jsonl is a real record of
