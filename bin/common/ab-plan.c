@@ -207,7 +207,7 @@ plan_count(char **prefix)
 static int
 plan_dir_prefix(char **prefix, size_t n)
 {
-	return n > 0 && prefix[n - 1][0] != '\0' &&
+	return prefix != NULL && n > 0 && prefix[n - 1][0] != '\0' &&
 	    prefix[n - 1][strlen(prefix[n - 1]) - 1] == '/';
 }
 
