@@ -153,7 +153,7 @@ fi
 
 # A plan of two commands, and a real tool in it: any verdict, the fields.
 printf '%s\n# a comment\n%s\n' "$fake" "lat_syscall null" >"$tmp/plan"
-PATH=$bin:$PATH run "$ab" --json --max-rounds 6 --budget 120 --a '' --b '' \
+PATH=$bin:$PATH run "$ab" --json --max-rounds 6 --budget 86400 --a '' --b '' \
     --plan "$tmp/plan"
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
 	fail "a plan with lat_syscall: exited $rc: $(head -n 2 "$tmp/err")"
