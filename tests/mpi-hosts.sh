@@ -218,7 +218,7 @@ else
 	    $a[0].samples == ($r | map(.samples) | add) and
 	    $a[0].parallel == ($r | map(.parallel) | add) and
 	    $a[0].processes == $r[0].processes and
-	    $a[0].value == $a[0].median and
+	    $a[0].value == ($a[0].robust.value // $a[0].median) and
 	    $a[0].ci_lo <= $a[0].value and $a[0].value <= $a[0].ci_hi and
 	    ($r | map(.values | min) | add) as $lo |
 	    ($r | map(.values | max) | add) as $hi |

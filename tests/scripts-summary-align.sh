@@ -52,7 +52,7 @@ done <"$tmp/rows" | sort -u >"$tmp/ends"
 [ "$(wc -l <"$tmp/ends")" -eq 1 ] ||
 	fail "values not in one column (ends $(tr '\n' ' ' <"$tmp/ends")): $(cat "$tmp/rows")"
 while IFS= read -r l; do
-	printf '%s\n' "$l" | sed -E 's/^(.* (cv|[<0-9.]+%)) .*/\1/' | wc -L
+	printf '%s\n' "$l" | sed -E 's/^(.* (cv|[<0-9.]+%))( .*)?$/\1/' | wc -L
 done <"$tmp/rows" | sort -u >"$tmp/ends"
 [ "$(wc -l <"$tmp/ends")" -eq 1 ] ||
 	fail "cv not in one column (ends $(tr '\n' ' ' <"$tmp/ends")): $(cat "$tmp/rows")"
@@ -63,7 +63,7 @@ grep -qF '  a figure whose name is much longer than thirty-two columns ' "$tmp/r
 # The cv: two decimals, "<0.01%" below them, never an exponent.
 for w in 'lat_syscall null:0.01%' 'longer than:<0.01%' 'lat_rés_über:0.00%' \
     'cafe:0.85%' '测试:12.34%' 'rocket:250.00%'; do
-	grep -F "${w%%:*}" "$tmp/rows" | grep -Eq " ${w#*:}  " ||
+	grep -F "${w%%:*}" "$tmp/rows" | grep -Eq " ${w#*:}(  |$)" ||
 		fail "cv of ${w%%:*} is not ${w#*:}: $(grep -F "${w%%:*}" "$tmp/rows")"
 done
 ! grep -q 'e-[0-9]' "$tmp/out" || fail "a number with an exponent: $(cat "$tmp/out")"

@@ -284,35 +284,57 @@ tool_exit_tmpdir(struct tool *t)
 }
 
 /*
- * Print s to f with its control bytes escaped (\xHH): a message quotes
- * what the user typed or a worker sent, and an ESC or a BEL in it must
- * not reach the terminal as such.  Bytes from 0x80 on pass, so that a
- * UTF-8 name reads as it was written.
+ * Append s to buf (of size bytes, holding len) with its control bytes
+ * escaped (\xHH): a message quotes what the user typed or a worker sent,
+ * and an ESC or a BEL in it must not reach the terminal as such.  Bytes
+ * from 0x80 on pass, so that a UTF-8 name reads as it was written.  The
+ * new length; what does not fit is cut.
  */
-static void
-tool_exit_escaped(FILE *f, const char *s)
+static size_t
+tool_exit_escape(char *buf, size_t size, size_t len, const char *s)
 {
 	const unsigned char *p;
 
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (p = (const unsigned char *)s; *p != '\0' && len + 5 < size; p++) {
 		if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
+			len += (size_t)snprintf(buf + len, size - len, "\\x%02x",
+			    *p);
 		else
-			fputc(*p, f);
+			buf[len++] = (char)*p;
 	}
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * Write one line to stderr in one write: under an MPI launcher that tags
+ * each write of a rank, a line written a byte at a time came out a tag a
+ * byte.
+ */
+static void
+tool_exit_line(const char *line)
+{
+	fputs(line, stderr);
+	fflush(stderr);
 }
 
 /* Print "name: message" to stderr, the message escaped. */
 static void __attribute__((format(printf, 2, 0)))
 tool_exit_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
-	char msg[4096];
+	char msg[4096], line[16384];
+	size_t len;
 
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
 	progress_clear_any();	/* a message never follows a progress line */
-	fprintf(stderr, "%s: %s", t->name, cluster_where());
-	tool_exit_escaped(stderr, msg);
-	fputc('\n', stderr);
+	len = (size_t)snprintf(line, sizeof(line) - 8, "%s: %s", t->name,
+	    cluster_where());
+	if (len >= sizeof(line) - 8)
+		len = sizeof(line) - 9;
+	len = tool_exit_escape(line, sizeof(line) - 1, len, msg);
+	line[len++] = '\n';
+	line[len] = '\0';
+	tool_exit_line(line);
 }
 
 /* Print a message and the usage line to stderr and exit 2. */
@@ -356,14 +378,24 @@ tool_exit_lib(const struct tool *t, int rc, const char *doing)
 	 */
 	progress_clear_any();
 	if (rc != BM_ERANK || cluster_rank() == 0) {
-		fprintf(stderr, "%s: %s", t->name,
-		    rc == BM_ERANK ? "" : cluster_where());
+		char line[16384];
+		size_t len;
+
+		len = (size_t)snprintf(line, sizeof(line) - 8, "%s: %s",
+		    t->name, rc == BM_ERANK ? "" : cluster_where());
+		if (len >= sizeof(line) - 8)
+			len = sizeof(line) - 9;
 		if (doing != NULL) {
-			tool_exit_escaped(stderr, doing);
-			fputs(": ", stderr);
+			len = tool_exit_escape(line, sizeof(line) - 4, len,
+			    doing);
+			line[len++] = ':';
+			line[len++] = ' ';
+			line[len] = '\0';
 		}
-		tool_exit_escaped(stderr, detail);
-		fputc('\n', stderr);
+		len = tool_exit_escape(line, sizeof(line) - 1, len, detail);
+		line[len++] = '\n';
+		line[len] = '\0';
+		tool_exit_line(line);
 	}
 	tool_exit_cleanup(t);
 	switch (rc) {
