@@ -251,13 +251,11 @@ bm_record_join(bm_record *rec, bm_result *all, const bm_result *parts,
 	if ((rc = bm__result_join(all, parts, n, !make_additive(rec))) != 0)
 		return rc;
 	rec->result = all;
-	/* The joined figure, as any record shows it (make_robust). */
-	rc = make_robust(rec, &rec->value);
-	if (rc == 0)
-		rc = make_median(rec, &rec->value);
-	else if (rc == 1)
-		rc = 0;
-	if (rc != 0)
+	/*
+	 * The median of every part's rounds: the ranks' figures are each
+	 * their own best, and the job's is the middle of all their rounds.
+	 */
+	if ((rc = make_median(rec, &rec->value)) != 0)
 		bm_result_free(all);
 	return rc;
 }

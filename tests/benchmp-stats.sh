@@ -84,11 +84,14 @@ feed_json "$tmp/odd" '(.bimodal | not) and .median == 10 and .process_values == 
 # record's members byte for byte; two passes merge into one figure over
 # all their rounds.
 if have_jq; then
-	# pairs FILE PASS: the record's values as "LABEL VALUE" lines.
+	# pairs FILE PASS: the record's values as "LABEL VALUE" lines, each
+	# labelled by its round from the rounds' counts (process_samples: a
+	# round whose disturbed intervals were run again may keep more).
 	pairs() {
-		jq -r --argjson p "$2" '(.samples / .processes) as $k |
+		jq -r --argjson p "$2" '[.process_samples | to_entries[] |
+		    .key as $r | range(0; .value) | $r] as $round |
 		    .values | to_entries[] |
-		    "\($p * 1000 + (.key / $k | floor)) \(.value)"' "$1"
+		    "\($p * 1000 + $round[.key]) \(.value)"' "$1"
 	}
 	for pass in 1 2; do
 		run "$bin/lat_syscall" --json --processes=3 null
