@@ -67,17 +67,24 @@ struct ab_opts {
 
 static volatile sig_atomic_t ab_stop;
 
+/* Print "benchmp-ab: message" to stderr. */
+static void __attribute__((format(printf, 1, 0)))
+ab_vsay(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", AB_NAME);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 /* Print a message to stderr and exit with status code. */
 static void __attribute__((noreturn, format(printf, 2, 3)))
 ab_die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", AB_NAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ab_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(code);
 }
 
@@ -141,11 +148,9 @@ ab_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", AB_NAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ab_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	ab_usage_line(stderr);
 	exit(AB_EXIT_USAGE);
 }

@@ -8,17 +8,15 @@
 #include "internal.h"
 
 /*
- * Format the statistics of values from rounds as one JSON object, the
- * members a record holds from "median" to "process_values".
+ * Check values from rounds for a JSON object of their statistics: every
+ * value finite, every round below nr.  0, -EINVAL or BM_ERANGE; *out is
+ * NULL after.
  */
-int
-bm_stats_json(const double *v, const unsigned *round, size_t n,
+static int
+stats_json_input(const double *v, const unsigned *round, size_t n,
     unsigned nr, char **out)
 {
-	struct bm__json b = { NULL, 0, 0, 0 };
-	struct bm__figure f;
 	size_t k;
-	int rc;
 
 	if (v == NULL || round == NULL || out == NULL)
 		return -EINVAL;
@@ -28,6 +26,23 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 	for (k = 0; k < n; k++)
 		if (!isfinite(v[k]) || round[k] >= nr)
 			return BM_ERANGE;
+	return 0;
+}
+
+/*
+ * Format the statistics of values from rounds as one JSON object, the
+ * members a record holds from "median" to "process_values".
+ */
+int
+bm_stats_json(const double *v, const unsigned *round, size_t n,
+    unsigned nr, char **out)
+{
+	struct bm__json b = { NULL, 0, 0, 0 };
+	struct bm__figure f;
+	int rc;
+
+	if ((rc = stats_json_input(v, round, n, nr, out)) != 0)
+		return rc;
 	if ((rc = bm__figure_levels(&f, v, round, n, nr)) == 0 &&
 	    (b.s = malloc(1024)) == NULL)
 		rc = -ENOMEM;
@@ -107,16 +122,9 @@ bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
 	struct bm__figure f;
 	bm__robust rb;
 	int rc, has = 0;
-	size_t k;
 
-	if (v == NULL || round == NULL || out == NULL)
-		return -EINVAL;
-	*out = NULL;
-	if (n == 0 || nr == 0)
-		return BM_ERANGE;
-	for (k = 0; k < n; k++)
-		if (!isfinite(v[k]) || round[k] >= nr)
-			return BM_ERANGE;
+	if ((rc = stats_json_input(v, round, n, nr, out)) != 0)
+		return rc;
 	if ((rc = bm__figure_levels(&f, v, round, n, nr)) == 0 &&
 	    (b.s = malloc(1024)) == NULL)
 		rc = -ENOMEM;
