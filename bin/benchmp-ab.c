@@ -33,11 +33,13 @@
 /*
  * A figure settles early (stops taking rounds) on an interval at 1 -
  * AB_LOOK_ALPHA / m for m figures: looking after every round repeats the
- * test, and a constant stricter level at each look (Pocock's boundary;
- * 0.01 for about twenty looks keeps the overall rate near 0.05) pays for
- * the repeats; the division by m is Bonferroni's, across figures.
+ * test, and a constant stricter level at each look (Pocock's boundary)
+ * pays for the repeats; the division by m is Bonferroni's, across
+ * figures.  0.005 rather than 0.01 halves the false alarms of 30 rounds
+ * of recorded lat_syscall pairs replayed, for about 1% of the power
+ * ("Decisions: benchmp-ab" in doc/measurements.md).
  */
-#define AB_LOOK_ALPHA		0.01
+#define AB_LOOK_ALPHA		0.005
 /* Benjamini-Hochberg's false discovery rate at the end of the budget. */
 #define AB_FDR			0.05
 /* No figure settles before this many rounds. */
@@ -50,6 +52,7 @@ struct ab_opts {
 	const char *a_text;	/* as typed, for messages */
 	const char *b_text;
 	double threshold;	/* a fraction: 0.02 for 2% */
+	enum bm__paired_test test;	/* of the paired log ratios */
 	double budget;		/* seconds, 0 for the default */
 	unsigned max_rounds;
 	unsigned min_rounds;
@@ -119,6 +122,9 @@ ab_help(void)
 	    "('#' comments)\n"
 	    "  --threshold P    the change that matters, percent (0.1 to 50, "
 	    "default 2)\n"
+	    "  --test TEST      sign (the default) or signed-rank: the test "
+	    "of the paired\n"
+	    "                   ratios and its interval\n"
 	    "  --budget S       wall-time budget in seconds (1 to 86400; "
 	    "default 10 a\n"
 	    "                   command)\n"
@@ -244,12 +250,13 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 {
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
 	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
-	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS };
+	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
 		{ "plan", required_argument, NULL, OPT_PLAN },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "test", required_argument, NULL, OPT_TEST },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "max-rounds", required_argument, NULL, OPT_MAX },
 		{ "min-rounds", required_argument, NULL, OPT_MIN },
@@ -269,6 +276,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 
 	memset(o, 0, sizeof *o);
 	o->threshold = 0.02;
+	o->test = BM__PAIRED_SIGN;
 	o->max_rounds = 200;
 	o->min_rounds = AB_MIN_ROUNDS;
 	o->timeout = 120;
@@ -288,6 +296,15 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		case OPT_THRESHOLD:
 			o->threshold = ab_number("--threshold", optarg, 0.1,
 			    50) / 100;
+			break;
+		case OPT_TEST:
+			if (strcmp(optarg, "sign") == 0)
+				o->test = BM__PAIRED_SIGN;
+			else if (strcmp(optarg, "signed-rank") == 0)
+				o->test = BM__PAIRED_SIGNED_RANK;
+			else
+				ab_usage_error("--test: '%s' is not sign or "
+				    "signed-rank", optarg);
 			break;
 		case OPT_BUDGET:
 			o->budget = ab_number("--budget", optarg, 1, 86400);
@@ -520,7 +537,7 @@ ab_look(const struct ab_opts *o, struct ab_table *t)
 
 		if (f->settled || f->n < o->min_rounds)
 			continue;
-		if (bm__paired_logratio(f->a, f->b, f->n, level, &st) != 0)
+		if (bm__paired_logratio(f->a, f->b, f->n, level, o->test, &st) != 0)
 			continue;
 		f->verdict = ab_verdict_of(f, &st, o->threshold);
 		f->settled = f->verdict != AB_UNDECIDED;
@@ -555,7 +572,7 @@ ab_finish(const struct ab_opts *o, struct ab_table *t)
 		struct ab_figure *f = &t->fig[i];
 
 		f->stats_rc = bm__paired_logratio(f->a, f->b, f->n, AB_LEVEL,
-		    &f->st);
+		    o->test, &f->st);
 		p[i] = f->n >= 2 ? f->st.p : 1;
 		ix[i] = i;
 	}
@@ -631,10 +648,12 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 	size_t i;
 
 	if (!o->json)
-		printf("%s: A: %s | B: %s | %s, threshold %g%%, %u rounds, "
-		    "%.1f s\n", AB_NAME, o->a_text[0] ? o->a_text : "''",
+		printf("%s: A: %s | B: %s | %s, %s test, threshold %g%%, "
+		    "%u rounds, %.1f s\n", AB_NAME,
+		    o->a_text[0] ? o->a_text : "''",
 		    o->b_text[0] ? o->b_text : "''",
 		    o->random ? "random order" : "Thue-Morse order",
+		    o->test == BM__PAIRED_SIGN ? "sign" : "signed-rank",
 		    o->threshold * 100, rounds, wall);
 	for (i = 0; i < t->n; i++) {
 		const struct ab_figure *f = &t->fig[i];
@@ -642,7 +661,8 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 		count[f->verdict]++;
 		if (o->json)
 			ab_print_json(stdout, f, o->threshold, o->control,
-			    "interleaved");
+			    "interleaved", o->test == BM__PAIRED_SIGN ? "sign" :
+			    "signed-rank");
 		else
 			ab_print_line(stdout, f, o->control);
 	}

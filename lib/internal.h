@@ -772,9 +772,14 @@ typedef struct bm__paired {
 } bm__paired;
 /* At most this many pairs, or values in a sample (n(n+1)/2 averages). */
 #define BM__PAIRED_MAX		2000
-/* Paired rounds a[i], b[i] (signed ranks).  0, BM_ERANGE, -ENOMEM. */
+/* The tests of paired rounds: Wilcoxon's signed ranks, or signs alone. */
+enum bm__paired_test {
+	BM__PAIRED_SIGNED_RANK,
+	BM__PAIRED_SIGN
+};
+/* Paired rounds a[i], b[i] by test.  0, BM_ERANGE, -ENOMEM. */
 int bm__paired_logratio(const double *a, const double *b, size_t n,
-    double level, bm__paired *out);
+    double level, enum bm__paired_test test, bm__paired *out);
 /* Two independent samples (rank sums).  0, BM_ERANGE, -ENOMEM. */
 int bm__shift_logratio(const double *a, size_t na, const double *b,
     size_t nb, double level, bm__paired *out);

@@ -17,7 +17,10 @@
  * Mann-Whitney's for two samples).  On a 2-vCPU KVM guest most figures'
  * processes fall in two modes, 25% apart: a pair whose two runs met
  * different modes is an outlier a mean and a t interval follow, a rank
- * statistic does not.
+ * statistic does not.  Where a third of the pairs are such outliers,
+ * the sign test (which counts only which way each pair moved) resolves
+ * a change in fewer pairs than the signed ranks: see "Decisions:
+ * benchmp-ab" in doc/measurements.md.
  */
 
 /* Up to this many pairs (or this product of sample sizes) the
@@ -92,6 +95,23 @@ paired_signed_rank_cdf(size_t n, double *cdf)
 		double sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
 
 		cdf[k] = paired_phi(((double)k + 0.5 - mu) / sd);
+	}
+}
+
+/*
+ * Fill cdf[0..n] with P(S <= k) for the sign statistic of n untied pairs
+ * (the number of positive differences, binomial with p = 1/2), exact.
+ */
+static void
+paired_sign_cdf(size_t n, double *cdf)
+{
+	double acc = 0, ln2n = (double)n * log(2.0);
+	size_t k;
+
+	for (k = 0; k <= n; k++) {
+		acc += exp(lgamma((double)n + 1) - lgamma((double)k + 1) -
+		    lgamma((double)(n - k) + 1) - ln2n);
+		cdf[k] = acc < 1 ? acc : 1;
 	}
 }
 
@@ -189,17 +209,20 @@ paired_invert(const double *w, size_t N, const double *cdf, double stat,
 
 /*
  * The change from a[i] to b[i] over n paired rounds, as the log of the
- * ratio b/a: the Hodges-Lehmann estimate, the signed-rank interval at
- * the given level (or above: ranks give only some levels) and the p
- * value of no change.  Values must be positive.  0, BM_ERANGE (fewer
- * than two pairs, a value not positive, or too few pairs for the level:
- * out->shift and out->p are still set when n >= 2) or -ENOMEM.
+ * ratio b/a, by test: for the signed-rank test the Hodges-Lehmann
+ * estimate (the median of the Walsh averages) and Wilcoxon's interval,
+ * for the sign test the median of the differences and the binomial
+ * interval of order statistics; at the given level (or above: ranks give
+ * only some levels), with the p value of no change.  Values must be
+ * positive.  0, BM_ERANGE (fewer than two pairs, a value not positive,
+ * or too few pairs for the level: out->shift and out->p are still set
+ * when n >= 2) or -ENOMEM.
  */
 int
 bm__paired_logratio(const double *a, const double *b, size_t n, double level,
-    bm__paired *out)
+    enum bm__paired_test test, bm__paired *out)
 {
-	double *d, *w, *cdf, stat = 0;
+	double *d, *w = NULL, *cdf = NULL, stat = 0;
 	size_t N, i, j, m;
 	int rc;
 
@@ -212,16 +235,27 @@ bm__paired_logratio(const double *a, const double *b, size_t n, double level,
 		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) ||
 		    !isfinite(b[i]))
 			return BM_ERANGE;
-	N = n * (n + 1) / 2;
+	N = test == BM__PAIRED_SIGN ? n : n * (n + 1) / 2;
 	d = malloc(n * sizeof *d);
-	w = malloc(N * sizeof *w);
+	if (test != BM__PAIRED_SIGN)
+		w = malloc(N * sizeof *w);
 	cdf = malloc((N + 1) * sizeof *cdf);
-	if (d == NULL || w == NULL || cdf == NULL) {
+	if (d == NULL || (test != BM__PAIRED_SIGN && w == NULL) ||
+	    cdf == NULL) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		d[i] = log(b[i]) - log(a[i]);
+	if (test == BM__PAIRED_SIGN) {
+		/* The candidates are the differences themselves. */
+		qsort(d, n, sizeof *d, paired_cmp);
+		for (i = 0; i < n; i++)
+			stat += d[i] > 0 ? 1 : d[i] == 0 ? 0.5 : 0;
+		paired_sign_cdf(n, cdf);
+		rc = paired_invert(d, n, cdf, floor(stat), level, out);
+		goto out;
+	}
 	for (i = 0, m = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			w[m++] = (d[i] + d[j]) / 2;

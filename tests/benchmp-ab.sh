@@ -37,8 +37,16 @@ if have_jq; then
 	    .ratio > 1.08 and .ratio < 1.12 and .ci_lo > 1.05 and
 	    .ci_hi < 1.15 and .ci_level >= 0.95 and .rounds >= 6 and
 	    .rounds < 200 and .settled_early and .mode == "interleaved" and
-	    .control == false and .threshold == 0.02' "$tmp/out" >/dev/null ||
+	    .control == false and .threshold == 0.02 and .test == "sign"' \
+	    "$tmp/out" >/dev/null ||
 		fail "the worse figure's JSON: $(cat "$tmp/out")"
+fi
+# The signed-rank test decides the same regression, and says so.
+verdict 1 worse --test signed-rank --a '' --b 'env AB_FAKE_EFFECT=0.10' "$fake"
+if have_jq; then
+	jq -e '.test == "signed-rank" and .ci_lo > 1.05 and .ci_hi < 1.15' \
+	    "$tmp/out" >/dev/null ||
+		fail "the signed-rank figure's JSON: $(cat "$tmp/out")"
 fi
 # 10% faster: better, exit 0; for a bandwidth, 10% less is worse.
 verdict 0 better --a '' --b 'env AB_FAKE_EFFECT=-0.10' -- "$fake"
@@ -114,6 +122,8 @@ expect_exit 2 '--b PREFIX is required' "$ab" --a '' "$fake"
 expect_exit 2 'no TOOL' "$ab" --a '' --b ''
 expect_exit 2 'threshold' "$ab" --threshold 0 --a '' --b '' "$fake"
 expect_exit 2 'threshold' "$ab" --threshold 2x --a '' --b '' "$fake"
+expect_exit 2 "--test: 'ranks' is not sign or signed-rank" "$ab" --test ranks \
+    --a '' --b '' "$fake"
 expect_exit 2 'max-rounds' "$ab" --max-rounds 5 --a '' --b '' "$fake"
 expect_exit 2 'max-rounds' "$ab" --max-rounds 7.5 --a '' --b '' "$fake"
 expect_exit 2 'budget' "$ab" --budget -1 --a '' --b '' "$fake"

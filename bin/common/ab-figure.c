@@ -634,7 +634,7 @@ fig_json_number(FILE *out, const char *key, double v)
 /* Print a figure as one JSON object on a line. */
 void
 ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
-    int control, const char *mode)
+    int control, const char *mode, const char *test)
 {
 	int ok = f->stats_rc == 0 && f->n >= 2;
 
@@ -657,8 +657,9 @@ ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
 	fig_json_number(out, "threshold", threshold);
 	fig_json_number(out, "a_median", fig_median(f->a, f->n));
 	fig_json_number(out, "b_median", fig_median(f->b, f->n));
-	fprintf(out, ",\"settled_early\":%s,\"control\":%s,\"mode\":\"%s\"",
-	    f->settled ? "true" : "false", control ? "true" : "false", mode);
+	fprintf(out, ",\"settled_early\":%s,\"control\":%s,\"mode\":\"%s\","
+	    "\"test\":\"%s\"", f->settled ? "true" : "false",
+	    control ? "true" : "false", mode, test);
 	if (control)
 		fig_json_number(out, "noise_floor", ok ? fig_floor(f) : NAN);
 	fputs("}\n", out);

@@ -104,6 +104,6 @@ void ab_table_free(struct ab_table *t);
 void ab_print_line(FILE *f, const struct ab_figure *fig, int control);
 /* Print a figure as one JSON object on a line. */
 void ab_print_json(FILE *f, const struct ab_figure *fig, double threshold,
-    int control, const char *mode);
+    int control, const char *mode, const char *test);
 
 #endif

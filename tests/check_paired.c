@@ -1,0 +1,151 @@
+/* check_paired.c: the tests of a change between two arms (lib/paired.c). */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "check_run.h"
+#include "internal.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+/* Ten pairs whose log ratios are 0.01, 0.02, ... 0.10 (a[i] = 1). */
+static void
+ten_pairs(double *a, double *b)
+{
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		a[i] = 1;
+		b[i] = exp((i + 1) / 100.0);
+	}
+}
+
+/*
+ * The sign test over ten pairs: P(S <= 1) = 11/1024 is the last tail
+ * under 0.025, so the interval is the 2nd to the 9th difference.
+ */
+START_TEST(test_sign_ten)
+{
+	double a[10], b[10];
+	bm__paired st;
+
+	ten_pairs(a, b);
+	ck_assert_int_eq(bm__paired_logratio(a, b, 10, 0.95, BM__PAIRED_SIGN,
+	    &st), 0);
+	ck_assert(NEAR(st.shift, 0.055));
+	ck_assert(NEAR(st.lo, 0.02));
+	ck_assert(NEAR(st.hi, 0.09));
+	ck_assert(NEAR(st.level, 1 - 2 * 11 / 1024.0));
+	ck_assert(NEAR(st.p, 2 / 1024.0));
+	ck_assert_uint_eq(st.n, 10);
+}
+END_TEST
+
+/*
+ * The signed-rank test over the same pairs: P(T+ <= 8) = 25/1024, so the
+ * interval is the 9th smallest and the 9th largest Walsh average.
+ */
+START_TEST(test_signed_rank_ten)
+{
+	double a[10], b[10];
+	bm__paired st;
+
+	ten_pairs(a, b);
+	ck_assert_int_eq(bm__paired_logratio(a, b, 10, 0.95,
+	    BM__PAIRED_SIGNED_RANK, &st), 0);
+	ck_assert(NEAR(st.shift, 0.055));
+	ck_assert(NEAR(st.lo, 0.03));
+	ck_assert(NEAR(st.hi, 0.08));
+	ck_assert(NEAR(st.level, 1 - 2 * 25 / 1024.0));
+	ck_assert(NEAR(st.p, 2 / 1024.0));
+}
+END_TEST
+
+/*
+ * A third of the pairs far out, both ways, around a 5% change: the sign
+ * test's interval stays near the change and leaves no change out.
+ */
+START_TEST(test_sign_outliers)
+{
+	double a[30], b[30];
+	bm__paired st;
+	int i;
+
+	for (i = 0; i < 30; i++) {
+		a[i] = 1;
+		if (i % 3 == 2)
+			b[i] = exp(i % 2 ? 0.3 : -0.3);
+		else
+			b[i] = exp(0.05 + (i % 5 - 2) * 0.002);
+	}
+	ck_assert_int_eq(bm__paired_logratio(a, b, 30, 0.95, BM__PAIRED_SIGN,
+	    &st), 0);
+	ck_assert(st.lo > 0);
+	ck_assert(st.hi < 0.3);
+	ck_assert(fabs(st.shift - 0.05) < 0.005);
+	ck_assert(st.p < 0.05);
+}
+END_TEST
+
+/* Bad input: too few pairs, a value not positive, a level out of range. */
+START_TEST(test_errors)
+{
+	double a[3] = { 1, 1, 1 }, b[3] = { 1, 0, 1 };
+	bm__paired st;
+
+	ck_assert_int_eq(bm__paired_logratio(a, a, 1, 0.95, BM__PAIRED_SIGN,
+	    &st), BM_ERANGE);
+	ck_assert_int_eq(bm__paired_logratio(a, b, 3, 0.95, BM__PAIRED_SIGN,
+	    &st), BM_ERANGE);
+	ck_assert_int_eq(bm__paired_logratio(a, a, 3, 1, BM__PAIRED_SIGNED_RANK,
+	    &st), BM_ERANGE);
+	/* Three pairs reach no 95% interval, but the estimate is set. */
+	ck_assert_int_eq(bm__paired_logratio(a, a, 3, 0.95, BM__PAIRED_SIGN,
+	    &st), BM_ERANGE);
+	ck_assert(NEAR(st.shift, 0));
+	ck_assert(NEAR(st.p, 1));
+}
+END_TEST
+
+/* Two samples a factor 2 apart: the shift is log 2 whichever test. */
+START_TEST(test_shift)
+{
+	double a[8], b[8];
+	bm__paired st;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		a[i] = 1 + i / 1000.0;
+		b[i] = 2 * (1 + i / 1000.0);
+	}
+	ck_assert_int_eq(bm__shift_logratio(a, 8, b, 8, 0.95, &st), 0);
+	ck_assert(fabs(st.shift - log(2)) < 0.01);
+	ck_assert(st.lo > 0.6 && st.hi < 0.8);
+	ck_assert(st.p < 0.001);
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+paired_suite(void)
+{
+	Suite *s = suite_create("paired");
+	TCase *tc = tcase_create("paired");
+
+	tcase_add_test(tc, test_sign_ten);
+	tcase_add_test(tc, test_signed_rank_ten);
+	tcase_add_test(tc, test_sign_outliers);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_shift);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return check_run(paired_suite());
+}
