@@ -42,6 +42,17 @@
 #define AB_LOOK_ALPHA		0.005
 /* Benjamini-Hochberg's false discovery rate at the end of the budget. */
 #define AB_FDR			0.05
+/*
+ * Each run is one process after a 5 ms warmup unless the environment or
+ * the tool's arguments say otherwise: a pair then takes a third of the
+ * time of the tools' defaults (5 processes, 50 ms), so three times the
+ * rounds fit a budget, and its ratios spread no wider.  On lat_syscall
+ * null, 60 A/A rounds each way: 68 ms a round, robust spread of the log
+ * ratios 3.9%, against 228 ms and 5.9% with the defaults ("Decisions:
+ * benchmp-ab" in doc/measurements.md).
+ */
+#define AB_RUN_PROCESSES	"1"
+#define AB_RUN_WARMUP_US	"5000"
 /* No figure settles before this many rounds. */
 #define AB_MIN_ROUNDS		6
 
@@ -63,6 +74,7 @@ struct ab_opts {
 	int random;		/* a random order instead of Thue-Morse's */
 	unsigned long seed;
 	int calibrate;
+	int tool_defaults;	/* runs as the tools' defaults, not short */
 	const char *records_path;	/* --records: every run's records */
 	FILE *records;
 	struct ab_plan plan;
@@ -134,6 +146,10 @@ ab_help(void)
 	    "  --timeout S      an arm's run may take S seconds (1 to 3600, "
 	    "default 120)\n"
 	    "  --random[=SEED]  a random order of A and B in each round\n"
+	    "  --tool-defaults  run the tools with their own processes and "
+	    "warmup, not\n"
+	    "                   one process after 5 ms (BENCHMP_PROCESSES=1, "
+	    "BENCHMP_WARMUP=5000)\n"
 	    "  --no-calibrate   leave ENOUGH, TIMING_O and LOOP_O to each "
 	    "run\n"
 	    "  --records FILE   append every run's records to FILE, each "
@@ -250,7 +266,8 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 {
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
 	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
-	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST };
+	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST,
+	    OPT_TOOLDEF };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
@@ -263,6 +280,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "random", optional_argument, NULL, OPT_RANDOM },
 		{ "no-calibrate", no_argument, NULL, OPT_NOCAL },
+		{ "tool-defaults", no_argument, NULL, OPT_TOOLDEF },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "control", no_argument, NULL, OPT_CONTROL },
@@ -338,6 +356,9 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			break;
 		case OPT_NOCAL:
 			o->calibrate = 0;
+			break;
+		case OPT_TOOLDEF:
+			o->tool_defaults = 1;
 			break;
 		case OPT_JSON:
 			o->json = 1;
@@ -701,6 +722,10 @@ main(int argc, char **argv)
 	t0 = ab_now();
 	if (o.calibrate)
 		ab_calibrate();
+	/* Short runs, where nothing set the tools' own already. */
+	if (!o.tool_defaults && (setenv("BENCHMP_PROCESSES", AB_RUN_PROCESSES,
+	    0) != 0 || setenv("BENCHMP_WARMUP", AB_RUN_WARMUP_US, 0) != 0))
+		ab_die(1, "setenv: %s", strerror(errno));
 	ab_table_init(&t, o.plan.n);
 	rounds = ab_rounds(&o, &t, t0);
 	ab_finish(&o, &t);

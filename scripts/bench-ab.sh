@@ -12,9 +12,10 @@
 # a process reading a 256 MB buffer on CPU 1 for a share of each
 # millisecond.  Both arms run through the same shim or hog, A with no
 # chain (or a duty of 0), B with the chain, so they differ by the cost
-# alone.  Each cost is calibrated first by a long benchmp-ab run (120
-# rounds, no early stop), scaled linearly to 3% and 5%; the trials' own
-# median ratio says what the cost was.  Then N trials (default 20) of
+# alone.  Each cost is calibrated first by a long benchmp-ab run (80
+# rounds, no early stop), scaled linearly to 5%, calibrated again there
+# and scaled to 3% and 5%; the trials' own median ratio says what the
+# cost was.  Then N trials (default 20) of
 # each condition, A/A among them, interleaved, each one benchmp-ab run of
 # --budget seconds (default 10).  With --stress, stress-ng --cpu 1 runs
 # beside everything.  FIGURE: lat_syscall, lat_pipe or bw_mem (default
@@ -97,12 +98,14 @@ arms() {
 	esac
 }
 
-# calibrate FIGURE COST: the effect of COST, as a ratio B/A over 120
-# rounds with no early stop.
+# calibrate FIGURE COST: the effect of COST, as a ratio B/A over
+# $cal_rounds rounds with no early stop.
+cal_rounds=80
 calibrate() {
 	arms "$1" "$2"
 	# shellcheck disable=SC2086
-	benchmp-ab --json --no-calibrate --min-rounds 120 --max-rounds 120 \
+	benchmp-ab --json --no-calibrate --min-rounds "$cal_rounds" \
+	    --max-rounds "$cal_rounds" \
 	    --budget 600 --a "$a" --b "$b" $cmd | jq -r '.ratio'
 }
 
@@ -130,7 +133,15 @@ for fig in lat_syscall lat_pipe bw_mem; do
 	bw_mem) c0=0.2 ;;
 	esac
 	r0=$(calibrate "$fig" "$c0")
-	echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over 120 rounds"
+	echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over $cal_rounds rounds"
+	# A short chain costs less a link than a long one: calibrate again
+	# at the cost scaled to 5%, and scale from there.
+	c1=$(scaled "$fig" "$c0" "$r0" 0.05)
+	if [ "$c1" != - ] && [ "$c1" != "$c0" ]; then
+		c0=$c1
+		r0=$(calibrate "$fig" "$c0")
+		echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over $cal_rounds rounds"
+	fi
 	echo "$fig 0 A/A" >>"$tmp/conds"
 	targets="0.05"
 	[ "$fig" != lat_syscall ] || targets="0.03 0.05"

@@ -174,6 +174,26 @@ elif have_jq && ! jq -se 'length == 2 and .[1].tool == "lat_syscall" and
 	fail "a plan with lat_syscall: $(cat "$tmp/out")"
 fi
 
+# Runs are one process after 5 ms unless the environment says otherwise,
+# and --tool-defaults leaves them to the tool (5 processes).
+for how in short defaults; do
+	opt=
+	[ "$how" = short ] || opt=--tool-defaults
+	rm -f "$tmp/runs.jsonl"
+	# shellcheck disable=SC2086 # $opt is empty or one word
+	run env -u BENCHMP_PROCESSES -u BENCHMP_WARMUP "$ab" --no-calibrate \
+	    --max-rounds 6 --budget 86400 --records "$tmp/runs.jsonl" $opt \
+	    --a '' --b '' "$bin/lat_syscall" null
+	want=1
+	[ "$how" = short ] || want=5
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		fail "$how runs: exited $rc: $(head -n 2 "$tmp/err")"
+	elif have_jq && ! jq -se --argjson p "$want" 'length == 12 and
+	    all(.processes == $p)' "$tmp/runs.jsonl" >/dev/null; then
+		fail "$how runs: not $want processes each: $(jq -c .processes "$tmp/runs.jsonl" | tr '\n' ' ')"
+	fi
+done
+
 run "$ab" --help
 if [ "$rc" -ne 0 ] || ! grep -q '^usage: benchmp-ab' "$tmp/out"; then
 	fail "--help: exit $rc"

@@ -21,6 +21,8 @@ expect_exit 2 "--later-warmup: 0 is out of range" "$ls" --later-warmup=0 null
 expect_exit 2 "--later-warmup: 'x' is not a number" "$ls" --later-warmup=x null
 expect_exit 2 "BENCHMP_LATER_WARMUP: 3600000001 is out of range" \
     env BENCHMP_LATER_WARMUP=3600000001 "$ls" null
+expect_exit 2 "BENCHMP_WARMUP: 'soon' is not a number" \
+    env BENCHMP_WARMUP=soon "$ls" null
 expect_exit 2 'unknown option' "$ls" --bogus null
 expect_exit 2 'unknown option or missing value: -P' "$ls" -P
 expect_exit 2 "unknown word 'bogus' in timer config" "$ls" --timer=bogus null

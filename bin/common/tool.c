@@ -169,7 +169,8 @@ tool_help(const struct tool *t)
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
 	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
-	    "BENCHMP_MAX_TIME, BENCHMP_LATER_WARMUP, BENCHMP_PRECISION.  "
+	    "BENCHMP_MAX_TIME, BENCHMP_WARMUP, BENCHMP_LATER_WARMUP, "
+	    "BENCHMP_PRECISION.  "
 	    "Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
@@ -332,6 +333,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	char shortopts[64];
 	unsigned pmin, pmax;
 	size_t n = 0;
+	const char *env;
 	int opt, rc;
 
 	tool_std_fds(t);
@@ -339,6 +341,12 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
 	t->opts.warmup_us = TOOL_DEFAULT_WARMUP_US;
+	/* BENCHMP_WARMUP stands for -W, which still overrides it. */
+	if ((env = getenv("BENCHMP_WARMUP")) != NULL && *env != '\0') {
+		t->opts.warmup_us = tool_uint(t, "BENCHMP_WARMUP", env, 0,
+		    TOOL_MAX_WARMUP_US);
+		t->warmup_given = 1;
+	}
 	t->started_ns = tool_now_ns();
 	memcpy(longopts, tool_long_common, sizeof tool_long_common);
 	n = TOOL_NCOMMON;
