@@ -264,35 +264,42 @@ stats_key_round(struct stats_input *in, const char *key,
 }
 
 /*
- * Take one line of KEY VALUE (--each): the value is the last field, the
- * key all before it, spaces and tabs inside it kept.
+ * Take one line of KEY VALUE (--each): the value is the last field.  With
+ * a tab in the line the key is all before the last tab, exactly (a
+ * script's tab-separated key comes back as it went in); without one, all
+ * before the value, the spaces around it dropped.
  */
 static void
 stats_key_line(struct stats_input *in, char *s, unsigned long long line)
 {
-	char *end = s + strlen(s), *value;
+	char *end = s + strlen(s), *value, *tab;
 	double v;
 
-	while (*s == ' ' || *s == '\t' || *s == '\r')
-		s++;
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
 	    end[-1] == '\r'))
 		end--;
 	*end = '\0';
-	if (*s == '\0')
-		return;
-	value = end;
-	while (value > s && value[-1] != ' ' && value[-1] != '\t' &&
-	    value[-1] != '\r')
-		value--;
-	if (value == s)
+	if ((tab = strrchr(s, '\t')) != NULL) {
+		value = tab + 1;
+		while (*value == ' ' || *value == '\r')
+			value++;
+		end = tab;
+	} else {
+		while (*s == ' ' || *s == '\r')
+			s++;
+		if (*s == '\0')
+			return;
+		value = end;
+		while (value > s && value[-1] != ' ' && value[-1] != '\r')
+			value--;
+		end = value;
+		while (end > s && (end[-1] == ' ' || end[-1] == '\r'))
+			end--;
+	}
+	if (end == s)
 		stats_fail(line, "a value without a key (KEY VALUE with "
 		    "--each)");
 	v = stats_value(value, line);
-	end = value;
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
-	    end[-1] == '\r'))
-		end--;
 	*end = '\0';
 	stats_add(in, v, stats_key_round(in, s, line), line);
 }

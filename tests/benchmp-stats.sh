@@ -282,12 +282,16 @@ expect_print "1${tab}5${tab}0.9375" --print=ci_lo,ci_hi,ci_level
 echo 7 >"$tmp/in"
 expect_print "7${tab}0${tab}1" --print=median,cv,count
 # --each: every key is its own sample, keys in the order they first
-# appear, spaces inside a key kept, the value the last field.
+# appear, spaces inside a key kept, the value the last field; before a
+# tab the key is kept exactly, spaces and tabs in it too.
 printf 'b x\t3\na 1\nb x 5\n a  2 \nb x\t4\r\n\n' >"$tmp/in"
 expect_print "b x${tab}4${tab}3
 a${tab}1.5${tab}2" --each --print=median,count
 expect_print "b x${tab}4
 a${tab}1.5" --each --median
+printf ' k\t2 \t1\n k\t2 \t3\nk 2\t5\n' >"$tmp/in"
+expect_print " k${tab}2 ${tab}2
+k 2${tab}5" --each --median
 # Bad input exits 1 naming what is wrong: ROUND VALUE without --each, a
 # value without a key, a key whose value is no number.
 printf '1 2\n1 3\n' >"$tmp/e"
