@@ -516,9 +516,19 @@ stats_disturbed(const char *arg)
 		stats_usage_error("--disturbed: not D/N with 0 <= D <= N", arg);
 }
 
-/* Read the values, compute and print their statistics. */
-int
-main(int argc, char **argv)
+/* What the command line asks for. */
+struct stats_opts {
+	int better;		/* -1 none, 0 lower, 1 higher */
+	int given;		/* --disturbed was given */
+	int print;		/* --print or --median */
+	int each;		/* --each */
+	double shift;		/* the --shift level, 0 without */
+	struct stats_print sp;
+};
+
+/* Parse the command line into o; exits 0 for -h and -V, 2 on a usage error. */
+static void
+stats_options(int argc, char **argv, struct stats_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -531,12 +541,10 @@ main(int argc, char **argv)
 		{ "each", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct stats_input in;
-	struct stats_print sp;
-	char *json = NULL;
-	int opt, rc, better = -1, given = 0, print = 0, each = 0;
-	double shift = 0;
+	int opt;
 
+	memset(o, 0, sizeof *o);
+	o->better = -1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -544,59 +552,70 @@ main(int argc, char **argv)
 			stats_help();
 		case 'V':
 			printf("%s (benchmp) %s\n", STATS_NAME, bm_version());
-			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+			exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1);
 		case 'b':
 			if (strcmp(optarg, "lower") == 0)
-				better = 0;
+				o->better = 0;
 			else if (strcmp(optarg, "higher") == 0)
-				better = 1;
+				o->better = 1;
 			else
 				stats_usage_error("--better: not lower or "
 				    "higher", optarg);
 			break;
 		case 'd':
-			given = 1;
+			o->given = 1;
 			stats_disturbed(optarg);
 			break;
 		case 's':
-			shift = 0.95;
+			o->shift = 0.95;
 			if (optarg != NULL && bm_parse_double(optarg, 0.5,
-			    0.9999, &shift) != 0)
+			    0.9999, &o->shift) != 0)
 				stats_usage_error("--shift: not a level from 0.5 "
 				    "to 0.9999", optarg);
 			break;
 		case 'p':
-			if (stats_print_parse(optarg, &sp) != 0)
+			if (stats_print_parse(optarg, &o->sp) != 0)
 				stats_usage_error("--print: not a list of "
 				    "count, median, mean, stddev, cv, min, max, "
 				    "ci_lo, ci_hi, ci_level, pP", optarg);
-			print = 1;
+			o->print = 1;
 			break;
 		case 'm':
-			(void)stats_print_parse("median", &sp);
-			print = 1;
+			(void)stats_print_parse("median", &o->sp);
+			o->print = 1;
 			break;
 		case 'e':
-			each = 1;
+			o->each = 1;
 			break;
 		default:
 			stats_usage_error("unknown option", argv[optind - 1]);
 		}
 	}
-	if (given && better < 0)
+	if (o->given && o->better < 0)
 		stats_usage_error("--disturbed without --better",
 		    "the robust figure is what it flags");
 	if (optind < argc)
 		stats_usage_error("unexpected argument", argv[optind]);
-	if (each && !print)
+	if (o->each && !o->print)
 		stats_usage_error("--each without --print or --median",
 		    "it says how to read the lines they summarise");
-	if (print && (better >= 0 || shift > 0))
+	if (o->print && (o->better >= 0 || o->shift > 0))
 		stats_usage_error("--print or --median with --better or "
 		    "--shift", "they print different things");
+}
 
+/* Read the values, compute and print their statistics. */
+int
+main(int argc, char **argv)
+{
+	struct stats_input in;
+	struct stats_opts o;
+	char *json = NULL;
+	int rc;
+
+	stats_options(argc, argv, &o);
 	memset(&in, 0, sizeof in);
-	in.textkeys = each;
+	in.textkeys = o.each;
 	in.label = calloc(STATS_SLOTS, sizeof *in.label);
 	in.slot = calloc(STATS_SLOTS, sizeof *in.slot);
 	if (in.label == NULL || in.slot == NULL)
@@ -604,12 +623,12 @@ main(int argc, char **argv)
 	stats_read(&in);
 	free(in.label);
 	free(in.slot);
-	if (shift > 0)
-		return stats_shift(&in, shift);
-	if (print)
-		return stats_print_all(&in, &sp);
+	if (o.shift > 0)
+		return stats_shift(&in, o.shift);
+	if (o.print)
+		return stats_print_all(&in, &o.sp);
 	/* A record's members: its value and, with --better, its robust figure. */
-	if ((rc = bm__stats_json_figure(in.v, in.round, in.n, in.nr, better,
+	if ((rc = bm__stats_json_figure(in.v, in.round, in.n, in.nr, o.better,
 	    BM__PRECISION_DEFAULT, &json)) != 0)
 		stats_fail(0, "%s", bm_strerror(rc));
 	free(in.v);
