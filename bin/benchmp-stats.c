@@ -14,6 +14,7 @@
 
 #include "benchmp.h"
 #include "internal.h"
+#include "common/stats-print.h"
 
 #define STATS_NAME		"benchmp-stats"
 /* The longest line read, newline excluded. */
@@ -36,6 +37,8 @@ struct stats_input {
 	unsigned *slot;		/* a slot's round + 1, 0 when free */
 	unsigned long long last_label;	/* the label of the previous line */
 	unsigned last_round;
+	int textkeys;		/* --each: a label is any text, kept in key */
+	char **key;		/* a round's label text, with textkeys */
 };
 
 /* Print a message about the input to stderr and exit 1. */
@@ -60,7 +63,9 @@ static void
 stats_usage_line(FILE *f)
 {
 	fprintf(f, "usage: %s [-h] [-V] [--better=lower|higher "
-	    "[--disturbed=D/N]] [--shift[=LEVEL]] < FILE\n", STATS_NAME);
+	    "[--disturbed=D/N]] [--shift[=LEVEL]]\n"
+	    "       [--median | --print=LIST] [--each] < FILE\n",
+	    STATS_NAME);
 }
 
 /* Print the full help to stdout and exit 0. */
@@ -92,6 +97,16 @@ stats_help(void)
 	    "interval at LEVEL\n"
 	    "                  (default 0.95) and the p value of no "
 	    "change\n"
+	    "  --print=LIST    instead: the statistics LIST names (count, "
+	    "median, mean,\n"
+	    "                  stddev, cv, min, max, ci_lo, ci_hi, ci_level, "
+	    "pP: the P-th\n"
+	    "                  percentile), tab-separated on one line\n"
+	    "  --median        the same as --print=median\n"
+	    "  --each          with --print: lines are 'KEY VALUE' (KEY any "
+	    "text), each\n"
+	    "                  key its own sample, printed as 'KEY<tab>"
+	    "statistics'\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n");
 	exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1);
@@ -205,6 +220,90 @@ stats_add(struct stats_input *in, double v, unsigned round,
 	in->n++;
 }
 
+/*
+ * The round of a text key (--each): numbered in the order the keys first
+ * appear, in the same table as the labels, a slot holding the key's hash
+ * and the round whose text it must equal.
+ */
+static unsigned
+stats_key_round(struct stats_input *in, const char *key,
+    unsigned long long line)
+{
+	unsigned long long hash = 14695981039346656037ull;
+	const unsigned char *p;
+	char **nk;
+	uint32_t h;
+
+	if (in->nr > 0 && strcmp(key, in->key[in->last_round]) == 0)
+		return in->last_round;
+	for (p = (const unsigned char *)key; *p != '\0'; p++)
+		hash = (hash ^ *p) * 1099511628211ull;
+	h = (uint32_t)((hash * 0x9e3779b97f4a7c15ull) >> 46) &
+	    (STATS_SLOTS - 1);
+	while (in->slot[h] != 0 && (in->label[h] != hash ||
+	    strcmp(in->key[in->slot[h] - 1], key) != 0))
+		h = (h + 1) & (STATS_SLOTS - 1);
+	if (in->slot[h] == 0) {
+		if (in->nr >= STATS_MAX_ROUNDS)
+			stats_fail(line, "more than %u keys",
+			    STATS_MAX_ROUNDS);
+		if ((in->nr & (in->nr - 1)) == 0) {
+			nk = realloc(in->key, (in->nr > 0 ? 2 * in->nr : 1) *
+			    sizeof *nk);
+			if (nk == NULL)
+				stats_fail(line, "cannot allocate memory");
+			in->key = nk;
+		}
+		if ((in->key[in->nr] = strdup(key)) == NULL)
+			stats_fail(line, "cannot allocate memory");
+		in->label[h] = hash;
+		in->slot[h] = ++in->nr;
+	}
+	in->last_round = in->slot[h] - 1;
+	return in->last_round;
+}
+
+/*
+ * Take one line of KEY VALUE (--each): the value is the last field.  With
+ * a tab in the line the key is all before the last tab, exactly (a
+ * script's tab-separated key comes back as it went in); without one, all
+ * before the value, the spaces around it dropped.
+ */
+static void
+stats_key_line(struct stats_input *in, char *s, unsigned long long line)
+{
+	char *end = s + strlen(s), *value, *tab;
+	double v;
+
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+	    end[-1] == '\r'))
+		end--;
+	*end = '\0';
+	if ((tab = strrchr(s, '\t')) != NULL) {
+		value = tab + 1;
+		while (*value == ' ' || *value == '\r')
+			value++;
+		end = tab;
+	} else {
+		while (*s == ' ' || *s == '\r')
+			s++;
+		if (*s == '\0')
+			return;
+		value = end;
+		while (value > s && value[-1] != ' ' && value[-1] != '\r')
+			value--;
+		end = value;
+		while (end > s && (end[-1] == ' ' || end[-1] == '\r'))
+			end--;
+	}
+	if (end == s)
+		stats_fail(line, "a value without a key (KEY VALUE with "
+		    "--each)");
+	v = stats_value(value, line);
+	*end = '\0';
+	stats_add(in, v, stats_key_round(in, s, line), line);
+}
+
 /* Take one line (NUL-terminated, no newline): blank, VALUE or ROUND VALUE. */
 static void
 stats_line(struct stats_input *in, char *s, unsigned long long line)
@@ -212,6 +311,10 @@ stats_line(struct stats_input *in, char *s, unsigned long long line)
 	char *field[3];
 	int nf = 0, form;
 
+	if (in->textkeys) {
+		stats_key_line(in, s, line);
+		return;
+	}
 	while (nf < 3) {
 		while (*s == ' ' || *s == '\t' || *s == '\r')
 			s++;
@@ -339,6 +442,62 @@ stats_shift(struct stats_input *in, double level)
 }
 
 /*
+ * --print and --median: the statistics sp names of all the values, or
+ * with --each of each key's, one line per key in the order the keys first
+ * appeared.  Returns the exit status.
+ */
+static int
+stats_print_all(struct stats_input *in, const struct stats_print *sp)
+{
+	size_t *start, k;
+	double *by;
+	unsigned r;
+	int rc = 0;
+
+	if (!in->textkeys) {
+		if (in->form == 2)
+			stats_fail(0, "--print and --median take values "
+			    "alone; with --each, KEY VALUE");
+		rc = stats_print_sample(stdout, NULL, in->v, in->n, sp);
+	} else {
+		/* The values of each key together, in input order. */
+		start = calloc((size_t)in->nr + 1, sizeof *start);
+		by = malloc(in->n * sizeof *by);
+		if (start == NULL || by == NULL)
+			stats_fail(0, "cannot allocate memory");
+		for (k = 0; k < in->n; k++)
+			start[in->round[k] + 1]++;
+		for (r = 0; r < in->nr; r++)
+			start[r + 1] += start[r];
+		for (k = 0; k < in->n; k++)
+			by[start[in->round[k]]++] = in->v[k];
+		for (r = in->nr; r > 0; r--)
+			start[r] = start[r - 1];
+		start[0] = 0;
+		for (r = 0; r < in->nr && rc == 0; r++)
+			rc = stats_print_sample(stdout, in->key[r],
+			    by + start[r], start[r + 1] - start[r], sp);
+		for (r = 0; r < in->nr; r++)
+			free(in->key[r]);
+		free(in->key);
+		free(start);
+		free(by);
+	}
+	free(in->v);
+	free(in->round);
+	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		rc = -EIO;
+	if (rc == -EIO) {
+		fprintf(stderr, "%s: writing to standard output: %s\n",
+		    STATS_NAME, strerror(errno));
+		return 1;
+	}
+	if (rc != 0)
+		stats_fail(0, "%s", bm_strerror(rc));
+	return 0;
+}
+
+/*
  * Check --disturbed=D/N (0 <= D <= N), accepted for older callers: the
  * disturbed share no longer flags a figure.  Exits 2 when malformed.
  */
@@ -357,9 +516,19 @@ stats_disturbed(const char *arg)
 		stats_usage_error("--disturbed: not D/N with 0 <= D <= N", arg);
 }
 
-/* Read the values, compute and print their statistics. */
-int
-main(int argc, char **argv)
+/* What the command line asks for. */
+struct stats_opts {
+	int better;		/* -1 none, 0 lower, 1 higher */
+	int given;		/* --disturbed was given */
+	int print;		/* --print or --median */
+	int each;		/* --each */
+	double shift;		/* the --shift level, 0 without */
+	struct stats_print sp;
+};
+
+/* Parse the command line into o; exits 0 for -h and -V, 2 on a usage error. */
+static void
+stats_options(int argc, char **argv, struct stats_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -367,13 +536,15 @@ main(int argc, char **argv)
 		{ "better", required_argument, NULL, 'b' },
 		{ "disturbed", required_argument, NULL, 'd' },
 		{ "shift", optional_argument, NULL, 's' },
+		{ "print", required_argument, NULL, 'p' },
+		{ "median", no_argument, NULL, 'm' },
+		{ "each", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct stats_input in;
-	char *json = NULL;
-	int opt, rc, better = -1, given = 0;
-	double shift = 0;
+	int opt;
 
+	memset(o, 0, sizeof *o);
+	o->better = -1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -381,38 +552,70 @@ main(int argc, char **argv)
 			stats_help();
 		case 'V':
 			printf("%s (benchmp) %s\n", STATS_NAME, bm_version());
-			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+			exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1);
 		case 'b':
 			if (strcmp(optarg, "lower") == 0)
-				better = 0;
+				o->better = 0;
 			else if (strcmp(optarg, "higher") == 0)
-				better = 1;
+				o->better = 1;
 			else
 				stats_usage_error("--better: not lower or "
 				    "higher", optarg);
 			break;
 		case 'd':
-			given = 1;
+			o->given = 1;
 			stats_disturbed(optarg);
 			break;
 		case 's':
-			shift = 0.95;
+			o->shift = 0.95;
 			if (optarg != NULL && bm_parse_double(optarg, 0.5,
-			    0.9999, &shift) != 0)
+			    0.9999, &o->shift) != 0)
 				stats_usage_error("--shift: not a level from 0.5 "
 				    "to 0.9999", optarg);
+			break;
+		case 'p':
+			if (stats_print_parse(optarg, &o->sp) != 0)
+				stats_usage_error("--print: not a list of "
+				    "count, median, mean, stddev, cv, min, max, "
+				    "ci_lo, ci_hi, ci_level, pP", optarg);
+			o->print = 1;
+			break;
+		case 'm':
+			(void)stats_print_parse("median", &o->sp);
+			o->print = 1;
+			break;
+		case 'e':
+			o->each = 1;
 			break;
 		default:
 			stats_usage_error("unknown option", argv[optind - 1]);
 		}
 	}
-	if (given && better < 0)
+	if (o->given && o->better < 0)
 		stats_usage_error("--disturbed without --better",
 		    "the robust figure is what it flags");
 	if (optind < argc)
 		stats_usage_error("unexpected argument", argv[optind]);
+	if (o->each && !o->print)
+		stats_usage_error("--each without --print or --median",
+		    "it says how to read the lines they summarise");
+	if (o->print && (o->better >= 0 || o->shift > 0))
+		stats_usage_error("--print or --median with --better or "
+		    "--shift", "they print different things");
+}
 
+/* Read the values, compute and print their statistics. */
+int
+main(int argc, char **argv)
+{
+	struct stats_input in;
+	struct stats_opts o;
+	char *json = NULL;
+	int rc;
+
+	stats_options(argc, argv, &o);
 	memset(&in, 0, sizeof in);
+	in.textkeys = o.each;
 	in.label = calloc(STATS_SLOTS, sizeof *in.label);
 	in.slot = calloc(STATS_SLOTS, sizeof *in.slot);
 	if (in.label == NULL || in.slot == NULL)
@@ -420,10 +623,12 @@ main(int argc, char **argv)
 	stats_read(&in);
 	free(in.label);
 	free(in.slot);
-	if (shift > 0)
-		return stats_shift(&in, shift);
+	if (o.shift > 0)
+		return stats_shift(&in, o.shift);
+	if (o.print)
+		return stats_print_all(&in, &o.sp);
 	/* A record's members: its value and, with --better, its robust figure. */
-	if ((rc = bm__stats_json_figure(in.v, in.round, in.n, in.nr, better,
+	if ((rc = bm__stats_json_figure(in.v, in.round, in.n, in.nr, o.better,
 	    BM__PRECISION_DEFAULT, &json)) != 0)
 		stats_fail(0, "%s", bm_strerror(rc));
 	free(in.v);

@@ -49,10 +49,15 @@ shift
 command -v jq >/dev/null 2>&1 || { echo "bench-flags.sh: SKIP: no jq" >&2; exit 77; }
 rederive=$build/tests/bench/rederive
 [ -x "$rederive" ] || { echo "bench-flags.sh: $rederive: not built (make bench builds it)" >&2; exit 2; }
+[ -x "$build/bin/benchmp-stats" ] || { echo "bench-flags.sh: $build/bin/benchmp-stats: not built" >&2; exit 2; }
 for f; do
 	[ -r "$f" ] || { echo "bench-flags.sh: $f: cannot read it" >&2; exit 2; }
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-flags.XXXXXX")
+# The statistics are the library's: awk runs benchmp-stats, named here.
+BENCH_STATS=$build/bin/benchmp-stats
+BENCH_STATS_OUT=$tmp/stats
+export BENCH_STATS BENCH_STATS_OUT
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -101,45 +106,62 @@ done
 first=1
 for r in $rules; do
 awk -F'\t' -v nruns="$run" -v rule="$r" -v first="$first" -v many="$rules" '
-function judge(tag, val, lo, hi, fl, only,    k, i, n, sum, mean, mx, mn, cv, ss, moved, pairs, inside, flagged, within3, movers, missed, ncv, cvs, med) {
+# stats(LINES, OPTS): run benchmp-stats OPTS (a literal of this program:
+# the paths reach the shell through the environment) on LINES and leave
+# its output lines in out[1..]; their count.
+function stats(lines, opts,    cmd, n, l) {
+	cmd = "\"$BENCH_STATS\" " opts " >\"$BENCH_STATS_OUT\""
+	printf "%s", lines | cmd
+	if (close(cmd) != 0) {
+		print "bench-flags.sh: benchmp-stats " opts " failed" >"/dev/stderr"
+		exit 1
+	}
+	n = 0
+	while ((getline l <ENVIRON["BENCH_STATS_OUT"]) > 0)
+		out[++n] = l
+	close(ENVIRON["BENCH_STATS_OUT"])
+	return n
+}
+function judge(tag, val, lo, hi, fl, only,    k, i, n, j, mean, mx, mn, cv, moved, pairs, inside, flagged, within3, movers, missed, cvs, med, lines, nk, key, f) {
+	# The run-to-run mean, CV and range of each figure in every run,
+	# from the library (benchmp-stats --each), keyed by number.
+	lines = ""; nk = 0
 	for (k in fig) {
 		if (only && !(k in rob))
 			continue
-		n = 0; sum = 0
+		n = 0
 		for (i = 1; i <= nruns; i++) {
 			if (!((i, k) in val)) { n = -1; break }
-			x[i] = val[i, k]; sum += x[i]; n++
+			n++
 		}
 		if (n < 2)
 			continue
+		key[++nk] = k
+		for (i = 1; i <= n; i++)
+			lines = lines nk "\t" val[i, k] "\n"
+	}
+	n = nk > 0 ? stats(lines, "--each --print=mean,cv,min,max") : 0
+	cvs = ""
+	for (j = 1; j <= n; j++) {
+		split(out[j], f, "\t")
+		k = key[f[1]]
 		nf++
-		mean = sum / n; mx = x[1]; mn = x[1]; ss = 0
-		for (i = 1; i <= n; i++) {
-			if (x[i] > mx) mx = x[i]
-			if (x[i] < mn) mn = x[i]
-			ss += (x[i] - mean) ^ 2
-		}
-		if (mean < 0) mean = -mean
-		cv = mean > 0 ? sqrt(ss / (n - 1)) / mean : 0
+		mean = f[2] < 0 ? -f[2] : f[2] + 0
+		cv = f[3] + 0; mn = f[4] + 0; mx = f[5] + 0
 		moved = mean > 0 && (mx - mn) / mean > 0.10
 		within3 += cv <= 0.03
-		cvs[++ncv] = cv
-		for (i = 1; i <= n; i++) {
+		cvs = cvs f[3] "\n"
+		for (i = 1; i <= nruns; i++) {
 			flagged += fl[i, k]
 			if (moved) { movers++; missed += !fl[i, k] }
-			if (i < n) {
+			if (i < nruns) {
 				pairs++
-				inside += lo[i, k] <= x[i + 1] && x[i + 1] <= hi[i, k]
+				inside += lo[i, k] <= val[i + 1, k] && val[i + 1, k] <= hi[i, k]
 			}
 		}
 	}
-	# The median run-to-run CV (an insertion sort: a hundred figures).
-	for (i = 2; i <= ncv; i++)
-		for (n = i; n > 1 && cvs[n - 1] > cvs[n]; n--) {
-			sum = cvs[n]; cvs[n] = cvs[n - 1]; cvs[n - 1] = sum
-		}
-	med = ncv == 0 ? 0 : ncv % 2 ? cvs[(ncv + 1) / 2] : \
-	    (cvs[ncv / 2] + cvs[ncv / 2 + 1]) / 2
+	# The median run-to-run CV.
+	med = cvs == "" ? 0 : (stats(cvs, "--median") ? out[1] : 0)
 	if (only) {
 		printf "  robust figures alone:      flagged %d of %d (%.0f%%), of them wide %d; median CV %.1f%%; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
 		    flagged, nf * nruns, 100 * flagged / (nf * nruns), nwide,

@@ -20,10 +20,13 @@ bench_figure() {
 	}' "$1"
 }
 
-# Print the median of the numbers on stdin, one per line ("nan" for none).
+# Print the median of the numbers on stdin, one per line ("nan" for none),
+# the library's (benchmp-stats --median).
 bench_median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	}'
+	bench_v=$(cat)
+	if [ -z "$bench_v" ]; then
+		echo nan
+	else
+		printf '%s\n' "$bench_v" | bm_stats --median
+	fi
 }

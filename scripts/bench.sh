@@ -27,14 +27,9 @@ now() {
 	date +%s.%N
 }
 
-# Print "mean cv%" of the numbers on stdin.
+# Print "mean cv%" of the numbers on stdin, the library's.
 mean_cv() {
-	awk '{ s += $1; ss += $1 * $1; n++ } END {
-		m = s / n
-		v = n > 1 ? (ss - n * m * m) / (n - 1) : 0
-		if (v < 0) v = 0
-		printf "%.6g %.2f\n", m, m != 0 ? 100 * sqrt(v) / m : 0
-	}'
+	bm_stats --print=mean,cv | awk '{ printf "%.6g %.2f\n", $1, 100 * $2 }'
 }
 
 # spread NAME LABEL FIGURES WALLS: print the rows of a harness's median
@@ -177,9 +172,9 @@ export ENOUGH
 # most what the CPUs can do; with more workers than CPUs they share them.
 ncpu=$(nproc)
 repeat 3 "$bin/bw_mem" -N 3 -P 4 8m rd || exit 1
-p4=$(awk '{ print $2 }' "$tmp/fig" | median)
+p4=$(awk '{ print $2 }' "$tmp/fig" | bench_median)
 repeat 3 "$bin/bw_mem" -N 3 8m rd || exit 1
-p1=$(awk '{ print $2 }' "$tmp/fig" | median)
+p1=$(awk '{ print $2 }' "$tmp/fig" | bench_median)
 cpus4=$((ncpu < 4 ? ncpu : 4))
 r=$(awk "BEGIN { printf \"%.2f\", $p4 / $p1 }")
 row "bw_mem 8m rd: 4 workers / 1 ($ncpu CPUs)" "$r" "<= $cpus4 * 1.25" \

@@ -232,6 +232,25 @@ bm_find_tool() {
 	return 1
 }
 
+# bm_stats ARG...: run benchmp-stats with ARGs: every median, percentile
+# and interval a script shows is the library's, computed there, never in
+# awk or jq.  It is taken from bm_bin when a script set that, else found
+# as bm_find_tool finds a tool, else on PATH; exit 1 when there is none.
+bm_stats() {
+	if [ -z "${bm_stats_tool:-}" ]; then
+		if [ -n "${bm_bin:-}" ] && [ -x "$bm_bin/benchmp-stats" ]; then
+			bm_stats_tool=$bm_bin/benchmp-stats
+		elif bm_find_tool benchmp-stats; then
+			bm_stats_tool=$bm_tool
+		elif bm_stats_tool=$(command -v benchmp-stats); then
+			:
+		else
+			die "benchmp-stats not found: it computes the statistics"
+		fi
+	fi
+	"$bm_stats_tool" "$@"
+}
+
 # bm_programs DIR TOOL: set bm_bin to the directory of the programs in DIR.
 # In a build tree DIR/TOOL is libtool's wrapper script, whose start costs
 # tens of milliseconds of wall time: then bm_bin is DIR/.libs, with the

@@ -250,4 +250,65 @@ expect_exit 2 'not D/N' "$st" --better=lower --disturbed=1
 expect_exit 2 'without --better' "$st" --disturbed=1/2
 expect_exit 2 'without --better' "$st" --disturbed=0/0
 
+# --median and --print: the library's statistics of one sample as text,
+# each number in the fewest digits that read back as the same double.
+printf '4\n1\n3\n2\n' >"$tmp/four"
+expect_print() {
+	want=$1
+	shift
+	"$st" "$@" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "$want" ] ||
+		fail "benchmp-stats $* <$(tr '\n' ' ' <"$tmp/in"): exit $rc, printed '$(cat "$tmp/out")' $(head -n 1 "$tmp/err"), expected '$want'"
+}
+seq 5 >"$tmp/in"
+expect_print 3 --median
+cp "$tmp/four" "$tmp/in"
+expect_print 2.5 --median
+expect_print 2.5 --print=median
+tab=$(printf '\t')
+expect_print "4${tab}1${tab}4${tab}2.5${tab}1.2909944487358056${tab}0.5163977794943222" \
+    --print=count,min,max,mean,stddev,cv
+# Percentiles interpolate between ranks (bm_percentile): p25 of 1..4 is
+# 1.75, p0 and p100 the extremes; a median of two sums them exactly once.
+expect_print "1${tab}1.75${tab}2.5${tab}3.25${tab}4" --print=p0,p25,p50,p75,p100
+printf '0.1\n0.2\n' >"$tmp/in"
+expect_print 0.15000000000000002 --median
+# The interval of the median and its coverage, as bm_stats_compute gives
+# them: 1 to 5 of five values, 93.75%, no floor.
+seq 5 >"$tmp/in"
+expect_print "1${tab}5${tab}0.9375" --print=ci_lo,ci_hi,ci_level
+# One value: its median, no spread.
+echo 7 >"$tmp/in"
+expect_print "7${tab}0${tab}1" --print=median,cv,count
+# --each: every key is its own sample, keys in the order they first
+# appear, spaces inside a key kept, the value the last field; before a
+# tab the key is kept exactly, spaces and tabs in it too.
+printf 'b x\t3\na 1\nb x 5\n a  2 \nb x\t4\r\n\n' >"$tmp/in"
+expect_print "b x${tab}4${tab}3
+a${tab}1.5${tab}2" --each --print=median,count
+expect_print "b x${tab}4
+a${tab}1.5" --each --median
+printf ' k\t2 \t1\n k\t2 \t3\nk 2\t5\n' >"$tmp/in"
+expect_print " k${tab}2 ${tab}2
+k 2${tab}5" --each --median
+# Bad input exits 1 naming what is wrong: ROUND VALUE without --each, a
+# value without a key, a key whose value is no number.
+printf '1 2\n1 3\n' >"$tmp/e"
+expect_exit 1 'take values alone; with --each' sh -c "'$st' --median <'$tmp/e'"
+printf 'a 1\n5\n' >"$tmp/e"
+expect_exit 1 'line 2: a value without a key' sh -c "'$st' --each --median <'$tmp/e'"
+printf 'a 1\na b\n' >"$tmp/e"
+expect_exit 1 "line 2: 'b' is not a number" sh -c "'$st' --each --median <'$tmp/e'"
+expect_exit 1 'no values' sh -c "'$st' --median </dev/null"
+# Usage errors exit 2.
+expect_exit 2 'not a list of' "$st" --print=median,bogus
+expect_exit 2 'not a list of' "$st" --print=p101
+expect_exit 2 'not a list of' "$st" --print=p
+expect_exit 2 'not a list of' "$st" --print=median,
+expect_exit 2 'not a list of' "$st" --print=
+expect_exit 2 'without --print or --median' "$st" --each
+expect_exit 2 'with --better or --shift' "$st" --median --better=lower
+expect_exit 2 'with --better or --shift' "$st" --print=cv --shift
+
 finish

@@ -7,13 +7,14 @@ if ! have_jq; then
 	echo "$me: jq not found: skipped" >&2
 	exit 77
 fi
-# The scripts side by side, as installed, with a benchmp-run that writes
-# the records named by $FAKE_RUNS (one file per run, in turn) and exits
-# with $FAKE_EXIT.
+# The scripts side by side, as installed, with benchmp-stats, which
+# computes their statistics, and a benchmp-run that writes the records
+# named by $FAKE_RUNS (one file per run, in turn) and exits with
+# $FAKE_EXIT.
 mkdir "$tmp/bin"
 cp "$top_srcdir/scripts/benchmp-repeat" "$top_srcdir/scripts/benchmp-compare" \
     "$top_srcdir/scripts/benchmp-summary" "$top_srcdir/scripts/benchmp-lib.sh" \
-    "$tmp/bin/" || fail "cannot copy the scripts"
+    "$bin/benchmp-stats" "$tmp/bin/" || fail "cannot copy the scripts"
 cat >"$tmp/bin/benchmp-run" <<'EOS'
 #!/bin/sh
 # A stand-in for benchmp-run: --results DIR, then any options.
