@@ -41,10 +41,30 @@ struct stats_input {
 	char **key;		/* a round's label text, with textkeys */
 };
 
-/* Print a message about the input to stderr and exit 1. */
+/*
+ * Write s to f with its control bytes escaped (\xHH), as the tools'
+ * messages do: a message quotes what the user typed or the input held,
+ * and an ESC or a BEL in it must not reach the terminal as such.  Bytes
+ * from 0x80 on pass, so that UTF-8 reads as it was written.
+ */
+static void
+stats_put_escaped(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+/* Print a message about the input to stderr, escaped, and exit 1. */
 static void __attribute__((noreturn, format(printf, 2, 3)))
 stats_fail(unsigned long long line, const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
 	if (line > 0)
@@ -52,8 +72,9 @@ stats_fail(unsigned long long line, const char *fmt, ...)
 	else
 		fprintf(stderr, "%s: ", STATS_NAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	(void)vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	stats_put_escaped(stderr, msg);
 	fputc('\n', stderr);
 	exit(1);
 }
@@ -116,7 +137,9 @@ stats_help(void)
 static void __attribute__((noreturn))
 stats_usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: %s: %s\n", STATS_NAME, what, arg);
+	fprintf(stderr, "%s: %s: ", STATS_NAME, what);
+	stats_put_escaped(stderr, arg);
+	fputc('\n', stderr);
 	stats_usage_line(stderr);
 	exit(2);
 }

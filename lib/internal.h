@@ -538,6 +538,17 @@ int bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps);
 int bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s,
     size_t count);
 /*
+ * A figure is flagged (noisy, with "overhead_flagged" in its record) when
+ * the overheads given by TIMING_O or LOOP_O make more than this share of
+ * its median raw interval; see bm__result_overhead_share (result.c).
+ */
+#define BM__OVERHEAD_FLAG 0.25
+/*
+ * The median share of the raw interval that the clock and loop overheads
+ * took off the samples of r, or NAN without samples (result.c).
+ */
+double bm__result_overhead_share(const bm_ctx *ctx, const bm_result *r);
+/*
  * Fail with BM_ENOTIME when count samples of one round measured no time:
  * most of them ran the most iterations allowed (result.c).
  */

@@ -148,20 +148,42 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 }
 
 /*
+ * Whether overheads given by TIMING_O or LOOP_O (not measured: those
+ * agree with the clock by construction, and an empty loop rightly
+ * measures about nothing with them, as bm__result_check_overhead says)
+ * make more than BM__OVERHEAD_FLAG of the record's median raw interval:
+ * then the figure moves with the values given, which no other flag shows.
+ */
+static int
+rec_overhead_flagged(const bm_ctx *ctx, const bm_record *rec)
+{
+	double share;
+
+	if (ctx == NULL || rec->result == NULL ||
+	    !(ctx->cal.from_env & (BM_CAL_TIMING_O | BM_CAL_LOOP_O)))
+		return 0;
+	share = bm__result_overhead_share(ctx, rec->result);
+	return isfinite(share) && share > BM__OVERHEAD_FLAG;
+}
+
+/*
  * How a record's judgement bears on noisy: 1 when it flags the figure (a
- * disagreement, a contradiction, or a share of disturbed intervals that
- * bm__stats_disturbed() calls disturbed); -1 when the processes agreed
+ * disagreement, a contradiction, a share of disturbed intervals that
+ * bm__stats_disturbed() calls disturbed, or given overheads that make a
+ * large share of its intervals, rec_overhead_flagged); -1 when the processes agreed
  * and the statistics are over their answers alone (x, n values): then the
  * interval of a few equal answers (three rounds cannot bound a median
  * at 95%) says nothing the agreement rule has not; 0 otherwise, the
  * interval decides.
  */
 static int
-rec_flagged(const bm_record *rec, const double *x, size_t n)
+rec_flagged(const bm_ctx *ctx, const bm_record *rec, const double *x,
+    size_t n)
 {
 	size_t i;
 
-	if (rec->agreement == BM_AGREEMENT_DISAGREE || rec->ncontradicts > 0)
+	if (rec->agreement == BM_AGREEMENT_DISAGREE ||
+	    rec->ncontradicts > 0 || rec_overhead_flagged(ctx, rec))
 		return 1;
 	if (bm__stats_disturbed(rec->result->interference.intervals,
 	    rec->result->interference.disturbed))
@@ -179,10 +201,10 @@ rec_flagged(const bm_record *rec, const double *x, size_t n)
  * its interval the robust figure's rb when it has one (else NULL).
  */
 static void
-rec_stats(struct rec_buf *b, const bm_record *rec, const struct bm__figure *f,
-    const bm__robust *rb)
+rec_stats(struct rec_buf *b, const bm_ctx *ctx, const bm_record *rec,
+    const struct bm__figure *f, const bm__robust *rb)
 {
-	bm__record_levels(b, f, rec_flagged(rec, f->x, f->n), rb);
+	bm__record_levels(b, f, rec_flagged(ctx, rec, f->x, f->n), rb);
 }
 
 /* Say what a cycle subtimer counts. */
@@ -677,7 +699,7 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	 */
 	if ((rc = bm__figure_record(&f, rec)) == 0 &&
 	    (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
-		rec_stats(&b, rec, &f, rc == 1 ? &rb : NULL);
+		rec_stats(&b, ctx, rec, &f, rc == 1 ? &rb : NULL);
 		if (rc == 1) {
 			rec_printf(&b, ",\"robust\":");
 			bm__record_robust(&b, &rb);
@@ -700,6 +722,13 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	rec_printf(&b, ",\"enough_us\":%llu", (unsigned long long)r->enough_us);
 	rec_knum(&b, "wall_s", r->wall_s);
 	rec_printf(&b, ",\"budget_hit\":%s", r->budget_hit ? "true" : "false");
+	/*
+	 * The share of the raw intervals the overheads took off, and whether
+	 * that flags the figure (given overheads above BM__OVERHEAD_FLAG).
+	 */
+	rec_knum(&b, "overhead_share", bm__result_overhead_share(ctx, r));
+	rec_printf(&b, ",\"overhead_flagged\":%s",
+	    rec_overhead_flagged(ctx, rec) ? "true" : "false");
 	rec_knum(&b, "ops_per_s", r->ops_per_s);
 	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
 	/* cycles / Hz: null without a constant-rate counter's rate. */
@@ -740,7 +769,7 @@ bm_record_interval(const bm_ctx *ctx, const bm_record *rec, double *lo,
 		return 0;
 	}
 	if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
-		flagged = rec_flagged(rec, f.x, f.n);
+		flagged = rec_flagged(ctx, rec, f.x, f.n);
 		if (rc == 1) {
 			*lo = rb.ci_lo;
 			*hi = rb.ci_hi;

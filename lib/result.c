@@ -81,6 +81,41 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
 }
 
 /*
+ * The median, over the samples of r, of the share of each raw interval
+ * that the clock and loop overheads took off (child.c), or NAN without
+ * samples or context.  A figure refused at RESULT_MAX_OVERHEAD is never
+ * reported; one between BM__OVERHEAD_FLAG and it is reported and flagged.
+ * A quarter is where an overhead off by a factor of two, what a value
+ * exported on another machine or in another state of this one easily is
+ * (a loop iteration of one cycle or nearly two on a shared VM, see
+ * doc/measurements.md), moves the figure by a quarter or more, beyond
+ * the 3% precision a figure is judged by many times over; an honest
+ * figure's overheads are below 1% of its interval.
+ */
+double
+bm__result_overhead_share(const bm_ctx *ctx, const bm_result *r)
+{
+	double *frac, o, med;
+	size_t k;
+
+	if (ctx == NULL || r == NULL || r->samples == NULL || r->nsamples == 0)
+		return NAN;
+	if ((frac = calloc(r->nsamples, sizeof(*frac))) == NULL)
+		return NAN;
+	for (k = 0; k < r->nsamples; k++) {
+		o = ctx->cal.timing_o_us * 1000.0 +
+		    (double)r->samples[k].n * ctx->cal.loop_o_us * 1000.0;
+		/* As bm__result_check_overhead: zero left is all overhead. */
+		frac[k] = r->samples[k].ns > 0 ? o / (r->samples[k].ns + o) :
+		    o > 0 ? 1.0 : 0.0;
+	}
+	qsort(frac, r->nsamples, sizeof(*frac), result_cmp);
+	med = bm_percentile(frac, r->nsamples, 50);
+	free(frac);
+	return med;
+}
+
+/*
  * A figure of no time is no figure: fail with BM_ENOTIME when most of one
  * round's intervals ran the most iterations allowed (2^62) and still did
  * not last enough to be kept otherwise: a body that returns at once (or

@@ -319,8 +319,9 @@ bm_jq_odd='
 	      "median", "min", "max", "mean", "stddev", "cv", "ci_lo",
 	      "ci_hi", "ci_floor", "ci_stat_lo", "ci_stat_hi", "ops_per_s",
 	      "cycles_per_op", "cycle_ns_per_op", "wall_s", "warmup_us",
-	      "enough_us") as $k | bm_is($k; "number")),
-	    (("noisy", "bimodal", "disagree", "budget_hit", "aggregate") as $k |
+	      "enough_us", "overhead_share") as $k | bm_is($k; "number")),
+	    (("noisy", "bimodal", "disagree", "budget_hit", "aggregate",
+	      "overhead_flagged") as $k |
 	      bm_is($k; "boolean")),
 	    (("params", "suite", "robust", "interference", "calibration",
 	      "within", "measured", "timer", "sources") as $k |

@@ -403,6 +403,65 @@ START_TEST(test_with_context)
 }
 END_TEST
 
+/*
+ * Overheads given (as TIMING_O) that make more than a quarter of the
+ * median raw interval flag the record: "overhead_flagged" and noisy; the
+ * share is written whatever its size, and measured overheads, or given
+ * ones below the quarter, flag nothing.  Six equal samples of 100 us
+ * (1000 operations) make a figure that nothing else flags.
+ */
+START_TEST(test_overhead_share)
+{
+	static const struct {
+		unsigned which;		/* 0: nothing given */
+		double us;
+		const char *share, *flagged, *noisy;
+	} cases[] = {
+		{ 0, 0, "\"overhead_share\":", "false", "false" },
+		/* 10 of 110 us: 9%. */
+		{ BM_CAL_TIMING_O, 10, "\"overhead_share\":0.0909",
+		    "false", "false" },
+		/* 50 of 150 us: a third. */
+		{ BM_CAL_TIMING_O, 50, "\"overhead_share\":0.333",
+		    "true", "true" },
+		/* 0.04 us of 1000 iterations: 40 of 140 us, 29%. */
+		{ BM_CAL_LOOP_O, 0.04, "\"overhead_share\":0.285",
+		    "true", "true" },
+	};
+	char *s = NULL, want[64];
+	bm_record rec;
+	bm_ctx *ctx;
+	size_t k;
+	int i;
+
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		record_setup();
+		for (i = 0; i < NSAMPLES; i++)
+			samples[i].ns = 100000;
+		record_latency(&rec, NULL, 0);
+		ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+		if (cases[k].which != 0)
+			ck_assert_int_eq(bm_ctx_set_calibration(ctx,
+			    cases[k].which, cases[k].us), 0);
+		ck_assert_int_eq(bm_record_json(ctx, &rec, &s), 0);
+		check_one_line(s);
+		ck_assert_msg(strstr(s, cases[k].share) != NULL,
+		    "case %zu: no %s in %s", k, cases[k].share, s);
+		snprintf(want, sizeof want, "\"overhead_flagged\":%s",
+		    cases[k].flagged);
+		ck_assert_msg(strstr(s, want) != NULL, "case %zu: no %s in %s",
+		    k, want, s);
+		snprintf(want, sizeof want, "\"noisy\":%s,", cases[k].noisy);
+		ck_assert_msg(strstr(s, "\"noisy\":") == strstr(s, want),
+		    "case %zu: top-level noisy not %s in %s", k,
+		    cases[k].noisy, s);
+		free(s);
+		s = NULL;
+		bm_ctx_free(ctx);
+	}
+}
+END_TEST
+
 /* The record says which way is better: the tool's word, else the metric's. */
 START_TEST(test_better)
 {
@@ -1176,6 +1235,7 @@ record_suite(void)
 	tcase_add_test(tc, test_offset);
 	tcase_add_test(tc, test_large_counts);
 	tcase_add_test(tc, test_with_context);
+	tcase_add_test(tc, test_overhead_share);
 	tcase_add_test(tc, test_better);
 	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);

@@ -384,6 +384,36 @@ what=slash
 checkon "$tmp/good/"
 expect governor ok '^performance on CPUs 0-3 '
 
+# Files under the root are read within bounds: /dev/zero as a /proc
+# file, a sparse file of 2 GB and a line of 2 MB are refused at once,
+# naming the file, with exit 1 and no report; a sysfs value of /dev/zero
+# is no value.  (timeout -s KILL: an unbounded read would spin, and the
+# check traps TERM.)
+variant zero-stat
+rm "$v/proc/stat"
+ln -s /dev/zero "$v/proc/stat"
+expect_exit 1 "benchmp-check: $v/proc/stat: larger than 16 MB: refused" \
+    timeout -s KILL 60 "$chk" --root "$v"
+[ ! -s "$tmp/out" ] || fail "$what: a report after a refused file: $(head -n 2 "$tmp/out")"
+variant sparse-cpuinfo
+if truncate -s 2G "$v/proc/cpuinfo" 2>/dev/null; then
+	expect_exit 1 "$v/proc/cpuinfo: larger than 16 MB: refused" \
+	    timeout -s KILL 60 "$chk" --root "$v" --probe 0
+fi
+variant long-line
+head -c 2000000 /dev/zero | tr '\0' x >"$v/proc/self/mountinfo"
+expect_exit 1 "$v/proc/self/mountinfo: line 1 is longer than 1 MB: refused" \
+    timeout -s KILL 60 "$chk" --root "$v" --probe 0
+variant zero-governor
+for c in 0 1 2 3; do
+	f=$v/sys/devices/system/cpu/cpu$c/cpufreq/scaling_governor
+	rm -f "$f"
+	ln -s /dev/zero "$f"
+done
+run timeout -s KILL 60 "$chk" --root "$v" --probe 0
+[ "$rc" -eq 0 ] && grep -q '^governor ' "$tmp/out" ||
+	fail "$what: exit $rc: $(head -n 2 "$tmp/err")"
+
 # Bad options: a message and exit 2.
 expect_exit 2 "--probe: 'x' is not a number" "$chk" --probe x
 expect_exit 2 "--probe: '61' is not a number" "$chk" --probe 61

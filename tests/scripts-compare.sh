@@ -458,4 +458,19 @@ run "$cmp" "$tmp/r7.jsonl" "$tmp/r6.jsonl"
 [ "$rc" -eq 1 ] && [ "$(verdict "lat_r r")" = worse ] ||
 	fail "best moved beyond all of A's processes: exit $rc: $(cat "$tmp/out")"
 
+# A report that cannot be written is a runtime failure: exit 1 naming
+# the cause, not 2 (which says the inputs could not be compared); the
+# A/A pair has no worse figure, so 1 can only be the write's.
+if [ -w /dev/full ]; then
+	"$cmp" "$aa1" "$aa2" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "A/A to /dev/full exited $rc: $(cat "$tmp/err")"
+	grep -q '^benchmp-compare: writing the report to standard output failed: .*No space left' \
+	    "$tmp/err" || fail "A/A to /dev/full: $(cat "$tmp/err")"
+	"$cmp" --tsv "$a" "$a" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q 'writing the report' "$tmp/err" ||
+		fail "--tsv to /dev/full exited $rc: $(cat "$tmp/err")"
+fi
+
 finish

@@ -173,6 +173,25 @@ mkdir "$tmp/empty"
 expect_exit 2 'holds no run1 and run2' "$rep" --from "$tmp/empty"
 expect_exit 2 "--from: '--quick': nothing is run" "$rep" --from "$tmp/kept" --quick
 expect_exit 2 '--from and --keep' "$rep" --from "$tmp/kept" --keep "$tmp/k2"
+# Kept files are read within bounds: a repeat.tsv or a records file of
+# gigabytes (sparse: no disk is used) is refused at once, naming it.
+if truncate -s 2G "$tmp/kept/run2/repeat.tsv" 2>/dev/null; then
+	expect_exit 1 'run2/repeat.tsv: larger than 256 bytes' \
+	    timeout -s KILL 60 "$rep" --from "$tmp/kept"
+	rm "$tmp/kept/run2/repeat.tsv"
+fi
+for g in "$tmp/kept/run1"/*/*.jsonl; do
+	cp "$g" "$tmp/run1.jsonl"
+	if truncate -s 2G "$g" 2>/dev/null; then
+		expect_exit 1 'jsonl: larger than 64 MB: refused' \
+		    timeout -s KILL 60 "$rep" --from "$tmp/kept"
+	fi
+	# One line longer than 1 MB.
+	head -c 2000000 /dev/zero | tr '\0' ' ' >"$g"
+	expect_exit 1 'jsonl: line 1 is longer than 1 MB: refused' \
+	    timeout -s KILL 60 "$rep" --from "$tmp/kept"
+	cp "$tmp/run1.jsonl" "$g"
+done
 rm -r "$tmp/kept/run1/host"
 expect_exit 1 'run1: no records' "$rep" --from "$tmp/kept"
 run "$rep" --help

@@ -105,11 +105,10 @@ progress_start(struct progress *p, const struct tool *t)
 	p->name = t->name;
 	p->width = PROGRESS_WIDTH;
 	p->t0 = progress_now();
-	if ((mode = progress_mode(env)) < 0) {
-		fprintf(stderr, "%s: BENCHMP_PROGRESS=%s: expected always, "
-		    "never or auto\n", t->name, env);
-		cluster_exit(2, 0);
-	}
+	/* tool_exit_usage escapes the value: it may hold an ESC. */
+	if ((mode = progress_mode(env)) < 0)
+		tool_exit_usage(t, "BENCHMP_PROGRESS=%s: expected always, "
+		    "never or auto", env);
 	if (mode == PROGRESS_NEVER || cluster_rank() != 0)
 		return;
 	if (mode == PROGRESS_AUTO) {

@@ -128,6 +128,42 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 }
 
 /*
+ * Once per run, one line on standard error when a record says that the
+ * overheads given by TIMING_O or LOOP_O make a large share of its
+ * intervals ("overhead_flagged", decided by the library with the share
+ * it writes): the figure then moves with the values given, in silence
+ * otherwise, as a value exported on another machine made it do.
+ */
+static void
+tool_report_overhead(struct tool *t, const char *json)
+{
+	const char *p;
+	bm_calibration cal;
+	double share = NAN;
+
+	if (t->overhead_warned || json == NULL ||
+	    strstr(json, "\"overhead_flagged\":true") == NULL)
+		return;
+	t->overhead_warned = 1;
+	if ((p = strstr(json, "\"overhead_share\":")) != NULL)
+		share = strtod(p + strlen("\"overhead_share\":"), NULL);
+	if (bm_calibrate(t->ctx, &cal) != 0)
+		return;
+	fprintf(stderr, "%s: warning: the overheads given", t->name);
+	if (cal.from_env & BM_CAL_TIMING_O)
+		fprintf(stderr, " TIMING_O=%g us", cal.timing_o_us);
+	if ((cal.from_env & BM_CAL_TIMING_O) && (cal.from_env & BM_CAL_LOOP_O))
+		fputs(" and", stderr);
+	if (cal.from_env & BM_CAL_LOOP_O)
+		fprintf(stderr, " LOOP_O=%g us", cal.loop_o_us);
+	if (isfinite(share))
+		fprintf(stderr, " make %.0f%% of the measured intervals",
+		    100 * share);
+	fprintf(stderr, " (more than 25%%): the figures move with them and "
+	    "are flagged noisy; unset them to have them measured\n");
+}
+
+/*
  * Print a classic line; when its figure is noisy, with a warning at its
  * end that keeps lmbench's fields where they were: " (noisy +-12%)", the
  * reach of the figure's interval from it.
@@ -156,19 +192,53 @@ tool_report_line_out(const struct tool *t, const bm_record *rec,
 		printf("%.*s (noisy)\n", (int)(len - 1), line);
 }
 
-/* Print the classic line or the record, and send the record to the sink. */
+/*
+ * The record to report: rec itself, or its copy in *copy with the given
+ * overheads this machine contradicts (tool-probe.c) added to its own
+ * contradictions, in *all (the caller frees it), which flags it noisy.
+ */
+static const bm_record *
+tool_report_probed(const struct tool *t, const bm_record *rec,
+    bm_record *copy, bm_contradiction **all)
+{
+	size_t n;
+
+	*all = NULL;
+	if (t->nprobe_off == 0)
+		return rec;
+	n = rec->ncontradicts + t->nprobe_off;
+	if ((*all = calloc(n, sizeof **all)) == NULL)
+		tool_exit_fail(t, "formatting the record: %s", strerror(errno));
+	if (rec->ncontradicts > 0)
+		memcpy(*all, rec->contradicts, rec->ncontradicts * sizeof **all);
+	memcpy(*all + rec->ncontradicts, t->probe_off,
+	    t->nprobe_off * sizeof **all);
+	*copy = *rec;
+	(void)bm_record_contradicts(copy, *all, n);
+	return copy;
+}
+
+/*
+ * Print the classic line or the record, and send the record to the sink;
+ * the stderr line of a flagged figure names its own judgement only (the
+ * probe said once what it found).
+ */
 void
-tool_report(struct tool *t, const bm_record *rec, const char *line)
+tool_report(struct tool *t, const bm_record *given, const char *line)
 {
 	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
+	bm_contradiction *all;
+	const bm_record *rec;
+	bm_record copy;
 	char *json = NULL;
 	int rc;
+
+	rec = tool_report_probed(t, given, &copy, &all);
 
 	if (cluster_active()) {
 		if (!tool_cluster_records(t, rec, &json))
 			return;
-	} else if ((to_stdout || t->sink != NULL) &&
-	    (rc = bm_record_json(t->ctx, rec, &json)) != 0)
+	} else if ((rc = bm_record_json(t->ctx, rec, &json)) != 0)
 		tool_exit_lib(t, rc, "formatting the record");
 	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
 		tool_report_sink(t, json);
@@ -176,12 +246,14 @@ tool_report(struct tool *t, const bm_record *rec, const char *line)
 		fputs(json, stdout);
 	else
 		tool_report_line_out(t, rec, line);
-	free(json);
 	if (!to_stdout)
 		tool_report_extra(rec->result);
 	if (fflush(stdout) != 0)
 		tool_exit_fail(t, "writing the result: %s", strerror(errno));
-	tool_report_warn(t, rec);
+	tool_report_warn(t, given);
+	tool_report_overhead(t, json);
+	free(json);
+	free(all);
 }
 
 /*

@@ -549,7 +549,8 @@ tool_wall_clock(struct tool *t)
 /*
  * Resolve the tool's own setting (force) and refuse a crowd, then create
  * the context and resolve its settings in the library: the tool's
- * defaults, the environment and the command line, in that order.
+ * defaults, the environment and the command line, in that order; last,
+ * check overheads given in the environment against this machine.
  */
 void
 tool_setup(struct tool *t)
@@ -609,6 +610,7 @@ tool_setup(struct tool *t)
 	    (rc = bm_sink_open(t->ctx, spec, &t->sink)) != 0)
 		tool_exit_lib(t, rc, bm_ctx_source(t->ctx, BM_SETTING_OUTPUT) ==
 		    BM_SOURCE_CMDLINE ? "--output" : "BENCHMP_OUTPUT");
+	tool_probe_overheads(t);
 }
 
 /*

@@ -43,6 +43,14 @@ struct tool {
 	double precision;		/* --precision, BENCHMP_PRECISION; 0 unset */
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
+	int overhead_warned;		/* the given overheads were warned of */
+	/*
+	 * TIMING_O and LOOP_O from the environment that this machine's
+	 * calibration contradicts by far (tool-probe.c): every record
+	 * carries them under "contradicts", which flags it noisy.
+	 */
+	bm_contradiction probe_off[2];
+	size_t nprobe_off;
 	/* The tool's own defaults, below the environment (NULL/0: none). */
 	const char *default_timer;
 	uint64_t default_enough_us;
@@ -85,6 +93,11 @@ int tool_parse(struct tool *t, int argc, char **argv,
  * is measured.
  */
 void tool_setup(struct tool *t);
+/*
+ * Warn when TIMING_O or LOOP_O from the environment differ from what this
+ * machine measures by a large factor (tool-probe.c).
+ */
+void tool_probe_overheads(struct tool *t);
 
 /*
  * For a tool that sleeps or waits on another process: refuse a CPU-time
