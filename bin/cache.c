@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 #include "common/progress.h"
 #include "common/sweep.h"
@@ -150,14 +151,15 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	phit = mp.r.budget_hit;
 	mem_chase_parallelism_free(&mp);
 	/* The level names the figure; its size and parallelism were found. */
-	params[0] = (bm_param){ "level", NULL, (double)level };
-	params[1] = (bm_param){ "line", NULL, (double)o->line };
-	params[2] = (bm_param){ "len", NULL, (double)o->len };
-	found[0] = (bm_param){ "size", NULL, (double)size };
-	found[1] = (bm_param){ "parallelism", NULL, par };
-	found[2] = (bm_param){ "reported", NULL, level > 0 &&
-	    level <= tp->n ? (double)tp->lv[level - 1].size : 0 };
-	found[3] = (bm_param){ "topology", tp->source, 0 };
+	params[0] = (bm_param){ .key = "level", .num = (double)level };
+	params[1] = (bm_param){ .key = "line", .num = (double)o->line };
+	params[2] = (bm_param){ .key = "len", .num = (double)o->len };
+	found[0] = (bm_param){ .key = "size", .num = (double)size };
+	found[1] = (bm_param){ .key = "parallelism", .num = par };
+	found[2] = (bm_param){ .key = "reported",
+	    .num = level > 0 && level <= tp->n ?
+	    (double)tp->lv[level - 1].size : 0 };
+	found[3] = (bm_param){ .key = "topology", .str = tp->source };
 	if ((rc = cache_level_result(w->lat, from, to, &lr)) != 0)
 		tool_exit_lib(t, rc, "the level's statistics");
 	/* A sweep cut by the time bound: its levels say so. */

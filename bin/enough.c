@@ -1,6 +1,7 @@
 /* enough.c: print the shortest interval a measurement can trust, as lmbench's enough. */
 #include "config.h"
 
+#include "benchmp/calibration.h"
 #include "common/tool.h"
 
 /* Calibrate and print the value. */

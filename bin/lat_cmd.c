@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchmp/command.h"
+#include "benchmp/sinks.h"
 #include "common/progress.h"
 #include "common/tool.h"
 
@@ -174,12 +176,13 @@ cmd_reading(bm_ctx *ctx, const bm_reading *rd, void *cookie)
 		return rc;
 	rec.metric = "reading";
 	rec.better = BM_BETTER_NONE;
-	param[0] = (bm_param){ "command", o->name, 0 };
-	param[1] = (bm_param){ "run", NULL, rd->run + 1 };
-	param[2] = (bm_param){ "reading", NULL, rd->index };
-	param[3] = (bm_param){ "since_s", NULL, rd->since_ns / 1e9 };
-	param[4] = (bm_param){ "interval_ms", NULL, (double)o->interval_ms };
-	param[5] = (bm_param){ "last", NULL, rd->last };
+	param[0] = (bm_param){ .key = "command", .str = o->name };
+	param[1] = (bm_param){ .key = "run", .num = rd->run + 1 };
+	param[2] = (bm_param){ .key = "reading", .num = rd->index };
+	param[3] = (bm_param){ .key = "since_s", .num = rd->since_ns / 1e9 };
+	param[4] = (bm_param){ .key = "interval_ms",
+	    .num = (double)o->interval_ms };
+	param[5] = (bm_param){ .key = "last", .num = rd->last };
 	rec.params = param;
 	rec.nparams = 6;
 	if ((to_stdout || t->sink != NULL) &&
@@ -312,7 +315,7 @@ main(int argc, char **argv)
 	if (rc != 0)
 		tool_exit_run(&t, rc);
 
-	param = (bm_param){ "command", argv[first], 0 };
+	param = (bm_param){ .key = "command", .str = argv[first] };
 	tool_record_us(&rec, &t, argv[first], &param, 1, &r);
 	tool_report_value(&t, &rec, "lat_cmd: ", 4, " microseconds");
 	bm_result_free(&r);

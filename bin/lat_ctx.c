@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchmp/figures.h"
+#include "benchmp/worker.h"
 #include "common/partner.h"
 #include "common/placement.h"
 #include "common/tool.h"

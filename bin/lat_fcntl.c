@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "common/partner.h"
 #include "common/placement.h"
 #include "common/tool.h"

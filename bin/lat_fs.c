@@ -11,6 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/settings.h"
+#include "benchmp/stats.h"
+#include "benchmp/worker.h"
 #include "common/file.h"
 #include "common/progress.h"
 #include "common/tool.h"
@@ -329,9 +332,9 @@ fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
 	unsigned half;
 	int rc;
 
-	params[0] = (bm_param){ "size", NULL, (double)s->size };
-	params[1] = (bm_param){ "files", NULL, s->files };
-	params[2] = (bm_param){ "dir", dirarg, 0 };
+	params[0] = (bm_param){ .key = "size", .num = (double)s->size };
+	params[1] = (bm_param){ .key = "files", .num = s->files };
+	params[2] = (bm_param){ .key = "dir", .str = dirarg };
 	for (half = 0; half < 2; half++) {
 		free(r->samples);
 		r->samples = NULL;

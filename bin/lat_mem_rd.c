@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 #include "common/progress.h"
 #include "common/sweep.h"
@@ -175,25 +176,25 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	if (sw->cut)
 		r.budget_hit = 1;
 
-	params[np++] = (bm_param){ "size", NULL, (double)size };
-	params[np++] = (bm_param){ "stride", NULL, (double)stride };
-	params[np++] = (bm_param){ "len", NULL, (double)len };
-	params[np++] = (bm_param){ "l1d", NULL, (double)tp->l1d };
-	params[np++] = (bm_param){ "llc", NULL, (double)tp->llc };
-	params[np++] = (bm_param){ "llc_reported", NULL,
-	    (double)tp->llc_reported };
-	params[np++] = (bm_param){ "topology", tp->source, 0 };
-	params[np++] = (bm_param){ "load", NULL, (double)o->load };
+	params[np++] = (bm_param){ .key = "size", .num = (double)size };
+	params[np++] = (bm_param){ .key = "stride", .num = (double)stride };
+	params[np++] = (bm_param){ .key = "len", .num = (double)len };
+	params[np++] = (bm_param){ .key = "l1d", .num = (double)tp->l1d };
+	params[np++] = (bm_param){ .key = "llc", .num = (double)tp->llc };
+	params[np++] = (bm_param){ .key = "llc_reported",
+	    .num = (double)tp->llc_reported };
+	params[np++] = (bm_param){ .key = "topology", .str = tp->source };
+	params[np++] = (bm_param){ .key = "load", .num = (double)o->load };
 	/* What the load processes moved is measured, not asked. */
 	nm = o->load > 0;
-	params[np] = (bm_param){ "load_mbps", NULL, mbps };
+	params[np] = (bm_param){ .key = "load_mbps", .num = mbps };
 	if (sw->cut) {
-		params[np + nm++] = (bm_param){ "points", NULL,
-		    (double)sw->done };
-		params[np + nm++] = (bm_param){ "points_planned", NULL,
-		    (double)sw->planned };
-		params[np + nm++] = (bm_param){ "missing_from", NULL,
-		    (double)next };
+		params[np + nm++] = (bm_param){ .key = "points",
+		    .num = (double)sw->done };
+		params[np + nm++] = (bm_param){ .key = "points_planned",
+		    .num = (double)sw->planned };
+		params[np + nm++] = (bm_param){ .key = "missing_from",
+		    .num = (double)next };
 	}
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
 	    &r)) != 0)

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "common/file.h"
 #include "common/tool.h"
 
@@ -123,12 +124,13 @@ mmap_report(struct tool *t, const struct mmap_state *s, bm_result *r)
 	bm_record rec;
 	char line[128];
 
-	params[0] = (bm_param){ "size", NULL, (double)s->w.size };
-	params[1] = (bm_param){ "file", s->w.file, 0 };
-	params[2] = (bm_param){ "stride", NULL, s->all_pages ?
-	    (double)sysconf(_SC_PAGESIZE) : (double)s->stride };
-	params[3] = (bm_param){ "span", NULL, s->all_pages ? (double)s->w.size :
-	    (double)s->span };
+	params[0] = (bm_param){ .key = "size", .num = (double)s->w.size };
+	params[1] = (bm_param){ .key = "file", .str = s->w.file };
+	params[2] = (bm_param){ .key = "stride",
+	    .num = s->all_pages ? (double)sysconf(_SC_PAGESIZE) :
+	    (double)s->stride };
+	params[3] = (bm_param){ .key = "span",
+	    .num = s->all_pages ? (double)s->w.size : (double)s->span };
 	if (!s->all_pages)
 		name = s->random ? "write-160k" : "write-16k";
 	else {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/ops.h"
 
 /* Warm-up of every run after the first when -W is not given, in us. */

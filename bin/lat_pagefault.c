@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "benchmp/figures.h"
+#include "benchmp/worker.h"
 #include "common/file.h"
 #include "common/tool.h"
 
@@ -176,11 +178,11 @@ pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
 	int rc;
 
 	div = s->per_fault ? faults : (double)s->w.npages;
-	params[0] = (bm_param){ "file", s->w.file, 0 };
-	params[1] = (bm_param){ "pages", NULL, (double)s->w.npages };
+	params[0] = (bm_param){ .key = "file", .str = s->w.file };
+	params[1] = (bm_param){ .key = "pages", .num = (double)s->w.npages };
 	params[2] = s->per_fault ?
-	    (bm_param){ "faults_per_pass", NULL, faults } :
-	    (bm_param){ "map_unmap_us", NULL, map_ns / 1000 };
+	    (bm_param){ .key = "faults_per_pass", .num = faults } :
+	    (bm_param){ .key = "map_unmap_us", .num = map_ns / 1000 };
 	if ((rc = bm_record_latency_per(&rec, t->name, s->per_fault ?
 	    "per-fault" : "per-page", "us", r, div, map_ns)) != 0)
 		tool_exit_lib(t, rc, "building the record");

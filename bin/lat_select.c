@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "common/tool.h"
 
 /* lmbench's default count, and room left below FD_SETSIZE for the engine. */

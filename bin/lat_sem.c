@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "common/partner.h"
 #include "common/placement.h"
 #include "common/tool.h"

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "benchmp/figures.h"
 #include "common/file.h"
 #include "common/tool.h"
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 #include "common/progress.h"
 #include "common/sweep.h"
@@ -138,15 +139,15 @@ main(int argc, char **argv)
 	for (k = 0; k < n && ((size_t)LINE_MIN_STRIDE << k) < found; k++)
 		;
 
-	params[0] = (bm_param){ "len", NULL, (double)o.len };
-	found5[0] = (bm_param){ "reported", NULL, (double)tp.line };
-	found5[1] = (bm_param){ "topology", tp.source, 0 };
+	params[0] = (bm_param){ .key = "len", .num = (double)o.len };
+	found5[0] = (bm_param){ .key = "reported", .num = (double)tp.line };
+	found5[1] = (bm_param){ .key = "topology", .str = tp.source };
 	/* The rise into the line, and how far the curve is from a knee. */
-	found5[2] = (bm_param){ "jump", NULL, k > 0 && k < n ?
-	    lat[k] / lat[k - 1] : (double)NAN };
-	found5[3] = (bm_param){ "line_ns", NULL, k < n ? lat[k] :
-	    (double)NAN };
-	found5[4] = (bm_param){ "knee_cost", NULL, cost };
+	found5[2] = (bm_param){ .key = "jump",
+	    .num = k > 0 && k < n ? lat[k] / lat[k - 1] : (double)NAN };
+	found5[3] = (bm_param){ .key = "line_ns",
+	    .num = k < n ? lat[k] : (double)NAN };
+	found5[4] = (bm_param){ .key = "knee_cost", .num = cost };
 	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
 	    (double)found);
 	/* Each process's answer is a sample of the record: their spread. */

@@ -1,6 +1,7 @@
 /* loop_o.c: print the cost of one empty loop iteration, as lmbench's loop_o. */
 #include "config.h"
 
+#include "benchmp/calibration.h"
 #include "common/tool.h"
 
 /* Calibrate and print the value. */

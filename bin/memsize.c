@@ -181,11 +181,11 @@ main(int argc, char **argv)
 	} else
 		got = avail;
 
-	params[0] = (bm_param){ "requested", NULL, (double)want };
-	params[1] = (bm_param){ "available", NULL, (double)avail };
-	params[2] = (bm_param){ "physical", NULL, (double)phys };
-	params[3] = (bm_param){ "rlimit", NULL, limit == UINT64_MAX ? -1 :
-	    (double)limit };
+	params[0] = (bm_param){ .key = "requested", .num = (double)want };
+	params[1] = (bm_param){ .key = "available", .num = (double)avail };
+	params[2] = (bm_param){ .key = "physical", .num = (double)phys };
+	params[3] = (bm_param){ .key = "rlimit",
+	    .num = limit == UINT64_MAX ? -1 : (double)limit };
 	tool_record_figure(&rec, &t, probe ? "touched" : "available", "size",
 	    "MB", BM_BETTER_NONE, (double)got);
 	rec.params = params;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/timers.h"
 #include "common/ops.h"
 
 /*

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 #include "common/progress.h"
 #include "common/sweep.h"
@@ -93,16 +94,16 @@ main(int argc, char **argv)
 		if (sw.cut)
 			par.r.budget_hit = 1;
 
-		params[0] = (bm_param){ "size", NULL, (double)size };
-		params[1] = (bm_param){ "line", NULL, (double)o.line };
-		found[0] = (bm_param){ "chains", NULL, (double)par.k };
-		found[1] = (bm_param){ "load_ns", NULL, par.one_ns };
-		found[2] = (bm_param){ "llc", NULL, (double)tp.llc };
-		found[3] = (bm_param){ "topology", tp.source, 0 };
+		params[0] = (bm_param){ .key = "size", .num = (double)size };
+		params[1] = (bm_param){ .key = "line", .num = (double)o.line };
+		found[0] = (bm_param){ .key = "chains", .num = (double)par.k };
+		found[1] = (bm_param){ .key = "load_ns", .num = par.one_ns };
+		found[2] = (bm_param){ .key = "llc", .num = (double)tp.llc };
+		found[3] = (bm_param){ .key = "topology", .str = tp.source };
 		/* Each k's median ratio (null where the buffer is too small). */
 		for (i = 1; i < MEM_PAR_KS; i++)
-			found[3 + i] = (bm_param){ ratio_keys[i], NULL,
-			    par.ratio[i] };
+			found[3 + i] = (bm_param){ .key = ratio_keys[i],
+			    .num = par.ratio[i] };
 		tool_record_figure(&rec, &t, "chase", "parallelism", "loads",
 		    BM_BETTER_HIGHER, par.value);
 		/* The ratios are held as the samples' ns: scale 1. */

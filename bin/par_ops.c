@@ -209,18 +209,19 @@ main(int argc, char **argv)
 		if (!(best_ns > 0))
 			tool_exit_fail(&t, "%s: the chains took no time",
 			    ops_cases[i].label);
-		param[0] = (bm_param){ "chains", NULL, best_k };
+		param[0] = (bm_param){ .key = "chains", .num = best_k };
 		tool_record_figure(&rec, &t, ops_cases[i].label,
 		    "parallelism", "ops", BM_BETTER_HIGHER, lat / best_ns);
 		tool_record_per_ns(&rec, &best, lat * 2.0 * PAR_REPS * best_k);
 		rec.measured = param;
 		rec.nmeasured = 1;
 		if (sw.cut) {
-			param[1] = (bm_param){ "points", NULL, (double)sw.done };
-			param[2] = (bm_param){ "points_planned", NULL,
-			    (double)sw.planned };
-			param[3] = (bm_param){ "missing_from",
-			    ops_cases[i + 1].label, 0 };
+			param[1] = (bm_param){ .key = "points",
+			    .num = (double)sw.done };
+			param[2] = (bm_param){ .key = "points_planned",
+			    .num = (double)sw.planned };
+			param[3] = (bm_param){ .key = "missing_from",
+			    .str = ops_cases[i + 1].label };
 			rec.nmeasured = 4;
 		}
 		snprintf(line, sizeof line, "%s parallelism: ",

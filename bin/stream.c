@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 
 /* The scalar of scale, triad and daxpy. */
@@ -179,10 +180,11 @@ stream_one(struct tool *t, struct stream_state *s,
 	tool_big_run(t, (uint64_t)(3 * s->n * sizeof(double)));
 	tool_run(t, &b, &r);
 
-	params[0] = (bm_param){ "len", NULL, (double)(s->n * sizeof(double)) };
-	params[1] = (bm_param){ "version", NULL, (double)version };
-	params[2] = (bm_param){ "llc", NULL, (double)tp->llc };
-	params[3] = (bm_param){ "topology", tp->source, 0 };
+	params[0] = (bm_param){ .key = "len",
+	    .num = (double)(s->n * sizeof(double)) };
+	params[1] = (bm_param){ .key = "version", .num = (double)version };
+	params[2] = (bm_param){ .key = "llc", .num = (double)tp->llc };
+	params[3] = (bm_param){ .key = "topology", .str = tp->source };
 	/* One operation is the kernel over all n elements. */
 	if ((rc = bm_record_latency_per(&rec, t->name, k->name, "ns", &r,
 	    (double)s->n, 0)) != 0)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "common/mem.h"
 #include "common/progress.h"
 #include "common/sweep.h"
@@ -258,13 +259,14 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 
 	t->budget_hit = w->sw.hit;
 
-	params[0] = (bm_param){ "page", NULL, (double)tp->page };
-	params[1] = (bm_param){ "line", NULL, (double)o->line };
-	params[2] = (bm_param){ "len", NULL, (double)maxpages * tp->page };
-	found[0] = (bm_param){ "pages", NULL, (double)w->pages[reach] };
-	found[1] = (bm_param){ "miss_ns", NULL, cost };
-	found[2] = (bm_param){ "first_miss_pages", NULL,
-	    (double)w->pages[reach + 1] };
+	params[0] = (bm_param){ .key = "page", .num = (double)tp->page };
+	params[1] = (bm_param){ .key = "line", .num = (double)o->line };
+	params[2] = (bm_param){ .key = "len",
+	    .num = (double)maxpages * tp->page };
+	found[0] = (bm_param){ .key = "pages", .num = (double)w->pages[reach] };
+	found[1] = (bm_param){ .key = "miss_ns", .num = cost };
+	found[2] = (bm_param){ .key = "first_miss_pages",
+	    .num = (double)w->pages[reach + 1] };
 	/* A larger reach is no better or worse machine: not judged. */
 	tool_record_figure(&rec, t, "tlb", "pages", "pages", BM_BETTER_NONE,
 	    (double)w->pages[reach]);

@@ -355,7 +355,8 @@ benchmp(support_f initialize, bench_f benchmark, support_f cleanup,
     int enough, int parallel, int warmup, int repetitions, void *cookie)
 {
 	struct compat_cookie c = { initialize, benchmark, cleanup, cookie };
-	bm_bench b = { compat_initialize, compat_benchmark, NULL, &c };
+	bm_bench b = { .initialize = compat_initialize,
+	    .benchmark = compat_benchmark, .cookie = &c };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx;

@@ -8,6 +8,17 @@
 #include <time.h>
 
 #include "benchmp.h"
+#include "benchmp/calibration.h"
+#include "benchmp/command.h"
+#include "benchmp/counters.h"
+#include "benchmp/figures.h"
+#include "benchmp/measure.h"
+#include "benchmp/regions.h"
+#include "benchmp/settings.h"
+#include "benchmp/sinks.h"
+#include "benchmp/stats.h"
+#include "benchmp/timers.h"
+#include "benchmp/worker.h"
 
 /* Flags of a subtimer backend. */
 enum {

@@ -153,7 +153,7 @@ row "empty benchmark, ns per iteration (median of 5)" "$e" "<= 0.5" \
     "$(verdict "$e <= 0.5 && $e >= -0.5")"
 
 # A region start/stop pair switched off at run time (a NULL region, the
-# test in line in benchmp.h) must cost next to nothing; on, for scale.
+# test in line in benchmp/regions.h) must cost next to nothing; on, for scale.
 repeat 5 "$regions" off || exit 1
 e=$(bench_median <"$tmp/fig")
 row "region pair, regions off, ns (median of 5)" "$e" "< 2" \

@@ -9,6 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchmp/calibration.h"
+#include "benchmp/regions.h"
+#include "benchmp/sinks.h"
 #include "check_common.h"
 #include "check_run.h"
 

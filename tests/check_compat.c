@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "check_run.h"
 #include "timing.h"
 

@@ -103,7 +103,7 @@ test_cpus(void)
 static void
 known_cost(unsigned parallel)
 {
-	bm_bench b = { NULL, bench_cpu5us, NULL, NULL };
+	bm_bench b = { .benchmark = bench_cpu5us };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -155,7 +155,7 @@ known_cost(unsigned parallel)
  */
 START_TEST(test_shared_cpus_wall)
 {
-	bm_bench b = { NULL, bench_spin5us, NULL, NULL };
+	bm_bench b = { .benchmark = bench_spin5us };
 	unsigned cpus = test_cpus(), parallel = 2 * test_cpus();
 	double limit = 1.25 * cpus * 1e9 / 5000;
 	bm_options o;
@@ -204,7 +204,7 @@ bench_empty(bm_iter_t n, void *cookie)
 
 START_TEST(test_empty_benchmark)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -236,7 +236,7 @@ bench_crash(bm_iter_t n, void *cookie)
 
 START_TEST(test_child_crash)
 {
-	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_bench b = { .benchmark = bench_crash };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -275,7 +275,7 @@ static void
 expect_hang(unsigned parallel, unsigned reps, uint64_t timeout_us,
     const char *needle, uint64_t bound_ns)
 {
-	bm_bench b = { NULL, bench_hang, NULL, NULL };
+	bm_bench b = { .benchmark = bench_hang };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -322,7 +322,7 @@ bench_fail(bm_iter_t n, void *cookie)
 
 START_TEST(test_callback_error)
 {
-	bm_bench b = { NULL, bench_fail, NULL, NULL };
+	bm_bench b = { .benchmark = bench_fail };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -348,7 +348,7 @@ init_fail(bm_iter_t n, void *cookie)
 
 START_TEST(test_initialize_error)
 {
-	bm_bench b = { init_fail, bench_empty, NULL, NULL };
+	bm_bench b = { .initialize = init_fail, .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -401,9 +401,9 @@ init_mixed(bm_iter_t n, void *cookie)
 
 START_TEST(test_initialize_slow)
 {
-	bm_bench spin = { init_spin, bench_empty, NULL, NULL };
-	bm_bench sleep = { init_sleep, bench_empty, NULL, NULL };
-	bm_bench mixed = { init_mixed, bench_empty, NULL, NULL };
+	bm_bench spin = { .initialize = init_spin, .benchmark = bench_empty };
+	bm_bench sleep = { .initialize = init_sleep, .benchmark = bench_empty };
+	bm_bench mixed = { .initialize = init_mixed, .benchmark = bench_empty };
 	uint64_t saved = bm__engine_init_timeout_ns;
 	bm_options o;
 	bm_result r;
@@ -447,7 +447,8 @@ init_signal_parent(bm_iter_t n, void *cookie)
 static void
 interrupt_with(int sig)
 {
-	bm_bench b = { init_signal_parent, bench_spin5us, NULL, &sig };
+	bm_bench b = { .initialize = init_signal_parent,
+	    .benchmark = bench_spin5us, .cookie = &sig };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -558,7 +559,8 @@ sig_at_cleanup(bm_iter_t n, void *cookie)
 START_TEST(test_signal_every_state)
 {
 	static const int sigs[] = { SIGINT, SIGTERM };
-	bm_bench b = { sig_at_init, sig_at_bench, sig_at_cleanup, NULL };
+	bm_bench b = { .initialize = sig_at_init, .benchmark = sig_at_bench,
+	    .cleanup = sig_at_cleanup };
 	unsigned k;
 	int at;
 
@@ -617,8 +619,8 @@ open_fds(void)
  */
 START_TEST(test_many_workers_no_leak)
 {
-	bm_bench ok = { NULL, bench_empty, NULL, NULL };
-	bm_bench crash = { NULL, bench_crash, NULL, NULL };
+	bm_bench ok = { .benchmark = bench_empty };
+	bm_bench crash = { .benchmark = bench_crash };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -650,7 +652,7 @@ END_TEST
  */
 START_TEST(test_fork_fails)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	struct rlimit rl = { 3, 3 };
 	bm_options o;
 	bm_result r;
@@ -708,7 +710,7 @@ fds_hook(bm_ctx *ctx, struct bm__meeting *m)
  */
 START_TEST(test_fds_exhausted)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	struct rlimit rl;
 	bm_options o;
 	bm_result r;
@@ -775,7 +777,7 @@ bench_self_driven(bm_iter_t n, void *cookie)
 
 START_TEST(test_self_driven)
 {
-	bm_bench b = { NULL, bench_self_driven, NULL, NULL };
+	bm_bench b = { .benchmark = bench_self_driven };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -793,7 +795,7 @@ END_TEST
 /* Warmup: the parent lets the workers run this long before timing. */
 START_TEST(test_warmup)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -832,7 +834,7 @@ check_says_later(const bm_result *r)
  */
 START_TEST(test_later_warmup)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -886,8 +888,8 @@ END_TEST
 
 START_TEST(test_bad_options)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
-	bm_bench none = { NULL, NULL, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
+	bm_bench none = { 0 };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -919,7 +921,7 @@ cleanup_note(bm_iter_t n, void *cookie)
 
 START_TEST(test_cleanup_runs)
 {
-	bm_bench b = { NULL, bench_empty, cleanup_note, NULL };
+	bm_bench b = { .benchmark = bench_empty, .cleanup = cleanup_note };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -955,7 +957,7 @@ cleanup_fails(bm_iter_t n, void *cookie)
  */
 START_TEST(test_cleanup_fails)
 {
-	bm_bench b = { NULL, bench_empty, cleanup_fails, NULL };
+	bm_bench b = { .benchmark = bench_empty, .cleanup = cleanup_fails };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1003,7 +1005,8 @@ init_check_unique(bm_iter_t n, void *cookie)
 START_TEST(test_sched_unique)
 {
 	cpu_set_t allowed;
-	bm_bench b = { init_check_unique, bench_empty, NULL, &allowed };
+	bm_bench b = { .initialize = init_check_unique,
+	    .benchmark = bench_empty, .cookie = &allowed };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1176,7 +1179,8 @@ round_spin(bm_iter_t n, void *cookie)
 START_TEST(test_rounds_fresh_workers)
 {
 	struct round_bench rb = { round_log_new(), 1, 0 };
-	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_bench b = { .initialize = round_init, .benchmark = round_spin,
+	    .cookie = &rb };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1223,7 +1227,8 @@ END_TEST
 START_TEST(test_rounds_cover_spread)
 {
 	struct round_bench rb = { round_log_new(), 1, 1 };
-	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_bench b = { .initialize = round_init, .benchmark = round_spin,
+	    .cookie = &rb };
 	bm_options o;
 	bm_result r;
 	bm_stats first;
@@ -1279,7 +1284,8 @@ END_TEST
 START_TEST(test_rounds_adaptive)
 {
 	struct round_bench rb = { round_log_new(), 1, 0 };
-	bm_bench b = { round_init, round_spin, NULL, &rb };
+	bm_bench b = { .initialize = round_init, .benchmark = round_spin,
+	    .cookie = &rb };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1373,7 +1379,7 @@ END_TEST
  */
 START_TEST(test_overhead_swallows)
 {
-	bm_bench b = { NULL, bench_cpu5us, NULL, NULL };
+	bm_bench b = { .benchmark = bench_cpu5us };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1425,7 +1431,7 @@ bench_hang_timing(bm_iter_t n, void *cookie)
  */
 START_TEST(test_hang_bound)
 {
-	bm_bench b = { NULL, bench_hang_timing, NULL, NULL };
+	bm_bench b = { .benchmark = bench_hang_timing };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1492,7 +1498,7 @@ bench_stop_once(bm_iter_t n, void *cookie)
  */
 START_TEST(test_stop_continue)
 {
-	bm_bench b = { NULL, bench_stop_once, NULL, NULL };
+	bm_bench b = { .benchmark = bench_stop_once };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1639,7 +1645,7 @@ START_TEST(test_hook_phases)
 	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
 	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
 	    BM__PHASE_MEASURED };
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = hook_ctx();
@@ -1662,7 +1668,7 @@ END_TEST
 /* The hook's answer at ROUND decides: two more rounds than the one asked. */
 START_TEST(test_hook_more_rounds)
 {
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = hook_ctx();
@@ -1689,7 +1695,7 @@ START_TEST(test_hook_failed_once)
 {
 	static const enum bm__phase want[] = { BM__PHASE_BEGIN,
 	    BM__PHASE_FAILED };
-	bm_bench b = { NULL, bench_fail, NULL, NULL };
+	bm_bench b = { .benchmark = bench_fail };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = hook_ctx();
@@ -1723,7 +1729,7 @@ START_TEST(test_hook_fails_run)
 {
 	static const enum bm__phase want[] = { BM__PHASE_BEGIN,
 	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_FAILED };
-	bm_bench b = { NULL, bench_empty, NULL, NULL };
+	bm_bench b = { .benchmark = bench_empty };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = hook_ctx();
@@ -1778,7 +1784,7 @@ bench_crash_keep_pipes(bm_iter_t n, void *cookie)
 
 START_TEST(test_death_pipes_held)
 {
-	bm_bench b = { NULL, bench_crash_keep_pipes, NULL, NULL };
+	bm_bench b = { .benchmark = bench_crash_keep_pipes };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1822,7 +1828,7 @@ app_reap_all(int sig)
 static void
 expect_crash_named(void)
 {
-	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_bench b = { .benchmark = bench_crash };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1888,7 +1894,7 @@ reaper_thread(void *arg)
  */
 START_TEST(test_death_status_taken)
 {
-	bm_bench b = { NULL, bench_crash, NULL, NULL };
+	bm_bench b = { .benchmark = bench_crash };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1934,7 +1940,7 @@ bench_exit(bm_iter_t n, void *cookie)
 START_TEST(test_death_own_status)
 {
 	static const int status[] = { 1, 3, 4, 77 };
-	bm_bench b = { NULL, bench_exit, NULL, NULL };
+	bm_bench b = { .benchmark = bench_exit };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -1994,7 +2000,7 @@ bench_escape(bm_iter_t n, void *cookie)
 
 START_TEST(test_protocol_byte_escaped)
 {
-	bm_bench b = { NULL, bench_escape, NULL, NULL };
+	bm_bench b = { .benchmark = bench_escape };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
@@ -2038,7 +2044,7 @@ init_forever(bm_iter_t n, void *cookie)
  */
 START_TEST(test_initialize_spins)
 {
-	bm_bench b = { init_forever, bench_empty, NULL, NULL };
+	bm_bench b = { .initialize = init_forever, .benchmark = bench_empty };
 	uint64_t saved = bm__engine_init_timeout_ns;
 	bm_options o;
 	bm_result r;

@@ -75,7 +75,7 @@ bench_fresh_pages(bm_iter_t n, void *cookie)
 
 START_TEST(test_page_faults)
 {
-	bm_bench b = { NULL, bench_fresh_pages, NULL, NULL };
+	bm_bench b = { .benchmark = bench_fresh_pages };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(2000);
@@ -125,7 +125,7 @@ bench_spin2us(bm_iter_t n, void *cookie)
 
 START_TEST(test_percentiles)
 {
-	bm_bench b = { NULL, bench_spin2us, NULL, NULL };
+	bm_bench b = { .benchmark = bench_spin2us };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(2000);

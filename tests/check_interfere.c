@@ -178,7 +178,7 @@ schedstat_readable(void)
 static void
 run_sleepy(bm_ctx *ctx, struct sleepy *s, bm_result *r)
 {
-	bm_bench b = { NULL, bench_sleepy, NULL, s };
+	bm_bench b = { .benchmark = bench_sleepy, .cookie = s };
 	bm_options o;
 
 	bm_options_init(&o);
@@ -300,7 +300,7 @@ START_TEST(test_max_time)
 {
 	static const unsigned none[] = { 0 };
 	struct sleepy s = { none, 0, 0 };
-	bm_bench b = { NULL, bench_sleepy, NULL, &s };
+	bm_bench b = { .benchmark = bench_sleepy, .cookie = &s };
 	bm_ctx *ctx = check_ctx(1000);
 	bm_options o;
 	bm_result r;

@@ -109,16 +109,16 @@ busy_bench(bm_iter_t n, void *cookie)
 }
 
 static const bm_subtimer_class fake_clock = {
-	"fake-clock", BM_SUBTIMER_CLOCK, fake_init, fake_clock_now, NULL, NULL,
-	0
+	.name = "fake-clock", .kind = BM_SUBTIMER_CLOCK, .init = fake_init,
+	.now = fake_clock_now
 };
 static const bm_subtimer_class fake_cycles = {
-	"fake-cycles", BM_SUBTIMER_CYCLE, fake_init, fake_cycle_now, NULL, NULL,
-	0
+	.name = "fake-cycles", .kind = BM_SUBTIMER_CYCLE, .init = fake_init,
+	.now = fake_cycle_now
 };
 static const bm_subtimer_class broken_clock = {
-	"broken-clock", BM_SUBTIMER_CLOCK, broken_init, fake_clock_now, NULL,
-	NULL, 0
+	.name = "broken-clock", .kind = BM_SUBTIMER_CLOCK,
+	.init = broken_init, .now = fake_clock_now
 };
 
 /* Register the fakes once per test process. */
@@ -350,7 +350,7 @@ empty_bench(bm_iter_t n, void *cookie)
  */
 START_TEST(test_no_time)
 {
-	bm_bench b = { NULL, empty_bench, NULL, NULL };
+	bm_bench b = { .benchmark = empty_bench };
 	bm_measurement m;
 	bm_options o;
 	bm_result r;
@@ -524,7 +524,7 @@ END_TEST
  */
 START_TEST(test_cycle_overhead_and_percentiles)
 {
-	bm_bench b = { NULL, fake_bench, NULL, NULL };
+	bm_bench b = { .benchmark = fake_bench };
 	bm_calibration cal;
 	bm_result r;
 	bm_options o;
@@ -575,7 +575,7 @@ END_TEST
 /* Without a cycle subtimer there are no cycle figures, only times. */
 START_TEST(test_percentiles_without_cycles)
 {
-	bm_bench b = { NULL, busy_bench, NULL, NULL };
+	bm_bench b = { .benchmark = busy_bench };
 	bm_calibration cal;
 	bm_result r;
 	bm_options o;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "benchmp/figures.h"
 #include "check_run.h"
 #include "common/mem.h"
 

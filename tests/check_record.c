@@ -135,7 +135,8 @@ check_one_line(const char *s)
 
 START_TEST(test_fields)
 {
-	bm_param p[2] = { { "file", "/dev/null", 0 }, { "size", NULL, 512 } };
+	bm_param p[2] = { { .key = "file", .str = "/dev/null" },
+	    { .key = "size", .num = 512 } };
 	bm_record rec;
 	char *s = NULL, out[256];
 
@@ -275,7 +276,7 @@ START_TEST(test_escaping)
 {
 	/* Quote, backslash, newline, tab, ^A, DEL, invalid and valid UTF-8. */
 	const char *name = "a\"b\\c\nd\te\001f\177g\xffh\xc3\xa9i";
-	bm_param p[1] = { { "file", NULL, 0 } };
+	bm_param p[1] = { { .key = "file", .num = 0 } };
 	bm_record rec;
 	char *s = NULL, out[256];
 
@@ -298,7 +299,7 @@ END_TEST
 
 START_TEST(test_bandwidth)
 {
-	bm_param p[1] = { { "size", NULL, 1e6 } };
+	bm_param p[1] = { { .key = "size", .num = 1e6 } };
 	bm_record rec;
 	char *s = NULL;
 	double mn, md, mx;
@@ -509,8 +510,9 @@ END_TEST
 /* What the run found goes to "measured", apart from the inputs. */
 START_TEST(test_measured)
 {
-	bm_param p[1] = { { "size", NULL, 4096 } };
-	bm_param m[2] = { { "chains", NULL, 4 }, { "topology", "sysfs", 0 } };
+	bm_param p[1] = { { .key = "size", .num = 4096 } };
+	bm_param m[2] = { { .key = "chains", .num = 4 },
+	    { .key = "topology", .str = "sysfs" } };
 	bm_record rec;
 	char *s = NULL, out[256];
 

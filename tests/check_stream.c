@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/sinks.h"
 #include "benchmp.h"
 #include "check_stream.h"
 

@@ -65,20 +65,21 @@ fake_stuck_now(void *priv)
 }
 
 static const bm_subtimer_class fake_3ghz = {
-	"fake-3ghz", BM_SUBTIMER_CYCLE, fake_init, fake_3ghz_now, NULL, NULL,
-	BM_SUBTIMER_CONSTANT_RATE
+	.name = "fake-3ghz", .kind = BM_SUBTIMER_CYCLE, .init = fake_init,
+	.now = fake_3ghz_now, .flags = BM_SUBTIMER_CONSTANT_RATE
 };
 static const bm_subtimer_class fake_1g5 = {
-	"fake-1g5", BM_SUBTIMER_CYCLE, fake_init, fake_1g5_now, NULL, NULL,
-	BM_SUBTIMER_CONSTANT_RATE
+	.name = "fake-1g5", .kind = BM_SUBTIMER_CYCLE, .init = fake_init,
+	.now = fake_1g5_now, .flags = BM_SUBTIMER_CONSTANT_RATE
 };
 static const bm_subtimer_class fake_stuck = {
-	"fake-stuck", BM_SUBTIMER_CYCLE, fake_init, fake_stuck_now, NULL, NULL,
-	BM_SUBTIMER_CONSTANT_RATE
+	.name = "fake-stuck", .kind = BM_SUBTIMER_CYCLE, .init = fake_init,
+	.now = fake_stuck_now, .flags = BM_SUBTIMER_CONSTANT_RATE
 };
 /* Counts like the 3 GHz one but, unregistered as constant, is core cycles. */
 static const bm_subtimer_class fake_core = {
-	"fake-core", BM_SUBTIMER_CYCLE, fake_init, fake_3ghz_now, NULL, NULL, 0
+	.name = "fake-core", .kind = BM_SUBTIMER_CYCLE, .init = fake_init,
+	.now = fake_3ghz_now
 };
 
 /* Register the fakes (once per test process) and clear the variables. */

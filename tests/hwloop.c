@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/counters.h"
+#include "benchmp/measure.h"
+#include "benchmp/timers.h"
 #include "benchmp.h"
 
 /*
@@ -88,7 +91,7 @@ main(void)
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx;
-	bm_bench b = { NULL, hw_loop, NULL, NULL };
+	bm_bench b = { .benchmark = hw_loop };
 	int rc, bad = 0;
 
 	if ((rc = bm_ctx_new(&ctx)) != 0 ||

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <benchmp.h>
+#include <benchmp/regions.h>
 
 #include "region-off.h"
 

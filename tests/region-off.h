@@ -3,6 +3,7 @@
 #define BM_REGION_OFF_H
 
 #include <benchmp.h>
+#include <benchmp/regions.h>
 
 /* What each compiled-out call returned, and argument evaluations. */
 struct region_off_rc {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "benchmp/calibration.h"
 #include "tool.h"
 
 enum {

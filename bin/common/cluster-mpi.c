@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include "benchmp/figures.h"
 #include "cluster.h"
 
 #define CLUSTER_HOST_MAX 256

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "file.h"
 
 /* The copy buffer of file_clone(). */
@@ -406,8 +407,8 @@ file_bw_main(const struct file_bw_tool *ft, int argc, char **argv)
 	b.cleanup = file_bw_cleanup;
 	b.cookie = &s;
 	tool_run(&t, &b, &r);
-	params[0] = (bm_param){ "size", NULL, (double)s.size };
-	params[1] = (bm_param){ "file", s.file, 0 };
+	params[0] = (bm_param){ .key = "size", .num = (double)s.size };
+	params[1] = (bm_param){ .key = "file", .str = s.file };
 	tool_record_bw(&rec, &t, argv[first + 1], params, 2, &r,
 	    (double)s.size);
 	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/worker.h"
 #include "ipc.h"
 #include "partner.h"
 #include "placement.h"

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "benchmp/calibration.h"
+#include "benchmp/stats.h"
 #include "mem.h"
 
 /* The read kernel's block: 512 bytes, read one int in four (bw_mem's rd). */

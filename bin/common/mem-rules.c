@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
 #include "mem.h"
 
 /*

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "benchmp/figures.h"
 #include "tool.h"
 
 #define MEM_MAX_LEVELS 4

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "benchmp/worker.h"
 #include "net.h"
 #include "partner.h"
 #include "placement.h"

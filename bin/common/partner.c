@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "benchmp/worker.h"
 #include "partner.h"
 
 /* Fork the partner; it dies when the worker does. */

@@ -91,8 +91,9 @@ sweep_measured(const bm_param *base, size_t n, bm_param *out, size_t max,
 	memcpy(out, base, m * sizeof *out);
 	if (!s->cut || m + 3 > max)
 		return m;
-	out[m++] = (bm_param){ "points", NULL, (double)s->done };
-	out[m++] = (bm_param){ "points_planned", NULL, (double)s->planned };
-	out[m++] = (bm_param){ "missing_from", NULL, from };
+	out[m++] = (bm_param){ .key = "points", .num = (double)s->done };
+	out[m++] = (bm_param){ .key = "points_planned",
+	    .num = (double)s->planned };
+	out[m++] = (bm_param){ .key = "missing_from", .num = from };
 	return m;
 }

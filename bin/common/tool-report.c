@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/figures.h"
+#include "benchmp/sinks.h"
+#include "benchmp/stats.h"
 #include "cluster.h"
 #include "tool.h"
 #include "tool-private.h"

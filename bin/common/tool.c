@@ -10,6 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchmp/settings.h"
+#include "benchmp/sinks.h"
+#include "benchmp/timers.h"
 #include "cluster.h"
 #include "tool.h"
 #include "tool-private.h"

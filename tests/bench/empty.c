@@ -25,7 +25,7 @@ empty_body(bm_iter_t n, void *cookie)
 int
 main(void)
 {
-	bm_bench b = { NULL, empty_body, NULL, NULL };
+	bm_bench b = { .benchmark = empty_body };
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx;

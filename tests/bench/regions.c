@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <benchmp.h>
+#include <benchmp/regions.h>
 
 /*
  * Pairs per timed loop (fewer when on: each pair keeps a sample, and a

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "benchmp/calibration.h"
 #include "fuzz.h"
 
 /* Return 0 when value is in which's documented range, else the error. */

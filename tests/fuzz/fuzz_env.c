@@ -3,6 +3,9 @@
 
 #include <errno.h>
 
+#include "benchmp/calibration.h"
+#include "benchmp/settings.h"
+#include "benchmp/timers.h"
 #include "fuzz.h"
 
 /* The variables, in the order bm_ctx_load_env() checks them. */

@@ -1,6 +1,7 @@
 /* fuzz_events.c: libFuzzer target for event lists (bm__events_parse, bm_ctx_set_events). */
 #include "config.h"
 
+#include "benchmp/counters.h"
 #include "fuzz.h"
 
 /* Check a parsed list against the text it came from. */

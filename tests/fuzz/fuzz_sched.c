@@ -3,6 +3,7 @@
 
 #include <strings.h>
 
+#include "benchmp/settings.h"
 #include "fuzz.h"
 
 /* Check a parsed policy against the text it came from. */

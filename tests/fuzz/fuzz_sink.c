@@ -3,6 +3,7 @@
 
 #include <sys/un.h>
 
+#include "benchmp/sinks.h"
 #include "fuzz.h"
 
 /*

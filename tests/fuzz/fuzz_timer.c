@@ -1,6 +1,7 @@
 /* fuzz_timer.c: libFuzzer target for the timer config string (bm__timer_init, bm_ctx_set_timer). */
 #include "config.h"
 
+#include "benchmp/timers.h"
 #include "fuzz.h"
 
 /* The blanks that separate the words of a config string (timer.c). */

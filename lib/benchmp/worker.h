@@ -1,0 +1,37 @@
+/* benchmp/worker.h: what a callback may ask of its worker. */
+#ifndef BENCHMP_WORKER_H
+#define BENCHMP_WORKER_H
+
+#include <benchmp.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Inside a worker.  A benchmark whose body cannot return (for example one
+ * that leaves through a signal handler) calls bm_interval() itself to end
+ * one interval and learn the count for the next, as lmbench's
+ * benchmp_interval().
+ */
+typedef struct bm_state bm_state;
+
+/* The running worker's state, or NULL outside a worker. */
+BM_EXTERN bm_state *bm_state_current(void);
+/* End the current interval and return the iteration count for the next. */
+BM_EXTERN bm_iter_t bm_interval(bm_state *s);
+/* The index of the running worker, 0 to parallel - 1. */
+BM_EXTERN unsigned bm_worker_index(const bm_state *s);
+/*
+ * Count another process's run-queue wait as the worker's (a partner the
+ * benchmark started in initialize, whose every wakeup the figure waits
+ * for): 0, BM_ERANGE beyond four partners, -EINVAL outside a worker or
+ * with the accounting off, or -errno when /proc has no such process.
+ */
+BM_EXTERN int bm_state_watch(bm_state *s, long pid);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BENCHMP_WORKER_H */
