@@ -5,9 +5,9 @@
 # work was organised (numbered stops, sessions, an issue tracker the
 # repository does not have, "the development VM" instead of the machine)
 # tells a reader nothing they can check.  Each line of doc, lib, bin,
-# scripts, tests and README.md that has one of those words fails, except
-# the uses of "session" for a process session (setsid), a shell run and
-# Open MPI's session directories, listed below.  Given files as
+# scripts, tests, README.md and CONTRIBUTING.md that has one of those
+# words fails, except the uses of "session" for a process session
+# (setsid), a shell run and Open MPI's session directories, listed below.  Given files as
 # arguments, the script checks those instead (its own test below).
 . "$top_srcdir/tests/lib.sh"
 
@@ -50,7 +50,7 @@ if [ $# -gt 0 ]; then
 	exit 0
 fi
 
-(cd "$src" && find doc lib bin scripts tests README.md -type f \
+(cd "$src" && find doc lib bin scripts tests README.md CONTRIBUTING.md -type f \
     ! -name doc-words.sh ! -name '*.png' -print | sort) >"$tmp/files"
 [ "$(wc -l <"$tmp/files")" -ge 100 ] ||
 	fail "only $(wc -l <"$tmp/files") files to scan under $src"
