@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "benchmp.h"
+#include "benchmp/settings.h"
+#include "benchmp/stats.h"
 #include "stats-print.h"
 
 /* What a name in a --print list stands for. */

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "benchmp/calibration.h"
+#include "benchmp/settings.h"
+#include "benchmp/timers.h"
 #include "tool.h"
 
 /*

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/calibration.h"
 #include "benchmp/figures.h"
 #include "benchmp/sinks.h"
 #include "benchmp/stats.h"

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "benchmp.h"
+#include "benchmp/figures.h"
 #include "benchmp/sinks.h"
 
 /* A tool's run: its name, options, context and output mode. */
