@@ -12,10 +12,9 @@
 # a process reading a 256 MB buffer on CPU 1 for a share of each
 # millisecond.  Both arms run through the same shim or hog, A with no
 # chain (or a duty of 0), B with the chain, so they differ by the cost
-# alone.  Each cost is calibrated first by a long benchmp-ab run (80
-# rounds, no early stop), scaled linearly to 5%, calibrated again there
-# and scaled to 3% and 5%; the trials' own median ratio says what the
-# cost was.  Then N trials (default 20) of
+# alone.  Each cost is searched by long benchmp-ab runs (80 rounds, no
+# early stop) until one gives the target within a quarter of it (at
+# most four); the trials' own median ratio says what the cost was.  Then N trials (default 20) of
 # each condition, A/A among them, interleaved, each one benchmp-ab run of
 # --budget seconds (default 10).  With --stress, stress-ng --cpu 1 runs
 # beside everything.  FIGURE: lat_syscall, lat_pipe or bw_mem (default
@@ -109,18 +108,60 @@ calibrate() {
 	    --budget 600 --a "$a" --b "$b" $cmd | jq -r '.ratio'
 }
 
-# scaled FIGURE COST0 RATIO0 TARGET: the cost that gives TARGET (0.05 for
-# 5%) when COST0 gave RATIO0, scaled linearly (to a whole count of
-# links for the shim, a duty of three decimals for the hog).  A slower
-# bandwidth is a ratio below 1.
-scaled() {
-	awk -v c="$2" -v r="$3" -v t="$4" -v f="$1" 'BEGIN {
-		e = f == "bw_mem" ? 1 - r : r - 1
-		if (e <= 0) { print "-"; exit }
-		x = c * t / e
+# next_cost FIGURE TARGET POINTS: the next cost to try for TARGET (0.05
+# for 5%) from the file POINTS of "cost effect" lines (the effect a
+# fraction, a bandwidth's drop counted as positive): between the two
+# nearest points that bracket it, linearly; else scaled from the nearest
+# point (four times the cost where none had an effect).  A whole count of
+# links for the shim, a duty of three decimals (at most 1) for the hog.
+next_cost() {
+	awk -v t="$2" -v f="$1" '
+	{ c[NR] = $1; e[NR] = $2 }
+	END {
+		lo = hi = best = 0
+		for (i = 1; i <= NR; i++) {
+			if (e[i] <= t && (!lo || e[i] > e[lo])) lo = i
+			if (e[i] > t && (!hi || e[i] < e[hi])) hi = i
+			if (!best || (e[i] - t) ^ 2 < (e[best] - t) ^ 2) best = i
+		}
+		if (lo && hi && e[hi] > e[lo])
+			x = c[lo] + (c[hi] - c[lo]) * (t - e[lo]) / (e[hi] - e[lo])
+		else if (e[best] > 0)
+			x = c[best] * t / e[best]
+		else
+			x = 4 * c[best]
 		if (f == "bw_mem") { if (x > 1) x = 1; printf "%.3f\n", x }
-		else printf "%d\n", x + 0.5
-	}'
+		else printf "%d\n", x < 1 ? 1 : x + 0.5
+	}' "$3"
+}
+
+# search FIGURE TARGET: the cost whose calibrated effect is nearest
+# TARGET, after at most four calibrations, each point kept in
+# $tmp/points.FIGURE for the next target.  A short chain costs less a
+# link than a long one (out-of-order execution hides it), so the cost is
+# searched, not scaled once.
+search() {
+	pts=$tmp/points.$1
+	k=0
+	while [ "$k" -lt 4 ]; do
+		c=$(next_cost "$1" "$2" "$pts")
+		if ! awk -v c="$c" '$1 == c { found = 1 } END { exit !found }' "$pts"; then
+			r=$(calibrate "$1" "$c")
+			echo "bench-ab.sh: $1: cost $c gave B/A $r over $cal_rounds rounds" >&2
+			effect "$1" "$c" "$r" >>"$pts"
+		fi
+		awk -v c="$c" -v t="$2" '$1 == c { d = $2 - t; if (d < 0) d = -d
+		    exit !(d <= t / 4) }' "$pts" && break
+		k=$((k + 1))
+	done
+	awk -v t="$2" '{ d = $2 - t; if (d < 0) d = -d
+	    if (NR == 1 || d < bd) { bd = d; bc = $1 } } END { print bc }' "$pts"
+}
+
+# effect FIGURE COST RATIO: the "cost effect" line of a calibration.
+effect() {
+	awk -v c="$2" -v r="$3" -v f="$1" 'BEGIN {
+		printf "%s %.6f\n", c, f == "bw_mem" ? 1 - r : r - 1 }'
 }
 
 # The conditions: "figure cost label" lines, A/A first.
@@ -134,20 +175,12 @@ for fig in lat_syscall lat_pipe bw_mem; do
 	esac
 	r0=$(calibrate "$fig" "$c0")
 	echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over $cal_rounds rounds"
-	# A short chain costs less a link than a long one: calibrate again
-	# at the cost scaled to 5%, and scale from there.
-	c1=$(scaled "$fig" "$c0" "$r0" 0.05)
-	if [ "$c1" != - ] && [ "$c1" != "$c0" ]; then
-		c0=$c1
-		r0=$(calibrate "$fig" "$c0")
-		echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over $cal_rounds rounds"
-	fi
+	effect "$fig" "$c0" "$r0" >"$tmp/points.$fig"
 	echo "$fig 0 A/A" >>"$tmp/conds"
 	targets="0.05"
 	[ "$fig" != lat_syscall ] || targets="0.03 0.05"
 	for t in $targets; do
-		c=$(scaled "$fig" "$c0" "$r0" "$t")
-		[ "$c" != - ] || { echo "bench-ab.sh: $fig: cost $c0 had no effect" >&2; continue; }
+		c=$(search "$fig" "$t")
 		echo "$fig $c +$(awk -v t="$t" 'BEGIN { print t * 100 }')%" >>"$tmp/conds"
 	done
 done
