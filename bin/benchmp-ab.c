@@ -558,7 +558,8 @@ ab_look(const struct ab_opts *o, struct ab_table *t)
 
 		if (f->settled || f->n < o->min_rounds)
 			continue;
-		if (bm__paired_logratio(f->a, f->b, f->n, level, o->test, &st) != 0)
+		if (bm__paired_logratio(f->a, f->b, f->n, level, o->test,
+		    &st) != 0)
 			continue;
 		f->verdict = ab_verdict_of(f, &st, o->threshold);
 		f->settled = f->verdict != AB_UNDECIDED;
