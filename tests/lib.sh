@@ -4,6 +4,11 @@
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
 bin=$top_builddir/bin
+# The scripts take benchmp-stats from beside them, from ../build/bin, or
+# from PATH, as an installed user has it: a build directory of another
+# name (build-ci, distcheck's _build/sub) is found through PATH, last.
+PATH=$PATH:$(cd "$bin" && pwd)
+export PATH
 me=${0##*/}
 failures=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchmp-test.XXXXXX") || exit 99
