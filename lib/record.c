@@ -170,11 +170,11 @@ rec_overhead_flagged(const bm_ctx *ctx, const bm_record *rec)
  * How a record's judgement bears on noisy: 1 when it flags the figure (a
  * disagreement, a contradiction, a share of disturbed intervals that
  * bm__stats_disturbed() calls disturbed, or given overheads that make a
- * large share of its intervals, rec_overhead_flagged); -1 when the processes agreed
- * and the statistics are over their answers alone (x, n values): then the
- * interval of a few equal answers (three rounds cannot bound a median
- * at 95%) says nothing the agreement rule has not; 0 otherwise, the
- * interval decides.
+ * large share of its intervals, rec_overhead_flagged); -1 when the
+ * processes agreed and the statistics are over their answers alone (x, n
+ * values): then the interval of a few equal answers (three rounds cannot
+ * bound a median at 95%) says nothing the agreement rule has not; 0
+ * otherwise, the interval decides.
  */
 static int
 rec_flagged(const bm_ctx *ctx, const bm_record *rec, const double *x,

@@ -7,8 +7,9 @@
 # tells a reader nothing they can check.  Each line of doc, lib, bin,
 # scripts, tests, README.md and CONTRIBUTING.md that has one of those
 # words fails, except the uses of "session" for a process session
-# (setsid), a shell run and Open MPI's session directories, listed below.  Given files as
-# arguments, the script checks those instead (its own test below).
+# (setsid), a shell run and Open MPI's session directories, listed
+# below.  Given files as arguments, the script checks those instead (its
+# own test below).
 . "$top_srcdir/tests/lib.sh"
 
 src=$top_srcdir
