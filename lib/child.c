@@ -41,6 +41,12 @@ enum child_phase {
 #define CHILD_GO_WAIT_MS ((BM__ENGINE_INIT_BOUNDS + 1) * 60000)
 /* How long a finished worker waits for the exit byte before leaving. */
 #define CHILD_EXIT_WAIT_MS 60000
+/*
+ * A kept worker waits for its next visit as long as its parent waits for
+ * the scheduler (serve.c's hour), and a minute more; the parent's end
+ * closes the pipe before that.
+ */
+#define CHILD_KEEP_WAIT_MS (3660 * 1000)
 
 /* Everything one worker knows; lives on the worker's stack. */
 struct bm_state {
@@ -255,6 +261,43 @@ child_finish(bm_state *s)
 }
 
 /*
+ * A kept worker's end of a visit: send the record, then wait for the
+ * parent.  On BM__CMD_AGAIN the worker forgets the visit and warms up
+ * again (the buffers, files and partners that initialize set up stay);
+ * on BM__CMD_QUIT it cleans up and exits as child_finish() does.
+ */
+static void
+child_visit_end(bm_state *s)
+{
+	unsigned char cmd = 0;
+	int rc;
+
+	child_send_record(s, BM__MSG_RESULT, 0);
+	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_KEEP_WAIT_MS);
+	if (rc != 0)
+		_exit(BM__EXIT_PARENT);
+	if (cmd == BM__CMD_QUIT) {
+		if (s->bench->cleanup != NULL &&
+		    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0) {
+			s->count = 0;
+			s->nops = 0;
+			child_send_record(s, BM__MSG_FAIL, rc);
+			_exit(BM__EXIT_FAIL);
+		}
+		child_send(s, BM__MSG_CLEAN);
+		_exit(BM__EXIT_OK);
+	}
+	if (cmd != BM__CMD_AGAIN)
+		child_fail(s, -EPROTO);
+	s->phase = CHILD_WARMUP;
+	s->ready_sent = 0;
+	s->count = 0;
+	s->nops = 0;
+	s->disturbed = s->discarded = s->bound_hit = s->stopped = 0;
+	s->discarded_ns = 0;
+}
+
+/*
  * Choose the count for the next call from the last one: grow quickly while
  * the interval is far too short, then scale to aim just past enough.
  */
@@ -437,8 +480,13 @@ bm_interval(bm_state *s)
 			}
 			break;
 		case CHILD_COOLDOWN:
-			if (child_poll_cmd(s) == BM__CMD_RESULT)
+			if (child_poll_cmd(s) != BM__CMD_RESULT)
+				break;
+			if (!s->plan->keep)
 				child_finish(s);
+			child_visit_end(s);
+			/* The count stays: the benchmark is warm at it. */
+			again = 1;
 			break;
 		}
 		/*

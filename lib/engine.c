@@ -54,6 +54,13 @@ uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
 #define ENGINE_PLAN_MARGIN 2.0
 /* The shortest interval when workers outnumber CPUs: 20 ms. */
 #define ENGINE_SHARED_ENOUGH_US 20000u
+/* A served figure's warmup before each visit after a worker set's first. */
+#define ENGINE_SERVE_WARMUP_US 2000u
+/*
+ * The same for a figure that warms up fully before every round (across
+ * CPUs: the other CPU must leave its idle state): 10 ms.
+ */
+#define ENGINE_SERVE_FULL_WARMUP_US 10000u
 
 /* One worker as the parent sees it. */
 struct engine_worker {
@@ -80,9 +87,11 @@ struct engine {
 	unsigned round;		/* which round of fresh workers runs */
 	uint64_t t0;		/* when the rounds started */
 	uint64_t t1;		/* when the second round started, or 0 */
+	int serving;		/* a scheduler asks for visits (serve.c) */
 };
 
-static uint64_t engine_phase_timeout(const bm_options *o, uint64_t enough_us);
+static uint64_t engine_phase_timeout(const bm_options *o, unsigned reps,
+    uint64_t enough_us);
 
 /*
  * Name a byte a worker sent in a message: itself when it is printable
@@ -452,6 +461,13 @@ engine_ended(struct engine *e, unsigned i, unsigned char want,
 	int rc;
 
 	for (;;) {
+		/*
+		 * A kept worker exits right after its cleanup's byte: no
+		 * death (its status is checked when it is reaped), and its
+		 * pipe's end of file is no news.
+		 */
+		if (want == BM__MSG_CLEAN && (e->w[i].seen & flag))
+			return 0;
 		pfd.fd = e->w[i].resp;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
@@ -742,20 +758,18 @@ engine_phase(struct engine *e, enum bm__phase phase, int status, int *more)
 }
 
 /*
- * The protocol, from forking to the last record.  The hook's WARM phase is
- * right before the start bytes, so that processes meeting there (MPI
- * ranks) leave warmup together, and TIMED when the intervals are done, so
- * that every worker keeps loading its machine until the slowest of them
- * has finished (lmbench's cooldown, across machines).
+ * Fork the workers and see them through initialize and their first pass;
+ * *pass_us is how long that pass took.
  */
 static int
-engine_drive(struct engine *e)
+engine_start(struct engine *e, uint64_t *pass_us)
 {
 	const struct bm__plan *p = &e->plan;
-	uint64_t t0, t1, pass_us, steal0 = UINT64_MAX, steal1;
+	uint64_t t0;
 	unsigned i;
 	int rc;
 
+	*pass_us = 0;
 	for (i = 0; i < p->parallel; i++) {
 		if (bm__signals_caught())
 			return engine_interrupted(e);
@@ -777,15 +791,34 @@ engine_drive(struct engine *e)
 	 * outlasts enough (a page-fault pass over gigabytes), the intervals
 	 * are as long as it, and so is the bound on waiting for them.
 	 */
-	pass_us = (bm__deadline_now() - t0) / 1000u;
-	if (rc == 0 && e->o->timeout_us == 0 && pass_us > p->enough_us)
-		e->phase_timeout_ns = engine_phase_timeout(e->o, pass_us);
+	*pass_us = (bm__deadline_now() - t0) / 1000u;
+	if (rc == 0 && e->o->timeout_us == 0 && *pass_us > p->enough_us)
+		e->phase_timeout_ns = engine_phase_timeout(e->o,
+		    p->repetitions, *pass_us);
+	return rc;
+}
+
+/*
+ * Warm up, time the intervals and collect every worker's record.  The
+ * hook's WARM phase is right before the start bytes, so that processes
+ * meeting there (MPI ranks) leave warmup together, and TIMED when the
+ * intervals are done, so that every worker keeps loading its machine
+ * until the slowest of them has finished (lmbench's cooldown, across
+ * machines).
+ */
+static int
+engine_measure(struct engine *e, uint64_t pass_us)
+{
+	const struct bm__plan *p = &e->plan;
+	uint64_t t1, steal0 = UINT64_MAX, steal1;
+	int rc = 0;
+
 	/*
 	 * The first pass ran the benchmark untimed too: the warmup counts
 	 * from its start, so a first pass over a gigabyte that outlasts it
 	 * is not followed by another whole operation per round.
 	 */
-	if (rc == 0 && p->warmup_us > pass_us)
+	if (p->warmup_us > pass_us)
 		rc = engine_wait(e, 0, 0, (p->warmup_us - pass_us) * 1000u,
 		    "warm up");
 	if (rc == 0)
@@ -814,10 +847,26 @@ engine_drive(struct engine *e)
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_RESULT, W_RESULT,
 		    e->phase_timeout_ns, "send its record");
+	return rc;
+}
+
+/*
+ * See the workers through cleanup and reap them.  A worker of a round
+ * cleans up right after its record and exits on BM__CMD_EXIT; a kept one
+ * is told to clean up (BM__CMD_QUIT) and exits after.
+ */
+static int
+engine_finish(struct engine *e, int kept)
+{
+	unsigned i;
+	int rc = 0;
+
+	if (kept)
+		rc = engine_send_all(e, BM__CMD_QUIT);
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_CLEAN, W_CLEAN,
 		    e->phase_timeout_ns, "clean up");
-	if (rc == 0)
+	if (rc == 0 && !kept)
 		rc = engine_send_all(e, BM__CMD_EXIT);
 	/*
 	 * A worker reaped by another waiter (W_LOST) sent its record and
@@ -833,6 +882,21 @@ engine_drive(struct engine *e)
 		    WEXITSTATUS(e->w[i].wstatus) != BM__EXIT_OK))
 			rc = engine_died(e, i);
 	}
+	return rc;
+}
+
+/* The protocol of one round of fresh workers, from forking to reaping. */
+static int
+engine_drive(struct engine *e)
+{
+	uint64_t pass_us;
+	int rc;
+
+	rc = engine_start(e, &pass_us);
+	if (rc == 0)
+		rc = engine_measure(e, pass_us);
+	if (rc == 0)
+		rc = engine_finish(e, 0);
 	return rc;
 }
 
@@ -913,7 +977,7 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
  * nanoseconds.  Each round of fresh workers has its own bounds.
  */
 static uint64_t
-engine_phase_timeout(const bm_options *o, uint64_t enough_us)
+engine_phase_timeout(const bm_options *o, unsigned reps, uint64_t enough_us)
 {
 	double ns, share = (double)o->parallel / bm_cpus_allowed();
 
@@ -921,7 +985,7 @@ engine_phase_timeout(const bm_options *o, uint64_t enough_us)
 		return o->timeout_us * 1000u;
 	ns = (double)ENGINE_BASE_TIMEOUT_NS + ENGINE_PLAN_MARGIN *
 	    (double)enough_us *
-	    1000.0 * (o->repetitions + 8.0) * (share > 1 ? share : 1);
+	    1000.0 * (reps + 8.0) * (share > 1 ? share : 1);
 	return ns > ENGINE_MAX_TIMEOUT_US * 1000.0 ?
 	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
 }
@@ -968,7 +1032,7 @@ engine_more(struct engine *e, unsigned min, unsigned max, double precision,
 	}
 	if (done >= max)
 		return 0;
-	if ((rc = bm__result_merge(e->ctx, e->res, e->o->repetitions)) != 0)
+	if ((rc = bm__result_merge(e->ctx, e->res, e->plan.repetitions)) != 0)
 		return rc;
 	/* The interval the record will show, floor included. */
 	bm__stats_interval(st, BM__CI_FLOOR, &lo, &hi);
@@ -1013,11 +1077,11 @@ engine_over_budget(struct engine *e)
 	return 1;
 }
 
-/* Make room for the samples of one more round and forget the last workers. */
+/* Make room for the samples of one more round (or visit). */
 static int
-engine_next_round(struct engine *e)
+engine_grow(struct engine *e)
 {
-	size_t per = (size_t)e->o->parallel * e->o->repetitions;
+	size_t per = (size_t)e->o->parallel * e->plan.repetitions;
 	bm_sample *grown;
 
 	grown = realloc(e->res->samples, (e->round + 1) * per *
@@ -1027,9 +1091,16 @@ engine_next_round(struct engine *e)
 		    "round %u", e->round + 1);
 	e->res->samples = grown;
 	memset(grown + e->round * per, 0, per * sizeof(*grown));
+	return 0;
+}
+
+/* Make room for the samples of one more round and forget the last workers. */
+static int
+engine_next_round(struct engine *e)
+{
 	memset(e->w, 0, e->o->parallel * sizeof(*e->w));
 	e->nw = 0;
-	return 0;
+	return engine_grow(e);
 }
 
 /*
@@ -1043,7 +1114,7 @@ engine_next_round(struct engine *e)
 static int
 engine_rounds_run(struct engine *e)
 {
-	size_t per = (size_t)e->o->parallel * e->o->repetitions;
+	size_t per = (size_t)e->o->parallel * e->plan.repetitions;
 	unsigned min, max, pct;
 	double precision;
 	int rc, more;
@@ -1063,7 +1134,7 @@ engine_rounds_run(struct engine *e)
 		e->plan.warmup_us = engine_warmup_us(e->o, e->round);
 		rc = engine_next_round(e);
 		e->phase_timeout_ns = engine_phase_timeout(e->o,
-		    e->plan.enough_us);
+		    e->plan.repetitions, e->plan.enough_us);
 		if (rc == 0)
 			rc = engine_drive(e);
 		engine_kill_all(e);
@@ -1085,6 +1156,148 @@ engine_rounds_run(struct engine *e)
 		if (rc != 0 || !more)
 			return rc;
 	}
+}
+
+/* Order doubles for qsort. */
+static int
+engine_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median time per operation of visit number e->round, across its
+ * workers' intervals: what the scheduler pairs and judges precision on.
+ */
+static double
+engine_visit_median(const struct engine *e)
+{
+	size_t per = (size_t)e->plan.parallel * e->plan.repetitions, i, n = 0;
+	const bm_sample *x = e->res->samples + (size_t)e->round * per;
+	double *v, med = NAN;
+
+	if ((v = malloc(per * sizeof(*v))) == NULL)
+		return NAN;
+	for (i = 0; i < per; i++)
+		if (x[i].n > 0)
+			v[n++] = x[i].ns / (double)x[i].n;
+	if (n > 0) {
+		qsort(v, n, sizeof(*v), engine_cmp);
+		med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return med;
+}
+
+/*
+ * A kept worker set's next visit: forget the flags of the last one and
+ * ask each worker to warm up again, then wait for its first pass.
+ */
+static int
+engine_again(struct engine *e)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < e->nw; i++)
+		e->w[i].seen &= ~(unsigned)(W_READY | W_DONE | W_RESULT);
+	rc = engine_send_all(e, BM__CMD_AGAIN);
+	if (rc == 0)
+		rc = engine_wait(e, BM__MSG_READY, W_READY,
+		    e->phase_timeout_ns, "finish its first pass");
+	return rc;
+}
+
+/*
+ * One visit of a served figure: on the kept workers, or on fresh ones
+ * when there are none or the scheduler asks (the previous set cleans up
+ * and exits first).  The first visit of a set warms up as a round does,
+ * the later ones ENGINE_SERVE_WARMUP_US at most: the set is warm, and the
+ * other figures ran in between for only tens of milliseconds.
+ */
+static int
+engine_visit(struct engine *e, int fresh)
+{
+	uint64_t pass_us = 0, later;
+	int rc = 0;
+
+	if (fresh && e->nw > 0) {
+		rc = engine_finish(e, 1);
+		engine_kill_all(e);
+		engine_close_all(e);
+		memset(e->w, 0, e->o->parallel * sizeof(*e->w));
+		e->nw = 0;
+	}
+	if (rc == 0)
+		rc = engine_grow(e);
+	if (rc != 0)
+		return rc;
+	later = engine_warmup_us(e->o, 1);
+	if (later > ENGINE_SERVE_WARMUP_US && later < e->o->warmup_us)
+		later = ENGINE_SERVE_WARMUP_US;
+	else if (later > ENGINE_SERVE_FULL_WARMUP_US)
+		later = ENGINE_SERVE_FULL_WARMUP_US;
+	e->plan.warmup_us = e->nw == 0 ? engine_warmup_us(e->o, e->round) :
+	    later;
+	e->plan.percentiles = e->round == 0 ? e->o->percentiles : 0;
+	if (e->nw == 0)
+		rc = engine_start(e, &pass_us);
+	else
+		rc = engine_again(e);
+	if (rc == 0)
+		rc = engine_measure(e, pass_us);
+	return rc;
+}
+
+/*
+ * Serve the figure to a scheduler: announce it, then one visit per
+ * command until the scheduler ends it, each answered with its median and
+ * times.  The visits are the figure's rounds: its value and interval come
+ * from them as from rounds of fresh processes.
+ */
+static int
+engine_serve(struct engine *e)
+{
+	size_t per = (size_t)e->o->parallel * e->plan.repetitions;
+	unsigned seq = ++e->ctx->serve.figures;
+	uint64_t t0;
+	double timed0;
+	int rc, cmd;
+
+	rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
+	    e->plan.parallel, e->plan.repetitions,
+	    (unsigned long long)e->plan.enough_us);
+	for (e->round = 0; rc == 0; e->round++) {
+		if ((rc = bm__serve_next(e->ctx, &cmd)) != 0 ||
+		    cmd == BM__SERVE_END)
+			break;
+		t0 = bm__deadline_now();
+		timed0 = e->res->interference.timed_s;
+		rc = engine_visit(e, cmd == BM__SERVE_FRESH);
+		if (rc == 0 && bm__signals_caught())
+			rc = engine_interrupted(e);
+		if (rc != 0)
+			break;
+		e->res->processes = e->round + 1;
+		e->res->nsamples = (size_t)(e->round + 1) * per;
+		rc = bm__result_check_overhead(e->ctx,
+		    e->res->samples + e->round * per, per);
+		if (rc == 0)
+			rc = bm__serve_say(e->ctx, "visit %u %u %.6g %.0f "
+			    "%llu", seq, e->round, engine_visit_median(e),
+			    (e->res->interference.timed_s - timed0) * 1e9,
+			    (unsigned long long)(bm__deadline_now() - t0));
+	}
+	if (rc == 0 && e->nw > 0)
+		rc = engine_finish(e, 1);
+	engine_kill_all(e);
+	engine_close_all(e);
+	if (rc == 0 && e->round == 0)
+		rc = bm__fail(e->ctx, BM_EPROTO, "the scheduler ended the "
+		    "figure before its first visit");
+	return rc;
 }
 
 /*
@@ -1121,6 +1334,22 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	p->shared = o->parallel > bm_cpus_allowed();
 	if (p->shared && p->enough_us < ENGINE_SHARED_ENOUGH_US)
 		p->enough_us = ENGINE_SHARED_ENOUGH_US;
+	/*
+	 * A served figure's visit is a round of kept workers that times
+	 * about the scheduler's visit length: the options' intervals, each
+	 * longer when theirs would be shorter.  (More intervals instead
+	 * would make a visit of an operation longer than the interval, one
+	 * interval each, last that many operations.)  Its single operations
+	 * are all timed on the first visit.
+	 */
+	if (e->serving) {
+		uint64_t want = (e->ctx->serve.visit_us + p->repetitions - 1) /
+		    p->repetitions;
+
+		p->keep = 1;
+		if (want > p->enough_us)
+			p->enough_us = want;
+	}
 }
 
 /*
@@ -1176,11 +1405,16 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	if ((rc = engine_fd_room(ctx, o->parallel)) != 0)
 		goto out;
+	if ((rc = bm__serve_open(ctx)) < 0)
+		goto out;
+	e.serving = rc;
+	rc = 0;
 	engine_plan(&e, b, o, &cal);
 
 	e.o = o;
 	e.res = res;
-	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.enough_us);
+	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.repetitions,
+	    e.plan.enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
@@ -1190,7 +1424,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		goto out;
 	}
 	res->parallel = o->parallel;
-	res->repetitions = o->repetitions;
+	res->repetitions = e.plan.repetitions;
 	res->warmup_us = o->warmup_us;
 	res->later_warmup_us = engine_warmup_us(o, 1);
 	res->enough_us = e.plan.enough_us;
@@ -1205,11 +1439,11 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	signals = 1;
 	t0 = bm__deadline_now();
 	e.t0 = t0;
-	rc = engine_rounds_run(&e);
+	rc = e.serving ? engine_serve(&e) : engine_rounds_run(&e);
 	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
 	engine_throttle(&thr0, res);
 	if (rc == 0)
-		rc = bm__result_merge(ctx, res, o->repetitions);
+		rc = bm__result_merge(ctx, res, e.plan.repetitions);
 	if (rc == 0)
 		rc = engine_phase(&e, BM__PHASE_MEASURED, 0, NULL);
 out:

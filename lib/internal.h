@@ -282,6 +282,27 @@ void bm__tsc_settle(bm_ctx *ctx);
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
 
+/*
+ * A scheduler's channel (serve.c): with BENCHMP_SERVE=IN,OUT[,VISIT_US]
+ * set, every bm_run() announces its figure on OUT and measures one visit
+ * (a round of kept workers) for each command it reads on IN, until told
+ * to end.  opened is 0 until the variable was read, then 1 (none) or 2.
+ */
+struct bm__serve {
+	int opened;
+	int in, out;		/* the descriptors, -1 without a scheduler */
+	unsigned figures;	/* figures announced so far */
+	uint64_t visit_us;	/* the timed length a visit aims at */
+	char buf[128];		/* a command line read in part */
+	size_t len;
+};
+
+enum bm__serve_cmd {
+	BM__SERVE_VISIT = 1,	/* measure one visit on the kept workers */
+	BM__SERVE_FRESH,	/* the same on fresh workers */
+	BM__SERVE_END		/* no more visits: report the figure */
+};
+
 /* The context behind bm_ctx. */
 struct bm_ctx {
 	bm__timer timer;
@@ -301,6 +322,7 @@ struct bm_ctx {
 	int regions_off;	/* BENCHMP_REGIONS=off: regions are NULL */
 	unsigned timer_builds;	/* timers built, for the tests */
 	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
+	struct bm__serve serve;	/* a scheduler's channel (serve.c) */
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[BM__ERR_MAX];
 };
@@ -308,6 +330,14 @@ struct bm_ctx {
 /* Record an error's detail on the context and return err. */
 int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* serve.c: 1 when a scheduler serves this process's runs, 0 when none. */
+int bm__serve_open(bm_ctx *ctx);
+/* Write one line to the scheduler; 0 or a negative error. */
+int bm__serve_say(bm_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Wait for the scheduler's next command (enum bm__serve_cmd) in *cmd. */
+int bm__serve_next(bm_ctx *ctx, int *cmd);
 
 /*
  * The worker plan: what every worker of a run is to do, built once by
@@ -329,6 +359,7 @@ struct bm__plan {
 	double loop_o_cycles;		/* cycles: once per operation */
 	int shared;			/* more workers than CPUs */
 	int interference;		/* account for interference */
+	int keep;			/* served: a worker stays for visits */
 };
 
 /*
@@ -353,6 +384,8 @@ enum {
 	BM__CMD_START = 'S',	/* leave warmup, start timing */
 	BM__CMD_RESULT = 'R',	/* send your record */
 	BM__CMD_EXIT = 'X',	/* exit */
+	BM__CMD_AGAIN = 'A',	/* kept worker: warm up and time a visit */
+	BM__CMD_QUIT = 'Q',	/* kept worker: clean up, then exit */
 	BM__MSG_INIT = 'i',	/* initialize returned */
 	BM__MSG_READY = 'r',	/* first untimed pass done, warming up */
 	BM__MSG_DONE = 'd',	/* all intervals recorded, cooling down */

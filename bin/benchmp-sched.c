@@ -1,0 +1,512 @@
+/* benchmp-sched.c: a suite (or an A/B) as one experiment: tools kept as measurement servers, their figures visited in short slices across the whole budget. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "benchmp.h"
+#include "common/ab.h"
+#include "common/sched.h"
+
+
+static struct sched *sched_self;
+
+/* Print the usage line to f. */
+static void
+sched_usage_line(FILE *f)
+{
+	fprintf(f, "usage: %s [--budget S] [--visit MS] [--fresh-every N] "
+	    "[--precision P] [--seed N] [--progress|--quiet] [--stats FILE]\n"
+	    "       [--outdir DIR]\n"
+	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
+	    "[--allow-undecided]] [PLAN|-]\n", SCHED_NAME);
+}
+
+/* A usage error: one line, the usage, exit 2. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+sched_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", SCHED_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	sched_usage_line(stderr);
+	exit(SCHED_EXIT_USAGE);
+}
+
+/* Parse a number option within [lo, hi], or exit 2 naming it. */
+static double
+sched_number(const char *name, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+		sched_usage_error("%s: '%.40s' is not a number from %g to %g",
+		    name, s, lo, hi);
+	return v;
+}
+
+/* The help text. */
+static void __attribute__((noreturn))
+sched_help(void)
+{
+	sched_usage_line(stdout);
+	printf("\nRun the plan's tools as measurement servers and visit each "
+	    "figure in short\nslices, in a random order renewed every sweep, "
+	    "until the budget ends; then\nprint each tool's output in plan "
+	    "order.  With --a and --b, run each tool in\nboth arms and pair "
+	    "their visits in time: a verdict per figure.\n\n"
+	    "  --budget S        the time to spread the visits over (default "
+	    "90)\n"
+	    "  --visit MS        the timed length of one visit (default 20)\n"
+	    "  --fresh-every N   fresh workers every N visits (default 10; "
+	    "0 never)\n"
+	    "  --precision P     end a figure once its interval is within "
+	    "+-P%%\n"
+	    "  --seed N          the order's seed (default: the time)\n"
+	    "  --stats FILE      the run's times and visits as JSON\n"
+	    "  --outdir DIR      each line's output, messages and exit status "
+	    "in\n                    DIR/N.out, N.err, N.rc (N the line)\n"
+	    "  --threshold P     A/B: the change that matters (default 2%%)\n"
+	    "  --json            A/B: one JSON object per figure\n"
+	    "  --allow-undecided A/B: exit 0 when a figure is undecided\n");
+	exit(0);
+}
+
+/* Parse the command line into s->o. */
+static void
+sched_options(struct sched *s, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "budget", required_argument, NULL, 'B' },
+		{ "visit", required_argument, NULL, 'v' },
+		{ "fresh-every", required_argument, NULL, 'f' },
+		{ "precision", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", required_argument, NULL, 'S' },
+		{ "outdir", required_argument, NULL, 'O' },
+		{ "a", required_argument, NULL, 'a' },
+		{ "b", required_argument, NULL, 'b' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "allow-undecided", no_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sched_opts *o = &s->o;
+	int c;
+
+	o->budget = 90;
+	o->visit_us = 20000;
+	o->fresh_every = 10;
+	o->threshold = 0.02;
+	o->seed = (unsigned long)time(NULL);
+	o->progress = -1;
+	while ((c = getopt_long(argc, argv, "hV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'B':
+			o->budget = sched_number("--budget", optarg, 1, 86400);
+			break;
+		case 'v':
+			o->visit_us = (uint64_t)(sched_number("--visit", optarg,
+			    1, 10000) * 1000);
+			break;
+		case 'f':
+			o->fresh_every = (unsigned)sched_number("--fresh-every",
+			    optarg, 0, 100000);
+			break;
+		case 'p':
+			o->precision = sched_number("--precision", optarg,
+			    0.01, 100) / 100;
+			break;
+		case 's':
+			o->seed = (unsigned long)sched_number("--seed", optarg, 0,
+			    4294967295.0);
+			break;
+		case 'P':
+			o->progress = 1;
+			break;
+		case 'q':
+			o->progress = 0;
+			break;
+		case 'S':
+			o->stats = optarg;
+			break;
+		case 'O':
+			o->outdir = optarg;
+			break;
+		case 'a':
+			o->a = optarg;
+			break;
+		case 'b':
+			o->b = optarg;
+			break;
+		case 't':
+			o->threshold = sched_number("--threshold", optarg, 0.01,
+			    100) / 100;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'u':
+			o->allow_undecided = 1;
+			break;
+		case 'h':
+			sched_help();
+		case 'V':
+			printf("%s %s\n", SCHED_NAME, bm_version());
+			exit(0);
+		default:
+			sched_usage_line(stderr);
+			exit(SCHED_EXIT_USAGE);
+		}
+	}
+	if ((o->a == NULL) != (o->b == NULL))
+		sched_usage_error("--a and --b go together");
+	if (argc - optind > 1)
+		sched_usage_error("one plan at most");
+	o->plan = optind < argc ? argv[optind] : "-";
+	if (o->progress < 0)
+		o->progress = isatty(STDERR_FILENO);
+}
+
+/* The signal handler: note the first signal and wake the loop. */
+static void
+sched_on_signal(int sig)
+{
+	int saved = errno;
+	char b = 0;
+
+	if (sched_self->caught == 0)
+		sched_self->caught = sig;
+	(void)write(sched_self->sigpipe[1], &b, 1);
+	errno = saved;
+}
+
+/* Catch the signals that end the run, so that no tool outlives it. */
+static void
+sched_signals(struct sched *s)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+	    SIGUSR2, SIGALRM };
+	struct sigaction sa;
+	size_t i;
+
+	if (pipe2(s->sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+		sched_say("pipe: %s", strerror(errno));
+		exit(SCHED_EXIT_FAIL);
+	}
+	sched_self = s;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sched_on_signal;
+	(void)sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		(void)sigaction(sigs[i], &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Build the processes of the plan: one a line, or two (A and B). */
+static void
+sched_build(struct sched *s)
+{
+	char **pre[2] = { NULL, NULL };
+	size_t i, k, arms = s->o.a != NULL ? 2 : 1, npre[2] = { 0, 0 };
+	const char *err = NULL;
+
+	for (k = 0; k < arms && arms == 2; k++) {
+		pre[k] = ab_split_words(k == 0 ? s->o.a : s->o.b, &err);
+		if (pre[k] == NULL)
+			sched_usage_error("--%c: %s", k == 0 ? 'a' : 'b', err);
+		while (pre[k][npre[k]] != NULL)
+			npre[k]++;
+	}
+	s->np = s->plan.n * arms;
+	s->procs = calloc(s->np, sizeof(*s->procs));
+	s->live = calloc(s->np, sizeof(*s->live));
+	if (s->procs == NULL || s->live == NULL) {
+		sched_say("out of memory");
+		exit(SCHED_EXIT_FAIL);
+	}
+	for (i = 0; i < s->plan.n; i++) {
+		const struct sched_line *l = &s->plan.line[i];
+
+		for (k = 0; k < arms; k++) {
+			struct sched_proc *p = &s->procs[i * arms + k];
+			size_t n = (arms == 2 ? npre[k] : 0) + l->argc;
+
+			p->argv = calloc(n + 1, sizeof(*p->argv));
+			if (p->argv == NULL) {
+				sched_say("out of memory");
+				exit(SCHED_EXIT_FAIL);
+			}
+			if (arms == 2)
+				memcpy(p->argv, pre[k], npre[k] *
+				    sizeof(*p->argv));
+			memcpy(p->argv + (arms == 2 ? npre[k] : 0), l->argv,
+			    l->argc * sizeof(*p->argv));
+			p->line = (unsigned)i + 1;
+			p->arm = arms == 2 ? (char)('A' + k) : 0;
+			p->once = l->once;
+			p->figures = l->figures;
+			p->cmd = p->resp = p->out = -1;
+		}
+	}
+	/* The words stay referenced by the processes' argv. */
+}
+
+/*
+ * The exit status a process's caller sees: its own, 128 + a signal, 1
+ * for a protocol failure, or -1 when it never ran.
+ */
+static int
+sched_status(const struct sched_proc *p)
+{
+	if (p->state == SCHED_P_NEW)
+		return -1;
+	if (p->state != SCHED_P_GONE || WIFSIGNALED(p->status))
+		return p->state == SCHED_P_GONE ? 128 + WTERMSIG(p->status) :
+		    137;
+	if (WEXITSTATUS(p->status) != 0)
+		return WEXITSTATUS(p->status);
+	return p->why[0] != '\0' ? 1 : 0;
+}
+
+/* Write each process's output and exit status to --outdir; 0 or -1. */
+static int
+sched_write_outdir(const struct sched *s)
+{
+	char path[4096];
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < s->np; i++) {
+		const struct sched_proc *p = &s->procs[i];
+		const char *ext[2] = { "out", "rc" };
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), "%s/%u%s.%s", s->o.outdir,
+			    p->line, p->arm == 'A' ? "-A" : p->arm == 'B' ?
+			    "-B" : "", ext[k]);
+			if ((f = fopen(path, "w")) == NULL)
+				return -1;
+			if (k == 0 && p->tlen > 0)
+				(void)fwrite(p->text, 1, p->tlen, f);
+			if (k == 1)
+				fprintf(f, "%d\n", sched_status(p));
+			if (fclose(f) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Print what each process of the plan printed, in plan order. */
+static int
+sched_print_outputs(const struct sched *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->np; i++)
+		if (s->procs[i].tlen > 0 &&
+		    fwrite(s->procs[i].text, 1, s->procs[i].tlen, stdout) !=
+		    s->procs[i].tlen)
+			return -1;
+	return 0;
+}
+
+/*
+ * Say which processes failed (exit status, signal, protocol) on stderr;
+ * return how many.
+ */
+static unsigned
+sched_failures(const struct sched *s)
+{
+	unsigned bad = 0;
+	size_t i;
+
+	for (i = 0; i < s->np; i++) {
+		const struct sched_proc *p = &s->procs[i];
+		char how[64] = "";
+
+		if (p->state == SCHED_P_NEW)
+			continue;
+		if (p->state != SCHED_P_GONE)
+			snprintf(how, sizeof(how), "did not end");
+		else if (WIFSIGNALED(p->status))
+			snprintf(how, sizeof(how), "killed by signal %d",
+			    WTERMSIG(p->status));
+		else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) != 0)
+			snprintf(how, sizeof(how), "exit status %d",
+			    WEXITSTATUS(p->status));
+		if (how[0] == '\0' && p->why[0] == '\0')
+			continue;
+		bad++;
+		sched_say("line %u%s%c: %s: %s%s%s", p->line,
+		    p->arm ? ", arm " : "", p->arm ? p->arm : ' ', p->argv[0],
+		    how, how[0] && p->why[0] ? ": " : "", p->why);
+	}
+	return bad;
+}
+
+/* Write the run's times and each figure's visits as JSON to --stats. */
+static int
+sched_write_stats(const struct sched *s)
+{
+	FILE *f = fopen(s->o.stats, "w");
+	size_t i;
+
+	if (f == NULL)
+		return -1;
+	fprintf(f, "{\"wall_s\":%.3f,\"timed_s\":%.3f,\"visits\":%u,"
+	    "\"budget_s\":%g,\"visit_us\":%llu,\"figures\":[", s->wall,
+	    s->timed_ns / 1e9, s->visits, s->o.budget,
+	    (unsigned long long)s->o.visit_us);
+	for (i = 0; i < s->nf; i++)
+		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
+		    "\"visits\":%u,\"timed_s\":%.4f,\"wall_s\":%.4f}",
+		    i ? "," : "", s->figs[i]->p->line,
+		    s->figs[i]->p->arm ? s->figs[i]->p->arm : '-',
+		    s->figs[i]->seq, s->figs[i]->visits,
+		    s->figs[i]->timed_ns / 1e9, s->figs[i]->wall_ns / 1e9);
+	fprintf(f, "]}\n");
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The words of plan line l as one string (for the A/B table). */
+static void
+sched_line_text(const struct sched_line *l, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < l->argc && len + 1 < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    i ? " " : "", l->argv[i]);
+}
+
+/* Print an A/B's verdicts (text or JSON lines); return the exit status. */
+static int
+sched_report_ab(const struct sched *s)
+{
+	static const char *const word[] = { "undecided", "same", "worse",
+	    "better" };
+	unsigned count[4] = { 0, 0, 0, 0 };
+	char name[256];
+	size_t i;
+
+	if (!s->o.json)
+		printf("%s: A: %s | B: %s | sign test, threshold %g%%, %.1f s, "
+		    "%u visits\n", SCHED_NAME, s->o.a, s->o.b,
+		    s->o.threshold * 100, s->wall, s->visits);
+	for (i = 0; i < s->npairs; i++) {
+		const struct sched_pair *pr = &s->pairs[i];
+		const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
+		double r = exp(pr->st.shift), lo = exp(pr->st.lo),
+		    hi = exp(pr->st.hi);
+		int ok = pr->st_rc == 0;
+
+		count[pr->verdict]++;
+		sched_line_text(l, name, sizeof(name));
+		if (s->o.json) {
+			printf("{\"figure\":\"");
+			for (const char *c = name; *c; c++)
+				printf(*c == '"' || *c == '\\' ? "\\%c" : "%c",
+				    *c);
+			printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
+			    "\"threshold\":%g", pr->fa->seq, word[pr->verdict],
+			    pr->n, pr->threshold);
+			if (ok)
+				printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
+				    "\"level\":%.4f", r, lo, hi, pr->st.level);
+			printf("}\n");
+		} else if (ok) {
+			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
+			    "%zu pairs\n", name, pr->fa->seq, r, lo, hi,
+			    pr->st.level * 100, word[pr->verdict], pr->n);
+		} else {
+			printf("%-40s #%u  %-9s %zu pairs\n", name, pr->fa->seq,
+			    word[pr->verdict], pr->n);
+		}
+	}
+	if (!s->o.json)
+		printf("%s: %u worse, %u better, %u same, %u undecided\n",
+		    SCHED_NAME, count[AB_WORSE], count[AB_BETTER],
+		    count[AB_SAME], count[AB_UNDECIDED]);
+	if (count[AB_WORSE] > 0)
+		return SCHED_EXIT_WORSE;
+	if (count[AB_UNDECIDED] > 0 && !s->o.allow_undecided)
+		return SCHED_EXIT_UNDECIDED;
+	return SCHED_EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sched s;
+	char why[256];
+	int sig, rc = SCHED_EXIT_OK;
+	unsigned bad;
+
+	memset(&s, 0, sizeof(s));
+	sched_options(&s, argc, argv);
+	if (sched_plan_read(s.o.plan, &s.plan, why, sizeof(why)) != 0)
+		sched_usage_error("plan %s: %s", s.o.plan, why);
+	sched_build(&s);
+	sched_signals(&s);
+	sig = sched_run(&s);
+	bad = sched_failures(&s);
+	if (s.o.a != NULL)
+		sched_pair_finish(&s);
+	sched_say("%zu figures, %u visits in %.1f s, %.0f%% of it measuring",
+	    s.nf, s.visits, s.wall, s.wall > 0 ? 100 * s.timed_ns / 1e9 /
+	    s.wall : 0);
+	if (s.o.stats != NULL && sched_write_stats(&s) != 0) {
+		sched_say("%s: %s", s.o.stats, strerror(errno));
+		rc = SCHED_EXIT_FAIL;
+	}
+	if (s.o.a != NULL) {
+		int v = sched_report_ab(&s);
+
+		if (rc == SCHED_EXIT_OK)
+			rc = v;
+	} else if (s.o.outdir != NULL) {
+		if (sched_write_outdir(&s) != 0) {
+			sched_say("%s: %s", s.o.outdir, strerror(errno));
+			rc = SCHED_EXIT_FAIL;
+		}
+	} else if (sched_print_outputs(&s) != 0) {
+		sched_say("cannot write the results: %s", strerror(errno));
+		rc = SCHED_EXIT_FAIL;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		rc = SCHED_EXIT_FAIL;
+	if (bad > 0 && rc != SCHED_EXIT_WORSE)
+		rc = SCHED_EXIT_FAIL;
+	if (sig != 0) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	return rc;
+}

@@ -1,0 +1,319 @@
+/* sched-proc.c: benchmp-sched's processes: started with the serve pipes, their lines read, reaped. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_PRCTL_H
+#include <sys/prctl.h>
+#endif
+
+#include "sched.h"
+
+/* The most a process may print on stdout: 64 MB. */
+#define PROC_TEXT_MAX (64u << 20)
+/* The descriptors a served tool reads and writes its channel on. */
+#define PROC_SERVE_IN 3
+#define PROC_SERVE_OUT 4
+
+/* Close a descriptor held in *fd, if open. */
+static void
+proc_close(int *fd)
+{
+	if (*fd >= 0)
+		(void)close(*fd);
+	*fd = -1;
+}
+
+/*
+ * In the child: put the serve pipe's ends at PROC_SERVE_IN and
+ * PROC_SERVE_OUT, stdout on its pipe, and exec.  Never returns.
+ */
+static void __attribute__((noreturn))
+proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
+    const char *outdir)
+{
+	char env[64], path[4096];
+	int fd;
+
+	(void)setpgid(0, 0);
+	if (outdir != NULL) {
+		/* Its messages apart, where the caller reads them with its output. */
+		snprintf(path, sizeof(path), "%s/%u%s.err", outdir, p->line,
+		    p->arm == 'A' ? "-A" : p->arm == 'B' ? "-B" : "");
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(127);
+	}
+#if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
+	/* The tool dies with the scheduler, whatever kills the scheduler. */
+	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+	if (dup2(text, STDOUT_FILENO) < 0)
+		_exit(127);
+	if (!p->once) {
+		/* Moved out of the way first: dup2 onto 3 may close 4's source. */
+		int i2 = fcntl(in, F_DUPFD, 10), o2 = fcntl(out, F_DUPFD, 10);
+
+		if (i2 < 0 || o2 < 0 || dup2(i2, PROC_SERVE_IN) < 0 ||
+		    dup2(o2, PROC_SERVE_OUT) < 0)
+			_exit(127);
+		snprintf(env, sizeof(env), "%d,%d,%llu", PROC_SERVE_IN,
+		    PROC_SERVE_OUT, (unsigned long long)visit_us);
+		if (setenv("BENCHMP_SERVE", env, 1) != 0)
+			_exit(127);
+	} else {
+		(void)unsetenv("BENCHMP_SERVE");
+	}
+	execvp(p->argv[0], p->argv);
+	fprintf(stderr, "benchmp-sched: %s: %s\n", p->argv[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Start process p (served unless once) with its pipes; 0 or -errno.  Its
+ * ends of the pipes are close-on-exec in the scheduler, so that no other
+ * tool holds them.
+ */
+int
+sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir)
+{
+	int c[2] = { -1, -1 }, r[2] = { -1, -1 }, t[2] = { -1, -1 }, err;
+	pid_t pid;
+
+	if (pipe2(t, O_CLOEXEC) != 0 || (!p->once &&
+	    (pipe2(c, O_CLOEXEC) != 0 || pipe2(r, O_CLOEXEC) != 0))) {
+		err = -errno;
+		goto fail;
+	}
+	(void)fflush(NULL);
+	if ((pid = fork()) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (pid == 0)
+		proc_exec(p, c[0], r[1], t[1], visit_us, outdir);
+	(void)setpgid(pid, pid);
+	proc_close(&c[0]);
+	proc_close(&r[1]);
+	proc_close(&t[1]);
+	p->pid = pid;
+	p->cmd = c[1];
+	p->resp = r[0];
+	p->out = t[0];
+	p->state = p->once ? SCHED_P_VISIT : SCHED_P_START;
+	return 0;
+fail:
+	proc_close(&c[0]);
+	proc_close(&c[1]);
+	proc_close(&r[0]);
+	proc_close(&r[1]);
+	proc_close(&t[0]);
+	proc_close(&t[1]);
+	return err;
+}
+
+/* Send a command line to a served process: 0 or -1 (it is gone). */
+int
+sched_proc_send(struct sched_proc *p, const char *cmd)
+{
+	size_t len = strlen(cmd), done = 0;
+	ssize_t w;
+
+	while (p->cmd >= 0 && done < len) {
+		w = write(p->cmd, cmd + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			proc_close(&p->cmd);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return p->cmd >= 0 ? 0 : -1;
+}
+
+/* Record a protocol failure of p (the first) and stop listening to it. */
+static void
+proc_bad(struct sched_proc *p, const char *what)
+{
+	if (p->why[0] == '\0')
+		snprintf(p->why, sizeof(p->why), "%s", what);
+	proc_close(&p->resp);
+	proc_close(&p->cmd);
+	sched_proc_kill(p, SIGTERM);
+}
+
+/* Handle one complete line from a served process. */
+static void
+proc_line(struct sched_proc *p, char *line,
+    struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
+    void *arg)
+{
+	unsigned seq, visit;
+	double med, timed, wall;
+
+	if (sscanf(line, "figure %u", &seq) == 1 &&
+	    (p->state == SCHED_P_START || p->state == SCHED_P_END)) {
+		if ((p->cur = newfig(arg, p, seq)) == NULL) {
+			proc_bad(p, "out of memory");
+			return;
+		}
+		p->state = SCHED_P_IDLE;
+		return;
+	}
+	if (sscanf(line, "visit %u %u %lf %lf %lf", &seq, &visit, &med,
+	    &timed, &wall) == 5 && p->state == SCHED_P_VISIT &&
+	    p->cur != NULL && seq == p->cur->seq && visit == p->cur->visits) {
+		struct sched_fig *f = p->cur;
+		double *grown = realloc(f->med, (f->visits + 1) * sizeof(*grown));
+
+		if (grown == NULL) {
+			proc_bad(p, "out of memory");
+			return;
+		}
+		f->med = grown;
+		f->med[f->visits++] = med;
+		f->timed_ns += timed;
+		f->wall_ns += wall;
+		p->state = SCHED_P_IDLE;
+		return;
+	}
+	proc_bad(p, "an unexpected line on the serve pipe");
+}
+
+/* Read what process p has on its serve pipe. */
+static void
+proc_read_resp(struct sched_proc *p,
+    struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
+    void *arg)
+{
+	ssize_t got;
+	char *nl;
+
+	got = read(p->resp, p->rbuf + p->rlen, sizeof(p->rbuf) - 1 - p->rlen);
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (got <= 0) {
+		proc_close(&p->resp);
+		return;
+	}
+	p->rlen += (size_t)got;
+	while (p->resp >= 0 &&
+	    (nl = memchr(p->rbuf, '\n', p->rlen)) != NULL) {
+		size_t used = (size_t)(nl - p->rbuf) + 1;
+
+		*nl = '\0';
+		proc_line(p, p->rbuf, newfig, arg);
+		memmove(p->rbuf, p->rbuf + used, p->rlen - used);
+		p->rlen -= used;
+	}
+	if (p->resp >= 0 && p->rlen == sizeof(p->rbuf) - 1)
+		proc_bad(p, "an overlong line on the serve pipe");
+}
+
+/* Read what process p printed on stdout, keeping at most PROC_TEXT_MAX. */
+static void
+proc_read_text(struct sched_proc *p)
+{
+	char buf[65536];
+	ssize_t got = read(p->out, buf, sizeof(buf));
+	char *grown;
+
+	if (got < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (got <= 0) {
+		proc_close(&p->out);
+		return;
+	}
+	if (p->tlen + (size_t)got > PROC_TEXT_MAX) {
+		proc_bad(p, "more than 64 MB on standard output");
+		return;
+	}
+	if (p->tlen + (size_t)got + 1 > p->tcap) {
+		size_t cap = (p->tlen + (size_t)got + 1) * 2;
+
+		if ((grown = realloc(p->text, cap)) == NULL) {
+			proc_bad(p, "out of memory");
+			return;
+		}
+		p->text = grown;
+		p->tcap = cap;
+	}
+	memcpy(p->text + p->tlen, buf, (size_t)got);
+	p->tlen += (size_t)got;
+	p->text[p->tlen] = '\0';
+}
+
+/*
+ * Wait up to ms (or until the signal descriptor wakes) for what the n
+ * processes send, handle all of it, and reap the processes that ended.
+ * newfig makes the figure a process announces.
+ */
+void
+sched_proc_pump(struct sched_proc **ps, size_t n, int sigfd, int ms,
+    struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
+    void *arg)
+{
+	struct pollfd *pfd = calloc(2 * n + 1, sizeof(*pfd));
+	size_t i, k = 0;
+
+	if (pfd == NULL) {
+		(void)poll(NULL, 0, ms);
+		return;
+	}
+	pfd[k].fd = sigfd;
+	pfd[k++].events = POLLIN;
+	for (i = 0; i < n; i++) {
+		pfd[k].fd = ps[i]->resp;
+		pfd[k++].events = POLLIN;
+		pfd[k].fd = ps[i]->out;
+		pfd[k++].events = POLLIN;
+	}
+	if (poll(pfd, k, ms) > 0) {
+		for (i = 0; i < n; i++) {
+			if (pfd[1 + 2 * i].revents != 0 && ps[i]->resp >= 0)
+				proc_read_resp(ps[i], newfig, arg);
+			if (pfd[2 + 2 * i].revents != 0 && ps[i]->out >= 0)
+				proc_read_text(ps[i]);
+		}
+	}
+	free(pfd);
+	for (i = 0; i < n; i++)
+		sched_proc_reap(ps[i]);
+}
+
+/* Send sig to p's process group (the tool, its workers and partners). */
+void
+sched_proc_kill(struct sched_proc *p, int sig)
+{
+	if (p->pid > 0 && p->state != SCHED_P_GONE)
+		(void)kill(-p->pid, sig);
+}
+
+/*
+ * Reap p if it has exited and all it printed was read; it is gone then.
+ * A served process whose pipe closed cannot serve any more.
+ */
+void
+sched_proc_reap(struct sched_proc *p)
+{
+	pid_t got;
+
+	if (p->pid <= 0 || p->state == SCHED_P_GONE)
+		return;
+	if (p->out >= 0)
+		return;
+	got = waitpid(p->pid, &p->status, WNOHANG);
+	if (got == p->pid || (got < 0 && errno == ECHILD)) {
+		p->state = SCHED_P_GONE;
+		proc_close(&p->resp);
+		proc_close(&p->cmd);
+	}
+}

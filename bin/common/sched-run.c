@@ -1,0 +1,444 @@
+/* sched-run.c: benchmp-sched's loop: processes started, figures visited in random sweeps until the budget ends, then ended. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "benchmp.h"
+#include "sched.h"
+
+/* Seconds on the monotonic clock. */
+double
+sched_now(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Print a message to stderr, prefixed with the program's name. */
+void
+sched_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", SCHED_NAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+
+/* Empty the signal pipe. */
+static void
+sched_drain(struct sched *s)
+{
+	char buf[64];
+
+	while (read(s->sigpipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+/* Make the figure process p announces (the pump's callback). */
+static struct sched_fig *
+sched_newfig(void *arg, struct sched_proc *p, unsigned seq)
+{
+	struct sched *s = arg;
+	struct sched_fig *f, **grown;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	if ((grown = realloc(s->figs, (s->nf + 1) * sizeof(*grown))) == NULL) {
+		free(f);
+		return NULL;
+	}
+	s->figs = grown;
+	f->p = p;
+	f->seq = seq;
+	s->figs[s->nf++] = f;
+	return f;
+}
+
+/* Pump every live process for up to ms. */
+static void
+sched_pump(struct sched *s, int ms)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->np; i++)
+		if (s->procs[i].state != SCHED_P_NEW &&
+		    s->procs[i].state != SCHED_P_GONE)
+			s->live[n++] = &s->procs[i];
+	sched_drain(s);
+	if (s->caught)
+		return;
+	sched_proc_pump(s->live, n, s->sigpipe[0], ms, sched_newfig, s);
+}
+
+/*
+ * Wait until p leaves state from (or is gone, or a signal came), at most
+ * limit seconds; then it is killed.  0 when it left the state.
+ */
+static int
+sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
+    double limit)
+{
+	double end = sched_now() + limit;
+
+	while (p->state == from && !s->caught) {
+		if (sched_now() >= end) {
+			if (p->why[0] == '\0')
+				snprintf(p->why, sizeof(p->why), "no answer "
+				    "within %.0f s", limit);
+			sched_proc_kill(p, SIGKILL);
+			return -1;
+		}
+		sched_pump(s, 200);
+	}
+	return p->state == from || p->state == SCHED_P_GONE ? -1 : 0;
+}
+
+/* Print progress on stderr, at most every 2 s. */
+static void
+sched_progress(struct sched *s, int last)
+{
+	double now = sched_now(), wall = now - s->t0;
+
+	if (!s->o.progress || (!last && now - s->last_progress < 2))
+		return;
+	s->last_progress = now;
+	fprintf(stderr, "\r%s: %.0f of %.0f s, %zu figures, %u visits, %.0f%% "
+	    "measuring%s", SCHED_NAME, wall, s->o.budget, s->nf, s->visits,
+	    wall > 0 ? 100 * s->timed_ns / 1e9 / wall : 0, last ? "\n" : "");
+}
+
+/* Start process p and wait for its first figure (or its end, once). */
+void
+sched_start(struct sched *s, struct sched_proc *p)
+{
+	int rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
+
+	if (rc != 0) {
+		snprintf(p->why, sizeof(p->why), "cannot start: %s",
+		    strerror(-rc));
+		p->state = SCHED_P_GONE;
+		return;
+	}
+	p->started = sched_now();
+	(void)sched_wait(s, p, p->once ? SCHED_P_VISIT : SCHED_P_START,
+	    p->once ? 86400 : SCHED_START_S);
+}
+
+/* Ask p's figure for one visit and wait for it; 0 or -1. */
+int
+sched_visit(struct sched *s, struct sched_proc *p)
+{
+	struct sched_fig *f = p->cur;
+	int fresh = s->o.fresh_every > 0 && f->visits > 0 &&
+	    f->visits % s->o.fresh_every == 0;
+	double timed = f->timed_ns;
+
+	if (sched_proc_send(p, fresh ? "fresh\n" : "visit\n") != 0)
+		return -1;
+	p->state = SCHED_P_VISIT;
+	if (sched_wait(s, p, SCHED_P_VISIT, f->visits == 0 ?
+	    SCHED_FIRST_VISIT_S : SCHED_VISIT_S) != 0)
+		return -1;
+	s->visits++;
+	s->timed_ns += f->timed_ns - timed;
+	return 0;
+}
+
+/* End p's figure; wait for its next figure or its exit. */
+void
+sched_end(struct sched *s, struct sched_proc *p)
+{
+	if (p->cur != NULL)
+		p->cur->done = 1;
+	if (sched_proc_send(p, "end\n") != 0)
+		return;
+	p->state = SCHED_P_END;
+	(void)sched_wait(s, p, SCHED_P_END, SCHED_EXIT_S);
+}
+
+/* Whether figure f's interval is within the precision asked for. */
+static int
+sched_precise(const struct sched *s, const struct sched_fig *f)
+{
+	bm_stats st;
+
+	if (s->o.precision <= 0 || f->visits < SCHED_MIN_VISITS ||
+	    bm_stats_compute(f->med, f->visits, &st) != 0)
+		return 0;
+	return st.ci_hi - st.ci_lo <= 2 * s->o.precision * fabs(st.median);
+}
+
+
+/*
+ * The visits a figure of p gets before it ends: all it can while its
+ * process serves one figure; its share of the visits a slot is expected
+ * to get (expect) when the process serves several one after another.
+ */
+static unsigned
+run_quota(const struct sched_proc *p, double expect)
+{
+	double q;
+
+	if (p->figures <= 1 || expect <= 0)
+		return UINT32_MAX;
+	q = floor(expect / p->figures);
+	return q < SCHED_MIN_VISITS ? SCHED_MIN_VISITS : (unsigned)q;
+}
+
+/* Shuffle n pointers (Fisher-Yates, rand()). */
+static void
+run_shuffle(void **v, size_t n)
+{
+	size_t i, j;
+	void *t;
+
+	for (i = n; i > 1; i--) {
+		j = (size_t)rand() % i;
+		t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/*
+ * The units a sweep visits, in *units (n of them): the processes serving
+ * a figure, or in an A/B the pairs whose two arms serve one, not settled.
+ */
+static size_t
+run_units(struct sched *s, void **units)
+{
+	size_t i, n = 0;
+
+	if (s->o.a == NULL) {
+		for (i = 0; i < s->np; i++)
+			if (s->procs[i].state == SCHED_P_IDLE && !s->procs[i].once)
+				units[n++] = &s->procs[i];
+		return n;
+	}
+	for (i = 0; i < s->np; i += 2) {
+		struct sched_proc *a = &s->procs[i], *b = &s->procs[i + 1];
+		struct sched_pair *pr;
+
+		if (a->state != SCHED_P_IDLE || b->state != SCHED_P_IDLE)
+			continue;
+		if ((pr = sched_pair_of(s, a->cur)) == NULL || pr->settled)
+			continue;
+		units[n++] = pr;
+	}
+	return n;
+}
+
+/* The mean wall time of a visit to unit u so far (s), or a guess. */
+static double
+run_cost(const struct sched *s, void *u)
+{
+	const struct sched_fig *f[2];
+	double c = 0;
+	int k, n;
+
+	if (s->o.a == NULL) {
+		f[0] = ((struct sched_proc *)u)->cur;
+		n = 1;
+	} else {
+		f[0] = ((struct sched_pair *)u)->fa;
+		f[1] = ((struct sched_pair *)u)->fb;
+		n = 2;
+	}
+	for (k = 0; k < n; k++)
+		c += f[k]->visits > 0 ? f[k]->wall_ns / 1e9 / f[k]->visits :
+		    0.1;
+	return c;
+}
+
+/* End the figure of unit u: its process's, or both arms' of a pair. */
+static void
+run_end_unit(struct sched *s, void *u)
+{
+	if (s->o.a == NULL) {
+		sched_end(s, u);
+	} else {
+		sched_end(s, ((struct sched_pair *)u)->fa->p);
+		sched_end(s, ((struct sched_pair *)u)->fb->p);
+	}
+}
+
+/*
+ * Visit unit u once; end its figure when it has had its quota, reached
+ * the precision, or (A/B) settled.  0, or -1 when a process failed.
+ */
+static int
+run_visit_unit(struct sched *s, void *u, double expect)
+{
+	struct sched_proc *p;
+	struct sched_pair *pr;
+
+	if (s->o.a == NULL) {
+		p = u;
+		if (sched_visit(s, p) != 0)
+			return -1;
+		if (p->cur->visits >= run_quota(p, expect) ||
+		    sched_precise(s, p->cur))
+			sched_end(s, p);
+		return 0;
+	}
+	pr = u;
+	if (sched_pair_visit(s, pr) != 0)
+		return -1;
+	if (pr->settled || pr->fa->visits >= run_quota(pr->fa->p, expect))
+		run_end_unit(s, pr);
+	return 0;
+}
+
+/* Run the next process that runs once, if any; 1 when one ran. */
+static int
+run_once_next(struct sched *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->np; i++)
+		if (s->procs[i].once && s->procs[i].state == SCHED_P_NEW) {
+			sched_start(s, &s->procs[i]);
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * After the budget: every figure still served gets SCHED_MIN_VISITS at
+ * least and is ended, and so are the figures its process announces after
+ * (a process that serves several, one after another).
+ */
+static void
+run_close(struct sched *s)
+{
+	void **units = calloc(s->np + 1, sizeof(*units));
+	size_t i, n;
+	int any = 1;
+
+	if (units == NULL)
+		return;
+	while (any && !s->caught) {
+		any = 0;
+		n = run_units(s, units);
+		for (i = 0; i < n && !s->caught; i++) {
+			const struct sched_fig *f = s->o.a == NULL ?
+			    ((struct sched_proc *)units[i])->cur :
+			    ((struct sched_pair *)units[i])->fa;
+
+			any = 1;
+			if (f->visits < SCHED_MIN_VISITS) {
+				if (run_visit_unit(s, units[i], 0) != 0)
+					continue;
+			} else {
+				run_end_unit(s, units[i]);
+			}
+		}
+		/* A pair whose arms fell out of step: end both. */
+		for (i = 0; i < s->np && !any; i++)
+			if (s->procs[i].state == SCHED_P_IDLE) {
+				sched_end(s, &s->procs[i]);
+				any = 1;
+			}
+	}
+	free(units);
+	while (!s->caught && run_once_next(s))
+		;
+}
+
+/* Wait for every process to end; kill what is left after SCHED_EXIT_S. */
+static void
+run_reap_all(struct sched *s)
+{
+	double end = sched_now() + SCHED_EXIT_S;
+	size_t i, left;
+
+	for (;;) {
+		for (i = left = 0; i < s->np; i++)
+			if (s->procs[i].state != SCHED_P_NEW &&
+			    s->procs[i].state != SCHED_P_GONE)
+				left++;
+		if (left == 0)
+			return;
+		if (s->caught || sched_now() >= end)
+			for (i = 0; i < s->np; i++)
+				sched_proc_kill(&s->procs[i], s->caught &&
+				    sched_now() < end ? SIGTERM : SIGKILL);
+		if (sched_now() >= end + SCHED_EXIT_S)
+			return;
+		sched_pump(s, 100);
+		if (s->caught && sched_now() < end)
+			end = sched_now();
+	}
+}
+
+/*
+ * The experiment: start every served process, one at a time (so that
+ * their calibrations and set-ups do not overlap), then sweep: each sweep
+ * visits every figure (A/B: every pair, A and B back to back in a random
+ * order) once, in a fresh random order, so that each figure samples the
+ * machine's phases across the whole budget.  Processes that run once
+ * run between sweeps, one a sweep.  Returns 0, or the signal that
+ * stopped it.
+ */
+int
+sched_run(struct sched *s)
+{
+	double deadline, expect = 0, sweep0;
+	void **units;
+	size_t i, n;
+	unsigned sweeps = 0;
+	int over = 0;
+
+	s->t0 = sched_now();
+	deadline = s->t0 + s->o.budget;
+	srand((unsigned)s->o.seed);
+	if ((units = calloc(s->np + 1, sizeof(*units))) == NULL) {
+		sched_say("out of memory");
+		return 0;
+	}
+	for (i = 0; i < s->np && !s->caught; i++)
+		if (!s->procs[i].once)
+			sched_start(s, &s->procs[i]);
+	while (!s->caught && !over) {
+		n = run_units(s, units);
+		if (n == 0 && !run_once_next(s))
+			break;
+		run_shuffle(units, n);
+		sweep0 = sched_now();
+		for (i = 0; i < n && !s->caught; i++) {
+			if (sched_now() + run_cost(s, units[i]) > deadline) {
+				over = 1;
+				continue;
+			}
+			(void)run_visit_unit(s, units[i], expect);
+			sched_progress(s, 0);
+		}
+		if (!over)
+			(void)run_once_next(s);
+		sweeps++;
+		/* The visits a slot can expect: so far, and at this pace. */
+		if (sched_now() > sweep0)
+			expect = sweeps + (deadline - sched_now()) /
+			    (sched_now() - sweep0);
+	}
+	free(units);
+	run_close(s);
+	s->wall = sched_now() - s->t0;
+	sched_progress(s, 1);
+	run_reap_all(s);
+	return s->caught;
+}

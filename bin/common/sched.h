@@ -1,0 +1,168 @@
+/* sched.h: what the visit scheduler's parts (benchmp-sched) share. */
+#ifndef BM_SCHED_H
+#define BM_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <signal.h>
+
+#include "internal.h"
+#include "ab.h"
+
+#define SCHED_NAME "benchmp-sched"
+/* A visit's wait: its first one sets the workers up (gigabytes, maybe). */
+#define SCHED_FIRST_VISIT_S 600.0
+#define SCHED_VISIT_S 120.0
+/* A process's wait to announce its first figure (calibration included). */
+#define SCHED_START_S 300.0
+/* A process's wait to end once its last figure has ended. */
+#define SCHED_EXIT_S 60.0
+/* The fewest visits a figure is judged on, and paired on in an A/B. */
+#define SCHED_MIN_VISITS 5
+/* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
+#define SCHED_LOOK_ALPHA 0.005
+#define SCHED_LEVEL 0.95
+#define SCHED_FDR 0.05
+
+/* Exit statuses, the gate's: as benchmp-ab's and benchmp compare's. */
+enum {
+	SCHED_EXIT_OK = 0,
+	SCHED_EXIT_WORSE = 1,
+	SCHED_EXIT_USAGE = 2,
+	SCHED_EXIT_UNDECIDED = 3,
+	SCHED_EXIT_FAIL = 4
+};
+
+/* What a process of the plan is doing. */
+enum sched_state {
+	SCHED_P_NEW,		/* not started */
+	SCHED_P_START,		/* started, its first figure not announced */
+	SCHED_P_IDLE,		/* a figure announced, waiting for a visit */
+	SCHED_P_VISIT,		/* a visit asked for, not answered yet */
+	SCHED_P_END,		/* its figure ended, the next not announced */
+	SCHED_P_GONE		/* exited (and reaped) */
+};
+
+/* One figure a process serves: its visits' medians and times. */
+struct sched_fig {
+	struct sched_proc *p;
+	unsigned seq;		/* the process's figure number, from 1 */
+	unsigned visits;
+	double *med;		/* each visit's median time per operation */
+	double wall_ns, timed_ns;	/* over its visits */
+	int done;		/* ended */
+	unsigned pair;		/* A/B: the pair it belongs to, + 1 */
+};
+
+/* One process of the plan: a tool served (or run once) in one arm. */
+struct sched_proc {
+	char **argv;		/* NULL-terminated; argv[0] the program */
+	unsigned line;		/* plan line, from 1 */
+	char arm;		/* 'A', 'B', or 0 outside an A/B */
+	int once;		/* run to completion, not served */
+	unsigned figures;	/* figures the plan says it serves */
+	pid_t pid;
+	int cmd, resp, out;	/* its pipes, -1 when closed */
+	enum sched_state state;
+	int status;		/* wait status once gone */
+	char rbuf[256];		/* a response line read in part */
+	size_t rlen;
+	char *text;		/* what it printed on stdout */
+	size_t tlen, tcap;
+	struct sched_fig *cur;	/* the figure it serves now */
+	double started;		/* when it was started (s) */
+	char why[160];		/* a protocol failure, or "" */
+};
+
+/* One plan line: a tool's words and what the scheduler is told of it. */
+struct sched_line {
+	char **argv;
+	size_t argc;
+	int once;
+	unsigned figures;
+	double threshold;	/* A/B: this line's, or 0: the default */
+};
+
+/* The plan: its lines. */
+struct sched_plan {
+	struct sched_line *line;
+	size_t n;
+};
+
+/* sched-plan.c: read a plan file ("-": stdin); 0 or a message in why. */
+int sched_plan_read(const char *path, struct sched_plan *plan, char *why,
+    size_t size);
+void sched_plan_free(struct sched_plan *plan);
+
+/* sched-proc.c: processes and their pipes. */
+int sched_proc_start(struct sched_proc *p, uint64_t visit_us,
+    const char *outdir);
+int sched_proc_send(struct sched_proc *p, const char *cmd);
+void sched_proc_pump(struct sched_proc **ps, size_t n, int sigfd, int ms,
+    struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
+    void *arg);
+void sched_proc_kill(struct sched_proc *p, int sig);
+void sched_proc_reap(struct sched_proc *p);
+
+
+/* The options. */
+struct sched_opts {
+	double budget;		/* s */
+	uint64_t visit_us;
+	unsigned fresh_every;	/* visits on one worker set, 0: never new */
+	double precision;	/* 0, or the interval's half width sought */
+	double threshold;	/* A/B */
+	unsigned long seed;
+	int progress;		/* -1: when stderr is a terminal */
+	int json;
+	int allow_undecided;
+	const char *plan;
+	const char *stats;	/* --stats FILE */
+	const char *outdir;	/* --outdir DIR: each line's output apart */
+	const char *a, *b;	/* A/B prefixes, or NULL */
+};
+
+/* One A/B pair of figures: the same plan line's figure seq in each arm. */
+struct sched_pair {
+	struct sched_fig *fa, *fb;
+	double *a, *b;		/* paired visit medians */
+	size_t n;
+	double threshold;
+	int settled;
+	enum ab_verdict verdict;
+	bm__paired st;
+	int st_rc;
+};
+
+/* The scheduler's whole state. */
+struct sched {
+	struct sched_opts o;
+	struct sched_plan plan;
+	struct sched_proc *procs, **live;
+	size_t np;
+	struct sched_fig **figs;
+	size_t nf;
+	struct sched_pair *pairs;
+	size_t npairs;
+	double t0, last_progress, wall;
+	int sigpipe[2];
+	volatile sig_atomic_t caught;
+	unsigned visits;
+	double timed_ns;
+};
+
+/* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
+double sched_now(void);
+void sched_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int sched_run(struct sched *s);
+void sched_start(struct sched *s, struct sched_proc *p);
+int sched_visit(struct sched *s, struct sched_proc *p);
+void sched_end(struct sched *s, struct sched_proc *p);
+/* sched-pair.c: an A/B's pairs, their looks and final verdicts. */
+int sched_pair_visit(struct sched *s, struct sched_pair *pr);
+void sched_pair_finish(struct sched *s);
+struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
+
+#endif

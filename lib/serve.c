@@ -1,0 +1,198 @@
+/*
+ * serve.c: the channel of a figure served to a scheduler.  A scheduler
+ * (benchmp-sched) starts a tool with BENCHMP_SERVE=IN,OUT[,VISIT_US] and
+ * two pipes; each bm_run() of the tool then keeps its workers set up and
+ * measures one short visit per command instead of rounds of fresh
+ * processes, so that the scheduler can spread a figure's visits over a
+ * whole run.  The lines, one per message, are plain ASCII:
+ *
+ *   tool to scheduler   figure SEQ PARALLEL REPETITIONS ENOUGH_US
+ *                       visit SEQ VISIT MEDIAN_NS TIMED_NS WALL_NS
+ *   scheduler to tool   visit | fresh | end
+ *
+ * MEDIAN_NS is the visit's median time per operation; TIMED_NS the time
+ * inside its timed intervals and WALL_NS the visit's wall time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The longest a served figure waits for its next command: an hour. */
+#define SERVE_IDLE_MS (3600 * 1000)
+/* The timed length a visit aims at unless the variable says: 20 ms. */
+#define SERVE_VISIT_US 20000u
+/* A descriptor number the variable may name. */
+#define SERVE_MAX_FD 1048576u
+
+/* Parse "IN,OUT[,VISIT_US]" into the channel; 0 or BM_EPARSE. */
+static int
+serve_parse(const char *v, struct bm__serve *sv)
+{
+	char buf[64], *f[3], *save = NULL, *tok;
+	uint64_t in, out, visit = SERVE_VISIT_US;
+	unsigned n = 0;
+
+	if (strlen(v) >= sizeof(buf))
+		return BM_EPARSE;
+	memcpy(buf, v, strlen(v) + 1);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL && n < 3;
+	    tok = strtok_r(NULL, ",", &save))
+		f[n++] = tok;
+	if (n < 2 || tok != NULL)
+		return BM_EPARSE;
+	if (bm_parse_uint(f[0], 0, SERVE_MAX_FD, &in) != 0 ||
+	    bm_parse_uint(f[1], 0, SERVE_MAX_FD, &out) != 0 ||
+	    (n == 3 && bm_parse_uint(f[2], 100, 10000000u, &visit) != 0))
+		return BM_EPARSE;
+	sv->in = (int)in;
+	sv->out = (int)out;
+	sv->visit_us = visit;
+	return 0;
+}
+
+/*
+ * Read BENCHMP_SERVE once per context: 1 when a scheduler serves this
+ * process, 0 when the variable is unset, or an error naming it (a
+ * malformed value, or descriptors that are not open the right way).  The
+ * descriptors are marked close-on-exec, so that a program a benchmark
+ * runs (lat_proc's) does not hold the scheduler's pipes.
+ */
+int
+bm__serve_open(bm_ctx *ctx)
+{
+	struct bm__serve *sv = &ctx->serve;
+	const char *v;
+	int fl_in, fl_out;
+
+	if (sv->opened)
+		return sv->opened == 2;
+	sv->in = sv->out = -1;
+	v = getenv("BENCHMP_SERVE");
+	if (v == NULL || *v == '\0') {
+		sv->opened = 1;
+		return 0;
+	}
+	if (serve_parse(v, sv) != 0)
+		return bm__fail(ctx, BM_EPARSE, "BENCHMP_SERVE: '%.40s' is not "
+		    "IN,OUT[,VISIT_US] (descriptors, a visit of 100 us to "
+		    "10 s)", v);
+	fl_in = fcntl(sv->in, F_GETFL);
+	fl_out = fcntl(sv->out, F_GETFL);
+	if (fl_in < 0 || fl_out < 0 || (fl_in & O_ACCMODE) == O_WRONLY ||
+	    (fl_out & O_ACCMODE) == O_RDONLY)
+		return bm__fail(ctx, -EBADF, "BENCHMP_SERVE: descriptors %d "
+		    "and %d are not open for reading and writing", sv->in,
+		    sv->out);
+	(void)fcntl(sv->in, F_SETFD, FD_CLOEXEC);
+	(void)fcntl(sv->out, F_SETFD, FD_CLOEXEC);
+	sv->opened = 2;
+	return 1;
+}
+
+/* Write one line to the scheduler: 0 or a negative error. */
+int
+bm__serve_say(bm_ctx *ctx, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int len, rc;
+
+	va_start(ap, fmt);
+	len = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(line) - 1)
+		return bm__fail(ctx, -EOVERFLOW, "a line to the scheduler is "
+		    "too long");
+	line[len++] = '\n';
+	rc = bm__pipeio_write(ctx->serve.out, line, (size_t)len);
+	if (rc != 0)
+		return bm__fail(ctx, rc, "writing to the scheduler: %s",
+		    bm_strerror(rc));
+	return 0;
+}
+
+/* The command a whole line names, or 0. */
+static int
+serve_word(const char *line)
+{
+	if (strcmp(line, "visit") == 0)
+		return BM__SERVE_VISIT;
+	if (strcmp(line, "fresh") == 0)
+		return BM__SERVE_FRESH;
+	if (strcmp(line, "end") == 0)
+		return BM__SERVE_END;
+	return 0;
+}
+
+/*
+ * Wait for the scheduler's next command, at most SERVE_IDLE_MS, and
+ * acting at once on a signal the engine catches (its pipe wakes the
+ * poll).  End of file, an unknown or overlong line, are the scheduler's
+ * failure and end the run.
+ */
+int
+bm__serve_next(bm_ctx *ctx, int *cmd)
+{
+	struct bm__serve *sv = &ctx->serve;
+	struct pollfd pfd[2];
+	char *nl;
+	ssize_t got;
+	int rc;
+
+	for (;;) {
+		nl = memchr(sv->buf, '\n', sv->len);
+		if (nl != NULL) {
+			size_t used = (size_t)(nl - sv->buf) + 1;
+
+			*nl = '\0';
+			*cmd = serve_word(sv->buf);
+			memmove(sv->buf, sv->buf + used, sv->len - used);
+			sv->len -= used;
+			if (*cmd == 0)
+				return bm__fail(ctx, BM_EPROTO, "the scheduler "
+				    "sent an unknown command");
+			return 0;
+		}
+		if (sv->len == sizeof(sv->buf))
+			return bm__fail(ctx, BM_EPROTO, "the scheduler sent "
+			    "an overlong line");
+		bm__signals_drain();
+		if (bm__signals_caught())
+			return bm__fail(ctx, BM_EINTR, "interrupted by signal "
+			    "%d while waiting for the scheduler",
+			    bm__signals_caught());
+		pfd[0].fd = sv->in;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = bm__signals_fd();
+		pfd[1].events = POLLIN;
+		rc = poll(pfd, 2, SERVE_IDLE_MS);
+		if (rc < 0 && errno != EINTR)
+			return bm__fail(ctx, -errno, "poll: %s",
+			    strerror(errno));
+		if (rc == 0)
+			return bm__fail(ctx, BM_ETIMEDOUT, "the scheduler sent "
+			    "nothing for %d s", SERVE_IDLE_MS / 1000);
+		if (rc < 0 || pfd[0].revents == 0)
+			continue;
+		got = read(sv->in, sv->buf + sv->len,
+		    sizeof(sv->buf) - sv->len);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got < 0)
+			return bm__fail(ctx, -errno, "reading from the "
+			    "scheduler: %s", strerror(errno));
+		if (got == 0)
+			return bm__fail(ctx, BM_EPROTO, "the scheduler closed "
+			    "its pipe");
+		sv->len += (size_t)got;
+	}
+}
