@@ -79,8 +79,6 @@ sched_pump(struct sched *s, int ms)
 		    s->procs[i].state != SCHED_P_GONE)
 			s->live[n++] = &s->procs[i];
 	sched_drain(s);
-	if (s->caught)
-		return;
 	sched_proc_pump(s->live, n, s->sigpipe[0], ms, sched_newfig, s);
 }
 

@@ -1,0 +1,74 @@
+/* serve-spin.c: a stand-in tool with a known cost per operation (SPIN_NS), on the installed API, for benchmp-sched's tests. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "benchmp.h"
+#include "benchmp/settings.h"
+
+/* Nanoseconds on the monotonic clock. */
+static uint64_t
+spin_now(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* n operations, each spinning until the clock has moved by *cookie ns. */
+static int
+spin_bench(bm_iter_t n, void *cookie)
+{
+	uint64_t ns = *(const uint64_t *)cookie, t;
+
+	while (n-- > 0) {
+		t = spin_now();
+		while (spin_now() - t < ns)
+			;
+	}
+	return 0;
+}
+
+/*
+ * Run the spin once (or as many figures as argv[1] says, one after
+ * another) and print each figure's median ns per operation.
+ */
+int
+main(int argc, char **argv)
+{
+	const char *v = getenv("SPIN_NS");
+	uint64_t ns = 1000, figures = 1;
+	bm_options o;
+	bm_result r;
+	bm_bench b;
+	bm_ctx *ctx;
+	int rc;
+
+	if ((v != NULL && bm_parse_uint(v, 1, 1000000000u, &ns) != 0) ||
+	    (argc > 1 && bm_parse_uint(argv[1], 1, 100, &figures) != 0)) {
+		fprintf(stderr, "usage: SPIN_NS=ns serve-spin [figures]\n");
+		return 2;
+	}
+	if ((rc = bm_ctx_new(&ctx)) != 0 || (rc = bm_ctx_load_env(ctx)) != 0) {
+		fprintf(stderr, "serve-spin: %s\n", bm_strerror(rc));
+		return 1;
+	}
+	bm_options_init(&o);
+	memset(&b, 0, sizeof(b));
+	b.benchmark = spin_bench;
+	b.cookie = &ns;
+	while (figures-- > 0) {
+		if ((rc = bm_run(ctx, &b, &o, &r)) != 0) {
+			fprintf(stderr, "serve-spin: %s\n", bm_ctx_errmsg(ctx));
+			return 1;
+		}
+		printf("spin: %.1f ns %u\n", r.per_op_ns.median, r.processes);
+		bm_result_free(&r);
+	}
+	bm_ctx_free(ctx);
+	return 0;
+}
