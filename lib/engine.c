@@ -61,6 +61,10 @@ uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
  * CPUs: the other CPU must leave its idle state): 10 ms.
  */
 #define ENGINE_SERVE_FULL_WARMUP_US 10000u
+/* A visit may last this many visit lengths before it has fewer intervals. */
+#define ENGINE_SERVE_LONG 3u
+/* The fewest intervals a served figure's worker keeps in one visit. */
+#define ENGINE_SERVE_MIN_REPS 3u
 
 /* One worker as the parent sees it. */
 struct engine_worker {
@@ -1211,6 +1215,43 @@ engine_again(struct engine *e)
 }
 
 /*
+ * On the first visit, when one operation (the first pass) is so long
+ * that the options' intervals would make a visit last more than
+ * ENGINE_SERVE_LONG visits (a page-fault pass over megabytes), fewer
+ * intervals a visit, ENGINE_SERVE_MIN_REPS at least: the workers are
+ * started again with the plan that says so, once.
+ */
+static int
+engine_visit_fit(struct engine *e, uint64_t *pass_us)
+{
+	uint64_t visit = e->ctx->serve.visit_us, reps;
+	int rc;
+
+	if (*pass_us * e->plan.repetitions <= ENGINE_SERVE_LONG * visit ||
+	    e->plan.repetitions <= ENGINE_SERVE_MIN_REPS)
+		return 0;
+	reps = visit / (*pass_us > 0 ? *pass_us : 1);
+	if (reps < ENGINE_SERVE_MIN_REPS)
+		reps = ENGINE_SERVE_MIN_REPS;
+	if (reps >= e->plan.repetitions)
+		return 0;
+	/*
+	 * The workers are warming up, not waiting for a command: they are
+	 * killed (their partners die with them; the tool's private directory
+	 * holds what they made).
+	 */
+	engine_kill_all(e);
+	engine_close_all(e);
+	memset(e->w, 0, e->o->parallel * sizeof(*e->w));
+	e->nw = 0;
+	e->plan.repetitions = (unsigned)reps;
+	e->res->repetitions = (unsigned)reps;
+	if ((rc = engine_grow(e)) != 0)
+		return rc;
+	return engine_start(e, pass_us);
+}
+
+/*
  * One visit of a served figure: on the kept workers, or on fresh ones
  * when there are none or the scheduler asks (the previous set cleans up
  * and exits first).  The first visit of a set warms up as a round does,
@@ -1246,6 +1287,8 @@ engine_visit(struct engine *e, int fresh)
 		rc = engine_start(e, &pass_us);
 	else
 		rc = engine_again(e);
+	if (rc == 0 && e->round == 0)
+		rc = engine_visit_fit(e, &pass_us);
 	if (rc == 0)
 		rc = engine_measure(e, pass_us);
 	return rc;
@@ -1260,7 +1303,7 @@ engine_visit(struct engine *e, int fresh)
 static int
 engine_serve(struct engine *e)
 {
-	size_t per = (size_t)e->o->parallel * e->plan.repetitions;
+	size_t per;
 	unsigned seq = ++e->ctx->serve.figures;
 	uint64_t t0;
 	double timed0;
@@ -1280,6 +1323,8 @@ engine_serve(struct engine *e)
 			rc = engine_interrupted(e);
 		if (rc != 0)
 			break;
+		/* (The first visit may have fitted the intervals a visit.) */
+		per = (size_t)e->o->parallel * e->plan.repetitions;
 		e->res->processes = e->round + 1;
 		e->res->nsamples = (size_t)(e->round + 1) * per;
 		rc = bm__result_check_overhead(e->ctx,

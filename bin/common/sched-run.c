@@ -197,6 +197,9 @@ run_quota(const struct sched_proc *p, double expect)
 	return q < SCHED_MIN_VISITS ? SCHED_MIN_VISITS : (unsigned)q;
 }
 
+/* What a process run once is taken to last before any has run: 2 s. */
+#define RUN_ONCE_GUESS_S 2.0
+
 /* Shuffle n pointers (Fisher-Yates, rand()). */
 static void
 run_shuffle(void **v, size_t n)
@@ -305,14 +308,63 @@ run_visit_unit(struct sched *s, void *u, double expect)
 static int
 run_once_next(struct sched *s)
 {
+	double t;
 	size_t i;
 
 	for (i = 0; i < s->np; i++)
 		if (s->procs[i].once && s->procs[i].state == SCHED_P_NEW) {
+			t = sched_now();
 			sched_start(s, &s->procs[i]);
+			s->once_s += sched_now() - t;
+			s->once_ran++;
 			return 1;
 		}
 	return 0;
+}
+
+/*
+ * The time the end of the run will take (run_close): the figures not
+ * announced yet by processes that serve several, and those with fewer
+ * than SCHED_MIN_VISITS visits, get that many, each visit as long as the
+ * process's current figure's so far.
+ */
+static double
+run_close_reserve(const struct sched *s)
+{
+	double t = 0, cost;
+	size_t i;
+
+	for (i = 0; i < s->np; i++) {
+		const struct sched_proc *p = &s->procs[i];
+		const struct sched_fig *f = p->cur;
+
+		if (p->once || f == NULL || p->state == SCHED_P_GONE)
+			continue;
+		cost = f->visits > 0 ? f->wall_ns / 1e9 / f->visits : 0.1;
+		if (f->visits < SCHED_MIN_VISITS)
+			t += (SCHED_MIN_VISITS - f->visits) * cost;
+		if (p->figures > f->seq)
+			t += (double)(p->figures - f->seq) * SCHED_MIN_VISITS *
+			    cost;
+	}
+	return t;
+}
+
+/*
+ * The time the processes that run once and have not run yet will take:
+ * as long each as those that ran took on average (RUN_ONCE_GUESS_S
+ * before any did).
+ */
+static double
+run_once_reserve(const struct sched *s)
+{
+	size_t i, left = 0;
+
+	for (i = 0; i < s->np; i++)
+		if (s->procs[i].once && s->procs[i].state == SCHED_P_NEW)
+			left++;
+	return (double)left * (s->once_ran > 0 ? s->once_s / s->once_ran :
+	    RUN_ONCE_GUESS_S);
 }
 
 /*
@@ -418,7 +470,8 @@ sched_run(struct sched *s)
 		run_shuffle(units, n);
 		sweep0 = sched_now();
 		for (i = 0; i < n && !s->caught; i++) {
-			if (sched_now() + run_cost(s, units[i]) > deadline) {
+			if (sched_now() + run_cost(s, units[i]) > deadline -
+			    run_once_reserve(s) - run_close_reserve(s)) {
 				over = 1;
 				continue;
 			}
@@ -430,7 +483,8 @@ sched_run(struct sched *s)
 		sweeps++;
 		/* The visits a slot can expect: so far, and at this pace. */
 		if (sched_now() > sweep0)
-			expect = sweeps + (deadline - sched_now()) /
+			expect = sweeps + (deadline - run_once_reserve(s) -
+			    run_close_reserve(s) - sched_now()) /
 			    (sched_now() - sweep0);
 	}
 	free(units);

@@ -151,6 +151,8 @@ struct sched {
 	volatile sig_atomic_t caught;
 	unsigned visits;
 	double timed_ns;
+	double once_s;		/* the time the processes run once took */
+	unsigned once_ran;
 };
 
 /* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
