@@ -393,16 +393,22 @@ sched_write_stats(const struct sched *s)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
-/* The words of plan line l as one string (for the A/B table). */
+/* The words of plan line l as one string (for the A/B table), squeezed. */
 static void
 sched_line_text(const struct sched_line *l, char *buf, size_t size)
 {
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < l->argc && len + 1 < size; i++)
+	for (i = 0; i < l->argc && len + 1 < size; i++) {
+		const char *w = l->argv[i], *slash = strrchr(w, '/');
+
+		/* The program by its name, not the build's path to it. */
+		if (i == 0 && slash != NULL)
+			w = slash + 1;
 		len += (size_t)snprintf(buf + len, size - len, "%s%s",
-		    i ? " " : "", l->argv[i]);
+		    i ? " " : "", w);
+	}
 }
 
 /* Print an A/B's verdicts (text or JSON lines); return the exit status. */
@@ -420,7 +426,7 @@ sched_report_ab(const struct sched *s)
 		    "%u visits\n", SCHED_NAME, s->o.a, s->o.b,
 		    s->o.threshold * 100, s->wall, s->visits);
 	for (i = 0; i < s->npairs; i++) {
-		const struct sched_pair *pr = &s->pairs[i];
+		const struct sched_pair *pr = s->pairs[i];
 		const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
 		double r = exp(pr->st.shift), lo = exp(pr->st.lo),
 		    hi = exp(pr->st.hi);

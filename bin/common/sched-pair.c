@@ -17,24 +17,26 @@ struct sched_pair *
 sched_pair_of(struct sched *s, struct sched_fig *f)
 {
 	struct sched_proc *pa, *pb;
-	struct sched_pair *grown, *pr;
+	struct sched_pair **grown, *pr;
 	size_t line;
 
 	if (f == NULL)
 		return NULL;
 	if (f->pair != 0)
-		return &s->pairs[f->pair - 1];
+		return s->pairs[f->pair - 1];
 	line = f->p->line - 1;
 	pa = &s->procs[2 * line];
 	pb = &s->procs[2 * line + 1];
 	if (pa->cur == NULL || pb->cur == NULL || pa->cur->seq != pb->cur->seq)
 		return NULL;
+	/* Each pair apart: a sweep holds pointers to them. */
 	grown = realloc(s->pairs, (s->npairs + 1) * sizeof(*grown));
 	if (grown == NULL)
 		return NULL;
 	s->pairs = grown;
-	pr = &s->pairs[s->npairs++];
-	memset(pr, 0, sizeof(*pr));
+	if ((pr = calloc(1, sizeof(*pr))) == NULL)
+		return NULL;
+	s->pairs[s->npairs++] = pr;
 	pr->fa = pa->cur;
 	pr->fb = pb->cur;
 	pr->threshold = s->plan.line[line].threshold > 0 ?
@@ -115,12 +117,12 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 }
 
 /* Order pairs' p values for qsort, through their indices. */
-static const struct sched_pair *pair_sort;
+static struct sched_pair *const *pair_sort;
 static int
 pair_cmp_p(const void *x, const void *y)
 {
-	double a = pair_sort[*(const size_t *)x].st.p;
-	double b = pair_sort[*(const size_t *)y].st.p;
+	double a = pair_sort[*(const size_t *)x]->st.p;
+	double b = pair_sort[*(const size_t *)y]->st.p;
 
 	return (a > b) - (a < b);
 }
@@ -138,7 +140,7 @@ sched_pair_finish(struct sched *s)
 	if (ix == NULL)
 		return;
 	for (i = 0; i < s->npairs; i++) {
-		struct sched_pair *pr = &s->pairs[i];
+		struct sched_pair *pr = s->pairs[i];
 
 		pr->st_rc = pr->n >= 2 ? bm__paired_logratio(pr->a, pr->b,
 		    pr->n, SCHED_LEVEL, BM__PAIRED_SIGN, &pr->st) : -1;
@@ -149,11 +151,11 @@ sched_pair_finish(struct sched *s)
 	pair_sort = s->pairs;
 	qsort(ix, s->npairs, sizeof(*ix), pair_cmp_p);
 	for (k = 0; k < s->npairs; k++)
-		if (s->pairs[ix[k]].st.p <= SCHED_FDR * (double)(k + 1) /
+		if (s->pairs[ix[k]]->st.p <= SCHED_FDR * (double)(k + 1) /
 		    (double)s->npairs)
 			keep = k + 1;
 	for (k = 0; k < s->npairs; k++) {
-		struct sched_pair *pr = &s->pairs[ix[k]];
+		struct sched_pair *pr = s->pairs[ix[k]];
 		enum ab_verdict v;
 
 		if (pr->settled)

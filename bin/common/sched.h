@@ -144,7 +144,7 @@ struct sched {
 	size_t np;
 	struct sched_fig **figs;
 	size_t nf;
-	struct sched_pair *pairs;
+	struct sched_pair **pairs;
 	size_t npairs;
 	double t0, last_progress, wall;
 	int sigpipe[2];
