@@ -1,0 +1,99 @@
+#!/bin/sh
+# bench-sched.sh: the suite as one experiment, measured: how much of a
+# standard suite's wall time is spent measuring, and how the suite's A/B
+# through benchmp-sched decides an unchanged arm (A/A) and a known +5% on
+# lat_syscall null (an LD_PRELOAD shim before getppid(), the call it
+# times: tests/bench/ab-shim.c).
+#
+# Usage: scripts/bench-sched.sh [--pairs N] [--iters K] [--budget S]
+#                               [--stress] BUILDDIR
+#
+# Prints one line a suite run ("measuring: ..." from benchmp-run's
+# summary, its wall time), then for each of N A/A and N A/B suite pairs
+# (default 2 each, interleaved; --budget S seconds each, default 180)
+# its wall time and verdict counts, the verdict of lat_syscall null and
+# the figures called worse.  K is the shim's chain length for B (default
+# 18, about +5% on a 2-vCPU AMD EPYC KVM guest).  With --stress,
+# stress-ng --cpu 1 runs beside everything.  Part of make bench.
+set -eu
+LC_ALL=C
+export LC_ALL
+
+usage="usage: bench-sched.sh [--pairs N] [--iters K] [--budget S] [--stress] BUILDDIR"
+pairs=2
+iters=18
+budget=180
+stress=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pairs) pairs=${2:?$usage}; shift 2 ;;
+	--iters) iters=${2:?$usage}; shift 2 ;;
+	--budget) budget=${2:?$usage}; shift 2 ;;
+	--stress) stress=1; shift ;;
+	-*) echo "bench-sched.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
+for v in "$pairs" "$iters" "$budget"; do
+	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
+done
+build=$(cd "$1" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+shim=$build/tests/bench/ab-shim.so
+[ -e "$shim" ] || { echo "bench-sched.sh: $shim: not built (make bench-ab builds it)" >&2; exit 2; }
+command -v jq >/dev/null 2>&1 || { echo "bench-sched.sh: SKIP: no jq" >&2; exit 77; }
+if [ "$stress" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
+	echo "bench-sched.sh: SKIP: --stress needs stress-ng" >&2
+	exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-sched.XXXXXX")
+spid=
+trap '[ -z "$spid" ] || kill "$spid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+if [ "$stress" = 1 ]; then
+	stress-ng --cpu 1 --timeout 86400 >/dev/null 2>&1 &
+	spid=$!
+fi
+run="$top/scripts/benchmp-run --build $build --results $tmp/results --no-check"
+
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d)$([ "$stress" = 1 ] && echo ', beside stress-ng --cpu 1')"
+t0=$(date +%s)
+# shellcheck disable=SC2086 # $run is words
+$run >"$tmp/suite.out" 2>"$tmp/suite.err" || echo "suite: exit $?"
+echo "suite: $(grep -m 1 '^measuring:' "$tmp/suite.out"), wall $(($(date +%s) - t0)) s"
+
+a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
+i=1
+while [ "$i" -le "$pairs" ]; do
+	for kind in aa ab; do
+		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$([ "$kind" = ab ] && echo "$iters" || echo 0)"
+		t0=$(date +%s)
+		rc=0
+		# shellcheck disable=SC2086 # $run is words
+		$run --budget "$budget" --a "$a" --b "$b" >"$tmp/ab.out" \
+		    2>"$tmp/ab.err" || rc=$?
+		wall=$(($(date +%s) - t0))
+		f=
+		for g in "$tmp"/results/*/*.ab.json; do
+			[ -e "$g" ] && f=$g
+		done
+		if [ -z "$f" ]; then
+			echo "$kind $i: exit $rc, no verdicts: $(tail -n 1 "$tmp/ab.err")"
+			continue
+		fi
+		jq -s -r --arg k "$kind" --arg i "$i" --arg w "$wall" --arg rc "$rc" '
+		    (map(select(.figure == "lat_syscall null"))[0] // {}) as $n |
+		    "\($k) \($i): exit \($rc), \($w) s, " +
+		    "\(map(select(.verdict == "worse")) | length) worse, " +
+		    "\(map(select(.verdict == "better")) | length) better, " +
+		    "\(map(select(.verdict == "same")) | length) same, " +
+		    "\(map(select(.verdict == "undecided")) | length) undecided; " +
+		    "lat_syscall null \($n.verdict // "-") \($n.ratio // "-") " +
+		    "(\($n.pairs // 0) pairs); worse: " +
+		    ([.[] | select(.verdict == "worse") | "\(.figure) #\(.seq)"] | join(", "))' \
+		    "$f"
+		rm -f "$f"
+	done
+	i=$((i + 1))
+done
