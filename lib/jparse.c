@@ -290,7 +290,7 @@ static int
 jp_value(struct jp *p, struct bm__jval *v, unsigned depth)
 {
 	jp_ws(p);
-	if (depth > BM__JSON_DEPTH)
+	if (depth >= BM__JSON_DEPTH)
 		return jp_fail(p, "nested too deep");
 	if (p->at >= p->len)
 		return jp_fail(p, "a value expected");
