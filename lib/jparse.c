@@ -387,6 +387,21 @@ bm__jget(const struct bm__jval *obj, const char *name)
 	return NULL;
 }
 
+/* Append x in the fewest digits that read back as x (0.1, not 0.10000000000000001). */
+static void
+jp_number_out(struct bm__json *b, double x)
+{
+	char buf[40];
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	bm__json_printf(b, "%.*g", prec, x);
+}
+
 /* Append v as compact JSON to b. */
 static void
 jp_emit(struct bm__json *b, const struct bm__jval *v)
@@ -397,7 +412,7 @@ jp_emit(struct bm__json *b, const struct bm__jval *v)
 	case BM__J_NULL: bm__json_printf(b, "null"); break;
 	case BM__J_FALSE: bm__json_printf(b, "false"); break;
 	case BM__J_TRUE: bm__json_printf(b, "true"); break;
-	case BM__J_NUMBER: bm__json_number(b, v->num); break;
+	case BM__J_NUMBER: jp_number_out(b, v->num); break;
 	case BM__J_STRING: bm__json_string(b, v->str); break;
 	case BM__J_ARRAY:
 	case BM__J_OBJECT:

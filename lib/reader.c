@@ -106,6 +106,30 @@ reader_human(struct bm__json *b, const struct bm__jval *v)
 	}
 }
 
+/* A parameter's value as compact JSON (a private path as <tmp>/) into *out. */
+static int
+reader_param_json(const struct bm__jval *v, char **out)
+{
+	struct bm__json b;
+	size_t pre;
+	char *t;
+
+	if (v->type != BM__J_STRING || (pre = reader_private(v->str)) == 0)
+		return bm__jwrite(v, out);
+	if ((t = malloc(strlen(v->str) + 8)) == NULL)
+		return -ENOMEM;
+	snprintf(t, strlen(v->str) + 8, "<tmp>/%s", v->str + pre);
+	memset(&b, 0, sizeof b);
+	bm__json_string(&b, t);
+	free(t);
+	if (b.err != 0) {
+		free(b.s);
+		return b.err;
+	}
+	*out = b.s;
+	return 0;
+}
+
 /*
  * Append the parameters to the key (their JSON, private paths as <tmp>/)
  * in k and to the name (their values but "no") in n.
@@ -125,19 +149,7 @@ reader_params(struct bm__json *k, struct bm__json *n,
 		bm__json_printf(k, "%s", i > 0 ? "," : "");
 		bm__json_string(k, params->key[i]);
 		bm__json_printf(k, ":");
-		if (v->type == BM__J_STRING) {
-			size_t pre = reader_private(v->str);
-			char *t = malloc(strlen(v->str) + 8);
-
-			if (t == NULL) {
-				k->err = -ENOMEM;
-				return;
-			}
-			snprintf(t, strlen(v->str) + 8, "%s%s",
-			    pre > 0 ? "<tmp>/" : "", v->str + pre);
-			bm__json_string(k, t);
-			free(t);
-		} else if (bm__jwrite(v, &s) == 0) {
+		if (reader_param_json(v, &s) == 0) {
 			bm__json_printf(k, "%s", s);
 			free(s);
 		} else {
@@ -233,6 +245,55 @@ reader_bad_value(const struct bm__jval *rec)
 	return NULL;
 }
 
+/* Keep the parts of the key apart in f: tool, case, placement, parallel, parameters. */
+static int
+reader_parts(const struct bm__jval *rec, struct bm__fig *f, const char *tool)
+{
+	const struct bm__jval *params = bm__jget(rec, "params");
+	const struct bm__jval *kase = bm__jget(rec, "case");
+	const struct bm__jval *imp = bm__jget(rec, "imported");
+	const char *pl = reader_str(rec, "placement");
+	size_t i, n;
+
+	f->parallel = reader_num(rec, "parallel");
+	if (!isfinite(f->parallel))
+		f->parallel = 1;
+	f->imported = imp != NULL && imp->type != BM__J_NULL &&
+	    imp->type != BM__J_FALSE;
+	if ((f->tool = strdup(tool)) == NULL ||
+	    (pl != NULL && (f->placement = strdup(pl)) == NULL))
+		return -ENOMEM;
+	if (kase != NULL && kase->type != BM__J_NULL &&
+	    bm__jwrite(kase, &f->kase) != 0)
+		return -ENOMEM;
+	n = params != NULL && params->type == BM__J_OBJECT ? params->n : 0;
+	if (n == 0)
+		return 0;
+	f->pname = calloc(n, sizeof *f->pname);
+	f->pval = calloc(n, sizeof *f->pval);
+	if (f->pname == NULL || f->pval == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		f->nparams = i + 1;
+		if ((f->pname[i] = strdup(params->key[i])) == NULL ||
+		    reader_param_json(&params->item[i], &f->pval[i]) != 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The value of rec as written, compact ("-" when missing); NULL on ENOMEM. */
+static char *
+reader_value_text(const struct bm__jval *rec)
+{
+	const struct bm__jval *v = bm__jget(rec, "value");
+	char *s;
+
+	if (v == NULL)
+		return strdup("-");
+	return bm__jwrite(v, &s) == 0 ? s : NULL;
+}
+
 /* The figure of one record. */
 int
 bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
@@ -283,6 +344,11 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 		rc = -ENOMEM;
 		goto fail;
 	}
+	if ((f->value_text = reader_value_text(rec)) == NULL ||
+	    reader_parts(rec, f, tool) != 0) {
+		rc = -ENOMEM;
+		goto fail;
+	}
 	f->better = reader_better(rec);
 	f->value = reader_num(rec, "value");
 	f->median = reader_num(rec, "median");
@@ -304,12 +370,24 @@ fail:
 void
 bm__reader_fig_free(struct bm__fig *f)
 {
+	size_t i;
+
 	free(f->key);
 	free(f->name);
 	free(f->unit);
 	free(f->procs);
 	free(f->modes);
 	free(f->bad);
+	free(f->value_text);
+	free(f->tool);
+	free(f->kase);
+	free(f->placement);
+	for (i = 0; i < f->nparams; i++) {
+		free(f->pname[i]);
+		free(f->pval[i]);
+	}
+	free(f->pname);
+	free(f->pval);
 	memset(f, 0, sizeof *f);
 }
 

@@ -304,9 +304,9 @@ verdict_rule(struct bm__judgement *j)
 		scale = le > 0 ? le / (le - L) : -le / (H - le);
 	j->need = scale > 1e-12 ? 1 / (scale * scale) : INFINITY;
 	snprintf(j->why, sizeof j->why, "interval of B/A %.4g-%.4g (+-%.3g%%) "
-	    "against a threshold of %.3g%%: about %.2gx the processes would "
+	    "against a threshold of %.3g%%: about %.*fx the processes would "
 	    "decide", j->lo, j->hi, 100 * expm1(h), 100 * j->threshold,
-	    j->need);
+	    j->need < 10 ? 1 : 0, j->need);
 }
 
 /* The verdicts of n judged figures. */

@@ -70,7 +70,10 @@ struct bm__fig_mode {
  * parameters with private temporary paths as <tmp>, metric, parallel,
  * placement), the name a user is shown, the value and its interval (NAN
  * when absent) from samples values, the independent processes' values, its flags and modes.
- * bad says why the record cannot be judged (NULL when it can).
+ * bad says why the record cannot be judged (NULL when it can), and
+ * value_text is its value as written.  The parts of the key are kept
+ * apart too: an lmbench import pairs by the parameters it has
+ * (pname[i] = pval[i], each value compact JSON).
  */
 struct bm__fig {
 	char *key;
@@ -91,7 +94,17 @@ struct bm__fig {
 	struct bm__fig_mode *modes;
 	size_t nmodes;
 	char *bad;
+	char *value_text;
 	size_t line;
+	/* What pairs an lmbench import or an unpinned figure with a record. */
+	int imported;
+	char *tool;
+	char *kase;
+	char *placement;
+	double parallel;
+	char **pname;
+	char **pval;
+	size_t nparams;
 };
 
 /* The figures of one file of records, in the order first seen. */

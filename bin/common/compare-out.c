@@ -38,6 +38,8 @@ compare_put_escaped(FILE *f, const char *s)
 const char *
 compare_row_word(const struct compare_row *r)
 {
+	if (r->noplace)
+		return "no placement";
 	if (r->b == NULL)
 		return "only in A";
 	if (r->a == NULL)
@@ -53,10 +55,11 @@ compare_row_word(const struct compare_row *r)
 static int
 compare_listed(const struct compare *c, const struct compare_row *r)
 {
-	return c->matched != 1 || (r->a != NULL && r->b != NULL);
+	return c->matched != 1 || (r->a != NULL && r->b != NULL) ||
+	    r->noplace;
 }
 
-/* Print a value (or "-" for none) in a field of width w. */
+/* Print a value (or "-" for none, a bad one as written) in a field of width w. */
 static void
 compare_val(FILE *out, const struct bm__fig *f, int w)
 {
@@ -65,71 +68,95 @@ compare_val(FILE *out, const struct bm__fig *f, int w)
 	else if (isfinite(f->value) && f->bad == NULL)
 		fprintf(out, "%*.5g", w, f->value);
 	else
-		fprintf(out, "%*s", w, "invalid");
+		fprintf(out, "%*s", w, f->value_text);
+}
+
+/* The words of the summary line, in its order. */
+static const char *const compare_words[] = { "same", "better", "worse",
+    "better (curve)", "worse (curve)", "changed", "undecided", "failed",
+    "no placement", "only in A", "only in B" };
+
+/* Print the summary line: how many rows of each word. */
+static void
+compare_counts(const struct compare *c, FILE *out)
+{
+	size_t i, r, k = 0;
+
+	for (i = 0; i < sizeof compare_words / sizeof compare_words[0]; i++) {
+		size_t n = 0;
+
+		for (r = 0; r < c->nrow; r++)
+			n += strcmp(compare_row_word(&c->row[r]),
+			    compare_words[i]) == 0;
+		if (n > 0)
+			fprintf(out, "%s%zu %s", k++ ? ", " : "", n,
+			    compare_words[i]);
+	}
+	fprintf(out, " (minimum change %g%%)\n", 100 * c->threshold);
+}
+
+/* Print one row of the table, or of --tsv. */
+static void
+compare_row_text(const struct compare *c, const struct compare_row *r,
+    FILE *out)
+{
+	const struct bm__fig *f = r->a != NULL ? r->a : r->b;
+	const char *sep = c->tsv ? "\t" : " ";
+	size_t len = strlen(f->name) + strlen(r->at);
+
+	if (c->tsv)
+		fprintf(out, "%s\t", compare_row_word(r));
+	compare_put_escaped(out, f->name);
+	compare_put_escaped(out, r->at);
+	if (!c->tsv)
+		fprintf(out, "%*s", (int)(len < 40 ? 40 - len : 0), "");
+	fputs(sep, out);
+	compare_val(out, r->a, c->tsv ? 0 : 12);
+	fputs(sep, out);
+	compare_val(out, r->b, c->tsv ? 0 : 12);
+	fputs(sep, out);
+	if (isfinite(r->j.ratio) && r->a && r->b)
+		fprintf(out, "%*.3f", c->tsv ? 0 : 7, r->j.ratio);
+	else
+		fprintf(out, "%*s", c->tsv ? 0 : 7, "-");
+	if (c->tsv) {
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "  %s\n", compare_row_word(r));
+	if (r->a && r->b && isfinite(r->j.lo) &&
+	    r->j.verdict != BM__V_UNDECIDED)
+		fprintf(out, "    B/A %.4g-%.4g at %.3g%% (%s)\n", r->j.lo,
+		    r->j.hi, 100 * r->j.level, compare_evidence[r->j.evidence]);
+	if (r->a && r->b && r->j.why[0] != '\0')
+		fprintf(out, "    %s: %s\n", bm__verdict_word(r->j.verdict),
+		    r->j.why);
 }
 
 /* Write the text report, or --tsv rows. */
 int
 compare_out_text(const struct compare *c, FILE *out)
 {
-	static const enum bm__verdict order[] = { BM__V_SAME, BM__V_BETTER,
-	    BM__V_WORSE, BM__V_CHANGED, BM__V_UNDECIDED, BM__V_FAILED };
-	size_t i, k = 0;
-	const char *sep = c->tsv ? "\t" : " ";
+	size_t i, unlisted = 0;
 
+	if (!c->tsv && compare_machine_text(c, out) != 0)
+		return -1;
 	if (!c->tsv)
 		fprintf(out, "%-40s %12s %12s %7s  %s\n", "figure", "A", "B",
 		    "B/A", "verdict");
 	for (i = 0; i < c->nrow; i++) {
-		const struct compare_row *r = &c->row[i];
-		const struct bm__fig *f = r->a != NULL ? r->a : r->b;
-
-		if (!compare_listed(c, r))
-			continue;
-		if (c->tsv)
-			fprintf(out, "%s\t", compare_row_word(r));
-		compare_put_escaped(out, f->name);
-		if (!c->tsv)
-			fprintf(out, "%*s", (int)(strlen(f->name) < 40 ?
-			    40 - strlen(f->name) : 0), "");
-		fputs(sep, out);
-		compare_val(out, r->a, c->tsv ? 0 : 12);
-		fputs(sep, out);
-		compare_val(out, r->b, c->tsv ? 0 : 12);
-		fputs(sep, out);
-		if (isfinite(r->j.ratio) && r->a && r->b)
-			fprintf(out, "%*.3f", c->tsv ? 0 : 7, r->j.ratio);
+		if (compare_listed(c, &c->row[i]))
+			compare_row_text(c, &c->row[i], out);
 		else
-			fprintf(out, "%*s", c->tsv ? 0 : 7, "-");
-		if (c->tsv) {
-			fputc('\n', out);
-			continue;
-		}
-		fprintf(out, "  %s\n", compare_row_word(r));
-		if (r->a && r->b && isfinite(r->j.lo) &&
-		    r->j.verdict != BM__V_UNDECIDED)
-			fprintf(out, "    B/A %.4g-%.4g at %.3g%% (%s)\n",
-			    r->j.lo, r->j.hi, 100 * r->j.level,
-			    compare_evidence[r->j.evidence]);
-		if (r->a && r->b && r->j.why[0] != '\0')
-			fprintf(out, "    %s: %s\n",
-			    bm__verdict_word(r->j.verdict), r->j.why);
+			unlisted++;
 	}
 	if (c->tsv)
 		return ferror(out) ? -1 : 0;
 	fprintf(out, "\n");
-	for (i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (c->count[order[i]] > 0)
-			fprintf(out, "%s%zu %s", k++ ? ", " : "",
-			    c->count[order[i]], bm__verdict_word(order[i]));
-	if (c->only_a > 0)
-		fprintf(out, "%s%zu only in A", k++ ? ", " : "", c->only_a);
-	if (c->only_b > 0)
-		fprintf(out, "%s%zu only in B", k++ ? ", " : "", c->only_b);
-	fprintf(out, " (minimum change %g%%)\n", 100 * c->threshold);
-	if (c->matched == 1 && c->only_a + c->only_b > 0)
+	compare_counts(c, out);
+	if (unlisted > 0)
 		fprintf(out, "%zu figure(s) of one file only not listed "
-		    "(--matched; --all lists them)\n", c->only_a + c->only_b);
+		    "(--matched; --all lists them)\n", unlisted);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -141,6 +168,8 @@ compare_json_row(struct bm__json *b, const struct compare_row *r)
 
 	bm__json_printf(b, "{\"figure\":");
 	bm__json_string(b, f->name);
+	if (r->at[0] != '\0')
+		bm__json_kstr(b, "paired", r->at);
 	bm__json_kstr(b, "verdict", compare_row_word(r));
 	bm__json_printf(b, ",\"gating\":%s", r->gating ? "true" : "false");
 	bm__json_kstr(b, "unit", f->unit);
@@ -185,8 +214,10 @@ compare_out_json(const struct compare *c, FILE *out)
 	for (i = 0; i <= BM__V_FAILED; i++)
 		bm__json_printf(&b, "%s\"%s\":%zu", i ? "," : "",
 		    bm__verdict_word((enum bm__verdict)i), c->count[i]);
-	bm__json_printf(&b, ",\"only in A\":%zu,\"only in B\":%zu},"
-	    "\"figures\":[", c->only_a, c->only_b);
+	bm__json_printf(&b, ",\"no placement\":%zu,\"only in A\":%zu,"
+	    "\"only in B\":%zu},", c->noplace, c->only_a, c->only_b);
+	compare_machine_json(c, &b);
+	bm__json_printf(&b, ",\"figures\":[");
 	for (i = 0; i < c->nrow; i++) {
 		if (!compare_listed(c, &c->row[i]))
 			continue;

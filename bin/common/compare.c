@@ -26,7 +26,7 @@ compare_usage(FILE *f, const char *prog)
 "usage: %s [--threshold PCT] [--threshold-for GLOB=PCT] [--alpha A]\n"
 "       [--correction bh|holm|none] [--allow-undecided | --strict]\n"
 "       [--tsv | --json] [--junit FILE] [--markdown FILE] [--matched | --all]\n"
-"       BASELINE.jsonl NEW.jsonl\n"
+"       [--machine-a FILE] [--machine-b FILE] BASELINE.jsonl NEW.jsonl\n"
 "\n"
 "Judge each figure of NEW against BASELINE: worse, better, same, changed\n"
 "(a figure better neither higher nor lower), undecided (the evidence is\n"
@@ -43,7 +43,11 @@ compare_usage(FILE *f, const char *prog)
 "  --json                 the report as one JSON object\n"
 "  --junit FILE           JUnit XML, one testcase a figure\n"
 "  --markdown FILE        a Markdown summary table\n"
-"  --matched, --all       list only figures of both files, or all (default)\n"
+"  --matched, --all       list only figures of both files (the default with\n"
+"                         an lmbench import), or all\n"
+"  --machine-a FILE, --machine-b FILE\n"
+"                         the machines (default NAME.machine.json beside\n"
+"                         NAME.jsonl): their differences come first\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -104,7 +108,7 @@ compare_add_pattern(struct compare *c, const char *arg)
 enum {
 	OPT_THRESHOLD = 256, OPT_THRESHOLD_FOR, OPT_ALPHA, OPT_CORRECTION,
 	OPT_ALLOW, OPT_STRICT, OPT_TSV, OPT_JSON, OPT_JUNIT, OPT_MARKDOWN,
-	OPT_MATCHED, OPT_ALL
+	OPT_MATCHED, OPT_ALL, OPT_MACHINE_A, OPT_MACHINE_B
 };
 
 /* Read the options into c; -1 to go on, else the exit status. */
@@ -124,6 +128,8 @@ compare_options(struct compare *c, int argc, char **argv)
 		{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 		{ "matched", no_argument, NULL, OPT_MATCHED },
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "machine-a", required_argument, NULL, OPT_MACHINE_A },
+		{ "machine-b", required_argument, NULL, OPT_MACHINE_B },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -168,6 +174,15 @@ compare_options(struct compare *c, int argc, char **argv)
 		case OPT_MARKDOWN: c->markdown = optarg; break;
 		case OPT_MATCHED: c->matched = 1; break;
 		case OPT_ALL: c->matched = 0; break;
+		case OPT_MACHINE_A:
+		case OPT_MACHINE_B:
+			if (optarg[0] == '\0')
+				return compare_bad(c, o == OPT_MACHINE_A ?
+				    "--machine-a needs a file name" :
+				    "--machine-b needs a file name", NULL);
+			*(o == OPT_MACHINE_A ? &c->machine_a : &c->machine_b) =
+			    optarg;
+			break;
 		case 'h':
 			compare_usage(stdout, c->prog);
 			return fflush(stdout) == 0 ? COMPARE_OK :
@@ -222,23 +237,15 @@ compare_read(const struct compare *c, const char *path,
 	return 0;
 }
 
-/* Pair the figures of A and B into rows: A's in order, then B's own. */
+/* Whether a set holds an lmbench import. */
 static int
-compare_pair(struct compare *c)
+compare_imported(const struct bm__figset *s)
 {
-	size_t i, n = 0;
+	size_t i;
 
-	c->row = calloc(c->sa.n + c->sb.n, sizeof *c->row);
-	if (c->row == NULL)
-		return -ENOMEM;
-	for (i = 0; i < c->sa.n; i++) {
-		c->row[n].a = &c->sa.fig[i];
-		c->row[n++].b = bm__reader_find(&c->sb, c->sa.fig[i].key);
-	}
-	for (i = 0; i < c->sb.n; i++)
-		if (bm__reader_find(&c->sa, c->sb.fig[i].key) == NULL)
-			c->row[n++].b = &c->sb.fig[i];
-	c->nrow = n;
+	for (i = 0; i < s->n; i++)
+		if (s->fig[i].imported)
+			return 1;
 	return 0;
 }
 
@@ -265,8 +272,9 @@ compare_judge(struct compare *c)
 		struct compare_row *r = &c->row[i];
 
 		if (r->a == NULL || r->b == NULL) {
-			c->only_a += r->b == NULL;
-			c->only_b += r->a == NULL;
+			c->noplace += r->noplace;
+			c->only_a += r->b == NULL && !r->noplace;
+			c->only_b += r->a == NULL && !r->noplace;
 			continue;
 		}
 		r->j = j[m++];
@@ -316,6 +324,7 @@ compare_free(struct compare *c)
 
 	bm__reader_free(&c->sa);
 	bm__reader_free(&c->sb);
+	compare_machine_free(c);
 	free(c->row);
 	for (i = 0; i < c->npat; i++)
 		free(c->pat[i]);
@@ -372,10 +381,14 @@ compare_main(const char *prog, int argc, char **argv)
 		return rc;
 	}
 	if (compare_read(&c, c.file_a, &c.sa) != 0 ||
-	    compare_read(&c, c.file_b, &c.sb) != 0) {
+	    compare_read(&c, c.file_b, &c.sb) != 0 ||
+	    compare_machine_load(&c) != 0) {
 		compare_free(&c);
 		return COMPARE_FAILED;
 	}
+	/* An lmbench import holds a few figures of a run: list the shared. */
+	if (c.matched == -1)
+		c.matched = compare_imported(&c.sa) || compare_imported(&c.sb);
 	if (compare_pair(&c) != 0 || compare_judge(&c) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		compare_free(&c);

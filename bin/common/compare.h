@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "internal.h"
 #include "verdict.h"
 
 /* The exit statuses of the gate, agreed project-wide. */
@@ -21,6 +22,15 @@ struct compare_row {
 	const struct bm__fig *b;
 	struct bm__judgement j;
 	int gating;		/* 0 for a sweep's point (suite.curve) */
+	int noplace;		/* unpinned, near no placement of the other */
+	char at[80];		/* " [unpinned at cross]" */
+};
+
+/* One difference of the two machines: a member's path and both values. */
+struct compare_mdiff {
+	char *key;
+	char *a;
+	char *b;
 };
 
 /* A comparison: its settings, its rows and their counts. */
@@ -37,6 +47,11 @@ struct compare {
 	const char *markdown;
 	const char *file_a;
 	const char *file_b;
+	const char *machine_a;
+	const char *machine_b;
+	int machines;		/* 0 none, 1 both, 2 A's alone, 3 B's alone */
+	struct compare_mdiff *md;
+	size_t nmd;
 	struct bm__figset sa;
 	struct bm__figset sb;
 	struct compare_row *row;
@@ -44,6 +59,7 @@ struct compare {
 	size_t count[BM__V_FAILED + 1];
 	size_t only_a;
 	size_t only_b;
+	size_t noplace;
 	int status;
 	/* --threshold-for: glob patterns of names and their thresholds. */
 	char **pat;
@@ -55,6 +71,16 @@ struct compare {
 int compare_main(const char *prog, int argc, char **argv);
 /* Print compare's usage text to f. */
 void compare_usage(FILE *f, const char *prog);
+/* Pair the figures of A and B into c's rows; 0 or -ENOMEM. */
+int compare_pair(struct compare *c);
+/* Find (NAME.machine.json beside NAME.jsonl) and read the machines; 0 or -1. */
+int compare_machine_load(struct compare *c);
+/* Print the machines' differences (or that one is not known); 0 or -1. */
+int compare_machine_text(const struct compare *c, FILE *out);
+/* Append the machines' differences to a JSON report. */
+void compare_machine_json(const struct compare *c, struct bm__json *b);
+/* Free the machines' differences. */
+void compare_machine_free(struct compare *c);
 /* Write the text report (or --tsv rows) to out; 0 or -1 on a write error. */
 int compare_out_text(const struct compare *c, FILE *out);
 /* Write the report as JSON to out; 0 or -1. */
