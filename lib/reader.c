@@ -516,6 +516,7 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 		snprintf(why, whysize, "cannot read: %s", strerror(errno));
 		return rc;
 	}
+	errno = 0;
 	do {
 		if (cap - len < 65536) {
 			cap = cap ? cap * 2 : 1u << 20;
@@ -536,8 +537,8 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 		}
 	} while (got > 0);
 	if (ferror(fp)) {
-		rc = -EIO;
-		snprintf(why, whysize, "cannot read: %s", strerror(EIO));
+		rc = errno != 0 ? -errno : -EIO;
+		snprintf(why, whysize, "cannot read: %s", strerror(-rc));
 		goto out;
 	}
 	rc = bm__reader_buf(buf, len, set, why, whysize);

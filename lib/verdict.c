@@ -19,13 +19,15 @@
  *    p value; the p values of all the figures are corrected together
  *    (Benjamini-Hochberg by default: an A/A comparison of a whole suite
  *    stays quiet at alpha, and real changes among many still show);
- *  - else the records' own intervals: separate is significant, at the
- *    records' levels (no correction: they carry no p value);
+ *  - the records' own intervals, where both have one: separate is
+ *    significant too, at the records' levels (no correction: they carry
+ *    no p value), as benchmp-compare judged;
  *  - a significant change beyond the threshold is worse or better; an
  *    interval of B/A inside +-threshold is same, as is a significant
  *    change smaller than it; anything else is undecided, with how many
  *    times the processes would narrow the interval enough (the width of
- *    a rank interval falls as one over the square root of the count);
+ *    a rank interval falls as one over the square root of the count); a
+ *    figure without any interval is same within the threshold;
  *  - a figure that is better neither higher nor lower is changed or
  *    same, never gating.
  */
@@ -188,15 +190,20 @@ bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
 	    b->nprocs <= BM__PAIRED_MAX) {
 		if (verdict_ranks(a, b, f, alpha, j) != 0)
 			return verdict_fail(j, "", "out of memory");
-	} else if (verdict_has_interval(a) && verdict_has_interval(b)) {
+	}
+	if (verdict_has_interval(a) && verdict_has_interval(b)) {
+		double lo = b->ci_lo * f / a->ci_hi, hi = b->ci_hi * f / a->ci_lo;
+
+		j->separate = lo > 1 || hi < 1;
+		if (j->evidence == BM__EV_RANKS)
+			return;
 		j->evidence = BM__EV_INTERVALS;
-		j->lo = b->ci_lo * f / a->ci_hi;
-		j->hi = b->ci_hi * f / a->ci_lo;
+		j->lo = lo;
+		j->hi = hi;
 		/* Both intervals hold: at least la + lb - 1 (Bonferroni). */
 		if (isfinite(a->ci_level) && isfinite(b->ci_level) &&
 		    a->ci_level > 0 && b->ci_level > 0)
 			j->level = fmax(0, a->ci_level + b->ci_level - 1);
-		j->significant = j->lo > 1 || j->hi < 1;
 	}
 }
 
@@ -266,6 +273,16 @@ verdict_rule(struct bm__judgement *j)
 	double L = log(j->lo), H = log(j->hi), h, le, scale;
 	int has_iv = isfinite(L) && isfinite(H);
 
+	/*
+	 * Records whose intervals separate differ as benchmp-compare always
+	 * judged, at the records' levels: five processes a run give a rank
+	 * test no p under 2/252, which no correction over a suite of dozens
+	 * of figures lets through.  The change is then the values' ratio.
+	 */
+	if (!j->significant && j->separate) {
+		j->significant = 1;
+		e = fabs(log(j->ratio));
+	}
 	if (j->better == BM__BETTER_NONE) {
 		j->verdict = e > band && (j->significant ||
 		    j->evidence == BM__EV_VALUES) ? BM__V_CHANGED : BM__V_SAME;
@@ -277,8 +294,9 @@ verdict_rule(struct bm__judgement *j)
 		    BM__V_WORSE;
 		return;
 	}
+	/* Without an interval, a change within the threshold is same. */
 	if (j->significant || (has_iv && L >= -band && H <= band) ||
-	    (!has_iv && e == 0)) {
+	    (!has_iv && e <= band)) {
 		j->verdict = BM__V_SAME;
 		return;
 	}

@@ -167,8 +167,9 @@ enum bm__correction {
  * The judgement of one figure (verdict.c): the ratio B/A of the values
  * (B in A's unit), the interval of B/A at level (NAN when none), the p
  * value of no change (rank test; NAN when none), the threshold used (a
- * fraction), which way is better (A's), whether the change is
- * significant after the correction, and when undecided, how many times
+ * fraction), which way is better (A's), whether the records' own
+ * intervals separate, whether the change is significant after the
+ * correction (or by separate intervals), and when undecided, how many times
  * the processes would decide (need).
  */
 struct bm__judgement {
@@ -182,6 +183,7 @@ struct bm__judgement {
 	double level;
 	double p;
 	double threshold;
+	int separate;
 	int significant;
 	double need;
 	char why[200];

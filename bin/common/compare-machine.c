@@ -261,6 +261,7 @@ machine_read(const struct compare *c, const char *path, struct bm__jval **m)
 	    (*m)->type != BM__J_OBJECT) {
 		why = "not a JSON object";
 		bm__jval_free(*m);
+		*m = NULL;
 		rc = -1;
 	}
 	free(buf);

@@ -68,13 +68,29 @@ compare_bad(const struct compare *c, const char *what, const char *arg)
 	return COMPARE_USAGE;
 }
 
-/* Parse a percentage 0 to 1000 into a fraction. */
+/* Say that a --threshold is not a percentage; the usage status. */
+static int
+compare_bad_pct(const struct compare *c, const char *arg)
+{
+	fprintf(stderr, "%s: --threshold: '%s' is not a percentage from 0 to "
+	    "1000\n", c->prog, arg);
+	fprintf(stderr, "usage: %s [options] BASELINE.jsonl NEW.jsonl "
+	    "(--help lists them)\n", c->prog);
+	return COMPARE_USAGE;
+}
+
+/* Parse a plain decimal percentage 0 to 1000 (5, 2.5, .5) into a fraction. */
 static int
 compare_pct(const char *s, double *t)
 {
+	size_t digits = strspn(s, "0123456789"), frac = 0;
 	double v;
 
-	if (bm_parse_double(s, 0, 1000, &v) != 0)
+	if (s[digits] == '.')
+		frac = strspn(s + digits + 1, "0123456789") + 1;
+	if (digits + frac == 0 || (frac == 1 && digits == 0) ||
+	    s[digits + frac] != '\0' ||
+	    bm_parse_double(s, 0, 1000, &v) != 0)
 		return -1;
 	*t = v / 100;
 	return 0;
@@ -138,12 +154,11 @@ compare_options(struct compare *c, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "+hV", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+:hV", lo, NULL)) != -1) {
 		switch (o) {
 		case OPT_THRESHOLD:
 			if (compare_pct(optarg, &c->threshold) != 0)
-				return compare_bad(c, "--threshold: not a "
-				    "percentage from 0 to 1000:", optarg);
+				return compare_bad_pct(c, optarg);
 			break;
 		case OPT_THRESHOLD_FOR:
 			if (compare_add_pattern(c, optarg) != 0)
@@ -191,9 +206,11 @@ compare_options(struct compare *c, int argc, char **argv)
 			printf("%s %s\n", c->prog, PACKAGE_VERSION);
 			return fflush(stdout) == 0 ? COMPARE_OK :
 			    COMPARE_FAILED;
-		default:
-			return compare_bad(c, "unknown option or missing value:",
+		case ':':
+			return compare_bad(c, "an option needs a value:",
 			    argv[optind - 1]);
+		default:
+			return compare_bad(c, "unknown option", argv[optind - 1]);
 		}
 	}
 	if (c->tsv && c->json)
