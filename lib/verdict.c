@@ -281,6 +281,7 @@ verdict_rule(struct bm__judgement *j)
 	 */
 	if (!j->significant && j->separate) {
 		j->significant = 1;
+		j->estimate = j->ratio;
 		e = fabs(log(j->ratio));
 	}
 	if (j->better == BM__BETTER_NONE) {

@@ -1,14 +1,17 @@
-/* verdict.h: stored records read back (jparse.c, reader.c) and judged (verdict.c); internal. */
+/* verdict.h: stored records read back (jparse.c, reader*.c) and judged (verdict.c); internal. */
 #ifndef BM_VERDICT_H
 #define BM_VERDICT_H
 
 #include <stddef.h>
 
-/* How deep a JSON value may nest, and how long one record line may be. */
+/*
+ * How deep a JSON value may nest, how long one record line and how large
+ * a file of records may be: the scripts' bounds (bm_max_line and
+ * bm_max_bytes in benchmp-lib.sh); a run of the whole suite is a few MB.
+ */
 #define BM__JSON_DEPTH		64
-#define BM__JSON_LINE_MAX	(16u << 20)
-/* How large a file of records may be. */
-#define BM__READER_FILE_MAX	(512u << 20)
+#define BM__JSON_LINE_MAX	(1u << 20)
+#define BM__READER_FILE_MAX	(64u << 20)
 
 /* The kinds of a JSON value. */
 enum bm__jtype {
@@ -121,6 +124,12 @@ struct bm__figset {
 int bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f);
 /* Free what a figure holds. */
 void bm__reader_fig_free(struct bm__fig *f);
+/*
+ * Check the types of a record's members (reader-shape.c), as the
+ * scripts' bm_jq_odd does; 0, or BM_EPARSE with the first odd one in why
+ * ("params is an array, not an object").
+ */
+int bm__reader_shape(const struct bm__jval *rec, char *why, size_t size);
 /*
  * Read a file of JSON Lines records into set (empty lines skipped; a
  * figure recorded twice: the last record counts).  0, or an error with

@@ -87,7 +87,9 @@ static const struct {
 	{ "intervals-wide", BM__V_UNDECIDED },
 	{ "one-sample", BM__V_UNDECIDED },	/* one sample is no interval */
 	{ "higher-worse", BM__V_WORSE },	/* bandwidth down 20% */
-	{ "better-from-metric", BM__V_WORSE }	/* no "better": clock is higher */
+	{ "better-from-metric", BM__V_WORSE },	/* no "better": clock is higher */
+	/* The intervals apart, the processes not: the values' ratio decides. */
+	{ "separate-stale", BM__V_WORSE }
 };
 
 /* Each fixture gets the verdict of its rule. */

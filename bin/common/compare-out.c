@@ -215,7 +215,7 @@ compare_out_json(const struct compare *c, FILE *out)
 		bm__json_printf(&b, "%s\"%s\":%zu", i ? "," : "",
 		    bm__verdict_word((enum bm__verdict)i), c->count[i]);
 	bm__json_printf(&b, ",\"no placement\":%zu,\"only in A\":%zu,"
-	    "\"only in B\":%zu},", c->noplace, c->only_a, c->only_b);
+	    "\"only in B\":%zu}", c->noplace, c->only_a, c->only_b);
 	compare_machine_json(c, &b);
 	bm__json_printf(&b, ",\"figures\":[");
 	for (i = 0; i < c->nrow; i++) {
