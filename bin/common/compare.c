@@ -120,6 +120,16 @@ compare_add_pattern(struct compare *c, const char *arg)
 	return 0;
 }
 
+/* The status after printing help or the version: 0, or 4 with a message. */
+static int
+compare_printed(const struct compare *c)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return COMPARE_OK;
+	fprintf(stderr, "%s: writing to standard output failed\n", c->prog);
+	return COMPARE_FAILED;
+}
+
 /* The long options. */
 enum {
 	OPT_THRESHOLD = 256, OPT_THRESHOLD_FOR, OPT_ALPHA, OPT_CORRECTION,
@@ -200,12 +210,10 @@ compare_options(struct compare *c, int argc, char **argv)
 			break;
 		case 'h':
 			compare_usage(stdout, c->prog);
-			return fflush(stdout) == 0 ? COMPARE_OK :
-			    COMPARE_FAILED;
+			return compare_printed(c);
 		case 'V':
 			printf("%s %s\n", c->prog, PACKAGE_VERSION);
-			return fflush(stdout) == 0 ? COMPARE_OK :
-			    COMPARE_FAILED;
+			return compare_printed(c);
 		case ':':
 			return compare_bad(c, "an option needs a value:",
 			    argv[optind - 1]);
