@@ -170,6 +170,7 @@ compare_json_row(struct bm__json *b, const struct compare_row *r)
 	bm__json_string(b, f->name);
 	if (r->at[0] != '\0')
 		bm__json_kstr(b, "paired", r->at);
+	bm__json_kstr(b, "key", f->key);
 	bm__json_kstr(b, "verdict", compare_row_word(r));
 	bm__json_printf(b, ",\"gating\":%s", r->gating ? "true" : "false");
 	bm__json_kstr(b, "unit", f->unit);
@@ -189,7 +190,7 @@ compare_json_row(struct bm__json *b, const struct compare_row *r)
 	bm__json_printf(b, ",\"significant\":%s",
 	    r->j.significant ? "true" : "false");
 	bm__json_kstr(b, "evidence", compare_evidence[r->j.evidence]);
-	bm__json_knum(b, "need", isinf(r->j.need) ? 1e308 : r->j.need);
+	bm__json_knum(b, "need", r->j.need);
 	bm__json_kstr(b, "why", r->j.why[0] ? r->j.why : NULL);
 	bm__json_printf(b, "}");
 }
