@@ -322,10 +322,23 @@ verdict_rule(struct bm__judgement *j)
 	else
 		scale = le > 0 ? le / (le - L) : -le / (H - le);
 	j->need = scale > 1e-12 ? 1 / (scale * scale) : INFINITY;
-	snprintf(j->why, sizeof j->why, "interval of B/A %.4g-%.4g (+-%.3g%%) "
-	    "against a threshold of %.3g%%: about %.*fx the processes would "
-	    "decide", j->lo, j->hi, 100 * expm1(h), 100 * j->threshold,
-	    j->need < 10 ? 1 : 0, j->need);
+	if (j->need <= 1) {
+		/* Clear of 1 alone, not once corrected over all the figures. */
+		j->need = NAN;
+		snprintf(j->why, sizeof j->why, "interval of B/A %.4g-%.4g "
+		    "excludes no change at %.3g%%, the correction over all the "
+		    "figures compared does not: more processes would decide",
+		    j->lo, j->hi, 100 * j->level);
+	} else if (isinf(j->need)) {
+		snprintf(j->why, sizeof j->why, "interval of B/A %.4g-%.4g: the "
+		    "change sits on the threshold of %.3g%%", j->lo, j->hi,
+		    100 * j->threshold);
+	} else {
+		snprintf(j->why, sizeof j->why, "interval of B/A %.4g-%.4g "
+		    "(+-%.3g%%) against a threshold of %.3g%%: about %.*fx the "
+		    "processes would decide", j->lo, j->hi, 100 * expm1(h),
+		    100 * j->threshold, j->need < 10 ? 1 : 0, j->need);
+	}
 }
 
 /* The verdicts of n judged figures. */

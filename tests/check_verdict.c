@@ -159,8 +159,12 @@ START_TEST(test_correction)
 	for (i = 0; i < 12; i++)
 		bm__verdict_judge(&a, &b, 0.05, 0.05, &j[i]);
 	ck_assert_int_eq(bm__verdict_decide(j, 12, 0.05, BM__CORR_HOLM), 0);
-	for (i = 0; i < 12; i++)
+	for (i = 0; i < 12; i++) {
 		ck_assert_int_eq(j[i].verdict, BM__V_UNDECIDED);
+		/* Clear of 1 alone: the correction, not the width, holds it. */
+		ck_assert(isnan(j[i].need));
+		ck_assert(strstr(j[i].why, "the correction over all") != NULL);
+	}
 	bm__reader_fig_free(&a);
 	bm__reader_fig_free(&b);
 }
