@@ -303,9 +303,13 @@ compare_out_junit(const struct compare *c, const char *path)
 		fputs("\">", f);
 		if ((r->gating && r->j.verdict == BM__V_WORSE) ||
 		    r->j.verdict == BM__V_FAILED) {
-			fprintf(f, "<failure message=\"%s: B/A %.4g ", w,
-			    r->j.ratio);
-			compare_xml(f, r->j.why);
+			fprintf(f, "<failure message=\"%s", w);
+			if (isfinite(r->j.ratio))
+				fprintf(f, ": B/A %.4g", r->j.ratio);
+			if (r->j.why[0] != '\0') {
+				fputs(": ", f);
+				compare_xml(f, r->j.why);
+			}
 			fprintf(f, "\"/>");
 		} else if (r->j.verdict == BM__V_UNDECIDED) {
 			fputs("<system-out>undecided: ", f);
