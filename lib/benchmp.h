@@ -51,9 +51,9 @@
  *			bm_ctx_free(ctx);
  *			return 1;
  *		}
- *		printf("getppid: %.4f microseconds\n", r.per_op_ns.median / 1e3);
  *		if (bm_record_latency(&rec, "example", "getppid", "us", &r) == 0 &&
  *		    bm_record_json(ctx, &rec, &json) == 0) {
+ *			printf("getppid: %.4f microseconds\n", rec.value);
  *			fputs(json, stdout);
  *			free(json);
  *		}
@@ -277,8 +277,8 @@ typedef struct bm_record {
 } bm_record;
 
 /*
- * A latency record: zero rec, fill it with the median time per operation
- * in unit ("ns", "us", "ms", "s"); 0 or -EINVAL, as the next two.
+ * A latency record: zero rec, fill it with the time per operation in
+ * unit (ns, us, ms, s), the best process's or else the median; 0 or -EINVAL.
  */
 BM_EXTERN int bm_record_latency(bm_record *rec, const char *tool,
     const char *case_name, const char *unit, const bm_result *r);

@@ -163,7 +163,9 @@ bm_need_jq() {
 # size as 64k, 1m or 2g; private: a path in a private directory a tool or
 # benchmp-run made (mkdtemp names it benchmp-NAME.XXXXXX), which differs
 # from run to run and is not an input, as <tmp>/...; params: the record's
-# parameters so; key: tool, case, params, parallel and placement.
+# parameters so; key: tool, case, params, metric, parallel and
+# placement, the key of benchmp compare (lib/reader.c): the records of one
+# case in two metrics (stream's ns and MB/s) are two figures.
 # shellcheck disable=SC2016 # (jq's program: its $names are jq's)
 bm_jq_key='
 	def human: if type != "number" then tostring
@@ -176,7 +178,7 @@ bm_jq_key='
 	    sub("^.*/benchmp-[A-Za-z0-9_-]+\\.[A-Za-z0-9]{6}/"; "<tmp>/")
 	    else . end;
 	def params: (.params // {}) | map_values(private);
-	def key: [.tool, .case, params, .parallel, .placement] | tojson;
+	def key: [.tool, .case, params, .metric, .parallel, .placement] | tojson;
 '
 
 # The jq definitions of the figure a user is shown and its flags, to put

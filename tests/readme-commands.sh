@@ -290,7 +290,7 @@ expect_out 'lat_syscall null' "^Simple syscall: [0-9.]+ microseconds$w\$"
 expect_out 'bw_mem ' "^[0-9.]+ [0-9.]+$w\$"
 expect_out 'lat_pipe ' "^Pipe latency: [0-9.]+ microseconds \\((same|cross)\\)$w\$"
 expect_out 'benchmp-summary ' '^flagged: '
-expect_out 'benchmp-compare tests/data/lat-2cpu.jsonl tests/data/lat-1cpu.jsonl' '^machines differ \(A \| B\):$'
+expect_out 'benchmp compare --allow-undecided tests/data/lat-2cpu.jsonl tests/data/lat-1cpu.jsonl' '^machines differ \(A \| B\):$'
 expect_out 'benchmp-scaling ' '^ *workers +throughput '
 expect_out './example' '^getppid: [0-9.]+ us'
 expect_out 'jq -c' '^\{"value":[0-9.e+-]+,'

@@ -177,26 +177,27 @@ nimp=$(jq -s length "$tmp/made.jsonl")
 [ "$nimp" -eq "$nours" ] ||
 	fail "made: $nimp records imported, $nours written by our tools"
 
-# compare pairs every imported figure with ours, says "no interval" or
-# "same", never better or worse, and exits 0; then against itself.
+# compare pairs every imported figure with ours, says "undecided" or
+# "same", never better or worse, and exits 0 or 3; then against itself.
 # (How an unpinned figure pairs with a pinned one is compare's to say.)
 run "$cmp" "$tmp/made.jsonl" "$tmp/ours.jsonl"
-[ "$rc" -eq 0 ] || fail "compare imported/ours: exit $rc: $(cat "$tmp/err")"
-! grep -E ' (better|worse|noisy|only in A)$' "$tmp/out" |
+[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] ||
+	fail "compare imported/ours: exit $rc: $(cat "$tmp/err")"
+! grep -E ' (better|worse|failed|only in A)$' "$tmp/out" |
     grep -vq ' unpinned ' ||
-	fail "compare imported/ours: $(grep -E ' (better|worse|noisy|only in A)$' "$tmp/out")"
+	fail "compare imported/ours: $(grep -E ' (better|worse|failed|only in A)$' "$tmp/out")"
 run "$cmp" "$tmp/fixture.jsonl" "$tmp/fixture.jsonl"
 if [ "$rc" -ne 0 ] ||
-    grep -Eq ' (better|worse|noisy|no interval|only in .)$' "$tmp/out"; then
+    grep -Eq ' (better|worse|undecided|failed|only in .)$' "$tmp/out"; then
 	fail "fixture vs itself: $(cat "$tmp/out")"
 fi
-# A figure doubled in an imported file: a change without an interval is
-# not judged (no interval, exit 0), never "worse".
+# A figure doubled in an imported file: a change without an interval or
+# processes is undecided (exit 3), never "worse".
 jq -c 'if .tool == "lat_syscall" and .case == "null" then .value *= 2 |
     .median *= 2 else . end' "$tmp/fixture.jsonl" >"$tmp/doubled.jsonl"
 run "$cmp" "$tmp/fixture.jsonl" "$tmp/doubled.jsonl"
-[ "$rc" -eq 0 ] || fail "doubled: exit $rc"
-grep -Eq '^lat_syscall null .* no interval$' "$tmp/out" ||
-	fail "doubled: not 'no interval': $(grep 'lat_syscall null' "$tmp/out")"
+[ "$rc" -eq 3 ] || fail "doubled: exit $rc"
+grep -Eq '^lat_syscall null .* undecided$' "$tmp/out" ||
+	fail "doubled: not 'undecided': $(grep 'lat_syscall null' "$tmp/out")"
 
 [ "$failures" -eq 0 ]

@@ -14,7 +14,9 @@ done
 
 # check_dir DIR WHAT: every script in DIR prints its version, says what is
 # wrong with its command line (exit 2) and fails when its help cannot be
-# written (exit 1): all three come from the library.
+# written (exit 1): all three come from the library.  benchmp-compare
+# prints its version so, and runs benchmp compare for the rest, which
+# names itself so and exits 4 on a write error.
 check_dir() {
 	dir=$1
 	what=$2
@@ -27,15 +29,18 @@ check_dir() {
 		benchmp-repeat) set -- -k 1 ;;
 		*) set -- --no-such-option ;;
 		esac
+		said=$n
+		full=1
+		[ "$n" != benchmp-compare ] || { said="benchmp compare"; full=4; }
 		run "$dir/$n" "$@"
-		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -q "^$n: " &&
-		    sed -n 2p "$tmp/err" | grep -q "^usage: $n " ||
+		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -q "^$said: " &&
+		    sed -n 2p "$tmp/err" | grep -q "^usage: $said " ||
 			fail "$what: $n $*: exit $rc: $(cat "$tmp/err")"
 		if [ -w /dev/full ]; then
 			"$dir/$n" --help >/dev/full 2>"$tmp/err"
 			rc=$?
-			[ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = \
-			    "$n: writing to standard output failed" ] ||
+			[ "$rc" -eq "$full" ] && [ "$(cat "$tmp/err")" = \
+			    "$said: writing to standard output failed" ] ||
 				fail "$what: $n --help >/dev/full: exit $rc: $(cat "$tmp/err")"
 		fi
 	done

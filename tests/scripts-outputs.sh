@@ -94,15 +94,14 @@ if [ "$gp" = 1 ]; then
 	! grep -q -- '-P 1' "$tmp/err" || fail "scaling ran before refusing its plot"
 fi
 
-# Standard output on /dev/full: exit 1, benchmp-compare too (a runtime
-# failure, not its 2 for inputs that cannot be compared),
-# with the cause said.
+# Standard output on /dev/full: exit 1 (benchmp-compare: 4, its status
+# for a failure), with the cause said.
 cd "$tmp" || exit 99
 fake_scaler "$tmp/fake" || exit 99
 lm=$data/lmbench-results.txt
 {
 	echo "1 summary $s/benchmp-summary $data/aa-1.jsonl"
-	echo "1 compare $s/benchmp-compare $data/aa-1.jsonl $data/aa-2.jsonl"
+	echo "4 compare $s/benchmp-compare $data/aa-1.jsonl $data/aa-2.jsonl"
 	echo "1 import $s/benchmp-import-lmbench $lm"
 	echo "1 scaling $s/benchmp-scaling --max 2 --no-plot --output $tmp/sc.jsonl $tmp/fake"
 	if [ "$gp" = 1 ]; then

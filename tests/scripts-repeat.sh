@@ -51,7 +51,7 @@ grep -q '^figure  *cv  *in CI  verdicts 1-2 1-3 2-3$' "$tmp/out" ||
 	fail "no header: $(cat "$tmp/out")"
 grep -Eq '^lat_syscall null \(us\) +0\.0% +6/6  same same same$' "$tmp/out" ||
 	fail "lat_syscall null row: $(cat "$tmp/out")"
-n=$(jq -s 'map([.tool, .case, .params]) | unique | length' "$aa1")
+n=$(jq -s 'map([.tool, .case, .params, .metric]) | unique | length' "$aa1")
 grep -q "^figures in all 3 runs: $n " "$tmp/out" ||
 	fail "not $n figures: $(grep '^figures' "$tmp/out")"
 grep -Eq "^within 3% run-to-run CV: $n \(100%\) .* PASS$" "$tmp/out" ||

@@ -1,0 +1,174 @@
+/* benchmp.c: one command for the harness: compare in C, the other subcommands run beside it. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/compare.h"
+
+#define BENCHMP_NAME	"benchmp"
+
+/* A subcommand: its name, the program it runs (NULL: built in) and what it does. */
+struct benchmp_sub {
+	const char *name;
+	const char *program;
+	const char *what;
+};
+
+/* The subcommands, in the order --help lists them. */
+static const struct benchmp_sub benchmp_subs[] = {
+	{ "run", "benchmp-run", "run the standard suite into a results file" },
+	{ "compare", NULL, "judge two runs figure by figure (a CI gate)" },
+	{ "ab", "benchmp-ab", "compare two builds or commands, interleaved" },
+	{ "sched", "benchmp-sched", "visit the figures within a time budget" },
+	{ "stats", "benchmp-stats", "the library's statistics of numbers" },
+	{ "check", "benchmp-check", "check the machine for what distorts figures" },
+	{ "summary", "benchmp-summary", "the summary table of a results file" },
+	{ "repeat", "benchmp-repeat", "run the suite K times, the spread" },
+	{ "report", "benchmp-report", "the HTML report of a run" },
+	{ "plot", "benchmp-plot", "gnuplot charts of records" },
+	{ "scaling", "benchmp-scaling", "one tool at 1, 2, 4, ... workers" },
+	{ "import-lmbench", "benchmp-import-lmbench",
+	    "lmbench's results as benchmp records" },
+	{ "vs-lmbench", "benchmp-vs-lmbench",
+	    "the shared figures beside a built lmbench" }
+};
+#define BENCHMP_NSUBS	(sizeof benchmp_subs / sizeof benchmp_subs[0])
+
+/* Print the usage text to f. */
+static void
+benchmp_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s SUBCOMMAND [ARGS...]\n"
+	    "       %s help SUBCOMMAND | -h | --help | -V | --version\n\n"
+	    "Subcommands:\n", BENCHMP_NAME, BENCHMP_NAME);
+	for (i = 0; i < BENCHMP_NSUBS; i++)
+		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
+		    benchmp_subs[i].what);
+	fprintf(f, "\nEach but compare runs its program (benchmp-NAME), found "
+	    "beside %s first,\nthen on PATH.  Exit status: the "
+	    "subcommand's; 2 on a usage error.\n", BENCHMP_NAME);
+}
+
+/* Say what was wrong, print the usage line, and return 2. */
+static int
+benchmp_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s '%s'\n", BENCHMP_NAME, what, arg);
+	fprintf(stderr, "usage: %s SUBCOMMAND [ARGS...] (%s --help lists "
+	    "them)\n", BENCHMP_NAME, BENCHMP_NAME);
+	return 2;
+}
+
+/* The subcommand named name, or NULL. */
+static const struct benchmp_sub *
+benchmp_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < BENCHMP_NSUBS; i++)
+		if (strcmp(benchmp_subs[i].name, name) == 0)
+			return &benchmp_subs[i];
+	return NULL;
+}
+
+/*
+ * The folder this program was started from, into dir: argv[0]'s when it
+ * names a path, else /proc/self/exe's; 0, or -1 when neither is known.
+ */
+static int
+benchmp_dir(const char *argv0, char *dir, size_t size)
+{
+	const char *slash = strrchr(argv0, '/');
+	ssize_t n;
+	char *s;
+
+	if (slash != NULL) {
+		if ((size_t)(slash - argv0) + 1 > size)
+			return -1;
+		memcpy(dir, argv0, (size_t)(slash - argv0));
+		dir[slash - argv0] = '\0';
+		return 0;
+	}
+	if ((n = readlink("/proc/self/exe", dir, size - 1)) <= 0)
+		return -1;
+	dir[n] = '\0';
+	if ((s = strrchr(dir, '/')) == NULL)
+		return -1;
+	*s = '\0';
+	return 0;
+}
+
+/* Run the program of sub with args (args[0] replaced); returns only on failure. */
+static int
+benchmp_exec(const struct benchmp_sub *sub, const char *argv0, char **args)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+
+	args[0] = (char *)sub->program;
+	if (benchmp_dir(argv0, dir, sizeof dir) == 0 &&
+	    snprintf(path, sizeof path, "%s/%s", dir, sub->program) <
+	    (int)sizeof path && access(path, X_OK) == 0)
+		execv(path, args);
+	execvp(sub->program, args);
+	fprintf(stderr, "%s: %s: cannot run %s: %s\n", BENCHMP_NAME, sub->name,
+	    sub->program, strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+/* benchmp help [SUB]: the usage, or a subcommand's help. */
+static int
+benchmp_help(int argc, char **argv)
+{
+	const struct benchmp_sub *sub;
+	char *args[3];
+
+	if (argc < 3) {
+		benchmp_usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if ((sub = benchmp_find(argv[2])) == NULL)
+		return benchmp_bad("no such subcommand", argv[2]);
+	if (sub->program == NULL) {
+		compare_usage(stdout, BENCHMP_NAME " compare");
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	args[1] = (char *)"--help";
+	args[2] = NULL;
+	return benchmp_exec(sub, argv[0], args);
+}
+
+/* Run a subcommand. */
+int
+main(int argc, char **argv)
+{
+	const struct benchmp_sub *sub;
+
+	if (argc < 2) {
+		benchmp_usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		benchmp_usage(stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("%s %s\n", BENCHMP_NAME, PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (strcmp(argv[1], "help") == 0)
+		return benchmp_help(argc, argv);
+	if ((sub = benchmp_find(argv[1])) == NULL)
+		return benchmp_bad(argv[1][0] == '-' ? "unknown option" :
+		    "no such subcommand", argv[1]);
+	if (sub->program == NULL)
+		return compare_main(BENCHMP_NAME " compare", argc - 1,
+		    argv + 1);
+	return benchmp_exec(sub, argv[0], argv + 1);
+}

@@ -1,0 +1,148 @@
+/* reader-file.c: a file of stored records read, one figure a key, the last record of a figure counting. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "verdict.h"
+
+/* Add f to set; a figure already there is replaced (the last record counts). */
+static int
+reader_file_add(struct bm__figset *set, struct bm__fig *f)
+{
+	struct bm__fig *grown;
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		if (strcmp(set->fig[i].key, f->key) == 0) {
+			bm__reader_fig_free(&set->fig[i]);
+			set->fig[i] = *f;
+			return 0;
+		}
+	if ((grown = realloc(set->fig, (set->n + 1) * sizeof *grown)) == NULL)
+		return -ENOMEM;
+	set->fig = grown;
+	set->fig[set->n++] = *f;
+	return 0;
+}
+
+/* Read one line (number line) of records into set. */
+static int
+reader_file_line(const char *p, size_t len, size_t line, struct bm__figset *set,
+    char *why, size_t whysize)
+{
+	struct bm__jval *rec;
+	struct bm__fig f;
+	const char *msg = NULL;
+	char shape[160];
+	size_t at = 0, i;
+	int rc;
+
+	for (i = 0; i < len && strchr(" \t\r", p[i]) != NULL; i++)
+		;
+	if (i == len)
+		return 0;
+	if (len > BM__JSON_LINE_MAX) {
+		snprintf(why, whysize, "line %zu is longer than %u MB", line,
+		    BM__JSON_LINE_MAX >> 20);
+		return BM_ERANGE;
+	}
+	if ((rc = bm__jparse(p, len, &rec, &at, &msg)) != 0) {
+		snprintf(why, whysize, "line %zu: invalid JSON at byte %zu: %s",
+		    line, at + 1, msg != NULL ? msg : "out of memory");
+		return rc;
+	}
+	if ((rc = bm__reader_shape(rec, shape, sizeof shape)) != 0) {
+		bm__jval_free(rec);
+		snprintf(why, whysize, "line %zu: %s", line, shape);
+		return rc;
+	}
+	rc = bm__reader_figure(rec, &f);
+	bm__jval_free(rec);
+	if (rc == BM_EPARSE) {
+		snprintf(why, whysize, "line %zu: not a record (a JSON object "
+		    "with a \"tool\" string)", line);
+		return rc;
+	}
+	f.line = line;
+	if (rc != 0 || (rc = reader_file_add(set, &f)) != 0) {
+		bm__reader_fig_free(&f);
+		snprintf(why, whysize, "line %zu: out of memory", line);
+	}
+	return rc;
+}
+
+/* Read records from a buffer, one a line. */
+int
+bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
+    char *why, size_t whysize)
+{
+	size_t at = 0, line = 0;
+	int rc;
+
+	memset(set, 0, sizeof *set);
+	while (at < len) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
+
+		line++;
+		if ((rc = reader_file_line(buf + at, end - at, line, set, why,
+		    whysize)) != 0) {
+			bm__reader_free(set);
+			return rc;
+		}
+		at = end + 1;
+	}
+	return 0;
+}
+
+/* Read a file of records. */
+int
+bm__reader_file(const char *path, struct bm__figset *set, char *why,
+    size_t whysize)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL, *grown;
+	size_t len = 0, cap = 0, got;
+	int rc = 0;
+
+	memset(set, 0, sizeof *set);
+	if (fp == NULL) {
+		rc = -errno;
+		snprintf(why, whysize, "cannot read: %s", strerror(errno));
+		return rc;
+	}
+	errno = 0;
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1u << 20;
+			if ((grown = realloc(buf, cap)) == NULL) {
+				rc = -ENOMEM;
+				snprintf(why, whysize, "out of memory");
+				goto out;
+			}
+			buf = grown;
+		}
+		got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (len > BM__READER_FILE_MAX) {
+			rc = BM_ERANGE;
+			snprintf(why, whysize, "larger than %u MB",
+			    BM__READER_FILE_MAX >> 20);
+			goto out;
+		}
+	} while (got > 0);
+	if (ferror(fp)) {
+		rc = errno != 0 ? -errno : -EIO;
+		snprintf(why, whysize, "cannot read: %s", strerror(-rc));
+		goto out;
+	}
+	rc = bm__reader_buf(buf, len, set, why, whysize);
+out:
+	free(buf);
+	fclose(fp);
+	return rc;
+}

@@ -1,0 +1,225 @@
+/* verdict.h: stored records read back (jparse.c, reader*.c) and judged (verdict.c); internal. */
+#ifndef BM_VERDICT_H
+#define BM_VERDICT_H
+
+#include <stddef.h>
+
+/*
+ * How deep a JSON value may nest, how long one record line and how large
+ * a file of records may be: the scripts' bounds (bm_max_line and
+ * bm_max_bytes in benchmp-lib.sh); a run of the whole suite is a few MB.
+ */
+#define BM__JSON_DEPTH		64
+#define BM__JSON_LINE_MAX	(1u << 20)
+#define BM__READER_FILE_MAX	(64u << 20)
+
+/* The kinds of a JSON value. */
+enum bm__jtype {
+	BM__J_NULL,
+	BM__J_FALSE,
+	BM__J_TRUE,
+	BM__J_NUMBER,
+	BM__J_STRING,
+	BM__J_ARRAY,
+	BM__J_OBJECT
+};
+
+/*
+ * A parsed JSON value: a number in num, a string in str (NUL-terminated,
+ * len bytes, which may hold a NUL), the n members of an array or object
+ * in item (an object's names in key, in their order).
+ */
+struct bm__jval {
+	enum bm__jtype type;
+	double num;
+	char *str;
+	size_t len;
+	size_t n;
+	struct bm__jval *item;
+	char **key;
+};
+
+/*
+ * Parse the JSON text s[0..len) (jparse.c), strictly (RFC 8259: no NaN,
+ * no trailing commas, nothing after the value), nesting at most
+ * BM__JSON_DEPTH.  0 and *out (free with bm__jval_free), or BM_EPARSE
+ * with the byte offset of the fault in *at and a reason in *why, or
+ * -ENOMEM.
+ */
+int bm__jparse(const char *s, size_t len, struct bm__jval **out, size_t *at,
+    const char **why);
+/* Free a value from bm__jparse (NULL is fine). */
+void bm__jval_free(struct bm__jval *v);
+/* An object's member named name, or NULL. */
+const struct bm__jval *bm__jget(const struct bm__jval *obj, const char *name);
+/* Write v as compact JSON into a malloc'd string (*out); 0 or -ENOMEM. */
+int bm__jwrite(const struct bm__jval *v, char **out);
+
+/* Which way a figure is better. */
+enum bm__better {
+	BM__BETTER_NONE,
+	BM__BETTER_LOWER,
+	BM__BETTER_HIGHER
+};
+
+/* One mode of a figure: its centre and its share of the processes. */
+struct bm__fig_mode {
+	double centre;
+	double share;
+};
+
+/*
+ * One figure of a stored record (reader.c): its key (tool, case, the
+ * parameters with private temporary paths as <tmp>, metric, parallel,
+ * placement), the name a user is shown, the value and its interval (NAN
+ * when absent) from samples values, the independent processes' values, its flags and modes.
+ * bad says why the record cannot be judged (NULL when it can), and
+ * value_text is its value as written.  The parts of the key are kept
+ * apart too: an lmbench import pairs by the parameters it has
+ * (pname[i] = pval[i], each value compact JSON).
+ */
+struct bm__fig {
+	char *key;
+	char *name;
+	char *unit;
+	enum bm__better better;
+	double value;
+	double median;
+	double ci_lo;
+	double ci_hi;
+	double ci_level;
+	double samples;
+	double *procs;
+	size_t nprocs;
+	int noisy;
+	int bimodal;
+	int curve;
+	struct bm__fig_mode *modes;
+	size_t nmodes;
+	char *bad;
+	char *value_text;
+	size_t line;
+	/* What pairs an lmbench import or an unpinned figure with a record. */
+	int imported;
+	char *tool;
+	char *kase;
+	char *placement;
+	double parallel;
+	char **pname;
+	char **pval;
+	size_t nparams;
+};
+
+/* The figures of one file of records, in the order first seen. */
+struct bm__figset {
+	struct bm__fig *fig;
+	size_t n;
+};
+
+/*
+ * The figure of one record (a parsed JSON object).  0, BM_EPARSE (not
+ * an object with a string "tool") or -ENOMEM.  A record whose value is
+ * missing, not a number, zero or negative is read, with bad saying so.
+ */
+int bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f);
+/* Free what a figure holds. */
+void bm__reader_fig_free(struct bm__fig *f);
+/*
+ * Check the types of a record's members (reader-shape.c), as the
+ * scripts' bm_jq_odd does; 0, or BM_EPARSE with the first odd one in why
+ * ("params is an array, not an object").
+ */
+int bm__reader_shape(const struct bm__jval *rec, char *why, size_t size);
+/*
+ * Read a file of JSON Lines records into set (empty lines skipped; a
+ * figure recorded twice: the last record counts).  0, or an error with
+ * why (naming the line): BM_EPARSE (invalid JSON or not a record),
+ * BM_ERANGE (too large), -errno or -ENOMEM.
+ */
+int bm__reader_file(const char *path, struct bm__figset *set, char *why,
+    size_t whysize);
+/* Read records from a buffer, as bm__reader_file does its file. */
+int bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
+    char *why, size_t whysize);
+/* Free a set's figures. */
+void bm__reader_free(struct bm__figset *set);
+/* The figure of set with key, or NULL. */
+const struct bm__fig *bm__reader_find(const struct bm__figset *set,
+    const char *key);
+
+/* The verdicts on a figure of two runs. */
+enum bm__verdict {
+	BM__V_SAME,
+	BM__V_BETTER,
+	BM__V_WORSE,
+	BM__V_CHANGED,
+	BM__V_UNDECIDED,
+	BM__V_FAILED
+};
+
+/* What decided: the processes' ranks, the records' intervals, the values. */
+enum bm__evidence {
+	BM__EV_NONE,
+	BM__EV_RANKS,
+	BM__EV_INTERVALS,
+	BM__EV_VALUES
+};
+
+/* How the false alarms over all the figures are held. */
+enum bm__correction {
+	BM__CORR_BH,
+	BM__CORR_HOLM,
+	BM__CORR_NONE
+};
+
+/*
+ * The judgement of one figure (verdict.c): the ratio B/A of the values
+ * (B in A's unit), the interval of B/A at level (NAN when none), the p
+ * value of no change (rank test; NAN when none), the threshold used (a
+ * fraction), which way is better (A's), whether the records' own
+ * intervals separate, whether the change is significant after the
+ * correction (or by separate intervals), and when undecided, how many times
+ * the processes would decide (need).
+ */
+struct bm__judgement {
+	enum bm__verdict verdict;
+	enum bm__evidence evidence;
+	enum bm__better better;
+	double ratio;
+	double estimate;
+	double lo;
+	double hi;
+	double level;
+	double p;
+	double threshold;
+	int separate;
+	int significant;
+	double need;
+	char why[200];
+};
+
+/*
+ * The factor that turns a value in unit from into unit to (ns/us/ms/s;
+ * B/KB/MB/GB; MB/s, GB/s), 1 for equal units.  0, or BM_ERANGE when the
+ * units are of different kinds (or unknown and unequal).
+ */
+int bm__verdict_unit_factor(const char *from, const char *to, double *f);
+/*
+ * The evidence on figure a against b at threshold (a fraction) and
+ * alpha: the ratio, its interval and the rank test's p value; a failure
+ * (a bad record, units of different kinds) is verdict FAILED with why.
+ * The verdict is final only after bm__verdict_decide.
+ */
+void bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
+    double threshold, double alpha, struct bm__judgement *j);
+/*
+ * The verdicts of n judged figures: the rank tests' p values corrected
+ * over all of them (Benjamini-Hochberg or Holm at alpha), then each
+ * figure's rule.  0 or -ENOMEM.
+ */
+int bm__verdict_decide(struct bm__judgement *j, size_t n, double alpha,
+    enum bm__correction corr);
+/* The word of a verdict: "same", "worse", ... */
+const char *bm__verdict_word(enum bm__verdict v);
+
+#endif /* BM_VERDICT_H */

@@ -1,0 +1,191 @@
+/* check_reader.c: the tests of stored records read back (lib/jparse.c, lib/reader.c). */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "internal.h"
+#include "verdict.h"
+
+/* Parse s; the result code, the value freed. */
+static int
+parse(const char *s)
+{
+	struct bm__jval *v;
+	int rc = bm__jparse(s, strlen(s), &v, NULL, NULL);
+
+	bm__jval_free(v);
+	return rc;
+}
+
+/* Valid JSON of every kind parses, and values come back as written. */
+START_TEST(test_valid)
+{
+	const char *s = "{\"a\":[1,-2.5e3,0.25,true,false,null],\"b\":"
+	    "\"x\\u00e9\\ud83d\\ude00\\n\",\"c\":{}, \"d\":[] }";
+	const struct bm__jval *a, *b;
+	struct bm__jval *v;
+	char *out;
+
+	ck_assert_int_eq(bm__jparse(s, strlen(s), &v, NULL, NULL), 0);
+	ck_assert_int_eq(v->type, BM__J_OBJECT);
+	ck_assert_uint_eq(v->n, 4);
+	ck_assert((a = bm__jget(v, "a")) != NULL && a->n == 6);
+	ck_assert(a->item[1].num == -2500 && a->item[2].num == 0.25);
+	ck_assert_int_eq(a->item[3].type, BM__J_TRUE);
+	ck_assert_int_eq(a->item[5].type, BM__J_NULL);
+	ck_assert((b = bm__jget(v, "b")) != NULL);
+	ck_assert_str_eq(b->str, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+	ck_assert_int_eq(bm__jwrite(v, &out), 0);
+	ck_assert_str_eq(out, "{\"a\":[1,-2500,0.25,true,false,null],"
+	    "\"b\":\"x\xc3\xa9\xf0\x9f\x98\x80\\n\",\"c\":{},\"d\":[]}");
+	free(out);
+	bm__jval_free(v);
+	ck_assert_int_eq(parse(" 0 "), 0);
+	ck_assert_int_eq(parse("\"\""), 0);
+}
+END_TEST
+
+/* What RFC 8259 does not allow, or the bounds do not, is refused. */
+START_TEST(test_invalid)
+{
+	static const char *const bad[] = {
+		"", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "NaN",
+		"Infinity", "-", "01", "1.", ".5", "1e", "+1", "1e999",
+		"\"a", "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "\"\t\"",
+		"[1] 2", "tru", "nul", "{\"a\":NaN}", "'a'"
+	};
+	struct bm__jval *v;
+	const char *why = NULL;
+	size_t i, at = 0;
+	char deep[200];
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(parse(bad[i]) == BM_EPARSE, "accepted '%s'",
+		    bad[i]);
+	ck_assert_int_eq(bm__jparse("[1,]", 4, &v, &at, &why), BM_EPARSE);
+	ck_assert(v == NULL && why != NULL && at == 3);
+	/* Nesting: 64 levels pass, 65 do not. */
+	memset(deep, '[', 64);
+	memset(deep + 64, ']', 64);
+	deep[128] = '\0';
+	ck_assert_int_eq(parse(deep), 0);
+	memset(deep, '[', 65);
+	memset(deep + 65, ']', 65);
+	deep[130] = '\0';
+	ck_assert_int_eq(parse(deep), BM_EPARSE);
+}
+END_TEST
+
+/* A real record of lat_syscall null --json: its figure. */
+START_TEST(test_real_record)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], why[256];
+	struct bm__figset set;
+	const struct bm__fig *f;
+
+	snprintf(path, sizeof path, "%s/tests/fixtures/verdict/real.jsonl",
+	    top != NULL ? top : "..");
+	ck_assert_msg(bm__reader_file(path, &set, why, sizeof why) == 0,
+	    "%s: %s", path, why);
+	ck_assert_uint_eq(set.n, 2);
+	f = &set.fig[0];
+	ck_assert_str_eq(f->name, "lat_syscall null (us)");
+	ck_assert_str_eq(f->unit, "us");
+	ck_assert_int_eq(f->better, BM__BETTER_LOWER);
+	ck_assert_uint_eq(f->nprocs, 5);
+	ck_assert(f->value > 0 && f->ci_lo <= f->value && f->value <= f->ci_hi);
+	ck_assert(fabs(f->ci_level - 0.9) < 1e-9);
+	ck_assert(f->noisy && !f->bimodal && f->bad == NULL);
+	f = &set.fig[1];
+	ck_assert_str_eq(f->name, "bw_mem rd 8m (MB/s)");
+	ck_assert_int_eq(f->better, BM__BETTER_HIGHER);
+	bm__reader_free(&set);
+}
+END_TEST
+
+/* One key: private paths as <tmp>, the last record of a figure counts. */
+START_TEST(test_key)
+{
+	const char *buf =
+	    "{\"tool\":\"t\",\"case\":\"c\",\"params\":{\"file\":"
+	    "\"/tmp/benchmp-run.AbC123/f\",\"size\":4096},\"metric\":\"m\","
+	    "\"unit\":\"us\",\"value\":1}\n"
+	    "\n"
+	    "{\"tool\":\"t\",\"case\":\"c\",\"params\":{\"file\":"
+	    "\"/var/tmp/benchmp-lat_fs.XyZ987/f\",\"size\":4096},"
+	    "\"metric\":\"m\",\"unit\":\"us\",\"value\":2,\"parallel\":2}\n"
+	    "{\"tool\":\"t\",\"case\":\"c\",\"params\":{\"file\":"
+	    "\"/tmp/benchmp-x.QQQ111/f\",\"size\":4096},\"metric\":\"m\","
+	    "\"unit\":\"us\",\"value\":3}";
+	struct bm__figset set;
+	char why[256];
+
+	ck_assert_int_eq(bm__reader_buf(buf, strlen(buf), &set, why,
+	    sizeof why), 0);
+	ck_assert_uint_eq(set.n, 2);
+	ck_assert(set.fig[0].value == 3 && set.fig[0].line == 4);
+	ck_assert_str_eq(set.fig[0].name, "t c <tmp>/f 4k (us)");
+	ck_assert_str_eq(set.fig[1].name, "t c <tmp>/f 4k -P2 (us)");
+	ck_assert(strstr(set.fig[0].key, "<tmp>/f") != NULL);
+	ck_assert(bm__reader_find(&set, set.fig[1].key) == &set.fig[1]);
+	bm__reader_free(&set);
+}
+END_TEST
+
+/* An invalid line is refused with its number; a bad value is read, marked. */
+START_TEST(test_bad_lines)
+{
+	const char *two = "{\"tool\":\"t\",\"value\":1}\n"
+	    "{\"tool\":\"t\",\"case\":\"x\",\"value\":NaN}\n";
+	const char *notrec = "{\"tool\":\"t\",\"value\":1}\n[1]\n";
+	const char *zero = "{\"tool\":\"t\",\"value\":0}\n";
+	struct bm__figset set;
+	char why[256];
+
+	ck_assert_int_eq(bm__reader_buf(two, strlen(two), &set, why,
+	    sizeof why), BM_EPARSE);
+	ck_assert_msg(strncmp(why, "line 2: invalid JSON", 20) == 0, "%s",
+	    why);
+	ck_assert_uint_eq(set.n, 0);
+	ck_assert_int_eq(bm__reader_buf(notrec, strlen(notrec), &set, why,
+	    sizeof why), BM_EPARSE);
+	ck_assert(strncmp(why, "line 2: not a record", 20) == 0);
+	ck_assert_int_eq(bm__reader_buf(zero, strlen(zero), &set, why,
+	    sizeof why), 0);
+	ck_assert_uint_eq(set.n, 1);
+	ck_assert_str_eq(set.fig[0].bad, "the value is 0");
+	bm__reader_free(&set);
+	ck_assert_int_eq(bm__reader_file("/nonexistent/x.jsonl", &set, why,
+	    sizeof why), -ENOENT);
+}
+END_TEST
+
+/* Build the suite. */
+static Suite *
+reader_suite(void)
+{
+	Suite *s = suite_create("reader");
+	TCase *tc = tcase_create("reader");
+
+	tcase_add_test(tc, test_valid);
+	tcase_add_test(tc, test_invalid);
+	tcase_add_test(tc, test_real_record);
+	tcase_add_test(tc, test_key);
+	tcase_add_test(tc, test_bad_lines);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Run the suite. */
+int
+main(void)
+{
+	return check_run(reader_suite());
+}
