@@ -105,18 +105,30 @@ sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
 	return p->state == from || p->state == SCHED_P_GONE ? -1 : 0;
 }
 
-/* Print progress on stderr, at most every 2 s. */
+/*
+ * Print progress on stderr, at most every 2 s: the time, the figures,
+ * the visits, the share measuring, and in an A/B the figures decided.
+ */
 static void
 sched_progress(struct sched *s, int last)
 {
 	double now = sched_now(), wall = now - s->t0;
+	char decided[48] = "";
+	size_t i, n = 0;
 
 	if (!s->o.progress || (!last && now - s->last_progress < 2))
 		return;
 	s->last_progress = now;
-	fprintf(stderr, "\r%s: %.0f of %.0f s, %zu figures, %u visits, %.0f%% "
-	    "measuring%s", SCHED_NAME, wall, s->o.budget, s->nf, s->visits,
-	    wall > 0 ? 100 * s->timed_ns / 1e9 / wall : 0, last ? "\n" : "");
+	if (s->o.a != NULL) {
+		for (i = 0; i < s->npairs; i++)
+			n += s->pairs[i]->settled ? 1 : 0;
+		snprintf(decided, sizeof(decided), ", %zu of %zu decided", n,
+		    s->npairs);
+	}
+	fprintf(stderr, "\r%s: %.0f of %.0f s, %zu figures%s, %u visits, "
+	    "%.0f%% measuring%s", SCHED_NAME, wall, s->o.budget, s->nf,
+	    decided, s->visits, wall > 0 ? 100 * s->timed_ns / 1e9 / wall : 0,
+	    last ? "\n" : "");
 }
 
 /* Start process p and wait for its first figure (or its end, once). */
