@@ -1,6 +1,7 @@
 /* json.c: the JSON writer of records: a growing buffer, strings, numbers, lists. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -156,4 +157,148 @@ bm__json_list(struct bm__json *b, const char *key, const double *x,
 		bm__json_number(b, x[i]);
 	}
 	bm__json_printf(b, "]");
+}
+
+/* The most a value checked by bm__json_check may nest. */
+#define JSON_CHECK_DEPTH	64
+
+/* Skip JSON's blanks in [p, end). */
+static const char *
+json_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the string at p (its opening quote), or NULL when invalid. */
+static const char *
+json_check_string(const char *p, const char *end)
+{
+	const unsigned char *u;
+	size_t n;
+	int i;
+
+	for (p++; p < end; p += n) {
+		u = (const unsigned char *)p;
+		n = 1;
+		if (*u == '"')
+			return p + 1;
+		if (*u < 0x20)
+			return NULL;
+		if (*u == '\\') {
+			if (p + 1 >= end)
+				return NULL;
+			if (p[1] == 'u') {
+				for (i = 2; i < 6; i++)
+					if (p + i >= end || !isxdigit(
+					    (unsigned char)p[i]))
+						return NULL;
+				n = 6;
+			} else if (strchr("\"\\/bfnrt", p[1]) != NULL &&
+			    p[1] != '\0') {
+				n = 2;
+			} else {
+				return NULL;
+			}
+		} else if ((n = json_utf8_len(u, (size_t)(end - p))) == 0) {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* The end of the number at p as JSON writes one, or NULL. */
+static const char *
+json_check_number(const char *p, const char *end)
+{
+	const char *d;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0')
+		p++;
+	else if (p < end && *p >= '1' && *p <= '9')
+		while (p < end && isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (p < end && *p == '.') {
+		for (d = ++p; p < end && isdigit((unsigned char)*p); p++)
+			;
+		if (p == d)
+			return NULL;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		for (d = p; p < end && isdigit((unsigned char)*p); p++)
+			;
+		if (p == d)
+			return NULL;
+	}
+	return p;
+}
+
+/* The end of the JSON value at p (blanks before it skipped), or NULL. */
+static const char *
+json_check_value(const char *p, const char *end, int depth)
+{
+	static const char *const word[] = { "true", "false", "null" };
+	char close;
+	size_t i;
+
+	p = json_blank(p, end);
+	if (p >= end || depth > JSON_CHECK_DEPTH)
+		return NULL;
+	if (*p == '"')
+		return json_check_string(p, end);
+	if (*p == '-' || isdigit((unsigned char)*p))
+		return json_check_number(p, end);
+	for (i = 0; i < sizeof word / sizeof word[0]; i++) {
+		size_t n = strlen(word[i]);
+
+		if ((size_t)(end - p) >= n && memcmp(p, word[i], n) == 0)
+			return p + n;
+	}
+	if (*p != '{' && *p != '[')
+		return NULL;
+	close = *p == '{' ? '}' : ']';
+	p = json_blank(p + 1, end);
+	if (p < end && *p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			p = json_blank(p, end);
+			if (p >= end || *p != '"' ||
+			    (p = json_check_string(p, end)) == NULL)
+				return NULL;
+			p = json_blank(p, end);
+			if (p >= end || *p++ != ':')
+				return NULL;
+		}
+		if ((p = json_check_value(p, end, depth + 1)) == NULL)
+			return NULL;
+		p = json_blank(p, end);
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		return p < end && *p == close ? p + 1 : NULL;
+	}
+}
+
+/*
+ * Check that [s, s + len) is one JSON value (RFC 8259: strict numbers,
+ * escapes and UTF-8, no NaN, no trailing comma) with only blanks around
+ * it: 0, or -1.
+ */
+int
+bm__json_check(const char *s, size_t len)
+{
+	const char *end = s + len, *q;
+
+	q = json_check_value(s, end, 1);
+	return q != NULL && json_blank(q, end) == end ? 0 : -1;
 }
