@@ -245,53 +245,6 @@ ab_thue_morse(unsigned r)
 	return __builtin_popcount(r) & 1;
 }
 
-/*
- * Calibrate once for both arms: run enough --export --all (beside this
- * program, else on PATH) and export what it prints, unless the caller
- * exported the three values already.  Both arms then subtract the same
- * overheads, so a calibration that differs between runs is not a
- * difference between the arms.
- */
-static void
-ab_calibrate(void)
-{
-	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
-	struct ab_run run;
-	char path[4096];
-
-	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
-	    getenv("LOOP_O") != NULL)
-		return;
-	if (ab_beside_self("enough", path, sizeof path) != 0)
-		snprintf(path, sizeof path, "enough");
-	argv[0] = path;
-	if (ab_run_start(&run, argv) != 0 ||
-	    ab_run_wait(&run, 1, 120, &ab_stop) != 0 || run.status != 0) {
-		if (!ab_stop)
-			ab_say("warning: no calibration (%s): each run "
-			    "calibrates itself", run.why[0] ? run.why :
-			    "enough failed");
-		ab_run_free(&run);
-		return;
-	}
-	for (line = strtok_r(run.out, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char *eq;
-
-		if (strncmp(line, "export ", 7) != 0 ||
-		    (eq = strchr(line + 7, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		if (strcmp(line + 7, "ENOUGH") != 0 &&
-		    strcmp(line + 7, "TIMING_O") != 0 &&
-		    strcmp(line + 7, "LOOP_O") != 0)
-			continue;
-		if (getenv(line + 7) == NULL)
-			setenv(line + 7, eq + 1, 0);
-	}
-	ab_run_free(&run);
-}
-
 /* Parse the command line into o; exit 2 on a usage error. */
 static void
 ab_options(int argc, char **argv, struct ab_opts *o)
@@ -479,27 +432,6 @@ ab_check_arms(const struct ab_opts *o)
 }
 
 /*
- * Append the records of one run to f, each marked with its arm and
- * round (the keys go first in the object).  0 or -1 (errno).
- */
-static int
-ab_save_records(FILE *f, const char *out, char arm, unsigned round)
-{
-	const char *p = out;
-
-	while (*p != '\0') {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
-
-		if (len > 2 && p[0] == '{' && p[1] == '"')
-			fprintf(f, "{\"ab_arm\":\"%c\",\"ab_round\":%u,%.*s\n",
-			    arm, round, (int)(len - 1), p + 1);
-		p += len + (nl != NULL);
-	}
-	return fflush(f) != 0 || ferror(f) ? -1 : 0;
-}
-
-/*
  * Run command c of the plan once in each arm, one after the other in the
  * order first (0 for A first), and add the pair of each of its figures
  * to the table.  0, or 1 when a signal stopped it (the arms killed, the
@@ -546,7 +478,7 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 	/* In the order the arms ran. */
 	for (k = 0; k < 2 && o->records != NULL && rc == 0; k++) {
 		arm = k ^ first;
-		if (ab_save_records(o->records, run[arm].out, 'A' + arm,
+		if (ab_record_save(o->records, run[arm].out, 'A' + arm,
 		    round) != 0)
 			ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
 			    strerror(errno));
@@ -708,13 +640,16 @@ main(int argc, char **argv)
 	unsigned rounds;
 	double t0, *spent;
 	int rc;
+	char why[512];
 
 	ab_options(argc, argv, &o);
 	ab_check_arms(&o);
 	ab_signals();
 	t0 = ab_now();
-	if (o.calibrate)
-		ab_calibrate();
+	if (o.calibrate && ab_run_calibrate(&ab_stop, why, sizeof why) != 0 &&
+	    !ab_stop)
+		ab_say("warning: no calibration (%s): each run calibrates "
+		    "itself", why);
 	/* Short runs, where nothing set the tools' own already. */
 	if (!o.tool_defaults && (setenv("BENCHMP_PROCESSES", AB_RUN_PROCESSES,
 	    0) != 0 || setenv("BENCHMP_WARMUP", AB_RUN_WARMUP_US, 0) != 0))

@@ -465,3 +465,24 @@ fail:
 	ab_record_free(v, n);
 	return -1;
 }
+
+/*
+ * Append the records of one run to f, each marked with its arm and
+ * round (the keys go first in the object).  0 or -1 (errno).
+ */
+int
+ab_record_save(FILE *f, const char *out, char arm, unsigned round)
+{
+	const char *p = out;
+
+	while (*p != '\0') {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 2 && p[0] == '{' && p[1] == '"')
+			fprintf(f, "{\"ab_arm\":\"%c\",\"ab_round\":%u,%.*s\n",
+			    arm, round, (int)(len - 1), p + 1);
+		p += len + (nl != NULL);
+	}
+	return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}

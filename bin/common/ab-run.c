@@ -465,3 +465,50 @@ ab_run_free(struct ab_run *run)
 	free(run->out);
 	run->out = NULL;
 }
+
+/*
+ * Calibrate once for both arms: run enough --export --all (beside this
+ * program, else on PATH) and export what it prints, unless the caller
+ * exported the three values already.  Both arms then subtract the same
+ * overheads, so a calibration that differs between runs is not a
+ * difference between the arms.  0, or -1 and why (each run then
+ * calibrates itself).
+ */
+int
+ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
+{
+	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
+	struct ab_run run;
+	char path[4096];
+
+	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
+	    getenv("LOOP_O") != NULL)
+		return 0;
+	if (ab_beside_self("enough", path, sizeof path) != 0)
+		snprintf(path, sizeof path, "enough");
+	argv[0] = path;
+	if (ab_run_start(&run, argv) != 0 ||
+	    ab_run_wait(&run, 1, 120, stop) != 0 || run.status != 0) {
+		snprintf(why, size, "%s", run.why[0] ? run.why :
+		    "enough failed");
+		ab_run_free(&run);
+		return -1;
+	}
+	for (line = strtok_r(run.out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *eq;
+
+		if (strncmp(line, "export ", 7) != 0 ||
+		    (eq = strchr(line + 7, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		if (strcmp(line + 7, "ENOUGH") != 0 &&
+		    strcmp(line + 7, "TIMING_O") != 0 &&
+		    strcmp(line + 7, "LOOP_O") != 0)
+			continue;
+		if (getenv(line + 7) == NULL)
+			setenv(line + 7, eq + 1, 0);
+	}
+	ab_run_free(&run);
+	return 0;
+}

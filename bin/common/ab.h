@@ -34,6 +34,11 @@ int ab_run_failed(const struct ab_run *run, char *why, size_t size);
 /* Release a run's buffers. */
 void ab_run_free(struct ab_run *run);
 /*
+ * Calibrate once for both arms (enough --export --all, the values set
+ * in the environment unless there already).  0, or -1 and why.
+ */
+int ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size);
+/*
  * Make sure no arm outlives benchmp-ab: a guard process that kills the
  * running arm's group when benchmp-ab ends in any way (SIGKILL too), and
  * handlers of the catchable fatal signals but those in keep (which the
@@ -102,6 +107,11 @@ long ab_record_read(const char *out, char arm, struct ab_rec **recs,
  * the output among the same keys (malloc); NULL without memory.
  */
 struct ab_rec **ab_record_sorted(struct ab_rec *v, long n);
+/*
+ * Append the records of one run to f, each marked with its arm and
+ * round (the keys go first in the object).  0 or -1 (errno).
+ */
+int ab_record_save(FILE *f, const char *out, char arm, unsigned round);
 /* Release n records and their array. */
 void ab_record_free(struct ab_rec *v, long n);
 /* A record's figure for messages: tool case metric, control bytes as '?'. */
