@@ -286,6 +286,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	o->timeout = 120;
 	o->calibrate = 1;
 	/* '+': the options end at TOOL, whose own options follow it. */
+	opterr = 0;	/* ab_usage_error says it, its control bytes escaped */
 	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_A:
@@ -367,8 +368,14 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			printf("%s (benchmp) %s\n", AB_NAME, bm_version());
 			exit(0);
 		default:
-			ab_usage_line(stderr);
-			exit(AB_EXIT_USAGE);
+			if (optopt != 0 && optopt != '?' && optopt < 256)
+				ab_usage_error("unknown option '-%c'", optopt);
+			if (optopt == 0)
+				ab_usage_error("unknown option '%s'",
+				    argv[optind - 1]);
+			ab_usage_error("%s %s", argv[optind - 1],
+			    strchr(argv[optind - 1], '=') != NULL ?
+			    "takes no value" : "needs a value");
 		}
 	}
 	if (o->a_text == NULL)

@@ -131,6 +131,14 @@ elif grep -q "$cr" "$tmp/err"; then
 	fail "a raw CR in a message: $(od -c "$tmp/err" | head -n 3)"
 fi
 
+run "$ab" "--x${cr}y" --a '' --b '' "$fake"
+if [ "$rc" -ne 2 ] || ! grep -qF "unknown option '--x\\ry'" "$tmp/err" ||
+    grep -q "$cr" "$tmp/err"; then
+	fail "a CR in an option: exit $rc: $(od -c "$tmp/err" | head -n 3)"
+fi
+expect_exit 2 '--json=3 takes no value' "$ab" --json=3 --a '' --b '' "$fake"
+expect_exit 2 '--a needs a value' "$ab" --a
+
 # A plan line's own threshold: the 10% change is worse at the default
 # 2%, same within 20%.
 printf 'threshold=20%% %s\n%s two\n' "$fake" "$fake" >"$tmp/th.plan"

@@ -374,12 +374,16 @@ fig_floor(const struct ab_figure *f)
 void
 ab_print_line(FILE *out, const struct ab_figure *f, int control)
 {
-	char params[256], name[512];
+	char params[256], name[512], *p;
 
 	fig_params_words(f->params, params, sizeof params);
 	snprintf(name, sizeof name, "%s%s%s%s%s %s", f->tool,
 	    f->kase[0] ? " " : "", f->kase, params[0] ? " " : "", params,
 	    f->metric);
+	/* A record's strings may hold any byte: none raw on a terminal. */
+	for (p = name; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (f->stats_rc != 0 || f->n < 2) {
 		fprintf(out, "%-40s B/A -  (%zu rounds: too few for an "
 		    "interval)  %s\n", name, f->n, ab_verdict_word(f->verdict));
