@@ -192,9 +192,10 @@ rec_parse(const char *p, const char *end, struct ab_rec *r)
 			p = rec_string(v, end, &b);
 			r->better = rec_better(b);
 			free(b);
-		} else if (strcmp(key, "value") == 0 && v < end && *v != '"' &&
-		    *v != '{' && *v != '[') {
-			/* NaN and Infinity too: named as no measurement. */
+		} else if (strcmp(key, "value") == 0 && v < end &&
+		    (*v == '-' || isdigit((unsigned char)*v) ||
+		    strchr("NIni", *v) != NULL)) {
+			/* NaN, Infinity, null too: named as no measurement. */
 			p = rec_skip(v, end, 1);
 			r->value = *v == 'n' ? NAN : strtod(v, NULL);
 			has_value = 1;
