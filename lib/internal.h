@@ -698,8 +698,6 @@ void bm__json_kstr(struct bm__json *b, const char *key, const char *v);
 void bm__json_knum(struct bm__json *b, const char *key, double v);
 void bm__json_list(struct bm__json *b, const char *key, const double *x,
     size_t n);
-/* 0 when [s, s + len) is one strict JSON value, else -1 (json.c). */
-int bm__json_check(const char *s, size_t len);
 
 /*
  * A figure's statistics in its record's unit (figure.c), computed once

@@ -89,6 +89,16 @@ run ab_q --json --a "$nested" --b "$nested" "$fake"
 [ "$rc" -eq 0 ] || fail "nested params: exit $rc: $(head -n 2 "$tmp/err")"
 json_ok "nested params"
 
+# Bytes that are not UTF-8 in a record's strings come out as U+FFFD.
+latin=$(printf '{"s":"\377"}')
+run ab_q --json --a "env 'AB_FAKE_PARAMS=$latin'" --b "env 'AB_FAKE_PARAMS=$latin'" \
+    "$fake"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+	fail "a byte not UTF-8: exit $rc: $(head -n 2 "$tmp/err")"
+elif have_jq && ! jq -e '.params.s == "\ufffd"' "$tmp/out" >/dev/null 2>&1; then
+	fail "a byte not UTF-8: not valid JSON out: $(od -c "$tmp/out" | head -n 4)"
+fi
+
 # Many records: 60,000 figures a run pair in seconds, not minutes (the
 # bound is generous for a loaded machine: pairing was quadratic, and
 # 40,000 took 36 s on a quiet one).

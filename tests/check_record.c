@@ -1219,36 +1219,6 @@ START_TEST(test_judged_answers)
 }
 END_TEST
 
-/* bm__json_check: RFC 8259 text passes, the near misses do not. */
-START_TEST(test_json_check)
-{
-	static const char *const good[] = { "{}", "[]", "0", "-0.5e+3",
-	    " {\"a\":[1,2.5,true,false,null,\"\\u00e9\\n\"]} ",
-	    "\"\xc3\xa9\"", "{\"a\":{\"b\":[[]]}}" };
-	static const char *const bad[] = { "", "{", "{\"a\":}", "[1,]",
-	    "{\"a\":01}", "NaN", "-Infinity", "0x10", "1.", ".5", "1e",
-	    "\"x", "\"\\q\"", "\"\\u12g4\"", "tru", "{\"a\":1}}",
-	    "{a:1}", "\"\x01\"", "\"\xc3\"", "\"\xed\xa0\x80\"",
-	    "[1 2]", "{\"a\" 1}" };
-	char deep[200];
-	size_t i;
-
-	for (i = 0; i < sizeof good / sizeof good[0]; i++)
-		ck_assert_msg(bm__json_check(good[i], strlen(good[i])) == 0,
-		    "refused: %s", good[i]);
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		ck_assert_msg(bm__json_check(bad[i], strlen(bad[i])) != 0,
-		    "accepted: %s", bad[i]);
-	/* A NUL inside the text is not JSON either. */
-	ck_assert_int_ne(bm__json_check("[1]\0", 4), 0);
-	/* Nesting past 64 is refused, not recursed into without bound. */
-	memset(deep, '[', 100);
-	memset(deep + 100, ']', 100);
-	ck_assert_int_ne(bm__json_check(deep, sizeof deep), 0);
-	ck_assert_int_eq(bm__json_check(deep + 40, 120), 0);
-}
-END_TEST
-
 /* Build the suite. */
 static Suite *
 record_suite(void)
@@ -1283,7 +1253,6 @@ record_suite(void)
 	tcase_add_test(tc, test_contradiction_check);
 	tcase_add_test(tc, test_judgement);
 	tcase_add_test(tc, test_judged_answers);
-	tcase_add_test(tc, test_json_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -401,22 +401,16 @@ ab_print_line(FILE *out, const struct ab_figure *f, int control)
 	fputc('\n', out);
 }
 
-/* Print s as a JSON string. */
+/* Print s as a JSON string: escaped, and valid UTF-8 (U+FFFD where not). */
 static void
 fig_json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct bm__json b;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	memset(&b, 0, sizeof b);
+	bm__json_string(&b, s);
+	fputs(b.err == 0 && b.s != NULL ? b.s : "null", out);
+	free(b.s);
 }
 
 /* Print a number as JSON (null when not finite). */

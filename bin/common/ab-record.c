@@ -2,12 +2,14 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ab.h"
+#include "verdict.h"
 
 /* How deep a record's JSON may nest. */
 #define REC_DEPTH		32
@@ -380,7 +382,11 @@ static int
 rec_line(const char *p, const char *end, char arm, struct ab_rec *r,
     char *why, size_t size)
 {
-	int parsed = rec_parse(p, end, r);
+	int parsed = rec_parse(p, end, r), rc;
+	struct bm__jval *root = NULL;
+	const struct bm__jval *params;
+	const char *jwhy = "";
+	size_t at = 0;
 	char name[256];
 
 	/*
@@ -396,22 +402,41 @@ rec_line(const char *p, const char *end, char arm, struct ab_rec *r,
 		    r->value);
 		return -1;
 	}
-	if (bm__json_check(p, (size_t)(end - p)) != 0) {
-		snprintf(why, size, "arm %c printed a record that is not "
-		    "valid JSON: %.*s", arm, end - p > 80 ? 80 : (int)(end - p),
-		    p);
+	if ((rc = bm__jparse(p, (size_t)(end - p), &root, &at, &jwhy)) != 0) {
+		if (rc == -ENOMEM)
+			snprintf(why, size, "out of memory");
+		else
+			snprintf(why, size, "arm %c printed a record that is "
+			    "not valid JSON (byte %zu: %s): %.*s", arm, at + 1,
+			    jwhy, end - p > 80 ? 80 : (int)(end - p), p);
 		return -1;
 	}
-	if (parsed != 0) {
+	rc = -1;
+	if (parsed != 0 || root->type != BM__J_OBJECT) {
 		snprintf(why, size, "arm %c printed a record that is not a "
 		    "JSON object with a tool and a value", arm);
-		return -1;
+		goto out;
+	}
+	/*
+	 * The params as JSON writes them (what benchmp-ab prints of them):
+	 * valid UTF-8 and one spelling, whatever bytes the arm printed.
+	 */
+	if ((params = bm__jget(root, "params")) != NULL) {
+		free(r->params);
+		r->params = NULL;
+		if (bm__jwrite(params, &r->params) != 0) {
+			snprintf(why, size, "out of memory");
+			goto out;
+		}
 	}
 	if (rec_key(r) != 0) {
 		snprintf(why, size, "out of memory");
-		return -1;
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	bm__jval_free(root);
+	return rc;
 }
 
 /*
