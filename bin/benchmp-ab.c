@@ -24,24 +24,17 @@
 #include "common/ab.h"
 
 #define AB_NAME			"benchmp-ab"
-/* Usage errors exit 2, a worse figure or a failure 1, --strict's undecided 3. */
+/*
+ * The exit status a gate reads (benchmp-compare's too): a worse figure
+ * 1, a usage error 2, an undecided figure and none worse 3, a failure
+ * of an arm or of benchmp-ab 4, a signal 128 + its number.
+ */
 #define AB_EXIT_WORSE		1
 #define AB_EXIT_USAGE		2
 #define AB_EXIT_UNDECIDED	3
-/* The level of the intervals shown, and the false alarms a decision allows. */
-#define AB_LEVEL		0.95
-/*
- * A figure settles early (stops taking rounds) on an interval at 1 -
- * AB_LOOK_ALPHA / m for m figures: looking after every round repeats the
- * test, and a constant stricter level at each look (Pocock's boundary)
- * pays for the repeats; the division by m is Bonferroni's, across
- * figures.  0.005 rather than 0.01 cut the false alarms of recorded
- * lat_syscall pairs replayed 30 rounds a trial from 2.7% to 1.7%, for
- * about 1% of the power ("Decisions: benchmp-ab" in doc/measurements.md).
- */
-#define AB_LOOK_ALPHA		0.005
-/* Benjamini-Hochberg's false discovery rate at the end of the budget. */
-#define AB_FDR			0.05
+#define AB_EXIT_FAIL		4
+/* The longest message benchmp-ab prints, before its escapes. */
+#define AB_MSG_MAX		2048
 /*
  * Each run is one process after a 5 ms warmup unless the environment or
  * the tool's arguments say otherwise: a pair then takes a third of the
@@ -69,7 +62,7 @@ struct ab_opts {
 	unsigned min_rounds;
 	double timeout;		/* seconds an arm's run may take */
 	int json;
-	int strict;
+	int allow_undecided;	/* an undecided figure exits 0, not 3 */
 	int control;
 	int random;		/* a random order instead of Thue-Morse's */
 	unsigned long seed;
@@ -80,14 +73,34 @@ struct ab_opts {
 	struct ab_plan plan;
 };
 
+/* The terminating signal caught (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t ab_stop;
 
-/* Print "benchmp-ab: message" to stderr. */
+/*
+ * Print "benchmp-ab: message" to stderr, its control bytes escaped (\r,
+ * \t, \xHH): a plan's CR or an arm's output must not reach a terminal
+ * raw.
+ */
 static void __attribute__((format(printf, 1, 0)))
 ab_vsay(const char *fmt, va_list ap)
 {
+	char msg[AB_MSG_MAX];
+	const char *p;
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	fprintf(stderr, "%s: ", AB_NAME);
-	vfprintf(stderr, fmt, ap);
+	for (p = msg; *p != '\0'; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\r')
+			fputs("\\r", stderr);
+		else if (c == '\t')
+			fputs("\\t", stderr);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
 	fputc('\n', stderr);
 }
 
@@ -101,6 +114,17 @@ ab_die(int code, const char *fmt, ...)
 	ab_vsay(fmt, ap);
 	va_end(ap);
 	exit(code);
+}
+
+/* Print a message to stderr. */
+static void __attribute__((format(printf, 1, 2)))
+ab_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ab_vsay(fmt, ap);
+	va_end(ap);
 }
 
 /* Print the usage line to f. */
@@ -156,11 +180,18 @@ ab_help(void)
 	    "with its arm\n"
 	    "                   and round (ab_arm, ab_round)\n"
 	    "  --json           one JSON object per figure\n"
-	    "  --strict         exit 3 when a figure is undecided\n"
+	    "  --allow-undecided  exit 0, not 3, when a figure is undecided\n"
+	    "  --strict         accepted for compatibility: undecided exits 3 "
+	    "already\n"
 	    "  -h, --help       print this help\n"
 	    "  -V, --version    print the version\n\n"
-	    "Exit status: 0 no figure worse, 1 a figure worse or a failure, "
-	    "2 usage error,\n3 undecided under --strict.\n", BM__PAIRED_MAX);
+	    "A plan line may start with threshold=P (percent): its figures' "
+	    "own threshold.\n\n"
+	    "Exit status: 0 no figure worse or undecided, 1 a figure worse, "
+	    "2 usage error,\n3 a figure undecided and none worse, 4 a "
+	    "failure (an arm's, named), 128 + N\nafter signal N (the "
+	    "verdicts so far printed, marked interrupted).\n",
+	    BM__PAIRED_MAX);
 	exit(0);
 }
 
@@ -203,8 +234,8 @@ ab_now(void)
 static void
 ab_on_signal(int sig)
 {
-	(void)sig;
-	ab_stop = 1;
+	if (ab_stop == 0)
+		ab_stop = sig;
 }
 
 /* Thue-Morse's sequence: 0 when round r runs A first, 1 when B first. */
@@ -214,52 +245,6 @@ ab_thue_morse(unsigned r)
 	return __builtin_popcount(r) & 1;
 }
 
-/*
- * Calibrate once for both arms: run enough --export --all (beside this
- * program, else on PATH) and export what it prints, unless the caller
- * exported the three values already.  Both arms then subtract the same
- * overheads, so a calibration that differs between runs is not a
- * difference between the arms.
- */
-static void
-ab_calibrate(void)
-{
-	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
-	struct ab_run run;
-	char path[4096];
-
-	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
-	    getenv("LOOP_O") != NULL)
-		return;
-	if (ab_beside_self("enough", path, sizeof path) != 0)
-		snprintf(path, sizeof path, "enough");
-	argv[0] = path;
-	if (ab_run_start(&run, argv) != 0 ||
-	    ab_run_wait(&run, 1, 120, &ab_stop) != 0 || run.status != 0) {
-		fprintf(stderr, "%s: warning: no calibration (%s): each run "
-		    "calibrates itself\n", AB_NAME, run.why[0] ? run.why :
-		    "enough failed");
-		ab_run_free(&run);
-		return;
-	}
-	for (line = strtok_r(run.out, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		char *eq;
-
-		if (strncmp(line, "export ", 7) != 0 ||
-		    (eq = strchr(line + 7, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		if (strcmp(line + 7, "ENOUGH") != 0 &&
-		    strcmp(line + 7, "TIMING_O") != 0 &&
-		    strcmp(line + 7, "LOOP_O") != 0)
-			continue;
-		if (getenv(line + 7) == NULL)
-			setenv(line + 7, eq + 1, 0);
-	}
-	ab_run_free(&run);
-}
-
 /* Parse the command line into o; exit 2 on a usage error. */
 static void
 ab_options(int argc, char **argv, struct ab_opts *o)
@@ -267,7 +252,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
 	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
 	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST,
-	    OPT_TOOLDEF };
+	    OPT_TOOLDEF, OPT_ALLOW };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
@@ -283,6 +268,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "tool-defaults", no_argument, NULL, OPT_TOOLDEF },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "allow-undecided", no_argument, NULL, OPT_ALLOW },
 		{ "control", no_argument, NULL, OPT_CONTROL },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "help", no_argument, NULL, 'h' },
@@ -300,6 +286,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	o->timeout = 120;
 	o->calibrate = 1;
 	/* '+': the options end at TOOL, whose own options follow it. */
+	opterr = 0;	/* ab_usage_error says it, its control bytes escaped */
 	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_A:
@@ -312,8 +299,8 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			plan = optarg;
 			break;
 		case OPT_THRESHOLD:
-			o->threshold = ab_number("--threshold", optarg, 0.1,
-			    50) / 100;
+			o->threshold = ab_number("--threshold", optarg,
+			    AB_THRESHOLD_MIN, AB_THRESHOLD_MAX) / 100;
 			break;
 		case OPT_TEST:
 			if (strcmp(optarg, "sign") == 0)
@@ -364,7 +351,10 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			o->json = 1;
 			break;
 		case OPT_STRICT:
-			o->strict = 1;
+			/* Undecided exits 3 by default now: kept for scripts. */
+			break;
+		case OPT_ALLOW:
+			o->allow_undecided = 1;
 			break;
 		case OPT_CONTROL:
 			o->control = 1;
@@ -378,8 +368,14 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			printf("%s (benchmp) %s\n", AB_NAME, bm_version());
 			exit(0);
 		default:
-			ab_usage_line(stderr);
-			exit(AB_EXIT_USAGE);
+			if (optopt != 0 && optopt != '?' && optopt < 256)
+				ab_usage_error("unknown option '-%c'", optopt);
+			if (optopt == 0)
+				ab_usage_error("unknown option '%s'",
+				    argv[optind - 1]);
+			ab_usage_error("%s %s", argv[optind - 1],
+			    strchr(argv[optind - 1], '=') != NULL ?
+			    "takes no value" : "needs a value");
 		}
 	}
 	if (o->a_text == NULL)
@@ -410,7 +406,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	} else if (optind < argc) {
 		if (ab_plan_add(&o->plan, argv + optind,
 		    (size_t)(argc - optind)) != 0)
-			ab_die(1, "out of memory");
+			ab_die(AB_EXIT_FAIL, "out of memory");
 	} else {
 		ab_usage_error("no TOOL to run");
 	}
@@ -420,7 +416,8 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		o->budget = 86400;
 	if (o->records_path != NULL &&
 	    (o->records = fopen(o->records_path, "a")) == NULL)
-		ab_die(1, "%s: %s", o->records_path, strerror(errno));
+		ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
+		    strerror(errno));
 }
 
 /* Check that each arm's program exists for each command; exit 2 if not. */
@@ -442,263 +439,204 @@ ab_check_arms(const struct ab_opts *o)
 }
 
 /*
- * Append the records of one run to f, each marked with its arm and
- * round (the keys go first in the object).  0 or -1 (errno).
- */
-static int
-ab_save_records(FILE *f, const char *out, char arm, unsigned round)
-{
-	const char *p = out;
-
-	while (*p != '\0') {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
-
-		if (len > 2 && p[0] == '{' && p[1] == '"')
-			fprintf(f, "{\"ab_arm\":\"%c\",\"ab_round\":%u,%.*s\n",
-			    arm, round, (int)(len - 1), p + 1);
-		p += len + (nl != NULL);
-	}
-	return fflush(f) != 0 || ferror(f) ? -1 : 0;
-}
-
-/*
  * Run command c of the plan once in each arm, one after the other in the
  * order first (0 for A first), and add the pair of each of its figures
- * to the table.  Exit 1 with the arm named when an arm fails.
+ * to the table.  0, or 1 when a signal stopped it (the arms killed, the
+ * round's half pair left out); exit 4 with the arm named when an arm
+ * fails.
  *
  * (Both arms at once, one on each CPU and swapping every round, was
  * measured against this on a 2-vCPU AMD EPYC KVM guest: its A/A noise
  * floor was twice as wide, the host's slow phases being each vCPU's
  * own; doc/measurements.md, "Decisions: benchmp-ab".)
  */
-static void
+static int
 ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
     unsigned round, int first)
 {
+	const struct ab_cmd *cmd = &o->plan.cmd[c];
 	struct ab_run run[2];
 	char **argv[2];
 	const char *text[2] = { o->a_text, o->b_text };
-	int arm, k;
+	int arm, k, rc;
 	char why[512];
 
 	for (k = 0; k < 2; k++) {
 		memset(&run[k], 0, sizeof run[k]);
 		run[k].out_fd = run[k].err_fd = -1;
 	}
-	argv[0] = ab_arm_argv(o->a, &o->plan.cmd[c]);
-	argv[1] = ab_arm_argv(o->b, &o->plan.cmd[c]);
+	argv[0] = ab_arm_argv(o->a, cmd);
+	argv[1] = ab_arm_argv(o->b, cmd);
 	if (argv[0] == NULL || argv[1] == NULL)
-		ab_die(1, "out of memory");
-	for (k = 0; k < 2; k++) {
+		ab_die(AB_EXIT_FAIL, "out of memory");
+	for (k = 0; k < 2 && !ab_stop; k++) {
 		arm = k ^ first;
 		if (ab_run_start(&run[arm], argv[arm]) != 0)
-			ab_die(1, "arm %c: %s", 'A' + arm, run[arm].why);
+			ab_die(AB_EXIT_FAIL, "arm %c: %s", 'A' + arm,
+			    run[arm].why);
 		ab_run_wait(&run[arm], 1, o->timeout, &ab_stop);
-		if (ab_stop)
-			break;
 	}
-	if (ab_stop) {
-		ab_run_free(&run[0]);
-		ab_run_free(&run[1]);
-		ab_die(1, "interrupted");
-	}
-	for (arm = 0; arm < 2; arm++)
+	rc = ab_stop ? 1 : 0;
+	for (arm = 0; arm < 2 && rc == 0; arm++)
 		if (ab_run_failed(&run[arm], why, sizeof why))
-			ab_die(1, "arm %c (%s) failed running %s: %s",
+			ab_die(AB_EXIT_FAIL, "arm %c (%s) failed running %s: %s",
 			    'A' + arm, text[arm][0] ? text[arm] : "''",
-			    o->plan.cmd[c].text, why);
+			    cmd->text, why);
 	/* In the order the arms ran. */
-	for (k = 0; k < 2 && o->records != NULL; k++) {
+	for (k = 0; k < 2 && o->records != NULL && rc == 0; k++) {
 		arm = k ^ first;
-		if (ab_save_records(o->records, run[arm].out, 'A' + arm,
+		if (ab_record_save(o->records, run[arm].out, 'A' + arm,
 		    round) != 0)
-			ab_die(1, "%s: %s", o->records_path, strerror(errno));
+			ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
+			    strerror(errno));
 	}
-	if (ab_table_add(t, c, run[0].out, run[1].out, why, sizeof why) != 0)
-		ab_die(1, "%s: %s", o->plan.cmd[c].text, why);
+	if (rc == 0) {
+		k = ab_table_add(t, c, cmd->threshold > 0 ? cmd->threshold :
+		    o->threshold, run[0].out, run[1].out, why, sizeof why,
+		    &ab_stop);
+		if (k == -1)
+			ab_die(AB_EXIT_FAIL, "%s: %s", cmd->text, why);
+		rc = k != 0;
+	}
 	ab_run_free(&run[0]);
 	ab_run_free(&run[1]);
 	free(argv[0]);
 	free(argv[1]);
-}
-
-/*
- * The verdict on figure f from its interval at a look: worse or better
- * when the interval leaves no change out and the estimate is past the
- * threshold, same when the interval lies within +-threshold, else none.
- */
-static enum ab_verdict
-ab_verdict_of(const struct ab_figure *f, const bm__paired *st,
-    double threshold)
-{
-	double band = log1p(threshold);
-	int up;
-
-	if (st->lo >= -band && st->hi <= band)
-		return AB_SAME;
-	if ((st->lo > 0 || st->hi < 0) && fabs(st->shift) >= band) {
-		up = st->shift > 0;
-		/* A larger value is worse where lower is better. */
-		return up == !f->higher ? AB_WORSE : AB_BETTER;
-	}
-	return AB_UNDECIDED;
-}
-
-/* Look at every figure not settled yet after a round: settle what is clear. */
-static void
-ab_look(const struct ab_opts *o, struct ab_table *t)
-{
-	double level = 1 - AB_LOOK_ALPHA / (double)t->n;
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		struct ab_figure *f = &t->fig[i];
-		bm__paired st;
-
-		if (f->settled || f->n < o->min_rounds)
-			continue;
-		if (bm__paired_logratio(f->a, f->b, f->n, level, o->test,
-		    &st) != 0)
-			continue;
-		f->verdict = ab_verdict_of(f, &st, o->threshold);
-		f->settled = f->verdict != AB_UNDECIDED;
-	}
-}
-
-/* Order p values for qsort, through their figures' indices. */
-static const double *ab_sort_p;
-static int
-ab_cmp_p(const void *x, const void *y)
-{
-	double a = ab_sort_p[*(const size_t *)x];
-	double b = ab_sort_p[*(const size_t *)y];
-
-	return (a > b) - (a < b);
-}
-
-/*
- * The final verdicts: every figure's interval at AB_LEVEL, and for those
- * not settled, a change only where Benjamini-Hochberg's procedure over
- * all figures' p values keeps it (false discoveries at AB_FDR).
- */
-static void
-ab_finish(const struct ab_opts *o, struct ab_table *t)
-{
-	double *p = calloc(t->n + 1, sizeof *p);
-	size_t *ix = calloc(t->n + 1, sizeof *ix), i, k, keep = 0;
-
-	if (p == NULL || ix == NULL)
-		ab_die(1, "out of memory");
-	for (i = 0; i < t->n; i++) {
-		struct ab_figure *f = &t->fig[i];
-
-		f->stats_rc = bm__paired_logratio(f->a, f->b, f->n, AB_LEVEL,
-		    o->test, &f->st);
-		p[i] = f->n >= 2 ? f->st.p : 1;
-		ix[i] = i;
-	}
-	ab_sort_p = p;
-	qsort(ix, t->n, sizeof *ix, ab_cmp_p);
-	for (k = 0; k < t->n; k++)
-		if (p[ix[k]] <= AB_FDR * (double)(k + 1) / (double)t->n)
-			keep = k + 1;
-	for (k = 0; k < t->n; k++) {
-		struct ab_figure *f = &t->fig[ix[k]];
-		enum ab_verdict v;
-
-		if (f->settled)
-			continue;
-		if (f->stats_rc != 0 || f->n < o->min_rounds) {
-			f->verdict = AB_UNDECIDED;
-			continue;
-		}
-		v = ab_verdict_of(f, &f->st, o->threshold);
-		if ((v == AB_WORSE || v == AB_BETTER) && k >= keep)
-			v = AB_UNDECIDED;
-		f->verdict = v;
-	}
-	free(p);
-	free(ix);
+	return rc;
 }
 
 /*
  * Run the rounds: each round runs every command with a figure not
  * settled, in both arms, until all are settled, the rounds reach
- * max_rounds or the next command's pair would pass the budget.
+ * max_rounds, the next command's pair would pass the budget or a signal
+ * comes (the round under way then left out).  spent[c] sums command c's
+ * pairs' seconds.  The rounds run.
  */
 static unsigned
-ab_rounds(const struct ab_opts *o, struct ab_table *t, double t0)
+ab_rounds(const struct ab_opts *o, struct ab_table *t, double t0,
+    double *spent)
 {
 	double *last = calloc(o->plan.n, sizeof *last);
 	unsigned r, ran = 0;
 	size_t c;
 
 	if (last == NULL)
-		ab_die(1, "out of memory");
+		ab_die(AB_EXIT_FAIL, "out of memory");
 	srand((unsigned)o->seed);
-	for (r = 0; r < o->max_rounds; r++) {
+	for (r = 0; r < o->max_rounds && !ab_stop; r++) {
 		int any = 0, first;
 
 		first = o->random ? rand() & 1 : ab_thue_morse(r);
-		for (c = 0; c < o->plan.n; c++) {
+		for (c = 0; c < o->plan.n && !ab_stop; c++) {
 			double s = ab_now();
 
 			if (r > 0 && ab_table_settled(t, c))
 				continue;
 			if (r > 0 && s - t0 + last[c] > o->budget)
 				continue;
-			ab_round_command(o, t, c, r, first);
+			if (ab_round_command(o, t, c, r, first) != 0)
+				break;
 			last[c] = ab_now() - s;
+			spent[c] += last[c];
 			any = 1;
 		}
-		if (!any)
+		if (!any || ab_stop)
 			break;
 		ran = r + 1;
-		ab_look(o, t);
+		ab_decide_look(t, o->min_rounds, o->test, &ab_stop);
 	}
 	free(last);
 	return ran;
 }
 
-/* Print the figures, as text or JSON, and return the exit status. */
+/* The name of a signal benchmp-ab stops on ("" for none). */
+static const char *
+ab_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "";
+	}
+}
+
+/*
+ * Print the figures, as text or JSON, and return the exit status: 1 a
+ * figure worse, 3 one undecided (unless allowed), 0 otherwise; after a
+ * signal, marked interrupted, 128 + the signal.
+ */
 static int
 ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
     double wall)
 {
-	unsigned count[4] = { 0, 0, 0, 0 };
+	unsigned count[5] = { 0, 0, 0, 0, 0 };
+	int sig = ab_stop;
 	size_t i;
 
 	if (!o->json)
 		printf("%s: A: %s | B: %s | %s, %s test, threshold %g%%, "
-		    "%u rounds, %.1f s\n", AB_NAME,
+		    "%u rounds, %.1f s%s%s\n", AB_NAME,
 		    o->a_text[0] ? o->a_text : "''",
 		    o->b_text[0] ? o->b_text : "''",
 		    o->random ? "random order" : "Thue-Morse order",
 		    o->test == BM__PAIRED_SIGN ? "sign" : "signed-rank",
-		    o->threshold * 100, rounds, wall);
+		    o->threshold * 100, rounds, wall,
+		    sig ? ", interrupted by " : "", ab_signal_name(sig));
 	for (i = 0; i < t->n; i++) {
 		const struct ab_figure *f = &t->fig[i];
 
 		count[f->verdict]++;
 		if (o->json)
-			ab_print_json(stdout, f, o->threshold, o->control,
-			    "interleaved", o->test == BM__PAIRED_SIGN ? "sign" :
-			    "signed-rank");
+			ab_print_json(stdout, f, o->control, "interleaved",
+			    o->test == BM__PAIRED_SIGN ? "sign" :
+			    "signed-rank", sig != 0);
 		else
 			ab_print_line(stdout, f, o->control);
 	}
-	if (!o->json)
-		printf("%s: %u worse, %u better, %u same, %u undecided\n",
+	if (!o->json) {
+		printf("%s: %u worse, %u better, %u same, %u undecided",
 		    AB_NAME, count[AB_WORSE], count[AB_BETTER],
 		    count[AB_SAME], count[AB_UNDECIDED]);
+		if (count[AB_CHANGED] > 0)
+			printf(", %u changed (no better direction)",
+			    count[AB_CHANGED]);
+		printf("%s\n", sig ? " (interrupted)" : "");
+	}
 	if (fflush(stdout) != 0 || ferror(stdout))
-		ab_die(1, "cannot write the results: %s", strerror(errno));
+		ab_die(AB_EXIT_FAIL, "cannot write the results: %s",
+		    strerror(errno));
+	if (sig)
+		return 128 + sig;
 	if (count[AB_WORSE] > 0)
 		return AB_EXIT_WORSE;
-	if (o->strict && count[AB_UNDECIDED] > 0)
+	if (!o->allow_undecided && count[AB_UNDECIDED] > 0)
 		return AB_EXIT_UNDECIDED;
 	return 0;
+}
+
+/*
+ * Catch the signals that end a comparison early but keep its verdicts
+ * (SIGINT, SIGTERM, SIGHUP), ignore SIGPIPE, and start the guard and the
+ * handlers that take the arm along on every other fatal signal.
+ */
+static void
+ab_signals(void)
+{
+	static const int keep[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ab_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		if (sigaction(keep[i], &sa, NULL) != 0)
+			ab_die(AB_EXIT_FAIL, "sigaction: %s", strerror(errno));
+	signal(SIGPIPE, SIG_IGN);
+	if (ab_run_guard(keep, sizeof keep / sizeof keep[0]) != 0)
+		ab_die(AB_EXIT_FAIL, "cannot start the guard of the arms: %s",
+		    strerror(errno));
 }
 
 int
@@ -706,35 +644,35 @@ main(int argc, char **argv)
 {
 	struct ab_opts o;
 	struct ab_table t;
-	struct sigaction sa;
 	unsigned rounds;
-	double t0;
+	double t0, *spent;
 	int rc;
+	char why[512];
 
 	ab_options(argc, argv, &o);
 	ab_check_arms(&o);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = ab_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	ab_signals();
 	t0 = ab_now();
-	if (o.calibrate)
-		ab_calibrate();
+	if (o.calibrate && ab_run_calibrate(&ab_stop, why, sizeof why) != 0 &&
+	    !ab_stop)
+		ab_say("warning: no calibration (%s): each run calibrates "
+		    "itself", why);
 	/* Short runs, where nothing set the tools' own already. */
 	if (!o.tool_defaults && (setenv("BENCHMP_PROCESSES", AB_RUN_PROCESSES,
 	    0) != 0 || setenv("BENCHMP_WARMUP", AB_RUN_WARMUP_US, 0) != 0))
-		ab_die(1, "setenv: %s", strerror(errno));
-	ab_table_init(&t, o.plan.n);
-	rounds = ab_rounds(&o, &t, t0);
-	ab_finish(&o, &t);
+		ab_die(AB_EXIT_FAIL, "setenv: %s", strerror(errno));
+	if ((spent = calloc(o.plan.n, sizeof *spent)) == NULL)
+		ab_die(AB_EXIT_FAIL, "out of memory");
+	ab_table_init(&t);
+	rounds = ab_rounds(&o, &t, t0, spent);
+	if (ab_decide_finish(&t, o.min_rounds, o.test, spent) != 0)
+		ab_die(AB_EXIT_FAIL, "out of memory");
 	rc = ab_report(&o, &t, rounds, ab_now() - t0);
 	if (o.records != NULL && fclose(o.records) != 0)
-		ab_die(1, "%s: %s", o.records_path, strerror(errno));
+		ab_die(AB_EXIT_FAIL, "%s: %s", o.records_path, strerror(errno));
 	ab_table_free(&t);
 	ab_plan_free(&o.plan);
+	free(spent);
 	free(o.a);
 	free(o.b);
 	return rc;

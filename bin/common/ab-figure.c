@@ -1,352 +1,105 @@
-/* ab-figure.c: benchmp-ab's figures: records read from the arms, paired, printed. */
+/* ab-figure.c: benchmp-ab's figures: the two arms' records paired, in one unit, and printed. */
 #include "config.h"
 
-#include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ab.h"
 
-/* How deep a record's JSON may nest. */
-#define FIG_DEPTH		32
-
-/* What benchmp-ab reads of a record. */
-struct fig_rec {
-	char *tool;
-	char *kase;
-	char *params;
-	char *metric;
-	char *unit;
-	int higher;
-	int has_value;
-	double value;
-	char *key;
-};
-
-/* Skip blanks. */
-static const char *
-fig_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-		p++;
-	return p;
-}
-
-/*
- * Read the JSON string at p (its opening quote); into *out (malloc, the
- * escapes decoded, \u as '?' beyond ASCII) when out is not NULL.  The
- * position after it, or NULL when it is not a string.
- */
-static const char *
-fig_string(const char *p, const char *end, char **out)
-{
-	const char *q;
-	char *o = NULL;
-	size_t k = 0;
-
-	if (p >= end || *p != '"')
-		return NULL;
-	for (q = p + 1; q < end && *q != '"'; q++)
-		if (*q == '\\' && ++q >= end)
-			return NULL;
-	if (q >= end)
-		return NULL;
-	if (out != NULL && (o = malloc((size_t)(q - p))) == NULL)
-		return NULL;
-	for (p++; p < q; p++) {
-		char c = *p;
-
-		if (c == '\\') {
-			c = *++p;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'u':
-				c = '?';
-				p += p + 4 < q ? 4 : 0;
-				break;
-			default: break;
-			}
-		}
-		if (o != NULL)
-			o[k++] = c;
-	}
-	if (o != NULL) {
-		o[k] = '\0';
-		*out = o;
-	}
-	return q + 1;
-}
-
-/* Skip the JSON value at p; the position after it, or NULL. */
-static const char *
-fig_skip(const char *p, const char *end, int depth)
-{
-	p = fig_ws(p, end);
-	if (p >= end || depth > FIG_DEPTH)
-		return NULL;
-	if (*p == '"')
-		return fig_string(p, end, NULL);
-	if (*p == '{' || *p == '[') {
-		char close = *p == '{' ? '}' : ']';
-
-		p = fig_ws(p + 1, end);
-		if (p < end && *p == close)
-			return p + 1;
-		for (;;) {
-			if (close == '}') {
-				if ((p = fig_string(fig_ws(p, end), end,
-				    NULL)) == NULL)
-					return NULL;
-				p = fig_ws(p, end);
-				if (p >= end || *p++ != ':')
-					return NULL;
-			}
-			if ((p = fig_skip(p, end, depth + 1)) == NULL)
-				return NULL;
-			p = fig_ws(p, end);
-			if (p < end && *p == ',') {
-				p++;
-				continue;
-			}
-			return p < end && *p == close ? p + 1 : NULL;
-		}
-	}
-	while (p < end && (isalnum((unsigned char)*p) || *p == '-' ||
-	    *p == '+' || *p == '.'))
-		p++;
-	return p;
-}
-
-/* Release what a record holds. */
-static void
-fig_rec_free(struct fig_rec *r)
-{
-	free(r->tool);
-	free(r->kase);
-	free(r->params);
-	free(r->metric);
-	free(r->unit);
-	free(r->key);
-	memset(r, 0, sizeof *r);
-}
-
-/*
- * Read one record line [p, end) into r: the top-level keys benchmp-ab
- * needs.  0, or -1 when the line is not a JSON object.
- */
-static int
-fig_rec_parse(const char *p, const char *end, struct fig_rec *r)
-{
-	memset(r, 0, sizeof *r);
-	p = fig_ws(p, end);
-	if (p >= end || *p++ != '{')
-		return -1;
-	p = fig_ws(p, end);
-	if (p < end && *p == '}')
-		return 0;
-	for (;;) {
-		char *key = NULL, **slot = NULL;
-		const char *v;
-
-		if ((p = fig_string(fig_ws(p, end), end, &key)) == NULL)
-			return -1;
-		p = fig_ws(p, end);
-		if (p >= end || *p++ != ':') {
-			free(key);
-			return -1;
-		}
-		v = fig_ws(p, end);
-		if (strcmp(key, "tool") == 0)
-			slot = &r->tool;
-		else if (strcmp(key, "case") == 0)
-			slot = &r->kase;
-		else if (strcmp(key, "metric") == 0)
-			slot = &r->metric;
-		else if (strcmp(key, "unit") == 0)
-			slot = &r->unit;
-		if (slot != NULL && *slot == NULL && v < end && *v == '"') {
-			p = fig_string(v, end, slot);
-		} else if (strcmp(key, "better") == 0 && v < end && *v == '"') {
-			char *b = NULL;
-
-			p = fig_string(v, end, &b);
-			r->higher = b != NULL && strcmp(b, "higher") == 0;
-			free(b);
-		} else if (strcmp(key, "value") == 0 && v < end &&
-		    *v != 'n' && *v != '"' && *v != '{' && *v != '[') {
-			char *num_end;
-
-			p = fig_skip(v, end, 1);
-			r->value = strtod(v, &num_end);
-			r->has_value = p != NULL && num_end == p;
-		} else if (strcmp(key, "params") == 0 && r->params == NULL) {
-			p = fig_skip(v, end, 1);
-			if (p != NULL && (r->params = strndup(v,
-			    (size_t)(p - v))) == NULL)
-				p = NULL;
-		} else {
-			p = fig_skip(v, end, 1);
-		}
-		free(key);
-		if (p == NULL)
-			return -1;
-		p = fig_ws(p, end);
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		return p < end && *p == '}' ? 0 : -1;
-	}
-}
-
-/*
- * The params' JSON text with each path into a private directory a tool
- * made for itself (/.../benchmp-NAME.XXXXXX/rest, a new one each run) as
- * <tmp>/rest, as benchmp-compare shows it: the same figure in both arms.
- * A new string (malloc), or NULL without memory.
- */
-static char *
-fig_private(const char *params)
-{
-	size_t len = strlen(params), i = 0, k = 0;
-	char *out = malloc(len + 1);
-
-	if (out == NULL)
-		return NULL;
-	while (i < len) {
-		const char *q = params + i, *m, *end;
-		size_t name, rnd;
-
-		if (*q != '"') {
-			out[k++] = params[i++];
-			continue;
-		}
-		/* A string: look for benchmp-NAME.XXXXXX/ inside it. */
-		for (end = q + 1; *end != '\0' && *end != '"'; end++)
-			if (*end == '\\' && end[1] != '\0')
-				end++;
-		m = strstr(q, "/benchmp-");
-		if (m != NULL && m < end) {
-			const char *p = m + 9;
-
-			for (name = 0; isalnum((unsigned char)p[name]) ||
-			    p[name] == '_' || p[name] == '-'; name++)
-				;
-			p += name;
-			for (rnd = 0; *p == '.' && isalnum((unsigned char)p[1 + rnd]);
-			    rnd++)
-				;
-			if (name > 0 && rnd == 6 && p[7] == '/') {
-				memcpy(out + k, "\"<tmp>", 6);
-				k += 6;
-				i = (size_t)(p + 7 - params);
-				continue;
-			}
-		}
-		out[k++] = params[i++];
-	}
-	out[k] = '\0';
-	return out;
-}
-
-/*
- * Read every record of an arm's output into *recs: one JSON object a
- * line (other lines ignored), each with a key naming its figure (tool,
- * case, params, metric, and which of the same it is).  The count, or
- * -1 with why.
- */
-static long
-fig_read(const char *out, struct fig_rec **recs, char *why, size_t size)
-{
-	struct fig_rec *v = NULL;
-	long n = 0, i;
-	const char *p = out;
-
-	while (*p != '\0') {
-		const char *nl = strchr(p, '\n'), *end;
-		struct fig_rec r, *grown;
-		size_t klen;
-		int same = 0;
-
-		end = nl != NULL ? nl : p + strlen(p);
-		if (*fig_ws(p, end) != '{' || fig_ws(p, end) >= end) {
-			p = nl != NULL ? nl + 1 : end;
-			continue;
-		}
-		if (fig_rec_parse(p, end, &r) != 0 || r.tool == NULL ||
-		    !r.has_value) {
-			snprintf(why, size, "a record it printed is not a "
-			    "JSON object with a tool and a value");
-			fig_rec_free(&r);
-			goto fail;
-		}
-		klen = strlen(r.tool) + (r.kase ? strlen(r.kase) : 0) +
-		    (r.params ? strlen(r.params) : 0) +
-		    (r.metric ? strlen(r.metric) : 0) + 32;
-		if (r.params != NULL) {
-			char *priv = fig_private(r.params);
-
-			free(r.params);
-			r.params = priv;
-		}
-		if ((r.key = malloc(klen)) == NULL ||
-		    (grown = realloc(v, (size_t)(n + 1) * sizeof *v)) == NULL) {
-			snprintf(why, size, "out of memory");
-			fig_rec_free(&r);
-			goto fail;
-		}
-		v = grown;
-		snprintf(r.key, klen, "%s\037%s\037%s\037%s", r.tool,
-		    r.kase ? r.kase : "", r.params ? r.params : "",
-		    r.metric ? r.metric : "");
-		/* A figure printed twice by one run is told apart by order. */
-		for (i = 0; i < n; i++) {
-			size_t kl = strlen(r.key);
-
-			same += strncmp(v[i].key, r.key, kl) == 0 &&
-			    (v[i].key[kl] == '\0' || v[i].key[kl] == '\037');
-		}
-		if (same > 0) {
-			size_t at = strlen(r.key);
-
-			snprintf(r.key + at, klen - at, "\037#%d", same);
-		}
-		v[n++] = r;
-		p = nl != NULL ? nl + 1 : end;
-	}
-	*recs = v;
-	return n;
-fail:
-	for (i = 0; i < n; i++)
-		fig_rec_free(&v[i]);
-	free(v);
-	return -1;
-}
+/* How many records are paired between two looks at the stop flag. */
+#define FIG_LOOK_EVERY		1024
 
 /* An empty table. */
 void
-ab_table_init(struct ab_table *t, size_t ncmd)
+ab_table_init(struct ab_table *t)
 {
-	(void)ncmd;
 	memset(t, 0, sizeof *t);
 }
 
-/* The figure of command cmd with key, made from r when new; NULL on ENOMEM. */
+/* The hash of a figure's command and key (FNV-1a). */
+static size_t
+fig_hash(size_t cmd, const char *key)
+{
+	uint64_t h = 14695981039346656037ULL ^ (uint64_t)cmd;
+
+	for (; *key != '\0'; key++) {
+		h ^= (unsigned char)*key;
+		h *= 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+/* The slot of (cmd, key) in the hash: its figure's or the empty one. */
+static size_t
+fig_slot(const struct ab_table *t, size_t cmd, const char *key)
+{
+	size_t mask = t->nslot - 1, s = fig_hash(cmd, key) & mask;
+
+	while (t->slot[s] != 0) {
+		const struct ab_figure *f = &t->fig[t->slot[s] - 1];
+
+		if (f->cmd == cmd && strcmp(f->key, key) == 0)
+			break;
+		s = (s + 1) & mask;
+	}
+	return s;
+}
+
+/* Make the hash twice as large as the figures (a power of two): 0 or -1. */
+static int
+fig_rehash(struct ab_table *t, size_t want)
+{
+	size_t n = 64, i;
+
+	while (n < 2 * want)
+		n *= 2;
+	if (n <= t->nslot)
+		return 0;
+	free(t->slot);
+	if ((t->slot = calloc(n, sizeof *t->slot)) == NULL) {
+		t->nslot = 0;
+		return -1;
+	}
+	t->nslot = n;
+	for (i = 0; i < t->n; i++)
+		t->slot[fig_slot(t, t->fig[i].cmd, t->fig[i].key)] = i + 1;
+	return 0;
+}
+
+/* Release what a figure holds. */
+static void
+fig_clear(struct ab_figure *f)
+{
+	free(f->key);
+	free(f->tool);
+	free(f->kase);
+	free(f->params);
+	free(f->metric);
+	free(f->unit);
+	free(f->a);
+	free(f->b);
+	memset(f, 0, sizeof *f);
+}
+
+/*
+ * The figure of command cmd with r's key, made from r when new (its
+ * unit r's, its threshold threshold); NULL without memory.
+ */
 static struct ab_figure *
-fig_find(struct ab_table *t, size_t cmd, const struct fig_rec *r)
+fig_find(struct ab_table *t, size_t cmd, const struct ab_rec *r,
+    double threshold)
 {
 	struct ab_figure *f, *grown;
-	size_t i;
+	size_t s;
 
-	for (i = 0; i < t->n; i++)
-		if (t->fig[i].cmd == cmd && strcmp(t->fig[i].key, r->key) == 0)
-			return &t->fig[i];
+	if (fig_rehash(t, t->n + 1) != 0)
+		return NULL;
+	s = fig_slot(t, cmd, r->key);
+	if (t->slot[s] != 0)
+		return &t->fig[t->slot[s] - 1];
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 16;
 
@@ -358,7 +111,9 @@ fig_find(struct ab_table *t, size_t cmd, const struct fig_rec *r)
 	f = &t->fig[t->n];
 	memset(f, 0, sizeof *f);
 	f->cmd = cmd;
-	f->higher = r->higher;
+	f->better = r->better;
+	f->threshold = threshold;
+	f->more_s = NAN;
 	f->key = strdup(r->key);
 	f->tool = strdup(r->tool);
 	f->kase = strdup(r->kase ? r->kase : "");
@@ -366,9 +121,11 @@ fig_find(struct ab_table *t, size_t cmd, const struct fig_rec *r)
 	f->metric = strdup(r->metric ? r->metric : "");
 	f->unit = strdup(r->unit ? r->unit : "");
 	if (!f->key || !f->tool || !f->kase || !f->params || !f->metric ||
-	    !f->unit)
+	    !f->unit) {
+		fig_clear(f);
 		return NULL;
-	t->n++;
+	}
+	t->slot[s] = ++t->n;
 	return f;
 }
 
@@ -396,45 +153,95 @@ fig_append(struct ab_figure *f, double a, double b)
 	return 0;
 }
 
-/* The figure's name for messages: tool case metric. */
-static void
-fig_name(const struct fig_rec *r, char *buf, size_t size)
+/* Order records by key alone (bsearch: keys are told apart by then). */
+static int
+fig_cmp_key(const void *x, const void *y)
 {
-	snprintf(buf, size, "%s%s%s %s", r->tool, r->kase && *r->kase ? " " :
-	    "", r->kase ? r->kase : "", r->metric ? r->metric : "");
+	const struct ab_rec *a = *(const struct ab_rec *const *)x;
+	const struct ab_rec *b = *(const struct ab_rec *const *)y;
+
+	return strcmp(a->key, b->key);
+}
+
+/* The record of the sorted by[n] with r's key, or NULL. */
+static struct ab_rec *
+fig_lookup(struct ab_rec **by, long n, struct ab_rec *r)
+{
+	struct ab_rec **hit = bsearch(&r, by, (size_t)n, sizeof *by,
+	    fig_cmp_key);
+
+	return hit != NULL ? *hit : NULL;
 }
 
 /*
- * Pair the records of the two arms' outputs of command cmd: every figure
- * A printed must be in B's and the other way round, with a positive
- * value.  0, or -1 and why.
+ * The pair of A's and B's values in the figure's unit: 0, or -1 and why
+ * when a record's unit is not of the figure's kind (us against ops/s):
+ * refused, not paired, as 1 us and 1000 ns once were (B/A 1000).
+ */
+static int
+fig_in_unit(const struct ab_figure *f, const struct ab_rec *ra,
+    const struct ab_rec *rb, double *a, double *b, char *why, size_t size)
+{
+	const char *ua = ra->unit ? ra->unit : "", *ub = rb->unit ?
+	    rb->unit : "";
+	double fa, fb;
+	char name[256];
+
+	if (ab_unit_factor(ua, f->unit, &fa) == 0 &&
+	    ab_unit_factor(ub, f->unit, &fb) == 0) {
+		*a = ra->value * fa;
+		*b = rb->value * fb;
+		return 0;
+	}
+	ab_record_name(ra, name, sizeof name);
+	if (strcmp(ua, f->unit) != 0)
+		snprintf(why, size, "%s: arm A reports it in '%s', in an "
+		    "earlier round in '%s': not comparable", name, ua, f->unit);
+	else
+		snprintf(why, size, "%s: arm A reports it in '%s', arm B in "
+		    "'%s': not comparable", name, ua, ub);
+	return -1;
+}
+
+/*
+ * Pair the records of two arms' outputs of command cmd, whose figures'
+ * threshold is threshold: every figure A printed must be in B's and the
+ * other way round.  Records are matched through a sort of their keys,
+ * not pairwise.  0, -1 and why, or -2 when *stop was set.
  */
 int
-ab_table_add(struct ab_table *t, size_t cmd, const char *out_a,
-    const char *out_b, char *why, size_t size)
+ab_table_add(struct ab_table *t, size_t cmd, double threshold,
+    const char *out_a, const char *out_b, char *why, size_t size,
+    volatile sig_atomic_t *stop)
 {
-	struct fig_rec *ra = NULL, *rb = NULL;
-	long na, nb, i, j;
+	struct ab_rec *ra = NULL, *rb = NULL, **bya = NULL, **byb = NULL, *m;
+	long na, nb = 0, i;
 	int rc = -1;
 	char name[256];
 
-	if ((na = fig_read(out_a, &ra, why, size)) < 0)
-		return -1;
-	if ((nb = fig_read(out_b, &rb, why, size)) < 0)
-		goto out;
-	if (na == 0) {
-		snprintf(why, size, "arm A printed no record");
+	if ((na = ab_record_read(out_a, 'A', &ra, why, size, stop)) < 0)
+		return (int)na;
+	if ((nb = ab_record_read(out_b, 'B', &rb, why, size, stop)) < 0) {
+		rc = (int)nb;
+		nb = 0;
 		goto out;
 	}
-	if (nb == 0) {
-		snprintf(why, size, "arm B printed no record");
+	if (na == 0 || nb == 0) {
+		snprintf(why, size, "arm %c printed no record", na ? 'B' : 'A');
+		goto out;
+	}
+	if ((bya = ab_record_sorted(ra, na)) == NULL ||
+	    (byb = ab_record_sorted(rb, nb)) == NULL) {
+		snprintf(why, size, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < nb; i++) {
-		for (j = 0; j < na && strcmp(ra[j].key, rb[i].key) != 0; j++)
-			;
-		if (j == na) {
-			fig_name(&rb[i], name, sizeof name);
+		if (i % FIG_LOOK_EVERY == 0 && *stop) {
+			rc = -2;
+			goto out;
+		}
+		if (fig_lookup(bya, na, &rb[i]) == NULL) {
+			ab_record_name(&rb[i], name, sizeof name);
 			snprintf(why, size, "arm B printed %s, arm A did not",
 			    name);
 			goto out;
@@ -442,38 +249,35 @@ ab_table_add(struct ab_table *t, size_t cmd, const char *out_a,
 	}
 	for (i = 0; i < na; i++) {
 		struct ab_figure *f;
+		double a, b;
 
-		for (j = 0; j < nb && strcmp(ra[i].key, rb[j].key) != 0; j++)
-			;
-		fig_name(&ra[i], name, sizeof name);
-		if (j == nb) {
+		if (i % FIG_LOOK_EVERY == 0 && *stop) {
+			rc = -2;
+			goto out;
+		}
+		if ((m = fig_lookup(byb, nb, &ra[i])) == NULL) {
+			ab_record_name(&ra[i], name, sizeof name);
 			snprintf(why, size, "arm A printed %s, arm B did not",
 			    name);
 			goto out;
 		}
-		if ((f = fig_find(t, cmd, &ra[i])) == NULL) {
+		if ((f = fig_find(t, cmd, &ra[i], threshold)) == NULL) {
 			snprintf(why, size, "out of memory");
 			goto out;
 		}
-		/* No ratio of a value at or below zero: the pair is left out. */
-		if (!(ra[i].value > 0) || !(rb[j].value > 0) ||
-		    !isfinite(ra[i].value) || !isfinite(rb[j].value)) {
-			f->skipped++;
-			continue;
-		}
-		if (fig_append(f, ra[i].value, rb[j].value) != 0) {
+		if (fig_in_unit(f, &ra[i], m, &a, &b, why, size) != 0)
+			goto out;
+		if (fig_append(f, a, b) != 0) {
 			snprintf(why, size, "out of memory");
 			goto out;
 		}
 	}
 	rc = 0;
 out:
-	for (i = 0; i < na; i++)
-		fig_rec_free(&ra[i]);
-	for (i = 0; i < nb; i++)
-		fig_rec_free(&rb[i]);
-	free(ra);
-	free(rb);
+	free(bya);
+	free(byb);
+	ab_record_free(ra, na);
+	ab_record_free(rb, nb);
 	return rc;
 }
 
@@ -500,28 +304,19 @@ ab_table_free(struct ab_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		struct ab_figure *f = &t->fig[i];
-
-		free(f->key);
-		free(f->tool);
-		free(f->kase);
-		free(f->params);
-		free(f->metric);
-		free(f->unit);
-		free(f->a);
-		free(f->b);
-	}
+	for (i = 0; i < t->n; i++)
+		fig_clear(&t->fig[i]);
 	free(t->fig);
+	free(t->slot);
 	memset(t, 0, sizeof *t);
 }
 
 /* The verdict's word. */
-static const char *
-fig_verdict_word(enum ab_verdict v)
+const char *
+ab_verdict_word(enum ab_verdict v)
 {
 	static const char *const word[] = { "undecided", "same", "worse",
-	    "better" };
+	    "better", "changed" };
 
 	return word[v];
 }
@@ -579,45 +374,43 @@ fig_floor(const struct ab_figure *f)
 void
 ab_print_line(FILE *out, const struct ab_figure *f, int control)
 {
-	char params[256], name[512];
+	char params[256], name[512], *p;
 
 	fig_params_words(f->params, params, sizeof params);
 	snprintf(name, sizeof name, "%s%s%s%s%s %s", f->tool,
 	    f->kase[0] ? " " : "", f->kase, params[0] ? " " : "", params,
 	    f->metric);
+	/* A record's strings may hold any byte: none raw on a terminal. */
+	for (p = name; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (f->stats_rc != 0 || f->n < 2) {
 		fprintf(out, "%-40s B/A -  (%zu rounds: too few for an "
-		    "interval)  %s\n", name, f->n, fig_verdict_word(f->verdict));
+		    "interval)  %s\n", name, f->n, ab_verdict_word(f->verdict));
 		return;
 	}
 	fprintf(out, "%-40s B/A %.4f [%.4f, %.4f] %.0f%%  %-9s %zu rounds "
 	    "(A %.4g, B %.4g %s)", name, exp(f->st.shift), exp(f->st.lo),
-	    exp(f->st.hi), f->st.level * 100, fig_verdict_word(f->verdict),
+	    exp(f->st.hi), f->st.level * 100, ab_verdict_word(f->verdict),
 	    f->n, fig_median(f->a, f->n), fig_median(f->b, f->n), f->unit);
 	if (control)
 		fprintf(out, "  noise floor +-%.2f%%", fig_floor(f) * 100);
-	if (f->skipped > 0)
-		fprintf(out, "  (%zu rounds left out: a value not positive)",
-		    f->skipped);
+	if (f->verdict == AB_UNDECIDED && isfinite(f->more_s))
+		fprintf(out, "  (about %.0f s more would decide it)",
+		    ceil(f->more_s));
 	fputc('\n', out);
 }
 
-/* Print s as a JSON string. */
+/* Print s as a JSON string: escaped, and valid UTF-8 (U+FFFD where not). */
 static void
 fig_json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+	struct bm__json b;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	memset(&b, 0, sizeof b);
+	bm__json_string(&b, s);
+	fputs(b.err == 0 && b.s != NULL ? b.s : "null", out);
+	free(b.s);
 }
 
 /* Print a number as JSON (null when not finite). */
@@ -633,9 +426,10 @@ fig_json_number(FILE *out, const char *key, double v)
 
 /* Print a figure as one JSON object on a line. */
 void
-ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
-    int control, const char *mode, const char *test)
+ab_print_json(FILE *out, const struct ab_figure *f, int control,
+    const char *mode, const char *test, int interrupted)
 {
+	static const char *const better[] = { "lower", "higher", "none" };
 	int ok = f->stats_rc == 0 && f->n >= 2;
 
 	fputs("{\"tool\":", out);
@@ -647,14 +441,16 @@ ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
 	fputs(",\"unit\":", out);
 	fig_json_string(out, f->unit);
 	fprintf(out, ",\"better\":\"%s\",\"verdict\":\"%s\"",
-	    f->higher ? "higher" : "lower", fig_verdict_word(f->verdict));
+	    better[f->better], ab_verdict_word(f->verdict));
 	fig_json_number(out, "ratio", f->n >= 2 ? exp(f->st.shift) : NAN);
 	fig_json_number(out, "ci_lo", ok ? exp(f->st.lo) : NAN);
 	fig_json_number(out, "ci_hi", ok ? exp(f->st.hi) : NAN);
 	fig_json_number(out, "ci_level", ok ? f->st.level : NAN);
 	fig_json_number(out, "p", f->n >= 2 ? f->st.p : NAN);
-	fprintf(out, ",\"rounds\":%zu,\"skipped\":%zu", f->n, f->skipped);
-	fig_json_number(out, "threshold", threshold);
+	fprintf(out, ",\"rounds\":%zu", f->n);
+	fig_json_number(out, "threshold", f->threshold);
+	fig_json_number(out, "more_s", f->verdict == AB_UNDECIDED ?
+	    f->more_s : NAN);
 	fig_json_number(out, "a_median", fig_median(f->a, f->n));
 	fig_json_number(out, "b_median", fig_median(f->b, f->n));
 	fprintf(out, ",\"settled_early\":%s,\"control\":%s,\"mode\":\"%s\","
@@ -662,5 +458,7 @@ ab_print_json(FILE *out, const struct ab_figure *f, double threshold,
 	    control ? "true" : "false", mode, test);
 	if (control)
 		fig_json_number(out, "noise_floor", ok ? fig_floor(f) : NAN);
+	if (interrupted)
+		fputs(",\"interrupted\":true", out);
 	fputs("}\n", out);
 }

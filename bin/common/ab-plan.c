@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "benchmp.h"
 #include "ab.h"
 
 /*
@@ -119,46 +120,136 @@ fail:
 	return -1;
 }
 
-/* Read a plan file: one TOOL ARGS a line.  0, or -1 and *err. */
+/*
+ * A plan line's leading threshold=P word (P in percent, an optional %)
+ * into *fraction: 1 when the word is one, 0 when not, -1 when its value
+ * is out of range.
+ */
+static int
+plan_threshold(const char *word, double *fraction)
+{
+	char num[64];
+	size_t len;
+	double v;
+
+	if (strncmp(word, "threshold=", 10) != 0)
+		return 0;
+	word += 10;
+	len = strlen(word);
+	if (len > 0 && word[len - 1] == '%')
+		len--;
+	if (len == 0 || len >= sizeof num)
+		return -1;
+	memcpy(num, word, len);
+	num[len] = '\0';
+	if (bm_parse_double(num, AB_THRESHOLD_MIN, AB_THRESHOLD_MAX, &v) != 0)
+		return -1;
+	*fraction = v / 100;
+	return 1;
+}
+
+/*
+ * Add one plan line (NUL-terminated, its CRLF's CR gone) to the plan:
+ * blank and '#' lines skipped, a leading threshold=P word taken as its
+ * figures' threshold.  0, or -1 with msg.
+ */
+static int
+plan_line(struct ab_plan *p, char *line, unsigned long lineno, char *msg,
+    size_t size)
+{
+	size_t argc = 0, skip = 0;
+	double threshold = 0;
+	const char *err;
+	char **argv, *hash;
+	int t;
+
+	if ((hash = strchr(line, '#')) != NULL &&
+	    strspn(line, " \t") == (size_t)(hash - line))
+		return 0;
+	if ((argv = ab_split_words(line, &err)) == NULL) {
+		snprintf(msg, size, "line %lu: %s", lineno, err);
+		return -1;
+	}
+	while (argv[argc] != NULL)
+		argc++;
+	if (argc > 0 && (t = plan_threshold(argv[0], &threshold)) != 0) {
+		if (t < 0 || argc == 1) {
+			snprintf(msg, size, "line %lu: %s", lineno, t < 0 ?
+			    "threshold= takes a percent from 0.1 to 50" :
+			    "threshold= and no command");
+			free(argv);
+			return -1;
+		}
+		skip = 1;
+	}
+	if (argc > skip && ab_plan_add(p, argv + skip, argc - skip) != 0) {
+		free(argv);
+		snprintf(msg, size, "line %lu: %s", lineno, p->n >= AB_PLAN_MAX ?
+		    "over 1000 commands" : "out of memory");
+		return -1;
+	}
+	if (argc > skip)
+		p->cmd[p->n - 1].threshold = threshold;
+	free(argv);
+	return 0;
+}
+
+/*
+ * Read a plan file: one TOOL ARGS a line, CRLF as LF.  Byte by byte, so
+ * that a NUL byte, a line over AB_LINE_MAX and a file past AB_PLAN_BYTES
+ * (/dev/zero, an endless pipe) are refused with their line's number,
+ * never read for ever or cut into commands of their own.  0, or -1 and
+ * *err.
+ */
 int
 ab_plan_read(struct ab_plan *p, const char *path, const char **err)
 {
 	static char msg[160];
 	char line[AB_LINE_MAX + 2];
-	unsigned long lineno = 0;
+	unsigned long lineno = 1, total = 0;
+	size_t len = 0;
 	FILE *f;
+	int c;
 
 	if ((f = fopen(path, "r")) == NULL) {
 		*err = strerror(errno);
 		return -1;
 	}
-	while (fgets(line, sizeof line, f) != NULL) {
-		size_t len = strlen(line), argc = 0;
-		char **argv, *hash;
-
-		lineno++;
-		if (len > AB_LINE_MAX && line[len - 1] != '\n') {
+	while ((c = getc(f)) != EOF || len > 0) {
+		if (c != EOF && ++total > AB_PLAN_BYTES) {
+			snprintf(msg, sizeof msg, "line %lu: the plan passes "
+			    "%u bytes", lineno, AB_PLAN_BYTES);
+			goto fail;
+		}
+		if (c == '\0') {
+			snprintf(msg, sizeof msg, "line %lu: a NUL byte",
+			    lineno);
+			goto fail;
+		}
+		if (c != '\n' && c != EOF) {
+			if (len >= AB_LINE_MAX + 1) {
+				snprintf(msg, sizeof msg, "line %lu: longer "
+				    "than %d characters", lineno, AB_LINE_MAX);
+				goto fail;
+			}
+			line[len++] = (char)c;
+			continue;
+		}
+		/* CRLF: the CR is the line's end, not its last argument's. */
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+		line[len] = '\0';
+		if (len > AB_LINE_MAX) {
 			snprintf(msg, sizeof msg, "line %lu: longer than %d "
 			    "characters", lineno, AB_LINE_MAX);
 			goto fail;
 		}
-		if ((hash = strchr(line, '#')) != NULL &&
-		    strspn(line, " \t") == (size_t)(hash - line))
-			continue;
-		if ((argv = ab_split_words(line, err)) == NULL) {
-			snprintf(msg, sizeof msg, "line %lu: %s", lineno, *err);
+		if (plan_line(p, line, lineno, msg, sizeof msg) != 0)
 			goto fail;
-		}
-		while (argv[argc] != NULL)
-			argc++;
-		if (argc > 0 && ab_plan_add(p, argv, argc) != 0) {
-			free(argv);
-			snprintf(msg, sizeof msg, "line %lu: %s", lineno,
-			    p->n >= AB_PLAN_MAX ? "over 1000 commands" :
-			    "out of memory");
-			goto fail;
-		}
-		free(argv);
+		len = 0;
+		lineno++;
+		if (c == EOF)
+			break;
 	}
 	if (ferror(f)) {
 		snprintf(msg, sizeof msg, "cannot read: %s", strerror(errno));

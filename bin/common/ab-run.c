@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_PRCTL
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +20,16 @@
 
 /* The most a run may print on stdout: records of a sweep, bounded. */
 #define AB_OUT_MAX		(16u << 20)
+/* The descriptors the guard closes, all but its pipe's. */
+#define RUN_GUARD_FDS		1024
+
+/*
+ * What a signal handler must reach, so file-level (one benchmp-ab, one
+ * run at a time): the process group of the run under way (0 when none)
+ * and the pipe to the guard that kills it if benchmp-ab dies.
+ */
+static volatile sig_atomic_t run_live;
+static int run_guard_fd = -1;
 
 /* Seconds on the monotonic clock. */
 static double
@@ -28,15 +41,156 @@ run_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Note the process group of the run under way (0: none), and tell the guard. */
+static void
+run_tell(pid_t pgid)
+{
+	int v = (int)pgid;
+
+	run_live = v;
+	if (run_guard_fd >= 0 && write(run_guard_fd, &v, sizeof v) < 0)
+		(void)0;	/* a dead guard: the handlers still kill */
+}
+
+/*
+ * The guard: read the process groups benchmp-ab announces until the
+ * pipe ends, which is when benchmp-ab ends, however (SIGKILL too), and
+ * then kill the last one announced.  Its own group and no terminal
+ * signal, so what ends benchmp-ab's group does not end it first.
+ */
+static void __attribute__((noreturn))
+run_guard(int fd)
+{
+	int v, pg = 0, nul, i;
+	ssize_t got;
+
+	(void)setpgid(0, 0);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	if ((nul = open("/dev/null", O_RDWR)) >= 0) {
+		(void)dup2(nul, STDIN_FILENO);
+		(void)dup2(nul, STDOUT_FILENO);
+		(void)dup2(nul, STDERR_FILENO);
+	}
+	for (i = STDERR_FILENO + 1; i < RUN_GUARD_FDS; i++)
+		if (i != fd)
+			(void)close(i);
+	for (;;) {
+		got = read(fd, &v, sizeof v);
+		if (got == (ssize_t)sizeof v) {
+			pg = v;
+			continue;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (pg > 0)
+		(void)kill(-pg, SIGKILL);
+	_exit(0);
+}
+
+/* A catchable fatal signal: kill the run under way, then die of it. */
+static void
+run_on_fatal(int sig)
+{
+	pid_t pg = (pid_t)run_live;
+
+	if (pg > 0)
+		(void)kill(-pg, SIGKILL);
+	/* SA_RESETHAND and SA_NODEFER: this raise ends the process. */
+	(void)raise(sig);
+}
+
+/* 1 when sig is one of the n in keep. */
+static int
+run_kept(int sig, const int *keep, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (keep[i] == sig)
+			return 1;
+	return 0;
+}
+
+/*
+ * Make sure no arm outlives benchmp-ab: a guard process that kills the
+ * running arm's group when benchmp-ab ends in any way (SIGKILL too), and
+ * handlers of the catchable fatal signals but those in keep (which the
+ * caller handles) that kill it and die of the signal.  0 or -1 (errno).
+ */
+int
+ab_run_guard(const int *keep, size_t nkeep)
+{
+	static const int fatal[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP,
+	    SIGABRT, SIGBUS, SIGFPE, SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE,
+	    SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGSYS,
+#ifdef SIGSTKFLT
+	    SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+	    SIGPWR,
+#endif
+#ifdef SIGIO
+	    SIGIO,
+#endif
+	};
+	struct sigaction sa;
+	int fds[2], sig;
+	size_t i;
+	pid_t pid;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = run_on_fatal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		if (!run_kept(fatal[i], keep, nkeep) &&
+		    sigaction(fatal[i], &sa, NULL) != 0)
+			return -1;
+#ifdef SIGRTMIN
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (!run_kept(sig, keep, nkeep))
+			(void)sigaction(sig, &sa, NULL);
+#else
+	(void)sig;
+#endif
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	if ((pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[1]);
+		run_guard(fds[0]);
+	}
+	close(fds[0]);
+	run_guard_fd = fds[1];
+	return 0;
+}
+
 /*
  * In the child: its own process group, the pipes in place, exec argv;
  * on failure say why on stderr and exit 127 as a shell does.
  */
 static void __attribute__((noreturn))
-run_child(char *const *argv, int out, int err)
+run_child(char *const *argv, int out, int err, pid_t parent)
 {
 	if (setpgid(0, 0) != 0)
 		_exit(127);
+#if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
+	/* No orphan: the run dies with benchmp-ab, even of SIGKILL. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
+#else
+	(void)parent;
+#endif
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0)
 		_exit(127);
 	if (out != STDOUT_FILENO)
@@ -55,6 +209,7 @@ int
 ab_run_start(struct ab_run *run, char *const *argv)
 {
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	pid_t self = getpid();
 
 	memset(run, 0, sizeof *run);
 	run->status = -1;
@@ -77,9 +232,10 @@ ab_run_start(struct ab_run *run, char *const *argv)
 		goto fail;
 	}
 	if (run->pid == 0)
-		run_child(argv, out[1], err[1]);
+		run_child(argv, out[1], err[1], self);
 	/* Also here, so a kill of the group cannot miss the child's start. */
 	(void)setpgid(run->pid, run->pid);
+	run_tell(run->pid);
 	close(out[1]);
 	close(err[1]);
 	run->out_fd = out[0];
@@ -226,6 +382,7 @@ ab_run_wait(struct ab_run *runs, int n, double timeout,
 				run_kill(&runs[i]);
 				run_close(&runs[i]);
 			}
+			run_tell(0);
 			return *stop ? -1 : 0;
 		}
 		/* Look for the process's exit every 10 ms at most. */
@@ -259,6 +416,7 @@ ab_run_wait(struct ab_run *runs, int n, double timeout,
 		/* The group may outlive its leader: leave nothing behind. */
 		(void)kill(-runs[i].pid, SIGKILL);
 	}
+	run_tell(0);
 	return 0;
 }
 
@@ -306,4 +464,51 @@ ab_run_free(struct ab_run *run)
 	run_close(run);
 	free(run->out);
 	run->out = NULL;
+}
+
+/*
+ * Calibrate once for both arms: run enough --export --all (beside this
+ * program, else on PATH) and export what it prints, unless the caller
+ * exported the three values already.  Both arms then subtract the same
+ * overheads, so a calibration that differs between runs is not a
+ * difference between the arms.  0, or -1 and why (each run then
+ * calibrates itself).
+ */
+int
+ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
+{
+	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
+	struct ab_run run;
+	char path[4096];
+
+	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
+	    getenv("LOOP_O") != NULL)
+		return 0;
+	if (ab_beside_self("enough", path, sizeof path) != 0)
+		snprintf(path, sizeof path, "enough");
+	argv[0] = path;
+	if (ab_run_start(&run, argv) != 0 ||
+	    ab_run_wait(&run, 1, 120, stop) != 0 || run.status != 0) {
+		snprintf(why, size, "%s", run.why[0] ? run.why :
+		    "enough failed");
+		ab_run_free(&run);
+		return -1;
+	}
+	for (line = strtok_r(run.out, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *eq;
+
+		if (strncmp(line, "export ", 7) != 0 ||
+		    (eq = strchr(line + 7, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		if (strcmp(line + 7, "ENOUGH") != 0 &&
+		    strcmp(line + 7, "TIMING_O") != 0 &&
+		    strcmp(line + 7, "LOOP_O") != 0)
+			continue;
+		if (getenv(line + 7) == NULL)
+			setenv(line + 7, eq + 1, 0);
+	}
+	ab_run_free(&run);
+	return 0;
 }

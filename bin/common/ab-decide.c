@@ -1,0 +1,160 @@
+/* ab-decide.c: benchmp-ab's decisions: a figure's verdict at each look and at the end, and the time that would decide it. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "ab.h"
+
+/* The level of the intervals shown, and the false alarms a decision allows. */
+#define DECIDE_LEVEL		0.95
+/*
+ * A figure settles early (stops taking rounds) on an interval at 1 -
+ * DECIDE_LOOK_ALPHA / m for m figures: looking after every round repeats
+ * the test, and a constant stricter level at each look (Pocock's boundary)
+ * pays for the repeats; the division by m is Bonferroni's, across
+ * figures.  0.005 rather than 0.01 cut the false alarms of recorded
+ * lat_syscall pairs replayed 30 rounds a trial from 2.7% to 1.7%, for
+ * about 1% of the power ("Decisions: benchmp-ab" in doc/measurements.md).
+ */
+#define DECIDE_LOOK_ALPHA	0.005
+/* Benjamini-Hochberg's false discovery rate at the end of the budget. */
+#define DECIDE_FDR		0.05
+
+/*
+ * The verdict on figure f from its interval at a look: worse or better
+ * (changed, for a figure with no better direction) when the interval
+ * leaves no change out and the estimate is past the threshold, same when
+ * the interval lies within +-threshold, else none.
+ */
+static enum ab_verdict
+decide_verdict(const struct ab_figure *f, const bm__paired *st)
+{
+	double band = log1p(f->threshold);
+	int up;
+
+	if (st->lo >= -band && st->hi <= band)
+		return AB_SAME;
+	if ((st->lo > 0 || st->hi < 0) && fabs(st->shift) >= band) {
+		/* memsize, line, tlb: a change, neither worse nor better. */
+		if (f->better == AB_NONE)
+			return AB_CHANGED;
+		up = st->shift > 0;
+		/* A larger value is worse where lower is better. */
+		return up == (f->better == AB_LOWER) ? AB_WORSE : AB_BETTER;
+	}
+	return AB_UNDECIDED;
+}
+
+/* Look at every figure not settled yet after a round: settle what is clear. */
+void
+ab_decide_look(struct ab_table *t, unsigned min_rounds,
+    enum bm__paired_test test, volatile sig_atomic_t *stop)
+{
+	double level = 1 - DECIDE_LOOK_ALPHA / (double)t->n;
+	size_t i;
+
+	for (i = 0; i < t->n && !*stop; i++) {
+		struct ab_figure *f = &t->fig[i];
+		bm__paired st;
+
+		if (f->settled || f->n < min_rounds)
+			continue;
+		if (bm__paired_logratio(f->a, f->b, f->n, level, test,
+		    &st) != 0)
+			continue;
+		f->verdict = decide_verdict(f, &st);
+		f->settled = f->verdict != AB_UNDECIDED;
+	}
+}
+
+/* Order p values for qsort, through their figures' indices. */
+static const double *decide_sort_p;
+static int
+decide_cmp_p(const void *x, const void *y)
+{
+	double a = decide_sort_p[*(const size_t *)x];
+	double b = decide_sort_p[*(const size_t *)y];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The seconds more that would decide undecided figure f, whose pairs
+ * took spent seconds in all, or NAN: an interval's width shrinks as
+ * 1/sqrt(rounds), so the rounds that bring its half width down to what
+ * a verdict needs (the gap between the estimate and the threshold for
+ * same, the estimate itself for a change) are n (half / need)^2.  An
+ * estimate: the spread of the next rounds is this one's.
+ */
+static double
+decide_more_s(const struct ab_figure *f, unsigned min_rounds, double spent)
+{
+	double band = log1p(f->threshold), half, shift, need, rounds;
+
+	if (f->stats_rc != 0 || f->n < 2 || !(spent > 0))
+		return NAN;
+	half = (f->st.hi - f->st.lo) / 2;
+	shift = fabs(f->st.shift);
+	need = shift < band ? band - shift : shift;
+	if (!(half > 0) || !(need > 0))
+		return NAN;
+	rounds = (double)f->n * (half / need) * (half / need);
+	if (rounds < (double)min_rounds)
+		rounds = (double)min_rounds;
+	if (rounds < (double)f->n + 1)
+		rounds = (double)f->n + 1;
+	return (rounds - (double)f->n) * spent / (double)f->n;
+}
+
+/*
+ * The final verdicts: every figure's interval at DECIDE_LEVEL, and for those
+ * not settled, a change only where Benjamini-Hochberg's procedure over
+ * all figures' p values keeps it (false discoveries at DECIDE_FDR); for those
+ * left undecided, the time that would decide them (spent[c]: command
+ * c's pairs' seconds).
+ */
+int
+ab_decide_finish(struct ab_table *t, unsigned min_rounds,
+    enum bm__paired_test test, const double *spent)
+{
+	double *p = calloc(t->n + 1, sizeof *p);
+	size_t *ix = calloc(t->n + 1, sizeof *ix), i, k, keep = 0;
+
+	if (p == NULL || ix == NULL) {
+		free(p);
+		free(ix);
+		return -1;
+	}
+	for (i = 0; i < t->n; i++) {
+		struct ab_figure *f = &t->fig[i];
+
+		f->stats_rc = bm__paired_logratio(f->a, f->b, f->n, DECIDE_LEVEL,
+		    test, &f->st);
+		p[i] = f->n >= 2 ? f->st.p : 1;
+		ix[i] = i;
+	}
+	decide_sort_p = p;
+	qsort(ix, t->n, sizeof *ix, decide_cmp_p);
+	for (k = 0; k < t->n; k++)
+		if (p[ix[k]] <= DECIDE_FDR * (double)(k + 1) / (double)t->n)
+			keep = k + 1;
+	for (k = 0; k < t->n; k++) {
+		struct ab_figure *f = &t->fig[ix[k]];
+		enum ab_verdict v;
+
+		if (!f->settled) {
+			v = AB_UNDECIDED;
+			if (f->stats_rc == 0 && f->n >= min_rounds)
+				v = decide_verdict(f, &f->st);
+			if (v != AB_SAME && k >= keep)
+				v = AB_UNDECIDED;
+			f->verdict = v;
+		}
+		if (f->verdict == AB_UNDECIDED)
+			f->more_s = decide_more_s(f, min_rounds, spent[f->cmd]);
+	}
+	free(p);
+	free(ix);
+	return 0;
+}
