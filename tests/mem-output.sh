@@ -327,7 +327,7 @@ for sig in STOP KILL; do
 	pid=$!
 	running "$pid" lat_mem_rd
 	n=0
-	while [ -z "$(pgrep -o -P "$pid")" ] && [ "$n" -lt 100 ]; do
+	while [ -z "$(pgrep -o -P "$pid")" ] && [ "$n" -lt $((hang_s * 10)) ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
