@@ -301,6 +301,13 @@ struct bm_ctx {
 	int regions_off;	/* BENCHMP_REGIONS=off: regions are NULL */
 	unsigned timer_builds;	/* timers built, for the tests */
 	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
+	/*
+	 * TIMING_O and LOOP_O (BM_CAL_* bits) the environment gave for
+	 * another clock than the context's, set aside and measured afresh,
+	 * and the clock they were given for (ctx.c, record.c).
+	 */
+	unsigned cal_other_clock;
+	char cal_clock[32];
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[BM__ERR_MAX];
 };

@@ -303,10 +303,19 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	rec_printf(b, ",\"settled\":%s,\"disturbed_probes\":%u",
 	    ctx->cal.settled ? "true" : "false", ctx->cal.disturbed);
 	rec_printf(b, ",\"from_env\":{\"enough\":%s,\"timing_o\":%s,"
-	    "\"loop_o\":%s}}",
+	    "\"loop_o\":%s}",
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_LOOP_O ? "true" : "false");
+	/* Overheads the environment gave for another clock: set aside. */
+	if (ctx->cal_other_clock != 0) {
+		rec_printf(b, ",\"env_other_clock\":{\"clock\":");
+		rec_string(b, ctx->cal_clock);
+		rec_printf(b, ",\"timing_o\":%s,\"loop_o\":%s}}",
+		    ctx->cal_other_clock & BM_CAL_TIMING_O ? "true" : "false",
+		    ctx->cal_other_clock & BM_CAL_LOOP_O ? "true" : "false");
+	} else
+		rec_printf(b, ",\"env_other_clock\":null}");
 	rec_sources(b, ctx);
 	rec_printf(b, ",\"timer\":{\"clock\":");
 	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK));

@@ -103,9 +103,9 @@ fi
 # mhz without ENOUGH gives up calibrating in bounded time: it answers
 # within a second on a quiet machine (make bench quotes it); 300 s here is
 # a hang guard for a loaded or sanitized build, not a speed target.
-# TIMING_O and LOOP_O go too: lib.sh's are posix-monotonic's, and mhz
-# reads its thread's CPU clock, which costs some 0.8 us a reading here:
-# the tools rightly flag a figure corrected by another clock's overhead.
+# TIMING_O and LOOP_O go too, as in a first run by hand (mhz sets
+# lib.sh's aside anyway: they are posix-monotonic's, and it reads its
+# thread's CPU clock).
 start=$(date +%s%N)
 (unset ENOUGH TIMING_O LOOP_O; "$bin/mhz") >"$tmp/out" 2>"$tmp/err"
 rc=$?
