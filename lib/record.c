@@ -706,8 +706,17 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	 * interval shown is the robust figure's where it has one, as the
 	 * value is (bm_record_latency and the others make it so).
 	 */
-	if ((rc = bm__figure_record(&f, rec)) == 0 &&
-	    (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
+	if ((rc = bm__figure_record(&f, rec)) == BM_ERANGE &&
+	    isnan(rec->value)) {
+		/*
+		 * No figure: a derived one that nothing measured (line with
+		 * no knee in any process's curve) has a null value and no
+		 * statistics, and is not noisy: there is no number to doubt.
+		 */
+		rec_printf(&b, ",\"noisy\":false,\"samples\":0,"
+		    "\"processes\":0");
+		rc = 0;
+	} else if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
 		rec_stats(&b, ctx, rec, &f, rc == 1 ? &rb : NULL);
 		if (rc == 1) {
 			rec_printf(&b, ",\"robust\":");
