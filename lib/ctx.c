@@ -21,12 +21,15 @@
 #define CTX_LOOP_O_MAX	1000.0
 
 /*
- * The clock TIMING_O and LOOP_O from the environment were measured on,
- * unless BENCHMP_OVERHEAD_CLOCK names another: the default timer's, which
- * the calibration tools and benchmp-run's exports use.  An overhead is its
- * clock's: a reading of the thread's CPU clock cost 0.52 us where the
+ * The clock TIMING_O from the environment was measured on, unless
+ * BENCHMP_OVERHEAD_CLOCK names another: the default timer's, which the
+ * calibration tools and benchmp-run's exports use.  A clock's reading
+ * cost is its own: the thread's CPU clock cost 0.52 us where the
  * monotonic clock's cost 0.02 us, and mhz corrected by the latter's
- * TIMING_O contradicted the machine 26 times over.
+ * TIMING_O contradicted the machine 26 times over.  LOOP_O is the
+ * processor's (an empty iteration's time, from the slope of loops of two
+ * lengths, where a reading's cost cancels), so it holds on any clock, and
+ * the suite's one value reaches every tool.
  */
 #define CTX_OVERHEAD_CLOCK "posix-monotonic"
 
@@ -594,10 +597,10 @@ ctx_read_env(bm_ctx *ctx, const bm_settings *st, struct ctx_resolved *r)
 }
 
 /*
- * Whether calibration variable i of r is an overhead the environment gave
- * for another clock than the context's: then it is set aside (measured
- * afresh for this clock, and neither corrects nor flags a figure) and the
- * context says so for the record.
+ * Whether calibration variable i of r is TIMING_O given by the
+ * environment for another clock than the context's: then it is set aside
+ * (measured afresh for this clock, and neither corrects nor flags a
+ * figure) and the context says so for the record.
  */
 static int
 ctx_cal_other_clock(bm_ctx *ctx, const struct ctx_resolved *r, size_t i)
@@ -607,7 +610,7 @@ ctx_cal_other_clock(bm_ctx *ctx, const struct ctx_resolved *r, size_t i)
 	    CTX_OVERHEAD_CLOCK;
 
 	if (r->cal_src[i] != BM_SOURCE_ENV ||
-	    ctx_calvars[i].which == BM_CAL_ENOUGH || clock == NULL ||
+	    ctx_calvars[i].which != BM_CAL_TIMING_O || clock == NULL ||
 	    strcmp(clock, given) == 0)
 		return 0;
 	ctx->cal_other_clock |= ctx_calvars[i].which;

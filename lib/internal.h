@@ -302,9 +302,9 @@ struct bm_ctx {
 	unsigned timer_builds;	/* timers built, for the tests */
 	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
 	/*
-	 * TIMING_O and LOOP_O (BM_CAL_* bits) the environment gave for
-	 * another clock than the context's, set aside and measured afresh,
-	 * and the clock they were given for (ctx.c, record.c).
+	 * TIMING_O (BM_CAL_TIMING_O) the environment gave for another
+	 * clock than the context's, set aside and measured afresh, and the
+	 * clock it was given for (ctx.c, record.c).
 	 */
 	unsigned cal_other_clock;
 	char cal_clock[32];

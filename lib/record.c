@@ -307,13 +307,11 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_LOOP_O ? "true" : "false");
-	/* Overheads the environment gave for another clock: set aside. */
-	if (ctx->cal_other_clock != 0) {
+	/* TIMING_O the environment gave for another clock: set aside. */
+	if (ctx->cal_other_clock & BM_CAL_TIMING_O) {
 		rec_printf(b, ",\"env_other_clock\":{\"clock\":");
 		rec_string(b, ctx->cal_clock);
-		rec_printf(b, ",\"timing_o\":%s,\"loop_o\":%s}}",
-		    ctx->cal_other_clock & BM_CAL_TIMING_O ? "true" : "false",
-		    ctx->cal_other_clock & BM_CAL_LOOP_O ? "true" : "false");
+		rec_printf(b, ",\"timing_o\":true}}");
 	} else
 		rec_printf(b, ",\"env_other_clock\":null}");
 	rec_sources(b, ctx);

@@ -57,9 +57,9 @@ calib_print(const bm_calibration *cal, unsigned which, int export)
 }
 
 /*
- * After exported overheads, the clock they were measured on when it is
+ * After an exported TIMING_O, the clock it was measured on when it is
  * not the one the tools assume (posix-monotonic): a tool on another
- * clock sets them aside and measures its own (benchmp(3)).
+ * clock sets it aside and measures its own (benchmp(3)).
  */
 static void
 calib_print_clock(const struct tool *t)
@@ -131,7 +131,7 @@ calib_main(const char *name, unsigned which, int argc,
 		calib_print(&cal, BM_CAL_LOOP_O, 1);
 	} else
 		calib_print(&cal, which, o.export);
-	if (!t.json && (o.all || (o.export && which != BM_CAL_ENOUGH)))
+	if (!t.json && (o.all || (o.export && which == BM_CAL_TIMING_O)))
 		calib_print_clock(&t);
 	return tool_finish(&t);
 }
