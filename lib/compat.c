@@ -105,6 +105,15 @@ compat_ctx(void)
 	return NULL;
 }
 
+/* Whether benchmp() runs with the interference accounting (for tests). */
+int
+bm__compat_interference(void)
+{
+	bm_ctx *ctx = compat_ctx();
+
+	return ctx != NULL && !ctx->interference_off;
+}
+
 /* No results: get_results() empty, get_n() 1, gettime() 0. */
 static void
 compat_empty(void)

@@ -650,6 +650,8 @@ int bm__state_phase(const bm_state *s);
 void bm__state_restart(bm_state *s);
 int bm__state_stop(bm_state *s, uint64_t *ns);
 bm_ctx *bm__state_ctx(const bm_state *s);
+/* Whether benchmp() (compat.c) runs with the interference accounting. */
+int bm__compat_interference(void);
 
 /* A growing string of JSON (json.c); after a failure it stays failed. */
 struct bm__json {
