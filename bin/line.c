@@ -68,6 +68,67 @@ line_answers(const bm_result *res, size_t n, double *answers)
 }
 
 /*
+ * Whether no process measured a line: every process's curve shows no
+ * knee (or, with no process's curve, the median curve shows none).  A
+ * figure no process measured is not a figure: the median curve of
+ * three unclear ones printed "64 (noisy)" as if measured.
+ */
+static int
+line_none(const double *answers, size_t np, int median_clear)
+{
+	size_t p;
+
+	for (p = 0; p < np; p++)
+		if (isfinite(answers[p]))
+			return 0;
+	return np > 0 || !median_clear;
+}
+
+/*
+ * Report a line not found: the record (value null, the reason in
+ * measured, each process's null answer) to the sink or --json, and the
+ * message with what the machine states, as such; exit 1.
+ */
+static int
+line_not_found(struct tool *t, bm_record *rec, const struct mem_topo *tp,
+    double *answers, size_t np, bm_param *found5, bm_param *measured,
+    const struct sweep *sw, size_t next)
+{
+	const char *stated = mem_rules_topo_stated(tp);
+	bm_result ar;
+
+	/* Each process's null answer; no samples, no figure. */
+	memset(&ar, 0, sizeof ar);
+	ar.parallel = 1;
+	ar.repetitions = 1;
+	ar.cycles_per_op = (double)NAN;
+	ar.budget_hit = sw->hit;
+	rec->result = &ar;
+	rec->value = (double)NAN;
+	rec->agreement = BM_AGREEMENT_AGREE;
+	rec->answers = answers;
+	rec->nanswers = np;
+	/* The reason where the rise into the line would be. */
+	found5[2] = (bm_param){ .key = "reason",
+	    .str = "no process's curve shows a knee" };
+	found5[3].num = (double)NAN;
+	rec->measured = measured;
+	rec->nmeasured = sweep_measured(found5, 5, measured, 8, sw,
+	    (double)next);
+	tool_report(t, rec, "");
+	fprintf(stderr, "line: the line size was not found: %s%zu process%s "
+	    "curve%s show%s no knee", np > 1 ? "all " : "", np,
+	    np == 1 ? "'s" : "es'", np == 1 ? "" : "s", np == 1 ? "s" : "");
+	if (stated != NULL && tp->line > 0)
+		fprintf(stderr, " (%s states %zu bytes, not measured here)",
+		    strcmp(stated, "sysfs") == 0 ?
+		    "sysfs coherency_line_size" : "sysconf", (size_t)tp->line);
+	fputc('\n', stderr);
+	(void)tool_finish(t);
+	return 1;
+}
+
+/*
  * Chase through a buffer beyond the caches with strides from 8 bytes up,
  * the lines of each group of eight loads in random order.  Below the
  * line size several loads share a line and all but the first hit; from
@@ -97,7 +158,7 @@ main(int argc, char **argv)
 	unsigned i, n = 0;
 	struct progress prog;
 	struct sweep sw;
-	int rc, have_ar, more = 1;
+	int rc, have_ar, clear, more = 1;
 
 	memset(res, 0, sizeof res);
 	mem_sweep_parse(&t, argc, argv, "M:", &o, &tp);
@@ -131,8 +192,10 @@ main(int argc, char **argv)
 	}
 	t.budget_hit = sw.hit;
 	np = line_answers(res, n, answers);
+	for (i = 0; i < n; i++)
+		bm_result_free(&res[i]);
 	/* The median curve's knee, unless every process gave one answer. */
-	(void)mem_rules_line_knee(lat, n, &k, &cost);
+	clear = mem_rules_line_knee(lat, n, &k, &cost);
 	found = (size_t)LINE_MIN_STRIDE << k;
 	if (np > 0 && bm_agree(answers, np, 0, &agreed, NULL) == 1)
 		found = (size_t)agreed;
@@ -150,6 +213,11 @@ main(int argc, char **argv)
 	found5[4] = (bm_param){ .key = "knee_cost", .num = cost };
 	tool_record_figure(&rec, &t, "line", "size", "bytes", BM_BETTER_NONE,
 	    (double)found);
+	rec.params = params;
+	rec.nparams = 1;
+	if (line_none(answers, np, clear))
+		return line_not_found(&t, &rec, &tp, answers, np, found5,
+		    measured, &sw, s);
 	/* Each process's answer is a sample of the record: their spread. */
 	have_ar = mem_rules_answers_result(answers, np, &ar) == 0;
 	if (have_ar) {
@@ -169,15 +237,11 @@ main(int argc, char **argv)
 		nc++;
 	}
 	(void)bm_record_contradicts(&rec, c, nc);
-	rec.params = params;
-	rec.nparams = 1;
 	rec.measured = measured;
 	rec.nmeasured = sweep_measured(found5, 5, measured, 8, &sw,
 	    (double)s);
 	mem_report_derived(&t, &rec, mem_report_line_whole, NULL);
 	if (have_ar)
 		bm_result_free(&ar);
-	for (i = 0; i < n; i++)
-		bm_result_free(&res[i]);
 	return tool_finish(&t);
 }

@@ -43,7 +43,12 @@ enum {
 /* The first bound on initialize (a variable so that tests can shorten it). */
 uint64_t bm__engine_init_timeout_ns = ENGINE_INIT_TIMEOUT_NS;
 #define ENGINE_BASE_TIMEOUT_NS (10ull * 1000000000u)
-#define ENGINE_REAP_TIMEOUT_NS (5ull * 1000000000u)
+/*
+ * How long a worker that sent its record and cleaned up may take to exit:
+ * a hang guard.  Unmapping a large buffer on a 2-CPU machine at a load of
+ * 20 took over 5 s (tlb: "worker 0 did not exit").
+ */
+#define ENGINE_REAP_TIMEOUT_NS (30ull * 1000000000u)
 #define ENGINE_MAX_TIMEOUT_US (7ull * 24 * 3600 * 1000000u)
 /*
  * The derived bound on a phase is ENGINE_BASE_TIMEOUT_NS plus this many

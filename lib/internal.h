@@ -323,6 +323,13 @@ struct bm_ctx {
 	unsigned timer_builds;	/* timers built, for the tests */
 	bm__cycle_rate rate;	/* the cycle subtimer's rate (tsc.c) */
 	struct bm__serve serve;	/* a scheduler's channel (serve.c) */
+	/*
+	 * TIMING_O (BM_CAL_TIMING_O) the environment gave for another
+	 * clock than the context's, set aside and measured afresh, and the
+	 * clock it was given for (ctx.c, record.c).
+	 */
+	unsigned cal_other_clock;
+	char cal_clock[32];
 	/* Room for "rank N on HOST: " before a detail from another rank. */
 	char err[BM__ERR_MAX];
 };
@@ -676,6 +683,8 @@ int bm__state_phase(const bm_state *s);
 void bm__state_restart(bm_state *s);
 int bm__state_stop(bm_state *s, uint64_t *ns);
 bm_ctx *bm__state_ctx(const bm_state *s);
+/* Whether benchmp() (compat.c) runs with the interference accounting. */
+int bm__compat_interference(void);
 
 /* A growing string of JSON (json.c); after a failure it stays failed. */
 struct bm__json {

@@ -303,10 +303,17 @@ rec_context(struct rec_buf *b, const bm_ctx *ctx)
 	rec_printf(b, ",\"settled\":%s,\"disturbed_probes\":%u",
 	    ctx->cal.settled ? "true" : "false", ctx->cal.disturbed);
 	rec_printf(b, ",\"from_env\":{\"enough\":%s,\"timing_o\":%s,"
-	    "\"loop_o\":%s}}",
+	    "\"loop_o\":%s}",
 	    ctx->cal.from_env & BM_CAL_ENOUGH ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    ctx->cal.from_env & BM_CAL_LOOP_O ? "true" : "false");
+	/* TIMING_O the environment gave for another clock: set aside. */
+	if (ctx->cal_other_clock & BM_CAL_TIMING_O) {
+		rec_printf(b, ",\"env_other_clock\":{\"clock\":");
+		rec_string(b, ctx->cal_clock);
+		rec_printf(b, ",\"timing_o\":true}}");
+	} else
+		rec_printf(b, ",\"env_other_clock\":null}");
 	rec_sources(b, ctx);
 	rec_printf(b, ",\"timer\":{\"clock\":");
 	rec_string(b, bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK));
@@ -697,8 +704,17 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	 * interval shown is the robust figure's where it has one, as the
 	 * value is (bm_record_latency and the others make it so).
 	 */
-	if ((rc = bm__figure_record(&f, rec)) == 0 &&
-	    (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
+	if ((rc = bm__figure_record(&f, rec)) == BM_ERANGE &&
+	    isnan(rec->value)) {
+		/*
+		 * No figure: a derived one that nothing measured (line with
+		 * no knee in any process's curve) has a null value and no
+		 * statistics, and is not noisy: there is no number to doubt.
+		 */
+		rec_printf(&b, ",\"noisy\":false,\"samples\":0,"
+		    "\"processes\":0");
+		rc = 0;
+	} else if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
 		rec_stats(&b, ctx, rec, &f, rc == 1 ? &rb : NULL);
 		if (rc == 1) {
 			rec_printf(&b, ",\"robust\":");

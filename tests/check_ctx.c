@@ -13,7 +13,7 @@
 static const char *const env_names[] = {
 	"ENOUGH", "TIMING_O", "LOOP_O", "BENCHMP_TIMER", "BENCHMP_SCHED",
 	"LMBENCH_SCHED", "BENCHMP_PROCESSES", "BENCHMP_EVENTS", "BENCHMP_OUTPUT",
-	"BENCHMP_REGIONS"
+	"BENCHMP_REGIONS", "BENCHMP_OVERHEAD_CLOCK"
 };
 
 /* Start every test from an environment without our variables. */
@@ -36,6 +36,51 @@ ctx_make(void)
 	ck_assert_ptr_nonnull(ctx);
 	return ctx;
 }
+
+/*
+ * TIMING_O is the clock's it was measured on (unset
+ * BENCHMP_OVERHEAD_CLOCK: posix-monotonic's): a context on another clock
+ * sets it aside, to be measured, and says so; ENOUGH and LOOP_O (the
+ * processor's) hold on any clock.
+ */
+START_TEST(test_env_other_clock)
+{
+	bm_ctx *ctx;
+
+	ctx_clear_env();
+	setenv("ENOUGH", "5000", 1);
+	setenv("TIMING_O", "0.031", 1);
+	setenv("LOOP_O", "0.0003", 1);
+	setenv("BENCHMP_TIMER", "clock=stdc-clock", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_str_eq(bm_ctx_timer_name(ctx, BM_SUBTIMER_CLOCK),
+	    "stdc-clock");
+	ck_assert_uint_eq(ctx->cal.from_env, BM_CAL_ENOUGH | BM_CAL_LOOP_O);
+	ck_assert_uint_eq(ctx->known & BM_CAL_TIMING_O, 0);
+	ck_assert(ctx->cal.loop_o_us == 0.0003);
+	ck_assert_uint_eq(ctx->cal_other_clock, BM_CAL_TIMING_O);
+	ck_assert_str_eq(ctx->cal_clock, "posix-monotonic");
+	ck_assert_int_eq(bm_ctx_source(ctx, BM_SETTING_TIMING_O),
+	    BM_SOURCE_BUILTIN);
+	bm_ctx_free(ctx);
+	/* Said to be this clock's: taken. */
+	setenv("BENCHMP_OVERHEAD_CLOCK", "stdc-clock", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert(ctx->cal.timing_o_us == 0.031);
+	ck_assert_uint_eq(ctx->cal_other_clock, 0);
+	bm_ctx_free(ctx);
+	/* Not a clock's name: refused, naming the variable. */
+	setenv("BENCHMP_OVERHEAD_CLOCK", "no clock", 1);
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_load_env(ctx), BM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx),
+	    "BENCHMP_OVERHEAD_CLOCK"));
+	bm_ctx_free(ctx);
+	ctx_clear_env();
+}
+END_TEST
 
 START_TEST(test_defaults)
 {
@@ -67,8 +112,16 @@ START_TEST(test_good_env)
 	setenv("BENCHMP_SCHED", "unique", 1);
 	setenv("BENCHMP_TIMER", "clock=posix-monotonic-raw,posix-monotonic",
 	    1);
+	/* The overheads given are the clock's that wins (raw, if any). */
+	ctx = ctx_make();
+	ck_assert_int_eq(bm_ctx_set_timer(ctx,
+	    "clock=posix-monotonic-raw,posix-monotonic"), 0);
+	setenv("BENCHMP_OVERHEAD_CLOCK", bm_ctx_timer_name(ctx,
+	    BM_SUBTIMER_CLOCK), 1);
+	bm_ctx_free(ctx);
 	ctx = ctx_make();
 	ck_assert_int_eq(bm_ctx_load_env(ctx), 0);
+	ck_assert_uint_eq(ctx->cal_other_clock, 0);
 	ck_assert_uint_eq(ctx->cal.enough_us, 5000);
 	ck_assert(ctx->cal.timing_o_us == 0.031);
 	ck_assert(ctx->cal.loop_o_us == 0.0003);
@@ -664,6 +717,7 @@ ctx_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_good_env);
+	tcase_add_test(tc, test_env_other_clock);
 	tcase_add_test(tc, test_empty_is_unset);
 	tcase_add_test(tc, test_lmbench_sched);
 	tcase_add_loop_test(tc, test_bad_env, 0,

@@ -16,11 +16,11 @@ tmp_empty() {
 }
 
 # children_of PID NAME: the processes whose parent is PID, once PID runs
-# the program NAME, waiting up to 10 s for the first to appear.
+# the program NAME, waiting up to $hang_s s for the first to appear.
 children_of() {
 	running "$1" "$2"
 	n=0
-	while [ -z "$(pgrep -P "$1")" ] && [ "$n" -lt 100 ]; do
+	while [ -z "$(pgrep -P "$1")" ] && [ "$n" -lt $((hang_s * 10)) ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -29,7 +29,7 @@ children_of() {
 
 # A worker killed with SIGKILL in the middle of its intervals: the run
 # fails at once naming the worker and the signal, the others are reaped
-# (wait_gone's 10 s bound: a loaded machine may take seconds to reap).
+# (a bound of $hang_s s: a loaded machine may take seconds to reap).
 ENOUGH=100000 "$bin/lat_syscall" -P 2 -N 1000 null >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 w=$(children_of "$pid" lat_syscall | head -n 1)
@@ -40,7 +40,7 @@ if [ -z "$w" ]; then
 else
 	kill -s KILL "$w"
 fi
-wait_gone "$pid" 10
+wait_gone "$pid" "$hang_s"
 [ "$rc" -eq 1 ] || fail "SIGKILL: exit $rc, expected 1"
 grep -Eq '^lat_syscall: worker [01] \(pid [0-9]+\) .*signal 9' "$tmp/err" ||
 	fail "SIGKILL: message '$(cat "$tmp/err")'"
@@ -120,7 +120,7 @@ for tool in "lat_syscall null" "lat_pipe" "lat_tcp" "lat_fs" \
 			running "$pid" "$name"
 			sleep "$at"
 			kill -s "$sig" "$pid" 2>/dev/null
-			wait_gone "$pid" 10
+			wait_gone "$pid" "$hang_s"
 			case $sig in
 			INT) want=130 ;;
 			TERM) want=143 ;;
@@ -147,7 +147,7 @@ no_children
 pid=$!
 running "$pid" lat_fs
 n=0
-while [ -z "$(ls -A "$TMPDIR")" ] && [ "$n" -lt 100 ]; do
+while [ -z "$(ls -A "$TMPDIR")" ] && [ "$n" -lt $((hang_s * 10)) ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
@@ -156,7 +156,7 @@ kill -s HUP "$pid"
 sleep 0.5
 kill -0 "$pid" 2>/dev/null || fail "ignored SIGHUP: lat_fs ended on it"
 kill -s TERM "$pid" 2>/dev/null
-wait_gone "$pid" 10
+wait_gone "$pid" "$hang_s"
 [ "$rc" -eq 143 ] ||
 	fail "ignored SIGHUP, then SIGTERM: exit $rc: $(head -n 2 "$tmp/err")"
 tmp_empty "ignored SIGHUP"

@@ -153,12 +153,17 @@ no_children() {
 	[ -z "$left" ] || fail "processes left behind:$left"
 }
 
-# running PID NAME: wait up to 10 s until the process PID runs the program
-# NAME: a libtool wrapper script runs commands of its own before it execs
-# the tool (from .libs, as NAME or lt-NAME).
+# The bound of the waits below: a hang guard, not a speed target (a
+# sanitized tool on a 2-CPU machine at a load of 20 took seconds to start,
+# fork its workers and be reaped).
+hang_s=60
+
+# running PID NAME: wait up to $hang_s s until the process PID runs the
+# program NAME: a libtool wrapper script runs commands of its own before
+# it execs the tool (from .libs, as NAME or lt-NAME).
 running() {
 	n=0
-	while [ "$n" -lt 1000 ]; do
+	while [ "$n" -lt $((hang_s * 100)) ]; do
 		exe=$(readlink "/proc/$1/exe" 2>/dev/null)
 		case ${exe##*/} in
 		"$2" | "lt-$2") return 0 ;;
@@ -166,17 +171,17 @@ running() {
 		sleep 0.01
 		n=$((n + 1))
 	done
-	fail "process $1 did not start $2 within 10 s"
+	fail "process $1 did not start $2 within $hang_s s"
 	return 1
 }
 
 # child_with_child PID NAME: once PID runs the program NAME, wait up to
-# 10 s for a child of it that has a child of its own (a worker and its
+# $hang_s s for a child of it that has a child of its own (a worker and its
 # partner, or a server and a connection) and print the two pids.
 child_with_child() {
 	running "$1" "$2" || return 1
 	n=0
-	while [ "$n" -lt 100 ]; do
+	while [ "$n" -lt $((hang_s * 10)) ]; do
 		for c in $(pgrep -P "$1"); do
 			g=$(pgrep -P "$c" | head -n 1)
 			if [ -n "$g" ]; then
@@ -193,7 +198,7 @@ child_with_child() {
 # kill_helper PID NAME WHICH: once PID runs the program NAME, kill its
 # helper with SIGKILL, WHICH being "partner" (a worker's child) or "server"
 # (the child with children of its own, the connections); the tool must
-# then fail, exit 1, within 10 s.  Its message is the caller's to check.
+# then fail, exit 1, within $hang_s s.  Its message is the caller's to check.
 kill_helper() {
 	pair=$(child_with_child "$1" "$2")
 	if [ -z "$pair" ]; then
@@ -203,9 +208,9 @@ kill_helper() {
 	else
 		kill -s KILL "${pair#* }"
 	fi
-	wait_gone "$1" 10
+	wait_gone "$1" "$hang_s"
 	if [ "$rc" -eq 137 ]; then
-		fail "$2: still running 10 s after its $3 died"
+		fail "$2: still running $hang_s s after its $3 died"
 	elif [ "$rc" -ne 1 ]; then
 		fail "$2: exit $rc after its $3 died"
 	fi
@@ -236,7 +241,7 @@ wait_gone() {
 # its default (a background job starts with SIGINT ignored, and the tools
 # rightly leave an ignored signal ignored), send SIGINT SECONDS after the
 # process has become the program NAME, and wait for it as wait_gone does,
-# for up to 10 s; its output goes to $tmp/out and $tmp/err.  Returns 1,
+# for up to $hang_s s; its output goes to $tmp/out and $tmp/err.  Returns 1,
 # having run nothing, where env(1) cannot restore the default (coreutils
 # before 8.31).
 interrupt() {
@@ -249,7 +254,7 @@ interrupt() {
 	running "$pid" "$name"
 	sleep "$at"
 	kill -s INT "$pid"
-	wait_gone "$pid" 10
+	wait_gone "$pid" "$hang_s"
 }
 
 # fake_scaler FILE: write FILE, a stand-in tool for benchmp-scaling that

@@ -101,19 +101,22 @@ if have_jq; then
 fi
 
 # mhz without ENOUGH gives up calibrating in bounded time: it answers
-# within a second on a quiet machine (make bench quotes it); 60 s here is
+# within a second on a quiet machine (make bench quotes it); 300 s here is
 # a hang guard for a loaded or sanitized build, not a speed target.
-# TIMING_O and LOOP_O go too: lib.sh's are posix-monotonic's, and mhz
-# reads its thread's CPU clock, which costs some 0.8 us a reading here:
-# the tools rightly flag a figure corrected by another clock's overhead.
+# TIMING_O and LOOP_O go too, as in a first run by hand (mhz sets
+# lib.sh's aside anyway: they are posix-monotonic's, and it reads its
+# thread's CPU clock).
 start=$(date +%s%N)
 (unset ENOUGH TIMING_O LOOP_O; "$bin/mhz") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 end=$(date +%s%N)
 ms=$(((end - start) / 1000000))
 [ "$rc" -eq 0 ] || fail "mhz without ENOUGH exited $rc: $(head -n 2 "$tmp/err")"
-grep -Eq "^$clock\$" "$tmp/out" || fail "mhz printed '$(cat "$tmp/out")'"
-[ "$ms" -le 60000 ] || fail "mhz took $ms ms without ENOUGH"
+# The line carries " (noisy ...)" when the figure is flagged (a loaded
+# machine): right too, so the format is checked without it.
+unwarned "$tmp/out" | grep -Eq "^$clock\$" ||
+	fail "mhz printed '$(cat "$tmp/out")'"
+[ "$ms" -le 300000 ] || fail "mhz took $ms ms without ENOUGH"
 
 expect_exit 2 "unexpected argument 'extra'" "$bin/lat_ops" extra
 expect_exit 2 "unexpected argument 'extra'" "$bin/par_ops" extra

@@ -155,7 +155,7 @@ if [ "$ncpu" -ge 2 ]; then
 	pair=$(child_with_child "$pid" lat_pipe)
 	ok=0
 	n=0
-	while [ -n "$pair" ] && [ "$n" -lt 100 ]; do
+	while [ -n "$pair" ] && [ "$n" -lt $((hang_s * 10)) ]; do
 		w=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' \
 		    "/proc/${pair%% *}/status" 2>/dev/null)
 		p=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' \
@@ -170,7 +170,7 @@ if [ "$ncpu" -ge 2 ]; then
 	done
 	[ "$ok" = 1 ] || fail "lat_pipe's worker and partner not pinned apart: worker '$w', partner '$p'"
 	kill -s TERM "$pid"
-	wait_gone "$pid" 10
+	wait_gone "$pid" "$hang_s"
 fi
 
 # One CPU: cross is impossible; measure on it, say so once, exit 0.

@@ -116,11 +116,11 @@ ENOUGH=200000 "$bin/lat_sem" -N 100 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 if child_with_child "$pid" lat_sem >/dev/null; then
 	kill -s TERM "$pid"
-	wait_gone "$pid" 10
+	wait_gone "$pid" "$hang_s"
 	[ "$rc" -eq 143 ] ||
 		fail "lat_sem: SIGTERM: exit $rc: $(head -n 2 "$tmp/err")"
 else
-	fail "lat_sem: no worker and partner within 10 s"
+	fail "lat_sem: no worker and partner within $hang_s s"
 	kill -s KILL "$pid"
 	wait "$pid"
 fi

@@ -471,7 +471,7 @@ while [ "$n" -lt 300 ]; do
 done
 [ -n "$kids" ] || fail "no probe's sleep seen under benchmp-check"
 kill -s TERM "$pid"
-wait_gone "$pid" 10
+wait_gone "$pid" "$hang_s"
 [ "$rc" -eq 143 ] || fail "killed during the probe: exit $rc"
 n=0
 left=$kids

@@ -155,7 +155,7 @@ for sig in TERM HUP; do
 	running "$pid" lat_cmd
 	sleep 0.5
 	kill -s "$sig" "$pid"
-	wait_gone "$pid" 10
+	wait_gone "$pid" "$hang_s"
 	case $sig in
 	TERM) want=143 ;;
 	HUP) want=129 ;;

@@ -32,7 +32,7 @@ for tool in lat_fs lat_sem; do
 		running "$pid" "$tool"
 		sleep 1
 		kill -s "$sig" "$pid"
-		wait_gone "$pid" 10
+		wait_gone "$pid" "$hang_s"
 		# kill -l turns an exit status into the signal's name.
 		[ "$rc" -gt 128 ] && [ "$(kill -l "$rc")" = "$sig" ] ||
 			fail "$tool SIG$sig: exit status $rc: $(cat "$tmp/err")"

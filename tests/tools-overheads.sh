@@ -71,6 +71,41 @@ if have_jq; then
 	fi
 fi
 
+# A reading's cost is its clock's: TIMING_O from the environment is
+# posix-monotonic's (BENCHMP_OVERHEAD_CLOCK names another), so mhz, on
+# its thread's CPU clock (0.52 us a reading where the monotonic clock
+# costs 0.02 us), sets it aside and measures its own: no warning, no
+# contradiction, and the record says so.  LOOP_O, the processor's, it
+# takes.  A tool on the monotonic clock takes both; mhz takes TIMING_O
+# when it is said to be its clock's.
+if have_jq; then
+	TIMING_O=0.02 LOOP_O=0.0003 run "$bin/mhz" --json
+	[ "$rc" -eq 0 ] || fail "mhz with TIMING_O=0.02 exited $rc: $(head -n 2 "$tmp/err")"
+	! grep -Eq 'TIMING_O|LOOP_O' "$tmp/err" ||
+		fail "mhz warned of the monotonic clock's overheads: $(head -n 2 "$tmp/err")"
+	jq -e 'if .timer.clock == "posix-monotonic" then
+	    .calibration.from_env.timing_o and .calibration.env_other_clock == null
+	    else (.calibration.from_env.timing_o | not) and
+	    .calibration.from_env.loop_o and .calibration.loop_o_us == 0.0003
+	    and .calibration.env_other_clock == {clock: "posix-monotonic",
+	    timing_o: true} and .calibration.timing_o_us != 0.02 end and
+	    ((.contradicts // []) | length == 0)' "$tmp/out" >/dev/null ||
+		fail "mhz with the monotonic clock's TIMING_O: $(jq -c .calibration "$tmp/out")"
+	TIMING_O=0.02 run "$bin/lat_syscall" -N 3 --json null
+	jq -e '.timer.clock == "posix-monotonic" and
+	    .calibration.from_env.timing_o and .calibration.timing_o_us == 0.02
+	    and .calibration.env_other_clock == null' "$tmp/out" >/dev/null ||
+		fail "lat_syscall with TIMING_O=0.02: $(jq -c .calibration "$tmp/out")"
+	BENCHMP_OVERHEAD_CLOCK=posix-thread-cputime TIMING_O=0.4 run \
+	    "$bin/mhz" --json
+	jq -e '.timer.clock != "posix-thread-cputime" or
+	    (.calibration.from_env.timing_o and .calibration.timing_o_us == 0.4)' \
+	    "$tmp/out" >/dev/null ||
+		fail "mhz with its own clock's TIMING_O: $(jq -c .calibration "$tmp/out")"
+fi
+expect_exit 2 "BENCHMP_OVERHEAD_CLOCK: 'no clock!' is not a clock's name" \
+    env BENCHMP_OVERHEAD_CLOCK='no clock!' "$bin/lat_syscall" null
+
 # None given: no probe, no warning, nothing flagged for overheads.
 run env -u TIMING_O -u LOOP_O "$bin/lat_syscall" -N 3 --json null
 [ "$rc" -eq 0 ] || fail "lat_syscall exited $rc: $(head -n 2 "$tmp/err")"

@@ -24,9 +24,9 @@ for sig in $sigs; do
 	running "$pid" lat_syscall
 	sleep 1
 	kill -s "$sig" "$pid"
-	# Give it 10 s to stop (at once on a quiet machine; a loaded one may
+	# Give it $hang_s s to stop (at once on a quiet machine; a loaded one may
 	# take seconds to reap): a tool that ignores it is killed, exit 137.
-	wait_gone "$pid" 10
+	wait_gone "$pid" "$hang_s"
 	case $sig in
 	INT) want=130 ;;
 	TERM) want=143 ;;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "benchmp/calibration.h"
+#include "benchmp/timers.h"
 #include "tool.h"
 
 enum {
@@ -53,6 +54,20 @@ calib_print(const bm_calibration *cal, unsigned which, int export)
 	else
 		printf("%.6f\n", which == BM_CAL_TIMING_O ? cal->timing_o_us :
 		    cal->loop_o_us);
+}
+
+/*
+ * After an exported TIMING_O, the clock it was measured on when it is
+ * not the one the tools assume (posix-monotonic): a tool on another
+ * clock sets it aside and measures its own (benchmp(3)).
+ */
+static void
+calib_print_clock(const struct tool *t)
+{
+	const char *clock = bm_ctx_timer_name(t->ctx, BM_SUBTIMER_CLOCK);
+
+	if (clock != NULL && strcmp(clock, "posix-monotonic") != 0)
+		printf("export BENCHMP_OVERHEAD_CLOCK=%s\n", clock);
 }
 
 /* Print the whole calibration as one JSON object. */
@@ -116,5 +131,7 @@ calib_main(const char *name, unsigned which, int argc,
 		calib_print(&cal, BM_CAL_LOOP_O, 1);
 	} else
 		calib_print(&cal, which, o.export);
+	if (!t.json && (o.all || (o.export && which == BM_CAL_TIMING_O)))
+		calib_print_clock(&t);
 	return tool_finish(&t);
 }

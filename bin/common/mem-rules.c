@@ -16,34 +16,43 @@
 
 /*
  * Read the line size from one stride sweep: lat[i] is the time of a load
- * at stride first << i.  Below the line, doubling the stride doubles the
- * misses (a ratio near 2 from one stride to the next); from the line on
- * every load misses and the ratio is near 1.  The line is the stride
- * after which the curve stops doubling: each candidate k (1 to n - 2,
- * so that at least one step on each side shows the shape) costs, in
- * natural logarithms, how far the steps up to it fall short of sqrt(2)
- * (the geometric middle of 1 and 2) plus how far the steps after it
- * exceed sqrt(2); the cheapest wins.
+ * at stride first << i.  Below the line, a longer stride makes more of
+ * the loads miss (doubling it doubles the misses, less what an adjacent-
+ * line prefetcher hides); at the line every load misses, and the next
+ * stride adds nothing.  The line is the first stride after which the
+ * curve stops rising: each candidate k (1 to n - 2) costs, in natural
+ * logarithms, how far the steps up to it fall short of a rise of
+ * LINE_RISE plus how far the one step after it exceeds LINE_FLAT; the
+ * cheapest wins.  These are lmbench's two thresholds: it takes the line
+ * at the first step under 1.15 after a step over 1.3.
  *
- * The old rule, the stride whose latency rises most over half its
- * stride, read noise: every step below the line is a doubling, so the
- * largest ratio among them is whichever the noise lifts (this 2-CPU
- * virtual machine under load: 16, 32 and 64 from run to run, sysfs
- * says 64).  A knee uses every step at once.
+ * Only the step after the knee counts: past the line the curve may rise
+ * again (larger strides leave DRAM rows and pages sooner), and a rule
+ * that wanted every later step flat (the one before, about sqrt(2) on
+ * both sides) found no knee in this 2-CPU virtual machine's curves that
+ * rise at 256 bytes (tests/check_mem.c), where lmbench reads 64, as
+ * sysfs says.
+ *
+ * The old rule before that, the stride whose latency rises most over
+ * half its stride, read noise: every step below the line is a rise, so
+ * the largest is whichever the noise lifts (16, 32 and 64 from run to
+ * run under load).
  *
  * The curve is clear when one candidate is cheapest and its cost is under
- * a quarter of a doubling (log 2 / 4, a factor of 1.19 in all): a step
- * that does not rise at all costs log sqrt(2), so a flat curve (no line
- * to see) or one that doubles to the end (the line beyond the strides)
- * is never clear, while the loaded sweeps of this machine that show the
- * line's knee cost 0 (tests/check_mem.c).  *index gets the cheapest (the
- * first of a tie; 0 when the curve cannot be read at all).  1 when
- * clear, 0 when not.
+ * a quarter of a doubling (log 2 / 4): a flat curve (no line to see)
+ * costs log 1.3 a step and one that doubles to the end (the line beyond
+ * the strides) log(2 / 1.15) at its last step, so neither is ever clear.
+ * *index gets the cheapest (the first of a tie; 0 when the curve cannot
+ * be read at all).  1 when clear, 0 when not.
  */
+#define LINE_RISE 1.3
+#define LINE_FLAT 1.15
+
 int
 mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 {
-	double best = INFINITY, c, r, mid = log(2) / 2;
+	double best = INFINITY, c, r, rise = log(LINE_RISE),
+	    flat = log(LINE_FLAT);
 	size_t i, k;
 	int ties = 0;
 
@@ -56,9 +65,9 @@ mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 			return 0;
 	for (k = 1; k + 1 < n; k++) {
 		c = 0;
-		for (i = 1; i < n; i++) {
+		for (i = 1; i <= k + 1; i++) {
 			r = log(lat[i] / lat[i - 1]);
-			c += i <= k ? fmax(0, mid - r) : fmax(0, r - mid);
+			c += i <= k ? fmax(0, rise - r) : fmax(0, r - flat);
 		}
 		if (c < best) {
 			best = c;
@@ -68,7 +77,7 @@ mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 			ties++;
 	}
 	*cost = best;
-	return ties == 0 && best < mid / 2;
+	return ties == 0 && best < log(2) / 4;
 }
 
 /*

@@ -318,11 +318,17 @@ tool_exit_line(const char *line)
 	fflush(stderr);
 }
 
-/* Print "name: message" to stderr, the message escaped. */
+/*
+ * Print "name: message" to stderr, the message escaped.  The buffers are
+ * static, not on the stack: a message is printed on the way out, where a
+ * small stack limit leaves no room for 20 KB (a sanitized lat_proc under
+ * ulimit -s 32 died of a stack overflow in here, its message unsaid).  A
+ * tool prints from one thread, and nothing it calls here prints again.
+ */
 static void __attribute__((format(printf, 2, 0)))
 tool_exit_vwarn(const struct tool *t, const char *fmt, va_list ap)
 {
-	char msg[4096], line[16384];
+	static char msg[4096], line[16384];
 	size_t len;
 
 	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
