@@ -26,7 +26,8 @@ static void
 sched_usage_line(FILE *f)
 {
 	fprintf(f, "usage: %s [--budget S] [--visit MS] [--fresh-every N] "
-	    "[--precision P] [--seed N] [--progress|--quiet] [--stats FILE]\n"
+	    "[--max-visits N]\n       [--precision P] [--seed N] "
+	    "[--progress|--quiet] [--stats FILE]\n"
 	    "       [--outdir DIR]\n"
 	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
 	    "[--allow-undecided]] [PLAN|-]\n", SCHED_NAME);
@@ -77,6 +78,7 @@ sched_help(void)
 	    "  --visit MS        the timed length of one visit (default 20)\n"
 	    "  --fresh-every N   fresh workers every N visits (default 10; "
 	    "0 never)\n"
+	    "  --max-visits N    end a figure after N visits (default 400)\n"
 	    "  --precision P     end a figure once its interval is within "
 	    "+-P%%\n"
 	    "  --seed N          the order's seed (default: the time)\n"
@@ -97,6 +99,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ "budget", required_argument, NULL, 'B' },
 		{ "visit", required_argument, NULL, 'v' },
 		{ "fresh-every", required_argument, NULL, 'f' },
+		{ "max-visits", required_argument, NULL, 'm' },
 		{ "precision", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -118,6 +121,7 @@ sched_options(struct sched *s, int argc, char **argv)
 	o->budget = 90;
 	o->visit_us = 20000;
 	o->fresh_every = 10;
+	o->max_visits = SCHED_MAX_VISITS;
 	o->threshold = 0.02;
 	o->seed = (unsigned long)time(NULL);
 	o->progress = -1;
@@ -133,6 +137,10 @@ sched_options(struct sched *s, int argc, char **argv)
 		case 'f':
 			o->fresh_every = (unsigned)sched_number("--fresh-every",
 			    optarg, 0, 100000);
+			break;
+		case 'm':
+			o->max_visits = (unsigned)sched_number("--max-visits",
+			    optarg, SCHED_MIN_VISITS, 1000000);
 			break;
 		case 'p':
 			o->precision = sched_number("--precision", optarg,
@@ -393,6 +401,15 @@ sched_write_stats(const struct sched *s)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Order doubles for qsort. */
+static int
+sched_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The words of plan line l as one string (for the A/B table), squeezed. */
 static void
 sched_line_text(const struct sched_line *l, char *buf, size_t size)
@@ -409,6 +426,23 @@ sched_line_text(const struct sched_line *l, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s",
 		    i ? " " : "", w);
 	}
+}
+
+/* The median of a pair's B/A ratios (for too few pairs to bound it). */
+static double
+sched_median_ratio(const struct sched_pair *pr)
+{
+	double *v = malloc(pr->n * sizeof(*v)), m;
+	size_t i;
+
+	if (v == NULL)
+		return NAN;
+	for (i = 0; i < pr->n; i++)
+		v[i] = pr->b[i] / pr->a[i];
+	qsort(v, pr->n, sizeof(*v), sched_cmp);
+	m = pr->n % 2 ? v[pr->n / 2] : (v[pr->n / 2 - 1] + v[pr->n / 2]) / 2;
+	free(v);
+	return m;
 }
 
 /* Print an A/B's verdicts (text or JSON lines); return the exit status. */
@@ -432,6 +466,10 @@ sched_report_ab(const struct sched *s)
 		    hi = exp(pr->st.hi);
 		int ok = pr->st_rc == 0;
 
+		/* Too few pairs for an interval: the median ratio alone. */
+		if (!ok && pr->n > 0)
+			r = sched_median_ratio(pr);
+
 		count[pr->verdict]++;
 		sched_line_text(l, name, sizeof(name));
 		if (s->o.json) {
@@ -445,11 +483,18 @@ sched_report_ab(const struct sched *s)
 			if (ok)
 				printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
 				    "\"level\":%.4f", r, lo, hi, pr->st.level);
+			else if (pr->n > 0)
+				printf(",\"ratio\":%.6g,\"lo\":null,\"hi\":null,"
+				    "\"level\":null", r);
 			printf("}\n");
 		} else if (ok) {
 			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
 			    "%zu pairs\n", name, pr->fa->seq, r, lo, hi,
 			    pr->st.level * 100, word[pr->verdict], pr->n);
+		} else if (pr->n > 0) {
+			printf("%-40s #%u  B/A %.4f (no interval)  %-9s %zu "
+			    "pairs\n", name, pr->fa->seq, r, word[pr->verdict],
+			    pr->n);
 		} else {
 			printf("%-40s #%u  %-9s %zu pairs\n", name, pr->fa->seq,
 			    word[pr->verdict], pr->n);

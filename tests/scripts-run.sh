@@ -15,7 +15,9 @@ PATH=$(cd "$bin" && pwd):$PATH
 export PATH
 
 # (A budget no loaded machine reaches: the rounds are what is checked.)
-run "$brun" --installed --quick --only latency --budget 3600 \
+# The passes of fresh processes (--classic); the visits of benchmp-sched
+# are scripts-run-visits.sh's.
+run "$brun" --installed --quick --only latency --budget 3600 --classic \
     --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
 grep -q '^Local communication latencies$' "$tmp/out" || fail "no group title"
@@ -66,7 +68,8 @@ jq -e -s 'all(.suite.group == "latency" and (.suite.figure | length) > 0)' \
     "$1" >/dev/null || fail "records without their group and figure"
 # (Below the machine check's line, which heads benchmp-run's table.)
 "$top_srcdir/scripts/benchmp-summary" "$1" >"$tmp/again" 2>"$tmp/err" &&
-    sed '1{/^machine check: /d;}' "$tmp/out" | cmp -s - "$tmp/again" ||
+    sed '/^measuring: /d; 1{/^machine check: /d;}' "$tmp/out" |
+    cmp -s - "$tmp/again" ||
 	fail "benchmp-summary differs from benchmp-run's table: $(diff "$tmp/out" "$tmp/again" | head -n 5) $(cat "$tmp/err")"
 # The report beside the records: one HTML file naming every figure.
 set -- "$tmp"/res/*/*.html
@@ -247,7 +250,7 @@ for _ in 1 2; do
 	echo "$!" >>"$tmp/load.pids"
 done
 run "$brun" --installed --quick --only basic --budget 10 --no-check \
-    --results "$tmp/res2"
+    --classic --results "$tmp/res2"
 while read -r pid; do
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
@@ -403,7 +406,7 @@ expect_exit 2 'no --passes' "$brun" --a '' --b '' --passes 2
 # An A/A comparison of the ops group, a few rounds: one line a figure with
 # a verdict (any: the machine decides which), the counts, the records.
 run "$brun" --installed --quick --only ops --a '' --b 'env' --budget 20 \
-    --no-check --results "$tmp/res-ab"
+    --classic --no-check --results "$tmp/res-ab"
 # 0, 1 a figure worse, 3 one undecided: the machine decides which.
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 3 ]; then
 	fail "benchmp-run --a --b: exit $rc: $(tail -n 3 "$tmp/err")"

@@ -304,6 +304,7 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		if (sched_visit(s, p) != 0)
 			return -1;
 		if (p->cur->visits >= run_quota(p, expect) ||
+		    p->cur->visits >= s->o.max_visits ||
 		    sched_precise(s, p->cur))
 			sched_end(s, p);
 		return 0;
@@ -311,7 +312,8 @@ run_visit_unit(struct sched *s, void *u, double expect)
 	pr = u;
 	if (sched_pair_visit(s, pr) != 0)
 		return -1;
-	if (pr->settled || pr->fa->visits >= run_quota(pr->fa->p, expect))
+	if (pr->settled || pr->fa->visits >= run_quota(pr->fa->p, expect) ||
+	    pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);
 	return 0;
 }

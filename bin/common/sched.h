@@ -21,6 +21,11 @@
 #define SCHED_EXIT_S 60.0
 /* The fewest visits a figure is judged on, and paired on in an A/B. */
 #define SCHED_MIN_VISITS 5
+/*
+ * The most visits a figure gets unless --max-visits says (about 10 s of
+ * measuring): a run given a day's budget still ends.
+ */
+#define SCHED_MAX_VISITS 400
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
@@ -112,6 +117,7 @@ struct sched_opts {
 	double budget;		/* s */
 	uint64_t visit_us;
 	unsigned fresh_every;	/* visits on one worker set, 0: never new */
+	unsigned max_visits;	/* the most visits a figure gets */
 	double precision;	/* 0, or the interval's half width sought */
 	double threshold;	/* A/B */
 	unsigned long seed;

@@ -1,0 +1,54 @@
+#!/bin/sh
+# scripts-run-visits.sh: benchmp-run's suite as one experiment: every figure through benchmp-sched, its records, the share measuring, and the suite's A/B.
+. "$top_srcdir/tests/lib.sh"
+unset BENCHMP_PROCESSES
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+brun=$top_srcdir/scripts/benchmp-run
+PATH=$(cd "$bin" && pwd):$PATH
+export PATH
+
+# The processor group: every figure served, each visited at least five
+# times (its rounds), the run's share measuring above the summary.
+run "$brun" --installed --quick --only processor --budget 8 --no-check \
+    --results "$tmp/res"
+[ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
+grep -Eq '^benchmp-run: 14 lines as one experiment \(benchmp-sched\)' \
+    "$tmp/err" || fail "not one experiment: $(head -n 5 "$tmp/err")"
+grep -Eq '^measuring: [0-9.]+ s of [0-9.]+ s \([0-9]+%\), [0-9]+ visits of [0-9]+ figures in [0-9.]+ s$' \
+    "$tmp/out" || fail "no share measuring: $(head -n 2 "$tmp/out")"
+set -- "$tmp"/res/*/*.jsonl
+[ -f "$1" ] || fail "no results file"
+[ "$(jq -s 'length' "$1")" -ge 14 ] || fail "fewer than 14 records in $1"
+jq -e -s 'all(.processes >= 5 and (.process_values | length) ==
+    .processes and .suite.group == "processor")' "$1" >/dev/null ||
+	fail "a figure with fewer than 5 visits: $(jq -c '[.tool, .case, .processes]' "$1")"
+for c in null read write stat fstat open; do
+	grep -Eq "^  lat_syscall $c +[0-9.]+ us " "$tmp/out" ||
+		fail "no lat_syscall $c row: $(cat "$tmp/out")"
+done
+# --classic runs the passes of fresh processes as before.
+run "$brun" --installed --quick --only processor --budget 8 --no-check \
+    --classic --results "$tmp/res-c"
+[ "$rc" -eq 0 ] && grep -q '(pass 3 of 3)' "$tmp/err" &&
+    ! grep -q 'benchmp-sched' "$tmp/err" ||
+	fail "--classic: exit $rc: $(tail -n 3 "$tmp/err")"
+
+# The suite's A/B through benchmp-sched: a line a figure with a verdict
+# (any: the machine decides), the counts, the verdicts kept; 0, 1 or 3.
+run "$brun" --installed --quick --only processor --a '' --b 'env' \
+    --budget 10 --no-check --results "$tmp/res-ab"
+case $rc in
+0 | 1 | 3) ;;
+*) fail "benchmp-run --a --b: exit $rc: $(tail -n 3 "$tmp/err")" ;;
+esac
+grep -Eq '^lat_syscall null .* (worse|better|same|undecided)$' "$tmp/out" &&
+    grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
+    "$tmp/out" || fail "benchmp-run --a --b printed: $(head -c 600 "$tmp/out")"
+set -- "$tmp"/res-ab/*/*.ab.json
+[ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5)' "$1" \
+    >/dev/null || fail "the A/B's verdicts: $(head -c 400 "$1")"
+finish
