@@ -132,7 +132,7 @@ run de "$s/benchmp-run" --installed --quick --only processor --passes 1 \
 	fail "run in de_DE: $(cat "$tmp/out")"
 set -- "$tmp/res"/*/*.jsonl
 LC_ALL=C "$s/benchmp-summary" --no-hosts "$1" >"$tmp/again" 2>&1 &&
-    cmp -s "$tmp/out" "$tmp/again" ||
+    sed '/^measuring: /d' "$tmp/out" | cmp -s - "$tmp/again" ||
 	fail "run in de_DE: its table is not C's: $(diff "$tmp/out" "$tmp/again" | head -n 4)"
 
 # The tools: C's decimal point whatever the locale, as none calls

@@ -51,4 +51,36 @@ grep -Eq '^lat_syscall null .* (worse|better|same|undecided)$' "$tmp/out" &&
 set -- "$tmp"/res-ab/*/*.ab.json
 [ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5)' "$1" \
     >/dev/null || fail "the A/B's verdicts: $(head -c 400 "$1")"
+
+# SIGTERM to the suite's A/B ends it within seconds, benchmp-sched and
+# every tool with it, and keeps what it had decided.
+"$brun" --installed --quick --only processor --a '' --b 'env' \
+    --budget 600 --no-check --results "$tmp/res-sig" >"$tmp/sig.out" \
+    2>"$tmp/sig.err" &
+pid=$!
+n=0
+while ! grep -q 'decided' "$tmp/sig.err" 2>/dev/null && [ "$n" -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -s TERM "$pid"
+n=0
+while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 300 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if kill -0 "$pid" 2>/dev/null; then
+	fail "SIGTERM: benchmp-run --a --b still runs after 30 s"
+	kill -s KILL "$pid"
+fi
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sig.err")"
+grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
+    "$tmp/sig.out" || fail "SIGTERM: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
+sleep 1
+if pgrep -f "benchmp-sched .*$tmp" >/dev/null 2>&1 ||
+    pgrep -f 'lt-lat_syscall|bin/.libs/lat_' >/dev/null 2>&1; then
+	fail "SIGTERM: left running: $(pgrep -af 'benchmp-sched|lat_')"
+fi
 finish
