@@ -76,8 +76,8 @@ sched_help(void)
 	    "  --budget S        the time to spread the visits over (default "
 	    "90)\n"
 	    "  --visit MS        the timed length of one visit (default 20)\n"
-	    "  --fresh-every N   fresh workers every N visits (default 10; "
-	    "0 never)\n"
+	    "  --fresh-every N   fresh workers every N visits (default 10, "
+	    "4 in an A/B;\n                    0 never)\n"
 	    "  --max-visits N    end a figure after N visits (default 400)\n"
 	    "  --precision P     end a figure once its interval is within "
 	    "+-P%%\n"
@@ -116,7 +116,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sched_opts *o = &s->o;
-	int c;
+	int c, fresh_set = 0;
 
 	o->budget = 90;
 	o->visit_us = 20000;
@@ -137,6 +137,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		case 'f':
 			o->fresh_every = (unsigned)sched_number("--fresh-every",
 			    optarg, 0, 100000);
+			fresh_set = 1;
 			break;
 		case 'm':
 			o->max_visits = (unsigned)sched_number("--max-visits",
@@ -190,6 +191,13 @@ sched_options(struct sched *s, int argc, char **argv)
 	}
 	if ((o->a == NULL) != (o->b == NULL))
 		sched_usage_error("--a and --b go together");
+	/*
+	 * An A/B pairs visits of two processes: what is fixed for one set of
+	 * workers (its pages, its layout) would otherwise count as many
+	 * pairs.  Fresh workers every SCHED_AB_FRESH visits unless told.
+	 */
+	if (o->a != NULL && !fresh_set)
+		o->fresh_every = SCHED_AB_FRESH;
 	if (argc - optind > 1)
 		sched_usage_error("one plan at most");
 	o->plan = optind < argc ? argv[optind] : "-";

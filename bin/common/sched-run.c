@@ -277,6 +277,16 @@ run_cost(const struct sched *s, void *u)
 	return c;
 }
 
+/* Whether unit u's figure has fewer than SCHED_MIN_VISITS visits. */
+static int
+run_short(const struct sched *s, void *u)
+{
+	const struct sched_fig *f = s->o.a == NULL ?
+	    ((struct sched_proc *)u)->cur : ((struct sched_pair *)u)->fa;
+
+	return f->visits < SCHED_MIN_VISITS;
+}
+
 /* End the figure of unit u: its process's, or both arms' of a pair. */
 static void
 run_end_unit(struct sched *s, void *u)
@@ -455,8 +465,9 @@ run_reap_all(struct sched *s)
  * visits every figure (A/B: every pair, A and B back to back in a random
  * order) once, in a fresh random order, so that each figure samples the
  * machine's phases across the whole budget.  Processes that run once
- * run between sweeps, one a sweep.  Returns 0, or the signal that
- * stopped it.
+ * run between sweeps, one a sweep.  The sweeps end when no figure may
+ * be visited any more and every process that runs once has run.
+ * Returns 0, or the signal that stopped it.
  */
 int
 sched_run(struct sched *s)
@@ -465,7 +476,6 @@ sched_run(struct sched *s)
 	void **units;
 	size_t i, n;
 	unsigned sweeps = 0;
-	int over = 0;
 
 	s->t0 = sched_now();
 	deadline = s->t0 + s->o.budget;
@@ -477,26 +487,32 @@ sched_run(struct sched *s)
 	for (i = 0; i < s->np && !s->caught; i++)
 		if (!s->procs[i].once)
 			sched_start(s, &s->procs[i]);
-	while (!s->caught && !over) {
+	while (!s->caught) {
+		int any = 0;
+
 		n = run_units(s, units);
-		if (n == 0 && !run_once_next(s))
-			break;
 		run_shuffle(units, n);
 		sweep0 = sched_now();
 		for (i = 0; i < n && !s->caught; i++) {
-			if (sched_now() + run_cost(s, units[i]) > deadline -
-			    run_once_reserve(s) - run_close_reserve(s)) {
-				over = 1;
+			/*
+			 * A figure short of its least visits is visited
+			 * whatever the time; the others while the budget, less
+			 * what the tools run once and the end's least visits
+			 * will take, allows.
+			 */
+			if (!run_short(s, units[i]) && sched_now() +
+			    run_cost(s, units[i]) > deadline -
+			    run_once_reserve(s) - run_close_reserve(s))
 				continue;
-			}
 			(void)run_visit_unit(s, units[i], expect);
+			any = 1;
 			sched_progress(s, 0);
 		}
-		if (!over)
-			(void)run_once_next(s);
+		if (!run_once_next(s) && !any)
+			break;
 		sweeps++;
 		/* The visits a slot can expect: so far, and at this pace. */
-		if (sched_now() > sweep0)
+		if (any && sched_now() > sweep0)
 			expect = sweeps + (deadline - run_once_reserve(s) -
 			    run_close_reserve(s) - sched_now()) /
 			    (sched_now() - sweep0);

@@ -26,6 +26,8 @@
  * measuring): a run given a day's budget still ends.
  */
 #define SCHED_MAX_VISITS 400
+/* An A/B's fresh workers: every this many visits of a figure's arm. */
+#define SCHED_AB_FRESH 4
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
