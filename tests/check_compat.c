@@ -214,6 +214,7 @@ START_TEST(test_benchmp_partner_intervals)
 	ck_assert_int_eq(bm__compat_interference(), 0);
 	ck_assert_int_eq(pipe(cnt), 0);
 	ck_assert_int_eq(fcntl(cnt[0], F_SETFL, O_NONBLOCK), 0);
+	memset(&pp, 0, sizeof(pp));
 	pp.count = cnt[1];
 	benchmp(pingpong_init, pingpong_doit, pingpong_cleanup, 0, 1, 0, reps,
 	    &pp);
