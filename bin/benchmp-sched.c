@@ -249,6 +249,7 @@ sched_build(struct sched *s)
 	size_t i, k, arms = s->o.a != NULL ? 2 : 1, npre[2] = { 0, 0 };
 	const char *err = NULL;
 
+
 	for (k = 0; k < arms && arms == 2; k++) {
 		pre[k] = ab_split_words(k == 0 ? s->o.a : s->o.b, &err);
 		if (pre[k] == NULL)
@@ -287,7 +288,41 @@ sched_build(struct sched *s)
 			p->cmd = p->resp = p->out = -1;
 		}
 	}
-	/* The words stay referenced by the processes' argv. */
+	/* The words stay referenced by the processes' argv: freed last. */
+	s->prefix[0] = pre[0];
+	s->prefix[1] = pre[1];
+}
+
+/* Free all the scheduler holds, so that a leak checker sees none. */
+static void
+sched_free(struct sched *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->np; i++) {
+		free(s->procs[i].argv);
+		free(s->procs[i].text);
+	}
+	free(s->procs);
+	free(s->live);
+	for (i = 0; i < s->nf; i++) {
+		free(s->figs[i]->med);
+		free(s->figs[i]);
+	}
+	free(s->figs);
+	for (i = 0; i < s->npairs; i++) {
+		free(s->pairs[i]->a);
+		free(s->pairs[i]->b);
+		free(s->pairs[i]);
+	}
+	free(s->pairs);
+	free(s->prefix[0]);
+	free(s->prefix[1]);
+	sched_plan_free(&s->plan);
+	if (s->sigpipe[0] > 0) {
+		(void)close(s->sigpipe[0]);
+		(void)close(s->sigpipe[1]);
+	}
 }
 
 /*
@@ -562,6 +597,7 @@ main(int argc, char **argv)
 		rc = SCHED_EXIT_FAIL;
 	if (bad > 0 && rc != SCHED_EXIT_WORSE)
 		rc = SCHED_EXIT_FAIL;
+	sched_free(&s);
 	if (sig != 0) {
 		signal(sig, SIG_DFL);
 		raise(sig);

@@ -150,6 +150,7 @@ struct sched {
 	struct sched_plan plan;
 	struct sched_proc *procs, **live;
 	size_t np;
+	char **prefix[2];	/* the arms' prefix words (ab_split_words) */
 	struct sched_fig **figs;
 	size_t nf;
 	struct sched_pair **pairs;
