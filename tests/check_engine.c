@@ -148,16 +148,19 @@ known_cost(unsigned parallel)
 /*
  * In wall time, workers that outnumber the CPUs share them: the engine
  * stretches the intervals over scheduler slices, no interval is shorter
- * than the 5 us an operation takes at least, and the aggregate rate
- * cannot exceed what the CPUs can do, cpus / 5 us, by more than the
- * unfairness of time-sharing (25%; counting each worker as a CPU of its
- * own would double it here).  Other load only lowers the rate.
+ * than the 5 us an operation takes at least, and the aggregate rate is
+ * at most each worker's own, parallel / 5 us.  What the CPUs can do,
+ * cpus / 5 us, is no bound under any timing: time-sharing is unfair (a
+ * worker that runs alone through its interval while the others wait
+ * counts at a whole CPU's speed), and a distcheck at a load of 2 on a
+ * 2-vCPU AMD EPYC KVM guest (2026-11-29) found 500,796 operations/s
+ * against 1.25 times that, 500,000.
  */
 START_TEST(test_shared_cpus_wall)
 {
 	bm_bench b = { .benchmark = bench_spin5us };
 	unsigned cpus = test_cpus(), parallel = 2 * test_cpus();
-	double limit = 1.25 * cpus * 1e9 / 5000;
+	double limit = parallel * 1e9 / 5000;
 	bm_options o;
 	bm_result r;
 	bm_ctx *ctx = check_ctx(1000);
