@@ -39,11 +39,9 @@ sched_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", SCHED_NAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	sched_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	sched_usage_line(stderr);
 	exit(SCHED_EXIT_USAGE);
 }

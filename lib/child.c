@@ -240,13 +240,12 @@ child_poll_cmd(bm_state *s)
  * parent says so.  A failed cleanup is reported on the pipe as any
  * callback's failure is, so that no exit status has to carry it.
  */
-static void __attribute__((noreturn))
-child_finish(bm_state *s)
+/* Run cleanup and say how it went: BM__MSG_CLEAN, or its failure and exit. */
+static void
+child_cleanup(bm_state *s)
 {
-	unsigned char cmd = 0;
 	int rc;
 
-	child_send_record(s, BM__MSG_RESULT, 0);
 	if (s->bench->cleanup != NULL &&
 	    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0) {
 		s->count = 0;
@@ -255,6 +254,16 @@ child_finish(bm_state *s)
 		_exit(BM__EXIT_FAIL);
 	}
 	child_send(s, BM__MSG_CLEAN);
+}
+
+static void __attribute__((noreturn))
+child_finish(bm_state *s)
+{
+	unsigned char cmd = 0;
+	int rc;
+
+	child_send_record(s, BM__MSG_RESULT, 0);
+	child_cleanup(s);
 	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
 	_exit(rc == 0 && cmd == BM__CMD_EXIT ? BM__EXIT_OK :
 	    BM__EXIT_PARENT);
@@ -277,14 +286,7 @@ child_visit_end(bm_state *s)
 	if (rc != 0)
 		_exit(BM__EXIT_PARENT);
 	if (cmd == BM__CMD_QUIT) {
-		if (s->bench->cleanup != NULL &&
-		    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0) {
-			s->count = 0;
-			s->nops = 0;
-			child_send_record(s, BM__MSG_FAIL, rc);
-			_exit(BM__EXIT_FAIL);
-		}
-		child_send(s, BM__MSG_CLEAN);
+		child_cleanup(s);
 		_exit(BM__EXIT_OK);
 	}
 	if (cmd != BM__CMD_AGAIN)

@@ -1103,6 +1103,16 @@ engine_grow(struct engine *e)
 	return 0;
 }
 
+/* Kill and reap what is left of the workers and forget them. */
+static void
+engine_forget(struct engine *e)
+{
+	engine_kill_all(e);
+	engine_close_all(e);
+	memset(e->w, 0, e->o->parallel * sizeof(*e->w));
+	e->nw = 0;
+}
+
 /* Make room for the samples of one more round and forget the last workers. */
 static int
 engine_next_round(struct engine *e)
@@ -1245,10 +1255,7 @@ engine_visit_fit(struct engine *e, uint64_t *pass_us)
 	 * killed (their partners die with them; the tool's private directory
 	 * holds what they made).
 	 */
-	engine_kill_all(e);
-	engine_close_all(e);
-	memset(e->w, 0, e->o->parallel * sizeof(*e->w));
-	e->nw = 0;
+	engine_forget(e);
 	e->plan.repetitions = (unsigned)reps;
 	e->res->repetitions = (unsigned)reps;
 	if ((rc = engine_grow(e)) != 0)
@@ -1271,10 +1278,7 @@ engine_visit(struct engine *e, int fresh)
 
 	if (fresh && e->nw > 0) {
 		rc = engine_finish(e, 1);
-		engine_kill_all(e);
-		engine_close_all(e);
-		memset(e->w, 0, e->o->parallel * sizeof(*e->w));
-		e->nw = 0;
+		engine_forget(e);
 	}
 	if (rc == 0)
 		rc = engine_grow(e);

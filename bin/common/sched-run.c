@@ -26,15 +26,22 @@ sched_now(void)
 
 /* Print a message to stderr, prefixed with the program's name. */
 void
+sched_vsay(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", SCHED_NAME);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* The same, with the arguments. */
+void
 sched_say(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", SCHED_NAME);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	sched_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <signal.h>
+#include <stdarg.h>
 
 #include "internal.h"
 #include "ab.h"
@@ -167,6 +168,8 @@ struct sched {
 /* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
 double sched_now(void);
 void sched_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sched_vsay(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 int sched_run(struct sched *s);
 void sched_start(struct sched *s, struct sched_proc *p);
 int sched_visit(struct sched *s, struct sched_proc *p);
