@@ -71,6 +71,9 @@ struct ab_opts {
 	const char *records_path;	/* --records: every run's records */
 	FILE *records;
 	struct ab_plan plan;
+	int served;		/* --served: benchmp-sched's visits */
+	const char *plan_path;	/* --plan */
+	char **tool;		/* TOOL ARGS... on the command line, or NULL */
 };
 
 /* The terminating signal caught (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -179,6 +182,10 @@ ab_help(void)
 	    "  --records FILE   append every run's records to FILE, each "
 	    "with its arm\n"
 	    "                   and round (ab_arm, ab_round)\n"
+	    "  --served         keep each arm's tools as measurement servers "
+	    "and pair their\n"
+	    "                   visits (benchmp-sched's A/B) instead of "
+	    "rounds of runs\n"
 	    "  --json           one JSON object per figure\n"
 	    "  --allow-undecided  exit 0, not 3, when a figure is undecided\n"
 	    "  --strict         accepted for compatibility: undecided exits 3 "
@@ -245,6 +252,99 @@ ab_thue_morse(unsigned r)
 	return __builtin_popcount(r) & 1;
 }
 
+/*
+ * --served: what benchmp-sched's visits cannot take.  The rounds' own
+ * options have no meaning there; a directory prefix is not one.
+ */
+static void
+ab_served_check(const struct ab_opts *o, int argc, char **argv)
+{
+	static const char *const rounds_only[] = { "--test", "--max-rounds",
+	    "--min-rounds", "--timeout", "--tool-defaults", "--no-calibrate",
+	    "--records" };
+	size_t i, n;
+	int k;
+
+	for (k = 1; k < argc && argv[k] != NULL; k++) {
+		if (o->tool != NULL && argv + k >= o->tool)
+			break;
+		for (i = 0; i < sizeof rounds_only / sizeof rounds_only[0];
+		    i++) {
+			n = strlen(rounds_only[i]);
+			if (strncmp(argv[k], rounds_only[i], n) == 0 &&
+			    (argv[k][n] == '\0' || argv[k][n] == '='))
+				ab_usage_error("%s is an option of the rounds: "
+				    "not with --served", rounds_only[i]);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		char **w = k == 0 ? o->a : o->b;
+
+		for (n = 0; w[n] != NULL; n++)
+			;
+		if (n > 0 && w[n - 1][strlen(w[n - 1]) - 1] == '/')
+			ab_usage_error("--%c: a directory prefix (a last word "
+			    "ending in /) is not one with --served", 'a' + k);
+	}
+	if (o->plan_path == NULL && o->tool == NULL)
+		ab_usage_error("no TOOL to run");
+}
+
+/*
+ * --served: run the comparison as benchmp-sched's A/B (beside this
+ * program, else on PATH): both arms' tools kept as measurement servers,
+ * A's and B's visits of each figure back to back in a random order.
+ * Never returns.
+ */
+static void __attribute__((noreturn))
+ab_served_exec(const struct ab_opts *o)
+{
+	char sched[4096], budget[32], threshold[32], seed[32];
+	char *argv[24 + 1];
+	size_t n = 0, k, ntool = 0;
+	char **all;
+
+	if (ab_beside_self("benchmp-sched", sched, sizeof sched) != 0)
+		snprintf(sched, sizeof sched, "benchmp-sched");
+	snprintf(budget, sizeof budget, "%g", o->budget);
+	snprintf(threshold, sizeof threshold, "%g", o->threshold * 100);
+	snprintf(seed, sizeof seed, "%lu", o->seed);
+	argv[n++] = sched;
+	argv[n++] = "--a";
+	argv[n++] = (char *)o->a_text;
+	argv[n++] = "--b";
+	argv[n++] = (char *)o->b_text;
+	argv[n++] = "--budget";
+	argv[n++] = budget;
+	argv[n++] = "--threshold";
+	argv[n++] = threshold;
+	if (o->random) {
+		argv[n++] = "--seed";
+		argv[n++] = seed;
+	}
+	if (o->json)
+		argv[n++] = "--json";
+	if (o->allow_undecided)
+		argv[n++] = "--allow-undecided";
+	if (o->plan_path != NULL) {
+		argv[n++] = (char *)o->plan_path;
+		argv[n] = NULL;
+		all = argv;
+	} else {
+		while (o->tool[ntool] != NULL)
+			ntool++;
+		argv[n++] = "--";
+		if ((all = calloc(n + ntool + 1, sizeof *all)) == NULL)
+			ab_die(AB_EXIT_FAIL, "out of memory");
+		memcpy(all, argv, n * sizeof *all);
+		for (k = 0; k < ntool; k++)
+			all[n + k] = o->tool[k];
+	}
+	(void)fflush(NULL);
+	execvp(all[0], all);
+	ab_die(AB_EXIT_FAIL, "cannot run %s: %s", all[0], strerror(errno));
+}
+
 /* Parse the command line into o; exit 2 on a usage error. */
 static void
 ab_options(int argc, char **argv, struct ab_opts *o)
@@ -252,7 +352,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
 	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
 	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST,
-	    OPT_TOOLDEF, OPT_ALLOW };
+	    OPT_TOOLDEF, OPT_ALLOW, OPT_SERVED };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
@@ -271,6 +371,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "allow-undecided", no_argument, NULL, OPT_ALLOW },
 		{ "control", no_argument, NULL, OPT_CONTROL },
 		{ "records", required_argument, NULL, OPT_RECORDS },
+		{ "served", no_argument, NULL, OPT_SERVED },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -362,6 +463,9 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		case OPT_RECORDS:
 			o->records_path = optarg;
 			break;
+		case OPT_SERVED:
+			o->served = 1;
+			break;
 		case 'h':
 			ab_help();
 		case 'V':
@@ -400,6 +504,12 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	if (plan != NULL && optind < argc)
 		ab_usage_error("--plan and a TOOL on the command line: give "
 		    "one");
+	o->plan_path = plan;
+	o->tool = optind < argc ? argv + optind : NULL;
+	if (o->served) {
+		ab_served_check(o, argc, argv);
+		return;
+	}
 	if (plan != NULL) {
 		if (ab_plan_read(&o->plan, plan, &err) != 0)
 			ab_die(AB_EXIT_USAGE, "%s: %s", plan, err);
@@ -650,6 +760,11 @@ main(int argc, char **argv)
 	char why[512];
 
 	ab_options(argc, argv, &o);
+	if (o.served) {
+		if (o.budget == 0)
+			o.budget = 10;
+		ab_served_exec(&o);
+	}
 	ab_check_arms(&o);
 	ab_signals();
 	t0 = ab_now();

@@ -30,7 +30,8 @@ sched_usage_line(FILE *f)
 	    "[--progress|--quiet] [--stats FILE]\n"
 	    "       [--outdir DIR]\n"
 	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
-	    "[--allow-undecided]] [PLAN|-]\n", SCHED_NAME);
+	    "[--allow-undecided]]\n       [PLAN | - | -- TOOL ARGS...]\n",
+	    SCHED_NAME);
 }
 
 /* A usage error: one line, the usage, exit 2. */
@@ -70,7 +71,8 @@ sched_help(void)
 	    "figure in short\nslices, in a random order renewed every sweep, "
 	    "until the budget ends; then\nprint each tool's output in plan "
 	    "order.  With --a and --b, run each tool in\nboth arms and pair "
-	    "their visits in time: a verdict per figure.\n\n"
+	    "their visits in time: a verdict per figure.  After --, one "
+	    "command is the\nplan.\n\n"
 	    "  --budget S        the time to spread the visits over (default "
 	    "90)\n"
 	    "  --visit MS        the timed length of one visit (default 20)\n"
@@ -196,8 +198,15 @@ sched_options(struct sched *s, int argc, char **argv)
 	 */
 	if (o->a != NULL && !fresh_set)
 		o->fresh_every = SCHED_AB_FRESH;
-	if (argc - optind > 1)
+	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		/* -- TOOL ARGS: a plan of that one command. */
+		if (optind == argc)
+			sched_usage_error("no command after --");
+		o->command = argv + optind;
+		o->ncommand = (size_t)(argc - optind);
+	} else if (argc - optind > 1) {
 		sched_usage_error("one plan at most");
+	}
 	o->plan = optind < argc ? argv[optind] : "-";
 	if (o->progress < 0)
 		o->progress = isatty(STDERR_FILENO);
@@ -282,6 +291,8 @@ sched_build(struct sched *s)
 			p->line = (unsigned)i + 1;
 			p->arm = arms == 2 ? (char)('A' + k) : 0;
 			p->once = l->once;
+			p->burst = l->burst;
+			p->visit_us = l->visit_us;
 			p->figures = l->figures;
 			p->cmd = p->resp = p->out = -1;
 		}
@@ -559,13 +570,31 @@ main(int argc, char **argv)
 	char why[256];
 	int sig, rc = SCHED_EXIT_OK;
 	unsigned bad;
+	size_t i;
 
 	memset(&s, 0, sizeof(s));
 	sched_options(&s, argc, argv);
-	if (sched_plan_read(s.o.plan, &s.plan, why, sizeof(why)) != 0)
+	if (s.o.command != NULL) {
+		if (sched_plan_command(s.o.command, s.o.ncommand, &s.plan, why,
+		    sizeof(why)) != 0)
+			sched_usage_error("%s", why);
+	} else if (sched_plan_read(s.o.plan, &s.plan, why, sizeof(why)) != 0) {
 		sched_usage_error("plan %s: %s", s.o.plan, why);
+	}
+	for (i = 0; s.o.a != NULL && i < s.plan.n; i++)
+		if (s.plan.line[i].once)
+			sched_usage_error("plan line %zu: once and burst= lines "
+			    "run alone, they cannot be paired in an A/B", i + 1);
 	sched_build(&s);
 	sched_signals(&s);
+	/*
+	 * An A/B's arms subtract the same overheads: one calibration for
+	 * both (enough --export), unless the caller exported it.
+	 */
+	if (s.o.a != NULL && ab_run_calibrate(&s.caught, why,
+	    sizeof(why)) != 0 && !s.caught)
+		sched_say("warning: no calibration (%s): each arm's tools "
+		    "calibrate themselves", why);
 	sig = sched_run(&s);
 	bad = sched_failures(&s);
 	if (s.o.a != NULL)

@@ -1397,9 +1397,25 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	 * are all timed on the first visit.
 	 */
 	if (e->serving) {
-		uint64_t want = (e->ctx->serve.visit_us + p->repetitions - 1) /
-		    p->repetitions;
+		uint64_t visit = e->ctx->serve.visit_us, want;
 
+		/*
+		 * An enough longer than the visit's share keeps its intervals
+		 * and gets fewer of them (ENGINE_SERVE_MIN_REPS at least), so
+		 * that a visit lasts the scheduler's length whatever the
+		 * calibration said (a loaded machine's calibration says up to
+		 * 50 times more than a quiet one's).
+		 */
+		if (p->enough_us * p->repetitions > visit &&
+		    p->repetitions > ENGINE_SERVE_MIN_REPS) {
+			uint64_t reps = visit / (p->enough_us > 0 ?
+			    p->enough_us : 1);
+
+			p->repetitions = reps < ENGINE_SERVE_MIN_REPS ?
+			    ENGINE_SERVE_MIN_REPS : reps < p->repetitions ?
+			    (unsigned)reps : p->repetitions;
+		}
+		want = (visit + p->repetitions - 1) / p->repetitions;
 		p->keep = 1;
 		if (want > p->enough_us)
 			p->enough_us = want;

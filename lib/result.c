@@ -90,7 +90,10 @@ bm__result_check_overhead(bm_ctx *ctx, const bm_sample *s, size_t count)
  * (a loop iteration of one cycle or nearly two on a shared VM, see
  * doc/measurements.md), moves the figure by a quarter or more, beyond
  * the 3% precision a figure is judged by many times over; an honest
- * figure's overheads are below 1% of its interval.
+ * figure's overheads are below 1% of its interval.  A result the engine
+ * did not measure (enough_us 0: a tool's figure derived from others,
+ * whose samples are values per operation, not intervals) has no
+ * overheads of its own: NAN, never flagged.
  */
 double
 bm__result_overhead_share(const bm_ctx *ctx, const bm_result *r)
@@ -98,7 +101,8 @@ bm__result_overhead_share(const bm_ctx *ctx, const bm_result *r)
 	double *frac, o, med;
 	size_t k;
 
-	if (ctx == NULL || r == NULL || r->samples == NULL || r->nsamples == 0)
+	if (ctx == NULL || r == NULL || r->samples == NULL ||
+	    r->nsamples == 0 || r->enough_us == 0)
 		return NAN;
 	if ((frac = calloc(r->nsamples, sizeof(*frac))) == NULL)
 		return NAN;

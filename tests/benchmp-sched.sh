@@ -17,8 +17,16 @@ printf '# a comment\n\nlat_syscall \033null\n' >"$tmp/ctl"
 expect_exit 2 'line 3: a control byte' "$sched" --budget 1 "$tmp/ctl"
 printf 'figures=0 lat_syscall null\n' >"$tmp/fig0"
 expect_exit 2 'line 1: figures= takes' "$sched" --budget 1 "$tmp/fig0"
-printf 'threshold=5 lat_syscall null\n' >"$tmp/thr"
+printf 'threshold=5x lat_syscall null\n' >"$tmp/thr"
 expect_exit 2 'line 1: threshold= takes' "$sched" --budget 1 "$tmp/thr"
+for w in burst=0 burst=101 burst=2.5 visit=0 visit=; do
+	printf '%s lat_syscall null\n' "$w" >"$tmp/word"
+	expect_exit 2 "line 1: ${w%%=*}= takes" "$sched" --budget 1 "$tmp/word"
+done
+expect_exit 2 'no command after --' "$sched" --budget 1 --
+printf 'burst=2 lat_syscall null\n' >"$tmp/burst-ab"
+expect_exit 2 'line 1: once and burst= lines' "$sched" --budget 1 --a '' \
+    --b '' "$tmp/burst-ab"
 printf '# nothing\n' >"$tmp/none"
 expect_exit 2 'no command' "$sched" --budget 1 "$tmp/none"
 expect_exit 2 'no such file|No such file' "$sched" --budget 1 "$tmp/missing"
@@ -52,6 +60,34 @@ if have_jq; then
 fi
 grep -q 'of it measuring' "$tmp/err" ||
 	fail "no timed share on stderr: $(tail -n 2 "$tmp/err")"
+
+# burst=N: each figure the tool announces gets N visits in a row, the
+# next figure after, until the tool ends; visit=MS is passed on.
+printf 'burst=3 visit=2 %s 2\n' "$spin" >"$tmp/burst"
+run env SPIN_NS=2000 "$sched" --budget 1 --stats "$tmp/bst.json" "$tmp/burst"
+if [ "$rc" -ne 0 ]; then
+	fail "a burst line exited $rc: $(head -n 3 "$tmp/err")"
+elif [ "$(awk '$1 == "spin:" && $4 == 3' "$tmp/out" | wc -l)" -ne 2 ]; then
+	fail "two figures of 3 visits each expected: $(cat "$tmp/out")"
+fi
+if have_jq; then
+	jq -e '.visits == 6 and (.figures | length) == 2' "$tmp/bst.json" \
+	    >/dev/null || fail "the burst's stats: $(cat "$tmp/bst.json")"
+fi
+
+# -- TOOL ARGS: that one command is the plan, its words as they are.
+run env SPIN_NS=2000 "$sched" --budget 1 -- "$spin" 1
+[ "$rc" -eq 0 ] && [ "$(grep -c '^spin: ' "$tmp/out")" -eq 1 ] ||
+	fail "-- TOOL ARGS exited $rc: $(cat "$tmp/out" "$tmp/err")"
+
+# A calibration longer than a visit's share keeps its intervals and the
+# visit gets fewer of them (3 at least), so that it lasts --visit.
+if have_jq; then
+	run env ENOUGH=10000 "$sched" --budget 1 -- lat_syscall --json null
+	[ "$rc" -eq 0 ] && jq -e '.repetitions == 3 and .enough_us == 10000' \
+	    "$tmp/out" >/dev/null ||
+		fail "ENOUGH=10000 served: exit $rc: $(cut -c1-300 "$tmp/out")"
+fi
 
 # --outdir: each line's output, messages and exit status apart.
 mkdir "$tmp/od"
@@ -91,6 +127,21 @@ case $rc in
 esac
 grep -q ' 0 worse, 0 better' "$tmp/out" ||
 	fail "an A/A found a change: $(cat "$tmp/out")"
+
+# benchmp-ab --served: the same A/B through benchmp-sched; the options
+# of the rounds are refused, as is a directory prefix.
+run "$bin/benchmp-ab" --served --control --a 'env SPIN_NS=2000' --budget 2 \
+    "$spin"
+case $rc in
+0 | 3) ;;
+*) fail "benchmp-ab --served A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+grep -q ' 0 worse, 0 better' "$tmp/out" ||
+	fail "benchmp-ab --served A/A found a change: $(cat "$tmp/out")"
+expect_exit 2 'not with --served' "$bin/benchmp-ab" --served --control \
+    --a '' --max-rounds 10 "$spin"
+expect_exit 2 'directory prefix' "$bin/benchmp-ab" --served --a "$tmp/" \
+    --b '' "$spin"
 
 # SIGTERM: the scheduler ends within seconds, its tools with it.
 SPIN_NS=2000 "$sched" --budget 600 "$tmp/one" >"$tmp/sig.out" \

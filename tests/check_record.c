@@ -463,6 +463,37 @@ START_TEST(test_overhead_share)
 }
 END_TEST
 
+/*
+ * A figure a tool derived from others (enough_us 0: its samples are values
+ * per operation, not intervals) has no overheads of its own: a share of
+ * null, never flagged, whatever TIMING_O is (cache's levels were flagged
+ * as 95% overhead for a latency of 1 ns against 20 ns of TIMING_O).
+ */
+START_TEST(test_overhead_derived)
+{
+	char *s = NULL;
+	bm_record rec;
+	bm_ctx *ctx;
+	int i;
+
+	record_setup();
+	result.enough_us = 0;
+	for (i = 0; i < NSAMPLES; i++) {
+		samples[i].ns = 1;
+		samples[i].n = 1;
+	}
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_calibration(ctx, BM_CAL_TIMING_O, 0.02),
+	    0);
+	ck_assert_int_eq(bm_record_json(ctx, &rec, &s), 0);
+	ck_assert_msg(strstr(s, "\"overhead_share\":null") != NULL &&
+	    strstr(s, "\"overhead_flagged\":false") != NULL, "%s", s);
+	free(s);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /* The record says which way is better: the tool's word, else the metric's. */
 START_TEST(test_better)
 {
@@ -1238,6 +1269,7 @@ record_suite(void)
 	tcase_add_test(tc, test_large_counts);
 	tcase_add_test(tc, test_with_context);
 	tcase_add_test(tc, test_overhead_share);
+	tcase_add_test(tc, test_overhead_derived);
 	tcase_add_test(tc, test_better);
 	tcase_add_test(tc, test_measured);
 	tcase_add_test(tc, test_bad_arguments);

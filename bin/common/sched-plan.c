@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,28 @@ static void
 plan_line_free(struct sched_line *l)
 {
 	free(l->argv);
+	free(l->path);
 	l->argv = NULL;
+	l->path = NULL;
+}
+
+/*
+ * A tool named without a directory is run from beside this program when
+ * it is there (a build's bin/, or where make install put both), as
+ * benchmp-ab runs its arms' tools.  0, or -1 when out of memory.
+ */
+static int
+plan_resolve(struct sched_line *l)
+{
+	char beside[4096];
+
+	if (strchr(l->argv[0], '/') != NULL ||
+	    ab_beside_self(l->argv[0], beside, sizeof(beside)) != 0)
+		return 0;
+	if ((l->path = strdup(beside)) == NULL)
+		return -1;
+	l->argv[0] = l->path;
+	return 0;
 }
 
 /* Free the plan. */
@@ -35,10 +57,36 @@ sched_plan_free(struct sched_plan *plan)
 }
 
 /*
+ * A count word's value ("burst=3"): an integer from lo to hi; 0, or -1
+ * with a message naming the word.
+ */
+static int
+plan_count(const char *w, size_t skip, double lo, double hi, double *out,
+    char *why, size_t size)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(w + skip, &end);
+	if (errno != 0 || end == w + skip || *end != '\0' ||
+	    !(v >= lo && v <= hi) || v != floor(v)) {
+		snprintf(why, size, "%.*s takes a count from %.0f to %.0f",
+		    (int)skip, w, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
  * Take the scheduler's words off the front of a line: "once" (run the
- * tool to completion, not served), "figures=N" (it serves N figures, one
- * after another) and "threshold=P%" (an A/B's threshold for it).  0, or
- * -1 with a message.
+ * tool to completion between sweeps, not served), "burst=N" (the same,
+ * but served: each figure it announces gets N visits in a row, then the
+ * next), "visit=MS" (its visits' timed length), "figures=N" (it serves
+ * N figures, one after another) and "threshold=P%" (an A/B's threshold
+ * for it; the % may be left out, as in benchmp-ab's plans).  0, or -1
+ * with a message.
  */
 static int
 plan_keywords(struct sched_line *l, char *why, size_t size)
@@ -51,20 +99,25 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 
 		if (strcmp(w, "once") == 0) {
 			l->once = 1;
-		} else if (strncmp(w, "figures=", 8) == 0) {
-			errno = 0;
-			v = strtod(w + 8, &end);
-			if (errno != 0 || *end != '\0' || !(v >= 1 && v <= 1000) ||
-			    v != (unsigned)v) {
-				snprintf(why, size, "figures= takes a count from "
-				    "1 to 1000");
+		} else if (strncmp(w, "burst=", 6) == 0) {
+			if (plan_count(w, 6, 1, SCHED_MAX_BURST, &v, why,
+			    size) != 0)
 				return -1;
-			}
+			l->once = 1;
+			l->burst = (unsigned)v;
+		} else if (strncmp(w, "visit=", 6) == 0) {
+			if (plan_count(w, 6, 1, 10000, &v, why, size) != 0)
+				return -1;
+			l->visit_us = (uint64_t)v * 1000;
+		} else if (strncmp(w, "figures=", 8) == 0) {
+			if (plan_count(w, 8, 1, 1000, &v, why, size) != 0)
+				return -1;
 			l->figures = (unsigned)v;
 		} else if (strncmp(w, "threshold=", 10) == 0) {
 			errno = 0;
 			v = strtod(w + 10, &end);
-			if (errno != 0 || strcmp(end, "%") != 0 ||
+			if (errno != 0 || end == w + 10 ||
+			    (strcmp(end, "%") != 0 && *end != '\0') ||
 			    !(v > 0 && v <= 100)) {
 				snprintf(why, size, "threshold= takes a percentage "
 				    "above 0 and at most 100, as 5%%");
@@ -119,6 +172,11 @@ plan_add(struct sched_plan *plan, char *text, unsigned ln, char *why,
 
 		snprintf(tail, sizeof(tail), "%s", why);
 		snprintf(why, size, "line %u: %s", ln, tail);
+		plan_line_free(&l);
+		return -1;
+	}
+	if (plan_resolve(&l) != 0) {
+		snprintf(why, size, "out of memory");
 		plan_line_free(&l);
 		return -1;
 	}
@@ -197,4 +255,40 @@ sched_plan_read(const char *path, struct sched_plan *plan, char *why,
 	if (rc != 0)
 		sched_plan_free(plan);
 	return rc;
+}
+
+/*
+ * A plan of one command given as words (benchmp-sched ... -- TOOL ARGS):
+ * the scheduler's words may lead, as on a plan's line.  The words are
+ * the caller's, not copied: they must outlive the plan.  0, or -1 with a
+ * message.
+ */
+int
+sched_plan_command(char **argv, size_t argc, struct sched_plan *plan,
+    char *why, size_t size)
+{
+	struct sched_line l;
+
+	memset(plan, 0, sizeof(*plan));
+	memset(&l, 0, sizeof(l));
+	why[0] = '\0';
+	l.figures = 1;
+	if ((l.argv = calloc(argc + 1, sizeof(*l.argv))) == NULL ||
+	    (plan->line = calloc(1, sizeof(*plan->line))) == NULL) {
+		free(l.argv);
+		snprintf(why, size, "out of memory");
+		return -1;
+	}
+	memcpy(l.argv, argv, argc * sizeof(*argv));
+	l.argc = argc;
+	if (plan_keywords(&l, why, size) != 0 || plan_resolve(&l) != 0) {
+		if (why[0] == '\0')
+			snprintf(why, size, "out of memory");
+		plan_line_free(&l);
+		sched_plan_free(plan);
+		return -1;
+	}
+	plan->line[0] = l;
+	plan->n = 1;
+	return 0;
 }

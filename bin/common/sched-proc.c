@@ -57,7 +57,7 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 #endif
 	if (dup2(text, STDOUT_FILENO) < 0)
 		_exit(127);
-	if (!p->once) {
+	if (!p->once || p->burst > 0) {
 		/* Moved out of the way first: dup2 onto 3 may close 4's source. */
 		int i2 = fcntl(in, F_DUPFD, 10), o2 = fcntl(out, F_DUPFD, 10);
 
@@ -65,7 +65,8 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 		    dup2(o2, PROC_SERVE_OUT) < 0)
 			_exit(127);
 		snprintf(env, sizeof(env), "%d,%d,%llu", PROC_SERVE_IN,
-		    PROC_SERVE_OUT, (unsigned long long)visit_us);
+		    PROC_SERVE_OUT, (unsigned long long)(p->visit_us > 0 ?
+		    p->visit_us : visit_us));
 		if (setenv("BENCHMP_SERVE", env, 1) != 0)
 			_exit(127);
 	} else {
@@ -77,7 +78,7 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 }
 
 /*
- * Start process p (served unless once) with its pipes; 0 or -errno.  Its
+ * Start process p (served unless once without burst) with its pipes; 0 or -errno.  Its
  * ends of the pipes are close-on-exec in the scheduler, so that no other
  * tool holds them.
  */
@@ -87,7 +88,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir)
 	int c[2] = { -1, -1 }, r[2] = { -1, -1 }, t[2] = { -1, -1 }, err;
 	pid_t pid;
 
-	if (pipe2(t, O_CLOEXEC) != 0 || (!p->once &&
+	if (pipe2(t, O_CLOEXEC) != 0 || ((!p->once || p->burst > 0) &&
 	    (pipe2(c, O_CLOEXEC) != 0 || pipe2(r, O_CLOEXEC) != 0))) {
 		err = -errno;
 		goto fail;
@@ -107,7 +108,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir)
 	p->cmd = c[1];
 	p->resp = r[0];
 	p->out = t[0];
-	p->state = p->once ? SCHED_P_VISIT : SCHED_P_START;
+	p->state = p->once && p->burst == 0 ? SCHED_P_VISIT : SCHED_P_START;
 	return 0;
 fail:
 	proc_close(&c[0]);

@@ -151,8 +151,27 @@ sched_start(struct sched *s, struct sched_proc *p)
 		return;
 	}
 	p->started = sched_now();
-	(void)sched_wait(s, p, p->once ? SCHED_P_VISIT : SCHED_P_START,
-	    p->once ? 86400 : SCHED_START_S);
+	if (p->once && p->burst == 0)
+		(void)sched_wait(s, p, SCHED_P_VISIT, 86400);
+	else
+		(void)sched_wait(s, p, SCHED_P_START, SCHED_START_S);
+}
+
+/*
+ * Run a burst process (started): each figure it announces gets its
+ * visits in a row and is ended, until it exits or fails.
+ */
+static void
+run_burst(struct sched *s, struct sched_proc *p)
+{
+	unsigned k;
+
+	while (p->state == SCHED_P_IDLE && !s->caught) {
+		for (k = 0; k < p->burst; k++)
+			if (sched_visit(s, p) != 0)
+				return;
+		sched_end(s, p);
+	}
 }
 
 /* Ask p's figure for one visit and wait for it; 0 or -1. */
@@ -346,6 +365,8 @@ run_once_next(struct sched *s)
 		if (s->procs[i].once && s->procs[i].state == SCHED_P_NEW) {
 			t = sched_now();
 			sched_start(s, &s->procs[i]);
+			if (s->procs[i].burst > 0)
+				run_burst(s, &s->procs[i]);
 			s->once_s += sched_now() - t;
 			s->once_ran++;
 			return 1;

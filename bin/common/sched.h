@@ -18,6 +18,8 @@
 #define SCHED_VISIT_S 120.0
 /* A process's wait to announce its first figure (calibration included). */
 #define SCHED_START_S 300.0
+/* The most visits a burst= line gives each figure in a row. */
+#define SCHED_MAX_BURST 100
 /* A process's wait to end once its last figure has ended. */
 #define SCHED_EXIT_S 60.0
 /* The fewest visits a figure is judged on, and paired on in an A/B. */
@@ -69,7 +71,9 @@ struct sched_proc {
 	char **argv;		/* NULL-terminated; argv[0] the program */
 	unsigned line;		/* plan line, from 1 */
 	char arm;		/* 'A', 'B', or 0 outside an A/B */
-	int once;		/* run to completion, not served */
+	int once;		/* run between sweeps, to its end */
+	unsigned burst;		/* once: served, each figure this many visits in a row */
+	uint64_t visit_us;	/* its visits' timed length, 0: the run's */
 	unsigned figures;	/* figures the plan says it serves */
 	pid_t pid;
 	int cmd, resp, out;	/* its pipes, -1 when closed */
@@ -88,7 +92,10 @@ struct sched_proc {
 struct sched_line {
 	char **argv;
 	size_t argc;
+	char *path;		/* the tool's path beside this program, or NULL */
 	int once;
+	unsigned burst;
+	uint64_t visit_us;
 	unsigned figures;
 	double threshold;	/* A/B: this line's, or 0: the default */
 };
@@ -102,6 +109,9 @@ struct sched_plan {
 /* sched-plan.c: read a plan file ("-": stdin); 0 or a message in why. */
 int sched_plan_read(const char *path, struct sched_plan *plan, char *why,
     size_t size);
+/* A plan of one command, its words taken as they are (not split). */
+int sched_plan_command(char **argv, size_t argc, struct sched_plan *plan,
+    char *why, size_t size);
 void sched_plan_free(struct sched_plan *plan);
 
 /* sched-proc.c: processes and their pipes. */
@@ -128,6 +138,8 @@ struct sched_opts {
 	int json;
 	int allow_undecided;
 	const char *plan;
+	char **command;		/* -- TOOL ARGS: the plan's one command */
+	size_t ncommand;
 	const char *stats;	/* --stats FILE */
 	const char *outdir;	/* --outdir DIR: each line's output apart */
 	const char *a, *b;	/* A/B prefixes, or NULL */
