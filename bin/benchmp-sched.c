@@ -292,6 +292,7 @@ sched_build(struct sched *s)
 			p->arm = arms == 2 ? (char)('A' + k) : 0;
 			p->once = l->once;
 			p->burst = l->burst;
+			p->restart = l->restart;
 			p->visit_us = l->visit_us;
 			p->figures = l->figures;
 			p->cmd = p->resp = p->out = -1;
@@ -581,10 +582,14 @@ main(int argc, char **argv)
 	} else if (sched_plan_read(s.o.plan, &s.plan, why, sizeof(why)) != 0) {
 		sched_usage_error("plan %s: %s", s.o.plan, why);
 	}
-	for (i = 0; s.o.a != NULL && i < s.plan.n; i++)
-		if (s.plan.line[i].once)
+	for (i = 0; i < s.plan.n; i++) {
+		if (s.o.a != NULL && s.plan.line[i].once)
 			sched_usage_error("plan line %zu: once and burst= lines "
 			    "run alone, they cannot be paired in an A/B", i + 1);
+		if (s.o.a == NULL && s.plan.line[i].restart)
+			sched_usage_error("plan line %zu: restart is for an "
+			    "A/B", i + 1);
+	}
 	sched_build(&s);
 	sched_signals(&s);
 	/*

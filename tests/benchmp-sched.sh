@@ -128,6 +128,29 @@ esac
 grep -q ' 0 worse, 0 better' "$tmp/out" ||
 	fail "an A/A found a change: $(cat "$tmp/out")"
 
+# restart: both arms' tools started afresh for every pair of visits,
+# each going on with its figure; refused outside an A/B and for a line
+# of several figures.
+printf 'restart %s\n' "$spin" >"$tmp/restart"
+run "$sched" --budget 2 --json --a 'env SPIN_NS=2000 SPIN_SAY=1' \
+    --b 'env SPIN_NS=2000 SPIN_SAY=1' "$tmp/restart"
+case $rc in
+0 | 3) ;;
+*) fail "a restart A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+if have_jq; then
+	pairs=$(jq -r '.pairs' "$tmp/out")
+	starts=$(grep -c '^serve-spin: started' "$tmp/err")
+	[ "$pairs" -ge 5 ] && [ "$starts" -eq $((2 * pairs)) ] ||
+		fail "restart: $starts starts for $pairs pairs: $(cat "$tmp/out")"
+	jq -e '.verdict != "worse" and .verdict != "better"' "$tmp/out" \
+	    >/dev/null || fail "a restart A/A found a change: $(cat "$tmp/out")"
+fi
+expect_exit 2 'line 1: restart is for an A/B' "$sched" --budget 1 "$tmp/restart"
+printf 'restart figures=2 %s 2\n' "$spin" >"$tmp/restart2"
+expect_exit 2 'line 1: restart is for a line of one' "$sched" --budget 1 \
+    --a '' --b '' "$tmp/restart2"
+
 # benchmp-ab --served: the same A/B through benchmp-sched; the options
 # of the rounds are refused, as is a directory prefix.
 run "$bin/benchmp-ab" --served --control --a 'env SPIN_NS=2000' --budget 2 \

@@ -137,13 +137,15 @@ expect_json() {
 		fail "'$*': jq '$filter' is not true for $(cut -c1-300 "$tmp/out")"
 }
 
-# no_children: no tool process started by this script is left running.
+# no_children: no tool process (or benchmp-sched, benchmp-ab) started by
+# this script is left running.
 # The tools and their forked workers inherit BENCHMP_TEST_TAG; processes
 # of other test scripts running in parallel carry another tag.
 no_children() {
 	sleep 0.1
 	left=
-	for p in $(pgrep 'lat_|bw_|enough|timing_o|loop_o' 2>/dev/null); do
+	for p in $(pgrep 'lat_|bw_|enough|timing_o|loop_o|benchmp-' \
+	    2>/dev/null); do
 		[ "$p" = $$ ] && continue
 		if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
 		    grep -qx "BENCHMP_TEST_TAG=$$"; then

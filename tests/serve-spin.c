@@ -57,6 +57,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "serve-spin: %s\n", bm_strerror(rc));
 		return 1;
 	}
+	/* SPIN_SAY: say on stderr that it started (a restart's test). */
+	if (getenv("SPIN_SAY") != NULL)
+		fprintf(stderr, "serve-spin: started\n");
 	bm_options_init(&o);
 	memset(&b, 0, sizeof(b));
 	b.benchmark = spin_bench;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "sched.h"
 
@@ -85,9 +86,38 @@ pair_add(struct sched_pair *pr, double a, double b)
 }
 
 /*
+ * Start process p again, after its figure ended and it exited, and wait
+ * for it to announce the same figure (sched_newfig goes on with it).
+ * 0, or -1 when it failed.
+ */
+static int
+pair_restart(struct sched *s, struct sched_proc *p)
+{
+	struct sched_fig *f = p->cur;
+
+	sched_end(s, p);
+	if (p->state != SCHED_P_GONE || !WIFEXITED(p->status) ||
+	    WEXITSTATUS(p->status) != 0)
+		return -1;
+	sched_start(s, p);
+	if (p->state != SCHED_P_IDLE || p->cur != f) {
+		if (p->why[0] == '\0')
+			snprintf(p->why, sizeof(p->why), "started again, it "
+			    "did not serve its figure");
+		sched_proc_kill(p, SIGKILL);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Visit both arms of pair pr back to back, in a random order, pair the
  * two medians, and look: a pair settles when its interval at 1 -
- * SCHED_LOOK_ALPHA / pairs decides.  0, or -1 when an arm failed.
+ * SCHED_LOOK_ALPHA / pairs decides.  A restart line's two processes are
+ * started again before every pair but the first: what is fixed for a
+ * process (its address-space layout, set at exec) then varies between
+ * pairs as it does between benchmp-ab's rounds, not with the arm.  0,
+ * or -1 when an arm failed.
  */
 int
 sched_pair_visit(struct sched *s, struct sched_pair *pr)
@@ -96,6 +126,10 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	bm__paired st;
 	double level;
 
+	if (first->restart && pr->fa->visits > 0 &&
+	    (pair_restart(s, pr->fa->p) != 0 ||
+	    pair_restart(s, pr->fb->p) != 0))
+		return -1;
 	if (rand() & 1) {
 		first = pr->fb->p;
 		second = pr->fa->p;

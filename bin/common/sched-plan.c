@@ -84,7 +84,8 @@ plan_count(const char *w, size_t skip, double lo, double hi, double *out,
  * tool to completion between sweeps, not served), "burst=N" (the same,
  * but served: each figure it announces gets N visits in a row, then the
  * next), "visit=MS" (its visits' timed length), "figures=N" (it serves
- * N figures, one after another) and "threshold=P%" (an A/B's threshold
+ * N figures, one after another), "restart" (an A/B's tool started
+ * afresh in both arms for every pair of visits) and "threshold=P%" (an A/B's threshold
  * for it; the % may be left out, as in benchmp-ab's plans).  0, or -1
  * with a message.
  */
@@ -99,6 +100,8 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 
 		if (strcmp(w, "once") == 0) {
 			l->once = 1;
+		} else if (strcmp(w, "restart") == 0) {
+			l->restart = 1;
 		} else if (strncmp(w, "burst=", 6) == 0) {
 			if (plan_count(w, 6, 1, SCHED_MAX_BURST, &v, why,
 			    size) != 0)
@@ -132,6 +135,11 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 	}
 	if (l->argc == 0) {
 		snprintf(why, size, "no command after the scheduler's words");
+		return -1;
+	}
+	if (l->restart && (l->once || l->figures > 1)) {
+		snprintf(why, size, "restart is for a line of one served "
+		    "figure");
 		return -1;
 	}
 	return 0;

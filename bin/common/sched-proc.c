@@ -171,7 +171,8 @@ proc_line(struct sched_proc *p, char *line,
 	}
 	if (sscanf(line, "visit %u %u %lf %lf %lf", &seq, &visit, &med,
 	    &timed, &wall) == 5 && p->state == SCHED_P_VISIT &&
-	    p->cur != NULL && seq == p->cur->seq && visit == p->cur->visits) {
+	    p->cur != NULL && seq == p->cur->seq &&
+	    visit + p->cur->vbase == p->cur->visits) {
 		struct sched_fig *f = p->cur;
 		double *grown = realloc(f->med, (f->visits + 1) * sizeof(*grown));
 

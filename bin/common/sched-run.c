@@ -61,7 +61,16 @@ sched_newfig(void *arg, struct sched_proc *p, unsigned seq)
 {
 	struct sched *s = arg;
 	struct sched_fig *f, **grown;
+	size_t i;
 
+	/* A process started again (restart) goes on with its figure. */
+	for (i = 0; i < s->nf; i++)
+		if (s->figs[i]->p == p && s->figs[i]->seq == seq) {
+			f = s->figs[i];
+			f->done = 0;
+			f->vbase = f->visits;
+			return f;
+		}
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	if ((grown = realloc(s->figs, (s->nf + 1) * sizeof(*grown))) == NULL) {

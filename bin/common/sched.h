@@ -62,6 +62,7 @@ struct sched_fig {
 	unsigned visits;
 	double *med;		/* each visit's median time per operation */
 	double wall_ns, timed_ns;	/* over its visits */
+	unsigned vbase;		/* visits before its process's (a restart) */
 	int done;		/* ended */
 	unsigned pair;		/* A/B: the pair it belongs to, + 1 */
 };
@@ -73,6 +74,7 @@ struct sched_proc {
 	char arm;		/* 'A', 'B', or 0 outside an A/B */
 	int once;		/* run between sweeps, to its end */
 	unsigned burst;		/* once: served, each figure this many visits in a row */
+	int restart;		/* A/B: a fresh process for every visit */
 	uint64_t visit_us;	/* its visits' timed length, 0: the run's */
 	unsigned figures;	/* figures the plan says it serves */
 	pid_t pid;
@@ -94,6 +96,7 @@ struct sched_line {
 	size_t argc;
 	char *path;		/* the tool's path beside this program, or NULL */
 	int once;
+	int restart;
 	unsigned burst;
 	uint64_t visit_us;
 	unsigned figures;
