@@ -26,7 +26,7 @@ static void
 sched_usage_line(FILE *f)
 {
 	fprintf(f, "usage: %s [--budget S] [--visit MS] [--fresh-every N] "
-	    "[--max-visits N]\n       [--precision P] [--seed N] "
+	    "[--max-visits N]\n       [--memory MB] [--precision P] [--seed N] "
 	    "[--progress|--quiet] [--stats FILE]\n"
 	    "       [--outdir DIR]\n"
 	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
@@ -79,6 +79,10 @@ sched_help(void)
 	    "  --fresh-every N   fresh workers every N visits (default 10, "
 	    "4 in an A/B;\n                    0 never)\n"
 	    "  --max-visits N    end a figure after N visits (default 400)\n"
+	    "  --memory MB       the figures held set up hold at most MB, "
+	    "the least\n                    recently visited let go first "
+	    "(default: half of\n                    MemAvailable; 0 no "
+	    "bound)\n"
 	    "  --precision P     end a figure once its interval is within "
 	    "+-P%%\n"
 	    "  --seed N          the order's seed (default: the time)\n"
@@ -100,6 +104,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ "visit", required_argument, NULL, 'v' },
 		{ "fresh-every", required_argument, NULL, 'f' },
 		{ "max-visits", required_argument, NULL, 'm' },
+		{ "memory", required_argument, NULL, 'M' },
 		{ "precision", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -116,7 +121,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sched_opts *o = &s->o;
-	int c, fresh_set = 0;
+	int c, fresh_set = 0, memory_set = 0;
 
 	o->budget = 90;
 	o->visit_us = 20000;
@@ -142,6 +147,11 @@ sched_options(struct sched *s, int argc, char **argv)
 		case 'm':
 			o->max_visits = (unsigned)sched_number("--max-visits",
 			    optarg, SCHED_MIN_VISITS, 1000000);
+			break;
+		case 'M':
+			o->memory_kb = sched_number("--memory", optarg, 0,
+			    1e9) * 1024;
+			memory_set = 1;
 			break;
 		case 'p':
 			o->precision = sched_number("--precision", optarg,
@@ -210,6 +220,9 @@ sched_options(struct sched *s, int argc, char **argv)
 	o->plan = optind < argc ? argv[optind] : "-";
 	if (o->progress < 0)
 		o->progress = isatty(STDERR_FILENO);
+	/* Half of what the machine has free now, unless told. */
+	if (!memory_set)
+		o->memory_kb = sched_mem_available_kb() / 2;
 }
 
 /* The signal handler: note the first signal and wake the loop. */
@@ -440,9 +453,10 @@ sched_write_stats(const struct sched *s)
 	if (f == NULL)
 		return -1;
 	fprintf(f, "{\"wall_s\":%.3f,\"timed_s\":%.3f,\"visits\":%u,"
-	    "\"budget_s\":%g,\"visit_us\":%llu,\"figures\":[", s->wall,
-	    s->timed_ns / 1e9, s->visits, s->o.budget,
-	    (unsigned long long)s->o.visit_us);
+	    "\"budget_s\":%g,\"visit_us\":%llu,\"memory_mb\":%.0f,"
+	    "\"releases\":%u,\"figures\":[", s->wall, s->timed_ns / 1e9,
+	    s->visits, s->o.budget, (unsigned long long)s->o.visit_us,
+	    s->o.memory_kb / 1024, s->releases);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
 		    "\"visits\":%u,\"timed_s\":%.4f,\"wall_s\":%.4f}",

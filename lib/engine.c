@@ -1325,6 +1325,18 @@ engine_serve(struct engine *e)
 		if ((rc = bm__serve_next(e->ctx, &cmd)) != 0 ||
 		    cmd == BM__SERVE_END)
 			break;
+		while (cmd == BM__SERVE_RELEASE && rc == 0) {
+			if (e->nw > 0) {
+				rc = engine_finish(e, 1);
+				engine_forget(e);
+			}
+			if (rc == 0)
+				rc = bm__serve_say(e->ctx, "released %u", seq);
+			if (rc == 0)
+				rc = bm__serve_next(e->ctx, &cmd);
+		}
+		if (rc != 0 || cmd == BM__SERVE_END)
+			break;
 		t0 = bm__deadline_now();
 		timed0 = e->res->interference.timed_s;
 		rc = engine_visit(e, cmd == BM__SERVE_FRESH);

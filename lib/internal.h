@@ -300,6 +300,7 @@ struct bm__serve {
 enum bm__serve_cmd {
 	BM__SERVE_VISIT = 1,	/* measure one visit on the kept workers */
 	BM__SERVE_FRESH,	/* the same on fresh workers */
+	BM__SERVE_RELEASE,	/* let the workers go: the next visit is fresh */
 	BM__SERVE_END		/* no more visits: report the figure */
 };
 

@@ -8,8 +8,12 @@
  *
  *   tool to scheduler   figure SEQ PARALLEL REPETITIONS ENOUGH_US
  *                       visit SEQ VISIT MEDIAN_NS TIMED_NS WALL_NS
- *   scheduler to tool   visit | fresh | end
+ *                       released SEQ
+ *   scheduler to tool   visit | fresh | release | end
  *
+ * "release" lets the figure's workers go (their memory with them); its
+ * next visit starts fresh ones.  The scheduler so keeps the working set
+ * of the figures it holds within the machine.
  * MEDIAN_NS is the visit's median time per operation; TIMED_NS the time
  * inside its timed intervals and WALL_NS the visit's wall time.
  */
@@ -128,6 +132,8 @@ serve_word(const char *line)
 		return BM__SERVE_VISIT;
 	if (strcmp(line, "fresh") == 0)
 		return BM__SERVE_FRESH;
+	if (strcmp(line, "release") == 0)
+		return BM__SERVE_RELEASE;
 	if (strcmp(line, "end") == 0)
 		return BM__SERVE_END;
 	return 0;

@@ -89,6 +89,21 @@ if have_jq; then
 		fail "ENOUGH=10000 served: exit $rc: $(cut -c1-300 "$tmp/out")"
 fi
 
+# --memory: figures held set up past the bound let the least recently
+# visited go (released), and their next visit starts fresh workers; 0 is
+# no bound.
+printf 'bw_mem 16m rd\nbw_mem 16m wr\n' >"$tmp/mem"
+expect_exit 2 'memory' "$sched" --memory -1 "$tmp/mem"
+if have_jq; then
+	run "$sched" --budget 2 --memory 20 --stats "$tmp/mem.json" "$tmp/mem"
+	[ "$rc" -eq 0 ] && [ "$(grep -c '^[0-9]' "$tmp/out")" -eq 2 ] &&
+	    jq -e '.memory_mb == 20 and .releases > 0' "$tmp/mem.json" \
+	    >/dev/null || fail "--memory 20: exit $rc: $(cat "$tmp/mem.json" "$tmp/out")"
+	run "$sched" --budget 1 --memory 0 --stats "$tmp/mem.json" "$tmp/mem"
+	[ "$rc" -eq 0 ] && jq -e '.releases == 0' "$tmp/mem.json" \
+	    >/dev/null || fail "--memory 0: exit $rc: $(cat "$tmp/mem.json")"
+fi
+
 # --outdir: each line's output, messages and exit status apart.
 mkdir "$tmp/od"
 printf '%s\nno-such-tool-here\n' "$spin" >"$tmp/plan2"

@@ -187,6 +187,12 @@ proc_line(struct sched_proc *p, char *line,
 		p->state = SCHED_P_IDLE;
 		return;
 	}
+	if (sscanf(line, "released %u", &seq) == 1 &&
+	    p->state == SCHED_P_RELEASE && p->cur != NULL &&
+	    seq == p->cur->seq) {
+		p->state = SCHED_P_IDLE;
+		return;
+	}
 	proc_bad(p, "an unexpected line on the serve pipe");
 }
 

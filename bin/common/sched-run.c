@@ -102,7 +102,7 @@ sched_pump(struct sched *s, int ms)
  * Wait until p leaves state from (or is gone, or a signal came), at most
  * limit seconds; then it is killed.  0 when it left the state.
  */
-static int
+int
 sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
     double limit)
 {
@@ -192,6 +192,9 @@ sched_visit(struct sched *s, struct sched_proc *p)
 	    f->visits % s->o.fresh_every == 0;
 	double timed = f->timed_ns;
 
+	if (fresh)
+		p->held = 0;
+	sched_mem_room(s, p);
 	if (sched_proc_send(p, fresh ? "fresh\n" : "visit\n") != 0)
 		return -1;
 	p->state = SCHED_P_VISIT;
@@ -200,6 +203,7 @@ sched_visit(struct sched *s, struct sched_proc *p)
 		return -1;
 	s->visits++;
 	s->timed_ns += f->timed_ns - timed;
+	sched_mem_note(s, p);
 	return 0;
 }
 
@@ -209,6 +213,7 @@ sched_end(struct sched *s, struct sched_proc *p)
 {
 	if (p->cur != NULL)
 		p->cur->done = 1;
+	p->held = 0;
 	if (sched_proc_send(p, "end\n") != 0)
 		return;
 	p->state = SCHED_P_END;

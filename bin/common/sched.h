@@ -51,6 +51,7 @@ enum sched_state {
 	SCHED_P_START,		/* started, its first figure not announced */
 	SCHED_P_IDLE,		/* a figure announced, waiting for a visit */
 	SCHED_P_VISIT,		/* a visit asked for, not answered yet */
+	SCHED_P_RELEASE,	/* its workers asked to go, not answered yet */
 	SCHED_P_END,		/* its figure ended, the next not announced */
 	SCHED_P_GONE		/* exited (and reaped) */
 };
@@ -86,6 +87,9 @@ struct sched_proc {
 	char *text;		/* what it printed on stdout */
 	size_t tlen, tcap;
 	struct sched_fig *cur;	/* the figure it serves now */
+	int held;		/* its figure's workers are set up */
+	double rss_kb;		/* their memory when last measured */
+	double last_visit;	/* when it was last visited (s) */
 	double started;		/* when it was started (s) */
 	char why[160];		/* a protocol failure, or "" */
 };
@@ -134,6 +138,7 @@ struct sched_opts {
 	uint64_t visit_us;
 	unsigned fresh_every;	/* visits on one worker set, 0: never new */
 	unsigned max_visits;	/* the most visits a figure gets */
+	double memory_kb;	/* the most the held figures may hold, 0: all */
 	double precision;	/* 0, or the interval's half width sought */
 	double threshold;	/* A/B */
 	unsigned long seed;
@@ -178,6 +183,7 @@ struct sched {
 	double timed_ns;
 	double once_s;		/* the time the processes run once took */
 	unsigned once_ran;
+	unsigned releases;	/* figures' workers let go for memory */
 };
 
 /* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
@@ -189,6 +195,12 @@ int sched_run(struct sched *s);
 void sched_start(struct sched *s, struct sched_proc *p);
 int sched_visit(struct sched *s, struct sched_proc *p);
 void sched_end(struct sched *s, struct sched_proc *p);
+/* sched-mem.c: the figures' memory kept within --memory. */
+double sched_mem_available_kb(void);
+void sched_mem_room(struct sched *s, struct sched_proc *p);
+void sched_mem_note(struct sched *s, struct sched_proc *p);
+int sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
+    double limit);
 /* sched-pair.c: an A/B's pairs, their looks and final verdicts. */
 int sched_pair_visit(struct sched *s, struct sched_pair *pr);
 void sched_pair_finish(struct sched *s);
