@@ -35,8 +35,7 @@ figure_aggregate(const bm_record *rec, double *x, const unsigned *round)
 {
 	const bm_result *r = rec->result;
 	unsigned np = r->processes > 0 ? r->processes : 1;
-	bm_stats proc, within;
-	double *med, agg;
+	double *med, median, agg;
 	size_t i;
 	int rc;
 
@@ -44,7 +43,9 @@ figure_aggregate(const bm_record *rec, double *x, const unsigned *round)
 		return 0;
 	if ((med = malloc(np * sizeof *med)) == NULL)
 		return -ENOMEM;
-	rc = bm_stats_levels(x, round, r->nsamples, np, &proc, &within, med);
+	/* The rounds' medians alone: the statistics come after the scaling. */
+	if ((rc = bm__stats_medians(x, round, r->nsamples, np, med)) == 0)
+		rc = bm__stats_median(med, np, &median);
 	for (i = 0; rc == 0 && i < r->nsamples; i++) {
 		/* x = scale / ns per op, and ops per s = 1e9 / ns per op. */
 		if (r->process_ops_per_s != NULL) {
@@ -60,8 +61,8 @@ figure_aggregate(const bm_record *rec, double *x, const unsigned *round)
 		 * keep their spread.
 		 */
 		agg = rec->scale * r->ops_per_s / 1e9;
-		if (proc.median > 0 && isfinite(agg))
-			x[i] *= agg / proc.median;
+		if (median > 0 && isfinite(agg))
+			x[i] *= agg / median;
 	}
 	free(med);
 	return rc;
@@ -107,16 +108,16 @@ bm__figure_levels(struct bm__figure *f, const double *v,
 }
 
 /*
- * The statistics of a record's samples in its unit: each sample
- * converted, a rate of several workers scaled to its rounds' aggregates
- * (figure_aggregate).  0, BM_ERANGE without samples, or -ENOMEM.
+ * A record's samples in its unit into f->x and their rounds into
+ * f->round: each sample converted, a rate of several workers scaled to
+ * its rounds' aggregates (figure_aggregate).  0, BM_ERANGE without
+ * samples, or -ENOMEM.
  */
-int
-bm__figure_record(struct bm__figure *f, const bm_record *rec)
+static int
+figure_values(struct bm__figure *f, const bm_record *rec)
 {
 	const bm_result *r = rec->result;
 	size_t i;
-	int rc;
 
 	memset(f, 0, sizeof *f);
 	if (r->nsamples == 0 || r->samples == NULL)
@@ -132,9 +133,79 @@ bm__figure_record(struct bm__figure *f, const bm_record *rec)
 		    (double)r->samples[i].n);
 		f->round[i] = r->samples[i].process;
 	}
-	if ((rc = figure_aggregate(rec, f->x, f->round)) != 0)
+	return figure_aggregate(rec, f->x, f->round);
+}
+
+/*
+ * The statistics of a record's samples in its unit (figure_values).
+ * 0, BM_ERANGE without samples, or -ENOMEM.
+ */
+int
+bm__figure_record(struct bm__figure *f, const bm_record *rec)
+{
+	int rc;
+
+	if ((rc = figure_values(f, rec)) != 0)
 		return rc;
 	return figure_compute(f);
+}
+
+/*
+ * Whether a record's figure is shown as its best process: one with
+ * enough processes and no agreement rule (a sweep-derived figure keeps
+ * the median, which repeats as well there).
+ */
+static int
+figure_has_robust(const bm_record *rec)
+{
+	return rec->agreement == BM_AGREEMENT_NONE &&
+	    rec->result->processes >= BM__ROBUST_MIN;
+}
+
+/*
+ * The value a record shows, picked from its rounds' medians without the
+ * rest of its statistics (those are computed once, when the record is
+ * decided: bm__record_decide): with best 1 the best process (higher or
+ * lower as rec->better says) where the figure has one, else the median
+ * of the rounds' medians, the same numbers bm__figure_record() and
+ * bm__figure_robust() give.  1 for the best process, 0 for the median,
+ * BM_ERANGE without samples, or -ENOMEM.
+ */
+int
+bm__figure_value(const bm_record *rec, int best, double *out)
+{
+	struct bm__figure f;
+	bm__robust rb;
+	double median;
+	int rc;
+
+	if ((rc = figure_values(&f, rec)) == 0 &&
+	    (f.med = malloc(f.nr * sizeof *f.med)) == NULL)
+		rc = -ENOMEM;
+	if (rc == 0 && (rc = bm__stats_medians(f.x, f.round, f.n, f.nr,
+	    f.med)) == 0)
+		rc = bm__stats_median(f.med, f.nr, &median);
+	if (rc == 0 && best && figure_has_robust(rec) &&
+	    (rec->better == BM_BETTER_LOWER ||
+	    rec->better == BM_BETTER_HIGHER)) {
+		rc = bm__stats_robust_med(f.med, f.nr, median,
+		    rec->better == BM_BETTER_HIGHER, BM__ROBUST_FLOOR,
+		    BM__PRECISION_DEFAULT, &rb);
+		if (rc == 0) {
+			*out = rb.value;
+			rc = 1;
+		} else if (rc == BM_ERANGE) {
+			rc = 0;
+		}
+		if (rc != 0) {
+			bm__figure_free(&f);
+			return rc;
+		}
+	}
+	if (rc == 0)
+		*out = median;
+	bm__figure_free(&f);
+	return rc;
 }
 
 /* Release what a figure holds. */
@@ -160,11 +231,8 @@ int
 bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
     int higher, double precision, bm__robust *out)
 {
-	const bm_result *r = rec->result;
-
-	if (rec->agreement != BM_AGREEMENT_NONE ||
-	    r->processes < BM__ROBUST_MIN)
+	if (!figure_has_robust(rec))
 		return BM_ERANGE;
-	return bm__stats_robust(f->x, f->round, f->n, r->processes, higher,
+	return bm__stats_robust_med(f->med, f->nr, f->proc.median, higher,
 	    BM__ROBUST_FLOOR, precision, out);
 }

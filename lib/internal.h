@@ -738,6 +738,12 @@ int bm__figure_levels(struct bm__figure *f, const double *v,
     const unsigned *round, size_t n, unsigned nr);
 void bm__figure_free(struct bm__figure *f);
 /*
+ * The value a record shows, from its rounds' medians alone (figure.c):
+ * the best process (with best 1, where there is one: 1) or the median of
+ * the rounds' medians (0); BM_ERANGE without samples, or -ENOMEM.
+ */
+int bm__figure_value(const bm_record *rec, int best, double *out);
+/*
  * A record's robust figure over its figure f (bm__figure_record): the
  * best process (higher: higher is better),
  * its interval and flags (bm__stats_robust); BM_ERANGE when it has none.
@@ -748,11 +754,11 @@ int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
 
 /*
  * Append a figure's statistics as the members of a record from ,"median"
- * to "process_samples" (record.c); flagged as rec_flagged gives it (0:
- * the interval decides whether the figure is noisy).
+ * to "process_samples" (record.c), with noisy, its decided flag
+ * (bm__figure_noisy): the writer formats, it does not judge.
  */
 void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
-    int flagged, const struct bm__robust *rb);
+    int noisy, const struct bm__robust *rb);
 
 /*
  * The least half-width of a figure's interval, relative to its median:
@@ -813,6 +819,59 @@ void bm__record_robust(struct bm__json *b, const bm__robust *rb);
 int bm__stats_robust(const double *v, const unsigned *round, size_t n,
     unsigned nr, int higher, double floor, double precision,
     bm__robust *out);
+/*
+ * The same from nr rounds' medians med and their median (bm_stats_levels
+ * gives both), for a figure whose statistics are computed already.
+ */
+int bm__stats_robust_med(const double *med, unsigned nr, double median,
+    int higher, double floor, double precision, bm__robust *out);
+/*
+ * The median of n values (bm__stats_median), and each of nr rounds'
+ * medians (bm__stats_medians): the numbers bm_stats_levels() gives, for
+ * a caller that needs no more.  0, BM_ERANGE or -ENOMEM.
+ */
+int bm__stats_median(const double *v, size_t n, double *out);
+int bm__stats_medians(const double *v, const unsigned *round, size_t n,
+    unsigned nr, double *med);
+
+/*
+ * Whether a figure f (its robust figure rb, or NULL) is noisy, and why
+ * (BM_NOISY_* into *reasons, which may be NULL), given flagged, the
+ * record's judgement: 1 flags it (with its own reasons), -1 leaves it to
+ * the agreement rule alone, 0 to the interval (record-decide.c).
+ */
+int bm__figure_noisy(const struct bm__figure *f, int flagged,
+    const bm__robust *rb, unsigned *reasons);
+
+/*
+ * A record decided (record-decide.c): everything its JSON and its line
+ * show beyond the record's own fields, computed once.  has_figure 0: no
+ * samples (then f is empty, the interval NAN and the figure not noisy).
+ */
+struct bm_decision {
+	const bm_ctx *ctx;
+	const bm_record *rec;
+	const char *better;	/* "lower", "higher" or "none" */
+	int has_figure;
+	struct bm__figure f;	/* its statistics in its unit */
+	int has_robust;		/* 1: shown as rb, its best process */
+	bm__robust rb;
+	int flagged;		/* the judgement, as bm__figure_noisy takes */
+	int noisy;
+	unsigned reasons;	/* BM_NOISY_* */
+	double lo, hi;		/* the interval shown, NAN without one */
+	int overhead_flagged;
+	double overhead_share;
+};
+/*
+ * Decide rec into d (record-decide.c); 0 or -ENOMEM.  Release d with
+ * bm__decision_release either way.
+ */
+int bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
+    const bm_record *rec);
+void bm__decision_release(struct bm_decision *d);
+/* 0 when a record can be formatted, else -EINVAL (record.c). */
+int bm__record_check(const bm_record *rec);
 
 /*
  * Values from rounds as a record shows them (stats-json.c, for

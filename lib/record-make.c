@@ -54,48 +54,23 @@ make_start(bm_record *rec, const char *tool, const char *case_name,
 }
 
 /*
- * The median of a record's samples in its unit over their rounds, as its
- * JSON shows it (bm__figure_record): for a rate (one worker's) with an
- * even count of rounds or intervals the inverse of the median time is not
- * the median rate.  0, BM_ERANGE without samples, or -ENOMEM.
+ * The figure a record shows (bm__figure_value): its best process where
+ * it has one (1), else with median 1 the median of its rounds' medians,
+ * as its JSON shows it: for a rate (one worker's) with an even count of
+ * rounds or intervals the inverse of the median time is not the median
+ * rate (0).  Its statistics are not computed here but once, when the
+ * record is decided (bm__record_decide).  BM_ERANGE without samples, or
+ * -ENOMEM.
  */
 static int
-make_median(const bm_record *rec, double *out)
+make_value(const bm_record *rec, int median, double *out)
 {
-	struct bm__figure f;
+	double v;
 	int rc;
 
-	if ((rc = bm__figure_record(&f, rec)) == 0)
-		*out = f.proc.median;
-	bm__figure_free(&f);
+	if ((rc = bm__figure_value(rec, 1, &v)) == 1 || (rc == 0 && median))
+		*out = v;
 	return rc;
-}
-
-/*
- * A record's robust figure (the best process, bm__stats_robust) into
- * *out, where it has one: the one number its line, its JSON and every
- * summary show.  rec->better must be set.  1 when there is one, 0 when
- * not (the figure is the median then), or an error.
- */
-static int
-make_robust(const bm_record *rec, double *out)
-{
-	struct bm__figure f;
-	bm__robust rb;
-	int rc;
-
-	if (rec->better != BM_BETTER_LOWER && rec->better != BM_BETTER_HIGHER)
-		return 0;
-	if ((rc = bm__figure_record(&f, rec)) == 0) {
-		rc = bm__figure_robust(&f, rec, rec->better ==
-		    BM_BETTER_HIGHER, BM__PRECISION_DEFAULT, &rb);
-		if (rc == 0) {
-			*out = rb.value;
-			rc = 1;
-		}
-	}
-	bm__figure_free(&f);
-	return rc == BM_ERANGE ? 0 : rc;
 }
 
 /* Fill a latency record: the time of one of ops parts, less offset_ns. */
@@ -117,7 +92,7 @@ bm_record_latency_per(bm_record *rec, const char *tool,
 	rec->offset = offset_ns * u->per_ns / ops;
 	rec->inverse = 0;
 	/* Without a robust figure, as the tools always computed it. */
-	if (make_robust(rec, &rec->value) != 1)
+	if (make_value(rec, 0, &rec->value) != 1)
 		rec->value = (r->per_op_ns.median - offset_ns) / ops / u->ns;
 	return 0;
 }
@@ -152,13 +127,10 @@ make_per_second(bm_record *rec, const char *tool, const char *case_name,
 	rec->inverse = 1;
 	/*
 	 * The value is the figure the record's statistics give: the best
-	 * round's (make_robust), or their median; with several workers
-	 * each round is their aggregate (see bm__figure_record).
+	 * round's, or their median (make_value); with several workers each
+	 * round is their aggregate (see bm__figure_record).
 	 */
-	rc = make_robust(rec, &rec->value);
-	if (rc == 0)
-		rc = make_median(rec, &rec->value);
-	else if (rc == 1)
+	if ((rc = make_value(rec, 1, &rec->value)) == 1)
 		rc = 0;
 	if (rc == BM_ERANGE) {
 		rec->value = r->parallel != 1 ? r->ops_per_s * items / per_s :
@@ -255,7 +227,7 @@ bm_record_join(bm_record *rec, bm_result *all, const bm_result *parts,
 	 * The median of every part's rounds: the ranks' figures are each
 	 * their own best, and the job's is the middle of all their rounds.
 	 */
-	if ((rc = make_median(rec, &rec->value)) != 0)
+	if ((rc = bm__figure_value(rec, 0, &rec->value)) != 0)
 		bm_result_free(all);
 	return rc;
 }

@@ -48,13 +48,10 @@ rec_modes(struct rec_buf *b, const bm_stats *st)
 /*
  * Append the interval of st, widened to floor times the median on each
  * side when floor is not 0 (then with the floor and the statistical
- * interval), what it covers, and its two flags: noisy also when flagged
- * is 1 (the figure's processes disagreed or it contradicts the machine),
- * and only then when flagged is -1 (the agreement rule judged it).
+ * interval), what it covers, and its two flags, noisy as decided.
  */
 static void
-rec_interval(struct rec_buf *b, const bm_stats *st, double floor,
-    int flagged)
+rec_interval(struct rec_buf *b, const bm_stats *st, double floor, int noisy)
 {
 	double lo, hi;
 
@@ -77,9 +74,7 @@ rec_interval(struct rec_buf *b, const bm_stats *st, double floor,
 		rec_knum(b, "ci_stat_hi", st->ci_hi);
 	}
 flags:
-	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
-	    flagged > 0 || (flagged == 0 && (st->flags & BM_STATS_NOISY)) ?
-	    "true" : "false",
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s", noisy ? "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
 	rec_modes(b, st);
 }
@@ -87,13 +82,13 @@ flags:
 /*
  * Append the interval of a figure shown by its robust figure rb: the
  * prediction of the next run's figure (bm__stats_robust) at the level
- * recorded suites gave it, noisy when it is wide or the judgement flags
- * it; the median's own order-statistic interval follows as
- * median_ci_lo, median_ci_hi and median_ci_level.
+ * recorded suites gave it, and noisy as decided; the median's own
+ * order-statistic interval follows as median_ci_lo, median_ci_hi and
+ * median_ci_level.
  */
 static void
 rec_interval_robust(struct rec_buf *b, const bm_stats *st,
-    const bm__robust *rb, int flagged)
+    const bm__robust *rb, int noisy)
 {
 	rec_printf(b, ",\"stat\":\"best process\"");
 	rec_knum(b, "ci_lo", rb->ci_lo);
@@ -103,8 +98,7 @@ rec_interval_robust(struct rec_buf *b, const bm_stats *st,
 	rec_knum(b, "median_ci_lo", st->ci_level > 0 ? st->ci_lo : NAN);
 	rec_knum(b, "median_ci_hi", st->ci_level > 0 ? st->ci_hi : NAN);
 	rec_knum(b, "median_ci_level", st->ci_level);
-	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s",
-	    flagged > 0 || (rb->flags & BM__ROBUST_WIDE) ? "true" : "false",
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s", noisy ? "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
 	rec_modes(b, st);
 }
@@ -117,12 +111,12 @@ rec_interval_robust(struct rec_buf *b, const bm_stats *st,
  * median under "process_values" and how many values each round gave
  * under "process_samples" (rounds of one figure may give different
  * counts: lat_fs's).  The one list of these members: a record and
- * bm_stats_json() both write them here.  flagged (rec_flagged) makes the
- * figure noisy whatever its interval, or judges it alone (rec_interval).
+ * bm_stats_json() both write them here, noisy as decided
+ * (bm__figure_noisy).
  */
 void
 bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
-    int flagged, const bm__robust *rb)
+    int noisy, const bm__robust *rb)
 {
 	const bm_stats *st = &f->proc, *in = &f->within;
 
@@ -133,78 +127,18 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_knum(b, "stddev", st->stddev);
 	rec_knum(b, "cv", st->cv);
 	if (rb != NULL)
-		rec_interval_robust(b, st, rb, flagged);
+		rec_interval_robust(b, st, rb, noisy);
 	else
-		rec_interval(b, st, BM__CI_FLOOR, flagged);
+		rec_interval(b, st, BM__CI_FLOOR, noisy);
 	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);
 	rec_printf(b, ",\"within\":{\"median\":");
 	rec_number(b, in->median);
 	rec_knum(b, "cv", in->cv);
-	rec_interval(b, in, 0, 0);
+	rec_interval(b, in, 0, (in->flags & BM_STATS_NOISY) != 0);
 	rec_printf(b, "}");
 	rec_list(b, "values", f->x, f->n);
 	rec_list(b, "process_values", f->med, f->nr);
 	rec_list(b, "process_samples", f->count, f->nr);
-}
-
-/*
- * Whether overheads given by TIMING_O or LOOP_O (not measured: those
- * agree with the clock by construction, and an empty loop rightly
- * measures about nothing with them, as bm__result_check_overhead says)
- * make more than BM__OVERHEAD_FLAG of the record's median raw interval:
- * then the figure moves with the values given, which no other flag shows.
- */
-static int
-rec_overhead_flagged(const bm_ctx *ctx, const bm_record *rec)
-{
-	double share;
-
-	if (ctx == NULL || rec->result == NULL ||
-	    !(ctx->cal.from_env & (BM_CAL_TIMING_O | BM_CAL_LOOP_O)))
-		return 0;
-	share = bm__result_overhead_share(ctx, rec->result);
-	return isfinite(share) && share > BM__OVERHEAD_FLAG;
-}
-
-/*
- * How a record's judgement bears on noisy: 1 when it flags the figure (a
- * disagreement, a contradiction, a share of disturbed intervals that
- * bm__stats_disturbed() calls disturbed, or given overheads that make a
- * large share of its intervals, rec_overhead_flagged); -1 when the
- * processes agreed and the statistics are over their answers alone (x, n
- * values): then the interval of a few equal answers (three rounds cannot
- * bound a median at 95%) says nothing the agreement rule has not; 0
- * otherwise, the interval decides.
- */
-static int
-rec_flagged(const bm_ctx *ctx, const bm_record *rec, const double *x,
-    size_t n)
-{
-	size_t i;
-
-	if (rec->agreement == BM_AGREEMENT_DISAGREE ||
-	    rec->ncontradicts > 0 || rec_overhead_flagged(ctx, rec))
-		return 1;
-	if (bm__stats_disturbed(rec->result->interference.intervals,
-	    rec->result->interference.disturbed))
-		return 1;
-	if (rec->agreement != BM_AGREEMENT_AGREE || n != rec->nanswers)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (x[i] != rec->answers[i])
-			return 0;
-	return -1;
-}
-
-/*
- * Append the statistics of a record's figure f, in the record's unit,
- * its interval the robust figure's rb when it has one (else NULL).
- */
-static void
-rec_stats(struct rec_buf *b, const bm_ctx *ctx, const bm_record *rec,
-    const struct bm__figure *f, const bm__robust *rb)
-{
-	bm__record_levels(b, f, rec_flagged(ctx, rec, f->x, f->n), rb);
 }
 
 /* Say what a cycle subtimer counts. */
@@ -492,38 +426,6 @@ rec_params(struct rec_buf *b, const char *key, const bm_param *p, size_t n)
 }
 
 /*
- * Which way the figure is better: the tool's word, or from the metric (a
- * latency lower; a bandwidth, rate, clock or parallelism higher), else
- * from the unit (per second higher, a time lower); anything else (sizes,
- * counts) is "none", which a comparison does not judge.
- */
-static const char *
-rec_better(const bm_record *rec)
-{
-	static const char *const higher[] = { "bandwidth", "rate", "clock",
-	    "parallelism", "throughput" };
-	static const char *const times[] = { "ns", "us", "ms", "s" };
-	const char *m = rec->metric != NULL ? rec->metric : "";
-	const char *u = rec->unit != NULL ? rec->unit : "";
-	size_t i, len = strlen(u);
-
-	if (rec->better != BM_BETTER_AUTO)
-		return rec->better == BM_BETTER_LOWER ? "lower" :
-		    rec->better == BM_BETTER_HIGHER ? "higher" : "none";
-	if (strcmp(m, "latency") == 0 || strcmp(m, "time") == 0)
-		return "lower";
-	for (i = 0; i < sizeof higher / sizeof higher[0]; i++)
-		if (strcmp(m, higher[i]) == 0)
-			return "higher";
-	if (len > 2 && strcmp(u + len - 2, "/s") == 0)
-		return "higher";
-	for (i = 0; i < sizeof times / sizeof times[0]; i++)
-		if (strcmp(u, times[i]) == 0)
-			return "lower";
-	return "none";
-}
-
-/*
  * Append what the interference accounting saw: the intervals run, judged
  * disturbed and discarded, whether a worker reached the bound, and the
  * run-queue wait, lost time, switches, migrations and steal of the kept
@@ -576,29 +478,6 @@ rec_throttled(struct rec_buf *b, const bm_result *r)
 	rec_knum(b, "quota_cpus", r->throttle.quota_cpus > 0 ?
 	    r->throttle.quota_cpus : NAN);
 	rec_printf(b, "}");
-}
-
-/*
- * The robust figure of a record (bm__stats_robust) into rb: the best
- * process, with its interval and flag, for a figure with a direction,
- * at least three processes and no agreement rule (a sweep-derived
- * figure keeps the median, which repeats as well there).  1 when it has
- * one, 0 when not, or an error.
- */
-static int
-rec_robust(const bm_ctx *ctx, const bm_record *rec,
-    const struct bm__figure *f, bm__robust *rb)
-{
-	const char *better = rec_better(rec);
-	int rc, higher = strcmp(better, "higher") == 0;
-
-	if (!higher && strcmp(better, "lower") != 0)
-		return 0;
-	rc = bm__figure_robust(f, rec, higher, ctx != NULL &&
-	    ctx->precision > 0 ? ctx->precision : BM__PRECISION_DEFAULT, rb);
-	if (rc == BM_ERANGE)
-		return 0;
-	return rc == 0 ? 1 : rc;
 }
 
 /*
@@ -666,25 +545,64 @@ rec_judgement(struct rec_buf *b, const bm_record *rec)
 	rec_printf(b, "]");
 }
 
-/* Format a record as one line of JSON; the caller frees *out. */
+/* 0 when a record can be formatted, else -EINVAL; see internal.h. */
 int
-bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
+bm__record_check(const bm_record *rec)
 {
-	struct rec_buf b = { NULL, 0, 0, 0 };
-	struct bm__figure f;
-	const bm_result *r;
-	bm__robust rb;
-	int rc;
-
-	if (out == NULL || rec == NULL || rec->tool == NULL ||
-	    rec->result == NULL || (rec->nparams > 0 && rec->params == NULL) ||
+	if (rec == NULL || rec->tool == NULL || rec->result == NULL ||
+	    (rec->nparams > 0 && rec->params == NULL) ||
 	    (rec->nmeasured > 0 && rec->measured == NULL) ||
 	    (rec->nanswers > 0 && rec->answers == NULL) ||
 	    (rec->ncontradicts > 0 && rec->contradicts == NULL) ||
 	    (unsigned)rec->agreement > (unsigned)BM_AGREEMENT_DISAGREE ||
 	    (unsigned)rec->better > (unsigned)BM_BETTER_NONE)
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Append the figure's statistics as decided (record-decide.c): the
+ * interval shown is the robust figure's where it has one, as the value
+ * is.  BM_ERANGE for a record with a value and no samples.
+ */
+static int
+rec_figure(struct rec_buf *b, const bm_decision *d)
+{
+	if (!d->has_figure) {
+		/*
+		 * No figure: a derived one that nothing measured (line with
+		 * no knee in any process's curve) has a null value and no
+		 * statistics, and is not noisy.
+		 */
+		if (!isnan(d->rec->value))
+			return BM_ERANGE;
+		rec_printf(b, ",\"noisy\":false,\"samples\":0,"
+		    "\"processes\":0");
+		return 0;
+	}
+	bm__record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL);
+	if (d->has_robust) {
+		rec_printf(b, ",\"robust\":");
+		bm__record_robust(b, &d->rb);
+	}
+	return 0;
+}
+
+/* Format a decided record as one line of JSON; see benchmp/figures.h. */
+int
+bm_decision_json(const bm_decision *d, char **out)
+{
+	struct rec_buf b = { NULL, 0, 0, 0 };
+	const bm_ctx *ctx;
+	const bm_record *rec;
+	const bm_result *r;
+	int rc;
+
+	if (out == NULL || d == NULL || bm__record_check(d->rec) != 0)
+		return -EINVAL;
 	*out = NULL;
+	ctx = d->ctx;
+	rec = d->rec;
 	r = rec->result;
 	if ((b.s = malloc(1024)) == NULL)
 		return -ENOMEM;
@@ -697,33 +615,9 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 		rec_params(&b, "measured", rec->measured, rec->nmeasured);
 	rec_kstr(&b, "metric", rec->metric);
 	rec_kstr(&b, "unit", rec->unit);
-	rec_kstr(&b, "better", rec_better(rec));
+	rec_kstr(&b, "better", d->better);
 	rec_knum(&b, "value", rec->value);
-	/*
-	 * The figure's statistics, computed once for both members; the
-	 * interval shown is the robust figure's where it has one, as the
-	 * value is (bm_record_latency and the others make it so).
-	 */
-	if ((rc = bm__figure_record(&f, rec)) == BM_ERANGE &&
-	    isnan(rec->value)) {
-		/*
-		 * No figure: a derived one that nothing measured (line with
-		 * no knee in any process's curve) has a null value and no
-		 * statistics, and is not noisy: there is no number to doubt.
-		 */
-		rec_printf(&b, ",\"noisy\":false,\"samples\":0,"
-		    "\"processes\":0");
-		rc = 0;
-	} else if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
-		rec_stats(&b, ctx, rec, &f, rc == 1 ? &rb : NULL);
-		if (rc == 1) {
-			rec_printf(&b, ",\"robust\":");
-			bm__record_robust(&b, &rb);
-		}
-		rc = 0;
-	}
-	bm__figure_free(&f);
-	if (rc != 0) {
+	if ((rc = rec_figure(&b, d)) != 0) {
 		free(b.s);
 		return rc;
 	}
@@ -742,9 +636,9 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	 * The share of the raw intervals the overheads took off, and whether
 	 * that flags the figure (given overheads above BM__OVERHEAD_FLAG).
 	 */
-	rec_knum(&b, "overhead_share", bm__result_overhead_share(ctx, r));
+	rec_knum(&b, "overhead_share", d->overhead_share);
 	rec_printf(&b, ",\"overhead_flagged\":%s",
-	    rec_overhead_flagged(ctx, rec) ? "true" : "false");
+	    d->overhead_flagged ? "true" : "false");
 	rec_knum(&b, "ops_per_s", r->ops_per_s);
 	rec_knum(&b, "cycles_per_op", r->cycles_per_op);
 	/* cycles / Hz: null without a constant-rate counter's rate. */
@@ -766,39 +660,21 @@ bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 	return 0;
 }
 
-/* The interval a record's JSON shows and its noisy flag; see benchmp.h. */
+/*
+ * Format a record as one line of JSON; the caller frees *out.  The record
+ * is decided here (bm__record_decide) and formatted from the decision.
+ */
 int
-bm_record_interval(const bm_ctx *ctx, const bm_record *rec, double *lo,
-    double *hi, int *noisy)
+bm_record_json(const bm_ctx *ctx, const bm_record *rec, char **out)
 {
-	struct bm__figure f;
-	bm__robust rb;
-	int rc, flagged;
+	struct bm_decision d;
+	int rc;
 
-	if (rec == NULL || rec->result == NULL || lo == NULL || hi == NULL ||
-	    noisy == NULL)
+	if (out == NULL || bm__record_check(rec) != 0)
 		return -EINVAL;
-	*lo = *hi = NAN;
-	*noisy = 0;
-	if ((rc = bm__figure_record(&f, rec)) == BM_ERANGE) {
-		bm__figure_free(&f);
-		return 0;
-	}
-	if (rc == 0 && (rc = rec_robust(ctx, rec, &f, &rb)) >= 0) {
-		flagged = rec_flagged(ctx, rec, f.x, f.n);
-		if (rc == 1) {
-			*lo = rb.ci_lo;
-			*hi = rb.ci_hi;
-			*noisy = flagged > 0 || (rb.flags & BM__ROBUST_WIDE);
-		} else if (f.proc.ci_level > 0) {
-			bm__stats_interval(&f.proc, BM__CI_FLOOR, lo, hi);
-			*noisy = flagged > 0 || (flagged == 0 &&
-			    (f.proc.flags & BM_STATS_NOISY));
-		} else {
-			*noisy = flagged >= 0;
-		}
-		rc = 0;
-	}
-	bm__figure_free(&f);
+	*out = NULL;
+	if ((rc = bm__record_decide(&d, ctx, rec)) == 0)
+		rc = bm_decision_json(&d, out);
+	bm__decision_release(&d);
 	return rc;
 }

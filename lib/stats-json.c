@@ -51,7 +51,7 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 		return rc;
 	}
 	b.cap = 1024;
-	bm__record_levels(&b, &f, 0, NULL);
+	bm__record_levels(&b, &f, bm__figure_noisy(&f, 0, NULL, NULL), NULL);
 	bm__figure_free(&f);
 	/* The members start with a comma: the first one opens the object. */
 	bm__json_printf(&b, "}");
@@ -129,7 +129,7 @@ bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
 	    (b.s = malloc(1024)) == NULL)
 		rc = -ENOMEM;
 	if (rc == 0 && higher >= 0 && nr >= BM__ROBUST_MIN) {
-		rc = bm__stats_robust(v, round, n, nr, higher,
+		rc = bm__stats_robust_med(f.med, nr, f.proc.median, higher,
 		    BM__ROBUST_FLOOR, precision, &rb);
 		has = rc == 0;
 		if (rc == BM_ERANGE)
@@ -143,7 +143,8 @@ bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
 	b.cap = 1024;
 	bm__json_printf(&b, ",\"value\":");
 	bm__json_number(&b, has ? rb.value : f.proc.median);
-	bm__record_levels(&b, &f, 0, has ? &rb : NULL);
+	bm__record_levels(&b, &f, bm__figure_noisy(&f, 0, has ? &rb : NULL,
+	    NULL), has ? &rb : NULL);
 	if (has) {
 		bm__json_printf(&b, ",\"robust\":");
 		bm__record_robust(&b, &rb);

@@ -337,6 +337,72 @@ out:
 }
 
 /*
+ * The median of n values v (left as they were) into *out, as
+ * bm_stats_compute() finds it.  0, BM_ERANGE without values, -ENOMEM.
+ */
+int
+bm__stats_median(const double *v, size_t n, double *out)
+{
+	double *s;
+
+	if (v == NULL || n == 0 || out == NULL)
+		return BM_ERANGE;
+	if ((s = malloc(n * sizeof *s)) == NULL)
+		return -ENOMEM;
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, stats_cmp);
+	*out = stats_median_sorted(s, n);
+	free(s);
+	return 0;
+}
+
+/*
+ * Each round's median of n values v from rounds round[k] (0 to nr - 1,
+ * every round with a value) into med, the same numbers bm_stats_levels()
+ * puts there, without the statistics around them: what a record's value
+ * and a rate's aggregate need.  0, BM_ERANGE or -ENOMEM.
+ */
+int
+bm__stats_medians(const double *v, const unsigned *round, size_t n,
+    unsigned nr, double *med)
+{
+	double *x;
+	size_t k, from, *at;
+	unsigned r;
+	int rc = 0;
+
+	if (v == NULL || round == NULL || n == 0 || nr == 0 || med == NULL)
+		return BM_ERANGE;
+	x = malloc(n * sizeof *x);
+	at = calloc((size_t)nr + 1, sizeof *at);
+	if (x == NULL || at == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Group by round in their order, as bm_stats_levels() does. */
+	for (k = 0; k < n; k++) {
+		if (round[k] >= nr) {
+			rc = BM_ERANGE;
+			goto out;
+		}
+		at[round[k] + 1]++;
+	}
+	for (r = 0; r < nr; r++)
+		at[r + 1] += at[r];
+	for (k = 0; k < n; k++)
+		x[at[round[k]]++] = v[k];
+	for (r = 0; r < nr && rc == 0; r++) {
+		from = r > 0 ? at[r - 1] : 0;
+		rc = at[r] > from ? bm__stats_median(x + from, at[r] - from,
+		    &med[r]) : BM_ERANGE;
+	}
+out:
+	free(x);
+	free(at);
+	return rc;
+}
+
+/*
  * The interval a record shows and the engine decides on: st's, widened
  * where it is narrower than floor times the median on each side.
  */
@@ -405,8 +471,7 @@ bm__stats_robust(const double *v, const unsigned *round, size_t n,
     unsigned nr, int higher, double floor, double precision,
     bm__robust *out)
 {
-	bm_stats proc, within;
-	double *med, best, third, h;
+	double *med, median;
 	int rc;
 
 	if (out == NULL || nr < BM__ROBUST_MIN)
@@ -414,27 +479,43 @@ bm__stats_robust(const double *v, const unsigned *round, size_t n,
 	memset(out, 0, sizeof *out);
 	if ((med = malloc(nr * sizeof *med)) == NULL)
 		return -ENOMEM;
-	rc = bm_stats_levels(v, round, n, nr, &proc, &within, med);
-	if (rc != 0) {
-		free(med);
-		return rc;
-	}
+	if ((rc = bm__stats_medians(v, round, n, nr, med)) == 0 &&
+	    (rc = bm__stats_median(med, nr, &median)) == 0)
+		rc = bm__stats_robust_med(med, nr, median, higher, floor,
+		    precision, out);
+	free(med);
+	return rc;
+}
+
+/*
+ * The robust figure of nr rounds' medians med (their median median, as
+ * bm_stats_levels gives both), as bm__stats_robust() says.
+ */
+int
+bm__stats_robust_med(const double *med, unsigned nr, double median,
+    int higher, double floor, double precision, bm__robust *out)
+{
+	double *s, best, third, h;
+
+	if (out == NULL || med == NULL || nr < BM__ROBUST_MIN)
+		return BM_ERANGE;
+	memset(out, 0, sizeof *out);
+	if ((s = malloc(nr * sizeof *s)) == NULL)
+		return -ENOMEM;
+	memcpy(s, med, nr * sizeof *s);
 	/* Best first: ascending for lower is better, descending for higher. */
-	qsort(med, nr, sizeof *med, stats_cmp);
-	best = higher ? med[nr - 1] : med[0];
-	third = higher ? med[nr - 1 - STATS_ROBUST_RANK] :
-	    med[STATS_ROBUST_RANK];
+	qsort(s, nr, sizeof *s, stats_cmp);
+	best = higher ? s[nr - 1] : s[0];
+	third = higher ? s[nr - 1 - STATS_ROBUST_RANK] : s[STATS_ROBUST_RANK];
+	free(s);
 	/*
 	 * A best process at or below zero where the median is above it is
 	 * an overhead subtracted from a figure smaller than its noise
 	 * (lat_sig prot gave -0.04 us beside a median of 1.1): not a figure
 	 * to show; the median is.
 	 */
-	if (best <= 0 && proc.median > 0) {
-		free(med);
+	if (best <= 0 && median > 0)
 		return BM_ERANGE;
-	}
-	free(med);
 	out->value = best;
 	if (best > 0 && third > 0) {
 		h = STATS_ROBUST_SPAN * fabs(log(third) - log(best));

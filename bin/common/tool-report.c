@@ -132,25 +132,21 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 }
 
 /*
- * Once per run, one line on standard error when a record says that the
- * overheads given by TIMING_O or LOOP_O make a large share of its
- * intervals ("overhead_flagged", decided by the library with the share
- * it writes): the figure then moves with the values given, in silence
- * otherwise, as a value exported on another machine made it do.
+ * Once per run, one line on standard error when a decided record says
+ * that the overheads given by TIMING_O or LOOP_O make a large share of
+ * its intervals ("overhead_flagged", with the share it writes): the
+ * figure then moves with the values given, in silence otherwise, as a
+ * value exported on another machine made it do.
  */
 static void
-tool_report_overhead(struct tool *t, const char *json)
+tool_report_overhead(struct tool *t, const bm_decision *d)
 {
-	const char *p;
 	bm_calibration cal;
-	double share = NAN;
+	double share;
 
-	if (t->overhead_warned || json == NULL ||
-	    strstr(json, "\"overhead_flagged\":true") == NULL)
+	if (t->overhead_warned || !bm_decision_overhead(d, &share))
 		return;
 	t->overhead_warned = 1;
-	if ((p = strstr(json, "\"overhead_share\":")) != NULL)
-		share = strtod(p + strlen("\"overhead_share\":"), NULL);
 	if (bm_calibrate(t->ctx, &cal) != 0)
 		return;
 	fprintf(stderr, "%s: warning: the overheads given", t->name);
@@ -173,7 +169,7 @@ tool_report_overhead(struct tool *t, const char *json)
  * reach of the figure's interval from it.
  */
 static void
-tool_report_line_out(const struct tool *t, const bm_record *rec,
+tool_report_line_out(const bm_record *rec, const bm_decision *d,
     const char *line)
 {
 	size_t len = strlen(line);
@@ -181,7 +177,7 @@ tool_report_line_out(const struct tool *t, const bm_record *rec,
 	int noisy;
 
 	if (len == 0 || line[len - 1] != '\n' ||
-	    bm_record_interval(t->ctx, rec, &lo, &hi, &noisy) != 0 || !noisy) {
+	    bm_decision_interval(d, &lo, &hi, &noisy) != 0 || !noisy) {
 		fputs(line, stdout);
 		return;
 	}
@@ -225,7 +221,9 @@ tool_report_probed(const struct tool *t, const bm_record *rec,
 /*
  * Print the classic line or the record, and send the record to the sink;
  * the stderr line of a flagged figure names its own judgement only (the
- * probe said once what it found).
+ * probe said once what it found).  The record is decided once
+ * (bm_record_decide): its JSON, its line's noisy mark and the overhead
+ * warning all read that decision.
  */
 void
 tool_report(struct tool *t, const bm_record *given, const char *line)
@@ -233,29 +231,36 @@ tool_report(struct tool *t, const bm_record *given, const char *line)
 	int to_stdout = t->json || bm_sink_is_stdout(t->sink);
 	bm_contradiction *all;
 	const bm_record *rec;
+	bm_decision *d;
 	bm_record copy;
 	char *json = NULL;
 	int rc;
 
 	rec = tool_report_probed(t, given, &copy, &all);
+	if ((rc = bm_record_decide(t->ctx, rec, &d)) != 0)
+		tool_exit_lib(t, rc, "formatting the record");
 
 	if (cluster_active()) {
-		if (!tool_cluster_records(t, rec, &json))
+		if (!tool_cluster_records(t, rec, &json)) {
+			bm_decision_free(d);
+			free(all);
 			return;
-	} else if ((rc = bm_record_json(t->ctx, rec, &json)) != 0)
+		}
+	} else if ((rc = bm_decision_json(d, &json)) != 0)
 		tool_exit_lib(t, rc, "formatting the record");
 	if (t->sink != NULL && !bm_sink_is_stdout(t->sink))
 		tool_report_sink(t, json);
 	if (to_stdout)
 		fputs(json, stdout);
 	else
-		tool_report_line_out(t, rec, line);
+		tool_report_line_out(rec, d, line);
 	if (!to_stdout)
 		tool_report_extra(rec->result);
 	if (fflush(stdout) != 0)
 		tool_exit_fail(t, "writing the result: %s", strerror(errno));
 	tool_report_warn(t, given);
-	tool_report_overhead(t, json);
+	tool_report_overhead(t, d);
+	bm_decision_free(d);
 	free(json);
 	free(all);
 }

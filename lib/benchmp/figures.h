@@ -93,6 +93,45 @@ BM_EXTERN int bm_record_join(bm_record *rec, bm_result *all,
 BM_EXTERN int bm_record_interval(const bm_ctx *ctx, const bm_record *rec,
     double *lo, double *hi, int *noisy);
 
+/*
+ * A record decided: its figure's statistics, interval, noisy flag with
+ * its reasons, modes, overhead flag and direction, computed once by
+ * bm_record_decide() from the record as it is then; the functions below
+ * only read them.  It points to the record and the context it was made
+ * from, which must outlive it and not change.
+ */
+typedef struct bm_decision bm_decision;
+/* Why a decided figure is noisy (bm_decision_reasons): none, not noisy. */
+enum {
+	BM_NOISY_WIDE = 1u << 0,	/* its interval is wide */
+	BM_NOISY_FEW = 1u << 1,		/* too few rounds to settle one */
+	BM_NOISY_DISAGREE = 1u << 2,	/* its processes disagreed */
+	BM_NOISY_CONTRADICTS = 1u << 3,	/* it contradicts the machine */
+	BM_NOISY_DISTURBED = 1u << 4,	/* many intervals were disturbed */
+	BM_NOISY_OVERHEAD = 1u << 5	/* given overheads make much of it */
+};
+/*
+ * Decide a record (ctx may be NULL: no context) into *out; free it with
+ * bm_decision_free().  0, -EINVAL or -ENOMEM.
+ */
+BM_EXTERN int bm_record_decide(const bm_ctx *ctx, const bm_record *rec,
+    bm_decision **out);
+/* The decided record as bm_record_json() formats it; free() the string. */
+BM_EXTERN int bm_decision_json(const bm_decision *d, char **out);
+/* The decided interval and noisy flag, as bm_record_interval() gives. */
+BM_EXTERN int bm_decision_interval(const bm_decision *d, double *lo,
+    double *hi, int *noisy);
+/*
+ * 1 when overheads given by TIMING_O or LOOP_O make more than a quarter
+ * of the figure's median raw interval ("overhead_flagged"), else 0;
+ * share (may be NULL) gets that share ("overhead_share", NAN unknown).
+ */
+BM_EXTERN int bm_decision_overhead(const bm_decision *d, double *share);
+/* Why the decided figure is noisy: a set of BM_NOISY_*, 0 when it is not. */
+BM_EXTERN unsigned bm_decision_reasons(const bm_decision *d);
+/* Release a decision (NULL is fine). */
+BM_EXTERN void bm_decision_free(bm_decision *d);
+
 #ifdef __cplusplus
 }
 #endif

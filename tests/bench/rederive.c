@@ -22,7 +22,8 @@
  * record's), noisy, bimodal, then the robust figure (value, interval,
  * noisy) or "-".  The statistics come from the library's functions
  * (bm_stats_levels, bm__stats_disturbed, bm__stats_robust); noisy is
- * decided as rec_flagged() and rec_interval() in record.c decide it.
+ * decided as decide_flagged() and bm__figure_noisy() (record-decide.c)
+ * decide it.
  * With -r RULE the robust figure's interval and wide flag follow RULE
  * (below) instead of the library's.  Exit 0, 1 on a line it cannot
  * read, 2 on bad usage.
@@ -186,17 +187,17 @@ rederive_line(char *line)
 	    &within, med) != 0)
 		goto out;
 	dist = bm__stats_disturbed(intervals, disturbed);
-	/* As rec_flagged(): flagged, left to the agreement, or the width. */
+	/* As decide_flagged(): flagged, left to the agreement, or the width. */
 	if (judged == 2 || dist)
 		noisy = 1;
 	else if (judged == 1)
-		noisy = 0;	/* the answers agreed: see rec_flagged() */
+		noisy = 0;	/* the answers agreed: see decide_flagged() */
 	else
 		noisy = (proc.flags & BM_STATS_NOISY) != 0;
 	bm__stats_interval(&proc, BM__CI_FLOOR, &lo, &hi);
 	printf("%s\t%.17g\t%.17g\t%.17g\t%d\t%d", f[0], proc.median, lo, hi,
 	    noisy, (proc.flags & BM_STATS_BIMODAL) != 0);
-	/* rec_robust(): a figure with a direction and no agreement rule. */
+	/* decide_robust(): a figure with a direction and no agreement rule. */
 	if (judged == 0 && strcmp(f[1], "none") != 0 &&
 	    (rule != RULE_FIVE || nr >= 5) && bm__stats_robust(v, round, (size_t)nv, nr,
 	    strcmp(f[1], "higher") == 0, BM__ROBUST_FLOOR,
