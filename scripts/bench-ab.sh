@@ -2,8 +2,9 @@
 # bench-ab.sh: how often benchmp-ab catches a real, known regression (power)
 # and how often it calls an unchanged arm changed (false alarms).
 #
-# Usage: scripts/bench-ab.sh [--trials N] [--stress] [--only FIGURE]
-#                            [--budget S] BUILDDIR
+# Usage: scripts/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
+#                            [--budget S] [--targets LIST] [--modes LIST]
+#                            BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications before getppid() (what
@@ -17,8 +18,16 @@
 # most four); the trials' own median ratio says what the cost was.  Then N trials (default 20) of
 # each condition, A/A among them, interleaved, each one benchmp-ab run of
 # --budget seconds (default 10).  With --stress, stress-ng --cpu 1 runs
-# beside everything.  FIGURE: lat_syscall, lat_pipe or bw_mem (default
-# all three; lat_syscall at 3% and 5%, the others at 5%).
+# beside everything; with --heavy, stress-ng --cpu 4 --vm 1 --vm-bytes
+# 256m (a load average of about 5 on two CPUs).  FIGURE: lat_syscall,
+# lat_pipe, bw_mem or bcopy (default the first three; lat_syscall at 3%
+# and 5%, the others at 5%, or the fractions of --targets, as 0.01,0.05).
+# bcopy is a real change of no searched cost: bw_mem 8m bcopy with
+# glibc's memmove limited by GLIBC_TUNABLES (AVX2, unaligned AVX loads,
+# ERMS and AVX-512 off) in B, which is faster by about 10% on an AMD EPYC
+# guest.  --modes classic,served runs each trial of each condition both
+# as benchmp-ab's rounds and as --served (benchmp-sched's visits), one
+# after the other.
 #
 # Prints per condition: the cost, the median ratio over the trials, how
 # many said worse, better, same and undecided, and the median wall time of
@@ -27,23 +36,35 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-ab.sh [--trials N] [--stress] [--only FIGURE] [--budget S] BUILDDIR"
+usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] BUILDDIR"
 trials=20
 stress=0
 only=
 budget=10
+targets_opt=
+modes=classic
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trials) trials=${2:?$usage}; shift 2 ;;
 	--stress) stress=1; shift ;;
+	--heavy) stress=2; shift ;;
 	--only) only=${2:?$usage}; shift 2 ;;
 	--budget) budget=${2:?$usage}; shift 2 ;;
+	--targets) targets_opt=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
+	--modes) modes=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
 case $trials in ''|*[!0-9]*) echo "bench-ab.sh: --trials: '$trials' is not a count" >&2; exit 2 ;; esac
+for m in $modes; do
+	case $m in classic | served) ;; *) echo "bench-ab.sh: --modes: '$m' is not classic or served" >&2; exit 2 ;; esac
+done
+for t in $targets_opt; do
+	awk -v t="$t" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
+		{ echo "bench-ab.sh: --targets: '$t' is not a fraction" >&2; exit 2; }
+done
 build=$(cd "$1" && pwd)
 bin=$build/bin
 shim=$build/tests/bench/ab-shim.so
@@ -52,8 +73,8 @@ for f in "$bin/benchmp-ab" "$shim" "$hog"; do
 	[ -e "$f" ] || { echo "bench-ab.sh: $f: not built (make bench-ab builds it)" >&2; exit 2; }
 done
 command -v jq >/dev/null 2>&1 || { echo "bench-ab.sh: SKIP: no jq" >&2; exit 77; }
-if [ "$stress" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
-	echo "bench-ab.sh: SKIP: --stress needs stress-ng" >&2
+if [ "$stress" != 0 ] && ! command -v stress-ng >/dev/null 2>&1; then
+	echo "bench-ab.sh: SKIP: --stress and --heavy need stress-ng" >&2
 	exit 77
 fi
 [ "$(nproc)" -ge 2 ] || { echo "bench-ab.sh: SKIP: bw_mem's hog needs two CPUs" >&2; exit 77; }
@@ -69,9 +90,17 @@ trap 'exit 143' TERM
 PATH=$bin:$PATH
 export PATH
 
-echo "bench-ab.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), trials $trials, budget $budget s$( [ "$stress" = 1 ] && echo ', beside stress-ng --cpu 1')"
+case $stress in
+1) load=', beside stress-ng --cpu 1' ;;
+2) load=', beside stress-ng --cpu 4 --vm 1 --vm-bytes 256m' ;;
+*) load= ;;
+esac
+echo "bench-ab.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), trials $trials, budget $budget s, modes $modes$load"
 if [ "$stress" = 1 ]; then
 	stress-ng --cpu 1 --quiet >/dev/null 2>&1 &
+	stress_pid=$!
+elif [ "$stress" = 2 ]; then
+	stress-ng --cpu 4 --vm 1 --vm-bytes 256m --quiet >/dev/null 2>&1 &
 	stress_pid=$!
 fi
 # One calibration for every run, as benchmp-run does.
@@ -94,6 +123,14 @@ arms() {
 		a="$hog 0 1 taskset -c 0"
 		b="$hog $2 1 taskset -c 0"
 		cmd="bw_mem 8m rd" ;;
+	bcopy)
+		a="env"
+		if [ "$2" = 0 ]; then
+			b="env"
+		else
+			b="env GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-AVX_Fast_Unaligned_Load,-ERMS,-AVX512F"
+		fi
+		cmd="bw_mem 8m bcopy" ;;
 	esac
 }
 
@@ -166,8 +203,17 @@ effect() {
 
 # The conditions: "figure cost label" lines, A/A first.
 : >"$tmp/conds"
-for fig in lat_syscall lat_pipe bw_mem; do
-	[ -z "$only" ] || [ "$only" = "$fig" ] || continue
+for fig in lat_syscall lat_pipe bw_mem bcopy; do
+	if [ -z "$only" ]; then
+		[ "$fig" != bcopy ] || continue
+	elif [ "$only" != "$fig" ]; then
+		continue
+	fi
+	if [ "$fig" = bcopy ]; then
+		echo "$fig 0 A/A" >>"$tmp/conds"
+		echo "$fig 1 tunables" >>"$tmp/conds"
+		continue
+	fi
 	case $fig in
 	lat_syscall) c0=10 ;;
 	lat_pipe) c0=1000 ;;
@@ -179,47 +225,62 @@ for fig in lat_syscall lat_pipe bw_mem; do
 	echo "$fig 0 A/A" >>"$tmp/conds"
 	targets="0.05"
 	[ "$fig" != lat_syscall ] || targets="0.03 0.05"
+	[ -z "$targets_opt" ] || targets=$targets_opt
 	for t in $targets; do
 		c=$(search "$fig" "$t")
 		echo "$fig $c +$(awk -v t="$t" 'BEGIN { print t * 100 }')%" >>"$tmp/conds"
 	done
 done
 [ -n "$only" ] && ! grep -q . "$tmp/conds" &&
-	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe or bw_mem" >&2; exit 2; }
+	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe, bw_mem or bcopy" >&2; exit 2; }
 
-# The trials, the conditions interleaved: trial i of each before i + 1.
+# The conditions in each mode: "figure cost label mode" lines.
+: >"$tmp/runs"
+while read -r fig cost label; do
+	for m in $modes; do
+		echo "$fig $cost $label $m" >>"$tmp/runs"
+	done
+done <"$tmp/conds"
+
+# The trials, the conditions and modes interleaved: trial i of each
+# before i + 1.
 i=1
 while [ "$i" -le "$trials" ]; do
 	n=0
-	while read -r fig cost label; do
+	while read -r fig cost label mode; do
 		n=$((n + 1))
 		arms "$fig" "$cost"
+		if [ "$mode" = served ]; then
+			how=--served
+		else
+			how=--no-calibrate
+		fi
 		s=$(date +%s.%N)
 		# shellcheck disable=SC2086
-		benchmp-ab --json --no-calibrate --budget "$budget" \
-		    --a "$a" --b "$b" $cmd >"$tmp/out" 2>"$tmp/err" || :
+		benchmp-ab --json "$how" --budget "$budget" \
+		    --a "$a" --b "$b" $cmd >"$tmp/out" 2>"$tmp/err" </dev/null || :
 		e=$(date +%s.%N)
 		jq -r --arg n "$n" --arg w "$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')" \
 		    '"\($n) \(.verdict) \(.ratio) \($w)"' "$tmp/out" >>"$tmp/trials" ||
-			{ echo "bench-ab.sh: $fig $label: $(head -n 1 "$tmp/err")" >&2; exit 1; }
-	done <"$tmp/conds"
+			{ echo "bench-ab.sh: $fig $label $mode: $(head -n 1 "$tmp/err")" >&2; exit 1; }
+	done <"$tmp/runs"
 	i=$((i + 1))
 done
 
 # The table: per condition, the median ratio and wall time (benchmp-stats
 # computes them), and the count of each verdict.
-printf '%-12s %-6s %-7s %8s %6s %6s %6s %9s %8s\n' figure label cost ratio worse better same undecided wall_s
+printf '%-12s %-9s %-7s %-7s %8s %6s %6s %6s %9s %8s\n' figure label cost mode ratio worse better same undecided wall_s
 n=0
-while read -r fig cost label; do
+while read -r fig cost label mode; do
 	n=$((n + 1))
 	awk -v n="$n" '$1 == n' "$tmp/trials" >"$tmp/c"
 	ratio=$(awk '{ print $3 }' "$tmp/c" | "$bin/benchmp-stats" | jq -r .median)
 	wall=$(awk '{ print $4 }' "$tmp/c" | "$bin/benchmp-stats" | jq -r .median)
 	awk -v fig="$fig" -v cost="$cost" -v label="$label" -v ratio="$ratio" \
-	    -v wall="$wall" '{ v[$2]++ }
+	    -v wall="$wall" -v mode="$mode" '{ v[$2]++ }
 	    END {
-		printf "%-12s %-6s %-7s %8.4f %3d/%-2d %3d/%-2d %3d/%-2d %6d/%-2d %8.2f\n",
-		    fig, label, cost, ratio, v["worse"], NR, v["better"], NR,
+		printf "%-12s %-9s %-7s %-7s %8.4f %3d/%-2d %3d/%-2d %3d/%-2d %6d/%-2d %8.2f\n",
+		    fig, label, cost, mode, ratio, v["worse"], NR, v["better"], NR,
 		    v["same"], NR, v["undecided"], NR, wall
 	    }' "$tmp/c"
-done <"$tmp/conds"
+done <"$tmp/runs"
