@@ -2,7 +2,8 @@
 # bench-flags.sh: what the flag rules say about recorded runs of the
 # suite, and whether it was so: the share of flagged figures, the figures
 # that moved by more than 10% and were not flagged, and how often the next
-# run's figure fell inside the previous run's interval.
+# run's figure fell inside the previous run's interval, and the flags'
+# precision and recall against a move of more than 3% between the runs.
 #
 # Usage: scripts/bench-flags.sh [--rules] BUILDDIR [RUN.jsonl RUN.jsonl ...]
 #
@@ -122,7 +123,7 @@ function stats(lines, opts,    cmd, n, l) {
 	close(ENVIRON["BENCH_STATS_OUT"])
 	return n
 }
-function judge(tag, val, lo, hi, fl, only,    k, i, n, j, mean, mx, mn, cv, moved, pairs, inside, flagged, within3, movers, missed, cvs, med, lines, nk, key, f) {
+function judge(tag, val, lo, hi, fl, only,    k, i, n, j, mean, mx, mn, cv, moved, pairs, inside, flagged, within3, movers, missed, cvs, med, lines, nk, key, f, moved3, hit3, runs3, prec, rec) {
 	# The run-to-run mean, CV and range of each figure in every run,
 	# from the library (benchmp-stats --each), keyed by number.
 	lines = ""; nk = 0
@@ -149,11 +150,13 @@ function judge(tag, val, lo, hi, fl, only,    k, i, n, j, mean, mx, mn, cv, move
 		mean = f[2] < 0 ? -f[2] : f[2] + 0
 		cv = f[3] + 0; mn = f[4] + 0; mx = f[5] + 0
 		moved = mean > 0 && (mx - mn) / mean > 0.10
+		moved3 = mean > 0 && (mx - mn) / mean > 0.03
 		within3 += cv <= 0.03
 		cvs = cvs f[3] "\n"
 		for (i = 1; i <= nruns; i++) {
 			flagged += fl[i, k]
 			if (moved) { movers++; missed += !fl[i, k] }
+			if (moved3) { runs3++; hit3 += fl[i, k] }
 			if (i < nruns) {
 				pairs++
 				inside += lo[i, k] <= val[i + 1, k] && val[i + 1, k] <= hi[i, k]
@@ -162,16 +165,21 @@ function judge(tag, val, lo, hi, fl, only,    k, i, n, j, mean, mx, mn, cv, move
 	}
 	# The median run-to-run CV.
 	med = cvs == "" ? 0 : (stats(cvs, "--median") ? out[1] : 0)
+	# The flags against a move of more than 3% between the runs: the
+	# share of flagged runs whose figure moved (precision), and of the
+	# moving figures runs that were flagged (recall).
+	prec = flagged > 0 ? 100 * hit3 / flagged : 0
+	rec = runs3 > 0 ? 100 * hit3 / runs3 : 0
 	if (only) {
 		printf "  robust figures alone:      flagged %d of %d (%.0f%%), of them wide %d; median CV %.1f%%; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
 		    flagged, nf * nruns, 100 * flagged / (nf * nruns), nwide,
 		    100 * med, movers / nruns, missed, movers, inside, pairs,
 		    100 * inside / pairs
 	} else
-		printf "%-28s flagged %d of %d (%.0f%%); within 3%% CV %d of %d; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%)\n",
+		printf "%-28s flagged %d of %d (%.0f%%); within 3%% CV %d of %d; moved >10%%: %d figures, unflagged in %d of their %d runs; next inside previous interval %d of %d (%.0f%%); flags against a move >3%%: precision %.0f%%, recall %.0f%%\n",
 		    tag, flagged, nf * nruns, 100 * flagged / (nf * nruns),
 		    within3, nf, movers / nruns, missed, movers, inside, pairs,
-		    100 * inside / pairs
+		    100 * inside / pairs, prec, rec
 	nf = 0
 }
 {
