@@ -459,13 +459,46 @@ sched_write_stats(const struct sched *s)
 	    s->o.memory_kb / 1024, s->releases);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
-		    "\"visits\":%u,\"timed_s\":%.4f,\"wall_s\":%.4f}",
+		    "\"visits\":%u,\"timed_s\":%.4f,\"wall_s\":%.4f,"
+		    "\"precise\":%s}",
 		    i ? "," : "", s->figs[i]->p->line,
 		    s->figs[i]->p->arm ? s->figs[i]->p->arm : '-',
 		    s->figs[i]->seq, s->figs[i]->visits,
-		    s->figs[i]->timed_ns / 1e9, s->figs[i]->wall_ns / 1e9);
+		    s->figs[i]->timed_ns / 1e9, s->figs[i]->wall_ns / 1e9,
+		    s->figs[i]->precise ? "true" : "false");
 	fprintf(f, "]}\n");
 	return fclose(f) == 0 ? 0 : -1;
+}
+
+/*
+ * With --precision: how many served figures reached it, and which ended
+ * at the budget (or --max-visits) before it, named by line and number.
+ */
+static void
+sched_precision_report(const struct sched *s)
+{
+	size_t i, n = 0, reached = 0;
+
+	for (i = 0; i < s->nf; i++) {
+		if (s->figs[i]->p->burst > 0)
+			continue;
+		n++;
+		reached += s->figs[i]->precise ? 1 : 0;
+	}
+	sched_say("%zu of %zu figures reached +-%g%%; the others ended at "
+	    "the budget or --max-visits first", reached, n,
+	    s->o.precision * 100);
+	for (i = 0; i < s->nf; i++) {
+		const char *tool = s->figs[i]->p->argv[0], *slash;
+
+		if (s->figs[i]->p->burst > 0 || s->figs[i]->precise)
+			continue;
+		if ((slash = strrchr(tool, '/')) != NULL)
+			tool = slash + 1;
+		sched_say("  not reached: line %u #%u (%s), %u visits",
+		    s->figs[i]->p->line, s->figs[i]->seq, tool,
+		    s->figs[i]->visits);
+	}
 }
 
 /* Order doubles for qsort. */
@@ -621,6 +654,8 @@ main(int argc, char **argv)
 	sched_say("%zu figures, %u visits in %.1f s, %.0f%% of it measuring",
 	    s.nf, s.visits, s.wall, s.wall > 0 ? 100 * s.timed_ns / 1e9 /
 	    s.wall : 0);
+	if (s.o.precision > 0 && s.o.a == NULL)
+		sched_precision_report(&s);
 	if (s.o.stats != NULL && sched_write_stats(&s) != 0) {
 		sched_say("%s: %s", s.o.stats, strerror(errno));
 		rc = SCHED_EXIT_FAIL;

@@ -104,6 +104,18 @@ if have_jq; then
 	    >/dev/null || fail "--memory 0: exit $rc: $(cat "$tmp/mem.json")"
 fi
 
+# --precision: a figure ends once its interval is within it, and the
+# run says how many did (a spin of fixed cost reaches +-50% at once).
+run env SPIN_NS=2000 "$sched" --budget 5 --precision 50 \
+    --stats "$tmp/prec.json" -- "$spin"
+[ "$rc" -eq 0 ] && grep -q '1 of 1 figures reached +-50%' "$tmp/err" ||
+	fail "--precision 50: exit $rc: $(cat "$tmp/err")"
+if have_jq; then
+	jq -e '.figures[0].precise == true and .figures[0].visits >= 5' \
+	    "$tmp/prec.json" >/dev/null ||
+		fail "--precision 50: $(cat "$tmp/prec.json")"
+fi
+
 # --outdir: each line's output, messages and exit status apart.
 mkdir "$tmp/od"
 printf '%s\nno-such-tool-here\n' "$spin" >"$tmp/plan2"

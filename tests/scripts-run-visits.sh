@@ -11,6 +11,12 @@ brun=$top_srcdir/scripts/benchmp-run
 PATH=$(cd "$bin" && pwd):$PATH
 export PATH
 
+# --precision: a percentage from 0.1 to 100, for a run, not an A/B.
+expect_exit 2 'precision' "$brun" --installed --no-check --precision 0
+expect_exit 2 'precision' "$brun" --installed --no-check --precision 5x
+expect_exit 2 'not for --a' "$brun" --installed --no-check --precision 5 \
+    --a '' --b ''
+
 # The processor group: every figure served, each visited at least five
 # times (its rounds), the run's share measuring above the summary.
 run "$brun" --installed --quick --only processor --budget 8 --no-check \

@@ -353,10 +353,13 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		p = u;
 		if (sched_visit(s, p) != 0)
 			return -1;
-		if (p->cur->visits >= run_quota(p, expect) ||
-		    p->cur->visits >= s->o.max_visits ||
-		    sched_precise(s, p->cur))
+		if (sched_precise(s, p->cur)) {
+			p->cur->precise = 1;
 			sched_end(s, p);
+		} else if (p->cur->visits >= run_quota(p, expect) ||
+		    p->cur->visits >= s->o.max_visits) {
+			sched_end(s, p);
+		}
 		return 0;
 	}
 	pr = u;

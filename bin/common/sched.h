@@ -64,6 +64,7 @@ struct sched_fig {
 	double *med;		/* each visit's median time per operation */
 	double wall_ns, timed_ns;	/* over its visits */
 	unsigned vbase;		/* visits before its process's (a restart) */
+	int precise;		/* ended on reaching --precision */
 	int done;		/* ended */
 	unsigned pair;		/* A/B: the pair it belongs to, + 1 */
 };
