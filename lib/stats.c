@@ -260,6 +260,36 @@ stats_rounds_bimodal(bm_stats *rs, unsigned nr, double median, bm_stats *out)
 }
 
 /*
+ * Group n values v by their rounds round[k] (0 to nr - 1), in their order
+ * (a counting sort): into *xp, round r's values ending at (*atp)[r] and
+ * starting at (*atp)[r - 1] (0 for the first).  The caller frees both,
+ * also on failure.  0, BM_ERANGE for a round out of range, or -ENOMEM.
+ */
+static int
+stats_group(const double *v, const unsigned *round, size_t n, unsigned nr,
+    double **xp, size_t **atp)
+{
+	double *x;
+	size_t k, *at;
+	unsigned r;
+
+	*xp = x = malloc(n * sizeof *x);
+	*atp = at = calloc((size_t)nr + 1, sizeof *at);
+	if (x == NULL || at == NULL)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		if (round[k] >= nr)
+			return BM_ERANGE;
+		at[round[k] + 1]++;
+	}
+	for (r = 0; r < nr; r++)
+		at[r + 1] += at[r];
+	for (k = 0; k < n; k++)
+		x[at[round[k]]++] = v[k];
+	return 0;
+}
+
+/*
  * Statistics at two levels of n values, value k from round round[k] (0 to
  * nr - 1, every round with at least one value): proc over the rounds'
  * medians (which go to med), within over every value shifted by the
@@ -278,26 +308,10 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 	if (v == NULL || round == NULL || n == 0 || nr == 0 || proc == NULL ||
 	    within == NULL || med == NULL)
 		return BM_ERANGE;
-	rs = calloc(nr, sizeof *rs);
-	x = malloc(n * sizeof *x);
-	at = calloc((size_t)nr + 1, sizeof *at);
-	if (rs == NULL || x == NULL || at == NULL) {
-		rc = -ENOMEM;
+	if ((rs = calloc(nr, sizeof *rs)) == NULL)
+		return -ENOMEM;
+	if ((rc = stats_group(v, round, n, nr, &x, &at)) != 0)
 		goto out;
-	}
-	/* Group the values by round (a counting sort, in their order). */
-	for (k = 0; k < n; k++) {
-		if (round[k] >= nr) {
-			rc = BM_ERANGE;
-			goto out;
-		}
-		at[round[k] + 1]++;
-	}
-	for (r = 0; r < nr; r++)
-		at[r + 1] += at[r];
-	for (k = 0; k < n; k++)
-		x[at[round[k]]++] = v[k];
-	/* Now at[r] is where round r + 1 starts, and round r ends. */
 	for (r = 0; r < nr && rc == 0; r++) {
 		k = r > 0 ? at[r - 1] : 0;
 		rc = at[r] > k ? bm_stats_compute(x + k, at[r] - k, &rs[r]) :
@@ -367,30 +381,14 @@ bm__stats_medians(const double *v, const unsigned *round, size_t n,
     unsigned nr, double *med)
 {
 	double *x;
-	size_t k, from, *at;
+	size_t from, *at;
 	unsigned r;
 	int rc = 0;
 
 	if (v == NULL || round == NULL || n == 0 || nr == 0 || med == NULL)
 		return BM_ERANGE;
-	x = malloc(n * sizeof *x);
-	at = calloc((size_t)nr + 1, sizeof *at);
-	if (x == NULL || at == NULL) {
-		rc = -ENOMEM;
+	if ((rc = stats_group(v, round, n, nr, &x, &at)) != 0)
 		goto out;
-	}
-	/* Group by round in their order, as bm_stats_levels() does. */
-	for (k = 0; k < n; k++) {
-		if (round[k] >= nr) {
-			rc = BM_ERANGE;
-			goto out;
-		}
-		at[round[k] + 1]++;
-	}
-	for (r = 0; r < nr; r++)
-		at[r + 1] += at[r];
-	for (k = 0; k < n; k++)
-		x[at[round[k]]++] = v[k];
 	for (r = 0; r < nr && rc == 0; r++) {
 		from = r > 0 ? at[r - 1] : 0;
 		rc = at[r] > from ? bm__stats_median(x + from, at[r] - from,
