@@ -17,6 +17,18 @@ expect_exit 2 'precision' "$brun" --installed --no-check --precision 5x
 expect_exit 2 'not for --a' "$brun" --installed --no-check --precision 5 \
     --a '' --b ''
 
+# The memory sweeps: each point served in a burst of 3 visits, its
+# record of 3 rounds, the summary's memory latencies read from them.
+run "$brun" --installed --quick --only memlat --budget 6 --no-check \
+    --results "$tmp/res-ml"
+[ "$rc" -eq 0 ] || fail "benchmp-run --only memlat: exit $rc: $(tail -n 3 "$tmp/err")"
+set -- "$tmp"/res-ml/*/*.jsonl
+[ -f "$1" ] && jq -e -s 'length >= 2 and all(.tool == "lat_mem_rd" and
+    .processes == 3)' "$1" >/dev/null ||
+	fail "the sweeps' points: $(jq -c '[.tool, .processes]' "$1" | head -n 3)"
+grep -Eq '^  lat_mem_rd .*\[L1 ' "$tmp/out" ||
+	fail "no L1 row: $(cat "$tmp/out")"
+
 # The processor group: every figure served, each visited at least five
 # times (its rounds), the run's share measuring above the summary.
 run "$brun" --installed --quick --only processor --budget 8 --no-check \
