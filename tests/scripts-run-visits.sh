@@ -78,9 +78,7 @@ rc=$?
 [ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sig.err")"
 grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
     "$tmp/sig.out" || fail "SIGTERM: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
-sleep 1
-if pgrep -f "benchmp-sched .*$tmp" >/dev/null 2>&1 ||
-    pgrep -f 'lt-lat_syscall|bin/.libs/lat_' >/dev/null 2>&1; then
-	fail "SIGTERM: left running: $(pgrep -af 'benchmp-sched|lat_')"
-fi
+# This run's processes alone: other tests run the same tools meanwhile.
+left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
+[ -z "$left" ] || fail "SIGTERM: left running: $left"
 finish
