@@ -155,6 +155,37 @@ no_children() {
 	[ -z "$left" ] || fail "processes left behind:$left"
 }
 
+# tagged PATTERN: the pids of the processes started by this script (they
+# carry its BENCHMP_TEST_TAG, as in no_children) whose command line
+# matches the extended regular expression PATTERN.  make check runs other
+# tests beside this one, and another build may run this very test, with
+# the same programs: a pattern alone would see their processes too.
+tagged() {
+	for p in $(pgrep -f -- "$1" 2>/dev/null); do
+		[ "$p" = $$ ] && continue
+		if { tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null |
+		    grep -qx "BENCHMP_TEST_TAG=$$"; then
+			echo "$p"
+		fi
+	done
+}
+
+# left_running PATTERN: the processes of tagged PATTERN still there after
+# up to $hang_s s (a hang guard: on a loaded machine a killed tool and its
+# workers may take seconds to exit), one "pid command line" a line, and
+# nothing when they are all gone.
+left_running() {
+	n=0
+	while left=$(tagged "$1") && [ -n "$left" ] &&
+	    [ "$n" -lt $((hang_s * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	for p in $left; do
+		echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+	done
+}
+
 # The bound of the waits below: a hang guard, not a speed target (a
 # sanitized tool on a 2-CPU machine at a load of 20 took seconds to start,
 # fork its workers and be reaped).

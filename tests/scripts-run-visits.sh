@@ -96,7 +96,7 @@ rc=$?
 [ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sig.err")"
 grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
     "$tmp/sig.out" || fail "SIGTERM: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
-sleep 1
-# (Only this script's: other tests run the same tools beside it.)
-no_children
+# This run's processes alone: other tests run the same tools meanwhile.
+left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
+[ -z "$left" ] || fail "SIGTERM: left running: $left"
 finish
