@@ -1510,6 +1510,7 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	res->warmup_us = o->warmup_us;
 	res->later_warmup_us = engine_warmup_us(o, 1);
 	res->enough_us = e.plan.enough_us;
+	BM__RESULT_SERVED(res) = (uint64_t)e.serving;
 	res->nevents = ctx->events.n;
 	res->interference.off = ctx->interference_off;
 	memcpy(res->events, ctx->events.info, sizeof(res->events));

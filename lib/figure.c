@@ -153,13 +153,16 @@ bm__figure_record(struct bm__figure *f, const bm_record *rec)
 /*
  * Whether a record's figure is shown as its best process: one with
  * enough processes and no agreement rule (a sweep-derived figure keeps
- * the median, which repeats as well there).
+ * the median, which repeats as well there), measured in rounds of fresh
+ * processes (a served figure's visits keep their median:
+ * BM__RESULT_SERVED).
  */
 static int
 figure_has_robust(const bm_record *rec)
 {
 	return rec->agreement == BM_AGREEMENT_NONE &&
-	    rec->result->processes >= BM__ROBUST_MIN;
+	    rec->result->processes >= BM__ROBUST_MIN &&
+	    !BM__RESULT_SERVED(rec->result);
 }
 
 /*

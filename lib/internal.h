@@ -797,6 +797,16 @@ typedef struct bm__robust {
  */
 #define BM__ROBUST_MIN		3
 /*
+ * A result whose rounds are a scheduler's visits (BENCHMP_SERVE): marked
+ * in the first of the public struct's reserved words, so that its layout
+ * stays.  Its figure is the median of the visits, not the best one: the
+ * visits sample the machine's phases across a whole run, and their
+ * median repeated from run to run where the best visit did not (three
+ * suites on a 2-vCPU AMD EPYC KVM guest, 2026-11-29: 89% of the figures
+ * within 3% against 77%, doc/measurements.md).
+ */
+#define BM__RESULT_SERVED(r)	((r)->reserved[0])
+/*
  * The share of next runs the robust figure's interval held on recorded
  * suites, which the record states as its level (doc/measurements.md,
  * "One figure, one interval").
