@@ -38,6 +38,10 @@ grep -Eq '^benchmp-run: 14 lines as one experiment \(benchmp-sched\)' \
     "$tmp/err" || fail "not one experiment: $(head -n 5 "$tmp/err")"
 grep -Eq '^measuring: [0-9.]+ s of [0-9.]+ s \([0-9]+%\), [0-9]+ visits of [0-9]+ figures in [0-9.]+ s$' \
     "$tmp/out" || fail "no share measuring: $(head -n 2 "$tmp/out")"
+set -- "$tmp"/res/*/*.visits.json
+[ -f "$1" ] && jq -e '(.plan | length) == 14 and .visits > 0 and
+    all(.figures[]; .line >= 1 and .line <= 14)' "$1" >/dev/null ||
+	fail "where the time went: $(head -c 300 "$1")"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
 [ "$(jq -s 'length' "$1")" -ge 14 ] || fail "fewer than 14 records in $1"
