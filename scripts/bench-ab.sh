@@ -4,7 +4,7 @@
 #
 # Usage: scripts/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
 #                            [--budget S] [--targets LIST] [--modes LIST]
-#                            BUILDDIR
+#                            [--threshold P] BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications before getppid() (what
@@ -27,7 +27,8 @@
 # ERMS and AVX-512 off) in B, which is faster by about 10% on an AMD EPYC
 # guest.  --modes classic,served runs each trial of each condition both
 # as benchmp-ab's rounds and as --served (benchmp-sched's visits), one
-# after the other.
+# after the other.  --threshold P is the trials' benchmp-ab --threshold
+# (percent, default 2: a change within it is "same" by definition).
 #
 # Prints per condition: the cost, the median ratio over the trials, how
 # many said worse, better, same and undecided, and the median wall time of
@@ -36,8 +37,9 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] BUILDDIR"
+usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] BUILDDIR"
 trials=20
+threshold=2
 stress=0
 only=
 budget=10
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--budget) budget=${2:?$usage}; shift 2 ;;
 	--targets) targets_opt=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	--modes) modes=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
+	--threshold) threshold=${2:?$usage}; shift 2 ;;
 	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -95,7 +98,7 @@ case $stress in
 2) load=', beside stress-ng --cpu 4 --vm 1 --vm-bytes 256m' ;;
 *) load= ;;
 esac
-echo "bench-ab.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), trials $trials, budget $budget s, modes $modes$load"
+echo "bench-ab.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), trials $trials, budget $budget s, threshold $threshold%, modes $modes$load"
 if [ "$stress" = 1 ]; then
 	stress-ng --cpu 1 --quiet >/dev/null 2>&1 &
 	stress_pid=$!
@@ -257,7 +260,7 @@ while [ "$i" -le "$trials" ]; do
 		fi
 		s=$(date +%s.%N)
 		# shellcheck disable=SC2086
-		benchmp-ab --json "$how" --budget "$budget" \
+		benchmp-ab --json "$how" --budget "$budget" --threshold "$threshold" \
 		    --a "$a" --b "$b" $cmd >"$tmp/out" 2>"$tmp/err" </dev/null || :
 		e=$(date +%s.%N)
 		jq -r --arg n "$n" --arg w "$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }')" \
