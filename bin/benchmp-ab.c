@@ -254,29 +254,18 @@ ab_thue_morse(unsigned r)
 
 /*
  * --served: what benchmp-sched's visits cannot take.  The rounds' own
- * options have no meaning there; a directory prefix is not one.
+ * options (rounds_opt: the first one given, as getopt_long named it) have
+ * no meaning there; a directory prefix is not one.
  */
 static void
-ab_served_check(const struct ab_opts *o, int argc, char **argv)
+ab_served_check(const struct ab_opts *o, const char *rounds_opt)
 {
-	static const char *const rounds_only[] = { "--test", "--max-rounds",
-	    "--min-rounds", "--timeout", "--tool-defaults", "--no-calibrate",
-	    "--records" };
-	size_t i, n;
+	size_t n;
 	int k;
 
-	for (k = 1; k < argc && argv[k] != NULL; k++) {
-		if (o->tool != NULL && argv + k >= o->tool)
-			break;
-		for (i = 0; i < sizeof rounds_only / sizeof rounds_only[0];
-		    i++) {
-			n = strlen(rounds_only[i]);
-			if (strncmp(argv[k], rounds_only[i], n) == 0 &&
-			    (argv[k][n] == '\0' || argv[k][n] == '='))
-				ab_usage_error("%s is an option of the rounds: "
-				    "not with --served", rounds_only[i]);
-		}
-	}
+	if (rounds_opt != NULL)
+		ab_usage_error("--%s is an option of the rounds: not with "
+		    "--served", rounds_opt);
 	for (k = 0; k < 2; k++) {
 		char **w = k == 0 ? o->a : o->b;
 
@@ -376,8 +365,8 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *plan = NULL, *err;
-	int c, min_set = 0;
+	const char *plan = NULL, *err, *rounds_opt = NULL;
+	int c, li, min_set = 0;
 
 	memset(o, 0, sizeof *o);
 	o->threshold = 0.02;
@@ -388,7 +377,12 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	o->calibrate = 1;
 	/* '+': the options end at TOOL, whose own options follow it. */
 	opterr = 0;	/* ab_usage_error says it, its control bytes escaped */
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, &li)) != -1) {
+		/* The options of the rounds, which --served refuses. */
+		if (rounds_opt == NULL && (c == OPT_TEST || c == OPT_MAX ||
+		    c == OPT_MIN || c == OPT_TIMEOUT || c == OPT_NOCAL ||
+		    c == OPT_TOOLDEF || c == OPT_RECORDS))
+			rounds_opt = longopts[li].name;
 		switch (c) {
 		case OPT_A:
 			o->a_text = optarg;
@@ -507,7 +501,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	o->plan_path = plan;
 	o->tool = optind < argc ? argv + optind : NULL;
 	if (o->served) {
-		ab_served_check(o, argc, argv);
+		ab_served_check(o, rounds_opt);
 		return;
 	}
 	if (plan != NULL) {
