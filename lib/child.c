@@ -63,6 +63,8 @@ struct bm_state {
 	bm_iter_t n;		/* count for the call in flight */
 	uint64_t enough_ns;	/* plan->enough_us in ns */
 	uint64_t t0;		/* clock at the start of the call */
+	uint64_t warm0;		/* clock when the warmup started */
+	uint64_t warm_ns;	/* how long it lasts (the parent's plan) */
 	uint64_t c0;		/* cycles at the start of the call */
 	int cycles;		/* the cycle subtimer reports counts */
 	unsigned count;		/* samples kept */
@@ -270,6 +272,28 @@ child_finish(bm_state *s)
 }
 
 /*
+ * Whether the worker is a kept one with no other: nobody needs it to
+ * keep the machine busy while it waits for the parent (cooldown), and
+ * once warm it can wait for the start without running on.
+ */
+static int
+child_alone(const bm_state *s)
+{
+	return s->plan->keep && s->plan->parallel == 1;
+}
+
+/* Wait for the parent's next command (its end ends the worker). */
+static int
+child_wait_cmd(bm_state *s)
+{
+	unsigned char cmd = 0;
+
+	if (bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_KEEP_WAIT_MS) != 0)
+		_exit(BM__EXIT_PARENT);
+	return cmd;
+}
+
+/*
  * A kept worker's end of a visit: send the record, then wait for the
  * parent.  On BM__CMD_AGAIN the worker forgets the visit and warms up
  * again (the buffers, files and partners that initialize set up stay);
@@ -278,13 +302,10 @@ child_finish(bm_state *s)
 static void
 child_visit_end(bm_state *s)
 {
-	unsigned char cmd = 0;
-	int rc;
+	int cmd;
 
 	child_send_record(s, BM__MSG_RESULT, 0);
-	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_KEEP_WAIT_MS);
-	if (rc != 0)
-		_exit(BM__EXIT_PARENT);
+	cmd = child_wait_cmd(s);
 	if (cmd == BM__CMD_QUIT) {
 		child_cleanup(s);
 		_exit(BM__EXIT_OK);
@@ -292,6 +313,8 @@ child_visit_end(bm_state *s)
 	if (cmd != BM__CMD_AGAIN)
 		child_fail(s, -EPROTO);
 	s->phase = CHILD_WARMUP;
+	s->warm0 = bm__clock_now(&s->ctx->timer);
+	s->warm_ns = s->plan->later_warmup_us * 1000u;
 	s->ready_sent = 0;
 	s->count = 0;
 	s->nops = 0;
@@ -468,7 +491,16 @@ bm_interval(bm_state *s)
 				child_send(s, BM__MSG_READY);
 				s->ready_sent = 1;
 			}
-			cmd = child_poll_cmd(s);
+			/*
+			 * Alone and warm (the warmup counts from the
+			 * first pass's start, as the parent's does), wait
+			 * for the start rather than run a pass more: one
+			 * pass may be a whole 256 MB copy.
+			 */
+			if (child_alone(s) && t1 - s->warm0 >= s->warm_ns)
+				cmd = child_wait_cmd(s);
+			else
+				cmd = child_poll_cmd(s);
 			if (cmd == BM__CMD_START)
 				s->phase = CHILD_TIMING;
 			break;
@@ -476,10 +508,21 @@ bm_interval(bm_state *s)
 			if (!accepted)
 				break;
 			child_keep(s, elapsed, c1 - s->c0, ev1, &d);
-			if (s->count == s->plan->repetitions) {
-				child_send(s, BM__MSG_DONE);
-				s->phase = CHILD_COOLDOWN;
-			}
+			if (s->count < s->plan->repetitions)
+				break;
+			child_send(s, BM__MSG_DONE);
+			s->phase = CHILD_COOLDOWN;
+			/*
+			 * Alone, with no single operations left to time:
+			 * no cooldown, the record at once.
+			 */
+			if (!child_alone(s) || (s->plan->percentiles > 0 &&
+			    s->ops == NULL))
+				break;
+			if (child_wait_cmd(s) != BM__CMD_RESULT)
+				child_fail(s, -EPROTO);
+			child_visit_end(s);
+			again = 1;
 			break;
 		case CHILD_COOLDOWN:
 			if (child_poll_cmd(s) != BM__CMD_RESULT)
@@ -711,6 +754,8 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	rc = bm__pipeio_read(ctl_fd, &go, 1, CHILD_GO_WAIT_MS);
 	if (rc != 0 || go != BM__CMD_GO)
 		child_fail(&s, rc != 0 ? rc : -EPROTO);
+	s.warm0 = bm__clock_now(&ctx->timer);
+	s.warm_ns = p->warmup_us * 1000u;
 	for (;;) {
 		rc = b->benchmark(bm_interval(&s), b->cookie);
 		if (rc < 0)

@@ -1212,11 +1212,13 @@ engine_visit_median(const struct engine *e)
 
 /*
  * A kept worker set's next visit: forget the flags of the last one and
- * ask each worker to warm up again, then wait for its first pass.
+ * ask each worker to warm up again, then wait for its first pass, whose
+ * time is in *pass_us.
  */
 static int
-engine_again(struct engine *e)
+engine_again(struct engine *e, uint64_t *pass_us)
 {
+	uint64_t t0 = bm__deadline_now();
 	unsigned i;
 	int rc;
 
@@ -1226,6 +1228,8 @@ engine_again(struct engine *e)
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_READY, W_READY,
 		    e->phase_timeout_ns, "finish its first pass");
+	/* That pass warmed up too (engine_measure() counts it). */
+	*pass_us = (bm__deadline_now() - t0) / 1000u;
 	return rc;
 }
 
@@ -1273,7 +1277,7 @@ engine_visit_fit(struct engine *e, uint64_t *pass_us)
 static int
 engine_visit(struct engine *e, int fresh)
 {
-	uint64_t pass_us = 0, later;
+	uint64_t pass_us = 0;
 	int rc = 0;
 
 	if (fresh && e->nw > 0) {
@@ -1284,18 +1288,13 @@ engine_visit(struct engine *e, int fresh)
 		rc = engine_grow(e);
 	if (rc != 0)
 		return rc;
-	later = engine_warmup_us(e->o, 1);
-	if (later > ENGINE_SERVE_WARMUP_US && later < e->o->warmup_us)
-		later = ENGINE_SERVE_WARMUP_US;
-	else if (later > ENGINE_SERVE_FULL_WARMUP_US)
-		later = ENGINE_SERVE_FULL_WARMUP_US;
 	e->plan.warmup_us = e->nw == 0 ? engine_warmup_us(e->o, e->round) :
-	    later;
+	    e->plan.later_warmup_us;
 	e->plan.percentiles = e->round == 0 ? e->o->percentiles : 0;
 	if (e->nw == 0)
 		rc = engine_start(e, &pass_us);
 	else
-		rc = engine_again(e);
+		rc = engine_again(e, &pass_us);
 	if (rc == 0 && e->round == 0)
 		rc = engine_visit_fit(e, &pass_us);
 	if (rc == 0)
@@ -1429,6 +1428,13 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 		}
 		want = (visit + p->repetitions - 1) / p->repetitions;
 		p->keep = 1;
+		/* (The workers know it: alone, they wait once warm.) */
+		p->later_warmup_us = engine_warmup_us(o, 1);
+		if (p->later_warmup_us > ENGINE_SERVE_WARMUP_US &&
+		    p->later_warmup_us < o->warmup_us)
+			p->later_warmup_us = ENGINE_SERVE_WARMUP_US;
+		else if (p->later_warmup_us > ENGINE_SERVE_FULL_WARMUP_US)
+			p->later_warmup_us = ENGINE_SERVE_FULL_WARMUP_US;
 		if (want > p->enough_us)
 			p->enough_us = want;
 	}

@@ -368,6 +368,7 @@ struct bm__plan {
 	int shared;			/* more workers than CPUs */
 	int interference;		/* account for interference */
 	int keep;			/* served: a worker stays for visits */
+	uint64_t later_warmup_us;	/* served: a kept worker's next visits' */
 };
 
 /*

@@ -632,6 +632,9 @@ bm_decision_json(const bm_decision *d, char **out)
 	rec_printf(&b, ",\"enough_us\":%llu", (unsigned long long)r->enough_us);
 	rec_knum(&b, "wall_s", r->wall_s);
 	rec_printf(&b, ",\"budget_hit\":%s", r->budget_hit ? "true" : "false");
+	/* Said only of a figure whose rounds were a scheduler's visits. */
+	if (BM__RESULT_SERVED(r))
+		rec_printf(&b, ",\"served\":true");
 	/*
 	 * The share of the raw intervals the overheads took off, and whether
 	 * that flags the figure (given overheads above BM__OVERHEAD_FLAG).

@@ -868,6 +868,93 @@ START_TEST(test_later_warmup)
 }
 END_TEST
 
+/* The calls a served worker made in each of its states (shared memory). */
+struct served_calls {
+	unsigned phase[4];
+};
+
+/* Each operation spins 3 ms, its call counted by the worker's state. */
+static int
+bench_served(bm_iter_t n, void *cookie)
+{
+	struct served_calls *c = cookie;
+	int ph = bm__state_phase(bm_state_current());
+
+	if (ph >= 0 && ph < 4)
+		__atomic_add_fetch(&c->phase[ph], 1, __ATOMIC_SEQ_CST);
+	while (n-- > 0)
+		check_spin_ns(3000000);
+	return 0;
+}
+
+/*
+ * A figure served to a scheduler (BENCHMP_SERVE) with one worker: each
+ * visit runs one untimed pass, and once that pass has lasted the warmup
+ * the worker waits for the start instead of running another (a pass may
+ * be a 256 MB copy), and sends its record at once after its intervals
+ * (no cooldown: nobody needs the load).  The scheduler's side sees the
+ * figure and one line per visit; the record says served.
+ */
+START_TEST(test_served_alone)
+{
+	struct served_calls *c;
+	bm_bench b = { .benchmark = bench_served };
+	bm_options o;
+	bm_result r;
+	bm_record rec;
+	bm_ctx *ctx;
+	int cmd[2], rsp[2];
+	char env[64], buf[4096], *json = NULL, *p;
+	ssize_t got;
+	size_t len = 0;
+	unsigned nvisit = 0;
+	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
+
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(c != MAP_FAILED);
+	memset(c, 0, sizeof(*c));
+	b.cookie = c;
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(rsp), 0);
+	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
+	    (ssize_t)sizeof(cmds) - 1);
+	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
+	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+	ctx = check_ctx(1000);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.warmup_us = 1000;
+	o.percentiles = 0;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert_uint_eq(r.processes, 3);
+	ck_assert_uint_eq(c->phase[BM__STATE_FIRST_PASS], 3);
+	ck_assert_uint_eq(c->phase[BM__STATE_WARMUP], 0);
+	ck_assert_uint_eq(c->phase[BM__STATE_COOLDOWN], 0);
+	ck_assert_uint_ge(c->phase[BM__STATE_TIMING], 9);
+
+	close(rsp[1]);
+	while ((got = read(rsp[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)got;
+	buf[len] = '\0';
+	ck_assert_msg(strncmp(buf, "figure 1 1 3 ", 13) == 0, "%s", buf);
+	for (p = buf; (p = strstr(p, "\nvisit 1 ")) != NULL; p++)
+		nvisit++;
+	ck_assert_msg(nvisit == 3, "%s", buf);
+
+	ck_assert_int_eq(bm_record_latency(&rec, "t", "c", "ns", &r), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &json), 0);
+	ck_assert_msg(strstr(json, ",\"served\":true") != NULL, "%s", json);
+	free(json);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	close(cmd[0]);
+	close(cmd[1]);
+	close(rsp[0]);
+	munmap(c, sizeof(*c));
+}
+END_TEST
+
 /*
  * bm_cpus_allowed() counts the affinity mask: all of it here, and one
  * CPU once this test process (forked by Check) is pinned to one.
@@ -2138,6 +2225,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_self_driven);
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_later_warmup);
+	tcase_add_test(tc, test_served_alone);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cpus_allowed);
 	tcase_add_test(tc, test_cleanup_runs);
