@@ -1,4 +1,4 @@
-/* serve-spin.c: a stand-in tool with a known cost per operation (SPIN_NS), on the installed API, for benchmp-sched's tests. */
+/* serve-spin.c: a stand-in tool with a known cost per operation (SPIN_NS) and set-up (SPIN_SETUP_MS), on the installed API, for benchmp-sched's tests. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +33,24 @@ spin_bench(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/* A worker's set-up: SPIN_SETUP_MS of sleep, said on stderr. */
+static uint64_t spin_setup_ms;
+
+static int
+spin_setup(bm_iter_t n, void *cookie)
+{
+	struct timespec ts;
+
+	(void)n;
+	(void)cookie;
+	ts.tv_sec = (time_t)(spin_setup_ms / 1000);
+	ts.tv_nsec = (long)(spin_setup_ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	fprintf(stderr, "serve-spin: set up\n");
+	return 0;
+}
+
 /*
  * Run the spin once (or as many figures as argv[1] says, one after
  * another) and print each figure's median ns per operation.
@@ -48,9 +66,14 @@ main(int argc, char **argv)
 	bm_ctx *ctx;
 	int rc;
 
-	if ((v != NULL && bm_parse_uint(v, 1, 1000000000u, &ns) != 0) ||
+	const char *setup = getenv("SPIN_SETUP_MS");
+
+	if ((setup != NULL && bm_parse_uint(setup, 0, 60000, &spin_setup_ms)
+	    != 0) ||
+	    (v != NULL && bm_parse_uint(v, 1, 1000000000u, &ns) != 0) ||
 	    (argc > 1 && bm_parse_uint(argv[1], 1, 100, &figures) != 0)) {
-		fprintf(stderr, "usage: SPIN_NS=ns serve-spin [figures]\n");
+		fprintf(stderr, "usage: SPIN_NS=ns SPIN_SETUP_MS=ms serve-spin "
+		    "[figures]\n");
 		return 2;
 	}
 	if ((rc = bm_ctx_new(&ctx)) != 0 || (rc = bm_ctx_load_env(ctx)) != 0) {
@@ -64,6 +87,8 @@ main(int argc, char **argv)
 	memset(&b, 0, sizeof(b));
 	b.benchmark = spin_bench;
 	b.cookie = &ns;
+	if (setup != NULL)
+		b.initialize = spin_setup;
 	while (figures-- > 0) {
 		if ((rc = bm_run(ctx, &b, &o, &r)) != 0) {
 			fprintf(stderr, "serve-spin: %s\n", bm_ctx_errmsg(ctx));

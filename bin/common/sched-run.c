@@ -183,18 +183,42 @@ run_burst(struct sched *s, struct sched_proc *p)
 	}
 }
 
+/*
+ * The visits figure f's worker set gets before a fresh one: --fresh-every,
+ * or outside an A/B more when a fresh set's extra wall time (its first
+ * visit's over a kept visit's, measured on its later sets) would pass
+ * SCHED_FRESH_SHARE of the kept visits' between two sets.
+ */
+static unsigned
+visit_spacing(const struct sched *s, const struct sched_fig *f)
+{
+	double kept, extra, n;
+
+	if (s->o.a != NULL || f->nset == 0 || f->nkept == 0)
+		return s->o.fresh_every;
+	kept = f->kept_ns / f->nkept;
+	extra = f->set_ns / f->nset - kept;
+	if (!(kept > 0) || !(extra > 0))
+		return s->o.fresh_every;
+	n = ceil(extra / (SCHED_FRESH_SHARE * kept));
+	if (n <= s->o.fresh_every)
+		return s->o.fresh_every;
+	return n < SCHED_MAX_VISITS ? (unsigned)n : SCHED_MAX_VISITS;
+}
+
 /* Ask p's figure for one visit and wait for it; 0 or -1. */
 int
 sched_visit(struct sched *s, struct sched_proc *p)
 {
 	struct sched_fig *f = p->cur;
 	int fresh = s->o.fresh_every > 0 && f->visits > 0 &&
-	    f->visits % s->o.fresh_every == 0;
-	double timed = f->timed_ns;
+	    f->on_set >= visit_spacing(s, f), set;
+	double timed = f->timed_ns, wall = f->wall_ns;
 
 	if (fresh)
 		p->held = 0;
 	sched_mem_room(s, p);
+	set = !p->held;
 	if (sched_proc_send(p, fresh ? "fresh\n" : "visit\n") != 0)
 		return -1;
 	p->state = SCHED_P_VISIT;
@@ -203,6 +227,15 @@ sched_visit(struct sched *s, struct sched_proc *p)
 		return -1;
 	s->visits++;
 	s->timed_ns += f->timed_ns - timed;
+	/* (The figure's first visit also times single operations.) */
+	if (set && f->visits > 1) {
+		f->set_ns += f->wall_ns - wall;
+		f->nset++;
+	} else if (!set) {
+		f->kept_ns += f->wall_ns - wall;
+		f->nkept++;
+	}
+	f->on_set = set ? 1 : f->on_set + 1;
 	sched_mem_note(s, p);
 	return 0;
 }

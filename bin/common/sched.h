@@ -31,6 +31,12 @@
 #define SCHED_MAX_VISITS 400
 /* An A/B's fresh workers: every this many visits of a figure's arm. */
 #define SCHED_AB_FRESH 4
+/*
+ * Outside an A/B, fresh workers no oftener than keeps what setting them
+ * up costs (a 256 MB buffer faulted: 200 ms) within this share of the
+ * time the kept ones' visits take.
+ */
+#define SCHED_FRESH_SHARE 0.25
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
@@ -63,6 +69,9 @@ struct sched_fig {
 	unsigned visits;
 	double *med;		/* each visit's median time per operation */
 	double wall_ns, timed_ns;	/* over its visits */
+	unsigned on_set;	/* visits on its current worker set */
+	unsigned nset, nkept;	/* later sets' first visits, kept visits */
+	double set_ns, kept_ns;	/* their wall times */
 	unsigned vbase;		/* visits before its process's (a restart) */
 	int precise;		/* ended on reaching --precision */
 	int done;		/* ended */
