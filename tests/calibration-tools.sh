@@ -50,6 +50,79 @@ if have_jq; then
 	wait "$busy1" "$busy2" 2>/dev/null
 fi
 
+# --store: the median of this machine's last five kept calibrations.  A
+# run is kept only when it settled, so the file appears after some run
+# (a loaded machine may disturb a few).
+unset ENOUGH TIMING_O LOOP_O
+if have_jq; then
+	store=$tmp/store
+	i=0
+	while [ ! -s "$store" ] && [ "$i" -lt 20 ]; do
+		run "$bin/enough" --json --store "$store"
+		[ "$rc" -eq 0 ] || fail "enough --store exited $rc"
+		i=$((i + 1))
+	done
+	[ -s "$store" ] || fail "no calibration settled in 20 runs"
+	[ "$(sed -n 1p "$store")" = "benchmp-calibration 1" ] ||
+		fail "store: $(cat "$store")"
+	machine=$(sed -n 2p "$store")
+	case $machine in
+	"machine cpu="*";cpus="*";kernel="*";clock="*) ;;
+	*) fail "store's machine line: $machine" ;;
+	esac
+	# Five stored runs longer than any measurement: the median is theirs
+	# whatever this run measures, kept or not.
+	{
+		echo "benchmp-calibration 1"
+		echo "$machine"
+		for _ in 1 2 3 4 5; do echo "run 1 50000 0.500000 0.250000"; done
+	} >"$store"
+	run "$bin/enough" --store "$store"
+	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "export ENOUGH=50000
+export TIMING_O=0.500000
+export LOOP_O=0.250000" ] || fail "stored median: $(cat "$tmp/out" "$tmp/err")"
+	n=$(grep -c '^run ' "$store")
+	[ "$n" -ge 5 ] && [ "$n" -le 6 ] || fail "store has $n runs"
+	# The environment's values are printed as given and nothing is kept.
+	run env ENOUGH=1234 "$bin/enough" --store "$store"
+	[ "$rc" -eq 0 ] && [ "$(sed -n 1p "$tmp/out")" = "export ENOUGH=1234" ] ||
+		fail "ENOUGH given: $(cat "$tmp/out" "$tmp/err")"
+	[ "$(grep -c '^run ' "$store")" -eq "$n" ] ||
+		fail "a run with ENOUGH given was kept"
+	# The last nine are kept.
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		echo "run 1 50000 0.500000 0.250000"
+	done >>"$store"
+	run "$bin/enough" --json --store "$store"
+	if jq -e '.stored.kept' "$tmp/out" >/dev/null; then
+		[ "$(grep -c '^run ' "$store")" -eq 9 ] ||
+			fail "store kept $(grep -c '^run ' "$store") runs"
+		jq -e '.stored.runs == 9 and .stored.other_machine == false' \
+		    "$tmp/out" >/dev/null || fail "stored: $(cat "$tmp/out")"
+	fi
+	# Another machine's file starts anew, said on stderr.
+	sed 's/^machine .*/machine cpu=another/' "$store" >"$store.2"
+	mv "$store.2" "$store"
+	run "$bin/enough" --json --store "$store"
+	[ "$rc" -eq 0 ] && grep -q "held another machine's calibrations" \
+	    "$tmp/err" && jq -e '.stored.other_machine' "$tmp/out" >/dev/null ||
+		fail "another machine: $(cat "$tmp/out" "$tmp/err")"
+	if jq -e '.stored.kept' "$tmp/out" >/dev/null; then
+		[ "$(sed -n 2p "$store")" = "$machine" ] &&
+		    [ "$(grep -c '^run ' "$store")" -eq 1 ] ||
+			fail "not started anew: $(cat "$store")"
+	fi
+fi
+# A file that is not a store is an error and is left as it was.
+echo "my notes" >"$tmp/notes"
+expect_exit 1 "line 1 is not a calibration store's" "$bin/enough" \
+    --store "$tmp/notes"
+[ "$(cat "$tmp/notes")" = "my notes" ] || fail "a file not a store was changed"
+expect_exit 1 'cannot write|No such file' "$bin/enough" \
+    --store "$tmp/no/such/dir/store"
+expect_exit 2 'needs a file' "$bin/enough" --store ''
+[ -z "$(find "$tmp" -name '*.tmp')" ] || fail "a temporary file was left"
+
 expect_exit 2 '^enough: ENOUGH: .12x. is not a number' env ENOUGH=12x \
     "$bin/enough"
 expect_exit 2 '^timing_o: TIMING_O: .* out of range' env TIMING_O=1e7 \

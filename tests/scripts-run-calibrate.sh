@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts-run-calibrate.sh: benchmp-run exports the second least LOOP_O of
-# seven calibrations (enough --all and six runs of loop_o), keeps a LOOP_O
+# seven calibrations (enough --all --store and six runs of loop_o), keeps a LOOP_O
 # the caller exported, and the tools get the value it chose.  enough and
 # loop_o are stand-ins here that print set values, so that the choice is
 # checked, not the machine.
@@ -14,6 +14,7 @@ brun=$top_srcdir/scripts/benchmp-run
 mkdir "$tmp/fake" || fail "mkdir $tmp/fake"
 cat >"$tmp/fake/enough" <<'EOS'
 #!/bin/sh
+echo "$*" >>"$FAKE_COUNT.enough"
 echo "export ENOUGH=100"
 echo "export TIMING_O=0.030000"
 echo "export LOOP_O=0.000700"
@@ -47,6 +48,9 @@ grep -q '^benchmp-run: ENOUGH=100 TIMING_O=0.030000 LOOP_O=0.000334$' \
     "$tmp/err" || fail "not the second least LOOP_O: $(grep LOOP_O "$tmp/err")"
 [ "$(cat "$tmp/count")" = 6 ] ||
 	fail "loop_o ran $(cat "$tmp/count" 2>/dev/null) times, not 6"
+# The calibration is the machine's stored one, kept beside its results.
+[ "$(cat "$tmp/count.enough")" = "--all --store $tmp/res/$(uname -n)/calibration" ] ||
+	fail "enough was run as: $(cat "$tmp/count.enough")"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
 # (The chases, tlb, line and par_mem, take no loop overhead off: 0.)

@@ -6,16 +6,19 @@
 
 #include "benchmp/calibration.h"
 #include "benchmp/timers.h"
+#include "calib.h"
 #include "tool.h"
 
 enum {
 	CALIB_OPT_EXPORT = TOOL_OPT_BASE,
-	CALIB_OPT_ALL
+	CALIB_OPT_ALL,
+	CALIB_OPT_STORE
 };
 
 static const struct option calib_long[] = {
 	{ "export", no_argument, NULL, CALIB_OPT_EXPORT },
 	{ "all", no_argument, NULL, CALIB_OPT_ALL },
+	{ "store", required_argument, NULL, CALIB_OPT_STORE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -23,6 +26,7 @@ static const struct option calib_long[] = {
 struct calib_opts {
 	int export;
 	int all;
+	const char *store;	/* --store FILE */
 };
 
 /* Take --export and --all. */
@@ -31,12 +35,16 @@ calib_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
 	struct calib_opts *o = cookie;
 
-	(void)arg;
 	if (opt == CALIB_OPT_EXPORT)
 		o->export = 1;
 	else if (opt == CALIB_OPT_ALL)
 		o->all = 1;
-	else
+	else if (opt == CALIB_OPT_STORE) {
+		if (arg == NULL || *arg == '\0')
+			tool_exit_usage(t, "--store needs a file");
+		o->store = arg;
+		o->all = 1;
+	} else
 		tool_exit_usage(t, "unexpected option");
 }
 
@@ -70,18 +78,27 @@ calib_print_clock(const struct tool *t)
 		printf("export BENCHMP_OVERHEAD_CLOCK=%s\n", clock);
 }
 
-/* Print the whole calibration as one JSON object. */
+/* Print the whole calibration as one JSON object (st: stored, or NULL). */
 static void
-calib_json(const bm_calibration *cal)
+calib_json(const bm_calibration *cal, const struct calib_stored *st)
 {
 	printf("{\"enough_us\":%llu,\"timing_o_us\":%.6f,\"loop_o_us\":%.6f,"
 	    "\"from_env\":{\"enough\":%s,\"timing_o\":%s,\"loop_o\":%s},"
-	    "\"settled\":%s,\"disturbed_probes\":%u,\"seconds\":%.6f}\n",
+	    "\"settled\":%s,\"disturbed_probes\":%u,\"seconds\":%.6f",
 	    (unsigned long long)cal->enough_us, cal->timing_o_us,
 	    cal->loop_o_us, cal->from_env & BM_CAL_ENOUGH ? "true" : "false",
 	    cal->from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    cal->from_env & BM_CAL_LOOP_O ? "true" : "false",
 	    cal->settled ? "true" : "false", cal->disturbed, cal->seconds);
+	if (st != NULL)
+		printf(",\"stored\":{\"runs\":%u,\"kept\":%s,"
+		    "\"other_machine\":%s,\"measured\":{\"enough_us\":%llu,"
+		    "\"timing_o_us\":%.6f,\"loop_o_us\":%.6f}}", st->runs,
+		    st->kept ? "true" : "false",
+		    st->other_machine ? "true" : "false",
+		    (unsigned long long)st->measured.enough_us,
+		    st->measured.timing_o_us, st->measured.loop_o_us);
+	printf("}\n");
 }
 
 /*
@@ -93,17 +110,23 @@ int
 calib_main(const char *name, unsigned which, int argc,
     char **argv)
 {
-	struct calib_opts o = { 0, 0 };
+	struct calib_opts o = { 0, 0, NULL };
+	struct calib_stored st;
 	struct tool t;
 	bm_calibration cal;
+	char why[600];
 	int rc;
+
+	memset(&st, 0, sizeof(st));
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	t.args = "[--export] [--all]";
+	t.args = "[--export] [--all] [--store FILE]";
 	t.extra_usage = "  --export        print export VAR=value for the "
 	    "shell\n  --all           print ENOUGH, TIMING_O and LOOP_O "
-	    "(implies --export)\n  With --json: every value, whether the "
+	    "(implies --export)\n  --store FILE    keep this calibration in "
+	    "FILE and print the median\n                  of this machine's "
+	    "last 5 (implies --all)\n  With --json: every value, whether the "
 	    "calibration settled and the\n  probes the machine disturbed, as "
 	    "one JSON object\n";
 	if (tool_parse(&t, argc, argv, NULL, calib_long, calib_option,
@@ -123,8 +146,17 @@ calib_main(const char *name, unsigned which, int argc,
 		    "calibration (%u probes preempted, stopped or stolen); "
 		    "these values are not clean: do not export them, run "
 		    "again on a quieter machine\n", name, cal.disturbed);
+	if (o.store != NULL) {
+		if (calib_store(o.store, bm_ctx_timer_name(t.ctx,
+		    BM_SUBTIMER_CLOCK), &cal, &st, why, sizeof(why)) != 0)
+			tool_exit_fail(&t, "%s", why);
+		if (st.other_machine)
+			fprintf(stderr, "%s: %s held another machine's "
+			    "calibrations (CPU, kernel, clock or version): "
+			    "started anew\n", name, o.store);
+	}
 	if (t.json)
-		calib_json(&cal);
+		calib_json(&cal, o.store != NULL ? &st : NULL);
 	else if (o.all) {
 		calib_print(&cal, BM_CAL_ENOUGH, 1);
 		calib_print(&cal, BM_CAL_TIMING_O, 1);
