@@ -756,10 +756,11 @@ int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
 /*
  * Append a figure's statistics as the members of a record from ,"median"
  * to "process_samples" (record.c), with noisy, its decided flag
- * (bm__figure_noisy): the writer formats, it does not judge.
+ * (bm__figure_noisy): the writer formats, it does not judge.  next, when
+ * not NULL, is a served figure's decided interval (lo, hi).
  */
 void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
-    int noisy, const struct bm__robust *rb);
+    int noisy, const struct bm__robust *rb, const double *next);
 
 /*
  * The least half-width of a figure's interval, relative to its median:
@@ -774,6 +775,13 @@ void bm__record_levels(struct bm__json *b, const struct bm__figure *f,
 
 /* The interval of st widened to floor times its median on each side. */
 void bm__stats_interval(const bm_stats *st, double floor, double *lo,
+    double *hi);
+/*
+ * Where the next run's median falls, from st (a served figure's): each
+ * side of the median's interval times sqrt 2, with floor times the
+ * median added in quadrature.
+ */
+void bm__stats_next_run(const bm_stats *st, double floor, double *lo,
     double *hi);
 
 /*
@@ -807,6 +815,19 @@ typedef struct bm__robust {
  * within 3% against 77%, doc/measurements.md).
  */
 #define BM__RESULT_SERVED(r)	((r)->reserved[0])
+/*
+ * A served figure's interval is where the next run's median falls: its
+ * median's interval twice over (the next run has its own), and a part
+ * no run can see in its own visits (another worker set, the host's
+ * mood from one minute to the next): BM__SERVED_FLOOR of the median,
+ * added in quadrature (bm__stats_next_run).  On three suites of a 2-vCPU
+ * AMD EPYC KVM guest (2026-11-29, 606 ordered pairs of runs) that held
+ * the next run 92% of the time, against 73% for the median's interval
+ * (doc/measurements.md, "A served figure's interval").  The record
+ * states BM__SERVED_LEVEL as its level.
+ */
+#define BM__SERVED_FLOOR	0.02
+#define BM__SERVED_LEVEL	0.90
 /*
  * The share of next runs the robust figure's interval held on recorded
  * suites, which the record states as its level (doc/measurements.md,
@@ -867,6 +888,7 @@ struct bm_decision {
 	struct bm__figure f;	/* its statistics in its unit */
 	int has_robust;		/* 1: shown as rb, its best process */
 	bm__robust rb;
+	int served;		/* 1: shown as a served figure's next run */
 	int flagged;		/* the judgement, as bm__figure_noisy takes */
 	int noisy;
 	unsigned reasons;	/* BM_NOISY_* */

@@ -144,6 +144,28 @@ decide_robust(struct bm_decision *d)
 	return rc == BM_ERANGE ? 0 : rc;
 }
 
+/*
+ * A served figure (its rounds a scheduler's visits): its interval is
+ * where the next run's median falls (bm__stats_next_run), and it is
+ * noisy when that reaches past the precision on either side, the
+ * reason in *stat (BM_NOISY_FEW with too few visits for its level).
+ */
+static void
+decide_served(struct bm_decision *d, unsigned *stat)
+{
+	const bm_ctx *ctx = d->ctx;
+	double m = d->f.proc.median, p = ctx != NULL && ctx->precision > 0 ?
+	    ctx->precision : BM__PRECISION_DEFAULT;
+
+	d->served = 1;
+	bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, &d->lo, &d->hi);
+	*stat = 0;
+	if (m - d->lo > p * fabs(m) || d->hi - m > p * fabs(m))
+		*stat = d->f.proc.ci_level < BM__SETTLED_LEVEL ?
+		    BM_NOISY_FEW : BM_NOISY_WIDE;
+	d->noisy = d->flagged > 0 || *stat != 0;
+}
+
 /* Decide a record; see internal.h. */
 int
 bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
@@ -172,6 +194,9 @@ bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
 	d->flagged = decide_flagged(d, &judged);
 	d->noisy = bm__figure_noisy(&d->f, d->flagged, d->has_robust ?
 	    &d->rb : NULL, &stat);
+	if (!d->has_robust && BM__RESULT_SERVED(rec->result) &&
+	    rec->agreement == BM_AGREEMENT_NONE && d->f.proc.ci_level > 0)
+		decide_served(d, &stat);
 	d->reasons = judged | stat;
 	/*
 	 * The interval shown: the robust figure's where it has one, as the
@@ -181,6 +206,8 @@ bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
 	if (d->has_robust) {
 		d->lo = d->rb.ci_lo;
 		d->hi = d->rb.ci_hi;
+	} else if (d->served) {
+		/* (decide_served() placed it.) */
 	} else if (d->f.proc.ci_level > 0) {
 		bm__stats_interval(&d->f.proc, BM__CI_FLOOR, &d->lo, &d->hi);
 	}

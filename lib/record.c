@@ -104,6 +104,30 @@ rec_interval_robust(struct rec_buf *b, const bm_stats *st,
 }
 
 /*
+ * Append the interval of a served figure, the median of its visits: where
+ * the next run's median falls (next: lo, hi, as decided), at the level
+ * recorded suites gave it, with its floor; the median's own interval
+ * follows as median_ci_lo, median_ci_hi and median_ci_level.
+ */
+static void
+rec_interval_next(struct rec_buf *b, const bm_stats *st, const double *next,
+    int noisy)
+{
+	rec_printf(b, ",\"stat\":\"median of visits\"");
+	rec_knum(b, "ci_lo", next[0]);
+	rec_knum(b, "ci_hi", next[1]);
+	rec_knum(b, "ci_level", BM__SERVED_LEVEL);
+	rec_printf(b, ",\"ci_kind\":\"next run\"");
+	rec_knum(b, "ci_floor", BM__SERVED_FLOOR);
+	rec_knum(b, "median_ci_lo", st->ci_lo);
+	rec_knum(b, "median_ci_hi", st->ci_hi);
+	rec_knum(b, "median_ci_level", st->ci_level);
+	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s", noisy ? "true" : "false",
+	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
+	rec_modes(b, st);
+}
+
+/*
  * Append a figure's statistics (figure.c) as members, each with its
  * leading comma: at the process level (over the rounds' medians, see
  * bm_stats_levels), with the scatter inside processes under "within",
@@ -116,7 +140,7 @@ rec_interval_robust(struct rec_buf *b, const bm_stats *st,
  */
 void
 bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
-    int noisy, const bm__robust *rb)
+    int noisy, const bm__robust *rb, const double *next)
 {
 	const bm_stats *st = &f->proc, *in = &f->within;
 
@@ -128,6 +152,8 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_knum(b, "cv", st->cv);
 	if (rb != NULL)
 		rec_interval_robust(b, st, rb, noisy);
+	else if (next != NULL)
+		rec_interval_next(b, st, next, noisy);
 	else
 		rec_interval(b, st, BM__CI_FLOOR, noisy);
 	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);
@@ -568,6 +594,8 @@ bm__record_check(const bm_record *rec)
 static int
 rec_figure(struct rec_buf *b, const bm_decision *d)
 {
+	double next[2] = { d->lo, d->hi };
+
 	if (!d->has_figure) {
 		/*
 		 * No figure: a derived one that nothing measured (line with
@@ -580,7 +608,8 @@ rec_figure(struct rec_buf *b, const bm_decision *d)
 		    "\"processes\":0");
 		return 0;
 	}
-	bm__record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL);
+	bm__record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL,
+	    d->served ? next : NULL);
 	if (d->has_robust) {
 		rec_printf(b, ",\"robust\":");
 		bm__record_robust(b, &d->rb);

@@ -51,7 +51,8 @@ bm_stats_json(const double *v, const unsigned *round, size_t n,
 		return rc;
 	}
 	b.cap = 1024;
-	bm__record_levels(&b, &f, bm__figure_noisy(&f, 0, NULL, NULL), NULL);
+	bm__record_levels(&b, &f, bm__figure_noisy(&f, 0, NULL, NULL), NULL,
+	    NULL);
 	bm__figure_free(&f);
 	/* The members start with a comma: the first one opens the object. */
 	bm__json_printf(&b, "}");
@@ -144,7 +145,7 @@ bm__stats_json_figure(const double *v, const unsigned *round, size_t n,
 	bm__json_printf(&b, ",\"value\":");
 	bm__json_number(&b, has ? rb.value : f.proc.median);
 	bm__record_levels(&b, &f, bm__figure_noisy(&f, 0, has ? &rb : NULL,
-	    NULL), has ? &rb : NULL);
+	    NULL), has ? &rb : NULL, NULL);
 	if (has) {
 		bm__json_printf(&b, ",\"robust\":");
 		bm__record_robust(&b, &rb);

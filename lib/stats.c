@@ -413,6 +413,17 @@ bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
 	*hi = st->ci_hi > st->median + w ? st->ci_hi : st->median + w;
 }
 
+/* See internal.h. */
+void
+bm__stats_next_run(const bm_stats *st, double floor, double *lo, double *hi)
+{
+	double m = st->median, f = fabs(m) * floor;
+	double l = m - st->ci_lo, h = st->ci_hi - m;
+
+	*lo = m - sqrt(2 * l * l + f * f);
+	*hi = m + sqrt(2 * h * h + f * f);
+}
+
 /*
  * A figure is disturbed, and flagged so, when the interference accounting
  * judged at least this share of its timed intervals disturbed (kept or

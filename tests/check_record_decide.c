@@ -408,6 +408,61 @@ START_TEST(test_json_unchanged)
 END_TEST
 
 /* The suite. */
+/*
+ * A served figure (its rounds a scheduler's visits): its interval is
+ * where the next run's median of visits falls:
+ * the median's interval times sqrt 2 each side, with a floor of
+ * BM__SERVED_FLOOR in quadrature, so never narrower than the floor.
+ * Close visits are not noisy; visits 2% apart each (100 to 114) make
+ * an interval past the precision.  The record says what it shows.
+ */
+START_TEST(test_served)
+{
+	bm_record rec;
+	bm_decision *d;
+	bm_stats st;
+	double lo, hi, m, want_lo, want_hi, med[8];
+	char *json = NULL;
+	unsigned k;
+	int noisy;
+
+	decide_result(8, 0.001);
+	BM__RESULT_SERVED(&result) = 1;
+	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
+	    &result), 0);
+	d = decide_expect(NULL, &rec, 0, 0);
+	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	/* Around the median of the visits' medians (in us). */
+	for (k = 0; k < 8; k++)
+		med[k] = 0.1 * (1 + 0.001 * k) * 1.001;
+	ck_assert_int_eq(bm_stats_compute(med, 8, &st), 0);
+	m = st.median;
+	want_lo = m - sqrt(2 * (m - st.ci_lo) * (m - st.ci_lo) +
+	    (BM__SERVED_FLOOR * m) * (BM__SERVED_FLOOR * m));
+	want_hi = m + sqrt(2 * (st.ci_hi - m) * (st.ci_hi - m) +
+	    (BM__SERVED_FLOOR * m) * (BM__SERVED_FLOOR * m));
+	ck_assert_msg(fabs(lo - want_lo) < 1e-9 * m &&
+	    fabs(hi - want_hi) < 1e-9 * m, "interval [%g, %g], want [%g, %g]",
+	    lo, hi, want_lo, want_hi);
+	ck_assert(lo <= m * (1 - BM__SERVED_FLOOR) &&
+	    hi >= m * (1 + BM__SERVED_FLOOR));
+	ck_assert_int_eq(bm_decision_json(d, &json), 0);
+	ck_assert_msg(strstr(json, "\"stat\":\"median of visits\"") != NULL &&
+	    strstr(json, "\"ci_kind\":\"next run\"") != NULL &&
+	    strstr(json, "\"ci_floor\":0.02") != NULL &&
+	    strstr(json, "\"median_ci_lo\":") != NULL &&
+	    strstr(json, "\"served\":true") != NULL, "%s", json);
+	free(json);
+	bm_decision_free(d);
+
+	decide_result(8, 0.02);
+	BM__RESULT_SERVED(&result) = 1;
+	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
+	    &result), 0);
+	bm_decision_free(decide_expect(NULL, &rec, 1, BM_NOISY_WIDE));
+}
+END_TEST
+
 static Suite *
 decide_suite(void)
 {
@@ -424,6 +479,7 @@ decide_suite(void)
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_levels_once);
 	tcase_add_test(tc, test_json_unchanged);
+	tcase_add_test(tc, test_served);
 	suite_add_tcase(s, tc);
 	return s;
 }
