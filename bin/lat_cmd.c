@@ -242,6 +242,7 @@ cmd_parse(struct tool *t, int argc, char **argv, struct cmd_opts *o)
 {
 	int first;
 
+	t->no_served = 1;
 	first = tool_parse(t, argc, argv, NULL, cmd_long, cmd_option, o);
 	if (first >= argc)
 		tool_exit_usage(t, "missing the command to run");

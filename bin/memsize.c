@@ -155,6 +155,7 @@ main(int argc, char **argv)
 	long psize;
 	int first, probe = 0;
 
+	t.no_served = 1;
 	first = tool_parse(&t, argc, argv, NULL, NULL, NULL, NULL);
 	if (argc - first > 1)
 		tool_exit_usage(&t, "too many arguments");

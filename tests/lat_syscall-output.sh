@@ -68,5 +68,26 @@ for p in 0 0.05 101 abc 3%; do
 	expect_exit 2 "precision.*$p" "$bin/lat_syscall" --precision="$p" null
 done
 expect_exit 2 'BENCHMP_PRECISION' env BENCHMP_PRECISION=x "$bin/lat_syscall" null
+
+# --served=S: the same line, measured in visits under benchmp-sched (which
+# says so on stderr); the record says served and counts the visits.
+run "$bin/lat_syscall" --served=1 null
+[ "$rc" -eq 0 ] &&
+    grep -Eq '^Simple syscall: [0-9]+\.[0-9]{4} microseconds( \(noisy \+-[0-9]+%\))?$' "$tmp/out.raw" &&
+    grep -q '^benchmp-sched: 1 figures, [0-9]* visits' "$tmp/err" ||
+	fail "lat_syscall --served: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
+if have_jq; then
+	expect_json '.served == true and .processes >= 5 and
+	    .stat == "median of visits" and .ci_kind == "next run" and
+	    .ci_lo <= .value and .value <= .ci_hi' \
+	    "$bin/lat_syscall" --served=1 --json null
+fi
+for s in x 0 0.5 86401; do
+	expect_exit 2 "served: '$s' is not a number of seconds" \
+	    "$bin/lat_syscall" --served="$s" null
+done
+expect_exit 2 'takes the place of --processes' "$bin/lat_syscall" \
+    --served=1 --processes=3 null
+expect_exit 2 'does not apply' "$bin/enough" --served=1
 no_children
 finish

@@ -122,6 +122,7 @@ calib_main(const char *name, unsigned which, int argc,
 	memset(&t, 0, sizeof t);
 	t.name = name;
 	t.args = "[--export] [--all] [--store FILE]";
+	t.no_served = 1;
 	t.extra_usage = "  --export        print export VAR=value for the "
 	    "shell\n  --all           print ENOUGH, TIMING_O and LOOP_O "
 	    "(implies --export)\n  --store FILE    keep this calibration in "

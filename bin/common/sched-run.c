@@ -253,16 +253,24 @@ sched_end(struct sched *s, struct sched_proc *p)
 	(void)sched_wait(s, p, SCHED_P_END, SCHED_EXIT_S);
 }
 
-/* Whether figure f's interval is within the precision asked for. */
+/*
+ * Whether figure f's interval is within the precision asked for: the
+ * interval its record will show, where the next run's median falls
+ * (bm__stats_next_run), never narrower than BM__SERVED_FLOOR.
+ */
 static int
 sched_precise(const struct sched *s, const struct sched_fig *f)
 {
 	bm_stats st;
+	double lo, hi, m;
 
 	if (s->o.precision <= 0 || f->visits < SCHED_MIN_VISITS ||
 	    bm_stats_compute(f->med, f->visits, &st) != 0)
 		return 0;
-	return st.ci_hi - st.ci_lo <= 2 * s->o.precision * fabs(st.median);
+	bm__stats_next_run(&st, BM__SERVED_FLOOR, &lo, &hi);
+	m = fabs(st.median);
+	return st.median - lo <= s->o.precision * m &&
+	    hi - st.median <= s->o.precision * m;
 }
 
 

@@ -1,6 +1,7 @@
 /*
  * tool-private.h: what the parts of the tools' frame (tool.c, tool-exit.c,
- * tool-report.c, tool-cluster.c) call in one another; programs use tool.h.
+ * tool-report.c, tool-cluster.c, tool-served.c) call in one another;
+ * programs use tool.h.
  */
 #ifndef BM_TOOL_PRIVATE_H
 #define BM_TOOL_PRIVATE_H
@@ -30,5 +31,14 @@ void tool_exit_cleanup(const struct tool *t);
  * (tool-cluster.c).
  */
 int tool_cluster_records(struct tool *t, const bm_record *rec, char **json);
+
+/* Whether a scheduler serves this process already (tool-served.c). */
+int tool_served_inside(void);
+/*
+ * Run the tool again under benchmp-sched for --served (tool-served.c):
+ * argc words of argv as given; never returns.
+ */
+void tool_served_exec(struct tool *t, int argc, char **argv)
+    __attribute__((noreturn));
 
 #endif /* BM_TOOL_PRIVATE_H */

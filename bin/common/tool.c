@@ -31,7 +31,8 @@ enum {
 	TOOL_OPT_NO_INTERFERENCE,
 	TOOL_OPT_MAX_TIME,
 	TOOL_OPT_LATER_WARMUP,
-	TOOL_OPT_PRECISION
+	TOOL_OPT_PRECISION,
+	TOOL_OPT_SERVED
 };
 
 /*
@@ -94,6 +95,7 @@ static const struct option tool_long_common[] = {
 	{ "max-time", required_argument, NULL, TOOL_OPT_MAX_TIME },
 	{ "later-warmup", required_argument, NULL, TOOL_OPT_LATER_WARMUP },
 	{ "precision", required_argument, NULL, TOOL_OPT_PRECISION },
+	{ "served", required_argument, NULL, TOOL_OPT_SERVED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -117,7 +119,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
 	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
 	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] "
-	    "[--no-interference] [--max-time=S] [--later-warmup=us] %s\n",
+	    "[--no-interference] [--max-time=S] [--later-warmup=us] "
+	    "[--served=S] %s\n",
 	    t->name, t->args);
 }
 
@@ -161,6 +164,10 @@ tool_help(const struct tool *t)
 	    "                  of it (0.1 to 100, default 3); with "
 	    "--processes=MIN:MAX,\n"
 	    "                  add rounds until it does not\n"
+	    "  --served=S      run under benchmp-sched: visits of kept "
+	    "workers spread\n"
+	    "                  over S seconds (with --precision, until it "
+	    "is reached)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
@@ -337,9 +344,14 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	unsigned pmin, pmax;
 	size_t n = 0;
 	const char *env;
+	char **words;
 	int opt, rc;
 
 	tool_std_fds(t);
+	/* The words as given, before getopt moves them (--served). */
+	if ((words = calloc((size_t)argc + 1, sizeof(*words))) == NULL)
+		tool_exit_fail(t, "out of memory");
+	memcpy(words, argv, (size_t)argc * sizeof(*words));
 	/* Before anything can fail, so that every exit leaves MPI in order. */
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
@@ -425,6 +437,17 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		case TOOL_OPT_PRECISION:
 			t->precision = tool_percent(t, "--precision", optarg);
 			break;
+		case TOOL_OPT_SERVED:
+			if (t->no_served)
+				tool_exit_usage(t, "--served does not apply: "
+				    "%s serves no figure to a scheduler",
+				    t->name);
+			if (bm_parse_double(optarg, 1, TOOL_MAX_MAX_TIME_S,
+			    &t->served_s) != 0)
+				tool_exit_usage(t, "--served: '%s' is not a "
+				    "number of seconds from 1 to %g", optarg,
+				    TOOL_MAX_MAX_TIME_S);
+			break;
 		case TOOL_OPT_PROCESSES:
 			if ((rc = bm_parse_processes(optarg, &pmin,
 			    &pmax)) != 0)
@@ -453,6 +476,10 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	}
 	if (t->timer != NULL && bm_timer_config_wants_list(t->timer))
 		tool_list_timers(t);
+	/* Served already, --served says nothing more. */
+	if (t->served_s > 0 && !tool_served_inside())
+		tool_served_exec(t, argc, words);
+	free(words);
 	return optind;
 }
 

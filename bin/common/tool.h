@@ -43,6 +43,8 @@ struct tool {
 	 */
 	uint64_t later_warmup_us;
 	double precision;		/* --precision, BENCHMP_PRECISION; 0 unset */
+	double served_s;		/* --served=S: under benchmp-sched; 0 not */
+	int no_served;			/* --served does not apply (no figure) */
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	int overhead_warned;		/* the given overheads were warned of */

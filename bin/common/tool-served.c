@@ -1,0 +1,96 @@
+/*
+ * tool-served.c: a tool run by hand as one experiment.  With --served=S
+ * the tool runs itself again under benchmp-sched (the program beside it,
+ * else the one on PATH), which keeps its workers set up and visits its
+ * figures in short slices spread over S seconds: the figures then rest on
+ * the whole of S rather than on a few fresh processes.  The tool's lines
+ * and records are the same; benchmp-sched(1) says how.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "tool.h"
+#include "tool-private.h"
+
+#define SERVED_SCHED "benchmp-sched"
+
+/* Whether a scheduler serves this process already (BENCHMP_SERVE). */
+int
+tool_served_inside(void)
+{
+	const char *v = getenv("BENCHMP_SERVE");
+
+	return v != NULL && *v != '\0';
+}
+
+/*
+ * Exec benchmp-sched --budget S [--precision P] -- SELF ARGS: the words
+ * the tool was given (argv, argc of them, as before getopt moved them),
+ * --served with them, which the tool then served ignores.  Returns only
+ * on failure, after saying why.
+ */
+void
+tool_served_exec(struct tool *t, int argc, char **argv)
+{
+	char self[4096], sched[4096 + sizeof(SERVED_SCHED)], budget[32];
+	char prec[32], **av, *slash;
+	ssize_t len;
+	int i, n = 0;
+
+	if (t->processes != NULL || t->max_time_s > 0)
+		tool_exit_usage(t, "--served takes the place of --processes "
+		    "and --max-time: give one or the other");
+	if (cluster_active())
+		tool_exit_usage(t, "--served is not for a run under MPI");
+	/*
+	 * Itself: as it was run when that names a path (a build tree's
+	 * libtool wrapper), else what the kernel says; benchmp-sched beside
+	 * it (or beside the directory a wrapper's program is in), else on
+	 * PATH.
+	 */
+	if (strchr(argv[0], '/') != NULL)
+		snprintf(self, sizeof(self), "%s", argv[0]);
+	else if ((len = readlink("/proc/self/exe", self,
+	    sizeof(self) - 1)) > 0)
+		self[len] = '\0';
+	else
+		tool_exit_fail(t, "--served: cannot find this program: %s",
+		    strerror(errno));
+	snprintf(sched, sizeof(sched), "%s", self);
+	if ((slash = strrchr(sched, '/')) != NULL) {
+		snprintf(slash + 1, sizeof(sched) - (size_t)(slash + 1 - sched),
+		    "%s", SERVED_SCHED);
+		if (access(sched, X_OK) != 0 && slash - sched >= 6 &&
+		    strncmp(slash - 6, "/.libs", 6) == 0)
+			snprintf(slash - 6, sizeof(sched) - (size_t)(slash - 6 -
+			    sched), "/%s", SERVED_SCHED);
+	}
+	if (slash == NULL || access(sched, X_OK) != 0)
+		snprintf(sched, sizeof(sched), "%s", SERVED_SCHED);
+	if ((av = calloc((size_t)argc + 8, sizeof(*av))) == NULL)
+		tool_exit_fail(t, "--served: out of memory");
+	snprintf(budget, sizeof(budget), "%g", t->served_s);
+	av[n++] = sched;
+	av[n++] = "--budget";
+	av[n++] = budget;
+	if (t->precision > 0) {
+		snprintf(prec, sizeof(prec), "%g", t->precision * 100);
+		av[n++] = "--precision";
+		av[n++] = prec;
+	}
+	av[n++] = "--";
+	av[n++] = self;
+	for (i = 1; i < argc; i++)
+		av[n++] = argv[i];
+	av[n] = NULL;
+	fflush(NULL);
+	execvp(sched, av);
+	tool_exit_fail(t, "--served: cannot run %s: %s", sched,
+	    strerror(errno));
+}
