@@ -15,6 +15,8 @@ expect_exit 2 "--timeout: 'x'" sh "$vs" --timeout x --lmbench "$tmp"
 expect_exit 2 "holds no lmbench lat_syscall" sh "$vs" --lmbench "$tmp/none"
 expect_exit 2 "unknown argument" sh "$vs" --bogus
 expect_exit 2 "not NAME=VALUE" sh "$vs" --lmbench-env 'ENOUGH=1 junk'
+expect_exit 2 "--served: '0' is not a whole number" sh "$vs" --served 0 \
+    --lmbench "$tmp"
 
 # The doubles.  THIS IS A TEST DOUBLE, not lmbench: each stub prints the
 # next of its values (a counter per tool and side), lmbench's to stderr as
@@ -30,6 +32,7 @@ d=$(dirname "$0")
 t=$(basename "$0")
 n=$(cat "$d/count.$t" 2>/dev/null || echo 0)
 echo $((n + 1)) >"$d/count.$t"
+echo "$*" >>"$d/args.$t"
 i=$((n % 3 + 1))
 # pick A B C: the value of this run.
 pick() { eval "echo \${$i}"; }
@@ -140,6 +143,22 @@ grep -Eq '^[0-9]+ rows: [0-9]+ ok, [0-9]+ differ, [0-9]+ other' "$tmp/out" ||
 run sh "$vs" -k 1 --lmbench "$lmb" --bin "$ours" --only lat_syscall
 [ "$rc" -eq 0 ] || fail "lat_syscall alone exited $rc: $(cat "$tmp/err")"
 expect_exit 2 "names no figure" sh "$vs" --lmbench "$lmb" --bin "$ours" --only nothing
+# --served S: benchmp's tools of one line get --served=S before their
+# operands (with the placement); lat_ops, several figures a run, does not.
+rm -f "$ours"/args.*
+run sh "$vs" -k 1 --served 2 --lmbench "$lmb" --bin "$ours" \
+    --only 'lat_syscall null,lat_pipe,lat_ops'
+[ "$rc" -eq 0 ] || fail "--served exited $rc: $(cat "$tmp/err")"
+grep -q '^benchmp-vs-lmbench .*; benchmp --served=2$' "$tmp/out" ||
+	fail "--served not in the title: $(head -n 1 "$tmp/out")"
+[ "$(cat "$ours/args.lat_syscall")" = "--served=2 null" ] ||
+	fail "lat_syscall got: $(cat "$ours/args.lat_syscall")"
+grep -qx -- '--placement=same --served=2' "$ours/args.lat_pipe" &&
+    grep -qx -- '--placement=cross --served=2' "$ours/args.lat_pipe" ||
+	fail "lat_pipe got: $(cat "$ours/args.lat_pipe")"
+! grep -q served "$ours/args.lat_ops" ||
+	fail "lat_ops got: $(cat "$ours/args.lat_ops")"
+
 # --list runs nothing and needs no lmbench.
 run sh "$vs" --list
 [ "$rc" -eq 0 ] && grep -q '^bw_mem 8m rd ' "$tmp/out" || fail "--list: $rc"
