@@ -16,6 +16,9 @@
 # (Not dirname(1): a script must start with a PATH that lacks it, to say
 # that jq is missing.)
 case $0 in */*) bm_here=${0%/*} ;; *) bm_here=. ;; esac
+# make bench's scripts (scripts/bench/, beside bench-lib.sh) are one folder
+# below the commands: they find the version and the build from there.
+[ ! -f "$bm_here/bench-lib.sh" ] || bm_here=$bm_here/..
 
 # The version is configure's: make writes it into the copy it installs;
 # from the source tree it is read from configure.ac.

@@ -62,8 +62,8 @@ find "$src/lib" "$src/bin" "$src/tests" -name '*.[ch]' | while read -r f; do
 	}' "$f" >"$code/$rel"
 done
 # The scripts and the build files without their comment lines.
-for f in "$src"/scripts/* "$src"/tests/*.sh "$src/Makefile.am" \
-    "$src/configure.ac"; do
+for f in "$src"/scripts/* "$src"/scripts/bench/* "$src"/tests/*.sh \
+    "$src/Makefile.am" "$src/configure.ac"; do
 	[ -f "$f" ] || continue
 	rel=${f#"$src"/}
 	case $rel in */*) mkdir -p "$code/${rel%/*}" ;; esac
