@@ -167,7 +167,7 @@ bm_need_jq() {
 # benchmp-run made (mkdtemp names it benchmp-NAME.XXXXXX), which differs
 # from run to run and is not an input, as <tmp>/...; params: the record's
 # parameters so; key: tool, case, params, metric, parallel and
-# placement, the key of benchmp compare (lib/reader.c): the records of one
+# placement, the key of benchmp compare (lib/verdict/reader.c): the records of one
 # case in two metrics (stream's ns and MB/s) are two figures.
 # shellcheck disable=SC2016 # (jq's program: its $names are jq's)
 bm_jq_key='
