@@ -21,7 +21,7 @@
 
 #include "benchmp.h"
 #include "internal.h"
-#include "common/ab.h"
+#include "cmd/ab.h"
 
 #define AB_NAME			"benchmp-ab"
 /*

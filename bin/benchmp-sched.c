@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "benchmp.h"
-#include "common/ab.h"
-#include "common/sched.h"
+#include "cmd/ab.h"
+#include "cmd/sched.h"
 
 
 static struct sched *sched_self;

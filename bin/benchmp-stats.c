@@ -14,7 +14,7 @@
 
 #include "benchmp.h"
 #include "internal.h"
-#include "common/stats-print.h"
+#include "cmd/stats-print.h"
 
 #define STATS_NAME		"benchmp-stats"
 /* The longest line read, newline excluded. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/compare.h"
+#include "cmd/compare.h"
 
 #define BENCHMP_NAME	"benchmp"
 

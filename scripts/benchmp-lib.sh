@@ -16,6 +16,9 @@
 # (Not dirname(1): a script must start with a PATH that lacks it, to say
 # that jq is missing.)
 case $0 in */*) bm_here=${0%/*} ;; *) bm_here=. ;; esac
+# make bench's scripts (scripts/bench/, beside bench-lib.sh) are one folder
+# below the commands: they find the version and the build from there.
+[ ! -f "$bm_here/bench-lib.sh" ] || bm_here=$bm_here/..
 
 # The version is configure's: make writes it into the copy it installs;
 # from the source tree it is read from configure.ac.
@@ -164,7 +167,7 @@ bm_need_jq() {
 # benchmp-run made (mkdtemp names it benchmp-NAME.XXXXXX), which differs
 # from run to run and is not an input, as <tmp>/...; params: the record's
 # parameters so; key: tool, case, params, metric, parallel and
-# placement, the key of benchmp compare (lib/reader.c): the records of one
+# placement, the key of benchmp compare (lib/verdict/reader.c): the records of one
 # case in two metrics (stream's ns and MB/s) are two figures.
 # shellcheck disable=SC2016 # (jq's program: its $names are jq's)
 bm_jq_key='

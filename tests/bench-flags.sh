@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-flags.sh: scripts/bench-flags.sh --rules on the recorded quiet,
+# bench-flags.sh: scripts/bench/bench-flags.sh --rules on the recorded quiet,
 # budgeted and loaded suites gives the numbers doc/measurements.md quotes
 # for the robust figure's rules, and the library's rule is the one chosen
 # there (twice the distance to the third-best process, from three
@@ -11,7 +11,7 @@ if ! have_jq; then
 	echo "$me: jq not found: skipped" >&2
 	exit 77
 fi
-flags=$top_srcdir/scripts/bench-flags.sh
+flags=$top_srcdir/scripts/bench/bench-flags.sh
 data=$top_srcdir/tests/data
 [ -x "$top_builddir/tests/bench/rederive" ] || {
 	echo "FAIL: $me: tests/bench/rederive not built" >&2; exit 1; }

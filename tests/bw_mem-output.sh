@@ -22,7 +22,7 @@ if have_jq; then
 	# describe one worker's intervals; workers that outnumber the CPUs
 	# share them, and a calibrated interval spans scheduler slices.  How
 	# the aggregate compares with one worker's figure is a measurement:
-	# make bench has it (scripts/bench.sh).
+	# make bench has it (scripts/bench/bench.sh).
 	# More workers than CPUs: the interval is at least 20 ms.
 	cpus=$(nproc)
 	expect_json ".parallel == 4 and .samples == .processes * 12 and .value > 0 and

@@ -1,4 +1,4 @@
-/* check_paired.c: the tests of a change between two arms (lib/paired.c). */
+/* check_paired.c: the tests of a change between two arms (lib/stats/paired.c). */
 #include "config.h"
 
 #include <check.h>

@@ -1,4 +1,4 @@
-/* check_reader.c: the tests of stored records read back (lib/jparse.c, lib/reader.c). */
+/* check_reader.c: the tests of stored records read back (lib/verdict/jparse.c, lib/verdict/reader.c). */
 #include "config.h"
 
 #include <check.h>
@@ -10,7 +10,7 @@
 
 #include "check_run.h"
 #include "internal.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 /* Parse s; the result code, the value freed. */
 static int

@@ -1,4 +1,4 @@
-/* check_verdict.c: the tests of one figure of two runs judged (lib/verdict.c), over fixture records. */
+/* check_verdict.c: the tests of one figure of two runs judged (lib/verdict/verdict.c), over fixture records. */
 #include "config.h"
 
 #include <check.h>
@@ -10,7 +10,7 @@
 
 #include "check_run.h"
 #include "internal.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 /* The longest fixture file read. */
 #define FIXTURE_MAX	65536

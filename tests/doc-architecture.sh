@@ -4,9 +4,10 @@
 # The page promises that every file and function it names exists.  Each
 # `code span` of the page is read as one of:
 #   a path (has a / or a file name's extension): the file or folder is in
-#     the source tree (a bare name in a table of lib/ or bin/common/ is in
-#     that folder; elsewhere anywhere in the tree), or, for a build
-#     product, Makefile.am names it; a glob must match a file;
+#     the source tree (a bare name or a path such as engine/ctx.c in a
+#     table of lib/ or bin/common/ is in that folder; elsewhere anywhere
+#     in the tree), or, for a build product, Makefile.am names it; a glob
+#     must match a file;
 #   names (identifiers, struct/enum tags, a->b.c, calls with arguments):
 #     each is a word of the code: C with its comments removed, the scripts
 #     and the build files without theirs, so that a stale comment keeps no
@@ -62,8 +63,8 @@ find "$src/lib" "$src/bin" "$src/tests" -name '*.[ch]' | while read -r f; do
 	}' "$f" >"$code/$rel"
 done
 # The scripts and the build files without their comment lines.
-for f in "$src"/scripts/* "$src"/tests/*.sh "$src/Makefile.am" \
-    "$src/configure.ac"; do
+for f in "$src"/scripts/* "$src"/scripts/bench/* "$src"/tests/*.sh \
+    "$src/Makefile.am" "$src/configure.ac"; do
 	[ -f "$f" ] || continue
 	rel=${f#"$src"/}
 	case $rel in */*) mkdir -p "$code/${rel%/*}" ;; esac
@@ -187,11 +188,23 @@ in_files() {
 }
 
 # where NAME BASE: the paths (from the top of the tree) of the file or
-# glob NAME, a bare name looked up in BASE or else anywhere; none: empty.
+# glob NAME, a bare name looked up in BASE or else anywhere, a path in
+# BASE or else from the top; none: empty.
 where() {
 	case $1 in
 	/*) return ;;
-	*/*) set -- "$1" "" ;;
+	*/*)
+		# A path below the table's folder (engine/ctx.c in lib/), else
+		# from the top of the tree.
+		if [ -n "$2" ]; then
+			found=
+			for p in "$src/$2"$1; do
+				[ -e "$p" ] && echo "${p#"$src"/}" && found=1
+			done
+			[ -z "$found" ] || return
+		fi
+		set -- "$1" ""
+		;;
 	esac
 	if [ -n "$2" ]; then
 		for p in "$src/$2"$1; do
@@ -301,10 +314,10 @@ while IFS=$us read -r unit kind base files s next class; do
 			fail "$doc: no function '${s%%(*}' in the code"
 		;;
 	path)
-		# A bare name in a table is in the table's folder.
+		# A name in a table is in the table's folder (a path with a
+		# folder may be from the top of the tree instead).
 		nfiles=$((nfiles + 1))
-		b=
-		case $s in */*) ;; *) b=$base ;; esac
+		b=$base
 		if [ -z "$(where "$s" "$b")" ]; then
 			# A build product is named by Makefile.am.
 			grep -qF -- "$s" "$src/Makefile.am" ||
@@ -440,10 +453,10 @@ A table of \`lib/\`:
 
 | files | job |
 |---|---|
-| \`calibrate.c\` | \`bm_run\`, \`${x}_fn\` |
-| \`ctx.c\` | \`bm_ctx_new\` |
+| \`engine/calibrate.c\` | \`bm_run\`, \`${x}_fn\` |
+| \`engine/ctx.c\` | \`bm_ctx_new\` |
 
-\`tool_parse\` (\`lib/stats.c\`), \`lib/$x.c\`, \`struct ${x}_opts\`, \`--$x\`.
+\`tool_parse\` (\`lib/stats/stats.c\`), \`lib/$x.c\`, \`struct ${x}_opts\`, \`--$x\`.
 
 \`TOOL_MAX_PER_CPU\` = 65.  benchmp-run's \`main\` calls, in order,
 \`summarise\` and \`parse_options\`.  No program's \`main\` in \`bin/\` is
@@ -454,10 +467,10 @@ EOF
 	echo 'Checked: this page has at most 200 lines.' >>"$tmp/drift.md"
 	run sh "$0" "$tmp/drift.md"
 	[ "$rc" -eq 1 ] || fail "the checker exited $rc on a page with drift"
-	for want in "'bm_run' is not in calibrate.c" \
+	for want in "'bm_run' is not in engine/calibrate.c" \
 	    "'${x}_fn' (in '${x}_fn') is not in the code" \
-	    "the row of ctx.c does not name ENOUGH" \
-	    "'tool_parse' is not in lib/stats.c" \
+	    "the row of engine/ctx.c does not name ENOUGH" \
+	    "'tool_parse' is not in lib/stats/stats.c" \
 	    "'lib/$x.c' does not exist" "'struct ${x}_opts' is not defined" \
 	    "no program has the option '--$x'" \
 	    "TOOL_MAX_PER_CPU is '64' in the code, not 65" \

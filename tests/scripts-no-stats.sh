@@ -75,8 +75,9 @@ for f in "$tmp"/bad/*; do
 		fail "the check misses ${f##*/}: $(cat "$f")"
 done
 
-# The scripts themselves.
-stats_lines "$top_srcdir/scripts" >"$tmp/hits"
+# The scripts themselves, and make bench's.
+{ stats_lines "$top_srcdir/scripts"; stats_lines "$top_srcdir/scripts/bench"; } \
+    >"$tmp/hits"
 [ ! -s "$tmp/hits" ] ||
 	fail "scripts compute statistics themselves (use benchmp-stats):
 $(cat "$tmp/hits")"

@@ -10,7 +10,7 @@
 #include "internal.h"
 
 /*
- * Reads one figure a line, as scripts/bench-flags.sh writes them with jq
+ * Reads one figure a line, as scripts/bench/bench-flags.sh writes them with jq
  * from records, fields separated by tabs: name, better (lower, higher or
  * none), timed intervals, disturbed intervals, judged (0 when no
  * agreement rule judged the figure, 1 when its processes agreed and its
@@ -32,7 +32,7 @@
 #define LINE_MAX_LEN (1 << 20)
 
 /*
- * The rules for the robust figure's interval that scripts/bench-flags.sh
+ * The rules for the robust figure's interval that scripts/bench/bench-flags.sh
  * --rules compares (the value is the best process under every rule; only
  * the interval and its wide flag change): "library" is what
  * bm__stats_robust() does now; the others are computed here from the

@@ -2,7 +2,7 @@
 # bench-estimators.sh: which statistic of a figure's intervals repeats best
 # from one run of the suite to the next, per kind of figure.
 #
-# Usage: scripts/bench-estimators.sh [RUN.jsonl RUN.jsonl ...]
+# Usage: scripts/bench/bench-estimators.sh [RUN.jsonl RUN.jsonl ...]
 #
 # Reads two or more runs of the suite (benchmp-run's records; default: the
 # three suites of a 2-vCPU Intel Xeon KVM guest kept in tests/data) and, for every
@@ -16,16 +16,16 @@
 # Every statistic is computed by benchmp-stats.  For each kind
 # of figure it prints, per estimator, the median run-to-run spread (max -
 # min over the mean, in %), the median run-to-run CV and how many figures
-# were within 3% CV.  scripts/bench-flags.sh judges the intervals and
+# were within 3% CV.  scripts/bench/bench-flags.sh judges the intervals and
 # flags.  Part of make bench.
 set -eu
 # The statistics are benchmp-stats' (bm_stats), found in the build.
 # shellcheck source=scripts/benchmp-lib.sh
-. "${0%/*}/benchmp-lib.sh"
+. "${0%/*}/../benchmp-lib.sh"
 LC_ALL=C
 export LC_ALL
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -gt 0 ] || set -- "$top/tests/data/suite-vm-1.jsonl" \
     "$top/tests/data/suite-vm-2.jsonl" "$top/tests/data/suite-vm-3.jsonl"
 [ $# -ge 2 ] || { echo "bench-estimators.sh: give two runs or more" >&2; exit 2; }

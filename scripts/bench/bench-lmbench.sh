@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-lmbench.sh: benchmp's figures for the tools whose definitions follow lmbench's, beside lmbench's (make bench).
 #
-# Usage: sh scripts/bench-lmbench.sh BUILDDIR
+# Usage: sh scripts/bench/bench-lmbench.sh BUILDDIR
 #
 # There is no lmbench binary here: its figures are the ranges measured on
 # a 2-vCPU AMD EPYC KVM guest (2026-11-23), written below.  Each benchmp figure is the median of ROUNDS runs, the
@@ -14,7 +14,7 @@
 # status 0 whatever the figures, 1 when a tool fails to run.
 set -u
 prog=bench-lmbench.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-lmbench.sh BUILDDIR}

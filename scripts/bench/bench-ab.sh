@@ -2,7 +2,7 @@
 # bench-ab.sh: how often benchmp-ab catches a real, known regression (power)
 # and how often it calls an unchanged arm changed (false alarms).
 #
-# Usage: scripts/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
+# Usage: scripts/bench/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
 #                            [--budget S] [--targets LIST] [--modes LIST]
 #                            [--threshold P] BUILDDIR
 #

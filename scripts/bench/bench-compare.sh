@@ -5,7 +5,7 @@
 # with glibc's string functions limited (a change that moves bw_mem's
 # bcopy and bzero).
 #
-# Usage: scripts/bench-compare.sh [--pairs N] [--iters K] [--suites]
+# Usage: scripts/bench/bench-compare.sh [--pairs N] [--iters K] [--suites]
 #                                 BUILDDIR
 #
 # The regression is real: an LD_PRELOAD library (tests/bench/ab-shim.c)
@@ -42,7 +42,7 @@ done
 build=$(cd "$1" && pwd)
 bin=$build/bin
 shim=$build/tests/bench/ab-shim.so
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 for f in "$bin/benchmp" "$bin/benchmp-ab" "$bin/lat_syscall" "$shim"; do
 	[ -e "$f" ] || { echo "bench-compare.sh: $f: not built (make bench-compare builds it)" >&2; exit 2; }
 done

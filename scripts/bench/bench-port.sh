@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-port.sh: ported lmbench-style programs beside the lmbench tools they mirror (make bench).
 #
-# Usage: LMBENCH=DIR sh scripts/bench-port.sh BUILDDIR
+# Usage: LMBENCH=DIR sh scripts/bench/bench-port.sh BUILDDIR
 #
 # DIR is a built lmbench's directory of programs (the one holding
 # lat_syscall and bw_mem, such as lmbench's bin/x86_64-linux-gnu; an
@@ -15,7 +15,7 @@
 # judged.  Exit 1 when a program fails to run.
 set -u
 prog=bench-port.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-port.sh BUILDDIR}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-port-lmbench.sh: lmbench 3's own benchmarks built on <benchmp/lmbench.h> (make bench).
 #
-# Usage: LMBENCH_SRC=DIR [LMBENCH=BINDIR] sh scripts/bench-port-lmbench.sh BUILDDIR
+# Usage: LMBENCH_SRC=DIR [LMBENCH=BINDIR] sh scripts/bench/bench-port-lmbench.sh BUILDDIR
 #
 # LMBENCH_SRC is a source tree of lmbench 3 (the directory holding src/,
 # as github intel/lmbench has it).  Every program of its src/Makefile
@@ -24,7 +24,7 @@
 # LMBENCH_SRC, 1 when a program that should build does not.
 set -u
 prog=bench-port-lmbench.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench-port-lmbench.sh BUILDDIR}
@@ -38,7 +38,7 @@ if [ ! -f "$src/bench.h" ] || [ ! -f "$src/Makefile" ]; then
 	echo "$prog: skipped: no bench.h and Makefile in '$LMBENCH_SRC'"
 	exit 77
 fi
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 b=$(cd "$b" && pwd)
 libs=$b/lib/.libs
 if [ ! -f "$libs/libbenchmp-lmbench.so" ] && [ ! -f "$libs/libbenchmp-lmbench.a" ]; then

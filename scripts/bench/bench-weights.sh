@@ -2,7 +2,7 @@
 # bench-weights.sh: what each line of benchmp-run's plan costs, measured:
 # the weights of the plan are these figures.
 #
-# Usage: scripts/bench-weights.sh BUILDDIR [K]
+# Usage: scripts/bench/bench-weights.sh BUILDDIR [K]
 #
 # Runs the standard suite K times (default 1) with a budget it cannot
 # reach (--budget 86400), so that no figure is cut, and times every run of
@@ -15,7 +15,7 @@
 # of make bench-weights (not of make bench: it takes two minutes).
 set -eu
 prog=bench-weights.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 [ $# -ge 1 ] && [ $# -le 2 ] ||
@@ -33,7 +33,7 @@ i=1
 while [ "$i" -le "$k" ]; do
 	echo "bench-weights.sh: suite $i of $k (about two minutes)" >&2
 	# Each progress line with the time it was read (ms since the epoch).
-	"$(dirname "$0")/benchmp-run" --build "$build" --budget 86400 \
+	"$(dirname "$0")/../benchmp-run" --build "$build" --budget 86400 \
 	    --results "$tmp/res$i" 2>&1 >/dev/null |
 	    while IFS= read -r line; do
 		printf '%s %s\n' "$(date +%s%3N)" "$line"

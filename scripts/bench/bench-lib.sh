@@ -3,9 +3,9 @@
 
 # What every script shares (the version, the locale, temporary directories,
 # the programs of a build): the make bench scripts run from the source tree,
-# where it is beside them.
+# where it is in scripts/, the folder above theirs.
 # shellcheck source=scripts/benchmp-lib.sh
-. "${0%/*}/benchmp-lib.sh"
+. "${0%/*}/../benchmp-lib.sh"
 # Numbers read and printed the same in every locale.
 bm_c_locale
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-interference.sh: what the interference accounting costs and catches (make bench).
 #
-# Usage: sh scripts/bench-interference.sh BUILDDIR [K]
+# Usage: sh scripts/bench/bench-interference.sh BUILDDIR [K]
 #
 # 1. Cost: lat_syscall null and lat_pipe (same CPU and cross) with the
 #    accounting on and off (BENCHMP_INTERFERENCE), K runs each (default
@@ -16,7 +16,7 @@
 # Exit 0 whatever the figures; 1 when a program fails; 77 without jq.
 set -u
 prog=bench-interference.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 export LC_ALL=C
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ab.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 /* How deep a record's JSON may nest. */
 #define REC_DEPTH		32

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench.sh: speed and precision figures of benchmp (make bench), measured in one run.
 #
-# Usage: sh scripts/bench.sh BUILDDIR
+# Usage: sh scripts/bench/bench.sh BUILDDIR
 #
 # Every figure is a median over several runs made now, beside its target;
 # the peer (Google Benchmark timing getppid()) runs right after benchmp's
@@ -10,7 +10,7 @@
 # when a program fails to run.
 set -u
 prog=bench.sh
-# shellcheck source=scripts/bench-lib.sh
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 b=${1:?usage: bench.sh BUILDDIR}

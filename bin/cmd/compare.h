@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "internal.h"
-#include "verdict.h"
+#include "verdict/verdict.h"
 
 /* The exit statuses of the gate, agreed project-wide. */
 enum compare_exit {

@@ -5,7 +5,7 @@
 # run's figure fell inside the previous run's interval, and the flags'
 # precision and recall against a move of more than 3% between the runs.
 #
-# Usage: scripts/bench-flags.sh [--rules] BUILDDIR [RUN.jsonl RUN.jsonl ...]
+# Usage: scripts/bench/bench-flags.sh [--rules] BUILDDIR [RUN.jsonl RUN.jsonl ...]
 #
 # Reads two or more runs of the suite (default: the three recorded suites
 # in tests/data/suite-vm-*.jsonl) and reports them twice: as recorded
@@ -31,7 +31,7 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 usage="usage: bench-flags.sh [--rules] BUILDDIR [RUN.jsonl...]"
 rules=library
 if [ "${1:-}" = --rules ]; then

@@ -5,7 +5,7 @@
 # lat_syscall null (an LD_PRELOAD shim before getppid(), the call it
 # times: tests/bench/ab-shim.c).
 #
-# Usage: scripts/bench-sched.sh [--pairs N] [--iters K] [--budget S]
+# Usage: scripts/bench/bench-sched.sh [--pairs N] [--iters K] [--budget S]
 #                               [--stress] BUILDDIR
 #
 # Prints one line a suite run ("measuring: ..." from benchmp-run's
@@ -39,7 +39,7 @@ for v in "$pairs" "$iters" "$budget"; do
 	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
 done
 build=$(cd "$1" && pwd)
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 shim=$build/tests/bench/ab-shim.so
 [ -e "$shim" ] || { echo "bench-sched.sh: $shim: not built (make bench-ab builds it)" >&2; exit 2; }
 command -v jq >/dev/null 2>&1 || { echo "bench-sched.sh: SKIP: no jq" >&2; exit 77; }

@@ -1,0 +1,154 @@
+/*
+ * machine.h: what the machine does to a worker: its placement (sched.c),
+ * its counters (events.c), interference (interfere.c), a CPU quota
+ * (throttle.c).
+ */
+#ifndef BM_MACHINE_MACHINE_H
+#define BM_MACHINE_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchmp.h"
+
+/* Worker placement policy. */
+enum bm__sched_kind {
+	BM__SCHED_DEFAULT = 0,	/* leave placement to the kernel */
+	BM__SCHED_SINGLE,	/* every worker on the first allowed CPU */
+	BM__SCHED_UNIQUE,	/* worker i on the i-th allowed CPU, cycling */
+	BM__SCHED_LIST		/* worker i on cpus[i % ncpus] */
+};
+
+#define BM__SCHED_MAX_CPUS 1024
+
+typedef struct bm__sched {
+	int kind;
+	unsigned ncpus;
+	unsigned short cpus[BM__SCHED_MAX_CPUS];
+} bm__sched;
+
+/* Parse a placement policy; detail says what was wrong. */
+int bm__sched_parse(bm__sched *s, const char *policy, char *err,
+    size_t errlen);
+/*
+ * Check that every CPU a list names is one this process may run on;
+ * BM_ERANGE with the CPU named in err if not.
+ */
+int bm__sched_check(const bm__sched *s, char *err, size_t errlen);
+/* Pin the calling worker according to the policy; 0 or -errno. */
+int bm__sched_apply(const bm__sched *s, unsigned worker);
+
+/* Requested perf events (events.c). */
+typedef struct bm__events {
+	size_t n;
+	bm_event_info info[BM_MAX_EVENTS];
+	uint32_t type[BM_MAX_EVENTS];	/* perf_event_attr type and config */
+	uint64_t config[BM_MAX_EVENTS];
+} bm__events;
+
+/* Parse an event list into ev; err names a bad word. */
+int bm__events_parse(bm__events *ev, const char *list, char *err,
+    size_t errlen);
+/* Try each event here and fill in its status and detail. */
+void bm__events_probe(bm__events *ev);
+
+/* The counters of one worker: a perf_event group of the events that work. */
+typedef struct bm__counters {
+	int leader;			/* -1: nothing is counted */
+	int single;			/* one fd per event, read one by one */
+	int fds[BM_MAX_EVENTS];
+	size_t nopen;
+	size_t slot[BM_MAX_EVENTS];	/* event i is the slot[i]-th member */
+} bm__counters;
+
+/* Open the group in the calling process; 0 or -errno. */
+int bm__counters_open(bm__counters *c, const bm__events *ev);
+/*
+ * Open the events one by one (not grouped: the kernel refuses group reads
+ * of inherited counters) on another process, disabled until it calls
+ * exec and inherited by its children; 0 or -errno.
+ */
+int bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid);
+/*
+ * Read the group into v[i] for every requested event (NAN where not
+ * counted), scaled for multiplexing; 0 or -errno.
+ */
+int bm__counters_read(const bm__counters *c, const bm__events *ev,
+    double *v);
+void bm__counters_close(bm__counters *c);
+
+/*
+ * Interference accounting (interfere.c): a worker's run-queue wait, CPU
+ * time, involuntary switches and CPU, read outside its timed intervals.
+ * An interval is disturbed when its time off the CPU (waiting on a run
+ * queue, blocked, stopped, stolen) and its partners' run-queue wait
+ * exceed what the benchmark's own rate explains by more than
+ * BM__DISTURB_SHARE of the interval plus BM__DISTURB_SLACK of the
+ * explained part, or when it moved to another CPU; see benchmp(3) for
+ * how the numbers were chosen.
+ */
+#define BM__DISTURB_SHARE 0.002
+#define BM__DISTURB_SLACK 0.25
+#define BM__INTERFERE_PARTNERS 4
+
+struct bm__interfere {
+	int fd;				/* this thread's schedstat, or -1 */
+	unsigned npartners;
+	int partner_fd[BM__INTERFERE_PARTNERS];
+};
+
+struct bm__ireading {
+	uint64_t wait_ns;		/* run-queue wait since it started */
+	uint64_t partner_wait_ns;	/* the partners' */
+	uint64_t cpu_ns;		/* the thread's CPU time */
+	uint64_t ivcsw;			/* involuntary context switches */
+	int cpu;			/* the CPU it ran on, or -1 */
+};
+
+/*
+ * The benchmark's own time off the CPU per operation (a ping-pong waits
+ * for every reply and every wakeup): the median of the last
+ * BM__IBASE_RING full-length intervals of the warmup and the undisturbed
+ * timed ones.
+ */
+#define BM__IBASE_RING 9
+struct bm__ibase {
+	unsigned count;
+	unsigned next;
+	double ring[BM__IBASE_RING];
+};
+
+/* What one interval met. */
+struct bm__idelta {
+	double wait_ns;
+	double lost_ns;
+	double ivcsw;
+	int migrated;
+	int disturbed;
+};
+
+int bm__interfere_open(struct bm__interfere *in);
+int bm__interfere_watch(struct bm__interfere *in, long pid);
+void bm__interfere_close(struct bm__interfere *in);
+void bm__interfere_read(const struct bm__interfere *in,
+    struct bm__ireading *r);
+int bm__interfere_judge(struct bm__ibase *base, const struct bm__ireading *r0,
+    const struct bm__ireading *r1, uint64_t elapsed_ns, uint64_t n, int full,
+    int learn, struct bm__idelta *d);
+int bm__interfere_steal(uint64_t *ns);
+
+/*
+ * CPU quota throttling (throttle.c): the summed nr_throttled and throttled
+ * time of the cpu.stat files from this process's cgroup up to its
+ * hierarchy's root, and the tightest quota on that path, read under root
+ * ("" for the machine's own /proc and /sys).
+ */
+struct bm__throttle {
+	int known;
+	uint64_t nr_throttled;
+	uint64_t throttled_ns;
+	double quota_cpus;
+};
+int bm__throttle_read(const char *root, struct bm__throttle *t);
+
+#endif /* BM_MACHINE_MACHINE_H */
