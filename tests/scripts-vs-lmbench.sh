@@ -71,7 +71,7 @@ case $d in
 		[ "$1" = --placement=same ] && v="3.10 9.30" || v="30.00 90.00"
 		# shellcheck disable=SC2086
 		set -- $v
-		printf '\n"size=0k ovr=1.00\n2 %s\n8 %s\n' "$1" "$2" ;;
+		printf '\n"size=0k ovr=1.00\n2 %s\n8 %s (noisy +-5%%)\n' "$1" "$2" ;;
 	lat_mem_rd) echo "stub: lat_mem_rd failed" >&2; exit 1 ;;
 	lat_fs) printf '0k\t100\t5500\t90000\n10k\t100\t2000\t50000\n' ;;
 	mhz) echo "2950 MHz, 0.3390 nanosec clock" ;;

@@ -185,8 +185,9 @@ run_burst(struct sched *s, struct sched_proc *p)
 
 /*
  * The visits figure f's worker set gets before a fresh one: --fresh-every,
- * or outside an A/B more when a fresh set's extra wall time (its first
- * visit's over a kept visit's, measured on its later sets) would pass
+ * or outside an A/B more when a set's extra wall time (its first visit's
+ * over a kept visit's, the figure's first set included: a 256 MB bw_mem
+ * figure's first set costs what its later ones do) would pass
  * SCHED_FRESH_SHARE of the kept visits' between two sets.
  */
 static unsigned
@@ -227,11 +228,10 @@ sched_visit(struct sched *s, struct sched_proc *p)
 		return -1;
 	s->visits++;
 	s->timed_ns += f->timed_ns - timed;
-	/* (The figure's first visit also times single operations.) */
-	if (set && f->visits > 1) {
+	if (set) {
 		f->set_ns += f->wall_ns - wall;
 		f->nset++;
-	} else if (!set) {
+	} else {
 		f->kept_ns += f->wall_ns - wall;
 		f->nkept++;
 	}

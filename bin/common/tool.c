@@ -334,6 +334,9 @@ tool_seconds(struct tool *t, const char *what, const char *arg)
 	return v;
 }
 
+/* The command line's words as given, while tool_parse() runs. */
+static char **tool_words;
+
 /* Parse the command line; return the index of the first operand. */
 int
 tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
@@ -344,14 +347,17 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	unsigned pmin, pmax;
 	size_t n = 0;
 	const char *env;
-	char **words;
 	int opt, rc;
 
 	tool_std_fds(t);
-	/* The words as given, before getopt moves them (--served). */
-	if ((words = calloc((size_t)argc + 1, sizeof(*words))) == NULL)
+	/*
+	 * The words as given, before getopt moves them (--served); kept
+	 * where a usage error's exit still reaches them.
+	 */
+	if ((tool_words = calloc((size_t)argc + 1, sizeof(*tool_words))) ==
+	    NULL)
 		tool_exit_fail(t, "out of memory");
-	memcpy(words, argv, (size_t)argc * sizeof(*words));
+	memcpy(tool_words, argv, (size_t)argc * sizeof(*tool_words));
 	/* Before anything can fail, so that every exit leaves MPI in order. */
 	cluster_init(t->name);
 	bm_options_init(&t->opts);
@@ -478,8 +484,9 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		tool_list_timers(t);
 	/* Served already, --served says nothing more. */
 	if (t->served_s > 0 && !tool_served_inside())
-		tool_served_exec(t, argc, words);
-	free(words);
+		tool_served_exec(t, argc, tool_words);
+	free(tool_words);
+	tool_words = NULL;
 	return optind;
 }
 
