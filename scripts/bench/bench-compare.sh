@@ -5,8 +5,8 @@
 # with glibc's string functions limited (a change that moves bw_mem's
 # bcopy and bzero).
 #
-# Usage: scripts/bench/bench-compare.sh [--pairs N] [--iters K] [--suites]
-#                                 BUILDDIR
+# Usage: scripts/bench/bench-compare.sh [--pairs N] [--iters K]
+#                                 [--served S] [--suites] BUILDDIR
 #
 # The regression is real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a dependent chain of K multiplications (default 18) before
@@ -14,7 +14,9 @@
 # first by a long paired comparison (benchmp-ab --served, 30 s) and
 # printed.  Then N pairs (default 10) of each condition, interleaved,
 # each pair two runs of lat_syscall null --json in a random order, judged
-# by benchmp compare: its verdict and exit status counted.  With --suites,
+# by benchmp compare: its verdict and exit status counted.  With --served
+# S each stored run is lat_syscall --served=S (its visits over S seconds
+# the evidence compare weighs) instead of a cold one.  With --suites,
 # two default suites (benchmp-run, 90 s each), the second with
 # GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-AVX_Fast_Unaligned_Load,-ERMS,-AVX512F,
 # and the figures benchmp compare calls worse or better.
@@ -22,21 +24,23 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-compare.sh [--pairs N] [--iters K] [--suites] BUILDDIR"
+usage="usage: bench-compare.sh [--pairs N] [--iters K] [--served S] [--suites] BUILDDIR"
 pairs=10
 iters=18
+served=
 suites=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) pairs=${2:?$usage}; shift 2 ;;
 	--iters) iters=${2:?$usage}; shift 2 ;;
+	--served) served=${2:?$usage}; shift 2 ;;
 	--suites) suites=1; shift ;;
 	-*) echo "bench-compare.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
-for n in "$pairs" "$iters"; do
+for n in "$pairs" "$iters" ${served:+"$served"}; do
 	case $n in ''|*[!0-9]*|0) echo "bench-compare.sh: '$n' is not a count" >&2; exit 2 ;; esac
 done
 build=$(cd "$1" && pwd)
@@ -54,7 +58,7 @@ trap 'exit 143' TERM
 PATH=$bin:$PATH
 export PATH
 
-echo "bench-compare.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), pairs $pairs, chain $iters"
+echo "bench-compare.sh: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d), pairs $pairs, chain $iters${served:+, runs served $served s}"
 # One calibration for every run, as benchmp-run does.
 eval "$("$bin/enough" --export --all 2>/dev/null)"
 export ENOUGH TIMING_O LOOP_O
@@ -70,7 +74,8 @@ echo "bench-compare.sh: the chain of $iters: B/A $effect (benchmp-ab --served, 3
 # run PREFIX OUT: one stored run of lat_syscall null.
 run() {
 	# shellcheck disable=SC2086 # the prefix's words
-	$1 "$bin/lat_syscall" --json null >"$2" 2>/dev/null </dev/null ||
+	$1 "$bin/lat_syscall" ${served:+--served="$served"} --json null \
+	    >"$2" 2>/dev/null </dev/null ||
 		{ echo "bench-compare.sh: lat_syscall failed" >&2; exit 1; }
 }
 
