@@ -187,7 +187,7 @@ store_save(const char *path, const char *machine,
 	return 0;
 }
 
-/* Sort helper for doubles. */
+/* Order two doubles, for qsort(). */
 static int
 store_cmp(const void *a, const void *b)
 {
