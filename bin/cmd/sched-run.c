@@ -262,15 +262,13 @@ static int
 sched_precise(const struct sched *s, const struct sched_fig *f)
 {
 	bm_stats st;
-	double lo, hi, m;
+	double lo, hi;
 
 	if (s->o.precision <= 0 || f->visits < SCHED_MIN_VISITS ||
 	    bm_stats_compute(f->med, f->visits, &st) != 0)
 		return 0;
-	bm__stats_next_run(&st, BM__SERVED_FLOOR, &lo, &hi);
-	m = fabs(st.median);
-	return st.median - lo <= s->o.precision * m &&
-	    hi - st.median <= s->o.precision * m;
+	return !bm__stats_next_run(&st, BM__SERVED_FLOOR, s->o.precision, &lo,
+	    &hi);
 }
 
 

@@ -154,13 +154,13 @@ static void
 decide_served(struct bm_decision *d, unsigned *stat)
 {
 	const bm_ctx *ctx = d->ctx;
-	double m = d->f.proc.median, p = ctx != NULL && ctx->precision > 0 ?
-	    ctx->precision : BM__PRECISION_DEFAULT;
+	double p = ctx != NULL && ctx->precision > 0 ? ctx->precision :
+	    BM__PRECISION_DEFAULT;
 
 	d->served = 1;
-	bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, &d->lo, &d->hi);
 	*stat = 0;
-	if (m - d->lo > p * fabs(m) || d->hi - m > p * fabs(m))
+	if (bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, p, &d->lo,
+	    &d->hi))
 		*stat = d->f.proc.ci_level < BM__SETTLED_LEVEL ?
 		    BM_NOISY_FEW : BM_NOISY_WIDE;
 	d->noisy = d->flagged > 0 || *stat != 0;

@@ -80,47 +80,26 @@ flags:
 }
 
 /*
- * Append the interval of a figure shown by its robust figure rb: the
- * prediction of the next run's figure (bm__stats_robust) at the level
- * recorded suites gave it, and noisy as decided; the median's own
+ * Append the interval of a figure shown as stat ("best process", or a
+ * served figure's "median of visits"): the prediction of the next run's
+ * figure, lo to hi, at the level recorded suites gave it, with its floor
+ * when it has one, and noisy as decided; the median's own
  * order-statistic interval follows as median_ci_lo, median_ci_hi and
  * median_ci_level.
  */
 static void
-rec_interval_robust(struct rec_buf *b, const bm_stats *st,
-    const bm__robust *rb, int noisy)
+rec_interval_next(struct rec_buf *b, const bm_stats *st, const char *stat,
+    double lo, double hi, double level, double floor, int noisy)
 {
-	rec_printf(b, ",\"stat\":\"best process\"");
-	rec_knum(b, "ci_lo", rb->ci_lo);
-	rec_knum(b, "ci_hi", rb->ci_hi);
-	rec_knum(b, "ci_level", BM__ROBUST_LEVEL);
+	rec_printf(b, ",\"stat\":\"%s\"", stat);
+	rec_knum(b, "ci_lo", lo);
+	rec_knum(b, "ci_hi", hi);
+	rec_knum(b, "ci_level", level);
 	rec_printf(b, ",\"ci_kind\":\"next run\"");
+	if (floor > 0)
+		rec_knum(b, "ci_floor", floor);
 	rec_knum(b, "median_ci_lo", st->ci_level > 0 ? st->ci_lo : NAN);
 	rec_knum(b, "median_ci_hi", st->ci_level > 0 ? st->ci_hi : NAN);
-	rec_knum(b, "median_ci_level", st->ci_level);
-	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s", noisy ? "true" : "false",
-	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
-	rec_modes(b, st);
-}
-
-/*
- * Append the interval of a served figure, the median of its visits: where
- * the next run's median falls (next: lo, hi, as decided), at the level
- * recorded suites gave it, with its floor; the median's own interval
- * follows as median_ci_lo, median_ci_hi and median_ci_level.
- */
-static void
-rec_interval_next(struct rec_buf *b, const bm_stats *st, const double *next,
-    int noisy)
-{
-	rec_printf(b, ",\"stat\":\"median of visits\"");
-	rec_knum(b, "ci_lo", next[0]);
-	rec_knum(b, "ci_hi", next[1]);
-	rec_knum(b, "ci_level", BM__SERVED_LEVEL);
-	rec_printf(b, ",\"ci_kind\":\"next run\"");
-	rec_knum(b, "ci_floor", BM__SERVED_FLOOR);
-	rec_knum(b, "median_ci_lo", st->ci_lo);
-	rec_knum(b, "median_ci_hi", st->ci_hi);
 	rec_knum(b, "median_ci_level", st->ci_level);
 	rec_printf(b, ",\"noisy\":%s,\"bimodal\":%s", noisy ? "true" : "false",
 	    st->flags & BM_STATS_BIMODAL ? "true" : "false");
@@ -151,9 +130,11 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_knum(b, "stddev", st->stddev);
 	rec_knum(b, "cv", st->cv);
 	if (rb != NULL)
-		rec_interval_robust(b, st, rb, noisy);
+		rec_interval_next(b, st, "best process", rb->ci_lo, rb->ci_hi,
+		    BM__ROBUST_LEVEL, 0, noisy);
 	else if (next != NULL)
-		rec_interval_next(b, st, next, noisy);
+		rec_interval_next(b, st, "median of visits", next[0], next[1],
+		    BM__SERVED_LEVEL, BM__SERVED_FLOOR, noisy);
 	else
 		rec_interval(b, st, BM__CI_FLOOR, noisy);
 	rec_printf(b, ",\"samples\":%zu,\"processes\":%u", f->n, f->nr);

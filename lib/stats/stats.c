@@ -413,15 +413,17 @@ bm__stats_interval(const bm_stats *st, double floor, double *lo, double *hi)
 	*hi = st->ci_hi > st->median + w ? st->ci_hi : st->median + w;
 }
 
-/* See internal.h. */
-void
-bm__stats_next_run(const bm_stats *st, double floor, double *lo, double *hi)
+/* See stats/stats.h. */
+int
+bm__stats_next_run(const bm_stats *st, double floor, double precision,
+    double *lo, double *hi)
 {
 	double m = st->median, f = fabs(m) * floor;
 	double l = m - st->ci_lo, h = st->ci_hi - m;
 
 	*lo = m - sqrt(2 * l * l + f * f);
 	*hi = m + sqrt(2 * h * h + f * f);
+	return m - *lo > precision * fabs(m) || *hi - m > precision * fabs(m);
 }
 
 /*

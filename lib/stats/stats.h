@@ -75,12 +75,13 @@ int bm__figure_robust(const struct bm__figure *f, const bm_record *rec,
 void bm__stats_interval(const bm_stats *st, double floor, double *lo,
     double *hi);
 /*
- * Where the next run's median falls, from st (a served figure's): each
- * side of the median's interval times sqrt 2, with floor times the
- * median added in quadrature.
+ * Where the next run's median falls, from st (a served figure's), into
+ * lo and hi: each side of the median's interval times sqrt 2, with floor
+ * times the median added in quadrature.  1 when either side reaches
+ * past precision times the median, else 0.
  */
-void bm__stats_next_run(const bm_stats *st, double floor, double *lo,
-    double *hi);
+int bm__stats_next_run(const bm_stats *st, double floor, double precision,
+    double *lo, double *hi);
 
 /*
  * A figure's robust statistic (bm__stats_robust): the best process's
