@@ -336,6 +336,7 @@ sched_free(struct sched *s)
 	for (i = 0; i < s->npairs; i++) {
 		free(s->pairs[i]->a);
 		free(s->pairs[i]->b);
+		free(s->pairs[i]->cl);
 		free(s->pairs[i]);
 	}
 	free(s->pairs);
@@ -556,7 +557,8 @@ sched_report_ab(const struct sched *s)
 	size_t i;
 
 	if (!s->o.json)
-		printf("%s: A: %s | B: %s | sign test, threshold %g%%, %.1f s, "
+		printf("%s: A: %s | B: %s | signed ranks of clusters, threshold "
+		    "%g%%, %.1f s, "
 		    "%u visits\n", SCHED_NAME, s->o.a, s->o.b,
 		    s->o.threshold * 100, s->wall, s->visits);
 	for (i = 0; i < s->npairs; i++) {
@@ -578,8 +580,8 @@ sched_report_ab(const struct sched *s)
 				printf(*c == '"' || *c == '\\' ? "\\%c" : "%c",
 				    *c);
 			printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
-			    "\"threshold\":%g", pr->fa->seq, word[pr->verdict],
-			    pr->n, pr->threshold);
+			    "\"clusters\":%u,\"threshold\":%g", pr->fa->seq,
+			    word[pr->verdict], pr->n, pr->ncl, pr->threshold);
 			if (ok)
 				printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
 				    "\"level\":%.4f", r, lo, hi, pr->st.level);
@@ -589,12 +591,13 @@ sched_report_ab(const struct sched *s)
 			printf("}\n");
 		} else if (ok) {
 			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
-			    "%zu pairs\n", name, pr->fa->seq, r, lo, hi,
-			    pr->st.level * 100, word[pr->verdict], pr->n);
+			    "%zu pairs, %u clusters\n", name, pr->fa->seq, r, lo,
+			    hi, pr->st.level * 100, word[pr->verdict], pr->n,
+			    pr->ncl);
 		} else if (pr->n > 0) {
 			printf("%-40s #%u  B/A %.4f (no interval)  %-9s %zu "
-			    "pairs\n", name, pr->fa->seq, r, word[pr->verdict],
-			    pr->n);
+			    "pairs, %u clusters\n", name, pr->fa->seq, r,
+			    word[pr->verdict], pr->n, pr->ncl);
 		} else {
 			printf("%-40s #%u  %-9s %zu pairs\n", name, pr->fa->seq,
 			    word[pr->verdict], pr->n);
@@ -647,6 +650,7 @@ main(int argc, char **argv)
 	    sizeof(why)) != 0 && !s.caught)
 		sched_say("warning: no calibration (%s): each arm's tools "
 		    "calibrate themselves", why);
+	sched_pin_init(&s);
 	sig = sched_run(&s);
 	bad = sched_failures(&s);
 	if (s.o.a != NULL)

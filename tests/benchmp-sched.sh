@@ -173,6 +173,58 @@ if have_jq; then
 	jq -e '.verdict != "worse" and .verdict != "better"' "$tmp/out" \
 	    >/dev/null || fail "a restart A/A found a change: $(cat "$tmp/out")"
 fi
+# Generations: an A/B's tools of one figure are started afresh from time
+# to time (the first time after four pairs: twelve pairs make two
+# generations at least, and no verdict comes before six), each
+# generation one cluster of the verdict; with --fresh-every 0, never,
+# and each pair counts alone.
+run "$sched" --budget 600 --max-visits 12 --json \
+    --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
+    "$tmp/one"
+case $rc in
+0 | 3) ;;
+*) fail "a generations A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+if have_jq; then
+	clusters=$(jq -r '.clusters' "$tmp/out")
+	starts=$(grep -c '^serve-spin: started' "$tmp/err")
+	[ "$clusters" -ge 2 ] && [ "$starts" -eq $((2 * clusters)) ] &&
+	    jq -e '.pairs >= 5 and .pairs <= 12' "$tmp/out" >/dev/null ||
+		fail "generations: $starts starts, $clusters clusters: $(cat "$tmp/out")"
+fi
+run "$sched" --budget 600 --max-visits 12 --fresh-every 0 --json \
+    --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
+    "$tmp/one"
+if have_jq; then
+	starts=$(grep -c '^serve-spin: started' "$tmp/err")
+	[ "$starts" -eq 2 ] && jq -e '.clusters == .pairs' "$tmp/out" \
+	    >/dev/null ||
+		fail "--fresh-every 0: $starts starts: $(cat "$tmp/out")"
+fi
+# Placement: an A/B's two arms of a generation have their workers on
+# the same CPUs (BENCHMP_SCHED=list:), the first of them changing with
+# each start; the caller's BENCHMP_SCHED is left as it is; on one CPU,
+# nothing is pinned.
+# shellcheck disable=SC2016 # (the script's own $names)
+printf '#!/bin/sh\necho "pin=${BENCHMP_SCHED-unset}" >&2\nexec "$@"\n' \
+    >"$tmp/logpin"
+chmod +x "$tmp/logpin"
+run "$sched" --budget 600 --max-visits 12 --a "$tmp/logpin" \
+    --b "$tmp/logpin" "$tmp/one"
+grep '^pin=' "$tmp/err" | sort | uniq -c >"$tmp/pins"
+if [ "$(nproc)" -ge 2 ]; then
+	awk '$2 !~ /^pin=list:[0-9]+(,[0-9]+)+$/ || $1 % 2 { bad = 1 }
+	    END { exit bad || NR < 2 }' "$tmp/pins" ||
+		fail "the arms' placement: $(cat "$tmp/pins")"
+else
+	grep -qx ' *[0-9]* pin=unset' "$tmp/pins" ||
+		fail "pinned on one CPU: $(cat "$tmp/pins")"
+fi
+run env BENCHMP_SCHED=default "$sched" --budget 600 --max-visits 6 \
+    --a "$tmp/logpin" --b "$tmp/logpin" "$tmp/one"
+[ "$(grep '^pin=' "$tmp/err" | sort -u)" = pin=default ] ||
+	fail "the caller's BENCHMP_SCHED: $(grep '^pin=' "$tmp/err")"
+
 expect_exit 2 'line 1: restart is for an A/B' "$sched" --budget 1 "$tmp/restart"
 printf 'restart figures=2 %s 2\n' "$spin" >"$tmp/restart2"
 expect_exit 2 'line 1: restart is for a line of one' "$sched" --budget 1 \

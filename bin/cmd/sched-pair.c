@@ -64,11 +64,12 @@ pair_verdict(const bm__paired *st, double threshold)
 	return AB_UNDECIDED;
 }
 
-/* Append one pair of visit medians; 0 or -1 on no memory. */
+/* Append one pair of visit medians in cluster cl; 0 or -1 on no memory. */
 static int
-pair_add(struct sched_pair *pr, double a, double b)
+pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
 {
 	double *ga, *gb;
+	unsigned *gc;
 
 	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
 		return 0;
@@ -80,15 +81,67 @@ pair_add(struct sched_pair *pr, double a, double b)
 	if (gb == NULL)
 		return -1;
 	pr->b = gb;
+	gc = realloc(pr->cl, (pr->n + 1) * sizeof(*gc));
+	if (gc == NULL)
+		return -1;
+	pr->cl = gc;
 	pr->a[pr->n] = a;
-	pr->b[pr->n++] = b;
+	pr->b[pr->n] = b;
+	pr->cl[pr->n++] = cl;
+	if (cl + 1 > pr->ncl)
+		pr->ncl = cl + 1;
 	return 0;
+}
+
+/*
+ * Pair pr's interval at level, from its clusters: each cluster's median
+ * log(B/A) is one paired value of Wilcoxon's signed-rank test, so that
+ * what its pairs share counts once.  0, or -1 with fewer than
+ * SCHED_MIN_CLUSTERS clusters (or no memory).
+ */
+int
+sched_pair_interval(const struct sched_pair *pr, double level,
+    bm__paired *st)
+{
+	double *one, *r, *v, m;
+	size_t i, k, nv;
+	unsigned c;
+	int rc = -1;
+
+	if (pr->ncl < SCHED_MIN_CLUSTERS)
+		return -1;
+	one = malloc(pr->ncl * sizeof(*one));
+	r = malloc(pr->ncl * sizeof(*r));
+	v = malloc(pr->n * sizeof(*v));
+	if (one == NULL || r == NULL || v == NULL)
+		goto out;
+	for (k = 0, c = 0; c < pr->ncl; c++) {
+		for (nv = 0, i = 0; i < pr->n; i++)
+			if (pr->cl[i] == c)
+				v[nv++] = log(pr->b[i] / pr->a[i]);
+		if (nv == 0)
+			continue;
+		if (bm__stats_median(v, nv, &m) != 0)
+			goto out;
+		one[k] = 1;
+		r[k++] = exp(m);
+	}
+	if (k >= SCHED_MIN_CLUSTERS && bm__paired_logratio(one, r, k, level,
+	    BM__PAIRED_SIGNED_RANK, st) == 0)
+		rc = 0;
+out:
+	free(one);
+	free(r);
+	free(v);
+	return rc;
 }
 
 /*
  * Start process p again, after its figure ended and it exited, and wait
  * for it to announce the same figure (sched_newfig goes on with it).
- * 0, or -1 when it failed.
+ * 0; 1 when, not a restart line's, it announced another figure instead
+ * of exiting (a tool that serves several: its figures then count as
+ * several, and it is not started afresh again); -1 when it failed.
  */
 static int
 pair_restart(struct sched *s, struct sched_proc *p)
@@ -96,6 +149,11 @@ pair_restart(struct sched *s, struct sched_proc *p)
 	struct sched_fig *f = p->cur;
 
 	sched_end(s, p);
+	if (!p->restart && p->state == SCHED_P_IDLE && p->cur != f) {
+		if (p->figures < p->cur->seq)
+			p->figures = p->cur->seq;
+		return 1;
+	}
 	if (p->state != SCHED_P_GONE || !WIFEXITED(p->status) ||
 	    WEXITSTATUS(p->status) != 0)
 		return -1;
@@ -111,39 +169,97 @@ pair_restart(struct sched *s, struct sched_proc *p)
 }
 
 /*
+ * Whether pair pr's tools are started afresh before its next pair of
+ * visits: a restart line's before every pair but the first; a line of
+ * one figure's once the last restart's cost is at most
+ * SCHED_AB_GEN_SHARE of the pairs since (SCHED_AB_GEN_FIRST pairs
+ * while no restart has been costed), after SCHED_AB_GEN_MAX at the
+ * latest; never with --fresh-every 0, nor for a tool that serves
+ * several figures one after another.
+ */
+static int
+pair_new_generation(const struct sched *s, const struct sched_pair *pr)
+{
+	const struct sched_proc *p = pr->fa->p;
+
+	if (pr->fa->visits == 0)
+		return 0;
+	if (p->restart)
+		return 1;
+	if (s->o.fresh_every == 0 || p->figures > 1 || pr->on_gen < 2)
+		return 0;
+	if (pr->on_gen >= SCHED_AB_GEN_MAX)
+		return 1;
+	if (pr->gen_cost <= 0)
+		return pr->on_gen >= SCHED_AB_GEN_FIRST;
+	return pr->gen_cost <= SCHED_AB_GEN_SHARE * pr->gen_wall;
+}
+
+/*
  * Visit both arms of pair pr back to back, in a random order, pair the
  * two medians, and look: a pair settles when its interval at 1 -
- * SCHED_LOOK_ALPHA / pairs decides.  A restart line's two processes are
- * started again before every pair but the first: what is fixed for a
- * process (its address-space layout, set at exec) then varies between
- * pairs as it does between benchmp-ab's rounds, not with the arm.  0,
- * or -1 when an arm failed.
+ * SCHED_LOOK_ALPHA / pairs decides.  Before the visits, both arms' tools
+ * may be started afresh (pair_new_generation): a new generation, the
+ * cluster its pairs count in; what that cost (the restarts and the
+ * first visits' extra over the generation's kept pairs) spaces the next.
+ * A line that is never restarted counts its sets of workers as clusters.
+ * 0 (the figure may have ended: a tool that serves several figures,
+ * found so when it was to be restarted), or -1 when an arm failed.
  */
 int
 sched_pair_visit(struct sched *s, struct sched_pair *pr)
 {
 	struct sched_proc *first = pr->fa->p, *second = pr->fb->p;
+	int regen = pair_new_generation(s, pr), gens = first->restart ||
+	    (s->o.fresh_every > 0 && first->figures <= 1);
+	double t0 = sched_now(), t1, kept;
 	bm__paired st;
-	double level;
+	unsigned cl;
 
-	if (first->restart && pr->fa->visits > 0 &&
-	    (pair_restart(s, pr->fa->p) != 0 ||
-	    pair_restart(s, pr->fb->p) != 0))
-		return -1;
+	if (regen) {
+		kept = pr->on_gen > 1 ? pr->gen_wall / (pr->on_gen - 1) : 0;
+		switch (pair_restart(s, pr->fa->p)) {
+		case 0:
+			break;
+		case 1:
+			/* Both arms go on with their next figure; this one ended. */
+			sched_end(s, pr->fb->p);
+			return 0;
+		default:
+			return -1;
+		}
+		if (pair_restart(s, pr->fb->p) != 0)
+			return -1;
+		pr->gens++;
+		pr->gen_cost = sched_now() - t0 - kept;
+		pr->on_gen = 0;
+		pr->gen_wall = 0;
+	}
 	if (rand() & 1) {
 		first = pr->fb->p;
 		second = pr->fa->p;
 	}
+	t1 = sched_now();
 	if (sched_visit(s, first) != 0 || sched_visit(s, second) != 0)
 		return -1;
+	/* The first pair of a generation carries its start; kept pairs time it. */
+	if (pr->on_gen > 0)
+		pr->gen_wall += sched_now() - t1;
+	else if (regen)
+		pr->gen_cost += sched_now() - t1;
+	pr->on_gen++;
+	if (gens)
+		cl = pr->gens;
+	else if (s->o.fresh_every == 0)
+		cl = (unsigned)pr->n;	/* never fresh, as asked: each pair */
+	else
+		cl = pr->n == 0 ? 0 : pr->cl[pr->n - 1] +
+		    (pr->fa->on_set == 1 || pr->fb->on_set == 1);
 	if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
-	    pr->fb->med[pr->fb->visits - 1]) != 0)
+	    pr->fb->med[pr->fb->visits - 1], cl) != 0)
 		return -1;
-	if (pr->n < SCHED_MIN_VISITS)
-		return 0;
-	level = 1 - SCHED_LOOK_ALPHA / (double)(s->npairs > 0 ? s->npairs : 1);
-	if (bm__paired_logratio(pr->a, pr->b, pr->n, level, BM__PAIRED_SIGN,
-	    &st) != 0)
+	if (sched_pair_interval(pr, 1 - SCHED_LOOK_ALPHA /
+	    (double)(s->npairs > 0 ? s->npairs : 1), &st) != 0)
 		return 0;
 	pr->verdict = pair_verdict(&st, pr->threshold);
 	pr->settled = pr->verdict != AB_UNDECIDED;
@@ -176,8 +292,7 @@ sched_pair_finish(struct sched *s)
 	for (i = 0; i < s->npairs; i++) {
 		struct sched_pair *pr = s->pairs[i];
 
-		pr->st_rc = pr->n >= 2 ? bm__paired_logratio(pr->a, pr->b,
-		    pr->n, SCHED_LEVEL, BM__PAIRED_SIGN, &pr->st) : -1;
+		pr->st_rc = sched_pair_interval(pr, SCHED_LEVEL, &pr->st);
 		if (pr->st_rc != 0)
 			pr->st.p = 1;
 		ix[i] = i;
@@ -194,7 +309,7 @@ sched_pair_finish(struct sched *s)
 
 		if (pr->settled)
 			continue;
-		if (pr->st_rc != 0 || pr->n < SCHED_MIN_VISITS) {
+		if (pr->st_rc != 0) {
 			pr->verdict = AB_UNDECIDED;
 			continue;
 		}

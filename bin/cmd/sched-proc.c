@@ -72,6 +72,8 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 	} else {
 		(void)unsetenv("BENCHMP_SERVE");
 	}
+	if (p->cpus[0] != '\0' && setenv("BENCHMP_SCHED", p->cpus, 1) != 0)
+		_exit(127);
 	execvp(p->argv[0], p->argv);
 	fprintf(stderr, "benchmp-sched: %s: %s\n", p->argv[0], strerror(errno));
 	_exit(127);

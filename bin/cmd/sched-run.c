@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -147,11 +148,62 @@ sched_progress(struct sched *s, int last)
 	    last ? "\n" : "");
 }
 
+/*
+ * An A/B's placement: both arms' workers of a line on the same CPUs,
+ * which change with each start, so that what differs between the
+ * machine's CPUs (a busy sibling thread on the host, say) falls on both
+ * arms of a pair alike and varies between generations, not with the arm.
+ * Each start of a line's processes pins its first worker on the next of
+ * the CPUs this scheduler may use (its others on those after it,
+ * BENCHMP_SCHED=list:); not when BENCHMP_SCHED or LMBENCH_SCHED is set
+ * (the user's placement), nor on one CPU.
+ */
+void
+sched_pin_init(struct sched *s)
+{
+	cpu_set_t allowed;
+	int c;
+
+	s->ncpu = 0;
+	if (s->o.a == NULL || getenv("BENCHMP_SCHED") != NULL ||
+	    getenv("LMBENCH_SCHED") != NULL ||
+	    sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+		return;
+	for (c = 0; c < CPU_SETSIZE && s->ncpu < 64; c++)
+		if (CPU_ISSET(c, &allowed))
+			s->cpu[s->ncpu++] = c;
+	if (s->ncpu < 2)
+		s->ncpu = 0;
+}
+
+/* p's BENCHMP_SCHED for its next start (sched_pin_init), or "". */
+static void
+sched_pin(const struct sched *s, struct sched_proc *p)
+{
+	size_t len, i;
+	unsigned k;
+
+	p->cpus[0] = '\0';
+	if (s->ncpu == 0)
+		return;
+	k = (p->line - 1 + p->starts) % s->ncpu;
+	len = (size_t)snprintf(p->cpus, sizeof(p->cpus), "list:");
+	for (i = 0; i < s->ncpu && len < sizeof(p->cpus); i++)
+		len += (size_t)snprintf(p->cpus + len, sizeof(p->cpus) - len,
+		    "%s%d", i ? "," : "", s->cpu[(k + i) % s->ncpu]);
+	if (len >= sizeof(p->cpus))
+		p->cpus[0] = '\0';
+}
+
 /* Start process p and wait for its first figure (or its end, once). */
 void
 sched_start(struct sched *s, struct sched_proc *p)
 {
-	int rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
+	int rc;
+
+	sched_pin(s, p);
+	rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
+	p->starts++;
 
 	if (rc != 0) {
 		snprintf(p->why, sizeof(p->why), "cannot start: %s",
@@ -404,6 +456,8 @@ run_visit_unit(struct sched *s, void *u, double expect)
 	pr = u;
 	if (sched_pair_visit(s, pr) != 0)
 		return -1;
+	if (pr->fa->done)
+		return 0;
 	if (pr->settled || pr->fa->visits >= run_quota(pr->fa->p, expect) ||
 	    pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);

@@ -37,6 +37,17 @@
  * time the kept ones' visits take.
  */
 #define SCHED_FRESH_SHARE 0.25
+/*
+ * An A/B's generations: both arms' tools of a line of one figure started
+ * afresh once a restart costs at most this share of the pairs' time
+ * since the last, at the latest after SCHED_AB_GEN_MAX pairs; the first
+ * restart (its cost not known yet) after SCHED_AB_GEN_FIRST pairs.
+ */
+#define SCHED_AB_GEN_SHARE 0.5
+#define SCHED_AB_GEN_FIRST 4
+#define SCHED_AB_GEN_MAX 50
+/* The fewest clusters (generations, or sets of workers) an A/B judges. */
+#define SCHED_MIN_CLUSTERS 6
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
@@ -101,6 +112,8 @@ struct sched_proc {
 	double rss_kb;		/* their memory when last measured */
 	double last_visit;	/* when it was last visited (s) */
 	double started;		/* when it was started (s) */
+	unsigned starts;	/* how often it was started */
+	char cpus[160];		/* A/B: BENCHMP_SCHED for its workers, or "" */
 	char why[160];		/* a protocol failure, or "" */
 };
 
@@ -163,11 +176,23 @@ struct sched_opts {
 	const char *a, *b;	/* A/B prefixes, or NULL */
 };
 
-/* One A/B pair of figures: the same plan line's figure seq in each arm. */
+/*
+ * One A/B pair of figures: the same plan line's figure seq in each arm.
+ * Its pairs of visits fall in clusters, the unit its verdict counts:
+ * the generations of a line whose tools are started afresh (what is
+ * fixed at exec, such as the address-space layout, then varies with the
+ * cluster, not with the arm), else its sets of workers.
+ */
 struct sched_pair {
 	struct sched_fig *fa, *fb;
 	double *a, *b;		/* paired visit medians */
+	unsigned *cl;		/* each pair's cluster, from 0 */
 	size_t n;
+	unsigned ncl;		/* clusters so far */
+	unsigned gens;		/* restarts of both arms' tools */
+	unsigned on_gen;	/* pairs since the last restart */
+	double gen_wall;	/* those pairs' wall time (s), the first excluded */
+	double gen_cost;	/* what the last restart cost (s), 0: not known */
 	double threshold;
 	int settled;
 	enum ab_verdict verdict;
@@ -194,6 +219,8 @@ struct sched {
 	double once_s;		/* the time the processes run once took */
 	unsigned once_ran;
 	unsigned releases;	/* figures' workers let go for memory */
+	int cpu[64];		/* A/B: the CPUs its arms are pinned on, */
+	unsigned ncpu;		/* 0: not pinned */
 };
 
 /* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
@@ -205,6 +232,7 @@ int sched_run(struct sched *s);
 void sched_start(struct sched *s, struct sched_proc *p);
 int sched_visit(struct sched *s, struct sched_proc *p);
 void sched_end(struct sched *s, struct sched_proc *p);
+void sched_pin_init(struct sched *s);
 /* sched-mem.c: the figures' memory kept within --memory. */
 double sched_mem_available_kb(void);
 void sched_mem_room(struct sched *s, struct sched_proc *p);
@@ -215,5 +243,7 @@ int sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
 int sched_pair_visit(struct sched *s, struct sched_pair *pr);
 void sched_pair_finish(struct sched *s);
 struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
+int sched_pair_interval(const struct sched_pair *pr, double level,
+    bm__paired *st);
 
 #endif
