@@ -173,14 +173,16 @@ pair_restart(struct sched *s, struct sched_proc *p)
  * visits: a restart line's before every pair but the first; a line of
  * one figure's once the last restart's cost is at most
  * SCHED_AB_GEN_SHARE of the pairs since (SCHED_AB_GEN_FIRST pairs
- * while no restart has been costed), after SCHED_AB_GEN_MAX at the
- * latest; never with --fresh-every 0, nor for a tool that serves
- * several figures one after another.
+ * while no restart has been costed), after SCHED_AB_GEN_MAX or a
+ * SCHED_AB_GENS-th of the pairs the budget is expected to give it at
+ * the latest (two at least); never with --fresh-every 0, nor for a tool
+ * that serves several figures one after another.
  */
 static int
 pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 {
 	const struct sched_proc *p = pr->fa->p;
+	double want = s->expect / SCHED_AB_GENS;
 
 	if (pr->fa->visits == 0)
 		return 0;
@@ -188,7 +190,8 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 		return 1;
 	if (s->o.fresh_every == 0 || p->figures > 1 || pr->on_gen < 2)
 		return 0;
-	if (pr->on_gen >= SCHED_AB_GEN_MAX)
+	if (pr->on_gen >= SCHED_AB_GEN_MAX ||
+	    (want > 0 && (double)pr->on_gen >= want))
 		return 1;
 	if (pr->gen_cost <= 0)
 		return pr->on_gen >= SCHED_AB_GEN_FIRST;

@@ -654,6 +654,7 @@ sched_run(struct sched *s)
 			expect = sweeps + (deadline - run_once_reserve(s) -
 			    run_close_reserve(s) - sched_now()) /
 			    (sched_now() - sweep0);
+		s->expect = expect;
 	}
 	free(units);
 	run_close(s);

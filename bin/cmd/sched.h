@@ -46,6 +46,11 @@
 #define SCHED_AB_GEN_SHARE 0.5
 #define SCHED_AB_GEN_FIRST 4
 #define SCHED_AB_GEN_MAX 50
+/*
+ * And no later than leaves a figure this many generations of the pairs
+ * it can expect in the budget (a suite's A/B gives each about 25).
+ */
+#define SCHED_AB_GENS 10
 /* The fewest clusters (generations, or sets of workers) an A/B judges. */
 #define SCHED_MIN_CLUSTERS 6
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
@@ -212,6 +217,7 @@ struct sched {
 	struct sched_pair **pairs;
 	size_t npairs;
 	double t0, last_progress, wall;
+	double expect;		/* the visits a slot can expect in the budget */
 	int sigpipe[2];
 	volatile sig_atomic_t caught;
 	unsigned visits;
