@@ -169,6 +169,17 @@ pair_restart(struct sched *s, struct sched_proc *p)
 }
 
 /*
+ * Whether process p's pairs fall in generations: a restart line's, or a
+ * line of one figure's unless --fresh-every 0 (a tool that serves
+ * several figures one after another cannot be started afresh).
+ */
+static int
+pair_generations(const struct sched *s, const struct sched_proc *p)
+{
+	return p->restart || (s->o.fresh_every > 0 && p->figures <= 1);
+}
+
+/*
  * Whether pair pr's tools are started afresh before its next pair of
  * visits: a restart line's before every pair but the first; a line of
  * one figure's once the last restart's cost is at most
@@ -184,11 +195,11 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 	const struct sched_proc *p = pr->fa->p;
 	double want = s->expect / SCHED_AB_GENS;
 
-	if (pr->fa->visits == 0)
+	if (pr->fa->visits == 0 || !pair_generations(s, p))
 		return 0;
 	if (p->restart)
 		return 1;
-	if (s->o.fresh_every == 0 || p->figures > 1 || pr->on_gen < 2)
+	if (pr->on_gen < 2)
 		return 0;
 	if (pr->on_gen >= SCHED_AB_GEN_MAX ||
 	    (want > 0 && (double)pr->on_gen >= want))
@@ -213,8 +224,8 @@ int
 sched_pair_visit(struct sched *s, struct sched_pair *pr)
 {
 	struct sched_proc *first = pr->fa->p, *second = pr->fb->p;
-	int regen = pair_new_generation(s, pr), gens = first->restart ||
-	    (s->o.fresh_every > 0 && first->figures <= 1);
+	int regen = pair_new_generation(s, pr),
+	    gens = pair_generations(s, first);
 	double t0 = sched_now(), t1, kept;
 	bm__paired st;
 	unsigned cl;
