@@ -192,6 +192,25 @@ if have_jq; then
 	    jq -e '.pairs >= 5 and .pairs <= 12' "$tmp/out" >/dev/null ||
 		fail "generations: $starts starts, $clusters clusters: $(cat "$tmp/out")"
 fi
+# A line's last figure has generations too: each start passes the
+# figure before it with one visit (a tool's part, as lat_ctx's overhead),
+# three starts an arm for two generations; the first figure has none.
+printf 'figures=2 %s 2\n' "$spin" >"$tmp/two"
+run "$sched" --budget 600 --max-visits 12 --json \
+    --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
+    "$tmp/two"
+case $rc in
+0 | 3) ;;
+*) fail "a two-figure A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+if have_jq; then
+	clusters=$(jq -s -r 'map(select(.seq == 2)) | .[0].clusters' "$tmp/out")
+	starts=$(grep -c '^serve-spin: started' "$tmp/err")
+	[ "$clusters" -ge 2 ] && [ "$starts" -eq $((2 * clusters)) ] &&
+	    jq -s -e 'length == 2 and (map(select(.seq == 2)) | .[0].pairs >= 5)' \
+	    "$tmp/out" >/dev/null ||
+		fail "a last figure's generations: $starts starts: $(cat "$tmp/out")"
+fi
 run "$sched" --budget 600 --max-visits 12 --fresh-every 0 --json \
     --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
     "$tmp/one"

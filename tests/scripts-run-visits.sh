@@ -74,6 +74,22 @@ set -- "$tmp"/res-ab/*/*.ab.json
 [ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5)' "$1" \
     >/dev/null || fail "the A/B's verdicts: $(head -c 400 "$1")"
 
+# A line of several figures that the tool can measure one by one is one
+# line a figure in the A/B (each then started afresh from time to time):
+# lat_ctx's rings one by one, each after its overhead.
+run "$brun" --installed --quick --only context --a '' --b 'env' \
+    --budget 6 --no-check --results "$tmp/res-ctx"
+case $rc in
+0 | 1 | 3) ;;
+*) fail "benchmp-run --only context --a --b: exit $rc: $(tail -n 3 "$tmp/err")" ;;
+esac
+set -- "$tmp"/res-ctx/*/*.ab.json
+[ -f "$1" ] && jq -e -s '(map(.figure) | unique ==
+    ["lat_ctx -s 0 16", "lat_ctx -s 0 2", "lat_ctx -s 0 8",
+     "lat_ctx -s 64 2", "lat_ctx -s 64 8"]) and all(.[]; .seq <= 2)' "$1" \
+    >/dev/null 2>&1 ||
+	fail "lat_ctx's rings in the A/B: $(jq -c '[.figure, .seq]' "$1" | head -c 400)"
+
 # SIGTERM to the suite's A/B ends it within seconds, benchmp-sched and
 # every tool with it, and keeps what it had decided.
 "$brun" --installed --quick --only processor --a '' --b 'env' \

@@ -138,10 +138,13 @@ out:
 
 /*
  * Start process p again, after its figure ended and it exited, and wait
- * for it to announce the same figure (sched_newfig goes on with it).
- * 0; 1 when, not a restart line's, it announced another figure instead
- * of exiting (a tool that serves several: its figures then count as
- * several, and it is not started afresh again); -1 when it failed.
+ * for it to announce the same figure (sched_newfig goes on with it): a
+ * later figure of its tool's, such as lat_ctx's ring after the overhead
+ * it takes off, is reached by one visit of each figure before it, each
+ * then ended (a figure cannot end before its first visit).  0; 1 when,
+ * not a restart line's, it announced another figure instead of exiting
+ * (it serves more than the plan said: its figures then count as
+ * several, and this one is not started afresh again); -1 when it failed.
  */
 static int
 pair_restart(struct sched *s, struct sched_proc *p)
@@ -158,6 +161,12 @@ pair_restart(struct sched *s, struct sched_proc *p)
 	    WEXITSTATUS(p->status) != 0)
 		return -1;
 	sched_start(s, p);
+	while (p->state == SCHED_P_IDLE && p->cur != f &&
+	    p->cur->seq < f->seq && !s->caught) {
+		if (sched_visit(s, p) != 0)
+			return -1;
+		sched_end(s, p);
+	}
 	if (p->state != SCHED_P_IDLE || p->cur != f) {
 		if (p->why[0] == '\0')
 			snprintf(p->why, sizeof(p->why), "started again, it "
@@ -169,25 +178,27 @@ pair_restart(struct sched *s, struct sched_proc *p)
 }
 
 /*
- * Whether process p's pairs fall in generations: a restart line's, or a
- * line of one figure's unless --fresh-every 0 (a tool that serves
- * several figures one after another cannot be started afresh).
+ * Whether figure f's pairs fall in generations: a restart line's, or
+ * unless --fresh-every 0 the last figure of its line (the only one, or
+ * one after the parts its tool takes off it); a tool's earlier figures
+ * cannot be started afresh without ending the later ones.
  */
 static int
-pair_generations(const struct sched *s, const struct sched_proc *p)
+pair_generations(const struct sched *s, const struct sched_fig *f)
 {
-	return p->restart || (s->o.fresh_every > 0 && p->figures <= 1);
+	return f->p->restart || (s->o.fresh_every > 0 &&
+	    f->seq >= f->p->figures);
 }
 
 /*
  * Whether pair pr's tools are started afresh before its next pair of
- * visits: a restart line's before every pair but the first; a line of
- * one figure's once the last restart's cost is at most
+ * visits: a restart line's before every pair but the first; a line's
+ * last figure's once the last restart's cost is at most
  * SCHED_AB_GEN_SHARE of the pairs since (SCHED_AB_GEN_FIRST pairs
  * while no restart has been costed), after SCHED_AB_GEN_MAX or a
  * SCHED_AB_GENS-th of the pairs the budget is expected to give it at
- * the latest (two at least); never with --fresh-every 0, nor for a tool
- * that serves several figures one after another.
+ * the latest (two at least); never with --fresh-every 0, nor for a
+ * figure its tool serves before another (pair_generations).
  */
 static int
 pair_new_generation(const struct sched *s, const struct sched_pair *pr)
@@ -195,7 +206,7 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 	const struct sched_proc *p = pr->fa->p;
 	double want = s->expect / SCHED_AB_GENS;
 
-	if (pr->fa->visits == 0 || !pair_generations(s, p))
+	if (pr->fa->visits == 0 || !pair_generations(s, pr->fa))
 		return 0;
 	if (p->restart)
 		return 1;
@@ -225,7 +236,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 {
 	struct sched_proc *first = pr->fa->p, *second = pr->fb->p;
 	int regen = pair_new_generation(s, pr),
-	    gens = pair_generations(s, first);
+	    gens = pair_generations(s, pr->fa);
 	double t0 = sched_now(), t1, kept;
 	bm__paired st;
 	unsigned cl;

@@ -38,7 +38,7 @@
  */
 #define SCHED_FRESH_SHARE 0.25
 /*
- * An A/B's generations: both arms' tools of a line of one figure started
+ * An A/B's generations: both arms' tools of a line's last figure started
  * afresh once a restart costs at most this share of the pairs' time
  * since the last, at the latest after SCHED_AB_GEN_MAX pairs; the first
  * restart (its cost not known yet) after SCHED_AB_GEN_FIRST pairs.
