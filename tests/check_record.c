@@ -1140,6 +1140,21 @@ record_expect(const bm_record *rec, const char *has, const char *noisy)
 	free(s);
 }
 
+/* A latency record of NSAMPLES equal rounds, one sample each, into rec. */
+static void
+record_flat(bm_record *rec)
+{
+	unsigned i;
+
+	record_setup();
+	for (i = 0; i < NSAMPLES; i++) {
+		samples[i].ns = 100000;
+		samples[i].process = i;
+	}
+	result.processes = NSAMPLES;
+	record_latency(rec, NULL, 0);
+}
+
 /*
  * A record's judgement: no member unless judged; "disagree" and the
  * answers, "contradicts" with both numbers; either makes it noisy (the
@@ -1151,15 +1166,8 @@ START_TEST(test_judgement)
 	bm_contradiction c[1];
 	bm_record rec;
 	char *s = NULL, out[256];
-	unsigned i;
 
-	record_setup();
-	for (i = 0; i < NSAMPLES; i++) {
-		samples[i].ns = 100000;
-		samples[i].process = i;
-	}
-	result.processes = NSAMPLES;
-	record_latency(&rec, NULL, 0);
+	record_flat(&rec);
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
 	ck_assert_ptr_null(strstr(s, "\"disagree\""));
 	ck_assert_ptr_null(strstr(s, "\"contradicts\""));
@@ -1203,6 +1211,45 @@ START_TEST(test_judgement)
 	rec.answers = NULL;
 	rec.nanswers = 2;
 	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+}
+END_TEST
+
+/*
+ * A record its tool calls unsteady: "unsteady" with the reason, noisy
+ * for that reason alone (its eight equal rounds are not); none without,
+ * and a NULL reason takes it back.
+ */
+START_TEST(test_unsteady)
+{
+	const char *why = "a file system that remembers the last minute";
+	bm_decision *d = NULL;
+	bm_record rec;
+	char *s = NULL, out[256];
+
+	record_flat(&rec);
+	ck_assert_ptr_null(bm_record_unsteady_why(&rec));
+	ck_assert_int_eq(bm_record_unsteady(&rec, why), 0);
+	ck_assert_str_eq(bm_record_unsteady_why(&rec), why);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	check_one_line(s);
+	ck_assert_ptr_nonnull(strstr(s, "\"unsteady\":\"a file system that "
+	    "remembers the last minute\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"noisy\":true"));
+	if (have_jq())
+		ck_assert_int_eq(jq(s, "-e '.noisy and .within.noisy == false'",
+		    out, sizeof out), 0);
+	free(s);
+	s = NULL;
+	ck_assert_int_eq(bm_record_decide(NULL, &rec, &d), 0);
+	ck_assert_uint_eq(bm_decision_reasons(d), BM_NOISY_UNSTEADY);
+	bm_decision_free(d);
+	ck_assert_int_eq(bm_record_unsteady(&rec, NULL), 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_ptr_null(strstr(s, "\"unsteady\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"noisy\":false"));
+	free(s);
+	ck_assert_int_eq(bm_record_unsteady(NULL, why), -EINVAL);
+	ck_assert_ptr_null(bm_record_unsteady_why(NULL));
 }
 END_TEST
 
@@ -1284,6 +1331,7 @@ record_suite(void)
 	tcase_add_test(tc, test_agree);
 	tcase_add_test(tc, test_contradiction_check);
 	tcase_add_test(tc, test_judgement);
+	tcase_add_test(tc, test_unsteady);
 	tcase_add_test(tc, test_judged_answers);
 	suite_add_tcase(s, tc);
 	return s;

@@ -89,7 +89,9 @@ static const struct {
 	{ "higher-worse", BM__V_WORSE },	/* bandwidth down 20% */
 	{ "better-from-metric", BM__V_WORSE },	/* no "better": clock is higher */
 	/* The intervals apart, the processes not: the values' ratio decides. */
-	{ "separate-stale", BM__V_WORSE }
+	{ "separate-stale", BM__V_WORSE },
+	/* As worse-ranks, but B says the machine moves it between runs. */
+	{ "unsteady", BM__V_UNDECIDED }
 };
 
 /* Each fixture gets the verdict of its rule. */

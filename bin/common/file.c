@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "benchmp/worker.h"
@@ -433,4 +434,61 @@ file_pass_bound(struct tool *t, uint64_t bytes)
 	if (t->opts.timeout_us != 0 || bytes < FILE_BIG_PASS)
 		return;
 	t->opts.timeout_us = 10000000u + 20 * pass_us;
+}
+
+/*
+ * The block device name of st_dev (DEVNAME in /sys/dev/block/M:m/uevent:
+ * "vda", "nvme0n1p2", "dm-0") into name; 0, or -1 when there is none.
+ */
+static int
+file_devname(dev_t dev, char *name, size_t size)
+{
+	char path[64], buf[1024], *p, *end;
+	ssize_t got;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof path, "/sys/dev/block/%u:%u/uevent",
+	    major(dev), minor(dev));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	for (p = buf; p != NULL && *p != '\0'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		if (strncmp(p, "DEVNAME=", 8) != 0)
+			continue;
+		p += 8;
+		end = strchr(p, '\n');
+		len = end != NULL ? (size_t)(end - p) : strlen(p);
+		if (len == 0 || len >= size || memchr(p, '/', len) != NULL)
+			return -1;
+		memcpy(name, p, len);
+		name[len] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/* See file.h. */
+const char *
+file_unsteady_create(const char *dir)
+{
+	char dev[64], path[128];
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || file_devname(st.st_dev, dev,
+	    sizeof dev) != 0)
+		return NULL;
+	snprintf(path, sizeof path, "/proc/fs/ext4/%s", dev);
+	if (access(path, F_OK) != 0)
+		return NULL;
+	snprintf(path, sizeof path, "/proc/fs/jbd2/%s-8", dev);
+	if (access(path, F_OK) == 0 || errno != ENOENT)
+		return NULL;
+	return "ext4 without a journal: a creation skips the inodes deleted "
+	    "in the last minute, this run's and others'";
 }

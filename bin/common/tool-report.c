@@ -75,18 +75,21 @@ tool_report_sink(struct tool *t, const char *json)
 }
 
 /*
- * One line on standard error when a derived figure is flagged: its
- * processes disagreed (with their spread) or it contradicts what the
- * machine states (both numbers and where the machine's comes from).
+ * One line on standard error when a figure is flagged by its tool: its
+ * processes disagreed (with their spread), it contradicts what the
+ * machine states (both numbers and where the machine's comes from), or
+ * the machine moves it between runs (why).
  */
 static void
 tool_report_warn(const struct tool *t, const bm_record *rec)
 {
 	const char *unit = rec->unit != NULL ? rec->unit : "";
+	const char *unsteady = bm_record_unsteady_why(rec);
 	double lo, hi;
 	size_t i;
 
-	if (rec->agreement != BM_AGREEMENT_DISAGREE && rec->ncontradicts == 0)
+	if (rec->agreement != BM_AGREEMENT_DISAGREE &&
+	    rec->ncontradicts == 0 && unsteady == NULL)
 		return;
 	fprintf(stderr, "%s: warning: %s %s", t->name,
 	    rec->case_name != NULL ? rec->case_name : "", rec->metric != NULL ?
@@ -128,6 +131,10 @@ tool_report_warn(const struct tool *t, const bm_record *rec)
 		    c->what, c->measured, c->unit != NULL ? c->unit : "",
 		    c->machine, c->source != NULL ? c->source : "");
 	}
+	if (unsteady != NULL)
+		fprintf(stderr, "%s %s", rec->ncontradicts > 0 ||
+		    rec->agreement == BM_AGREEMENT_DISAGREE ? ";" : ":",
+		    unsteady);
 	fprintf(stderr, "; the figure is flagged noisy\n");
 }
 

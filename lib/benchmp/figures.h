@@ -68,6 +68,18 @@ BM_EXTERN int bm_contradiction_check(bm_contradiction *c, const char *what,
  */
 BM_EXTERN int bm_record_contradicts(bm_record *rec,
     const bm_contradiction *c, size_t n);
+/*
+ * Say why a record's figure moves from run to run whatever a run does,
+ * in plain words (not copied: it must outlive rec), or NULL: a state of
+ * the machine that no run sees all of, such as a file system that makes
+ * a creation's cost depend on the files deleted in the last minute.
+ * The record is then noisy for that reason (BM_NOISY_UNSTEADY),
+ * "unsteady" in its JSON, and a comparison of two stored runs leaves the
+ * figure undecided.  0, or -EINVAL for a NULL rec.
+ */
+BM_EXTERN int bm_record_unsteady(bm_record *rec, const char *why);
+/* What bm_record_unsteady() said of rec, or NULL. */
+BM_EXTERN const char *bm_record_unsteady_why(const bm_record *rec);
 
 /*
  * Make rec, the record of one job's figure, the record of the same figure
@@ -108,7 +120,8 @@ enum {
 	BM_NOISY_DISAGREE = 1u << 2,	/* its processes disagreed */
 	BM_NOISY_CONTRADICTS = 1u << 3,	/* it contradicts the machine */
 	BM_NOISY_DISTURBED = 1u << 4,	/* many intervals were disturbed */
-	BM_NOISY_OVERHEAD = 1u << 5	/* given overheads make much of it */
+	BM_NOISY_OVERHEAD = 1u << 5,	/* given overheads make much of it */
+	BM_NOISY_UNSTEADY = 1u << 6	/* the machine moves it between runs */
 };
 /*
  * Decide a record (ctx may be NULL: no context) into *out; free it with

@@ -70,8 +70,9 @@ decide_overhead(const bm_ctx *ctx, double share)
 /*
  * How a record's judgement bears on noisy, its reasons into *reasons: 1
  * when it flags the figure (a disagreement, a contradiction, a share of
- * disturbed intervals that bm__stats_disturbed() calls disturbed, or
- * given overheads that make a large share of its intervals); -1 when the
+ * disturbed intervals that bm__stats_disturbed() calls disturbed, given
+ * overheads that make a large share of its intervals, or a tool's word
+ * that the machine moves it between runs); -1 when the
  * processes agreed and the statistics are over their answers alone (the
  * figure's values x): then the interval of a few equal answers (three
  * rounds cannot bound a median at 95%) says nothing the agreement rule
@@ -93,6 +94,8 @@ decide_flagged(const struct bm_decision *d, unsigned *reasons)
 		*reasons |= BM_NOISY_OVERHEAD;
 	if (bm__stats_disturbed(in->intervals, in->disturbed))
 		*reasons |= BM_NOISY_DISTURBED;
+	if (bm_record_unsteady_why(rec) != NULL)
+		*reasons |= BM_NOISY_UNSTEADY;
 	if (*reasons != 0)
 		return 1;
 	if (rec->agreement != BM_AGREEMENT_AGREE || d->f.n != rec->nanswers)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,26 @@ bm_record_agreement(bm_record *rec, const double *answers, size_t n,
 	rec->answers = answers;
 	rec->nanswers = n;
 	return rc;
+}
+
+/*
+ * The reason a record's figure is unsteady lives in the first of its
+ * reserved words, so that the public struct keeps its layout.
+ */
+int
+bm_record_unsteady(bm_record *rec, const char *why)
+{
+	if (rec == NULL)
+		return -EINVAL;
+	rec->reserved[0] = (uint64_t)(uintptr_t)why;
+	return 0;
+}
+
+/* The reason given to bm_record_unsteady(), or NULL. */
+const char *
+bm_record_unsteady_why(const bm_record *rec)
+{
+	return rec != NULL ? (const char *)(uintptr_t)rec->reserved[0] : NULL;
 }
 
 /* Attach the contradictions of a record's figure. */

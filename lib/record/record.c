@@ -519,16 +519,18 @@ bm__record_robust(struct rec_buf *b, const bm__robust *rb)
 }
 
 /*
- * Append a derived figure's judgement: "disagree" (when its agreement was
- * judged) with each process's answer, and "contradicts" (when it
- * contradicts anything), each contradiction's what, measured, machine,
- * source and unit.
+ * Append a figure's judgement: "unsteady" (why the machine moves it
+ * between runs), "disagree" (when its agreement was judged) with each
+ * process's answer, and "contradicts" (when it contradicts anything),
+ * each contradiction's what, measured, machine, source and unit.
  */
 static void
 rec_judgement(struct rec_buf *b, const bm_record *rec)
 {
 	size_t i;
 
+	if (bm_record_unsteady_why(rec) != NULL)
+		rec_kstr(b, "unsteady", bm_record_unsteady_why(rec));
 	if (rec->agreement != BM_AGREEMENT_NONE) {
 		rec_printf(b, ",\"disagree\":%s", rec->agreement ==
 		    BM_AGREEMENT_DISAGREE ? "true" : "false");

@@ -26,6 +26,7 @@ static const struct shape_rule shape_rules[] = {
 	{ NULL, "case", SHAPE_STRING | SHAPE_NUMBER },
 	{ NULL, "metric", SHAPE_STRING }, { NULL, "unit", SHAPE_STRING },
 	{ NULL, "better", SHAPE_STRING }, { NULL, "host", SHAPE_STRING },
+	{ NULL, "unsteady", SHAPE_STRING },
 	{ NULL, "timestamp", SHAPE_STRING }, { NULL, "version", SHAPE_STRING },
 	{ NULL, "placement", SHAPE_STRING },
 	{ NULL, "imported", SHAPE_STRING | SHAPE_BOOLEAN },

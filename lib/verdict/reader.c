@@ -340,7 +340,9 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	}
 	f->unit = strdup(s != NULL ? s : "");
 	bad = reader_bad_value(rec);
-	if (f->unit == NULL || (bad != NULL && (f->bad = strdup(bad)) == NULL)) {
+	s = reader_str(rec, "unsteady");
+	if (f->unit == NULL || (bad != NULL && (f->bad = strdup(bad)) == NULL) ||
+	    (s != NULL && (f->unsteady = strdup(s)) == NULL)) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -378,6 +380,7 @@ bm__reader_fig_free(struct bm__fig *f)
 	free(f->procs);
 	free(f->modes);
 	free(f->bad);
+	free(f->unsteady);
 	free(f->value_text);
 	free(f->tool);
 	free(f->kase);

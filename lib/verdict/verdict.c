@@ -29,7 +29,10 @@
  *    a rank interval falls as one over the square root of the count); a
  *    figure without any interval is same within the threshold;
  *  - a figure that is better neither higher nor lower is changed or
- *    same, never gating.
+ *    same, never gating;
+ *  - a figure either record calls unsteady (the machine moves it
+ *    between runs, whatever a run does: "unsteady", why) is undecided,
+ *    with that reason.
  */
 
 /* One unit: its name, its kind and its size in the kind's base. */
@@ -186,6 +189,13 @@ bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
 	}
 	j->ratio = j->estimate = b->value * f / a->value;
 	j->evidence = BM__EV_VALUES;
+	if (a->unsteady != NULL || b->unsteady != NULL) {
+		j->unsteady = 1;
+		snprintf(j->why, sizeof j->why, "%s%s", a->unsteady != NULL ?
+		    "A: " : "B: ", a->unsteady != NULL ? a->unsteady :
+		    b->unsteady);
+		return;
+	}
 	if (a->nprocs >= 2 && b->nprocs >= 2 && a->nprocs <= BM__PAIRED_MAX &&
 	    b->nprocs <= BM__PAIRED_MAX) {
 		if (verdict_ranks(a, b, f, alpha, j) != 0)
@@ -273,6 +283,11 @@ verdict_rule(struct bm__judgement *j)
 	double L = log(j->lo), H = log(j->hi), h, le, scale;
 	int has_iv = isfinite(L) && isfinite(H);
 
+	/* What moves between runs whatever they do cannot tell a change. */
+	if (j->unsteady) {
+		j->verdict = BM__V_UNDECIDED;
+		return;
+	}
 	/*
 	 * Records whose intervals separate differ as benchmp-compare always
 	 * judged, at the records' levels: five processes a run give a rank

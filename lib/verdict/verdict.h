@@ -73,7 +73,8 @@ struct bm__fig_mode {
  * parameters with private temporary paths as <tmp>, metric, parallel,
  * placement), the name a user is shown, the value and its interval (NAN
  * when absent) from samples values, the independent processes' values, its flags and modes.
- * bad says why the record cannot be judged (NULL when it can), and
+ * bad says why the record cannot be judged (NULL when it can), unsteady
+ * why the machine moves it between runs (NULL: nothing said), and
  * value_text is its value as written.  The parts of the key are kept
  * apart too: an lmbench import pairs by the parameters it has
  * (pname[i] = pval[i], each value compact JSON).
@@ -97,6 +98,7 @@ struct bm__fig {
 	struct bm__fig_mode *modes;
 	size_t nmodes;
 	char *bad;
+	char *unsteady;
 	char *value_text;
 	size_t line;
 	/* What pairs an lmbench import or an unpinned figure with a record. */
@@ -178,8 +180,9 @@ enum bm__correction {
  * value of no change (rank test; NAN when none), the threshold used (a
  * fraction), which way is better (A's), whether the records' own
  * intervals separate, whether the change is significant after the
- * correction (or by separate intervals), and when undecided, how many times
- * the processes would decide (need).
+ * correction (or by separate intervals), whether either record is
+ * unsteady (then undecided, why says so), and when undecided, how many
+ * times the processes would decide (need).
  */
 struct bm__judgement {
 	enum bm__verdict verdict;
@@ -194,6 +197,7 @@ struct bm__judgement {
 	double threshold;
 	int separate;
 	int significant;
+	int unsteady;
 	double need;
 	char why[200];
 };
