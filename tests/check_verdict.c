@@ -91,7 +91,13 @@ static const struct {
 	/* The intervals apart, the processes not: the values' ratio decides. */
 	{ "separate-stale", BM__V_WORSE },
 	/* As worse-ranks, but B says the machine moves it between runs. */
-	{ "unsteady", BM__V_UNDECIDED }
+	{ "unsteady", BM__V_UNDECIDED },
+	/*
+	 * Next runs' intervals: every B process 7% above every A process,
+	 * but each run's interval holds the other's value; then apart.
+	 */
+	{ "drift-overlap", BM__V_UNDECIDED },
+	{ "drift-apart", BM__V_WORSE }
 };
 
 /* Each fixture gets the verdict of its rule. */

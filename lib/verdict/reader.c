@@ -361,6 +361,8 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	f->noisy = reader_true(rec, "noisy");
 	f->bimodal = reader_true(rec, "bimodal");
 	f->curve = reader_true(suite, "curve");
+	s = reader_str(rec, "ci_kind");
+	f->next_run = s != NULL && strcmp(s, "next run") == 0;
 	if ((rc = reader_samples(rec, f)) == 0)
 		return 0;
 fail:

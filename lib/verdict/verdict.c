@@ -22,6 +22,10 @@
  *  - the records' own intervals, where both have one: separate is
  *    significant too, at the records' levels (no correction: they carry
  *    no p value), as benchmp-compare judged;
+ *  - where both records' intervals say where the next run falls
+ *    (ci_kind "next run": a served figure's), a significant change
+ *    needs them apart too, else it is undecided: the processes of a run
+ *    (its sets of workers) share its moment of the host;
  *  - a significant change beyond the threshold is worse or better; an
  *    interval of B/A inside +-threshold is same, as is a significant
  *    change smaller than it; anything else is undecided, with how many
@@ -196,6 +200,7 @@ bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
 		    b->unsteady);
 		return;
 	}
+	j->drift = a->next_run && b->next_run;
 	if (a->nprocs >= 2 && b->nprocs >= 2 && a->nprocs <= BM__PAIRED_MAX &&
 	    b->nprocs <= BM__PAIRED_MAX) {
 		if (verdict_ranks(a, b, f, alpha, j) != 0)
@@ -302,6 +307,19 @@ verdict_rule(struct bm__judgement *j)
 	if (j->better == BM__BETTER_NONE) {
 		j->verdict = e > band && (j->significant ||
 		    j->evidence == BM__EV_VALUES) ? BM__V_CHANGED : BM__V_SAME;
+		return;
+	}
+	/*
+	 * Records whose intervals say where the next run falls: their
+	 * processes (sets of workers) share the run's moment of the host,
+	 * which moves between runs, so that a change needs both.
+	 */
+	if (j->significant && e > band && j->drift && !j->separate) {
+		j->verdict = BM__V_UNDECIDED;
+		snprintf(j->why, sizeof j->why, "the processes differ by "
+		    "%.3g%%, but the runs' intervals of where a next run "
+		    "falls overlap: the host moves it that much between runs",
+		    100 * fabs(j->estimate - 1));
 		return;
 	}
 	if (j->significant && e > band) {

@@ -95,6 +95,7 @@ struct bm__fig {
 	int noisy;
 	int bimodal;
 	int curve;
+	int next_run;
 	struct bm__fig_mode *modes;
 	size_t nmodes;
 	char *bad;
@@ -181,8 +182,9 @@ enum bm__correction {
  * fraction), which way is better (A's), whether the records' own
  * intervals separate, whether the change is significant after the
  * correction (or by separate intervals), whether either record is
- * unsteady (then undecided, why says so), and when undecided, how many
- * times the processes would decide (need).
+ * unsteady (then undecided, why says so), whether both intervals are a
+ * next run's (drift: a change then needs them apart too), and when
+ * undecided, how many times the processes would decide (need).
  */
 struct bm__judgement {
 	enum bm__verdict verdict;
@@ -198,6 +200,7 @@ struct bm__judgement {
 	int separate;
 	int significant;
 	int unsteady;
+	int drift;
 	double need;
 	char why[200];
 };
