@@ -308,6 +308,7 @@ sched_build(struct sched *s)
 			p->restart = l->restart;
 			p->visit_us = l->visit_us;
 			p->figures = l->figures;
+			p->parts = l->parts;
 			p->cmd = p->resp = p->out = -1;
 		}
 	}
@@ -572,7 +573,8 @@ sched_report_ab(const struct sched *s)
 		if (!ok && pr->n > 0)
 			r = sched_median_ratio(pr);
 
-		count[pr->verdict]++;
+		if (!sched_pair_part(pr))
+			count[pr->verdict]++;
 		sched_line_text(l, name, sizeof(name));
 		if (s->o.json) {
 			printf("{\"figure\":\"");
@@ -582,6 +584,9 @@ sched_report_ab(const struct sched *s)
 			printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
 			    "\"clusters\":%u,\"threshold\":%g", pr->fa->seq,
 			    word[pr->verdict], pr->n, pr->ncl, pr->threshold);
+			if (l->parts > 0)
+				printf(",\"parts\":%u,\"part\":%s", l->parts,
+				    sched_pair_part(pr) ? "true" : "false");
 			if (ok)
 				printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
 				    "\"level\":%.4f", r, lo, hi, pr->st.level);
@@ -589,6 +594,9 @@ sched_report_ab(const struct sched *s)
 				printf(",\"ratio\":%.6g,\"lo\":null,\"hi\":null,"
 				    "\"level\":null", r);
 			printf("}\n");
+		} else if (sched_pair_part(pr)) {
+			printf("%-40s #%u  B/A %.4f (a part of #%u)  %zu pairs\n",
+			    name, pr->fa->seq, r, l->figures, pr->n);
 		} else if (ok) {
 			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
 			    "%zu pairs, %u clusters\n", name, pr->fa->seq, r, lo,

@@ -244,6 +244,22 @@ run env BENCHMP_SCHED=default "$sched" --budget 600 --max-visits 6 \
 [ "$(grep '^pin=' "$tmp/err" | sort -u)" = pin=default ] ||
 	fail "the caller's BENCHMP_SCHED: $(grep '^pin=' "$tmp/err")"
 
+# parts=: an A/B pairs a part a few times, never judges or counts it.
+printf 'figures=2 parts=1 %s 2\n' "$spin" >"$tmp/parts"
+run "$sched" --budget 600 --max-visits 12 --json \
+    --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' "$tmp/parts"
+case $rc in
+0 | 3) ;;
+*) fail "an A/A with a part exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+if have_jq; then
+	jq -s -e 'length == 2 and (.[0] | .part and .parts == 1 and
+	    .pairs == 5) and (.[1] | .part == false and .pairs >= 5)' \
+	    "$tmp/out" >/dev/null || fail "parts=1: $(cat "$tmp/out")"
+fi
+printf 'figures=2 parts=2 %s 2\n' "$spin" >"$tmp/parts2"
+expect_exit 2 'line 1: parts=2 leaves no figure of figures=2' "$sched" \
+    --budget 1 --a '' --b '' "$tmp/parts2"
 expect_exit 2 'line 1: restart is for an A/B' "$sched" --budget 1 "$tmp/restart"
 printf 'restart figures=2 %s 2\n' "$spin" >"$tmp/restart2"
 expect_exit 2 'line 1: restart is for a line of one' "$sched" --budget 1 \

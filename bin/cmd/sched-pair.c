@@ -220,6 +220,24 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 	return pr->gen_cost <= SCHED_AB_GEN_SHARE * pr->gen_wall;
 }
 
+/* Whether pair pr is of a part its tool takes off the figures after it. */
+int
+sched_pair_part(const struct sched_pair *pr)
+{
+	return pr->fa->seq <= pr->fa->p->parts;
+}
+
+/* How many of the pairs are judged (the parts are not); 1 at least. */
+static size_t
+pair_judged(const struct sched *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->npairs; i++)
+		n += !sched_pair_part(s->pairs[i]);
+	return n > 0 ? n : 1;
+}
+
 /*
  * Visit both arms of pair pr back to back, in a random order, pair the
  * two medians, and look: a pair settles when its interval at 1 -
@@ -283,8 +301,8 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
 	    pr->fb->med[pr->fb->visits - 1], cl) != 0)
 		return -1;
-	if (sched_pair_interval(pr, 1 - SCHED_LOOK_ALPHA /
-	    (double)(s->npairs > 0 ? s->npairs : 1), &st) != 0)
+	if (sched_pair_part(pr) || sched_pair_interval(pr, 1 -
+	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st) != 0)
 		return 0;
 	pr->verdict = pair_verdict(&st, pr->threshold);
 	pr->settled = pr->verdict != AB_UNDECIDED;
@@ -303,14 +321,16 @@ pair_cmp_p(const void *x, const void *y)
 }
 
 /*
- * The final verdicts: every pair's interval at SCHED_LEVEL; a pair not
- * settled at a look changes only where Benjamini-Hochberg's procedure
- * over all pairs' p values keeps it (false discoveries at SCHED_FDR).
+ * The final verdicts: every judged pair's interval at SCHED_LEVEL; a pair
+ * not settled at a look changes only where Benjamini-Hochberg's
+ * procedure over the judged pairs' p values keeps it (false discoveries
+ * at SCHED_FDR).  A part has its interval and no verdict (undecided).
  */
 void
 sched_pair_finish(struct sched *s)
 {
-	size_t *ix = calloc(s->npairs + 1, sizeof(*ix)), i, k, keep = 0;
+	size_t *ix = calloc(s->npairs + 1, sizeof(*ix)), i, k, m = 0,
+	    keep = 0;
 
 	if (ix == NULL)
 		return;
@@ -320,15 +340,18 @@ sched_pair_finish(struct sched *s)
 		pr->st_rc = sched_pair_interval(pr, SCHED_LEVEL, &pr->st);
 		if (pr->st_rc != 0)
 			pr->st.p = 1;
-		ix[i] = i;
+		if (sched_pair_part(pr))
+			pr->verdict = AB_UNDECIDED;
+		else
+			ix[m++] = i;
 	}
 	pair_sort = s->pairs;
-	qsort(ix, s->npairs, sizeof(*ix), pair_cmp_p);
-	for (k = 0; k < s->npairs; k++)
+	qsort(ix, m, sizeof(*ix), pair_cmp_p);
+	for (k = 0; k < m; k++)
 		if (s->pairs[ix[k]]->st.p <= SCHED_FDR * (double)(k + 1) /
-		    (double)s->npairs)
+		    (double)m)
 			keep = k + 1;
-	for (k = 0; k < s->npairs; k++) {
+	for (k = 0; k < m; k++) {
 		struct sched_pair *pr = s->pairs[ix[k]];
 		enum ab_verdict v;
 

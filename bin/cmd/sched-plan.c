@@ -84,7 +84,10 @@ plan_count(const char *w, size_t skip, double lo, double hi, double *out,
  * tool to completion between sweeps, not served), "burst=N" (the same,
  * but served: each figure it announces gets N visits in a row, then the
  * next), "visit=MS" (its visits' timed length), "figures=N" (it serves
- * N figures, one after another), "restart" (an A/B's tool started
+ * N figures, one after another), "parts=K" (its first K figures are
+ * parts its tool takes off the figures after them, such as lat_ctx's
+ * overhead: an A/B pairs them SCHED_MIN_VISITS times and judges none),
+ * "restart" (an A/B's tool started
  * afresh in both arms for every pair of visits) and "threshold=P%" (an A/B's threshold
  * for it; the % may be left out, as in benchmp-ab's plans).  0, or -1
  * with a message.
@@ -116,6 +119,10 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 			if (plan_count(w, 8, 1, 1000, &v, why, size) != 0)
 				return -1;
 			l->figures = (unsigned)v;
+		} else if (strncmp(w, "parts=", 6) == 0) {
+			if (plan_count(w, 6, 1, 999, &v, why, size) != 0)
+				return -1;
+			l->parts = (unsigned)v;
 		} else if (strncmp(w, "threshold=", 10) == 0) {
 			errno = 0;
 			v = strtod(w + 10, &end);
@@ -135,6 +142,11 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 	}
 	if (l->argc == 0) {
 		snprintf(why, size, "no command after the scheduler's words");
+		return -1;
+	}
+	if (l->parts >= l->figures) {
+		snprintf(why, size, "parts=%u leaves no figure of figures=%u",
+		    l->parts, l->figures);
 		return -1;
 	}
 	if (l->restart && (l->once || l->figures > 1)) {

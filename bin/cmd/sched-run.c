@@ -131,16 +131,20 @@ sched_progress(struct sched *s, int last)
 {
 	double now = sched_now(), wall = now - s->t0;
 	char decided[48] = "";
-	size_t i, n = 0;
+	size_t i, m, n = 0;
 
 	if (!s->o.progress || (!last && now - s->last_progress < 2))
 		return;
 	s->last_progress = now;
 	if (s->o.a != NULL) {
-		for (i = 0; i < s->npairs; i++)
+		for (i = 0, m = 0; i < s->npairs; i++) {
+			if (sched_pair_part(s->pairs[i]))
+				continue;
+			m++;
 			n += s->pairs[i]->settled ? 1 : 0;
+		}
 		snprintf(decided, sizeof(decided), ", %zu of %zu decided", n,
-		    s->npairs);
+		    m);
 	}
 	fprintf(stderr, "\r%s: %.0f of %.0f s, %zu figures%s, %u visits, "
 	    "%.0f%% measuring%s", SCHED_NAME, wall, s->o.budget, s->nf,
@@ -325,18 +329,24 @@ sched_precise(const struct sched *s, const struct sched_fig *f)
 
 
 /*
- * The visits a figure of p gets before it ends: all it can while its
- * process serves one figure; its share of the visits a slot is expected
- * to get (expect) when the process serves several one after another.
+ * The visits figure f gets before it ends: all it can while its process
+ * serves one figure; its share of the visits a slot is expected to get
+ * (expect) when the process serves several one after another.  In an
+ * A/B a part its tool takes off the figures after it (parts=) gets
+ * SCHED_MIN_VISITS: what is compared is the figures.
  */
 static unsigned
-run_quota(const struct sched_proc *p, double expect)
+run_quota(const struct sched *s, const struct sched_fig *f, double expect)
 {
+	const struct sched_proc *p = f->p;
+	unsigned parts = s->o.a != NULL ? p->parts : 0;
 	double q;
 
+	if (f->seq <= parts)
+		return SCHED_MIN_VISITS;
 	if (p->figures <= 1 || expect <= 0)
 		return UINT32_MAX;
-	q = floor(expect / p->figures);
+	q = floor((expect - parts * SCHED_MIN_VISITS) / (p->figures - parts));
 	return q < SCHED_MIN_VISITS ? SCHED_MIN_VISITS : (unsigned)q;
 }
 
@@ -447,7 +457,7 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		if (sched_precise(s, p->cur)) {
 			p->cur->precise = 1;
 			sched_end(s, p);
-		} else if (p->cur->visits >= run_quota(p, expect) ||
+		} else if (p->cur->visits >= run_quota(s, p->cur, expect) ||
 		    p->cur->visits >= s->o.max_visits) {
 			sched_end(s, p);
 		}
@@ -458,7 +468,7 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		return -1;
 	if (pr->fa->done)
 		return 0;
-	if (pr->settled || pr->fa->visits >= run_quota(pr->fa->p, expect) ||
+	if (pr->settled || pr->fa->visits >= run_quota(s, pr->fa, expect) ||
 	    pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);
 	return 0;

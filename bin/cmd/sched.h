@@ -106,6 +106,7 @@ struct sched_proc {
 	int restart;		/* A/B: a fresh process for every visit */
 	uint64_t visit_us;	/* its visits' timed length, 0: the run's */
 	unsigned figures;	/* figures the plan says it serves */
+	unsigned parts;		/* of them the first, parts of the others */
 	pid_t pid;
 	int cmd, resp, out;	/* its pipes, -1 when closed */
 	enum sched_state state;
@@ -134,6 +135,7 @@ struct sched_line {
 	unsigned burst;
 	uint64_t visit_us;
 	unsigned figures;
+	unsigned parts;		/* its first figures, parts of the others */
 	double threshold;	/* A/B: this line's, or 0: the default */
 };
 
@@ -253,5 +255,6 @@ void sched_pair_finish(struct sched *s);
 struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
     bm__paired *st);
+int sched_pair_part(const struct sched_pair *pr);
 
 #endif
