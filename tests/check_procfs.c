@@ -46,7 +46,8 @@ END_TEST
 
 /*
  * /dev/zero as a file and a line of 2 MB are refused, naming the file and
- * the line; a line of 1 MB is not.
+ * the line, and then nothing more is read under the root; a line of 1 MB
+ * is not refused.
  */
 START_TEST(test_refused)
 {
@@ -58,6 +59,9 @@ START_TEST(test_refused)
 	ck_assert_int_eq(bm__procfs_read(&p, "/proc/x", &text), -EFBIG);
 	ck_assert_ptr_null(text);
 	ck_assert_ptr_nonnull(strstr(p.refused, "/proc/x: larger than 16 MB"));
+	check_tree_write("proc/stat", "cpu 1 2\n");
+	ck_assert_int_eq(bm__procfs_read(&p, "/proc/stat", &text), -EFBIG);
+	p.refused[0] = '\0';
 	ck_assert_ptr_nonnull(line = malloc(2 * BM__PROCFS_MAX_LINE + 1));
 	memset(line, 'x', 2 * BM__PROCFS_MAX_LINE);
 	line[2 * BM__PROCFS_MAX_LINE] = '\0';
@@ -65,6 +69,7 @@ START_TEST(test_refused)
 	ck_assert_int_eq(bm__procfs_read(&p, "/proc/long", &text), -EFBIG);
 	ck_assert_ptr_nonnull(strstr(p.refused,
 	    "/proc/long: line 2 is longer than 1 MB"));
+	p.refused[0] = '\0';
 	line[BM__PROCFS_MAX_LINE] = '\0';
 	check_tree_write("proc/long", "short\n%s", line);
 	ck_assert_int_eq(bm__procfs_read(&p, "/proc/long", &text), 0);
@@ -118,6 +123,7 @@ START_TEST(test_value)
 	    -EFBIG);
 	ck_assert_ptr_nonnull(strstr(p.refused,
 	    "/sys/big: a first line of 64 KB or more"));
+	p.refused[0] = '\0';
 	line[BM__PROCFS_MAX_VALUE - 2] = '\0';
 	check_tree_write("sys/big", "%s\n", line);
 	ck_assert_int_eq(bm__procfs_value(&p, "/sys/big", buf, sizeof buf), 0);

@@ -152,7 +152,7 @@ int bm__interfere_steal(uint64_t *ns);
  * /proc and /sys read under a root (procfs.c): "" for the machine's own, a
  * fake tree in tests, where a file may be anything; so a file is read
  * within bounds, and one beyond them is refused (-EFBIG), refused saying
- * which and why.
+ * which and why; after that nothing more is read under the root.
  */
 #define BM__PROCFS_MAX 16777216		/* a file's bytes */
 #define BM__PROCFS_MAX_LINE 1048576	/* a line's */

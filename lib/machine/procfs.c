@@ -32,7 +32,9 @@ procfs_refuse(struct bm__procfs *p, const char *path, const char *why)
 
 /*
  * Read at most max + 1 bytes of root/path into *text (allocated, with a
- * NUL after them) and their count into *len: 0, or -errno.
+ * NUL after them) and their count into *len: 0, or -errno; -EFBIG once a
+ * file under p's root was refused (the tree is not what the kernel
+ * writes: nothing more is read from it).
  */
 static int
 procfs_slurp(const struct bm__procfs *p, const char *path, size_t max,
@@ -45,6 +47,8 @@ procfs_slurp(const struct bm__procfs *p, const char *path, size_t max,
 
 	*text = NULL;
 	*len = 0;
+	if (p->refused[0] != '\0')
+		return -EFBIG;
 	if (snprintf(full, sizeof full, "%s%s", p->root, path) >=
 	    (int)sizeof full)
 		return -ENAMETOOLONG;
