@@ -127,81 +127,94 @@ check_probe_load(struct check *c)
 	free(b.s);
 }
 
+/*
+ * The usable CPUs' steal and busy ticks from t0 to t1 (since boot when t0
+ * is NULL) into *s and *b, and the CPU that lost the largest share of
+ * its busy time into *wc, that share into *worst; the CPUs counted.
+ */
+static unsigned
+check_probe_sum(const struct check *c, const struct bm__cputime *t0,
+    const struct bm__cputime *t1, double *s, double *b, unsigned *wc,
+    double *worst)
+{
+	static const struct bm__cputime boot = { 1, 0, 0 };
+	const struct bm__cputime *z;
+	double ds, db;
+	unsigned i, cpu, n = 0;
+
+	*s = *b = *worst = 0;
+	*wc = 0;
+	for (i = 0; i < c->cpus.ncpus; i++) {
+		cpu = c->cpus.cpus[i];
+		z = t0 != NULL ? &t0[cpu] : &boot;
+		if (!z->known || !t1[cpu].known)
+			continue;
+		ds = (double)t1[cpu].steal - (double)z->steal;
+		db = (double)t1[cpu].busy - (double)z->busy;
+		*s += ds;
+		*b += db;
+		n++;
+		if (db > 0 && ds / db > *worst) {
+			*worst = ds / db;
+			*wc = cpu;
+		}
+	}
+	return n;
+}
+
 /* Steal since boot: the usable CPUs' steal against their busy time. */
 void
 check_probe_steal(struct check *c)
 {
-	struct bm__cputime *t;
-	uint64_t s = 0, b = 0;
-	unsigned i, n = 0, cpu;
+	double s, b, worst;
+	unsigned wc;
 	int warn;
 
-	if ((t = calloc(BM__SCHED_MAX_CPUS, sizeof(*t))) == NULL) {
-		c->failed = 1;
-		return;
-	}
-	(void)bm__interfere_cputimes(&c->fs, NULL, t, BM__SCHED_MAX_CPUS);
-	for (i = 0; i < c->cpus.ncpus; i++) {
-		cpu = c->cpus.cpus[i];
-		if (!t[cpu].known)
-			continue;
-		s += t[cpu].steal;
-		b += t[cpu].busy;
-		n++;
-	}
-	free(t);
-	warn = b > 0 && (double)s / (double)b >= CHECK_PROBE_STEAL;
-	if (n == 0 || b == 0)
+	(void)bm__interfere_cputimes(&c->fs, NULL, c->boot,
+	    BM__SCHED_MAX_CPUS);
+	if (check_probe_sum(c, NULL, c->boot, &s, &b, &wc, &worst) == 0 ||
+	    b <= 0) {
 		check_emit(c, "steal", CHECK_UNKNOWN, check_probe_watch,
 		    "no per-CPU steal column in /proc/stat");
-	else
-		check_emit(c, "steal", warn ? CHECK_WARN : CHECK_OK, warn ?
-		    "the host runs other guests on these CPUs: use a dedicated "
-		    "or larger instance, and compare runs only on a quiet host" :
-		    "none: the host took little from these CPUs", "hypervisor "
-		    "steal %.2f%% of the busy time of CPUs %s since boot (%"
-		    PRIu64 " of %" PRIu64 " ticks)", 100.0 * (double)s /
-		    (double)b, c->cpuset, s, b);
+		return;
+	}
+	warn = s / b >= CHECK_PROBE_STEAL;
+	check_emit(c, "steal", warn ? CHECK_WARN : CHECK_OK, warn ? "the host "
+	    "runs other guests on these CPUs: use a dedicated or larger "
+	    "instance, and compare runs only on a quiet host" : "none: the "
+	    "host took little from these CPUs", "hypervisor steal %.2f%% of "
+	    "the busy time of CPUs %s since boot (%.0f of %.0f ticks)",
+	    100 * s / b, c->cpuset, s, b);
 }
 
 /* The steal of the usable CPUs during the probe, of wall seconds. */
 static void
 check_probe_stolen(struct check *c, double wall)
 {
-	const struct bm__cputime *t0 = c->before.cpu, *t1 = c->after.cpu;
-	double s = 0, b = 0, ds, db, worst = 0;
+	double s, b, worst;
 	char most[64];
-	unsigned i, cpu, wc = 0;
+	unsigned wc;
+	int warn;
 
-	for (i = 0; i < c->cpus.ncpus; i++) {
-		cpu = c->cpus.cpus[i];
-		if (!t0[cpu].known || !t1[cpu].known)
-			continue;
-		ds = (double)t1[cpu].steal - (double)t0[cpu].steal;
-		db = (double)t1[cpu].busy - (double)t0[cpu].busy;
-		s += ds;
-		b += db;
-		if (db > 0 && ds / db > worst) {
-			worst = ds / db;
-			wc = cpu;
-		}
+	(void)check_probe_sum(c, c->before.cpu, c->after.cpu, &s, &b, &wc,
+	    &worst);
+	if (b <= 0) {
+		check_emit(c, "probe-steal", CHECK_UNKNOWN, check_probe_watch,
+		    "no per-CPU steal column in /proc/stat");
+		return;
 	}
 	most[0] = '\0';
 	if (s > 0 && worst > 0)
 		(void)snprintf(most, sizeof most, " (CPU %u: %.2f%%)", wc,
 		    100 * worst);
-	if (b <= 0)
-		check_emit(c, "probe-steal", CHECK_UNKNOWN, check_probe_watch,
-		    "no per-CPU steal column in /proc/stat");
-	else
-		check_emit(c, "probe-steal", s / b >= CHECK_PROBE_STEAL ?
-		    CHECK_WARN : CHECK_OK, s / b >= CHECK_PROBE_STEAL ? "the "
-		    "host gave these CPUs to other guests during the probe: "
-		    "figures measured now lose time to it; wait for a quieter "
-		    "host or use a dedicated instance" : "none: the host took "
-		    "little from these CPUs during the probe", "hypervisor "
-		    "steal %.2f%% of the busy time of CPUs %s during a %.2f s "
-		    "probe%s", 100 * s / b, c->cpuset, wall, most);
+	warn = s / b >= CHECK_PROBE_STEAL;
+	check_emit(c, "probe-steal", warn ? CHECK_WARN : CHECK_OK, warn ? "the "
+	    "host gave these CPUs to other guests during the probe: figures "
+	    "measured now lose time to it; wait for a quieter host or use a "
+	    "dedicated instance" : "none: the host took little from these "
+	    "CPUs during the probe", "hypervisor steal %.2f%% of the busy time "
+	    "of CPUs %s during a %.2f s probe%s", 100 * s / b, c->cpuset, wall,
+	    most);
 }
 
 /* The probe's rows: the steal during it, and the busy loop's run-queue wait and CPU time. */

@@ -51,6 +51,7 @@ struct check {
 	int probed;			/* before and after were read */
 	struct check_snap before;
 	struct check_snap after;
+	struct bm__cputime boot[BM__SCHED_MAX_CPUS];	/* since boot */
 	struct check_row row[CHECK_ROWS];
 	unsigned nrow;
 };
