@@ -281,15 +281,18 @@ bm__interfere_cputimes(struct bm__procfs *p, struct bm__cputime *all,
 int
 bm__interfere_steal(uint64_t *ns)
 {
-	struct bm__procfs p;
+	struct bm__procfs *p;
 	struct bm__cputime all;
 	long hz = sysconf(_SC_CLK_TCK);
 	int rc;
 
 	*ns = 0;
-	memset(&p, 0, sizeof p);
-	p.root = "";
-	if ((rc = bm__interfere_cputimes(&p, &all, NULL, 0)) != 0)
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return -ENOMEM;
+	p->root = "";
+	rc = bm__interfere_cputimes(p, &all, NULL, 0);
+	free(p);
+	if (rc != 0)
 		return rc;
 	if (!all.known || hz <= 0)
 		return BM_EPARSE;

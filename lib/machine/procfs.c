@@ -40,7 +40,7 @@ static int
 procfs_slurp(const struct bm__procfs *p, const char *path, size_t max,
     char **text, size_t *len)
 {
-	char full[PATH_MAX], *buf = NULL, *n;
+	char *full, *buf = NULL, *n;
 	size_t have = 0, cap = 0;
 	ssize_t got;
 	int fd, rc = 0;
@@ -49,11 +49,15 @@ procfs_slurp(const struct bm__procfs *p, const char *path, size_t max,
 	*len = 0;
 	if (p->refused[0] != '\0')
 		return -EFBIG;
-	if (snprintf(full, sizeof full, "%s%s", p->root, path) >=
-	    (int)sizeof full)
-		return -ENAMETOOLONG;
-	if ((fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return -errno;
+	/* (The path on the heap: a tool's stack may be 32 KB.) */
+	if ((full = malloc(strlen(p->root) + strlen(path) + 1)) == NULL)
+		return -ENOMEM;
+	(void)sprintf(full, "%s%s", p->root, path);
+	fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	rc = fd < 0 ? -errno : 0;
+	free(full);
+	if (rc != 0)
+		return rc;
 	for (;;) {
 		if (cap - have < 2) {
 			cap = cap == 0 ? 4096 : cap * 2;

@@ -299,14 +299,17 @@ static int
 throttle_add_stat(struct bm__procfs *p, const struct bm__cgroup *cg,
     size_t len, struct bm__throttle *t)
 {
-	char file[PATH_MAX + 16], key[64], *text, *at, *line;
+	char key[64], *file, *text, *at, *line;
 	unsigned long long v;
 	int got = 0, rc;
 
-	if (snprintf(file, sizeof file, "%.*s/cpu.stat", (int)len, cg->dir) >=
-	    (int)sizeof file)
-		return 0;
-	if ((rc = bm__procfs_read(p, file, &text)) != 0)
+	/* (The path on the heap: a tool's stack may be 32 KB.) */
+	if ((file = malloc(len + sizeof "/cpu.stat")) == NULL)
+		return -ENOMEM;
+	(void)sprintf(file, "%.*s/cpu.stat", (int)len, cg->dir);
+	rc = bm__procfs_read(p, file, &text);
+	free(file);
+	if (rc != 0)
 		return rc == -EFBIG ? rc : 0;
 	at = text;
 	while ((line = throttle_line(&at)) != NULL) {
@@ -330,7 +333,7 @@ throttle_add_stat(struct bm__procfs *p, const struct bm__cgroup *cg,
 /*
  * Sum the throttling of cg and its ancestors under p's root into t, and
  * give it cg's quota: 0 with t filled (t->known 0 when no cpu.stat has
- * the counts), or -EFBIG when a file is refused.
+ * the counts), -EFBIG when a file is refused, or -ENOMEM.
  */
 int
 bm__throttle_count(struct bm__procfs *p, const struct bm__cgroup *cg,
@@ -359,17 +362,19 @@ bm__throttle_count(struct bm__procfs *p, const struct bm__cgroup *cg,
 int
 bm__throttle_read(const char *root, struct bm__throttle *t)
 {
-	struct bm__procfs p;
-	struct bm__cgroup *cg;
+	struct {
+		struct bm__procfs p;
+		struct bm__cgroup cg;
+	} *r;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	memset(&p, 0, sizeof p);
-	p.root = root;
-	if ((cg = calloc(1, sizeof(*cg))) == NULL)
+	/* On the heap (8 KB): a tool's stack may be 32 KB. */
+	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return -ENOMEM;
-	if ((rc = bm__throttle_find(&p, cg)) == 0)
-		rc = bm__throttle_count(&p, cg, t);
-	free(cg);
+	r->p.root = root;
+	if ((rc = bm__throttle_find(&r->p, &r->cg)) == 0)
+		rc = bm__throttle_count(&r->p, &r->cg, t);
+	free(r);
 	return rc;
 }
