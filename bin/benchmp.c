@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare in C, the other subcommands run beside it. */
+/* benchmp.c: one command for the harness: compare and check in C, the other subcommands run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,34 +8,46 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/check.h"
 #include "cmd/compare.h"
 
 #define BENCHMP_NAME	"benchmp"
 
-/* A subcommand: its name, the program it runs (NULL: built in) and what it does. */
+/* A subcommand: its name, the program it runs (NULL: built in), what it does, and its main and usage when built in. */
 struct benchmp_sub {
 	const char *name;
 	const char *program;
 	const char *what;
+	int (*main)(const char *prog, int argc, char **argv);
+	void (*usage)(FILE *f, const char *prog);
 };
 
 /* The subcommands, in the order --help lists them. */
 static const struct benchmp_sub benchmp_subs[] = {
-	{ "run", "benchmp-run", "run the standard suite into a results file" },
-	{ "compare", NULL, "judge two runs figure by figure (a CI gate)" },
-	{ "ab", "benchmp-ab", "compare two builds or commands, interleaved" },
-	{ "sched", "benchmp-sched", "visit the figures within a time budget" },
-	{ "stats", "benchmp-stats", "the library's statistics of numbers" },
-	{ "check", "benchmp-check", "check the machine for what distorts figures" },
-	{ "summary", "benchmp-summary", "the summary table of a results file" },
-	{ "repeat", "benchmp-repeat", "run the suite K times, the spread" },
-	{ "report", "benchmp-report", "the HTML report of a run" },
-	{ "plot", "benchmp-plot", "gnuplot charts of records" },
-	{ "scaling", "benchmp-scaling", "one tool at 1, 2, 4, ... workers" },
+	{ "run", "benchmp-run", "run the standard suite into a results file",
+	    NULL, NULL },
+	{ "compare", NULL, "judge two runs figure by figure (a CI gate)",
+	    compare_main, compare_usage },
+	{ "ab", "benchmp-ab", "compare two builds or commands, interleaved",
+	    NULL, NULL },
+	{ "sched", "benchmp-sched", "visit the figures within a time budget",
+	    NULL, NULL },
+	{ "stats", "benchmp-stats", "the library's statistics of numbers",
+	    NULL, NULL },
+	{ "check", NULL, "check the machine for what distorts figures",
+	    check_main, check_usage },
+	{ "summary", "benchmp-summary", "the summary table of a results file",
+	    NULL, NULL },
+	{ "repeat", "benchmp-repeat", "run the suite K times, the spread",
+	    NULL, NULL },
+	{ "report", "benchmp-report", "the HTML report of a run", NULL, NULL },
+	{ "plot", "benchmp-plot", "gnuplot charts of records", NULL, NULL },
+	{ "scaling", "benchmp-scaling", "one tool at 1, 2, 4, ... workers",
+	    NULL, NULL },
 	{ "import-lmbench", "benchmp-import-lmbench",
-	    "lmbench's results as benchmp records" },
+	    "lmbench's results as benchmp records", NULL, NULL },
 	{ "vs-lmbench", "benchmp-vs-lmbench",
-	    "the shared figures beside a built lmbench" }
+	    "the shared figures beside a built lmbench", NULL, NULL }
 };
 #define BENCHMP_NSUBS	(sizeof benchmp_subs / sizeof benchmp_subs[0])
 
@@ -51,9 +63,9 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare runs its program (benchmp-NAME), found "
-	    "beside %s first,\nthen on PATH.  Exit status: the "
-	    "subcommand's; 2 on a usage error.\n", BENCHMP_NAME);
+	fprintf(f, "\nEach but compare and check runs its program "
+	    "(benchmp-NAME), found beside\n%s first, then on PATH.  Exit "
+	    "status: the subcommand's; 2 on a usage\nerror.\n", BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */
@@ -127,7 +139,7 @@ static int
 benchmp_help(int argc, char **argv)
 {
 	const struct benchmp_sub *sub;
-	char *args[3];
+	char *args[3], prog[64];
 
 	if (argc < 3) {
 		benchmp_usage(stdout);
@@ -136,7 +148,9 @@ benchmp_help(int argc, char **argv)
 	if ((sub = benchmp_find(argv[2])) == NULL)
 		return benchmp_bad("no such subcommand", argv[2]);
 	if (sub->program == NULL) {
-		compare_usage(stdout, BENCHMP_NAME " compare");
+		(void)snprintf(prog, sizeof prog, "%s %s", BENCHMP_NAME,
+		    sub->name);
+		sub->usage(stdout, prog);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	args[1] = (char *)"--help";
@@ -149,6 +163,7 @@ int
 main(int argc, char **argv)
 {
 	const struct benchmp_sub *sub;
+	char prog[64];
 
 	if (argc < 2) {
 		benchmp_usage(stderr);
@@ -167,8 +182,10 @@ main(int argc, char **argv)
 	if ((sub = benchmp_find(argv[1])) == NULL)
 		return benchmp_bad(argv[1][0] == '-' ? "unknown option" :
 		    "no such subcommand", argv[1]);
-	if (sub->program == NULL)
-		return compare_main(BENCHMP_NAME " compare", argc - 1,
-		    argv + 1);
+	if (sub->program == NULL) {
+		(void)snprintf(prog, sizeof prog, "%s %s", BENCHMP_NAME,
+		    sub->name);
+		return sub->main(prog, argc - 1, argv + 1);
+	}
 	return benchmp_exec(sub, argv[0], argv + 1);
 }

@@ -1,10 +1,14 @@
-/* check_common.c: the setup four Check suites share (check_common.h). */
+/* check_common.c: the setup the Check suites share (check_common.h). */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,4 +130,79 @@ check_suite_main(const char *name, int timeout_s, const TTest *const tests[],
 		tcase_add_test(tc, tests[i]);
 	suite_add_tcase(s, tc);
 	return check_run(s);
+}
+
+/* The fake /proc and /sys tree of this test's process (check_tree_new). */
+static char check_tree[PATH_MAX];
+
+/* Make the directory rel of the tree and its parents. */
+static void
+check_tree_mkdir(const char *rel)
+{
+	char path[PATH_MAX], *p;
+
+	ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s", check_tree,
+	    rel), (int)sizeof path);
+	for (p = path + strlen(check_tree) + 1; (p = strchr(p, '/')) != NULL;
+	    p++) {
+		*p = '\0';
+		ck_assert(mkdir(path, 0700) == 0 || errno == EEXIST);
+		*p = '/';
+	}
+	ck_assert(mkdir(path, 0700) == 0 || errno == EEXIST);
+}
+
+/* Make a fresh, empty tree under $TMPDIR; its path. */
+const char *
+check_tree_new(const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)snprintf(check_tree, sizeof check_tree, "%s/%s.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp", name);
+	ck_assert(mkdtemp(check_tree) != NULL);
+	return check_tree;
+}
+
+/* Write the file rel of the tree (its directory made first) from a format. */
+void
+check_tree_write(const char *rel, const char *fmt, ...)
+{
+	char path[PATH_MAX], dir[PATH_MAX], *slash;
+	va_list ap;
+	FILE *f;
+
+	(void)snprintf(dir, sizeof dir, "%s", rel);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		check_tree_mkdir(dir);
+	}
+	(void)snprintf(path, sizeof path, "%s/%s", check_tree, rel);
+	ck_assert((f = fopen(path, "w")) != NULL);
+	va_start(ap, fmt);
+	(void)vfprintf(f, fmt, ap);
+	va_end(ap);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* Make rel of the tree a symbolic link to target. */
+void
+check_tree_link(const char *rel, const char *target)
+{
+	char path[PATH_MAX];
+
+	ck_assert_int_lt(snprintf(path, sizeof path, "%s/%s", check_tree,
+	    rel), (int)sizeof path);
+	(void)unlink(path);
+	ck_assert_int_eq(symlink(target, path), 0);
+}
+
+/* Remove the tree (rm -r: the test made every file in it). */
+void
+check_tree_free(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)snprintf(cmd, sizeof cmd, "rm -rf '%s'", check_tree);
+	ck_assert_int_eq(system(cmd), 0);
 }

@@ -1,8 +1,8 @@
 /*
  * check_common.h: the setup the engine, events, region and measure suites
  * share: contexts with a fixed calibration, a run that must succeed, no
- * child left, a spin of known wall time, a record through a file sink and
- * a one-case suite's main.
+ * child left, a spin of known wall time, a record through a file sink, a
+ * fake /proc and /sys tree and a one-case suite's main.
  */
 #ifndef BM_CHECK_COMMON_H
 #define BM_CHECK_COMMON_H
@@ -45,6 +45,17 @@ void check_region_write(bm_ctx *ctx, bm_region *rg, const char *spec);
 
 /* Read the first line of the file path into line; fail if there is none. */
 void check_first_line(const char *path, char *line, size_t len);
+
+/*
+ * A fake /proc and /sys tree (the machine suites): made fresh under
+ * $TMPDIR, its path returned; a file of it written from a format (its
+ * folders made), a link made in it; removed.
+ */
+const char *check_tree_new(const char *name);
+void check_tree_write(const char *rel, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void check_tree_link(const char *rel, const char *target);
+void check_tree_free(void);
 
 /*
  * Run a suite of one test case, both called name, of the n tests with a

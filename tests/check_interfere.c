@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -335,6 +336,43 @@ START_TEST(test_max_time)
 }
 END_TEST
 
+/*
+ * /proc/stat and a schedstat read under a root: all CPUs' line and each
+ * CPU's, steal and busy ticks (user, nice, system, irq, softirq, steal);
+ * a CPU without a line, or a line of too few columns, is not known.
+ */
+START_TEST(test_cputimes)
+{
+	struct bm__procfs p;
+	struct bm__cputime all, per[4];
+	uint64_t run, wait;
+
+	memset(&p, 0, sizeof p);
+	p.root = check_tree_new("check_interfere");
+	check_tree_write("proc/stat", "cpu  10 1 2 400 3 4 5 6 0 0\n"
+	    "cpu0 5 1 1 200 2 2 2 3 0 0\ncpu2 5 0 1 200 1 2 3 3 0 0\n"
+	    "cpu3 1 2 3\nintr 5 6\nprocs_running 2\n");
+	check_tree_write("proc/self/schedstat", "1000001000 2000 9\n");
+	ck_assert_int_eq(bm__interfere_cputimes(&p, &all, per, 4), 0);
+	ck_assert(all.known && all.steal == 6 && all.busy == 28);
+	ck_assert(per[0].known && per[0].steal == 3 && per[0].busy == 14);
+	ck_assert(!per[1].known && per[2].known && !per[3].known);
+	ck_assert_uint_eq(per[2].busy, 14);
+	ck_assert_int_eq(bm__interfere_schedstat(&p, "/proc/self/schedstat",
+	    &run, &wait), 0);
+	ck_assert_uint_eq(run, 1000001000u);
+	ck_assert_uint_eq(wait, 2000);
+	check_tree_write("proc/self/schedstat", "none\n");
+	ck_assert_int_eq(bm__interfere_schedstat(&p, "/proc/self/schedstat",
+	    &run, &wait), BM_EPARSE);
+	ck_assert_int_eq(bm__interfere_cputimes(&p, NULL, per, 0), 0);
+	check_tree_free();
+	p.root = "/nonexistent-root";
+	ck_assert_int_eq(bm__interfere_cputimes(&p, &all, per, 4), -ENOENT);
+	ck_assert(!all.known && !per[0].known);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -342,7 +380,7 @@ main(void)
 		test_judge_clean, test_judge_wait, test_judge_migrated,
 		test_judge_baseline, test_judge_short, test_discard_counted,
 		test_discard_bound, test_accounting_off, test_env_switch,
-		test_max_time
+		test_max_time, test_cputimes
 	};
 
 	return check_suite_main("interfere", 120, tests,

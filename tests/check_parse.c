@@ -168,6 +168,32 @@ START_TEST(test_sched_parse)
 }
 END_TEST
 
+/* A CPU list as the kernel writes it, read and written back. */
+START_TEST(test_sched_list)
+{
+	bm__sched s;
+	char buf[BM__SCHED_LIST_MAX];
+	const unsigned short odd[] = { 3, 1, 2, 7 };
+
+	ck_assert_int_eq(bm__sched_list_parse(&s, "0-3,8,10-11"), 0);
+	ck_assert_uint_eq(s.ncpus, 7);
+	bm__sched_list_format(s.cpus, s.ncpus, buf, sizeof buf);
+	ck_assert_str_eq(buf, "0-3,8,10-11");
+	bm__sched_list_format(odd, 4, buf, sizeof buf);
+	ck_assert_str_eq(buf, "3,1-2,7");
+	bm__sched_list_format(odd, 0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "");
+	bm__sched_list_format(s.cpus, s.ncpus, buf, 6);
+	ck_assert_str_eq(buf, "0-3,8");
+	ck_assert_int_eq(bm__sched_list_parse(&s, "0-1023"), 0);
+	ck_assert_uint_eq(s.ncpus, BM__SCHED_MAX_CPUS);
+	ck_assert_int_eq(bm__sched_list_parse(&s, "1024"), BM_EPARSE);
+	ck_assert_int_eq(bm__sched_list_parse(&s, ""), BM_EPARSE);
+	ck_assert_int_eq(bm__sched_list_parse(&s, "0-3\n"), BM_EPARSE);
+	ck_assert_int_eq(bm__sched_list_parse(&s, "2-1"), BM_EPARSE);
+}
+END_TEST
+
 START_TEST(test_sched_apply)
 {
 	bm__sched s;
@@ -198,6 +224,7 @@ parse_suite(void)
 	tcase_add_test(tc, test_double);
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_sched_parse);
+	tcase_add_test(tc, test_sched_list);
 	tcase_add_test(tc, test_sched_apply);
 	suite_add_tcase(s, tc);
 	return s;

@@ -32,6 +32,7 @@ check_dir() {
 		said=$n
 		full=1
 		[ "$n" != benchmp-compare ] || { said="benchmp compare"; full=4; }
+		[ "$n" != benchmp-check ] || said="benchmp check"
 		run "$dir/$n" "$@"
 		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -q "^$said: " &&
 		    sed -n 2p "$tmp/err" | grep -q "^usage: $said " ||

@@ -30,12 +30,28 @@ interfere_open_stat(const char *path)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/*
+ * A schedstat's text: the time run and the time waited on a run queue,
+ * in ns, then the slices run; 0, or BM_EPARSE.
+ */
+static int
+interfere_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	unsigned long long run, wait;
+
+	if (sscanf(text, "%llu %llu", &run, &wait) != 2)
+		return BM_EPARSE;
+	*run_ns = run;
+	*wait_ns = wait;
+	return 0;
+}
+
 /* The run-queue wait in a schedstat file already open, or 0. */
 static uint64_t
 interfere_wait(int fd)
 {
 	char buf[96];
-	unsigned long long run, wait;
+	uint64_t run, wait;
 	ssize_t got;
 
 	if (fd < 0)
@@ -44,9 +60,22 @@ interfere_wait(int fd)
 	if (got <= 0)
 		return 0;
 	buf[got] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+	if (interfere_parse(buf, &run, &wait) != 0)
 		return 0;
 	return wait;
+}
+
+/* Read the schedstat file path under p's root; 0, or -errno. */
+int
+bm__interfere_schedstat(struct bm__procfs *p, const char *path,
+    uint64_t *run_ns, uint64_t *wait_ns)
+{
+	char line[128];
+	int rc;
+
+	if ((rc = bm__procfs_line(p, path, line, sizeof line)) != 0)
+		return rc;
+	return interfere_parse(line, run_ns, wait_ns);
 }
 
 /* Open this thread's accounting: 0, or -errno when there is none. */
@@ -193,30 +222,80 @@ bm__interfere_judge(struct bm__ibase *base, const struct bm__ireading *r0,
 }
 
 /*
+ * One line of /proc/stat, "cpu" or "cpuN" and the ticks spent in user,
+ * nice, system, idle, iowait, irq, softirq and steal (and more): its
+ * steal and busy ticks into *t; 0, or BM_EPARSE.
+ */
+static int
+interfere_cputime(const char *line, struct bm__cputime *t)
+{
+	unsigned long long v[8];
+
+	if (sscanf(line, "%*s %llu %llu %llu %llu %llu %llu %llu %llu",
+	    &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return BM_EPARSE;
+	t->known = 1;
+	t->steal = v[7];
+	t->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+	return 0;
+}
+
+/*
+ * Read /proc/stat under p's root: the line of all CPUs into *all (when
+ * not NULL) and CPU i's into per[i] for i < n (known 0 where there is
+ * none); 0, or -errno when it cannot be read.
+ */
+int
+bm__interfere_cputimes(struct bm__procfs *p, struct bm__cputime *all,
+    struct bm__cputime *per, size_t n)
+{
+	char *text, *line, *next;
+	unsigned long cpu;
+	int rc;
+
+	if (all != NULL)
+		memset(all, 0, sizeof(*all));
+	if (n > 0)
+		memset(per, 0, n * sizeof(*per));
+	if ((rc = bm__procfs_read(p, "/proc/stat", &text)) != 0)
+		return rc;
+	for (line = text; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		if (strncmp(line, "cpu", 3) != 0)
+			continue;
+		if (line[3] == ' ' && all != NULL)
+			(void)interfere_cputime(line, all);
+		else if (sscanf(line + 3, "%lu", &cpu) == 1 && cpu < n &&
+		    line[3] >= '0' && line[3] <= '9')
+			(void)interfere_cputime(line, &per[cpu]);
+	}
+	free(text);
+	return 0;
+}
+
+/*
  * The steal of every CPU since boot, from /proc/stat's "cpu" line, in ns:
  * 0 and *ns set, or -errno.
  */
 int
 bm__interfere_steal(uint64_t *ns)
 {
-	unsigned long long v[8];
+	struct bm__procfs *p;
+	struct bm__cputime all;
 	long hz = sysconf(_SC_CLK_TCK);
-	char line[256];
-	FILE *f;
-	int got;
+	int rc;
 
 	*ns = 0;
-	if ((f = fopen("/proc/stat", "re")) == NULL)
-		return -errno;
-	if (fgets(line, sizeof line, f) == NULL) {
-		(void)fclose(f);
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return -ENOMEM;
+	p->root = "";
+	rc = bm__interfere_cputimes(p, &all, NULL, 0);
+	free(p);
+	if (rc != 0)
+		return rc;
+	if (!all.known || hz <= 0)
 		return BM_EPARSE;
-	}
-	(void)fclose(f);
-	got = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-	    &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	if (got < 8 || hz <= 0)
-		return BM_EPARSE;
-	*ns = (uint64_t)(v[7] * (1000000000.0 / (double)hz));
+	*ns = (uint64_t)((double)all.steal * (1000000000.0 / (double)hz));
 	return 0;
 }

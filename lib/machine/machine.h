@@ -1,11 +1,12 @@
 /*
  * machine.h: what the machine does to a worker: its placement (sched.c),
  * its counters (events.c), interference (interfere.c), a CPU quota
- * (throttle.c).
+ * (throttle.c), and the /proc and /sys files they read (procfs.c).
  */
 #ifndef BM_MACHINE_MACHINE_H
 #define BM_MACHINE_MACHINE_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,16 @@ typedef struct bm__sched {
 	unsigned short cpus[BM__SCHED_MAX_CPUS];
 } bm__sched;
 
+/*
+ * A CPU list as the kernel writes it ("0-3,8", CPUs below
+ * BM__SCHED_MAX_CPUS) into s->cpus and s->ncpus; 0 or BM_EPARSE.
+ */
+int bm__sched_list_parse(bm__sched *s, const char *list);
+/* The longest list bm__sched_list_format writes, its NUL included. */
+#define BM__SCHED_LIST_MAX (5 * BM__SCHED_MAX_CPUS + 1)
+/* Write n CPUs as the kernel writes a list, a run as a range ("0-3,8"). */
+void bm__sched_list_format(const unsigned short *cpus, unsigned n,
+    char *buf, size_t size);
 /* Parse a placement policy; detail says what was wrong. */
 int bm__sched_parse(bm__sched *s, const char *policy, char *err,
     size_t errlen);
@@ -138,6 +149,45 @@ int bm__interfere_judge(struct bm__ibase *base, const struct bm__ireading *r0,
 int bm__interfere_steal(uint64_t *ns);
 
 /*
+ * /proc and /sys read under a root (procfs.c): "" for the machine's own, a
+ * fake tree in tests, where a file may be anything; so a file is read
+ * within bounds, and one beyond them is refused (-EFBIG), refused saying
+ * which and why; after that nothing more is read under the root.
+ */
+#define BM__PROCFS_MAX 16777216		/* a file's bytes */
+#define BM__PROCFS_MAX_LINE 1048576	/* a line's */
+#define BM__PROCFS_MAX_VALUE 65536	/* what is read of a sysfs value */
+struct bm__procfs {
+	const char *root;
+	char refused[PATH_MAX + 64];	/* "ROOT/PATH: why", or "" */
+};
+int bm__procfs_read(struct bm__procfs *p, const char *path, char **text);
+int bm__procfs_line(struct bm__procfs *p, const char *path, char *buf,
+    size_t size);
+int bm__procfs_value(struct bm__procfs *p, const char *path, char *buf,
+    size_t size);
+
+/*
+ * A CPU's times in /proc/stat, in ticks (interfere.c): steal, and busy
+ * (user, nice, system, irq, softirq and steal); known 0 when its line is
+ * not there.
+ */
+struct bm__cputime {
+	int known;
+	uint64_t steal;
+	uint64_t busy;
+};
+/*
+ * Read /proc/stat under p's root: all CPUs' line into *all (when not
+ * NULL), CPU i's into per[i] for i < n; 0 or -errno.
+ */
+int bm__interfere_cputimes(struct bm__procfs *p, struct bm__cputime *all,
+    struct bm__cputime *per, size_t n);
+/* A schedstat file's run time and run-queue wait (ns); 0 or -errno. */
+int bm__interfere_schedstat(struct bm__procfs *p, const char *path,
+    uint64_t *run_ns, uint64_t *wait_ns);
+
+/*
  * CPU quota throttling (throttle.c): the summed nr_throttled and throttled
  * time of the cpu.stat files from this process's cgroup up to its
  * hierarchy's root, and the tightest quota on that path, read under root
@@ -150,5 +200,24 @@ struct bm__throttle {
 	double quota_cpus;
 };
 int bm__throttle_read(const char *root, struct bm__throttle *t);
+
+/*
+ * The two steps of bm__throttle_read, for a reader of the same cgroup at
+ * two times or under two roots: the process's cgroup of the CPU
+ * controller (bm__throttle_find: 0, -ENOENT when there is none, or as
+ * bm__procfs_read), and its throttling then (bm__throttle_count: 0 or
+ * -errno).
+ */
+struct bm__cgroup {
+	int version;		/* 1 or 2 */
+	size_t top;		/* dir's first top bytes: the hierarchy's mount */
+	size_t quota_len;	/* dir's first quota_len: the tightest quota's */
+	uint64_t quota_us;	/* 0: no quota on the way up */
+	uint64_t period_us;
+	char dir[PATH_MAX];	/* the process's cgroup, under the root */
+};
+int bm__throttle_find(struct bm__procfs *p, struct bm__cgroup *cg);
+int bm__throttle_count(struct bm__procfs *p, const struct bm__cgroup *cg,
+    struct bm__throttle *t);
 
 #endif /* BM_MACHINE_MACHINE_H */

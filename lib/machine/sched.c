@@ -27,9 +27,9 @@ sched_cpu(const char *p, unsigned *cpu)
 	return end;
 }
 
-/* Parse a CPU list such as "0,2-3" into s->cpus. */
-static int
-sched_parse_list(bm__sched *s, const char *list, char *err, size_t errlen)
+/* Parse a CPU list such as "0,2-3" into s->cpus; 0 or BM_EPARSE. */
+int
+bm__sched_list_parse(bm__sched *s, const char *list)
 {
 	const char *p = list;
 	unsigned lo, hi, c;
@@ -37,23 +37,56 @@ sched_parse_list(bm__sched *s, const char *list, char *err, size_t errlen)
 	s->ncpus = 0;
 	for (;;) {
 		if ((p = sched_cpu(p, &lo)) == NULL)
-			goto bad;
+			return BM_EPARSE;
 		hi = lo;
 		if (*p == '-' && (p = sched_cpu(p + 1, &hi)) == NULL)
-			goto bad;
+			return BM_EPARSE;
 		if (hi < lo)
-			goto bad;
+			return BM_EPARSE;
 		for (c = lo; c <= hi; c++) {
 			if (s->ncpus == BM__SCHED_MAX_CPUS)
-				goto bad;
+				return BM_EPARSE;
 			s->cpus[s->ncpus++] = (unsigned short)c;
 		}
 		if (*p == '\0')
 			return 0;
 		if (*p++ != ',')
-			goto bad;
+			return BM_EPARSE;
 	}
-bad:
+}
+
+/*
+ * Write n CPUs into buf as the kernel writes a list: a run of consecutive
+ * CPUs as a range, "0-3,8" (cut to size - 1 bytes).
+ */
+void
+bm__sched_list_format(const unsigned short *cpus, unsigned n, char *buf,
+    size_t size)
+{
+	size_t len = 0;
+	unsigned i, j;
+	int w;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i = j + 1) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		w = j > i ? snprintf(buf + len, size - len, "%s%u-%u",
+		    i > 0 ? "," : "", cpus[i], cpus[j]) :
+		    snprintf(buf + len, size - len, "%s%u", i > 0 ? "," : "",
+		    cpus[i]);
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* Parse a CPU list such as "0,2-3" into s->cpus, saying in err what was wrong. */
+static int
+sched_parse_list(bm__sched *s, const char *list, char *err, size_t errlen)
+{
+	if (bm__sched_list_parse(s, list) == 0)
+		return 0;
 	snprintf(err, errlen, "bad CPU list '%s' (expected numbers below %d "
 	    "and ranges, e.g. 0,2-3)", list, BM__SCHED_MAX_CPUS);
 	return BM_EPARSE;
