@@ -167,6 +167,45 @@ START_TEST(test_bad_lines)
 }
 END_TEST
 
+/* Count a record's lines into arg; refuse the third record. */
+static int
+count_lines(const struct bm__jval *rec, size_t line, void *arg, char *why,
+    size_t whysize)
+{
+	size_t *sum = arg;
+
+	(void)rec;
+	*sum += line;
+	if (line == 4) {
+		snprintf(why, whysize, "line 4: refused");
+		return BM_ERANGE;
+	}
+	return 0;
+}
+
+/* The records of a buffer reach the caller one by one; its error stops them. */
+START_TEST(test_lines)
+{
+	const char *buf = "{\"tool\":\"a\"}\n\n{\"tool\":\"b\"}\n"
+	    "{\"tool\":\"c\"}\n{\"tool\":\"d\"}\n";
+	const char *odd = "{\"tool\":\"a\",\"params\":[1]}\n";
+	size_t sum = 0;
+	char why[256];
+
+	ck_assert_int_eq(bm__reader_lines(buf, 27, count_lines, &sum, why,
+	    sizeof why), 0);
+	ck_assert_uint_eq(sum, 1 + 3);
+	sum = 0;
+	ck_assert_int_eq(bm__reader_lines(buf, strlen(buf), count_lines, &sum,
+	    why, sizeof why), BM_ERANGE);
+	ck_assert_uint_eq(sum, 1 + 3 + 4);
+	ck_assert_str_eq(why, "line 4: refused");
+	ck_assert_int_eq(bm__reader_lines(odd, strlen(odd), count_lines, &sum,
+	    why, sizeof why), BM_EPARSE);
+	ck_assert_str_eq(why, "line 1: params is an array, not an object");
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 reader_suite(void)
@@ -179,6 +218,7 @@ reader_suite(void)
 	tcase_add_test(tc, test_real_record);
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_bad_lines);
+	tcase_add_test(tc, test_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

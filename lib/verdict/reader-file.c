@@ -1,4 +1,4 @@
-/* reader-file.c: a file of stored records read, one figure a key, the last record of a figure counting. */
+/* reader-file.c: a file of stored records read within bounds, each checked; one figure a key, the last counting. */
 #include "config.h"
 
 #include <errno.h>
@@ -29,13 +29,16 @@ reader_file_add(struct bm__figset *set, struct bm__fig *f)
 	return 0;
 }
 
-/* Read one line (number line) of records into set. */
+/*
+ * Read one line (number line) of records: a record, checked, goes to fn;
+ * a blank line is skipped.
+ */
 static int
-reader_file_line(const char *p, size_t len, size_t line, struct bm__figset *set,
-    char *why, size_t whysize)
+reader_file_line(const char *p, size_t len, size_t line, bm__reader_fn fn,
+    void *arg, char *why, size_t whysize)
 {
 	struct bm__jval *rec;
-	struct bm__fig f;
+	const struct bm__jval *tool;
 	const char *msg = NULL;
 	char shape[160];
 	size_t at = 0, i;
@@ -55,24 +58,58 @@ reader_file_line(const char *p, size_t len, size_t line, struct bm__figset *set,
 		    line, at + 1, msg != NULL ? msg : "out of memory");
 		return rc;
 	}
+	tool = bm__jget(rec, "tool");
 	if ((rc = bm__reader_shape(rec, shape, sizeof shape)) != 0) {
-		bm__jval_free(rec);
 		snprintf(why, whysize, "line %zu: %s", line, shape);
-		return rc;
-	}
-	rc = bm__reader_figure(rec, &f);
-	bm__jval_free(rec);
-	if (rc == BM_EPARSE) {
+	} else if (tool == NULL || tool->type != BM__J_STRING) {
 		snprintf(why, whysize, "line %zu: not a record (a JSON object "
 		    "with a \"tool\" string)", line);
-		return rc;
+		rc = BM_EPARSE;
+	} else {
+		rc = fn(rec, line, arg, why, whysize);
 	}
-	f.line = line;
-	if (rc != 0 || (rc = reader_file_add(set, &f)) != 0) {
-		bm__reader_fig_free(&f);
-		snprintf(why, whysize, "line %zu: out of memory", line);
-	}
+	bm__jval_free(rec);
 	return rc;
+}
+
+/* Add the figure of one record to the set in arg. */
+static int
+reader_file_fig(const struct bm__jval *rec, size_t line, void *arg,
+    char *why, size_t whysize)
+{
+	struct bm__figset *set = arg;
+	struct bm__fig f;
+	int rc;
+
+	if ((rc = bm__reader_figure(rec, &f)) == 0) {
+		f.line = line;
+		if ((rc = reader_file_add(set, &f)) != 0)
+			bm__reader_fig_free(&f);
+	}
+	if (rc != 0)
+		snprintf(why, whysize, "line %zu: out of memory", line);
+	return rc;
+}
+
+/* Hand each record of a buffer, one a line, to fn. */
+int
+bm__reader_lines(const char *buf, size_t len, bm__reader_fn fn, void *arg,
+    char *why, size_t whysize)
+{
+	size_t at = 0, line = 0;
+	int rc;
+
+	while (at < len) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
+
+		line++;
+		if ((rc = reader_file_line(buf + at, end - at, line, fn, arg,
+		    why, whysize)) != 0)
+			return rc;
+		at = end + 1;
+	}
+	return 0;
 }
 
 /* Read records from a buffer, one a line. */
@@ -80,28 +117,18 @@ int
 bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
     char *why, size_t whysize)
 {
-	size_t at = 0, line = 0;
 	int rc;
 
 	memset(set, 0, sizeof *set);
-	while (at < len) {
-		const char *nl = memchr(buf + at, '\n', len - at);
-		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
-
-		line++;
-		if ((rc = reader_file_line(buf + at, end - at, line, set, why,
-		    whysize)) != 0) {
-			bm__reader_free(set);
-			return rc;
-		}
-		at = end + 1;
-	}
-	return 0;
+	if ((rc = bm__reader_lines(buf, len, reader_file_fig, set, why,
+	    whysize)) != 0)
+		bm__reader_free(set);
+	return rc;
 }
 
-/* Read a file of records. */
+/* Hand each record of a file, one a line, to fn. */
 int
-bm__reader_file(const char *path, struct bm__figset *set, char *why,
+bm__reader_records(const char *path, bm__reader_fn fn, void *arg, char *why,
     size_t whysize)
 {
 	FILE *fp = fopen(path, "rb");
@@ -109,7 +136,6 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 	size_t len = 0, cap = 0, got;
 	int rc = 0;
 
-	memset(set, 0, sizeof *set);
 	if (fp == NULL) {
 		rc = -errno;
 		snprintf(why, whysize, "cannot read: %s", strerror(errno));
@@ -140,9 +166,23 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 		snprintf(why, whysize, "cannot read: %s", strerror(-rc));
 		goto out;
 	}
-	rc = bm__reader_buf(buf, len, set, why, whysize);
+	rc = bm__reader_lines(buf, len, fn, arg, why, whysize);
 out:
 	free(buf);
 	fclose(fp);
+	return rc;
+}
+
+/* Read a file of records. */
+int
+bm__reader_file(const char *path, struct bm__figset *set, char *why,
+    size_t whysize)
+{
+	int rc;
+
+	memset(set, 0, sizeof *set);
+	if ((rc = bm__reader_records(path, reader_file_fig, set, why,
+	    whysize)) != 0)
+		bm__reader_free(set);
 	return rc;
 }

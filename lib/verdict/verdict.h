@@ -141,6 +141,24 @@ int bm__reader_shape(const struct bm__jval *rec, char *why, size_t size);
  */
 int bm__reader_file(const char *path, struct bm__figset *set, char *why,
     size_t whysize);
+/*
+ * What bm__reader_records hands each record to (a JSON object with a
+ * "tool" string, its members of the right types, see bm__reader_shape),
+ * with its line number: 0 to go on, else an error with why.
+ */
+typedef int (*bm__reader_fn)(const struct bm__jval *rec, size_t line,
+    void *arg, char *why, size_t whysize);
+/*
+ * Hand each record of a file of JSON Lines to fn (empty lines skipped),
+ * within the bounds above.  0, or the first error with why (naming the
+ * line): BM_EPARSE (invalid JSON or not a record), BM_ERANGE (too
+ * large), -errno, -ENOMEM, or fn's.
+ */
+int bm__reader_records(const char *path, bm__reader_fn fn, void *arg,
+    char *why, size_t whysize);
+/* Hand each record of a buffer to fn, as bm__reader_records does a file's. */
+int bm__reader_lines(const char *buf, size_t len, bm__reader_fn fn, void *arg,
+    char *why, size_t whysize);
 /* Read records from a buffer, as bm__reader_file does its file. */
 int bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
     char *why, size_t whysize);
