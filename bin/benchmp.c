@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare and check in C, the other subcommands run beside it. */
+/* benchmp.c: one command for the harness: compare, check and summary in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 
 #include "cmd/check.h"
 #include "cmd/compare.h"
+#include "cmd/summary.h"
 
 #define BENCHMP_NAME	"benchmp"
 
@@ -36,8 +37,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	    NULL, NULL },
 	{ "check", NULL, "check the machine for what distorts figures",
 	    check_main, check_usage },
-	{ "summary", "benchmp-summary", "the summary table of a results file",
-	    NULL, NULL },
+	{ "summary", NULL, "the summary table of a results file",
+	    summary_main, summary_usage },
 	{ "repeat", "benchmp-repeat", "run the suite K times, the spread",
 	    NULL, NULL },
 	{ "report", "benchmp-report", "the HTML report of a run", NULL, NULL },
@@ -63,9 +64,9 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare and check runs its program "
-	    "(benchmp-NAME), found beside\n%s first, then on PATH.  Exit "
-	    "status: the subcommand's; 2 on a usage\nerror.\n", BENCHMP_NAME);
+	fprintf(f, "\nEach but compare, check and summary runs its program "
+	    "(benchmp-NAME), found\nbeside %s first, then on PATH.  Exit "
+	    "status: the subcommand's; 2 on a\nusage error.\n", BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */
