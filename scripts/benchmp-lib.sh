@@ -185,8 +185,9 @@ bm_jq_key='
 '
 
 # The jq definitions of the figure a user is shown and its flags, to put
-# before a jq program: benchmp-summary prints them, benchmp-repeat asks
-# whether a figure that moved was flagged.  The field that repeats: a
+# before a jq program: benchmp-repeat asks whether a figure that moved
+# was flagged, by the rules benchmp summary shows figures and flags with
+# (bin/cmd/summary-row.c).  The field that repeats: a
 # record with a robust figure (the best process, see benchmp(3)) shows
 # it, its interval and its flags (noisy when wide, disturbed); one
 # without shows its median.  flags: the words of the summary's note
