@@ -63,6 +63,14 @@ grep -q '^1 figures stopped at the time budget' "$t" &&
     grep -q '^1 more points of the size sweeps' "$t" ||
 	fail "the lines after the table: $(tail -n 4 "$t")"
 
+# A flag the note has no words for (bimodal without its modes): counted,
+# and the row ends with its cv, no blanks after it.
+printf '{"tool":"t","value":1,"unit":"us","bimodal":true}\n' >"$tmp/b.jsonl"
+run "$bm" summary "$tmp/b.jsonl"
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out.raw")" = "flagged: 1 of 1 (100%): 1 bimodal" ] &&
+    grep -q '^  t  *1\.0000 us  *-  *-$' "$tmp/out.raw" ||
+	fail "bimodal without modes: $(cat "$tmp/out.raw")"
+
 # The hosts side by side: each host's median of its ranks (of the latest
 # batch; "-" for a host with no number), * on one more than 10% from the
 # median of the hosts; the default with per-rank records.

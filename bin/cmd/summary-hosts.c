@@ -210,7 +210,8 @@ summary_hosts_print(const struct summary *s, FILE *out)
 				snprintf(cell, sizeof cell, "%.5g%s", med[h],
 				    mark ? "*" : " ");
 			outliers += mark;
-			fprintf(out, " %*s", (int)hosts_width(s->host[h]), cell);
+			fprintf(out, " %*s", (int)hosts_width(s->host[h]),
+			    cell);
 		}
 		if (isnan(r->value))
 			fprintf(out, " %12s ", "invalid");

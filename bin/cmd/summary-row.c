@@ -55,6 +55,16 @@ row_put_fact(struct bm__json *b, double x)
 	bm__json_printf(b, fabs(x) >= 1000 ? "%.0f" : "%.4g", x);
 }
 
+/* The string b built, or NULL (b freed) when out of memory. */
+static char *
+row_done(struct bm__json *b)
+{
+	if (b->err == 0)
+		return b->s;
+	free(b->s);
+	return NULL;
+}
+
 /* The text of v (see row_put) as a new string, or NULL when out of memory. */
 static char *
 row_text(const struct bm__jval *v, const char *nul)
@@ -64,11 +74,7 @@ row_text(const struct bm__jval *v, const char *nul)
 	memset(&b, 0, sizeof b);
 	bm__json_printf(&b, "%s", "");
 	row_put(&b, v, nul);
-	if (b.err != 0) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return row_done(&b);
 }
 
 /* The name of a record benchmp-run did not tag: tool, case and parameters ("[size=4096]"). */
@@ -95,11 +101,7 @@ row_name(const struct bm__jval *rec)
 	}
 	if (i > 0)
 		bm__json_printf(&b, "]");
-	if (b.err != 0) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return row_done(&b);
 }
 
 /* The contradictions of rec (its objects in "contradicts") into r; 0 or -ENOMEM. */
@@ -133,7 +135,7 @@ row_contra(const struct bm__jval *rec, struct summary_row *r)
 				row_put_fact(&b, v->num);
 			else
 				row_put(&b, v, "");
-			if ((c->part[k] = b.s) == NULL || b.err != 0)
+			if ((c->part[k] = row_done(&b)) == NULL)
 				return -ENOMEM;
 		}
 	}
@@ -166,11 +168,11 @@ row_modes(const struct bm__jval *rec, struct summary_row *r)
 }
 
 /*
- * The figure and flags of rec into r.  A record with a robust figure
- * (the best process, see benchmp(3)) that its value is not already
- * shows that figure, its interval ("best" for a coverage) and its own
- * flags (noisy when wide or of few processes, disturbed); any other
- * shows its value.
+ * The figure and flags of rec into r.  A record shows its value; one
+ * written before its value was its robust figure (the best process, see
+ * benchmp(3)) shows that figure the same way: its interval ("best" for
+ * a coverage) and its own flags (noisy when wide or of few processes,
+ * disturbed).
  */
 static void
 row_figure(const struct bm__jval *rec, struct summary_row *r)
@@ -183,7 +185,7 @@ row_figure(const struct bm__jval *rec, struct summary_row *r)
 	int shown = robust && !(stat != NULL &&
 	    strcmp(stat, "best process") == 0);
 	const struct bm__jval *from = shown ? rb : rec;
-	int noisy, disturbed;
+	int noisy, disturbed, bimodal;
 
 	r->value = bm__jnum(from, "value");
 	r->lo = bm__jnum(from, "ci_lo");
@@ -198,10 +200,12 @@ row_figure(const struct bm__jval *rec, struct summary_row *r)
 	    row_has(rb, "causes", "few") : bm__jtrue(rec, "noisy");
 	disturbed = shown ? row_has(rb, "causes", "disturbed") :
 	    bm__jtrue(rec, "disturbed");
+	/* Modes split a median; a robust figure is one process's. */
+	bimodal = bm__jtrue(rec, "bimodal") && !robust;
 	r->flags = (unsigned)!isfinite(r->value) << SUMMARY_INVALID |
 	    (unsigned)noisy << SUMMARY_NOISY |
 	    (unsigned)disturbed << SUMMARY_DISTURBED |
-	    (unsigned)(bm__jtrue(rec, "bimodal") && !robust) << SUMMARY_BIMODAL |
+	    (unsigned)bimodal << SUMMARY_BIMODAL |
 	    (unsigned)bm__jtrue(rec, "disagree") << SUMMARY_DISAGREE |
 	    (unsigned)(r->ncontra > 0) << SUMMARY_CONTRADICTS |
 	    (unsigned)bm__jtrue(intf, "bound_hit") << SUMMARY_BOUND |
@@ -235,6 +239,9 @@ row_rank(struct summary *s, const struct bm__jval *rec,
 	    "figure");
 	struct summary_rank *grown, *k;
 
+	if (fig == NULL || fig->type == BM__J_NULL)
+		fig = bm__jget(rec, "tool");
+
 	grown = realloc(s->rank, (s->nrank + 1) * sizeof *grown);
 	if (grown == NULL)
 		return -ENOMEM;
@@ -248,8 +255,7 @@ row_rank(struct summary *s, const struct bm__jval *rec,
 	k->at = s->nrank;
 	k->value = bm__jnum(rec, "value");
 	k->host = row_text(host, "");
-	k->label = fig != NULL && fig->type != BM__J_NULL ? row_text(fig, "") :
-	    row_text(bm__jget(rec, "tool"), "");
+	k->label = row_text(fig, "");
 	s->nrank++;
 	return k->host != NULL && k->label != NULL ? 0 : -ENOMEM;
 }

@@ -36,6 +36,18 @@ static const struct {
 	{ 0x1f900, 0x1faff, 2 }, { 0x20000, 0x3fffd, 2 }
 };
 
+/* The columns code point cp takes on a terminal: 0, 1 or 2. */
+static unsigned
+table_cp_width(unsigned long cp)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof table_wide / sizeof table_wide[0]; k++)
+		if (cp >= table_wide[k].lo && cp <= table_wide[k].hi)
+			return table_wide[k].w;
+	return 1;
+}
+
 /*
  * The columns s takes printed as compare_put_escaped writes it: a C0
  * control or DEL four (\x1b), a C1 control six (\u009b), a character
@@ -45,7 +57,7 @@ size_t
 summary_table_width(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t w = 0, n, i, k;
+	size_t w = 0, n, i;
 	unsigned long cp;
 
 	while (*p != '\0') {
@@ -64,17 +76,7 @@ summary_table_width(const char *s)
 			p++;
 			continue;
 		}
-		if (cp >= 0x80 && cp < 0xa0) {
-			w += 6;
-		} else {
-			unsigned cw = 1;
-
-			for (k = 0; k < sizeof table_wide / sizeof table_wide[0];
-			    k++)
-				if (cp >= table_wide[k].lo && cp <= table_wide[k].hi)
-					cw = table_wide[k].w;
-			w += cw;
-		}
+		w += cp >= 0x80 && cp < 0xa0 ? 6 : table_cp_width(cp);
 		p += n;
 	}
 	return w;
@@ -161,13 +163,10 @@ table_note(const struct summary_row *r, FILE *out)
 	const struct summary_contra *c = r->contra;
 	double d;
 
-	if (r->flags == 0)
-		return;
-	fputs("  ", out);
 	if (r->flags & 1u << SUMMARY_INVALID) {
-		fputs("invalid value", out);
+		fputs("  invalid value", out);
 	} else if (r->flags & 1u << SUMMARY_CONTRADICTS) {
-		fputs("contradicts ", out);
+		fputs("  contradicts ", out);
 		compare_put_escaped(out, c->part[SUMMARY_SOURCE][0] != '\0' ?
 		    c->part[SUMMARY_SOURCE] : "the machine");
 		fputs(": ", out);
@@ -178,26 +177,28 @@ table_note(const struct summary_row *r, FILE *out)
 			fputc(' ', out);
 		compare_put_escaped(out, c->part[SUMMARY_UNIT]);
 	} else if (r->flags & 1u << SUMMARY_DISAGREE) {
-		fputs("processes disagree", out);
+		fputs("  processes disagree", out);
+	} else if (r->flags == 0) {
+		return;
 	} else if (r->nmodes > 0) {
 		if (r->nmodes == 2)
-			fprintf(out, "two modes %s ", r->modes);
+			fprintf(out, "  two modes %s ", r->modes);
 		else
-			fprintf(out, "%zu modes %s ", r->nmodes, r->modes);
+			fprintf(out, "  %zu modes %s ", r->nmodes, r->modes);
 		compare_put_escaped(out, r->unit);
 	} else if (r->flags & 1u << SUMMARY_NOISY) {
 		if (r->value == 0 || isnan(r->lo) || isnan(r->hi)) {
-			fputs("noisy", out);
+			fputs("  noisy", out);
 		} else {
 			d = fmax((r->hi - r->value) / r->value,
 			    (r->value - r->lo) / r->value);
-			fprintf(out, "noisy +-%.0f%%", fmax(100 * d, 1));
+			fprintf(out, "  noisy +-%.0f%%", fmax(100 * d, 1));
 		}
 	} else if (r->flags & (1u << SUMMARY_DISTURBED |
 	    1u << SUMMARY_BOUND) || r->slow) {
-		fputs("slow spells", out);
+		fputs("  slow spells", out);
 	} else if (r->flags & 1u << SUMMARY_BUDGET) {
-		fputs("cut by budget", out);
+		fputs("  cut by budget", out);
 	}
 }
 
@@ -332,6 +333,7 @@ summary_table_print(const struct summary *s, FILE *out)
 		    "their interval reached the precision; a larger --budget "
 		    "gives them more rounds.\n", cut);
 	if (s->ncurve > 0)
-		fprintf(out, "\n%zu more points of the size sweeps (lat_mem_rd, "
-		    "par_mem) are in the records and the report.\n", s->ncurve);
+		fprintf(out, "\n%zu more points of the size sweeps "
+		    "(lat_mem_rd, par_mem) are in the records and the "
+		    "report.\n", s->ncurve);
 }
