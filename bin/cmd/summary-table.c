@@ -66,12 +66,13 @@ summary_table_width(const char *s)
 			p++;
 			continue;
 		}
-		n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 :
-		    *p >= 0xc2 && *p <= 0xdf ? 2 : 1;
-		cp = n == 1 ? *p : *p & (0x7f >> n);
+		n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 :
+		    *p >= 0xe0 && *p <= 0xef ? 3 : *p >= 0xf0 && *p <= 0xf4 ?
+		    4 : 0;
+		cp = n == 1 ? *p : *p & (0x7fu >> n);
 		for (i = 1; i < n && (p[i] & 0xc0) == 0x80; i++)
 			cp = cp << 6 | (p[i] & 0x3f);
-		if (i < n || (n > 1 && *p < 0xc2)) {
+		if (n == 0 || i < n) {
 			w++;
 			p++;
 			continue;
