@@ -22,10 +22,11 @@
  *  - the records' own intervals, where both have one: separate is
  *    significant too, at the records' levels (no correction: they carry
  *    no p value), as benchmp-compare judged;
- *  - where both records' intervals say where the next run falls
- *    (ci_kind "next run": a served figure's), a significant change
- *    needs them apart too, else it is undecided: the processes of a run
- *    (its sets of workers) share its moment of the host;
+ *  - where both figures are served ones ("stat" "median of visits"), a
+ *    significant change needs their intervals (where a next run falls)
+ *    apart too, else it is undecided: the processes of such a run are
+ *    its sets of workers, dozens across one run, which share that run's
+ *    stretch of the host's phases;
  *  - a significant change beyond the threshold is worse or better; an
  *    interval of B/A inside +-threshold is same, as is a significant
  *    change smaller than it; anything else is undecided, with how many
@@ -200,7 +201,7 @@ bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
 		    b->unsteady);
 		return;
 	}
-	j->drift = a->next_run && b->next_run;
+	j->drift = a->served && b->served;
 	if (a->nprocs >= 2 && b->nprocs >= 2 && a->nprocs <= BM__PAIRED_MAX &&
 	    b->nprocs <= BM__PAIRED_MAX) {
 		if (verdict_ranks(a, b, f, alpha, j) != 0)
@@ -310,9 +311,9 @@ verdict_rule(struct bm__judgement *j)
 		return;
 	}
 	/*
-	 * Records whose intervals say where the next run falls: their
-	 * processes (sets of workers) share the run's moment of the host,
-	 * which moves between runs, so that a change needs both.
+	 * Served figures: their processes (sets of workers) share the
+	 * run's stretch of the host's phases, which moves between runs, so
+	 * that a change needs the intervals of where a next run falls apart.
 	 */
 	if (j->significant && e > band && j->drift && !j->separate) {
 		j->verdict = BM__V_UNDECIDED;

@@ -101,7 +101,7 @@ struct bm__fig {
 	int noisy;
 	int bimodal;
 	int curve;
-	int next_run;
+	int served;
 	struct bm__fig_mode *modes;
 	size_t nmodes;
 	char *bad;
@@ -206,8 +206,8 @@ enum bm__correction {
  * fraction), which way is better (A's), whether the records' own
  * intervals separate, whether the change is significant after the
  * correction (or by separate intervals), whether either record is
- * unsteady (then undecided, why says so), whether both intervals are a
- * next run's (drift: a change then needs them apart too), and when
+ * unsteady (then undecided, why says so), whether both figures are
+ * served ones (drift: a change then needs their intervals apart too), and when
  * undecided, how many times the processes would decide (need).
  */
 struct bm__judgement {
