@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "internal.h"
@@ -167,6 +168,69 @@ START_TEST(test_bad_lines)
 }
 END_TEST
 
+/* Count the records handed over, keep the last line's number; stop at line 4. */
+static int
+lines_each(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t whysize)
+{
+	size_t *seen = arg;
+
+	bm__jval_free(rec);
+	if (line == 4) {
+		snprintf(why, whysize, "line 4: stopped");
+		return BM_ERANGE;
+	}
+	seen[0]++;
+	seen[1] = line;
+	return 0;
+}
+
+/* Every line that is not blank is handed over with its number, in order, until the callee stops it. */
+START_TEST(test_lines)
+{
+	const char *buf = "{\"tool\":\"a\"}\n \t\r\n[1]\n{\"tool\":\"b\"}\n";
+	const char *odd = "{\"tool\":\"a\",\"params\":[1]}\n";
+	size_t seen[2] = { 0, 0 };
+	char why[256];
+
+	ck_assert_int_eq(bm__reader_lines(buf, strlen(buf), lines_each, seen,
+	    why, sizeof why), BM_ERANGE);
+	ck_assert_str_eq(why, "line 4: stopped");
+	ck_assert(seen[0] == 2 && seen[1] == 3);
+	seen[0] = 0;
+	ck_assert_int_eq(bm__reader_lines(buf, 16, lines_each, seen, why,
+	    sizeof why), 0);
+	ck_assert_uint_eq(seen[0], 1);
+	ck_assert_int_eq(bm__reader_lines(odd, strlen(odd), lines_each, seen,
+	    why, sizeof why), BM_EPARSE);
+	ck_assert_str_eq(why, "line 1: params is an array, not an object");
+}
+END_TEST
+
+/* A file is read whole and NUL-terminated; a missing one says why. */
+START_TEST(test_slurp)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[4096], why[256], *buf;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/check_reader.XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	ck_assert((fd = mkstemp(path)) >= 0);
+	ck_assert(write(fd, "{}\n{}", 5) == 5);
+	close(fd);
+	ck_assert_int_eq(bm__reader_slurp(path, &buf, &len, why, sizeof why),
+	    0);
+	unlink(path);
+	ck_assert(len == 5 && strcmp(buf, "{}\n{}") == 0);
+	free(buf);
+	ck_assert_int_eq(bm__reader_slurp(path, &buf, &len, why, sizeof why),
+	    -ENOENT);
+	ck_assert(buf == NULL && strncmp(why, "cannot read: ", 13) == 0);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 reader_suite(void)
@@ -179,6 +243,8 @@ reader_suite(void)
 	tcase_add_test(tc, test_real_record);
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_bad_lines);
+	tcase_add_test(tc, test_lines);
+	tcase_add_test(tc, test_slurp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,13 +29,35 @@ reader_file_add(struct bm__figset *set, struct bm__fig *f)
 	return 0;
 }
 
-/* Read one line (number line) of records into set. */
+/* Make the figure of one record and add it to a set (the bm__reader_lines callback of bm__reader_buf). */
 static int
-reader_file_line(const char *p, size_t len, size_t line, struct bm__figset *set,
-    char *why, size_t whysize)
+reader_file_figure(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t whysize)
+{
+	struct bm__figset *set = arg;
+	struct bm__fig f;
+	int rc = bm__reader_figure(rec, &f);
+
+	bm__jval_free(rec);
+	if (rc == BM_EPARSE) {
+		snprintf(why, whysize, "line %zu: not a record (a JSON object "
+		    "with a \"tool\" string)", line);
+		return rc;
+	}
+	f.line = line;
+	if (rc != 0 || (rc = reader_file_add(set, &f)) != 0) {
+		bm__reader_fig_free(&f);
+		snprintf(why, whysize, "line %zu: out of memory", line);
+	}
+	return rc;
+}
+
+/* Parse one line (number line), check its shape and hand it to each. */
+static int
+reader_file_line(const char *p, size_t len, size_t line,
+    bm__reader_each each, void *arg, char *why, size_t whysize)
 {
 	struct bm__jval *rec;
-	struct bm__fig f;
 	const char *msg = NULL;
 	char shape[160];
 	size_t at = 0, i;
@@ -60,19 +82,28 @@ reader_file_line(const char *p, size_t len, size_t line, struct bm__figset *set,
 		snprintf(why, whysize, "line %zu: %s", line, shape);
 		return rc;
 	}
-	rc = bm__reader_figure(rec, &f);
-	bm__jval_free(rec);
-	if (rc == BM_EPARSE) {
-		snprintf(why, whysize, "line %zu: not a record (a JSON object "
-		    "with a \"tool\" string)", line);
-		return rc;
+	return each(arg, rec, line, why, whysize);
+}
+
+/* Hand every line of buf that is not blank, parsed and checked, to each. */
+int
+bm__reader_lines(const char *buf, size_t len, bm__reader_each each, void *arg,
+    char *why, size_t whysize)
+{
+	size_t at = 0, line = 0;
+	int rc;
+
+	while (at < len) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
+
+		line++;
+		if ((rc = reader_file_line(buf + at, end - at, line, each, arg,
+		    why, whysize)) != 0)
+			return rc;
+		at = end + 1;
 	}
-	f.line = line;
-	if (rc != 0 || (rc = reader_file_add(set, &f)) != 0) {
-		bm__reader_fig_free(&f);
-		snprintf(why, whysize, "line %zu: out of memory", line);
-	}
-	return rc;
+	return 0;
 }
 
 /* Read records from a buffer, one a line. */
@@ -80,28 +111,18 @@ int
 bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
     char *why, size_t whysize)
 {
-	size_t at = 0, line = 0;
 	int rc;
 
 	memset(set, 0, sizeof *set);
-	while (at < len) {
-		const char *nl = memchr(buf + at, '\n', len - at);
-		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
-
-		line++;
-		if ((rc = reader_file_line(buf + at, end - at, line, set, why,
-		    whysize)) != 0) {
-			bm__reader_free(set);
-			return rc;
-		}
-		at = end + 1;
-	}
-	return 0;
+	if ((rc = bm__reader_lines(buf, len, reader_file_figure, set, why,
+	    whysize)) != 0)
+		bm__reader_free(set);
+	return rc;
 }
 
-/* Read a file of records. */
+/* Read a whole file, within BM__READER_FILE_MAX, into a malloc'd buffer. */
 int
-bm__reader_file(const char *path, struct bm__figset *set, char *why,
+bm__reader_slurp(const char *path, char **out, size_t *outlen, char *why,
     size_t whysize)
 {
 	FILE *fp = fopen(path, "rb");
@@ -109,7 +130,8 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 	size_t len = 0, cap = 0, got;
 	int rc = 0;
 
-	memset(set, 0, sizeof *set);
+	*out = NULL;
+	*outlen = 0;
 	if (fp == NULL) {
 		rc = -errno;
 		snprintf(why, whysize, "cannot read: %s", strerror(errno));
@@ -140,9 +162,29 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 		snprintf(why, whysize, "cannot read: %s", strerror(-rc));
 		goto out;
 	}
-	rc = bm__reader_buf(buf, len, set, why, whysize);
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	buf = NULL;
 out:
 	free(buf);
 	fclose(fp);
+	return rc;
+}
+
+/* Read a file of records. */
+int
+bm__reader_file(const char *path, struct bm__figset *set, char *why,
+    size_t whysize)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(set, 0, sizeof *set);
+	if ((rc = bm__reader_slurp(path, &buf, &len, why, whysize)) != 0)
+		return rc;
+	rc = bm__reader_buf(buf, len, set, why, whysize);
+	free(buf);
 	return rc;
 }

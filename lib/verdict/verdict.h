@@ -141,6 +141,28 @@ int bm__reader_shape(const struct bm__jval *rec, char *why, size_t size);
  */
 int bm__reader_file(const char *path, struct bm__figset *set, char *why,
     size_t whysize);
+/*
+ * What bm__reader_lines hands each record to: the parsed line (the
+ * callee's to free), its number, and why to fill on an error.  0, or an
+ * error that ends the reading.
+ */
+typedef int (*bm__reader_each)(void *arg, struct bm__jval *rec, size_t line,
+    char *why, size_t whysize);
+/*
+ * Read a whole file (a regular file, a FIFO, a device: it is read once)
+ * into *buf (malloc'd, NUL-terminated) and its length: 0, or BM_ERANGE
+ * when it is larger than BM__READER_FILE_MAX, -errno or -ENOMEM, with why.
+ */
+int bm__reader_slurp(const char *path, char **buf, size_t *len, char *why,
+    size_t whysize);
+/*
+ * Parse each line of buf that is not blank (a line at most
+ * BM__JSON_LINE_MAX long, JSON, of the shape bm__reader_shape checks) and
+ * hand it to each, in order.  0, or the first error with why (naming
+ * the line).
+ */
+int bm__reader_lines(const char *buf, size_t len, bm__reader_each each,
+    void *arg, char *why, size_t whysize);
 /* Read records from a buffer, as bm__reader_file does its file. */
 int bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
     char *why, size_t whysize);
