@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare in C, the other subcommands run beside it. */
+/* benchmp.c: one command for the harness: compare and report in C, the other subcommands run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,33 +9,42 @@
 #include <unistd.h>
 
 #include "cmd/compare.h"
+#include "cmd/report.h"
 
 #define BENCHMP_NAME	"benchmp"
 
-/* A subcommand: its name, the program it runs (NULL: built in) and what it does. */
+/* A subcommand: its name, the program it runs (NULL: built in, its main and usage) and what it does. */
 struct benchmp_sub {
 	const char *name;
 	const char *program;
 	const char *what;
+	int (*main)(const char *prog, int argc, char **argv);
+	void (*usage)(FILE *f, const char *prog);
 };
+
+/* A subcommand that runs its program, benchmp-NAME. */
+#define BENCHMP_PROGRAM(name, what) \
+	{ name, "benchmp-" name, what, NULL, NULL }
 
 /* The subcommands, in the order --help lists them. */
 static const struct benchmp_sub benchmp_subs[] = {
-	{ "run", "benchmp-run", "run the standard suite into a results file" },
-	{ "compare", NULL, "judge two runs figure by figure (a CI gate)" },
-	{ "ab", "benchmp-ab", "compare two builds or commands, interleaved" },
-	{ "sched", "benchmp-sched", "visit the figures within a time budget" },
-	{ "stats", "benchmp-stats", "the library's statistics of numbers" },
-	{ "check", "benchmp-check", "check the machine for what distorts figures" },
-	{ "summary", "benchmp-summary", "the summary table of a results file" },
-	{ "repeat", "benchmp-repeat", "run the suite K times, the spread" },
-	{ "report", "benchmp-report", "the HTML report of a run" },
-	{ "plot", "benchmp-plot", "gnuplot charts of records" },
-	{ "scaling", "benchmp-scaling", "one tool at 1, 2, 4, ... workers" },
-	{ "import-lmbench", "benchmp-import-lmbench",
-	    "lmbench's results as benchmp records" },
-	{ "vs-lmbench", "benchmp-vs-lmbench",
-	    "the shared figures beside a built lmbench" }
+	BENCHMP_PROGRAM("run", "run the standard suite into a results file"),
+	{ "compare", NULL, "judge two runs figure by figure (a CI gate)",
+	    compare_main, compare_usage },
+	BENCHMP_PROGRAM("ab", "compare two builds or commands, interleaved"),
+	BENCHMP_PROGRAM("sched", "visit the figures within a time budget"),
+	BENCHMP_PROGRAM("stats", "the library's statistics of numbers"),
+	BENCHMP_PROGRAM("check", "check the machine for what distorts figures"),
+	BENCHMP_PROGRAM("summary", "the summary table of a results file"),
+	BENCHMP_PROGRAM("repeat", "run the suite K times, the spread"),
+	{ "report", NULL, "the HTML report of a run", report_main,
+	    report_usage },
+	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
+	BENCHMP_PROGRAM("scaling", "one tool at 1, 2, 4, ... workers"),
+	BENCHMP_PROGRAM("import-lmbench",
+	    "lmbench's results as benchmp records"),
+	BENCHMP_PROGRAM("vs-lmbench",
+	    "the shared figures beside a built lmbench")
 };
 #define BENCHMP_NSUBS	(sizeof benchmp_subs / sizeof benchmp_subs[0])
 
@@ -51,9 +60,9 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare runs its program (benchmp-NAME), found "
-	    "beside %s first,\nthen on PATH.  Exit status: the "
-	    "subcommand's; 2 on a usage error.\n", BENCHMP_NAME);
+	fprintf(f, "\nEach but compare and report runs its program "
+	    "(benchmp-NAME), found beside\n%s first, then on PATH.  Exit "
+	    "status: the subcommand's; 2 on a usage\nerror.\n", BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */
@@ -127,7 +136,7 @@ static int
 benchmp_help(int argc, char **argv)
 {
 	const struct benchmp_sub *sub;
-	char *args[3];
+	char *args[3], prog[64];
 
 	if (argc < 3) {
 		benchmp_usage(stdout);
@@ -136,7 +145,8 @@ benchmp_help(int argc, char **argv)
 	if ((sub = benchmp_find(argv[2])) == NULL)
 		return benchmp_bad("no such subcommand", argv[2]);
 	if (sub->program == NULL) {
-		compare_usage(stdout, BENCHMP_NAME " compare");
+		snprintf(prog, sizeof prog, "%s %s", BENCHMP_NAME, sub->name);
+		sub->usage(stdout, prog);
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	args[1] = (char *)"--help";
@@ -149,6 +159,7 @@ int
 main(int argc, char **argv)
 {
 	const struct benchmp_sub *sub;
+	char prog[64];
 
 	if (argc < 2) {
 		benchmp_usage(stderr);
@@ -167,8 +178,9 @@ main(int argc, char **argv)
 	if ((sub = benchmp_find(argv[1])) == NULL)
 		return benchmp_bad(argv[1][0] == '-' ? "unknown option" :
 		    "no such subcommand", argv[1]);
-	if (sub->program == NULL)
-		return compare_main(BENCHMP_NAME " compare", argc - 1,
-		    argv + 1);
+	if (sub->program == NULL) {
+		snprintf(prog, sizeof prog, "%s %s", BENCHMP_NAME, sub->name);
+		return sub->main(prog, argc - 1, argv + 1);
+	}
 	return benchmp_exec(sub, argv[0], argv + 1);
 }
