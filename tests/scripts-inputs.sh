@@ -87,7 +87,7 @@ refused "report --machine 70 MB" "big.jsonl: larger than 64 MB" \
 { head -n 3 "$data/aa-1.jsonl"; echo 'garbage'; tail -n +4 "$data/aa-1.jsonl"; } \
     >"$tmp/corrupt.jsonl" || exit 99
 readers | while read -r name cmd; do
-	[ "$name" != compare ] || continue
+	case $name in compare | report) continue ;; esac
 	# shellcheck disable=SC2086
 	refused "$name: a corrupt line" "corrupt.jsonl: records that are not JSON: line 4" \
 	    $cmd "$tmp/corrupt.jsonl"
@@ -97,6 +97,9 @@ failures=$(cat "$tmp/failures")
 [ ! -e "$tmp/p.png" ] || fail "plot drew a chart of a corrupt file"
 refused "compare: a corrupt line" "corrupt.jsonl: line 4: invalid JSON" \
     "$s/benchmp-compare" "$data/aa-1.jsonl" "$tmp/corrupt.jsonl"
+refused "report: a corrupt line" "corrupt.jsonl: line 4: invalid JSON" \
+    "$s/benchmp-report" --output "$tmp/r.html" "$tmp/corrupt.jsonl"
+[ ! -e "$tmp/r.html" ] || fail "report drew a page of a corrupt file"
 
 # Records of an odd shape, after two good ones: each is named with its
 # file, line and member.
