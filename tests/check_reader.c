@@ -42,6 +42,10 @@ START_TEST(test_valid)
 	ck_assert_int_eq(a->item[5].type, BM__J_NULL);
 	ck_assert((b = bm__jget(v, "b")) != NULL);
 	ck_assert_str_eq(b->str, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+	ck_assert(isnan(bm__jnum(v, "b")) && isnan(bm__jnum(v, "none")));
+	ck_assert(bm__jstr(v, "b") == b->str && bm__jstr(v, "a") == NULL);
+	ck_assert(!bm__jtrue(v, "a") && !bm__jtrue(NULL, "a"));
+	ck_assert(bm__jtrue(a, "x") == 0 && isnan(bm__jnum(a, "x")));
 	ck_assert_int_eq(bm__jwrite(v, &out), 0);
 	ck_assert_str_eq(out, "{\"a\":[1,-2500,0.25,true,false,null],"
 	    "\"b\":\"x\xc3\xa9\xf0\x9f\x98\x80\\n\",\"c\":{},\"d\":[]}");

@@ -53,7 +53,7 @@ struct mem_curve {
 static double
 mem_num(const struct bm__jval *o, const char *name)
 {
-	double v = report_rec_num(o, name);
+	double v = bm__jnum(o, name);
 
 	return isnan(v) ? -INFINITY : v;
 }
@@ -98,12 +98,12 @@ mem_marks(const struct report *r, const struct report_list *mem,
 	/* The sizes the first record that gives them used (a sweep's are one). */
 	for (i = 0; i < mem->n && p == NULL; i++) {
 		p = bm__jget(mem->r[i]->j, "params");
-		if (!(report_rec_num(p, "l1d") > 0 ||
-		    report_rec_num(p, "llc") > 0))
+		if (!(bm__jnum(p, "l1d") > 0 ||
+		    bm__jnum(p, "llc") > 0))
 			p = NULL;
 	}
-	l1d = report_rec_num(p, "l1d");
-	llc = report_rec_num(p, "llc");
+	l1d = bm__jnum(p, "l1d");
+	llc = bm__jnum(p, "llc");
 	if (n == 0) {
 		if (l1d > 0) {
 			m[n].name = "L1d";
@@ -167,7 +167,7 @@ mem_points(const struct report_list *mem, struct mem_curve *cv)
 		const struct report_rec *x = mem->r[i];
 		const struct bm__jval *p = bm__jget(x->j, "params");
 		double s = mem_num(p, "size");
-		const char *k = report_rec_str(x->j, "case");
+		const char *k = bm__jstr(x->j, "case");
 
 		if (!(s > 0) || !isfinite(s))
 			continue;

@@ -82,7 +82,7 @@ page_plain(const struct report_rec *x, const void *arg)
 static int
 page_mem(const struct report_rec *x, const void *arg)
 {
-	const char *k = report_rec_str(x->j, "case");
+	const char *k = bm__jstr(x->j, "case");
 
 	(void)arg;
 	return strcmp(x->f.tool, "lat_mem_rd") == 0 && k != NULL &&
@@ -137,7 +137,7 @@ report_page_table(struct report *r, const struct report_list *l)
 		    "</td><td class=\"n\">", x->label, x->f.value, x->f.unit);
 		report_put_ival(r, x);
 		/* The coefficient of variation in percent with two decimals. */
-		cv = report_rec_num(x->j, "cv");
+		cv = bm__jnum(x->j, "cv");
 		if (cv > 0 && cv < 0.00005)
 			report_put(r, "</td><td class=\"n\">&lt;0.01%%");
 		else if (isfinite(cv))
@@ -342,7 +342,7 @@ page_sections(struct report *r, const struct report_list *a,
 		}
 	/* The scal load: the most workers of any figure, 1 when none says. */
 	for (i = 0; i < a->n; i++)
-		scal = fmax(scal, report_rec_num(a->r[i]->j, "parallel"));
+		scal = fmax(scal, bm__jnum(a->r[i]->j, "parallel"));
 	for (i = 0; i < n; i++) {
 		const char *g = (row[i].a ? row[i].a : row[i].b)->group;
 

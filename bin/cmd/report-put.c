@@ -291,16 +291,16 @@ put_disturbed(struct report *r, const struct report_rec *x, const char *lead,
     size_t *n, size_t *k)
 {
 	const struct bm__jval *in = bm__jget(x->j, "interference");
-	double d = report_rec_num(in, "disturbed");
-	double dis = report_rec_num(in, "discarded");
+	double d = bm__jnum(in, "disturbed");
+	double dis = bm__jnum(in, "discarded");
 
-	if (!report_rec_true(in, "accounted") || !(d > 0))
+	if (!bm__jtrue(in, "accounted") || !(d > 0))
 		return;
 	put_item(r, lead, n, k);
 	report_put(r, "disturbed %g of ", d);
 	report_put_text(r, bm__jget(in, "intervals"), NULL);
 	report_put(r, " intervals");
-	if (report_rec_true(in, "bound_hit") && isfinite(dis))
+	if (bm__jtrue(in, "bound_hit") && isfinite(dis))
 		report_put(r, ", bound hit (%g kept)", d - dis);
 }
 
@@ -321,10 +321,10 @@ put_contradicts(struct report *r, const struct report_rec *x,
 		report_put(r, "contradicts the machine: ");
 		report_put_text(r, bm__jget(e, "what"), "-");
 		report_put(r, " %s ",
-		    put_whole(b, report_rec_num(e, "measured")));
+		    put_whole(b, bm__jnum(e, "measured")));
 		report_put_text(r, u, "");
 		report_put(r, " measured, %s ", put_whole(b,
-		    report_rec_num(e, "machine")));
+		    bm__jnum(e, "machine")));
 		report_put_text(r, u, "");
 		report_put(r, " by ");
 		report_put_text(r, bm__jget(e, "source"), "-");
@@ -354,14 +354,14 @@ report_put_note(struct report *r, const struct report_rec *x, const char *lead,
 		report_put(r, "invalid");
 	}
 	for (i = 0; i < sizeof flag / sizeof flag[0]; i++)
-		if (report_rec_true(x->j, flag[i][0])) {
+		if (bm__jtrue(x->j, flag[i][0])) {
 			put_item(r, lead, n, &k);
 			report_put(r, flag[i][1]);
 		}
 	put_modes(r, x, lead, n, &k);
 	put_disturbed(r, x, lead, n, &k);
 	put_contradicts(r, x, lead, n, &k);
-	if (report_rec_true(x->j, "budget_hit")) {
+	if (bm__jtrue(x->j, "budget_hit")) {
 		put_item(r, lead, n, &k);
 		report_put(r, "budget hit (the run stopped at its time bound)");
 	}

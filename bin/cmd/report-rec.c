@@ -9,33 +9,6 @@
 #include "internal.h"
 #include "report.h"
 
-/* The number member name of o, or NAN. */
-double
-report_rec_num(const struct bm__jval *o, const char *name)
-{
-	const struct bm__jval *v = bm__jget(o, name);
-
-	return v != NULL && v->type == BM__J_NUMBER ? v->num : NAN;
-}
-
-/* The string member name of o, or NULL. */
-const char *
-report_rec_str(const struct bm__jval *o, const char *name)
-{
-	const struct bm__jval *v = bm__jget(o, name);
-
-	return v != NULL && v->type == BM__J_STRING ? v->str : NULL;
-}
-
-/* Whether member name of o is true. */
-int
-report_rec_true(const struct bm__jval *o, const char *name)
-{
-	const struct bm__jval *v = bm__jget(o, name);
-
-	return v != NULL && v->type == BM__J_TRUE;
-}
-
 /* Whether x is flagged, as benchmp-summary counts them. */
 int
 report_rec_flagged(const struct report_rec *x)
@@ -43,10 +16,10 @@ report_rec_flagged(const struct report_rec *x)
 	const struct bm__jval *c = bm__jget(x->j, "contradicts");
 
 	return !isfinite(x->f.value) || x->f.noisy || x->f.bimodal ||
-	    report_rec_true(x->j, "disagree") ||
-	    report_rec_true(x->j, "budget_hit") ||
+	    bm__jtrue(x->j, "disagree") ||
+	    bm__jtrue(x->j, "budget_hit") ||
 	    (c != NULL && c->type == BM__J_ARRAY && c->n > 0) ||
-	    report_rec_true(bm__jget(x->j, "interference"), "bound_hit");
+	    bm__jtrue(bm__jget(x->j, "interference"), "bound_hit");
 }
 
 /* Whether two strings that may be NULL are equal. */
@@ -134,8 +107,8 @@ rec_same_series(const struct report_rec *x, const struct report_rec *y)
 	if (strcmp(x->f.tool, y->f.tool) != 0 ||
 	    !rec_eq(x->f.kase, y->f.kase) ||
 	    strcmp(x->f.unit, y->f.unit) != 0 ||
-	    !rec_eq(report_rec_str(x->j, "metric"),
-	    report_rec_str(y->j, "metric")) || x->f.nparams != y->f.nparams)
+	    !rec_eq(bm__jstr(x->j, "metric"),
+	    bm__jstr(y->j, "metric")) || x->f.nparams != y->f.nparams)
 		return 0;
 	for (i = 0; i < x->f.nparams; i++)
 		if (strcmp(x->f.pname[i], y->f.pname[i]) != 0 ||
@@ -158,7 +131,7 @@ rec_series(struct report_run *run)
 		int one = 0, other = 0;
 
 		for (j = i; j < run->n && run->rec[i].series == 0; j++) {
-			double p = report_rec_num(run->rec[j].j, "parallel");
+			double p = bm__jnum(run->rec[j].j, "parallel");
 
 			if (run->rec[j].series != 0 ||
 			    !rec_same_series(&run->rec[i], &run->rec[j]))

@@ -55,10 +55,10 @@ scale_points(const struct report_run *run, size_t first,
 		one = p[i].workers == 1 ? p[i].x : one;
 	for (i = 0; i < n; i++) {
 		x = p[i].x;
-		better = report_rec_str(x->j, "better");
-		metric = report_rec_str(x->j, "metric");
-		o1 = report_rec_num(one->j, "ops_per_s");
-		ox = report_rec_num(x->j, "ops_per_s");
+		better = bm__jstr(x->j, "better");
+		metric = bm__jstr(x->j, "metric");
+		o1 = bm__jnum(one->j, "ops_per_s");
+		ox = bm__jnum(x->j, "ops_per_s");
 		if (isfinite(ox) && o1 > 0)
 			p[i].speedup = ox / o1;
 		else if (!(x->f.value > 0 && one->f.value > 0))
@@ -158,7 +158,7 @@ report_scale(struct report *r)
 			    "class=\"n\">%f</td><td class=\"n\">%f</td><td "
 			    "class=\"n\">%f%s</td><td class=\"n\">%f</td><td>%h"
 			    "</td></tr>", p[k].workers,
-			    report_rec_num(p[k].x->j, "ops_per_s"),
+			    bm__jnum(p[k].x->j, "ops_per_s"),
 			    p[k].speedup, p[k].eff * 100,
 			    isfinite(p[k].eff) ? "%" : "", p[k].x->f.value,
 			    p[k].x->f.unit);

@@ -77,12 +77,6 @@ void report_rec_free(struct report_run *run);
 int report_rec_pick(struct report_list *out, const struct report_run *run,
     const struct report_list *in,
     int (*keep)(const struct report_rec *, const void *), const void *arg);
-/* The number member name of o, or NAN. */
-double report_rec_num(const struct bm__jval *o, const char *name);
-/* The string member name of o, or NULL. */
-const char *report_rec_str(const struct bm__jval *o, const char *name);
-/* Whether member name of o is true. */
-int report_rec_true(const struct bm__jval *o, const char *name);
 /* Whether x is flagged (invalid, noisy, bimodal, disagree, contradicts, bound or budget hit). */
 int report_rec_flagged(const struct report_rec *x);
 

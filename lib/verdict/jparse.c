@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,33 @@ bm__jget(const struct bm__jval *obj, const char *name)
 		if (strcmp(obj->key[i], name) == 0)
 			return &obj->item[i];
 	return NULL;
+}
+
+/* An object's member name as a number, or NAN when it is missing or not a number. */
+double
+bm__jnum(const struct bm__jval *obj, const char *name)
+{
+	const struct bm__jval *v = bm__jget(obj, name);
+
+	return v != NULL && v->type == BM__J_NUMBER ? v->num : NAN;
+}
+
+/* An object's member name as a string, or NULL. */
+const char *
+bm__jstr(const struct bm__jval *obj, const char *name)
+{
+	const struct bm__jval *v = bm__jget(obj, name);
+
+	return v != NULL && v->type == BM__J_STRING ? v->str : NULL;
+}
+
+/* Whether an object's member name is true. */
+int
+bm__jtrue(const struct bm__jval *obj, const char *name)
+{
+	const struct bm__jval *v = bm__jget(obj, name);
+
+	return v != NULL && v->type == BM__J_TRUE;
 }
 
 /* Append x in the fewest digits that read back as x (0.1, not 0.10000000000000001). */

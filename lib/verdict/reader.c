@@ -13,33 +13,6 @@
 /* The separator of the key's parts: no record's name holds it unescaped. */
 #define READER_SEP	"\037"
 
-/* A number member of obj, or NAN when it is missing or not a number. */
-static double
-reader_num(const struct bm__jval *obj, const char *name)
-{
-	const struct bm__jval *v = bm__jget(obj, name);
-
-	return v != NULL && v->type == BM__J_NUMBER ? v->num : NAN;
-}
-
-/* A string member of obj, or NULL. */
-static const char *
-reader_str(const struct bm__jval *obj, const char *name)
-{
-	const struct bm__jval *v = bm__jget(obj, name);
-
-	return v != NULL && v->type == BM__J_STRING ? v->str : NULL;
-}
-
-/* Whether a member of obj is true. */
-static int
-reader_true(const struct bm__jval *obj, const char *name)
-{
-	const struct bm__jval *v = bm__jget(obj, name);
-
-	return v != NULL && v->type == BM__J_TRUE;
-}
-
 /*
  * The length of s's prefix that is a private temporary directory (up to
  * and with the last "/benchmp-NAME.XXXXXX/"), or 0: such a path differs
@@ -167,8 +140,8 @@ reader_params(struct bm__json *k, struct bm__json *n,
 static enum bm__better
 reader_better(const struct bm__jval *rec)
 {
-	const char *b = reader_str(rec, "better"), *m = reader_str(rec, "metric");
-	const char *u = reader_str(rec, "unit");
+	const char *b = bm__jstr(rec, "better"), *m = bm__jstr(rec, "metric");
+	const char *u = bm__jstr(rec, "unit");
 	static const char *const higher[] = { "bandwidth", "rate", "clock",
 	    "parallelism", "throughput" };
 	size_t i, ul;
@@ -214,8 +187,8 @@ reader_samples(const struct bm__jval *rec, struct bm__fig *f)
 		if ((f->modes = malloc(md->n * sizeof *f->modes)) == NULL)
 			return -ENOMEM;
 		for (i = 0; i < md->n; i++) {
-			double c = reader_num(&md->item[i], "centre");
-			double s = reader_num(&md->item[i], "share");
+			double c = bm__jnum(&md->item[i], "centre");
+			double s = bm__jnum(&md->item[i], "share");
 
 			if (isfinite(c) && isfinite(s)) {
 				f->modes[f->nmodes].centre = c;
@@ -252,10 +225,10 @@ reader_parts(const struct bm__jval *rec, struct bm__fig *f, const char *tool)
 	const struct bm__jval *params = bm__jget(rec, "params");
 	const struct bm__jval *kase = bm__jget(rec, "case");
 	const struct bm__jval *imp = bm__jget(rec, "imported");
-	const char *pl = reader_str(rec, "placement");
+	const char *pl = bm__jstr(rec, "placement");
 	size_t i, n;
 
-	f->parallel = reader_num(rec, "parallel");
+	f->parallel = bm__jnum(rec, "parallel");
 	if (!isfinite(f->parallel))
 		f->parallel = 1;
 	f->imported = imp != NULL && imp->type != BM__J_NULL &&
@@ -299,10 +272,10 @@ int
 bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 {
 	struct bm__json k, n;
-	const char *tool = reader_str(rec, "tool"), *s, *bad;
+	const char *tool = bm__jstr(rec, "tool"), *s, *bad;
 	const struct bm__jval *kase = bm__jget(rec, "case");
 	const struct bm__jval *suite = bm__jget(rec, "suite");
-	double par = reader_num(rec, "parallel");
+	double par = bm__jnum(rec, "parallel");
 	int rc;
 
 	memset(f, 0, sizeof *f);
@@ -319,17 +292,17 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	}
 	bm__json_printf(&k, READER_SEP);
 	reader_params(&k, &n, bm__jget(rec, "params"));
-	s = reader_str(rec, "metric");
+	s = bm__jstr(rec, "metric");
 	bm__json_printf(&k, READER_SEP "%s" READER_SEP, s != NULL ? s : "");
 	if (isfinite(par))
 		bm__json_printf(&k, "%g", par);
 	if (isfinite(par) && par > 1)
 		bm__json_printf(&n, " -P%g", par);
-	s = reader_str(rec, "placement");
+	s = bm__jstr(rec, "placement");
 	bm__json_printf(&k, READER_SEP "%s", s != NULL ? s : "");
 	if (s != NULL)
 		bm__json_printf(&n, " [%s]", s);
-	s = reader_str(rec, "unit");
+	s = bm__jstr(rec, "unit");
 	if (s != NULL)
 		bm__json_printf(&n, " (%s)", s);
 	f->key = k.s;
@@ -340,7 +313,7 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	}
 	f->unit = strdup(s != NULL ? s : "");
 	bad = reader_bad_value(rec);
-	s = reader_str(rec, "unsteady");
+	s = bm__jstr(rec, "unsteady");
 	if (f->unit == NULL || (bad != NULL && (f->bad = strdup(bad)) == NULL) ||
 	    (s != NULL && (f->unsteady = strdup(s)) == NULL)) {
 		rc = -ENOMEM;
@@ -352,16 +325,16 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 		goto fail;
 	}
 	f->better = reader_better(rec);
-	f->value = reader_num(rec, "value");
-	f->median = reader_num(rec, "median");
-	f->ci_lo = reader_num(rec, "ci_lo");
-	f->ci_hi = reader_num(rec, "ci_hi");
-	f->ci_level = reader_num(rec, "ci_level");
-	f->samples = reader_num(rec, "samples");
-	f->noisy = reader_true(rec, "noisy");
-	f->bimodal = reader_true(rec, "bimodal");
-	f->curve = reader_true(suite, "curve");
-	s = reader_str(rec, "ci_kind");
+	f->value = bm__jnum(rec, "value");
+	f->median = bm__jnum(rec, "median");
+	f->ci_lo = bm__jnum(rec, "ci_lo");
+	f->ci_hi = bm__jnum(rec, "ci_hi");
+	f->ci_level = bm__jnum(rec, "ci_level");
+	f->samples = bm__jnum(rec, "samples");
+	f->noisy = bm__jtrue(rec, "noisy");
+	f->bimodal = bm__jtrue(rec, "bimodal");
+	f->curve = bm__jtrue(suite, "curve");
+	s = bm__jstr(rec, "ci_kind");
 	f->next_run = s != NULL && strcmp(s, "next run") == 0;
 	if ((rc = reader_samples(rec, f)) == 0)
 		return 0;

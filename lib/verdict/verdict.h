@@ -52,6 +52,10 @@ int bm__jparse(const char *s, size_t len, struct bm__jval **out, size_t *at,
 void bm__jval_free(struct bm__jval *v);
 /* An object's member named name, or NULL. */
 const struct bm__jval *bm__jget(const struct bm__jval *obj, const char *name);
+/* An object's member name as a number (NAN), a string (NULL), or whether it is true. */
+double bm__jnum(const struct bm__jval *obj, const char *name);
+const char *bm__jstr(const struct bm__jval *obj, const char *name);
+int bm__jtrue(const struct bm__jval *obj, const char *name);
 /* Write v as compact JSON into a malloc'd string (*out); 0 or -ENOMEM. */
 int bm__jwrite(const struct bm__jval *v, char **out);
 
