@@ -89,12 +89,11 @@ page_mem(const struct report_rec *x, const void *arg)
 	    (strcmp(k, "stride") == 0 || strcmp(k, "page") == 0);
 }
 
-/* Whether x is a record of par_mem. */
+/* Whether x is a record of the tool arg. */
 static int
-page_par(const struct report_rec *x, const void *arg)
+page_tool(const struct report_rec *x, const void *arg)
 {
-	(void)arg;
-	return strcmp(x->f.tool, "par_mem") == 0;
+	return strcmp(x->f.tool, arg) == 0;
 }
 
 /* Whether x is of the section arg. */
@@ -478,7 +477,7 @@ report_page(struct report *r)
 	if (report_rec_pick(&a, &r->run[0], NULL, NULL, NULL) != 0 ||
 	    report_rec_pick(&plain, NULL, &a, page_plain, NULL) != 0 ||
 	    report_rec_pick(&mem, NULL, &a, page_mem, NULL) != 0 ||
-	    report_rec_pick(&par, NULL, &a, page_par, NULL) != 0 ||
+	    report_rec_pick(&par, NULL, &a, page_tool, "par_mem") != 0 ||
 	    report_rec_pick(&bl, &r->run[1], NULL, NULL, NULL) != 0) {
 		r->err = -ENOMEM;
 		goto out;

@@ -16,8 +16,7 @@ report_rec_flagged(const struct report_rec *x)
 	const struct bm__jval *c = bm__jget(x->j, "contradicts");
 
 	return !isfinite(x->f.value) || x->f.noisy || x->f.bimodal ||
-	    bm__jtrue(x->j, "disagree") ||
-	    bm__jtrue(x->j, "budget_hit") ||
+	    bm__jtrue(x->j, "disagree") || bm__jtrue(x->j, "budget_hit") ||
 	    (c != NULL && c->type == BM__J_ARRAY && c->n > 0) ||
 	    bm__jtrue(bm__jget(x->j, "interference"), "bound_hit");
 }
@@ -58,8 +57,8 @@ rec_param(struct bm__json *b, const struct bm__jval *v)
 static char *
 rec_label(const struct report_rec *x)
 {
-	const struct bm__jval *fig = bm__jget(bm__jget(x->j, "suite"),
-	    "figure");
+	const struct bm__jval *suite = bm__jget(x->j, "suite");
+	const struct bm__jval *fig = bm__jget(suite, "figure");
 	const struct bm__jval *kase = bm__jget(x->j, "case");
 	const struct bm__jval *p = bm__jget(x->j, "params");
 	struct bm__json b;
@@ -105,10 +104,10 @@ rec_same_series(const struct report_rec *x, const struct report_rec *y)
 	size_t i;
 
 	if (strcmp(x->f.tool, y->f.tool) != 0 ||
-	    !rec_eq(x->f.kase, y->f.kase) ||
 	    strcmp(x->f.unit, y->f.unit) != 0 ||
-	    !rec_eq(bm__jstr(x->j, "metric"),
-	    bm__jstr(y->j, "metric")) || x->f.nparams != y->f.nparams)
+	    !rec_eq(x->f.kase, y->f.kase) ||
+	    !rec_eq(bm__jstr(x->j, "metric"), bm__jstr(y->j, "metric")) ||
+	    x->f.nparams != y->f.nparams)
 		return 0;
 	for (i = 0; i < x->f.nparams; i++)
 		if (strcmp(x->f.pname[i], y->f.pname[i]) != 0 ||
