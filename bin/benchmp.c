@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare, check and summary in C, the others run beside it. */
+/* benchmp.c: one command for the harness: compare, check, summary and report in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 
 #include "cmd/check.h"
 #include "cmd/compare.h"
+#include "cmd/report.h"
 #include "cmd/summary.h"
 
 #define BENCHMP_NAME	"benchmp"
@@ -23,32 +24,31 @@ struct benchmp_sub {
 	void (*usage)(FILE *f, const char *prog);
 };
 
+/* A subcommand that runs its program, benchmp-NAME. */
+#define BENCHMP_PROGRAM(name, what) \
+	{ name, "benchmp-" name, what, NULL, NULL }
+
 /* The subcommands, in the order --help lists them. */
 static const struct benchmp_sub benchmp_subs[] = {
-	{ "run", "benchmp-run", "run the standard suite into a results file",
-	    NULL, NULL },
+	BENCHMP_PROGRAM("run", "run the standard suite into a results file"),
 	{ "compare", NULL, "judge two runs figure by figure (a CI gate)",
 	    compare_main, compare_usage },
-	{ "ab", "benchmp-ab", "compare two builds or commands, interleaved",
-	    NULL, NULL },
-	{ "sched", "benchmp-sched", "visit the figures within a time budget",
-	    NULL, NULL },
-	{ "stats", "benchmp-stats", "the library's statistics of numbers",
-	    NULL, NULL },
+	BENCHMP_PROGRAM("ab", "compare two builds or commands, interleaved"),
+	BENCHMP_PROGRAM("sched", "visit the figures within a time budget"),
+	BENCHMP_PROGRAM("stats", "the library's statistics of numbers"),
 	{ "check", NULL, "check the machine for what distorts figures",
 	    check_main, check_usage },
 	{ "summary", NULL, "the summary table of a results file",
 	    summary_main, summary_usage },
-	{ "repeat", "benchmp-repeat", "run the suite K times, the spread",
-	    NULL, NULL },
-	{ "report", "benchmp-report", "the HTML report of a run", NULL, NULL },
-	{ "plot", "benchmp-plot", "gnuplot charts of records", NULL, NULL },
-	{ "scaling", "benchmp-scaling", "one tool at 1, 2, 4, ... workers",
-	    NULL, NULL },
-	{ "import-lmbench", "benchmp-import-lmbench",
-	    "lmbench's results as benchmp records", NULL, NULL },
-	{ "vs-lmbench", "benchmp-vs-lmbench",
-	    "the shared figures beside a built lmbench", NULL, NULL }
+	BENCHMP_PROGRAM("repeat", "run the suite K times, the spread"),
+	{ "report", NULL, "the HTML report of a run", report_main,
+	    report_usage },
+	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
+	BENCHMP_PROGRAM("scaling", "one tool at 1, 2, 4, ... workers"),
+	BENCHMP_PROGRAM("import-lmbench",
+	    "lmbench's results as benchmp records"),
+	BENCHMP_PROGRAM("vs-lmbench",
+	    "the shared figures beside a built lmbench")
 };
 #define BENCHMP_NSUBS	(sizeof benchmp_subs / sizeof benchmp_subs[0])
 
@@ -64,9 +64,10 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare, check and summary runs its program "
-	    "(benchmp-NAME), found\nbeside %s first, then on PATH.  Exit "
-	    "status: the subcommand's; 2 on a\nusage error.\n", BENCHMP_NAME);
+	fprintf(f, "\nEach but compare, check, summary and report runs its "
+	    "program (benchmp-NAME),\nfound beside %s first, then on PATH.  "
+	    "Exit status: the subcommand's; 2 on\na usage error.\n",
+	    BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */

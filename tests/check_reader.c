@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "internal.h"
@@ -41,6 +42,10 @@ START_TEST(test_valid)
 	ck_assert_int_eq(a->item[5].type, BM__J_NULL);
 	ck_assert((b = bm__jget(v, "b")) != NULL);
 	ck_assert_str_eq(b->str, "x\xc3\xa9\xf0\x9f\x98\x80\n");
+	ck_assert(isnan(bm__jnum(v, "b")) && isnan(bm__jnum(v, "none")));
+	ck_assert(bm__jstr(v, "b") == b->str && bm__jstr(v, "a") == NULL);
+	ck_assert(!bm__jtrue(v, "a") && !bm__jtrue(NULL, "a"));
+	ck_assert(bm__jtrue(a, "x") == 0 && isnan(bm__jnum(a, "x")));
 	ck_assert_int_eq(bm__jwrite(v, &out), 0);
 	ck_assert_str_eq(out, "{\"a\":[1,-2500,0.25,true,false,null],"
 	    "\"b\":\"x\xc3\xa9\xf0\x9f\x98\x80\\n\",\"c\":{},\"d\":[]}");
@@ -169,12 +174,12 @@ END_TEST
 
 /* Count a record's lines into arg; refuse the third record. */
 static int
-count_lines(const struct bm__jval *rec, size_t line, void *arg, char *why,
+count_lines(void *arg, struct bm__jval *rec, size_t line, char *why,
     size_t whysize)
 {
 	size_t *sum = arg;
 
-	(void)rec;
+	bm__jval_free(rec);
 	*sum += line;
 	if (line == 4) {
 		snprintf(why, whysize, "line 4: refused");
@@ -183,16 +188,20 @@ count_lines(const struct bm__jval *rec, size_t line, void *arg, char *why,
 	return 0;
 }
 
-/* The records of a buffer reach the caller one by one; its error stops them. */
+/*
+ * The records of a buffer reach the caller one by one, blank lines
+ * skipped; its error stops them; a line that is not a record, or of the
+ * wrong shape, is refused.
+ */
 START_TEST(test_lines)
 {
-	const char *buf = "{\"tool\":\"a\"}\n\n{\"tool\":\"b\"}\n"
+	const char *buf = "{\"tool\":\"a\"}\n \t\r\n{\"tool\":\"b\"}\n"
 	    "{\"tool\":\"c\"}\n{\"tool\":\"d\"}\n";
 	const char *odd = "{\"tool\":\"a\",\"params\":[1]}\n";
 	size_t sum = 0;
 	char why[256];
 
-	ck_assert_int_eq(bm__reader_lines(buf, 27, count_lines, &sum, why,
+	ck_assert_int_eq(bm__reader_lines(buf, 30, count_lines, &sum, why,
 	    sizeof why), 0);
 	ck_assert_uint_eq(sum, 1 + 3);
 	sum = 0;
@@ -200,9 +209,35 @@ START_TEST(test_lines)
 	    why, sizeof why), BM_ERANGE);
 	ck_assert_uint_eq(sum, 1 + 3 + 4);
 	ck_assert_str_eq(why, "line 4: refused");
+	ck_assert_int_eq(bm__reader_lines("[1]\n", 4, count_lines, &sum, why,
+	    sizeof why), BM_EPARSE);
 	ck_assert_int_eq(bm__reader_lines(odd, strlen(odd), count_lines, &sum,
 	    why, sizeof why), BM_EPARSE);
 	ck_assert_str_eq(why, "line 1: params is an array, not an object");
+}
+END_TEST
+
+/* A file is read whole and NUL-terminated; a missing one says why. */
+START_TEST(test_slurp)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[4096], why[256], *buf;
+	size_t len;
+	int fd;
+
+	snprintf(path, sizeof path, "%s/check_reader.XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	ck_assert((fd = mkstemp(path)) >= 0);
+	ck_assert(write(fd, "{}\n{}", 5) == 5);
+	close(fd);
+	ck_assert_int_eq(bm__reader_slurp(path, &buf, &len, why, sizeof why),
+	    0);
+	unlink(path);
+	ck_assert(len == 5 && strcmp(buf, "{}\n{}") == 0);
+	free(buf);
+	ck_assert_int_eq(bm__reader_slurp(path, &buf, &len, why, sizeof why),
+	    -ENOENT);
+	ck_assert(buf == NULL && strncmp(why, "cannot read: ", 13) == 0);
 }
 END_TEST
 
@@ -219,6 +254,7 @@ reader_suite(void)
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_bad_lines);
 	tcase_add_test(tc, test_lines);
+	tcase_add_test(tc, test_slurp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -90,13 +90,14 @@ refused "report --machine 70 MB" "big.jsonl: larger than 64 MB" \
     >"$tmp/corrupt.jsonl" || exit 99
 readers | while read -r name cmd; do
 	why="records that are not JSON: line 4"
-	case $name in compare | summary) why="line 4: invalid JSON" ;; esac
+	case $name in compare | summary | report) why="line 4: invalid JSON" ;; esac
 	# shellcheck disable=SC2086
 	refused "$name: a corrupt line" "corrupt.jsonl: $why" $cmd "$tmp/corrupt.jsonl"
 	echo "$failures" >"$tmp/failures"
 done
 failures=$(cat "$tmp/failures")
 [ ! -e "$tmp/p.png" ] || fail "plot drew a chart of a corrupt file"
+[ ! -e "$tmp/r.html" ] || fail "report drew a page of a corrupt file"
 
 # Records of an odd shape, after two good ones: each is named with its
 # file, line and member.

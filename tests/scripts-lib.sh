@@ -15,9 +15,9 @@ done
 # check_dir DIR WHAT: every script in DIR prints its version, says what is
 # wrong with its command line (exit 2) and fails when its help cannot be
 # written (exit 1): all three come from the library.  benchmp-compare,
-# benchmp-check and benchmp-summary print their version so, and run
-# benchmp compare, check and summary for the rest, which name themselves
-# so (compare exits 4 on a write error).
+# benchmp-check, benchmp-summary and benchmp-report print their version
+# so, and run benchmp compare, check, summary and report for the rest,
+# which name themselves so (compare exits 4 on a write error).
 check_dir() {
 	dir=$1
 	what=$2
@@ -32,9 +32,12 @@ check_dir() {
 		esac
 		said=$n
 		full=1
-		[ "$n" != benchmp-compare ] || { said="benchmp compare"; full=4; }
-		[ "$n" != benchmp-check ] || said="benchmp check"
-		[ "$n" != benchmp-summary ] || said="benchmp summary"
+		case $n in
+		benchmp-compare) said="benchmp compare" full=4 ;;
+		benchmp-check) said="benchmp check" ;;
+		benchmp-summary) said="benchmp summary" ;;
+		benchmp-report) said="benchmp report" ;;
+		esac
 		run "$dir/$n" "$@"
 		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -q "^$said: " &&
 		    sed -n 2p "$tmp/err" | grep -q "^usage: $said " ||

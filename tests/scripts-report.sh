@@ -272,12 +272,18 @@ for w in 'disagree (the processes gave different answers)' \
     'budget hit (the run stopped at its time bound)'; do
 	grep -qF "$w" "$tmp/lc.html" || fail "line-contradicts: no '$w'"
 done
-# Infinity and 1e999 are invalid, never a 309-digit number.
+# A value that is not a number is invalid, its cells "-"; 1e999, which
+# no double holds, is not read as a 309-digit number: the file is
+# refused with its line, and no page is written.
+sed 's/"value":[^,]*,/"value":"fast",/' "$data/line.jsonl" >"$tmp/str.jsonl"
+run "$rep" --output "$tmp/str.html" "$tmp/str.jsonl"
+[ "$rc" -eq 0 ] && grep -qF '<td class="n">-</td><td>bytes</td>' "$tmp/str.html" &&
+    grep -qF '<td>invalid; noisy' "$tmp/str.html" ||
+	fail "a string value: exit $rc, or not shown invalid"
 sed 's/"value":[^,]*,/"value":1e999,/' "$data/line.jsonl" >"$tmp/big.jsonl"
-run "$rep" --output "$tmp/big.html" "$tmp/big.jsonl"
-[ "$rc" -eq 0 ] && grep -qF '<td>invalid; noisy' "$tmp/big.html" &&
-    ! grep -Eq '[0-9]{20}' "$tmp/big.html" ||
-	fail "1e999: exit $rc, a long number or no 'invalid'"
+expect_exit 1 'big.jsonl: line 1: invalid JSON at byte [0-9]+: a number out of range' \
+    "$rep" --output "$tmp/big.html" "$tmp/big.jsonl"
+[ ! -e "$tmp/big.html" ] || fail "1e999: a page written"
 
 # Errors: usage 2, unreadable or empty input 1, nothing written then.
 expect_exit 2 'missing the results file' "$rep"
@@ -286,7 +292,7 @@ expect_exit 2 'at most two' "$rep" "$data/aa-1.jsonl" "$data/aa-1.jsonl" \
     "$data/aa-1.jsonl"
 expect_exit 1 'cannot read' "$rep" "$tmp/nonexistent.jsonl"
 echo 'not json' >"$tmp/bad.jsonl"
-expect_exit 1 'not JSON' "$rep" "$tmp/bad.jsonl"
+expect_exit 1 'bad.jsonl: line 1: invalid JSON' "$rep" "$tmp/bad.jsonl"
 [ ! -e "$tmp/bad.html" ] || fail "a report written from bad input"
 : >"$tmp/empty.jsonl"
 expect_exit 1 'holds no records' "$rep" "$tmp/empty.jsonl"

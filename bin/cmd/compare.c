@@ -342,7 +342,7 @@ compare_write(struct compare *c)
 }
 
 /* Free what c holds. */
-static void
+void
 compare_free(struct compare *c)
 {
 	size_t i;
@@ -388,6 +388,33 @@ compare_say(const struct compare *c, enum bm__verdict v, const char *label)
 		fputc('\n', stderr);
 }
 
+/* Set c to a comparison's defaults. */
+void
+compare_init(struct compare *c, const char *prog)
+{
+	memset(c, 0, sizeof *c);
+	c->prog = prog;
+	c->threshold = COMPARE_THRESHOLD_PCT / 100.0;
+	c->alpha = COMPARE_ALPHA;
+	c->corr = BM__CORR_BH;
+	c->matched = -1;
+}
+
+/* Pair and judge the figures of c->sa and c->sb. */
+int
+compare_decide(struct compare *c)
+{
+	int rc;
+
+	/* An lmbench import holds a few figures of a run: list the shared. */
+	if (c->matched == -1)
+		c->matched = compare_imported(&c->sa) ||
+		    compare_imported(&c->sb);
+	if ((rc = compare_pair(c)) != 0)
+		return rc;
+	return compare_judge(c);
+}
+
 /* Run benchmp compare. */
 int
 compare_main(const char *prog, int argc, char **argv)
@@ -395,12 +422,7 @@ compare_main(const char *prog, int argc, char **argv)
 	struct compare c;
 	int rc;
 
-	memset(&c, 0, sizeof c);
-	c.prog = prog;
-	c.threshold = COMPARE_THRESHOLD_PCT / 100.0;
-	c.alpha = COMPARE_ALPHA;
-	c.corr = BM__CORR_BH;
-	c.matched = -1;
+	compare_init(&c, prog);
 	if ((rc = compare_options(&c, argc, argv)) >= 0) {
 		compare_free(&c);
 		return rc;
@@ -411,10 +433,7 @@ compare_main(const char *prog, int argc, char **argv)
 		compare_free(&c);
 		return COMPARE_FAILED;
 	}
-	/* An lmbench import holds a few figures of a run: list the shared. */
-	if (c.matched == -1)
-		c.matched = compare_imported(&c.sa) || compare_imported(&c.sb);
-	if (compare_pair(&c) != 0 || compare_judge(&c) != 0) {
+	if (compare_decide(&c) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		compare_free(&c);
 		return COMPARE_FAILED;

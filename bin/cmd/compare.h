@@ -69,6 +69,12 @@ struct compare {
 
 /* Run benchmp compare with its arguments; the exit status. */
 int compare_main(const char *prog, int argc, char **argv);
+/* Set c to a comparison's defaults (threshold, alpha, correction). */
+void compare_init(struct compare *c, const char *prog);
+/* Pair and judge the figures of c->sa and c->sb into c's rows; 0 or -ENOMEM. */
+int compare_decide(struct compare *c);
+/* Free what c holds (its sets too). */
+void compare_free(struct compare *c);
 /* Print compare's usage text to f. */
 void compare_usage(FILE *f, const char *prog);
 /* Pair the figures of A and B into c's rows; 0 or -ENOMEM. */

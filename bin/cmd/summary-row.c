@@ -286,11 +286,10 @@ row_keep(struct summary *s, struct summary_row *r)
  * other as its figure's row.  A record of benchmp-run is named by its
  * suite's group and figure, any other by its tool, case and parameters.
  */
-int
-summary_row_add(const struct bm__jval *rec, size_t line, void *arg,
+static int
+row_add(struct summary *s, const struct bm__jval *rec, size_t line,
     char *why, size_t whysize)
 {
-	struct summary *s = arg;
 	const struct bm__jval *suite = bm__jget(rec, "suite");
 	const struct bm__jval *agg = bm__jget(rec, "aggregate");
 	const struct bm__jval *host = bm__jget(rec, "host");
@@ -327,6 +326,17 @@ summary_row_add(const struct bm__jval *rec, size_t line, void *arg,
 	}
 	if (rc != 0)
 		snprintf(why, whysize, "line %zu: out of memory", line);
+	return rc;
+}
+
+/* A bm__reader_each: add rec (see row_add), then free it. */
+int
+summary_row_add(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t whysize)
+{
+	int rc = row_add(arg, rec, line, why, whysize);
+
+	bm__jval_free(rec);
 	return rc;
 }
 

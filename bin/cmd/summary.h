@@ -91,9 +91,9 @@ int summary_main(const char *prog, int argc, char **argv);
 /* Print the usage text to f. */
 void summary_usage(FILE *f, const char *prog);
 
-/* summary-row.c: add one record (a bm__reader_fn); 0, or -ENOMEM or BM_EPARSE with why. */
-int summary_row_add(const struct bm__jval *rec, size_t line, void *arg,
-    char *why, size_t whysize);
+/* summary-row.c: add one record (a bm__reader_each); 0, or -ENOMEM or BM_EPARSE with why. */
+int summary_row_add(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t whysize);
 /* Free what the summary holds. */
 void summary_row_free_all(struct summary *s);
 

@@ -45,16 +45,16 @@ bm__json_printf(struct bm__json *b, const char *fmt, ...)
 	b->len += (size_t)w;
 }
 
-/* Length of the valid UTF-8 sequence at p (at most left bytes), or 0. */
-static size_t
-json_utf8_len(const unsigned char *p, size_t left)
+/* Length of the valid UTF-8 sequence at p (at most left bytes), or 0; its code point in *cpp. */
+size_t
+bm__json_utf8(const unsigned char *p, size_t left, unsigned *cpp)
 {
 	size_t n, i;
 	unsigned cp;
 
 	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 1, cp = p[0];
+	else if (p[0] >= 0xc2 && p[0] <= 0xdf)
 		n = 2, cp = p[0] & 0x1f;
 	else if (p[0] >= 0xe0 && p[0] <= 0xef)
 		n = 3, cp = p[0] & 0x0f;
@@ -73,6 +73,8 @@ json_utf8_len(const unsigned char *p, size_t left)
 	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
+	if (cpp != NULL)
+		*cpp = cp;
 	return n;
 }
 
@@ -94,7 +96,7 @@ bm__json_string(struct bm__json *b, const char *str)
 	left = strlen(str);
 	bm__json_printf(b, "\"");
 	while (left > 0) {
-		n = json_utf8_len(p, left);
+		n = bm__json_utf8(p, left, NULL);
 		if (n == 0) {
 			bm__json_printf(b, "\\ufffd");
 			n = 1;

@@ -32,6 +32,12 @@ void bm__json_kstr(struct bm__json *b, const char *key, const char *v);
 void bm__json_knum(struct bm__json *b, const char *key, double v);
 void bm__json_list(struct bm__json *b, const char *key, const double *x,
     size_t n);
+/*
+ * The length of the valid UTF-8 character at p (at most left bytes), its
+ * code point in *cp when cp is not NULL; 0 for bytes that are not one
+ * (overlong, a surrogate, past U+10FFFF, cut short).
+ */
+size_t bm__json_utf8(const unsigned char *p, size_t left, unsigned *cp);
 
 /*
  * Append a figure's statistics as the members of a record from ,"median"

@@ -1,4 +1,4 @@
-/* reader-file.c: a file of stored records read within bounds, each checked; one figure a key, the last counting. */
+/* reader-file.c: a file of stored records read, one figure a key, the last record of a figure counting. */
 #include "config.h"
 
 #include <errno.h>
@@ -29,13 +29,35 @@ reader_file_add(struct bm__figset *set, struct bm__fig *f)
 	return 0;
 }
 
+/* Make the figure of one record and add it to a set (the bm__reader_lines callback of bm__reader_buf). */
+static int
+reader_file_figure(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t whysize)
+{
+	struct bm__figset *set = arg;
+	struct bm__fig f;
+	int rc = bm__reader_figure(rec, &f);
+
+	bm__jval_free(rec);
+	if (rc != 0) {
+		snprintf(why, whysize, "line %zu: out of memory", line);
+		return rc;
+	}
+	f.line = line;
+	if ((rc = reader_file_add(set, &f)) != 0) {
+		bm__reader_fig_free(&f);
+		snprintf(why, whysize, "line %zu: out of memory", line);
+	}
+	return rc;
+}
+
 /*
- * Read one line (number line) of records: a record, checked, goes to fn;
- * a blank line is skipped.
+ * Parse one line (number line), check that it is a record of the right
+ * shape and hand it to each; a blank line is skipped.
  */
 static int
-reader_file_line(const char *p, size_t len, size_t line, bm__reader_fn fn,
-    void *arg, char *why, size_t whysize)
+reader_file_line(const char *p, size_t len, size_t line,
+    bm__reader_each each, void *arg, char *why, size_t whysize)
 {
 	struct bm__jval *rec;
 	const struct bm__jval *tool;
@@ -66,34 +88,15 @@ reader_file_line(const char *p, size_t len, size_t line, bm__reader_fn fn,
 		    "with a \"tool\" string)", line);
 		rc = BM_EPARSE;
 	} else {
-		rc = fn(rec, line, arg, why, whysize);
+		return each(arg, rec, line, why, whysize);
 	}
 	bm__jval_free(rec);
 	return rc;
 }
 
-/* Add the figure of one record to the set in arg. */
-static int
-reader_file_fig(const struct bm__jval *rec, size_t line, void *arg,
-    char *why, size_t whysize)
-{
-	struct bm__figset *set = arg;
-	struct bm__fig f;
-	int rc;
-
-	if ((rc = bm__reader_figure(rec, &f)) == 0) {
-		f.line = line;
-		if ((rc = reader_file_add(set, &f)) != 0)
-			bm__reader_fig_free(&f);
-	}
-	if (rc != 0)
-		snprintf(why, whysize, "line %zu: out of memory", line);
-	return rc;
-}
-
-/* Hand each record of a buffer, one a line, to fn. */
+/* Hand every line of buf that is not blank, parsed and checked, to each. */
 int
-bm__reader_lines(const char *buf, size_t len, bm__reader_fn fn, void *arg,
+bm__reader_lines(const char *buf, size_t len, bm__reader_each each, void *arg,
     char *why, size_t whysize)
 {
 	size_t at = 0, line = 0;
@@ -104,7 +107,7 @@ bm__reader_lines(const char *buf, size_t len, bm__reader_fn fn, void *arg,
 		size_t end = nl != NULL ? (size_t)(nl - buf) : len;
 
 		line++;
-		if ((rc = reader_file_line(buf + at, end - at, line, fn, arg,
+		if ((rc = reader_file_line(buf + at, end - at, line, each, arg,
 		    why, whysize)) != 0)
 			return rc;
 		at = end + 1;
@@ -120,15 +123,15 @@ bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
 	int rc;
 
 	memset(set, 0, sizeof *set);
-	if ((rc = bm__reader_lines(buf, len, reader_file_fig, set, why,
+	if ((rc = bm__reader_lines(buf, len, reader_file_figure, set, why,
 	    whysize)) != 0)
 		bm__reader_free(set);
 	return rc;
 }
 
-/* Hand each record of a file, one a line, to fn. */
+/* Read a whole file, within BM__READER_FILE_MAX, into a malloc'd buffer. */
 int
-bm__reader_records(const char *path, bm__reader_fn fn, void *arg, char *why,
+bm__reader_slurp(const char *path, char **out, size_t *outlen, char *why,
     size_t whysize)
 {
 	FILE *fp = fopen(path, "rb");
@@ -136,6 +139,8 @@ bm__reader_records(const char *path, bm__reader_fn fn, void *arg, char *why,
 	size_t len = 0, cap = 0, got;
 	int rc = 0;
 
+	*out = NULL;
+	*outlen = 0;
 	if (fp == NULL) {
 		rc = -errno;
 		snprintf(why, whysize, "cannot read: %s", strerror(errno));
@@ -166,10 +171,29 @@ bm__reader_records(const char *path, bm__reader_fn fn, void *arg, char *why,
 		snprintf(why, whysize, "cannot read: %s", strerror(-rc));
 		goto out;
 	}
-	rc = bm__reader_lines(buf, len, fn, arg, why, whysize);
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	buf = NULL;
 out:
 	free(buf);
 	fclose(fp);
+	return rc;
+}
+
+/* Hand each record of a file, one a line, to each. */
+int
+bm__reader_records(const char *path, bm__reader_each each, void *arg,
+    char *why, size_t whysize)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if ((rc = bm__reader_slurp(path, &buf, &len, why, whysize)) != 0)
+		return rc;
+	rc = bm__reader_lines(buf, len, each, arg, why, whysize);
+	free(buf);
 	return rc;
 }
 
@@ -181,7 +205,7 @@ bm__reader_file(const char *path, struct bm__figset *set, char *why,
 	int rc;
 
 	memset(set, 0, sizeof *set);
-	if ((rc = bm__reader_records(path, reader_file_fig, set, why,
+	if ((rc = bm__reader_records(path, reader_file_figure, set, why,
 	    whysize)) != 0)
 		bm__reader_free(set);
 	return rc;

@@ -148,22 +148,35 @@ int bm__reader_shape(const struct bm__jval *rec, char *why, size_t size);
 int bm__reader_file(const char *path, struct bm__figset *set, char *why,
     size_t whysize);
 /*
- * What bm__reader_records hands each record to (a JSON object with a
- * "tool" string, its members of the right types, see bm__reader_shape),
- * with its line number: 0 to go on, else an error with why.
+ * What bm__reader_lines hands each record to (a JSON object with a
+ * "tool" string, its members of the right types, see bm__reader_shape):
+ * the parsed line (the callee's to free), its number, and why to fill on
+ * an error.  0 to go on, or an error that ends the reading.
  */
-typedef int (*bm__reader_fn)(const struct bm__jval *rec, size_t line,
+typedef int (*bm__reader_each)(void *arg, struct bm__jval *rec, size_t line,
+    char *why, size_t whysize);
+/*
+ * Read a whole file (a regular file, a FIFO, a device: it is read once)
+ * into *buf (malloc'd, NUL-terminated) and its length: 0, or BM_ERANGE
+ * when it is larger than BM__READER_FILE_MAX, -errno or -ENOMEM, with why.
+ */
+int bm__reader_slurp(const char *path, char **buf, size_t *len, char *why,
+    size_t whysize);
+/*
+ * Parse each line of buf that is not blank (a line at most
+ * BM__JSON_LINE_MAX long, JSON, of the shape bm__reader_shape checks) and
+ * hand it to each, in order.  0, or the first error with why (naming
+ * the line).
+ */
+int bm__reader_lines(const char *buf, size_t len, bm__reader_each each,
     void *arg, char *why, size_t whysize);
 /*
- * Hand each record of a file of JSON Lines to fn (empty lines skipped),
- * within the bounds above.  0, or the first error with why (naming the
- * line): BM_EPARSE (invalid JSON or not a record), BM_ERANGE (too
- * large), -errno, -ENOMEM, or fn's.
+ * Hand each record of a file of JSON Lines to each, as bm__reader_lines
+ * does a buffer's, within the bounds above: 0, or the first error with
+ * why (naming the line): BM_EPARSE (invalid JSON or not a record),
+ * BM_ERANGE (too large), -errno, -ENOMEM, or each's.
  */
-int bm__reader_records(const char *path, bm__reader_fn fn, void *arg,
-    char *why, size_t whysize);
-/* Hand each record of a buffer to fn, as bm__reader_records does a file's. */
-int bm__reader_lines(const char *buf, size_t len, bm__reader_fn fn, void *arg,
+int bm__reader_records(const char *path, bm__reader_each each, void *arg,
     char *why, size_t whysize);
 /* Read records from a buffer, as bm__reader_file does its file. */
 int bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
