@@ -558,7 +558,7 @@ sched_report_ab(const struct sched *s)
 	size_t i;
 
 	if (!s->o.json)
-		printf("%s: A: %s | B: %s | signed ranks of clusters, threshold "
+		printf("%s: A: %s | B: %s | t over generations, threshold "
 		    "%g%%, %.1f s, "
 		    "%u visits\n", SCHED_NAME, s->o.a, s->o.b,
 		    s->o.threshold * 100, s->wall, s->visits);

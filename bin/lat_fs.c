@@ -54,7 +54,7 @@ struct fs_state {
 	struct fs_shared *shared;	/* one per worker */
 	unsigned worker;
 	unsigned round;		/* which round of fresh workers this is */
-	const char *unsteady;	/* why creations move between runs, or NULL */
+	const char *unsteady[2];	/* why creations, deletions move between runs */
 };
 
 /* Nanoseconds now. */
@@ -349,8 +349,7 @@ fs_report(struct tool *t, struct fs_state *s, bm_result *r, const char *dir,
 		rec.value = rate;
 		rec.params = params;
 		rec.nparams = dir != NULL ? 3 : 2;
-		if (!half)
-			(void)bm_record_unsteady(&rec, s->unsteady);
+		(void)bm_record_unsteady(&rec, s->unsteady[half]);
 		/*
 		 * The line shows both rates as aggregated across MPI ranks
 		 * (their sum): it is printed with the delete rate's record.
@@ -385,7 +384,8 @@ main(int argc, char **argv)
 	s->files = o.files;
 	tool_setup(&t);
 	shlen = fs_prepare(&t, s, dir);
-	s->unsteady = file_unsteady_create(s->dir);
+	s->unsteady[0] = file_unsteady(s->dir, 0);
+	s->unsteady[1] = file_unsteady(s->dir, 1);
 	b.initialize = fs_init;
 	b.benchmark = fs_bench;
 	b.cleanup = fs_cleanup;

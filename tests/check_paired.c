@@ -127,6 +127,43 @@ START_TEST(test_shift)
 }
 END_TEST
 
+/*
+ * Student's t: its tail at the tables' points, and the paired t over six
+ * log ratios whose mean (0.05) and standard error are known.
+ */
+START_TEST(test_student)
+{
+	double a[6], b[6], d[6] = { 0.04, 0.06, 0.05, 0.03, 0.07, 0.05 };
+	double mean = 0.05, se, q = 2.570582;	/* t(5), 97.5% */
+	bm__paired st;
+	int i;
+
+	ck_assert(fabs(bm__student_tail(12.7062, 1) - 0.05) < 1e-4);
+	ck_assert(fabs(bm__student_tail(2.2281, 10) - 0.05) < 1e-4);
+	ck_assert(fabs(bm__student_tail(0, 7) - 1) < 1e-12);
+	ck_assert(fabs(bm__student_tail(1.96, 1e6) - 0.05) < 1e-3);
+	/* sum of squares 0.001: variance 0.0002, se sqrt(0.0002 / 6) */
+	se = sqrt(0.0002 / 6);
+	for (i = 0; i < 6; i++) {
+		a[i] = 10.0 + i;
+		b[i] = a[i] * exp(d[i]);
+	}
+	ck_assert_int_eq(bm__paired_logratio(a, b, 6, 0.95, BM__PAIRED_T,
+	    &st), 0);
+	ck_assert(fabs(st.shift - mean) < 1e-12);
+	ck_assert(fabs(st.lo - (mean - q * se)) < 1e-5);
+	ck_assert(fabs(st.hi - (mean + q * se)) < 1e-5);
+	ck_assert(fabs(st.level - 0.95) < 1e-12);
+	/* t = 0.05 / se = 8.66 on 5 degrees: p about 0.00034 */
+	ck_assert(st.p > 0.0002 && st.p < 0.0005);
+	/* No change at all: p 1, a point interval. */
+	ck_assert_int_eq(bm__paired_logratio(a, a, 6, 0.95, BM__PAIRED_T,
+	    &st), 0);
+	ck_assert(NEAR(st.p, 1));
+	ck_assert(NEAR(st.lo, 0) && NEAR(st.hi, 0));
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 paired_suite(void)
@@ -139,6 +176,7 @@ paired_suite(void)
 	tcase_add_test(tc, test_sign_outliers);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_shift);
+	tcase_add_test(tc, test_student);
 	suite_add_tcase(s, tc);
 	return s;
 }

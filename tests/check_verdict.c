@@ -99,7 +99,14 @@ static const struct {
 	 */
 	{ "drift-overlap", BM__V_UNDECIDED },
 	{ "drift-apart", BM__V_WORSE },
-	{ "drift-cold", BM__V_WORSE }
+	{ "drift-cold", BM__V_WORSE },
+	/*
+	 * Visited in a burst (a size sweep's point in a suite): neither its
+	 * interval nor its processes say where another run falls.  As
+	 * drift-apart, and as worse-ranks with B's suite saying "burst".
+	 */
+	{ "burst-apart", BM__V_UNDECIDED },
+	{ "burst-ranks", BM__V_UNDECIDED }
 };
 
 /* Each fixture gets the verdict of its rule. */

@@ -475,7 +475,7 @@ file_devname(dev_t dev, char *name, size_t size)
 
 /* See file.h. */
 const char *
-file_unsteady_create(const char *dir)
+file_unsteady(const char *dir, int delete)
 {
 	char dev[64], path[128];
 	struct stat st;
@@ -489,6 +489,10 @@ file_unsteady_create(const char *dir)
 	snprintf(path, sizeof path, "/proc/fs/jbd2/%s-8", dev);
 	if (access(path, F_OK) == 0 || errno != ENOENT)
 		return NULL;
+	if (delete)
+		return "ext4 without a journal: the files deleted lie where "
+		    "creations that skip the last minute's deleted inodes put "
+		    "them";
 	return "ext4 without a journal: a creation skips the inodes deleted "
 	    "in the last minute, this run's and others'";
 }

@@ -158,16 +158,17 @@ int file_pages_run(bm_iter_t n, void *cookie);
 int file_pages_cleanup(bm_iter_t n, void *cookie);
 
 /*
- * Why creating files in dir costs what the last minute's deletions make
- * it cost, or NULL: ext4 without a journal skips, in each creation, the
- * inodes of the group deleted in the last minute (six while their block
- * is not yet written back), so that a loop of creations and deletions
- * meets its own earlier deletions, and another run other ones (Linux's
- * fs/ext4/ialloc.c, recently_deleted()).  The file system is taken for
- * ext4 when /proc/fs/ext4/DEV exists, and journalled when
- * /proc/fs/jbd2/DEV-8 does, DEV the device of dir.
+ * Why creating (deleting: delete nonzero) files in dir costs what the
+ * last minute's deletions make it cost, or NULL: ext4 without a journal
+ * skips, in each creation, the inodes of the group deleted in the last
+ * minute (six while their block is not yet written back), so that a
+ * loop of creations and deletions meets its own earlier deletions, and
+ * another run other ones (Linux's fs/ext4/ialloc.c, recently_deleted());
+ * the deletions then free the inodes where those creations put them.
+ * The file system is taken for ext4 when /proc/fs/ext4/DEV exists, and
+ * journalled when /proc/fs/jbd2/DEV-8 does, DEV the device of dir.
  */
-const char *file_unsteady_create(const char *dir);
+const char *file_unsteady(const char *dir, int delete);
 
 /* From this size of a pass on, file_pass_bound() bounds the waits. */
 #define FILE_BIG_PASS ((uint64_t)1000 * 1000 * 1000)

@@ -208,12 +208,119 @@ paired_invert(const double *w, size_t N, const double *cdf, double stat,
 }
 
 /*
+ * The regularized incomplete beta function I_x(a, b), by its continued
+ * fraction (modified Lentz), on the side of x where it converges fast.
+ */
+static double
+paired_incbeta(double x, double a, double b)
+{
+	double front, f, c, d, num;
+	int i, m;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	if (x > (a + 1) / (a + b + 2))
+		return 1 - paired_incbeta(1 - x, b, a);
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+	    b * log1p(-x)) / a;
+	f = 1;
+	c = 1;
+	d = 0;
+	for (i = 0; i <= 400; i++) {
+		m = i / 2;
+		if (i == 0)
+			num = 1;
+		else if (i % 2 == 0)
+			num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		else
+			num = -(a + m) * (a + b + m) * x /
+			    ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		if (fabs(d) < 1e-300)
+			d = 1e-300;
+		d = 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < 1e-300)
+			c = 1e-300;
+		f *= c * d;
+		if (fabs(1 - c * d) < 1e-14)
+			break;
+	}
+	return front * (f - 1);
+}
+
+/* P(|T| >= t) for Student's t with df degrees of freedom. */
+double
+bm__student_tail(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return paired_incbeta(df / (df + t * t), df / 2, 0.5);
+}
+
+/* The t with P(|T| >= t) = tail, by bisection (tail in (0, 1)). */
+static double
+paired_student_quantile(double tail, double df)
+{
+	double lo = 0, hi = 1, mid;
+	int i;
+
+	while (bm__student_tail(hi, df) > tail && hi < 1e12)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		mid = (lo + hi) / 2;
+		if (bm__student_tail(mid, df) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * Student's t over the n log ratios d: their mean, its interval at
+ * level and the p value of no change.  Differences that do not vary at
+ * all give a point interval (p 0 unless the mean is 0).
+ */
+static int
+paired_t(const double *d, size_t n, double level, bm__paired *out)
+{
+	double mean = 0, ss = 0, se, t, q;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mean += d[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	se = sqrt(ss / (double)(n - 1) / (double)n);
+	out->shift = mean;
+	out->level = level;
+	if (!(se > 0)) {
+		out->lo = out->hi = mean;
+		out->p = mean == 0 ? 1 : 0;
+		return 0;
+	}
+	t = mean / se;
+	out->p = bm__student_tail(fabs(t), (double)(n - 1));
+	q = paired_student_quantile(1 - level, (double)(n - 1));
+	out->lo = mean - q * se;
+	out->hi = mean + q * se;
+	return 0;
+}
+
+/*
  * The change from a[i] to b[i] over n paired rounds, as the log of the
  * ratio b/a, by test: for the signed-rank test the Hodges-Lehmann
  * estimate (the median of the Walsh averages) and Wilcoxon's interval,
  * for the sign test the median of the differences and the binomial
- * interval of order statistics; at the given level (or above: ranks give
- * only some levels), with the p value of no change.  Values must be
+ * interval of order statistics, for Student's t the mean and its t
+ * interval; at the given level (or above: ranks give only some levels),
+ * with the p value of no change.  Values must be
  * positive.  0, BM_ERANGE (fewer than two pairs, a value not positive,
  * or too few pairs for the level: out->shift and out->p are still set
  * when n >= 2) or -ENOMEM.
@@ -235,18 +342,22 @@ bm__paired_logratio(const double *a, const double *b, size_t n, double level,
 		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) ||
 		    !isfinite(b[i]))
 			return BM_ERANGE;
-	N = test == BM__PAIRED_SIGN ? n : n * (n + 1) / 2;
+	N = test == BM__PAIRED_SIGNED_RANK ? n * (n + 1) / 2 : n;
 	d = malloc(n * sizeof *d);
-	if (test != BM__PAIRED_SIGN)
+	if (test == BM__PAIRED_SIGNED_RANK)
 		w = malloc(N * sizeof *w);
 	cdf = malloc((N + 1) * sizeof *cdf);
-	if (d == NULL || (test != BM__PAIRED_SIGN && w == NULL) ||
+	if (d == NULL || (test == BM__PAIRED_SIGNED_RANK && w == NULL) ||
 	    cdf == NULL) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		d[i] = log(b[i]) - log(a[i]);
+	if (test == BM__PAIRED_T) {
+		rc = paired_t(d, n, level, out);
+		goto out;
+	}
 	if (test == BM__PAIRED_SIGN) {
 		/* The candidates are the differences themselves. */
 		qsort(d, n, sizeof *d, paired_cmp);

@@ -187,11 +187,18 @@ typedef struct bm__paired {
 } bm__paired;
 /* At most this many pairs, or values in a sample (n(n+1)/2 averages). */
 #define BM__PAIRED_MAX		2000
-/* The tests of paired rounds: Wilcoxon's signed ranks, or signs alone. */
+/*
+ * The tests of paired rounds: Wilcoxon's signed ranks, signs alone, or
+ * Student's t over the mean log ratio (for a few values that are each
+ * already a median of many, where ranks cannot reach a small p).
+ */
 enum bm__paired_test {
 	BM__PAIRED_SIGNED_RANK,
-	BM__PAIRED_SIGN
+	BM__PAIRED_SIGN,
+	BM__PAIRED_T
 };
+/* P(|T| >= t) for Student's t with df degrees of freedom. */
+double bm__student_tail(double t, double df);
 /* Paired rounds a[i], b[i] by test.  0, BM_ERANGE, -ENOMEM. */
 int bm__paired_logratio(const double *a, const double *b, size_t n,
     double level, enum bm__paired_test test, bm__paired *out);

@@ -334,6 +334,7 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	f->noisy = bm__jtrue(rec, "noisy");
 	f->bimodal = bm__jtrue(rec, "bimodal");
 	f->curve = bm__jtrue(suite, "curve");
+	f->burst = bm__jtrue(suite, "burst");
 	s = bm__jstr(rec, "stat");
 	f->served = s != NULL && strcmp(s, "median of visits") == 0;
 	if ((rc = reader_samples(rec, f)) == 0)

@@ -101,6 +101,7 @@ struct bm__fig {
 	int noisy;
 	int bimodal;
 	int curve;
+	int burst;
 	int served;
 	struct bm__fig_mode *modes;
 	size_t nmodes;
@@ -235,6 +236,7 @@ struct bm__judgement {
 	double p;
 	double threshold;
 	int separate;
+	int telling;
 	int significant;
 	int unsteady;
 	int drift;
