@@ -141,42 +141,64 @@ out:
 }
 
 /*
- * Start process p again, after its figure ended and it exited, and wait
- * for it to announce the same figure (sched_newfig goes on with it): a
- * later figure of its tool's, such as lat_ctx's ring after the overhead
- * it takes off, is reached by one visit of each figure before it, each
- * then ended (a figure cannot end before its first visit).  0; 1 when,
- * not a restart line's, it announced another figure instead of exiting
- * (it serves more than the plan said: its figures then count as
- * several, and this one is not started afresh again); -1 when it failed.
+ * Start both arms' processes ps[0] and ps[1] again, after their figures
+ * ended and they exited, and wait for each to announce the same figure
+ * (sched_newfig goes on with it): a later figure of its tool's, such as
+ * lat_ctx's ring after the overhead it takes off, is reached by one
+ * visit of each figure before it, each then ended (a figure cannot end
+ * before its first visit).  The two end, and start, side by side: a
+ * start (exec, setup, the tool's first figure) was most of a
+ * generation's cost.  0; 1 when, not a restart line's, they announced
+ * another figure instead of exiting (the tool serves more than the plan
+ * said: its figures then count as several, and this one is not started
+ * afresh again); -1 when one failed.
  */
 static int
-pair_restart(struct sched *s, struct sched_proc *p)
+pair_restart(struct sched *s, struct sched_proc **ps)
 {
-	struct sched_fig *f = p->cur;
+	struct sched_fig *f[2] = { ps[0]->cur, ps[1]->cur };
+	int i, told[2], other = 0;
 
-	sched_end(s, p);
-	if (!p->restart && p->state == SCHED_P_IDLE && p->cur != f) {
-		if (p->figures < p->cur->seq)
-			p->figures = p->cur->seq;
-		return 1;
-	}
-	if (p->state != SCHED_P_GONE || !WIFEXITED(p->status) ||
-	    WEXITSTATUS(p->status) != 0)
-		return -1;
-	sched_start(s, p);
-	while (p->state == SCHED_P_IDLE && p->cur != f &&
-	    p->cur->seq < f->seq && !s->caught) {
-		if (sched_visit(s, p) != 0)
+	for (i = 0; i < 2; i++)
+		told[i] = sched_end_ask(ps[i]) == 0;
+	for (i = 0; i < 2; i++)
+		if (told[i])
+			(void)sched_wait(s, ps[i], SCHED_P_END, SCHED_EXIT_S);
+	for (i = 0; i < 2; i++)
+		if (!ps[i]->restart && ps[i]->state == SCHED_P_IDLE &&
+		    ps[i]->cur != f[i]) {
+			if (ps[i]->figures < ps[i]->cur->seq)
+				ps[i]->figures = ps[i]->cur->seq;
+			other++;
+		}
+	if (other > 0)
+		return other == 2 ? 1 : -1;
+	for (i = 0; i < 2; i++)
+		if (ps[i]->state != SCHED_P_GONE ||
+		    !WIFEXITED(ps[i]->status) ||
+		    WEXITSTATUS(ps[i]->status) != 0)
 			return -1;
-		sched_end(s, p);
-	}
-	if (p->state != SCHED_P_IDLE || p->cur != f) {
-		if (p->why[0] == '\0')
-			snprintf(p->why, sizeof(p->why), "started again, it "
-			    "did not serve its figure");
-		sched_proc_kill(p, SIGKILL);
-		return -1;
+	for (i = 0; i < 2; i++)
+		told[i] = sched_launch(s, ps[i]) == 0;
+	for (i = 0; i < 2; i++)
+		if (told[i])
+			sched_await_start(s, ps[i]);
+	for (i = 0; i < 2; i++) {
+		struct sched_proc *p = ps[i];
+
+		while (p->state == SCHED_P_IDLE && p->cur != f[i] &&
+		    p->cur->seq < f[i]->seq && !s->caught) {
+			if (sched_visit(s, p) != 0)
+				return -1;
+			sched_end(s, p);
+		}
+		if (p->state != SCHED_P_IDLE || p->cur != f[i]) {
+			if (p->why[0] == '\0')
+				snprintf(p->why, sizeof(p->why), "started "
+				    "again, it did not serve its figure");
+			sched_proc_kill(p, SIGKILL);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -202,7 +224,8 @@ pair_generations(const struct sched *s, const struct sched_fig *f)
  * while no restart has been costed), after SCHED_AB_GEN_MAX or a
  * SCHED_AB_GENS-th of the pairs the budget is expected to give it at
  * the latest (two at least); never with --fresh-every 0, nor for a
- * figure its tool serves before another (pair_generations).
+ * figure its tool serves before another (pair_generations), nor once
+ * the budget is spent (the run's close only completes the least visits).
  */
 static int
 pair_new_generation(const struct sched *s, const struct sched_pair *pr)
@@ -210,7 +233,7 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 	const struct sched_proc *p = pr->fa->p;
 	double want = s->expect / SCHED_AB_GENS;
 
-	if (pr->fa->visits == 0 || !pair_generations(s, pr->fa))
+	if (pr->fa->visits == 0 || !pair_generations(s, pr->fa) || s->closing)
 		return 0;
 	if (p->restart)
 		return 1;
@@ -264,19 +287,18 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	unsigned cl;
 
 	if (regen) {
+		struct sched_proc *ps[2] = { pr->fa->p, pr->fb->p };
+
 		kept = pr->on_gen > 1 ? pr->gen_wall / (pr->on_gen - 1) : 0;
-		switch (pair_restart(s, pr->fa->p)) {
+		switch (pair_restart(s, ps)) {
 		case 0:
 			break;
 		case 1:
 			/* Both arms go on with their next figure; this one ended. */
-			sched_end(s, pr->fb->p);
 			return 0;
 		default:
 			return -1;
 		}
-		if (pair_restart(s, pr->fb->p) != 0)
-			return -1;
 		pr->gens++;
 		pr->gen_cost = sched_now() - t0 - kept;
 		pr->on_gen = 0;

@@ -199,27 +199,44 @@ sched_pin(const struct sched *s, struct sched_proc *p)
 		p->cpus[0] = '\0';
 }
 
-/* Start process p and wait for its first figure (or its end, once). */
-void
-sched_start(struct sched *s, struct sched_proc *p)
+/*
+ * Start process p without waiting for it (sched_await_start does): 0,
+ * or -1 when it could not be started (p is then gone, why said).
+ */
+int
+sched_launch(struct sched *s, struct sched_proc *p)
 {
 	int rc;
 
 	sched_pin(s, p);
 	rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
 	p->starts++;
-
 	if (rc != 0) {
 		snprintf(p->why, sizeof(p->why), "cannot start: %s",
 		    strerror(-rc));
 		p->state = SCHED_P_GONE;
-		return;
+		return -1;
 	}
 	p->started = sched_now();
+	return 0;
+}
+
+/* Wait for launched process p's first figure (or its end, once). */
+void
+sched_await_start(struct sched *s, struct sched_proc *p)
+{
 	if (p->once && p->burst == 0)
 		(void)sched_wait(s, p, SCHED_P_VISIT, 86400);
 	else
 		(void)sched_wait(s, p, SCHED_P_START, SCHED_START_S);
+}
+
+/* Start process p and wait for its first figure (or its end, once). */
+void
+sched_start(struct sched *s, struct sched_proc *p)
+{
+	if (sched_launch(s, p) == 0)
+		sched_await_start(s, p);
 }
 
 /*
@@ -296,17 +313,28 @@ sched_visit(struct sched *s, struct sched_proc *p)
 	return 0;
 }
 
-/* End p's figure; wait for its next figure or its exit. */
-void
-sched_end(struct sched *s, struct sched_proc *p)
+/*
+ * Ask p to end its figure, without waiting (sched_wait from
+ * SCHED_P_END does): 0, or -1 when it could not be told.
+ */
+int
+sched_end_ask(struct sched_proc *p)
 {
 	if (p->cur != NULL)
 		p->cur->done = 1;
 	p->held = 0;
 	if (sched_proc_send(p, "end\n") != 0)
-		return;
+		return -1;
 	p->state = SCHED_P_END;
-	(void)sched_wait(s, p, SCHED_P_END, SCHED_EXIT_S);
+	return 0;
+}
+
+/* End p's figure; wait for its next figure or its exit. */
+void
+sched_end(struct sched *s, struct sched_proc *p)
+{
+	if (sched_end_ask(p) == 0)
+		(void)sched_wait(s, p, SCHED_P_END, SCHED_EXIT_S);
 }
 
 /*
@@ -416,6 +444,49 @@ run_cost(const struct sched *s, void *u)
 		c += f[k]->visits > 0 ? f[k]->wall_ns / 1e9 / f[k]->visits :
 		    0.1;
 	return c;
+}
+
+/* The mean of the n units' costs (run_cost), 0 for none. */
+static double
+run_mean_cost(const struct sched *s, void **units, size_t n)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += run_cost(s, units[i]);
+	return n > 0 ? sum / (double)n : 0;
+}
+
+/*
+ * How many visits unit u gets in a row this sweep: one, or in an A/B as
+ * many as make its time a sweep's mean unit's (at most SCHED_AB_REPS),
+ * so that a cheap figure's pairs do not wait on 256 MB ones: in a suite
+ * A/B at 240 s on a 2-vCPU AMD EPYC guest, one pair a sweep gave
+ * lat_syscall null 12-15 pairs, too few generations to decide +5%.
+ */
+static unsigned
+run_reps(const struct sched *s, void *u, double mean)
+{
+	double c = run_cost(s, u), r;
+
+	if (s->o.a == NULL || !(c > 0) || !(mean > c))
+		return 1;
+	r = floor(mean / c);
+	return r >= SCHED_AB_REPS ? SCHED_AB_REPS : (unsigned)r;
+}
+
+/* Whether unit u may be visited no more (ended, or A/B settled). */
+static int
+run_unit_over(const struct sched *s, void *u)
+{
+	const struct sched_pair *pr = u;
+
+	if (s->o.a == NULL)
+		return ((const struct sched_proc *)u)->state != SCHED_P_IDLE ||
+		    ((const struct sched_proc *)u)->cur == NULL ||
+		    ((const struct sched_proc *)u)->cur->done;
+	return pr->settled || pr->fa->done || pr->fb->done;
 }
 
 /* Whether unit u's figure has fewer than SCHED_MIN_VISITS visits. */
@@ -553,6 +624,7 @@ run_close(struct sched *s)
 
 	if (units == NULL)
 		return;
+	s->closing = 1;
 	while (any && !s->caught) {
 		any = 0;
 		n = run_units(s, units);
@@ -637,24 +709,32 @@ sched_run(struct sched *s)
 			sched_start(s, &s->procs[i]);
 	while (!s->caught) {
 		int any = 0;
+		double mean;
+		unsigned k, reps;
 
 		n = run_units(s, units);
 		run_shuffle(units, n);
+		mean = run_mean_cost(s, units, n);
 		sweep0 = sched_now();
 		for (i = 0; i < n && !s->caught; i++) {
-			/*
-			 * A figure short of its least visits is visited
-			 * whatever the time; the others while the budget, less
-			 * what the tools run once and the end's least visits
-			 * will take, allows.
-			 */
-			if (!run_short(s, units[i]) && sched_now() +
-			    run_cost(s, units[i]) > deadline -
-			    run_once_reserve(s) - run_close_reserve(s))
-				continue;
-			(void)run_visit_unit(s, units[i], expect);
-			any = 1;
-			sched_progress(s, 0);
+			reps = run_reps(s, units[i], mean);
+			for (k = 0; k < reps && !s->caught; k++) {
+				/*
+				 * A figure short of its least visits is
+				 * visited whatever the time; the others while
+				 * the budget, less what the tools run once and
+				 * the end's least visits will take, allows.
+				 */
+				if (!run_short(s, units[i]) && sched_now() +
+				    run_cost(s, units[i]) > deadline -
+				    run_once_reserve(s) - run_close_reserve(s))
+					break;
+				(void)run_visit_unit(s, units[i], expect);
+				any = 1;
+				sched_progress(s, 0);
+				if (run_unit_over(s, units[i]))
+					break;
+			}
 		}
 		if (!run_once_next(s) && !any)
 			break;

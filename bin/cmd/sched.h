@@ -55,6 +55,8 @@
 #define SCHED_AB_GENS 20
 /* The fewest clusters (generations, or sets of workers) an A/B judges. */
 #define SCHED_MIN_CLUSTERS 6
+/* At most this many pairs of a cheap figure in a row in a sweep. */
+#define SCHED_AB_REPS 4
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
@@ -229,6 +231,7 @@ struct sched {
 	double once_s;		/* the time the processes run once took */
 	unsigned once_ran;
 	unsigned releases;	/* figures' workers let go for memory */
+	int closing;		/* after the budget: no new generation */
 	int cpu[64];		/* A/B: the CPUs its arms are pinned on, */
 	unsigned ncpu;		/* 0: not pinned */
 };
@@ -240,8 +243,11 @@ void sched_vsay(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 int sched_run(struct sched *s);
 void sched_start(struct sched *s, struct sched_proc *p);
+int sched_launch(struct sched *s, struct sched_proc *p);
+void sched_await_start(struct sched *s, struct sched_proc *p);
 int sched_visit(struct sched *s, struct sched_proc *p);
 void sched_end(struct sched *s, struct sched_proc *p);
+int sched_end_ask(struct sched_proc *p);
 void sched_pin_init(struct sched *s);
 /* sched-mem.c: the figures' memory kept within --memory. */
 double sched_mem_available_kb(void);

@@ -6,7 +6,7 @@
 # times: tests/bench/ab-shim.c).
 #
 # Usage: scripts/bench/bench-sched.sh [--pairs N] [--iters K] [--budget S]
-#                               [--stress] BUILDDIR
+#                               [--stress] [--no-suite] BUILDDIR
 #
 # Prints one line a suite run ("measuring: ..." from benchmp-run's
 # summary, its wall time), then for each of N A/A and N A/B suite pairs
@@ -14,22 +14,25 @@
 # its wall time and verdict counts, the verdict of lat_syscall null and
 # the figures called worse.  K is the shim's chain length for B (default
 # 18, about +5% on a 2-vCPU AMD EPYC KVM guest).  With --stress,
-# stress-ng --cpu 1 runs beside everything.  Part of make bench.
+# stress-ng --cpu 1 runs beside everything; --no-suite leaves the suite
+# run out.  Part of make bench.
 set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-sched.sh [--pairs N] [--iters K] [--budget S] [--stress] BUILDDIR"
+usage="usage: bench-sched.sh [--pairs N] [--iters K] [--budget S] [--stress] [--no-suite] BUILDDIR"
 pairs=2
 iters=18
 budget=180
 stress=0
+suite=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) pairs=${2:?$usage}; shift 2 ;;
 	--iters) iters=${2:?$usage}; shift 2 ;;
 	--budget) budget=${2:?$usage}; shift 2 ;;
 	--stress) stress=1; shift ;;
+	--no-suite) suite=0; shift ;;
 	-*) echo "bench-sched.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -58,10 +61,12 @@ fi
 run="$top/scripts/benchmp-run --build $build --results $tmp/results --no-check"
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(date -u +%Y-%m-%d)$([ "$stress" = 1 ] && echo ', beside stress-ng --cpu 1')"
-t0=$(date +%s)
-# shellcheck disable=SC2086 # $run is words
-$run >"$tmp/suite.out" 2>"$tmp/suite.err" || echo "suite: exit $?"
-echo "suite: $(grep -m 1 '^measuring:' "$tmp/suite.out"), wall $(($(date +%s) - t0)) s"
+if [ "$suite" = 1 ]; then
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # $run is words
+	$run >"$tmp/suite.out" 2>"$tmp/suite.err" || echo "suite: exit $?"
+	echo "suite: $(grep -m 1 '^measuring:' "$tmp/suite.out"), wall $(($(date +%s) - t0)) s"
+fi
 
 a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
 i=1
