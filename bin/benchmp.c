@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare, check, summary and report in C, the others run beside it. */
+/* benchmp.c: one command for the harness: compare, check, summary, report and spread in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include "cmd/check.h"
 #include "cmd/compare.h"
 #include "cmd/report.h"
+#include "cmd/spread.h"
 #include "cmd/summary.h"
 
 #define BENCHMP_NAME	"benchmp"
@@ -41,6 +42,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	{ "summary", NULL, "the summary table of a results file",
 	    summary_main, summary_usage },
 	BENCHMP_PROGRAM("repeat", "run the suite K times, the spread"),
+	{ "spread", NULL, "how runs' figures spread from run to run",
+	    spread_main, spread_usage },
 	{ "report", NULL, "the HTML report of a run", report_main,
 	    report_usage },
 	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
@@ -64,9 +67,9 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare, check, summary and report runs its "
-	    "program (benchmp-NAME),\nfound beside %s first, then on PATH.  "
-	    "Exit status: the subcommand's; 2 on\na usage error.\n",
+	fprintf(f, "\nEach but compare, check, summary, report and spread runs "
+	    "its program\n(benchmp-NAME), found beside %s first, then on "
+	    "PATH.  Exit status: the\nsubcommand's; 2 on a usage error.\n",
 	    BENCHMP_NAME);
 }
 

@@ -161,69 +161,6 @@ bm_need_jq() {
 	esac
 }
 
-# The jq definitions of a figure's identity, to put before a jq program:
-# benchmp-repeat pairs the runs' figures as benchmp-compare does.  human: a
-# size as 64k, 1m or 2g; private: a path in a private directory a tool or
-# benchmp-run made (mkdtemp names it benchmp-NAME.XXXXXX), which differs
-# from run to run and is not an input, as <tmp>/...; params: the record's
-# parameters so; key: tool, case, params, metric, parallel and
-# placement, the key of benchmp compare (lib/verdict/reader.c): the records of one
-# case in two metrics (stream's ns and MB/s) are two figures.
-# shellcheck disable=SC2016 # (jq's program: its $names are jq's)
-bm_jq_key='
-	def human: if type != "number" then tostring
-	    elif . >= 1073741824 and . % 1073741824 == 0 then
-	      "\(. / 1073741824)g"
-	    elif . >= 1048576 and . % 1048576 == 0 then "\(. / 1048576)m"
-	    elif . >= 1024 and . % 1024 == 0 then "\(. / 1024)k"
-	    else tostring end;
-	def private: if type == "string" then
-	    sub("^.*/benchmp-[A-Za-z0-9_-]+\\.[A-Za-z0-9]{6}/"; "<tmp>/")
-	    else . end;
-	def params: (.params // {}) | map_values(private);
-	def key: [.tool, .case, params, .metric, .parallel, .placement] | tojson;
-'
-
-# The jq definitions of the figure a user is shown and its flags, to put
-# before a jq program: benchmp-repeat asks whether a figure that moved
-# was flagged, by the rules benchmp summary shows figures and flags with
-# (bin/cmd/summary-row.c).  The field that repeats: a
-# record with a robust figure (the best process, see benchmp(3)) shows
-# it, its interval and its flags (noisy when wide, disturbed); one
-# without shows its median.  flags: the words of the summary's note
-# (invalid, noisy, disturbed, bimodal, disagree, contradicts, bound,
-# budget), of a record already passed through shown.
-# shellcheck disable=SC2016 # (jq's program: its $names are jq's)
-bm_jq_shown='
-	# A figure: a finite number (jq reads NaN as null and Infinity or
-	# 1e999 as the largest double, which no figure is).
-	def fin: type == "number" and (isnan | not) and
-	    fabs < 1.7976931348623157e308;
-	def contra: [(.contradicts | arrays // [])[] | objects];
-	def robust: (.robust | type) == "object" and (.robust.value | fin);
-	# A record shows one figure: its value.  A record written before
-	# the value was the best process shows its robust figure the same
-	# way (its interval then covers "best", not a next run).
-	def shown: (if robust and .stat != "best process" then
-	      . + {value: .robust.value, ci_lo: .robust.ci_lo,
-	      ci_hi: .robust.ci_hi, ci_level: "best",
-	      noisy: (.robust.causes | arrays // [] |
-	        (index(["wide"]) != null) or (index(["few"]) != null)),
-	      disturbed: (.robust.causes | arrays // [] |
-	        index(["disturbed"]) != null)}
-	    else . end);
-	def flags: [if .value | fin then empty else "invalid" end,
-	    if .noisy == true then "noisy" else empty end,
-	    if .disturbed == true then "disturbed" else empty end,
-	    if .bimodal == true and (robust | not) then "bimodal"
-	    else empty end,
-	    if .disagree == true then "disagree" else empty end,
-	    if (contra | length) > 0 then "contradicts" else empty end,
-	    if (.interference | objects | .bound_hit) == true then "bound"
-	    else empty end,
-	    if .budget_hit == true then "budget" else empty end];
-'
-
 # bm_find_tool NAME: set bm_tool to the benchmp tool NAME built beside this
 # script (bin/ of a build or of an installed copy) or in the build of the
 # source tree it is in (build/bin, or bin/ of a tree configured in place);
@@ -238,23 +175,35 @@ bm_find_tool() {
 	return 1
 }
 
-# bm_stats ARG...: run benchmp-stats with ARGs: every median, percentile
-# and interval a script shows is the library's, computed there, never in
-# awk or jq.  It is taken from bm_bin when a script set that, else found
-# as bm_find_tool finds a tool, else on PATH; exit 1 when there is none.
-bm_stats() {
-	if [ -z "${bm_stats_tool:-}" ]; then
-		if [ -n "${bm_bin:-}" ] && [ -x "$bm_bin/benchmp-stats" ]; then
-			bm_stats_tool=$bm_bin/benchmp-stats
-		elif bm_find_tool benchmp-stats; then
-			bm_stats_tool=$bm_tool
-		elif bm_stats_tool=$(command -v benchmp-stats); then
-			:
-		else
-			die "benchmp-stats not found: it computes the statistics"
-		fi
+# bm_locate NAME: print where the program NAME of this build is: in bm_bin
+# when a script set that, else where bm_find_tool finds a tool, else on
+# PATH; 1 when there is none.
+bm_locate() {
+	if [ -n "${bm_bin:-}" ] && [ -x "$bm_bin/$1" ]; then
+		echo "$bm_bin/$1"
+	elif bm_find_tool "$1"; then
+		echo "$bm_tool"
+	else
+		command -v "$1"
 	fi
+}
+
+# bm_stats ARG...: run benchmp-stats with ARGs (found by bm_locate): every
+# median, percentile and interval a script shows is the library's,
+# computed there, never in awk or jq; exit 1 when there is none.
+bm_stats() {
+	[ -n "${bm_stats_tool:-}" ] || bm_stats_tool=$(bm_locate benchmp-stats) ||
+		die "benchmp-stats not found: it computes the statistics"
 	"$bm_stats_tool" "$@"
+}
+
+# bm_benchmp ARG...: run benchmp with ARGs (found by bm_locate): the
+# run-to-run spread of runs and its verdicts are benchmp spread's, never
+# a script's; exit 1 when there is none.
+bm_benchmp() {
+	[ -n "${bm_benchmp_tool:-}" ] || bm_benchmp_tool=$(bm_locate benchmp) ||
+		die "benchmp not found (built beside this script, or on PATH): it judges the runs"
+	"$bm_benchmp_tool" "$@"
 }
 
 # bm_programs DIR TOOL: set bm_bin to the directory of the programs in DIR.

@@ -29,7 +29,7 @@ gate() {
 # The command: help lists every subcommand, -V the version, a wrong one is 2.
 run "$bm" --help
 [ "$rc" -eq 0 ] || fail "--help exited $rc"
-for s in run compare ab sched stats check summary repeat report plot \
+for s in run compare ab sched stats check summary repeat spread report plot \
     scaling import-lmbench vs-lmbench; do
 	grep -q "^  $s " "$tmp/out" || fail "--help does not list $s"
 done

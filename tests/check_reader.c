@@ -1,4 +1,4 @@
-/* check_reader.c: the tests of stored records read back (lib/verdict/jparse.c, lib/verdict/reader.c). */
+/* check_reader.c: the tests of stored records read back (lib/verdict/jparse.c, lib/verdict/reader*.c). */
 #include "config.h"
 
 #include <check.h>
@@ -241,6 +241,41 @@ START_TEST(test_slurp)
 }
 END_TEST
 
+/* The figure of a record's JSON text into f. */
+static void
+figure_of(const char *s, struct bm__fig *f)
+{
+	struct bm__jval *v;
+
+	ck_assert_int_eq(bm__jparse(s, strlen(s), &v, NULL, NULL), 0);
+	ck_assert_int_eq(bm__reader_figure(v, f), 0);
+	bm__jval_free(v);
+}
+
+/* A figure added again takes the place of the first, with its own value; a new one goes last. */
+START_TEST(test_add)
+{
+	struct bm__figset set;
+	struct bm__fig f;
+	size_t at = 99;
+
+	memset(&set, 0, sizeof set);
+	figure_of("{\"tool\":\"a\",\"value\":1}", &f);
+	ck_assert_int_eq(bm__reader_add(&set, &f, &at), 0);
+	ck_assert_uint_eq(at, 0);
+	figure_of("{\"tool\":\"b\",\"value\":2}", &f);
+	ck_assert_int_eq(bm__reader_add(&set, &f, &at), 0);
+	ck_assert_uint_eq(at, 1);
+	figure_of("{\"tool\":\"a\",\"value\":3}", &f);
+	ck_assert_int_eq(bm__reader_add(&set, &f, &at), 0);
+	ck_assert_uint_eq(at, 0);
+	ck_assert_uint_eq(set.n, 2);
+	ck_assert(set.fig[0].value == 3 && set.fig[1].value == 2);
+	ck_assert_str_eq(set.fig[0].name, "a");
+	bm__reader_free(&set);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 reader_suite(void)
@@ -255,6 +290,7 @@ reader_suite(void)
 	tcase_add_test(tc, test_bad_lines);
 	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_slurp);
+	tcase_add_test(tc, test_add);
 	suite_add_tcase(s, tc);
 	return s;
 }

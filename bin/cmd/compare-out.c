@@ -195,6 +195,22 @@ compare_json_row(struct bm__json *b, const struct compare_row *r)
 	bm__json_printf(b, "}");
 }
 
+/* Write the JSON text b built to out, and free it; 0, or -1 with errno (its own error first). */
+int
+compare_out_flush(struct bm__json *b, FILE *out)
+{
+	int rc;
+
+	if (b->err != 0) {
+		free(b->s);
+		errno = -b->err;
+		return -1;
+	}
+	rc = fwrite(b->s, 1, b->len, out) == b->len ? 0 : -1;
+	free(b->s);
+	return rc;
+}
+
 /* Write the report as JSON. */
 int
 compare_out_json(const struct compare *c, FILE *out)
@@ -202,7 +218,6 @@ compare_out_json(const struct compare *c, FILE *out)
 	static const char *const corr[] = { "bh", "holm", "none" };
 	struct bm__json b;
 	size_t i, k = 0;
-	int rc;
 
 	memset(&b, 0, sizeof b);
 	bm__json_printf(&b, "{\"baseline\":");
@@ -227,14 +242,7 @@ compare_out_json(const struct compare *c, FILE *out)
 		compare_json_row(&b, &c->row[i]);
 	}
 	bm__json_printf(&b, "]}\n");
-	if (b.err != 0) {
-		free(b.s);
-		errno = -b.err;
-		return -1;
-	}
-	rc = fwrite(b.s, 1, b.len, out) == b.len ? 0 : -1;
-	free(b.s);
-	return rc;
+	return compare_out_flush(&b, out);
 }
 
 /* Write s to f escaped for XML text or attributes (control bytes dropped). */

@@ -89,6 +89,8 @@ void compare_machine_json(const struct compare *c, struct bm__json *b);
 void compare_machine_free(struct compare *c);
 /* Write the text report (or --tsv rows) to out; 0 or -1 on a write error. */
 int compare_out_text(const struct compare *c, FILE *out);
+/* Write the JSON text b built to out, and free it; 0, or -1 with errno. */
+int compare_out_flush(struct bm__json *b, FILE *out);
 /* Write the report as JSON to out; 0 or -1. */
 int compare_out_json(const struct compare *c, FILE *out);
 /* Write JUnit XML (one testcase a figure) to path; 0 or -1 with errno. */

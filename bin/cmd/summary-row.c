@@ -167,6 +167,18 @@ row_modes(const struct bm__jval *rec, struct summary_row *r)
 	return b.err;
 }
 
+/* How many contradictions with the machine rec holds (the objects of its "contradicts"). */
+static size_t
+row_ncontra(const struct bm__jval *rec)
+{
+	const struct bm__jval *a = bm__jget(rec, "contradicts");
+	size_t i, n = 0;
+
+	for (i = 0; a != NULL && a->type == BM__J_ARRAY && i < a->n; i++)
+		n += a->item[i].type == BM__J_OBJECT;
+	return n;
+}
+
 /*
  * The figure and flags of rec into r.  A record shows its value; one
  * written before its value was its robust figure (the best process, see
@@ -174,8 +186,8 @@ row_modes(const struct bm__jval *rec, struct summary_row *r)
  * a coverage) and its own flags (noisy when wide or of few processes,
  * disturbed).
  */
-static void
-row_figure(const struct bm__jval *rec, struct summary_row *r)
+void
+summary_row_figure(const struct bm__jval *rec, struct summary_row *r)
 {
 	const struct bm__jval *rb = bm__jget(rec, "robust");
 	const struct bm__jval *intf = bm__jget(rec, "interference");
@@ -187,6 +199,7 @@ row_figure(const struct bm__jval *rec, struct summary_row *r)
 	const struct bm__jval *from = shown ? rb : rec;
 	int noisy, disturbed, bimodal;
 
+	r->robust = robust;
 	r->value = bm__jnum(from, "value");
 	r->lo = bm__jnum(from, "ci_lo");
 	r->hi = bm__jnum(from, "ci_hi");
@@ -207,7 +220,7 @@ row_figure(const struct bm__jval *rec, struct summary_row *r)
 	    (unsigned)disturbed << SUMMARY_DISTURBED |
 	    (unsigned)bimodal << SUMMARY_BIMODAL |
 	    (unsigned)bm__jtrue(rec, "disagree") << SUMMARY_DISAGREE |
-	    (unsigned)(r->ncontra > 0) << SUMMARY_CONTRADICTS |
+	    (unsigned)(row_ncontra(rec) > 0) << SUMMARY_CONTRADICTS |
 	    (unsigned)bm__jtrue(intf, "bound_hit") << SUMMARY_BOUND |
 	    (unsigned)bm__jtrue(rec, "budget_hit") << SUMMARY_BUDGET;
 	r->slow = bm__jtrue(intf, "accounted") &&
@@ -318,7 +331,7 @@ row_add(struct summary *s, const struct bm__jval *rec, size_t line,
 		rc = r.group == NULL || r.label == NULL || r.unit == NULL ||
 		    row_contra(rec, &r) != 0 || row_modes(rec, &r) != 0 ?
 		    -ENOMEM : 0;
-		row_figure(rec, &r);
+		summary_row_figure(rec, &r);
 		if (rc == 0)
 			rc = row_keep(s, &r);
 		if (rc != 0)
@@ -338,6 +351,17 @@ summary_row_add(void *arg, struct bm__jval *rec, size_t line, char *why,
 
 	bm__jval_free(rec);
 	return rc;
+}
+
+/* How many of the summary's figures are flagged. */
+size_t
+summary_row_flagged(const struct summary *s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nrow; i++)
+		n += s->row[i].flags != 0;
+	return n;
 }
 
 /* Free what the summary holds. */

@@ -135,14 +135,12 @@ static void
 table_flagged(const struct summary *s, FILE *out)
 {
 	size_t count[SUMMARY_NFLAGS] = { 0 }, order[SUMMARY_NFLAGS];
-	size_t i, k, nflagged = 0, nseen = 0;
+	size_t i, k, nflagged = summary_row_flagged(s), nseen = 0;
 
-	for (i = 0; i < s->nrow; i++) {
-		nflagged += s->row[i].flags != 0;
+	for (i = 0; i < s->nrow; i++)
 		for (k = 0; k < SUMMARY_NFLAGS; k++)
 			if (s->row[i].flags & 1u << k && count[k]++ == 0)
 				order[nseen++] = k;
-	}
 	fprintf(out, "flagged: %zu of %zu (%.0f%%)", nflagged, s->nrow,
 	    floor(100.0 * (double)nflagged / (double)s->nrow + 0.5));
 	for (k = 0; k < nseen; k++)

@@ -47,6 +47,7 @@ struct summary_row {
 	int best;		/* a robust figure's interval: "best" */
 	double cv;
 	double parallel;
+	int robust;		/* the record has a robust figure */
 	unsigned flags;		/* 1u << enum summary_flag */
 	int slow;		/* intervals judged disturbed */
 	size_t nmodes;
@@ -94,6 +95,10 @@ void summary_usage(FILE *f, const char *prog);
 /* summary-row.c: add one record (a bm__reader_each); 0, or -ENOMEM or BM_EPARSE with why. */
 int summary_row_add(void *arg, struct bm__jval *rec, size_t line, char *why,
     size_t whysize);
+/* The figure rec shows (its robust figure where it has one) and its flags, into r. */
+void summary_row_figure(const struct bm__jval *rec, struct summary_row *r);
+/* How many of the summary's figures are flagged. */
+size_t summary_row_flagged(const struct summary *s);
 /* Free what the summary holds. */
 void summary_row_free_all(struct summary *s);
 

@@ -9,9 +9,9 @@
 #include "internal.h"
 #include "verdict.h"
 
-/* Add f to set; a figure already there is replaced (the last record counts). */
-static int
-reader_file_add(struct bm__figset *set, struct bm__fig *f)
+/* Add f to set, in place of its key's figure if there is one (the last record counts); its place in *at. */
+int
+bm__reader_add(struct bm__figset *set, struct bm__fig *f, size_t *at)
 {
 	struct bm__fig *grown;
 	size_t i;
@@ -20,11 +20,13 @@ reader_file_add(struct bm__figset *set, struct bm__fig *f)
 		if (strcmp(set->fig[i].key, f->key) == 0) {
 			bm__reader_fig_free(&set->fig[i]);
 			set->fig[i] = *f;
+			*at = i;
 			return 0;
 		}
 	if ((grown = realloc(set->fig, (set->n + 1) * sizeof *grown)) == NULL)
 		return -ENOMEM;
 	set->fig = grown;
+	*at = set->n;
 	set->fig[set->n++] = *f;
 	return 0;
 }
@@ -36,6 +38,7 @@ reader_file_figure(void *arg, struct bm__jval *rec, size_t line, char *why,
 {
 	struct bm__figset *set = arg;
 	struct bm__fig f;
+	size_t at;
 	int rc = bm__reader_figure(rec, &f);
 
 	bm__jval_free(rec);
@@ -44,7 +47,7 @@ reader_file_figure(void *arg, struct bm__jval *rec, size_t line, char *why,
 		return rc;
 	}
 	f.line = line;
-	if ((rc = reader_file_add(set, &f)) != 0) {
+	if ((rc = bm__reader_add(set, &f, &at)) != 0) {
 		bm__reader_fig_free(&f);
 		snprintf(why, whysize, "line %zu: out of memory", line);
 	}

@@ -182,6 +182,13 @@ int bm__reader_records(const char *path, bm__reader_each each, void *arg,
 /* Read records from a buffer, as bm__reader_file does its file. */
 int bm__reader_buf(const char *buf, size_t len, struct bm__figset *set,
     char *why, size_t whysize);
+/*
+ * Add f (taken over: the set frees it) to set, in place of the figure of
+ * its key where there is one (the last record of a figure counts; its
+ * first keeps the place); its place in *at.  0 or -ENOMEM (f is then the
+ * caller's).
+ */
+int bm__reader_add(struct bm__figset *set, struct bm__fig *f, size_t *at);
 /* Free a set's figures. */
 void bm__reader_free(struct bm__figset *set);
 /* The figure of set with key, or NULL. */
