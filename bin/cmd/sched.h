@@ -48,9 +48,8 @@
 #define SCHED_AB_GEN_MAX 50
 /*
  * And no later than leaves a figure this many generations of the pairs
- * it can expect in the budget: a suite's A/B gives each about 30, and
- * over its 82 figures Benjamini-Hochberg lets a change through at p
- * under 0.0006, which the signed ranks of 11 generations cannot give.
+ * it can expect in the budget (two pairs a generation at the least): a
+ * suite's A/B at 240 s gives a cheap figure about 15 pairs.
  */
 #define SCHED_AB_GENS 20
 /* The fewest clusters (generations, or sets of workers) an A/B judges. */

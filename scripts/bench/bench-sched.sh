@@ -13,7 +13,7 @@
 # (default 2 each, interleaved; --budget S seconds each, default 180)
 # its wall time and verdict counts, the verdict of lat_syscall null and
 # the figures called worse.  K is the shim's chain length for B (default
-# 18, about +5% on a 2-vCPU AMD EPYC KVM guest).  With --stress,
+# 18; 14 gave +6-8% on a 2-vCPU AMD EPYC KVM guest, 2026-11-29).  With --stress,
 # stress-ng --cpu 1 runs beside everything; --no-suite leaves the suite
 # run out.  Part of make bench.
 set -eu
