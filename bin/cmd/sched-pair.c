@@ -96,11 +96,12 @@ pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
 /*
  * Pair pr's interval at level, from its clusters: each cluster's median
  * log(B/A) is one value of Student's t over them, so that what its pairs
- * share counts once.  A cluster's median of many pairs is near normal,
- * and there are few clusters: a rank test over k of them cannot give a
- * p under 2 / 2^k, which the correction over a suite's figures never
- * lets through below 12 (an A/B of 85 figures at 240 s on a 2-vCPU AMD
- * EPYC guest gave about 9 a figure).  0, or -1 with fewer than
+ * share counts once.  A cluster's median is near normal (what its pairs
+ * share and the host's phases add up), and there are few clusters: a
+ * rank test over k of them cannot give a p under 2 / 2^k, which the
+ * correction over a suite's figures never lets through below 12 (an A/B
+ * of 87 figures at 240 s on a 2-vCPU AMD EPYC guest gave a cheap figure
+ * 6-9).  0, or -1 with fewer than
  * SCHED_MIN_CLUSTERS clusters (or no memory).
  */
 int
