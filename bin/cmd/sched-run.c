@@ -476,16 +476,17 @@ run_reps(const struct sched *s, void *u, double mean)
 	return r >= SCHED_AB_REPS ? SCHED_AB_REPS : (unsigned)r;
 }
 
-/* Whether unit u may be visited no more (ended, or A/B settled). */
+/*
+ * Whether unit u gets no more visits in a row: outside an A/B always
+ * (run_reps gives one), in an A/B once its pair settled or ended.
+ */
 static int
 run_unit_over(const struct sched *s, void *u)
 {
 	const struct sched_pair *pr = u;
 
 	if (s->o.a == NULL)
-		return ((const struct sched_proc *)u)->state != SCHED_P_IDLE ||
-		    ((const struct sched_proc *)u)->cur == NULL ||
-		    ((const struct sched_proc *)u)->cur->done;
+		return 1;
 	return pr->settled || pr->fa->done || pr->fb->done;
 }
 
