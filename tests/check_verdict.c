@@ -72,6 +72,8 @@ static const struct {
 	{ "better-ranks", BM__V_BETTER },
 	{ "same-ranks", BM__V_SAME },		/* the interval inside +-5% */
 	{ "small-change", BM__V_SAME },		/* significant, under 5% */
+	/* Significant and under 5%, but its interval reaches past 5%. */
+	{ "small-wide", BM__V_UNDECIDED },
 	{ "undecided-ranks", BM__V_UNDECIDED },	/* too wide for 5% */
 	{ "changed-none", BM__V_CHANGED },	/* better none: not judged */
 	{ "same-none", BM__V_SAME },
@@ -188,6 +190,32 @@ START_TEST(test_correction)
 END_TEST
 
 /* Units of one kind convert, of different kinds refuse. */
+/* An A/B's interval of log(B/A): the one rule of benchmp ab and sched. */
+START_TEST(test_paired_rule)
+{
+	double b = log1p(0.05);
+
+	/* Inside +-5%: same, whatever the estimate. */
+	ck_assert_int_eq(bm__verdict_paired(-b / 2, b / 2, 0.01, 0.05,
+	    BM__BETTER_LOWER), BM__V_SAME);
+	/* Clear of 1 and past 5%: worse where lower is better, else better. */
+	ck_assert_int_eq(bm__verdict_paired(0.06, 0.12, 0.09, 0.05,
+	    BM__BETTER_LOWER), BM__V_WORSE);
+	ck_assert_int_eq(bm__verdict_paired(0.06, 0.12, 0.09, 0.05,
+	    BM__BETTER_HIGHER), BM__V_BETTER);
+	ck_assert_int_eq(bm__verdict_paired(-0.12, -0.06, -0.09, 0.05,
+	    BM__BETTER_LOWER), BM__V_BETTER);
+	ck_assert_int_eq(bm__verdict_paired(0.06, 0.12, 0.09, 0.05,
+	    BM__BETTER_NONE), BM__V_CHANGED);
+	/* Clear of 1 but under 5%, reaching past it: undecided. */
+	ck_assert_int_eq(bm__verdict_paired(0.01, 0.07, 0.03, 0.05,
+	    BM__BETTER_LOWER), BM__V_UNDECIDED);
+	/* Across 1 and past 5%: undecided. */
+	ck_assert_int_eq(bm__verdict_paired(-0.02, 0.2, 0.09, 0.05,
+	    BM__BETTER_LOWER), BM__V_UNDECIDED);
+}
+END_TEST
+
 START_TEST(test_units)
 {
 	double f;
@@ -221,6 +249,7 @@ verdict_suite(void)
 	tcase_add_test(tc, test_worse_interval);
 	tcase_add_test(tc, test_undecided_need);
 	tcase_add_test(tc, test_correction);
+	tcase_add_test(tc, test_paired_rule);
 	tcase_add_test(tc, test_units);
 	suite_add_tcase(s, tc);
 	return s;

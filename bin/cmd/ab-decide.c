@@ -21,29 +21,17 @@
 /* Benjamini-Hochberg's false discovery rate at the end of the budget. */
 #define DECIDE_FDR		0.05
 
-/*
- * The verdict on figure f from its interval at a look: worse or better
- * (changed, for a figure with no better direction) when the interval
- * leaves no change out and the estimate is past the threshold, same when
- * the interval lies within +-threshold, else none.
- */
+/* The verdict on figure f from its interval at a look (bm__verdict_paired). */
 static enum ab_verdict
 decide_verdict(const struct ab_figure *f, const bm__paired *st)
 {
-	double band = log1p(f->threshold);
-	int up;
+	static const enum bm__better better[] = {
+		[AB_LOWER] = BM__BETTER_LOWER, [AB_HIGHER] = BM__BETTER_HIGHER,
+		[AB_NONE] = BM__BETTER_NONE
+	};
 
-	if (st->lo >= -band && st->hi <= band)
-		return AB_SAME;
-	if ((st->lo > 0 || st->hi < 0) && fabs(st->shift) >= band) {
-		/* memsize, line, tlb: a change, neither worse nor better. */
-		if (f->better == AB_NONE)
-			return AB_CHANGED;
-		up = st->shift > 0;
-		/* A larger value is worse where lower is better. */
-		return up == (f->better == AB_LOWER) ? AB_WORSE : AB_BETTER;
-	}
-	return AB_UNDECIDED;
+	return ab_verdict_of(bm__verdict_paired(st->lo, st->hi, st->shift,
+	    f->threshold, better[f->better]));
 }
 
 /* Look at every figure not settled yet after a round: settle what is clear. */

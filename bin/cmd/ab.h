@@ -126,6 +126,24 @@ int ab_unit_factor(const char *from, const char *to, double *factor);
 
 enum ab_verdict { AB_UNDECIDED, AB_SAME, AB_WORSE, AB_BETTER, AB_CHANGED };
 
+/* The A/B verdict of a verdict of the library's (bm__verdict_paired). */
+static inline enum ab_verdict
+ab_verdict_of(enum bm__verdict v)
+{
+	switch (v) {
+	case BM__V_SAME:
+		return AB_SAME;
+	case BM__V_WORSE:
+		return AB_WORSE;
+	case BM__V_BETTER:
+		return AB_BETTER;
+	case BM__V_CHANGED:
+		return AB_CHANGED;
+	default:
+		return AB_UNDECIDED;
+	}
+}
+
 /* One figure: its identity, its paired values, its verdict. */
 struct ab_figure {
 	size_t cmd;

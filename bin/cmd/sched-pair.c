@@ -46,22 +46,12 @@ sched_pair_of(struct sched *s, struct sched_fig *f)
 	return pr;
 }
 
-/*
- * The verdict from an interval of log(B/A): worse or better when it
- * leaves no change out and the estimate is past the threshold, same when
- * it lies within +-threshold, else undecided.  Times per operation:
- * lower is better for every served figure.
- */
+/* The verdict from an interval of log(B/A): lower is better for every served figure. */
 static enum ab_verdict
 pair_verdict(const bm__paired *st, double threshold)
 {
-	double band = log1p(threshold);
-
-	if (st->lo >= -band && st->hi <= band)
-		return AB_SAME;
-	if ((st->lo > 0 || st->hi < 0) && fabs(st->shift) >= band)
-		return st->shift > 0 ? AB_WORSE : AB_BETTER;
-	return AB_UNDECIDED;
+	return ab_verdict_of(bm__verdict_paired(st->lo, st->hi, st->shift,
+	    threshold, BM__BETTER_LOWER));
 }
 
 /* Append one pair of visit medians in cluster cl; 0 or -1 on no memory. */

@@ -32,8 +32,9 @@
  *    dozens across one run or a few in a row, which share that run's
  *    stretch of the host's phases;
  *  - a significant change beyond the threshold is worse or better; an
- *    interval of B/A inside +-threshold is same, as is a significant
- *    change smaller than it; anything else is undecided, with how many
+ *    interval of B/A inside +-threshold is same (a significant change
+ *    smaller than it too, when its interval stays inside); anything
+ *    else is undecided, with how many
  *    times the processes would narrow the interval enough (the width of
  *    a rank interval falls as one over the square root of the count); a
  *    figure without any interval is same within the threshold;
@@ -351,9 +352,13 @@ verdict_rule(struct bm__judgement *j)
 		    BM__V_WORSE;
 		return;
 	}
-	/* Without an interval, a change within the threshold is same. */
-	if (j->significant || (has_iv && L >= -band && H <= band) ||
-	    (!has_iv && e <= band)) {
+	/*
+	 * Same needs the interval inside the band, significant or not: a
+	 * significant change under the threshold whose interval reaches past
+	 * it may be the threshold's size.  Without an interval, a change
+	 * within the threshold is same.
+	 */
+	if ((has_iv && L >= -band && H <= band) || (!has_iv && e <= band)) {
 		j->verdict = BM__V_SAME;
 		return;
 	}
@@ -395,6 +400,24 @@ verdict_rule(struct bm__judgement *j)
 		    "processes would decide", j->lo, j->hi, 100 * expm1(h),
 		    100 * j->threshold, j->need < 10 ? 1 : 0, j->need);
 	}
+}
+
+enum bm__verdict
+bm__verdict_paired(double lo, double hi, double shift, double threshold,
+    enum bm__better better)
+{
+	double band = log1p(threshold);
+
+	if (lo >= -band && hi <= band)
+		return BM__V_SAME;
+	if ((lo > 0 || hi < 0) && fabs(shift) >= band) {
+		if (better == BM__BETTER_NONE)
+			return BM__V_CHANGED;
+		/* A larger value is worse where lower is better. */
+		return (shift > 0) == (better == BM__BETTER_LOWER) ?
+		    BM__V_WORSE : BM__V_BETTER;
+	}
+	return BM__V_UNDECIDED;
 }
 
 /* The verdicts of n judged figures. */

@@ -272,6 +272,14 @@ void bm__verdict_judge(const struct bm__fig *a, const struct bm__fig *b,
  */
 int bm__verdict_decide(struct bm__judgement *j, size_t n, double alpha,
     enum bm__correction corr);
+/*
+ * The verdict of paired rounds (an A/B) from an interval [lo, hi] of
+ * log(B/A) around shift: worse or better (changed, better neither way)
+ * when it leaves no change out and the estimate is past the threshold,
+ * same when it lies within +-threshold, else undecided.
+ */
+enum bm__verdict bm__verdict_paired(double lo, double hi, double shift,
+    double threshold, enum bm__better better);
 /* The word of a verdict: "same", "worse", ... */
 const char *bm__verdict_word(enum bm__verdict v);
 
