@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare, check, summary, report and spread in C, the others run beside it. */
+/* benchmp.c: one command for the harness: compare, check, summary, report, spread and merge in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 
 #include "cmd/check.h"
 #include "cmd/compare.h"
+#include "cmd/merge.h"
 #include "cmd/report.h"
 #include "cmd/spread.h"
 #include "cmd/summary.h"
@@ -44,6 +45,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	BENCHMP_PROGRAM("repeat", "run the suite K times, the spread"),
 	{ "spread", NULL, "how runs' figures spread from run to run",
 	    spread_main, spread_usage },
+	{ "merge", NULL, "merge the passes' records of each figure",
+	    merge_main, merge_usage },
 	{ "report", NULL, "the HTML report of a run", report_main,
 	    report_usage },
 	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
@@ -67,10 +70,10 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare, check, summary, report and spread runs "
-	    "its program\n(benchmp-NAME), found beside %s first, then on "
-	    "PATH.  Exit status: the\nsubcommand's; 2 on a usage error.\n",
-	    BENCHMP_NAME);
+	fprintf(f, "\nEach but compare, check, summary, report, spread and merge "
+	    "runs its\nprogram (benchmp-NAME), found beside %s first, then "
+	    "on PATH.  Exit status:\nthe subcommand's; 2 on a usage "
+	    "error.\n", BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "report.h"
+#include "whole.h"
 
 /* Print report's usage text to f. */
 void
@@ -264,7 +265,7 @@ report_draw(struct report *r)
 	size_t size = 0;
 	int through, rc;
 
-	if (report_out_check(r, &through) != 0)
+	if (whole_check(r->prog, r->output, &through) != 0)
 		return -1;
 	if ((r->o = open_memstream(&page, &size)) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", r->prog);
@@ -277,7 +278,8 @@ report_draw(struct report *r)
 		fprintf(stderr, "%s: out of memory\n", r->prog);
 		return -1;
 	}
-	rc = report_out_write(r, through, page, size);
+	rc = whole_write(r->prog, r->output, "/.benchmp-report.XXXXXX",
+	    through, page, size);
 	free(page);
 	return rc;
 }

@@ -126,10 +126,4 @@ void report_page(struct report *r);
 /* Write the table of records l (report-page.c). */
 void report_page_table(struct report *r, const struct report_list *l);
 
-/* Check before drawing that output can be written; 0, or -1 with a message (report-out.c). */
-int report_out_check(const struct report *r, int *through);
-/* Write page (size bytes) to output whole: through a device or FIFO, else a file renamed over it; 0 or -1 with a message. */
-int report_out_write(const struct report *r, int through, const char *page,
-    size_t size);
-
 #endif /* BM_REPORT_H */

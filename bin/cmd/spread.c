@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "benchmp.h"
+#include "opts.h"
 #include "spread.h"
 
 /* The usage line. */
@@ -67,16 +68,6 @@ spread_bad(const char *prog, const char *what, const char *arg)
 	fprintf(stderr, "usage: %s [options] RUN.jsonl RUN.jsonl... (--help "
 	    "lists them)\n", prog);
 	return SPREAD_USAGE;
-}
-
-/* The status after printing: 0, or 1 with a message when stdout failed. */
-static int
-spread_printed(const char *prog)
-{
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return SPREAD_OK;
-	fprintf(stderr, "%s: writing to standard output failed\n", prog);
-	return SPREAD_FAILED;
 }
 
 /*
@@ -165,6 +156,7 @@ spread_options(struct spread *s, struct spread_opts *o, int argc,
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct opts_cmd cmd = { s->prog, spread_usage, spread_bad };
 	int c;
 
 	opterr = 0;
@@ -183,18 +175,8 @@ spread_options(struct spread *s, struct spread_opts *o, int argc,
 		case OPT_SIDES: o->sides = optarg; break;
 		case OPT_SIDES_WALLS: o->sides_walls = optarg; break;
 		case OPT_SIDES_FAILED: o->sides_failed = optarg; break;
-		case 'h':
-			spread_usage(stdout, s->prog);
-			return spread_printed(s->prog);
-		case 'V':
-			printf("%s %s\n", s->prog, PACKAGE_VERSION);
-			return spread_printed(s->prog);
-		case ':':
-			return spread_bad(s->prog, "an option needs a value:",
-			    argv[optind - 1]);
 		default:
-			return spread_bad(s->prog, "unknown option",
-			    argv[optind - 1]);
+			return opts_common(c, &cmd, argv);
 		}
 	}
 	return -1;
@@ -293,7 +275,7 @@ spread_run(struct spread *s, const struct spread_opts *o, int argc,
 		    s->prog);
 		return SPREAD_FAILED;
 	}
-	return spread_printed(s->prog);
+	return opts_printed(s->prog);
 }
 
 /* Run benchmp spread with its arguments. */

@@ -336,6 +336,15 @@ jp_clear(struct bm__jval *v)
 	free(v->str);
 }
 
+/* Free what a value holds and make it null, for a value inside another. */
+void
+bm__jval_clear(struct bm__jval *v)
+{
+	jp_clear(v);
+	memset(v, 0, sizeof *v);
+	v->type = BM__J_NULL;
+}
+
 /* Free a value from bm__jparse. */
 void
 bm__jval_free(struct bm__jval *v)

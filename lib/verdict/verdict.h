@@ -50,6 +50,8 @@ int bm__jparse(const char *s, size_t len, struct bm__jval **out, size_t *at,
     const char **why);
 /* Free a value from bm__jparse (NULL is fine). */
 void bm__jval_free(struct bm__jval *v);
+/* Free what a value (a member or item of another) holds; it is null after. */
+void bm__jval_clear(struct bm__jval *v);
 /* An object's member named name, or NULL. */
 const struct bm__jval *bm__jget(const struct bm__jval *obj, const char *name);
 /* An object's number member, or NAN when it is missing or not a number. */

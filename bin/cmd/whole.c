@@ -1,4 +1,4 @@
-/* report-out.c: benchmp report's page written whole: through a device or FIFO, else a new file renamed over the output. */
+/* whole.c: an output written whole: through a device or FIFO, else a new file renamed over it (benchmp report, merge). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,20 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "whole.h"
 
-/* The name of the copy beside the output, mkstemp's X's last. */
-#define OUT_PART	"/.benchmp-report.XXXXXX"
-
-/* The folder of path (".", or path up to its last slash) into buf; 0, or -1 when too long. */
+/*
+ * The folder of path (".", or path up to its last slash) into buf, with
+ * room for part after it; 0, or -1 when too long.
+ */
 static int
-out_dir(const char *path, char *buf, size_t size)
+whole_dir(const char *path, const char *part, char *buf, size_t size)
 {
 	const char *slash = strrchr(path, '/');
 	size_t n = slash == NULL || slash == path ? 1 :
 	    (size_t)(slash - path);
 
-	if (n + sizeof OUT_PART > size)
+	if (n + strlen(part) + 1 > size)
 		return -1;
 	memcpy(buf, slash == NULL ? "." : path, n);
 	buf[n] = '\0';
@@ -32,40 +32,40 @@ out_dir(const char *path, char *buf, size_t size)
 }
 
 /*
- * Check that the output can be written, before anything is drawn: a
+ * Check that path can be written, before anything is made: a
  * character device (/dev/stdout, /dev/null) or a FIFO is written
  * through (renaming over it would replace the node, and as root
  * /dev/null itself); a missing file, a regular file or a link to one is
  * replaced, in a folder that must be writable; anything else is refused.
  */
 int
-report_out_check(const struct report *r, int *through)
+whole_check(const char *prog, const char *path, int *through)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 
 	*through = 0;
-	if (stat(r->output, &st) == 0) {
+	if (stat(path, &st) == 0) {
 		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 			*through = 1;
 			return 0;
 		}
 		if (!S_ISREG(st.st_mode)) {
 			fprintf(stderr, "%s: cannot write %s: not a regular "
-			    "file, a character device or a FIFO\n", r->prog,
-			    r->output);
+			    "file, a character device or a FIFO\n", prog,
+			    path);
 			return -1;
 		}
 	}
-	if (out_dir(r->output, dir, sizeof dir) != 0) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", r->prog,
-		    r->output, strerror(ENAMETOOLONG));
+	if (whole_dir(path, "", dir, sizeof dir) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog,
+		    path, strerror(ENAMETOOLONG));
 		return -1;
 	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
 	    access(dir, W_OK) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s is not a writable "
-		    "directory\n", r->prog, r->output, dir);
+		    "directory\n", prog, path, dir);
 		return -1;
 	}
 	return 0;
@@ -73,7 +73,7 @@ report_out_check(const struct report *r, int *through)
 
 /* Write n bytes of p to fd; 0, or -1 with errno. */
 static int
-out_all(int fd, const char *p, size_t n)
+whole_all(int fd, const char *p, size_t n)
 {
 	while (n > 0) {
 		ssize_t k = write(fd, p, n);
@@ -88,15 +88,15 @@ out_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* Write the page through a device or FIFO; 0, or -1 with errno. */
+/* Write size bytes of buf through a device or FIFO; 0, or -1 with errno. */
 static int
-out_through(const char *path, const char *page, size_t size)
+whole_through(const char *path, const char *buf, size_t size)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), e;
 
 	if (fd < 0)
 		return -1;
-	if (out_all(fd, page, size) != 0) {
+	if (whole_all(fd, buf, size) != 0) {
 		e = errno;
 		close(fd);
 		errno = e;
@@ -106,49 +106,50 @@ out_through(const char *path, const char *page, size_t size)
 }
 
 /*
- * Write the page to a new file beside path (mkstemp: created
- * exclusively, so no link planted at a guessable name is followed), with
- * the mode a new file gets, and rename it over path; 0, or -1 with errno
- * and nothing left behind.
+ * Write size bytes of buf to a new file beside path, named by part
+ * ("/.NAME.XXXXXX": mkstemp creates it exclusively, so no link planted
+ * at a guessable name is followed), with the mode a new file gets, and
+ * rename it over path; 0, or -1 with errno and nothing left behind.
  */
 static int
-out_replace(const char *path, const char *page, size_t size)
+whole_replace(const char *path, const char *part, const char *buf,
+    size_t size)
 {
-	char part[PATH_MAX];
+	char tmp[PATH_MAX];
 	mode_t mask = umask(0);
 	int fd, e;
 
 	umask(mask);
-	if (out_dir(path, part, sizeof part) != 0) {
+	if (whole_dir(path, part, tmp, sizeof tmp) != 0) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	strcat(part, OUT_PART);
-	if ((fd = mkstemp(part)) < 0)
+	strcat(tmp, part);
+	if ((fd = mkstemp(tmp)) < 0)
 		return -1;
-	if (fchmod(fd, 0666 & ~mask) != 0 || out_all(fd, page, size) != 0) {
+	if (fchmod(fd, 0666 & ~mask) != 0 || whole_all(fd, buf, size) != 0) {
 		e = errno;
 		close(fd);
 		errno = e;
-	} else if (close(fd) == 0 && rename(part, path) == 0) {
+	} else if (close(fd) == 0 && rename(tmp, path) == 0) {
 		return 0;
 	}
 	e = errno;
-	unlink(part);
+	unlink(tmp);
 	errno = e;
 	return -1;
 }
 
-/* Write the page to the output, whole or not at all. */
+/* Write buf to path, whole or not at all. */
 int
-report_out_write(const struct report *r, int through, const char *page,
-    size_t size)
+whole_write(const char *prog, const char *path, const char *part,
+    int through, const char *buf, size_t size)
 {
 	sigset_t block, old;
 	int rc, e;
 
 	if (through) {
-		rc = out_through(r->output, page, size);
+		rc = whole_through(path, buf, size);
 		e = errno;
 	} else {
 		/* A signal between mkstemp and rename would leave the copy. */
@@ -158,12 +159,12 @@ report_out_write(const struct report *r, int through, const char *page,
 		sigaddset(&block, SIGHUP);
 		sigaddset(&block, SIGQUIT);
 		sigprocmask(SIG_BLOCK, &block, &old);
-		rc = out_replace(r->output, page, size);
+		rc = whole_replace(path, part, buf, size);
 		e = errno;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	if (rc != 0)
-		fprintf(stderr, "%s: cannot write %s: %s\n", r->prog, r->output,
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path,
 		    strerror(e));
 	return rc;
 }
