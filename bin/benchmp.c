@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare, check, summary, report and spread in C, the others run beside it. */
+/* benchmp.c: one command for the harness: compare, check, summary, report, spread and scaling in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include "cmd/check.h"
 #include "cmd/compare.h"
 #include "cmd/report.h"
+#include "cmd/scaling.h"
 #include "cmd/spread.h"
 #include "cmd/summary.h"
 
@@ -47,7 +48,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	{ "report", NULL, "the HTML report of a run", report_main,
 	    report_usage },
 	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
-	BENCHMP_PROGRAM("scaling", "one tool at 1, 2, 4, ... workers"),
+	{ "scaling", NULL, "one tool at 1, 2, 4, ... workers", scaling_main,
+	    scaling_usage },
 	BENCHMP_PROGRAM("import-lmbench",
 	    "lmbench's results as benchmp records"),
 	BENCHMP_PROGRAM("vs-lmbench",
@@ -67,10 +69,10 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare, check, summary, report and spread runs "
-	    "its program\n(benchmp-NAME), found beside %s first, then on "
-	    "PATH.  Exit status: the\nsubcommand's; 2 on a usage error.\n",
-	    BENCHMP_NAME);
+	fprintf(f, "\nEach but compare, check, summary, report, spread and "
+	    "scaling runs its\nprogram (benchmp-NAME), found beside %s first, "
+	    "then on PATH.  Exit\nstatus: the subcommand's; 2 on a usage "
+	    "error.\n", BENCHMP_NAME);
 }
 
 /* Say what was wrong, print the usage line, and return 2. */
