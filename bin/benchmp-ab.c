@@ -727,20 +727,9 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 static void
 ab_signals(void)
 {
-	static const int keep[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = ab_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < 3; i++)
-		if (sigaction(keep[i], &sa, NULL) != 0)
-			ab_die(AB_EXIT_FAIL, "sigaction: %s", strerror(errno));
-	signal(SIGPIPE, SIG_IGN);
-	if (ab_run_guard(keep, sizeof keep / sizeof keep[0]) != 0)
-		ab_die(AB_EXIT_FAIL, "cannot start the guard of the arms: %s",
-		    strerror(errno));
+	if (ab_run_signals(ab_on_signal) != 0)
+		ab_die(AB_EXIT_FAIL, "cannot catch the signals or start the "
+		    "guard of the arms: %s", strerror(errno));
 }
 
 int

@@ -1,4 +1,4 @@
-/* benchmp.c: one command for the harness: compare, check, summary, report, spread and merge in C, the others run beside it. */
+/* benchmp.c: one command for the harness: compare, check, summary, report, spread, merge and scaling in C, the others run beside it. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include "cmd/compare.h"
 #include "cmd/merge.h"
 #include "cmd/report.h"
+#include "cmd/scaling.h"
 #include "cmd/spread.h"
 #include "cmd/summary.h"
 
@@ -50,7 +51,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	{ "report", NULL, "the HTML report of a run", report_main,
 	    report_usage },
 	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),
-	BENCHMP_PROGRAM("scaling", "one tool at 1, 2, 4, ... workers"),
+	{ "scaling", NULL, "one tool at 1, 2, 4, ... workers", scaling_main,
+	    scaling_usage },
 	BENCHMP_PROGRAM("import-lmbench",
 	    "lmbench's results as benchmp records"),
 	BENCHMP_PROGRAM("vs-lmbench",
@@ -70,9 +72,9 @@ benchmp_usage(FILE *f)
 	for (i = 0; i < BENCHMP_NSUBS; i++)
 		fprintf(f, "  %-15s %s\n", benchmp_subs[i].name,
 		    benchmp_subs[i].what);
-	fprintf(f, "\nEach but compare, check, summary, report, spread and merge "
-	    "runs its\nprogram (benchmp-NAME), found beside %s first, then "
-	    "on PATH.  Exit status:\nthe subcommand's; 2 on a usage "
+	fprintf(f, "\nEach but compare, check, summary, report, spread, merge "
+	    "and scaling runs\nits program (benchmp-NAME), found beside %s "
+	    "first, then on PATH.  Exit\nstatus: the subcommand's; 2 on a usage "
 	    "error.\n", BENCHMP_NAME);
 }
 

@@ -1,4 +1,4 @@
-/* check_reader.c: the tests of stored records read back (lib/verdict/jparse.c, lib/verdict/reader*.c). */
+/* check_reader.c: the tests of stored records read back (lib/verdict/jparse.c, lib/verdict/reader*.c, lib/verdict/throughput.c). */
 #include "config.h"
 
 #include <check.h>
@@ -276,6 +276,54 @@ START_TEST(test_add)
 }
 END_TEST
 
+/* The throughput of a record's JSON text into tp. */
+static void
+throughput_of(const char *s, struct bm__throughput *tp)
+{
+	struct bm__jval *v;
+
+	ck_assert_int_eq(bm__jparse(s, strlen(s), &v, NULL, NULL), 0);
+	bm__throughput(v, tp);
+	bm__jval_free(v);
+}
+
+/*
+ * A bandwidth's throughput is its value, its interval in proportion
+ * around the median (around the value of a record of the best
+ * process); a time's is its operations per second, its interval turned
+ * over; a figure where higher is better scales in proportion; a missing
+ * or zero number leaves the interval (or the throughput) NAN.
+ */
+START_TEST(test_throughput)
+{
+	struct bm__throughput tp;
+
+	throughput_of("{\"metric\":\"bandwidth\",\"value\":2000,"
+	    "\"median\":1000,\"ci_lo\":900,\"ci_hi\":1200,"
+	    "\"ops_per_s\":7}", &tp);
+	ck_assert(tp.rate && tp.value == 2000);
+	ck_assert(fabs(tp.lo - 1800) < 1e-9 && fabs(tp.hi - 2400) < 1e-9);
+	throughput_of("{\"metric\":\"bandwidth\",\"stat\":\"best process\","
+	    "\"value\":2000,\"median\":1000,\"ci_lo\":1900,"
+	    "\"ci_hi\":2100}", &tp);
+	ck_assert(fabs(tp.lo - 1900) < 1e-9 && fabs(tp.hi - 2100) < 1e-9);
+	throughput_of("{\"metric\":\"latency\",\"better\":\"lower\","
+	    "\"value\":2,\"median\":2,\"ci_lo\":1.6,\"ci_hi\":2.5,"
+	    "\"ops_per_s\":1000}", &tp);
+	ck_assert(!tp.rate && tp.value == 1000);
+	ck_assert(fabs(tp.lo - 800) < 1e-9 && fabs(tp.hi - 1250) < 1e-9);
+	throughput_of("{\"better\":\"higher\",\"value\":10,\"median\":10,"
+	    "\"ci_lo\":8,\"ci_hi\":11,\"ops_per_s\":100}", &tp);
+	ck_assert(fabs(tp.lo - 80) < 1e-9 && fabs(tp.hi - 110) < 1e-9);
+	throughput_of("{\"value\":2,\"median\":2,\"ci_lo\":0,"
+	    "\"ci_hi\":3,\"ops_per_s\":100}", &tp);
+	ck_assert(tp.value == 100 && isnan(tp.lo) && isnan(tp.hi));
+	throughput_of("{\"metric\":\"bandwidth\",\"value\":\"1.5\","
+	    "\"median\":2,\"ci_lo\":1,\"ci_hi\":3}", &tp);
+	ck_assert(tp.rate && isnan(tp.value) && isnan(tp.lo));
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 reader_suite(void)
@@ -291,6 +339,7 @@ reader_suite(void)
 	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_slurp);
 	tcase_add_test(tc, test_add);
+	tcase_add_test(tc, test_throughput);
 	suite_add_tcase(s, tc);
 	return s;
 }

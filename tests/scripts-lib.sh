@@ -15,9 +15,10 @@ done
 # check_dir DIR WHAT: every script in DIR prints its version, says what is
 # wrong with its command line (exit 2) and fails when its help cannot be
 # written (exit 1): all three come from the library.  benchmp-compare,
-# benchmp-check, benchmp-summary and benchmp-report print their version
-# so, and run benchmp compare, check, summary and report for the rest,
-# which name themselves so (compare exits 4 on a write error).
+# benchmp-check, benchmp-summary, benchmp-report and benchmp-scaling
+# print their version so, and run benchmp compare, check, summary, report
+# and scaling for the rest, which name themselves so (compare exits 4 on
+# a write error).
 check_dir() {
 	dir=$1
 	what=$2
@@ -37,6 +38,7 @@ check_dir() {
 		benchmp-check) said="benchmp check" ;;
 		benchmp-summary) said="benchmp summary" ;;
 		benchmp-report) said="benchmp report" ;;
+		benchmp-scaling) said="benchmp scaling" ;;
 		esac
 		run "$dir/$n" "$@"
 		[ "$rc" -eq 2 ] && head -n 1 "$tmp/err" | grep -q "^$said: " &&

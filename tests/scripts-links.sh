@@ -38,7 +38,7 @@ run env TMPDIR="$tmp/t" sh -c 'ln -s "$1" "$2/benchmp-scaling-fake-$$.jsonl"
     "$s/benchmp-scaling" "$tmp/fake"
 [ "$rc" -eq 0 ] || fail "scaling: exit $rc: $(head -n 2 "$tmp/err")"
 victim "scaling's default records"
-rec=$(sed -n 's/^benchmp-scaling: records in //p' "$tmp/err")
+rec=$(sed -n 's/^benchmp scaling: records in //p' "$tmp/err")
 case $rec in
 "$tmp/t/benchmp-scaling."??????/fake.jsonl)
 	[ -s "$rec" ] && [ ! -L "$rec" ] &&

@@ -445,7 +445,7 @@ if [ "$can_mount" = 1 ]; then
 	    cp "$1/small/sc.jsonl" "$1/sc-full.jsonl"
 	    exit "$rc"' sh "$tmp" "$scal" "$rec"
 	rc=$?
-	[ "$rc" -eq 1 ] && grep -q '^benchmp-scaling: cannot write .*sc\.jsonl (disk full?)$' "$tmp/err" ||
+	[ "$rc" -eq 1 ] && grep -q '^benchmp scaling: cannot write .*sc\.jsonl (disk full?)$' "$tmp/err" ||
 		fail "scaling, full disk: exit $rc: $(tail -n 2 "$tmp/err")"
 	[ "$(cat "$tmp/sc-full.jsonl")" = "$rec" ] ||
 		fail "scaling, full disk: torn file: $(tail -c 100 "$tmp/sc-full.jsonl")"
@@ -454,15 +454,15 @@ expect_exit 2 "--max: '0' is not" "$scal" --max 0 bw_mem 64k rd
 expect_exit 2 "--max: 99999999999999999999 is out of range" "$scal" \
     --max 99999999999999999999 bw_mem 64k rd
 for o in --max= --output= --plot=; do
-	expect_exit 2 "^benchmp-scaling: ${o%=} needs a value\$" "$scal" "$o" \
+	expect_exit 2 "^benchmp scaling: ${o%=} needs a value\$" "$scal" "$o" \
 	    bw_mem 64k rd
 done
 # An output in a missing directory: one clear line, exit 1, no shell error.
-expect_exit 1 '^benchmp-scaling: /nonexistent/x: directory /nonexistent does not exist$' \
+expect_exit 1 '^benchmp scaling: /nonexistent/x: directory /nonexistent does not exist$' \
     "$scal" --output /nonexistent/x bw_mem 64k rd
 [ "$(wc -l <"$tmp/err")" -eq 1 ] ||
 	fail "--output /nonexistent/x: stderr '$(cat "$tmp/err")'"
-expect_exit 1 '^benchmp-scaling: /nonexistent/p: directory /nonexistent does not exist$' \
+expect_exit 1 '^benchmp scaling: /nonexistent/p: directory /nonexistent does not exist$' \
     "$scal" --no-plot --plot /nonexistent/p bw_mem 64k rd
 expect_exit 2 'missing the tool' "$scal"
 expect_exit 1 'no_such_tool: no such tool' "$scal" no_such_tool

@@ -345,8 +345,8 @@ plan_executable(const char *path)
 }
 
 /* 1 when name is found as execvp() would find it. */
-static int
-plan_found(const char *name)
+int
+ab_plan_found(const char *name)
 {
 	const char *path = getenv("PATH"), *p, *end;
 	char buf[PATH_MAX];
@@ -385,7 +385,7 @@ ab_arm_missing(char **prefix, const char *tool)
 
 	if (dir) {
 		snprintf(name, sizeof name, "%s%s", prefix[np - 1], tool);
-		if (np > 1 && !plan_found(prefix[0])) {
+		if (np > 1 && !ab_plan_found(prefix[0])) {
 			snprintf(name, sizeof name, "%s", prefix[0]);
 			return name;
 		}
@@ -393,10 +393,10 @@ ab_arm_missing(char **prefix, const char *tool)
 	}
 	if (np > 0) {
 		snprintf(name, sizeof name, "%s", prefix[0]);
-		return plan_found(name) ? NULL : name;
+		return ab_plan_found(name) ? NULL : name;
 	}
 	snprintf(name, sizeof name, "%s", tool);
-	if (plan_found(tool) || (prefix != NULL &&
+	if (ab_plan_found(tool) || (prefix != NULL &&
 	    ab_beside_self(tool, beside, sizeof beside) == 0))
 		return NULL;
 	return name;

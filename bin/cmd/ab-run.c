@@ -176,6 +176,30 @@ ab_run_guard(const int *keep, size_t nkeep)
 }
 
 /*
+ * Catch SIGINT, SIGTERM and SIGHUP with on_signal (which ends the runs
+ * early: a run is in a process group of its own, which the terminal's
+ * ^C does not reach, so the caller kills it), ignore SIGPIPE (a closed
+ * output is an error said), and start the guard and the handlers that
+ * take the run along on every other fatal signal.  0 or -1 (errno).
+ */
+int
+ab_run_signals(void (*on_signal)(int))
+{
+	static const int keep[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		if (sigaction(keep[i], &sa, NULL) != 0)
+			return -1;
+	signal(SIGPIPE, SIG_IGN);
+	return ab_run_guard(keep, sizeof keep / sizeof keep[0]);
+}
+
+/*
  * In the child: its own process group, the pipes in place, exec argv;
  * on failure say why on stderr and exit 127 as a shell does.
  */

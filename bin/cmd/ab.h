@@ -45,6 +45,11 @@ int ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size);
  * caller handles) that kill it and die of the signal.  0 or -1 (errno).
  */
 int ab_run_guard(const int *keep, size_t nkeep);
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP with on_signal, ignore SIGPIPE, and
+ * start the guard (ab_run_guard) for every other fatal signal; 0 or -1.
+ */
+int ab_run_signals(void (*on_signal)(int));
 
 /* One command of the plan: TOOL ARGS, and as typed. */
 struct ab_cmd {
@@ -79,6 +84,8 @@ char **ab_arm_argv(char **prefix, const struct ab_cmd *cmd);
 char *ab_arm_missing(char **prefix, const char *tool);
 /* The path of name beside this program, if it is there: 0 or -1. */
 int ab_beside_self(const char *name, char *path, size_t size);
+/* 1 when name (a path, else looked up on PATH) is found as execvp() would find it. */
+int ab_plan_found(const char *name);
 
 /* Which way a figure is better: a record's "better". */
 enum ab_better { AB_LOWER, AB_HIGHER, AB_NONE };

@@ -197,6 +197,22 @@ void bm__reader_free(struct bm__figset *set);
 const struct bm__fig *bm__reader_find(const struct bm__figset *set,
     const char *key);
 
+/*
+ * The aggregate throughput of a stored record over all its workers
+ * (throughput.c), as benchmp scaling shows it: a bandwidth (metric
+ * "bandwidth", rate 1) in its own unit, its value; any other figure in
+ * operations per second, its ops_per_s.  Its interval [lo, hi] is the
+ * record's interval scaled to it, in proportion where higher is better
+ * and turned over for a time.  NAN where the record lacks a number.
+ */
+struct bm__throughput {
+	int rate;
+	double value;
+	double lo;
+	double hi;
+};
+void bm__throughput(const struct bm__jval *rec, struct bm__throughput *tp);
+
 /* The verdicts on a figure of two runs. */
 enum bm__verdict {
 	BM__V_SAME,
