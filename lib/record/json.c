@@ -21,8 +21,10 @@ bm__json_printf(struct bm__json *b, const char *fmt, ...)
 
 	if (b->err)
 		return;
+	/* An empty buffer has no memory yet: NULL + 0 is undefined in C. */
 	va_start(ap, fmt);
-	w = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	w = vsnprintf(b->s != NULL ? b->s + b->len : NULL, b->cap - b->len,
+	    fmt, ap);
 	va_end(ap);
 	if (w < 0) {
 		b->err = -EINVAL;
