@@ -12,6 +12,7 @@
 
 #include "ab.h"
 #include "benchmp.h"
+#include "opts.h"
 #include "scaling.h"
 
 /* The usage line. */
@@ -53,11 +54,11 @@ scaling_usage(FILE *f, const char *prog)
 
 /* Say what was wrong with the arguments (what, then arg in quotes if any), and the usage line; the usage status. */
 static int
-scaling_bad(const struct scaling *s, const char *what, const char *arg)
+scaling_bad(const char *prog, const char *what, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s%s\n", s->prog, what, arg ? " '" : "",
+	fprintf(stderr, "%s: %s%s%s%s\n", prog, what, arg ? " '" : "",
 	    arg ? arg : "", arg ? "'" : "");
-	fprintf(stderr, "usage: %s " SCALING_SYNOPSIS "\n", s->prog);
+	fprintf(stderr, "usage: %s " SCALING_SYNOPSIS "\n", prog);
 	return SCALING_USAGE;
 }
 
@@ -73,15 +74,6 @@ scaling_fail(const struct scaling *s, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return SCALING_FAILED;
-}
-
-/* The status after printing: 0, or 1 with a message when stdout failed. */
-static int
-scaling_printed(const struct scaling *s)
-{
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return SCALING_OK;
-	return scaling_fail(s, "writing to standard output failed");
 }
 
 /*
@@ -110,7 +102,7 @@ scaling_number(const struct scaling *s, const char *opt, const char *arg,
 		return SCALING_USAGE;
 	}
 	snprintf(what, sizeof what, "%s: '%s' is not %s", opt, arg, noun);
-	return scaling_bad(s, what, NULL);
+	return scaling_bad(s->prog, what, NULL);
 }
 
 /* Say that an option (as typed, without "=VALUE") needs a value; the usage status. */
@@ -121,7 +113,7 @@ scaling_needs(const struct scaling *s, const char *opt)
 
 	snprintf(what, sizeof what, "%.*s needs a value",
 	    (int)strcspn(opt, "="), opt);
-	return scaling_bad(s, what, NULL);
+	return scaling_bad(s->prog, what, NULL);
 }
 
 /*
@@ -141,6 +133,7 @@ scaling_options(struct scaling *s, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct opts_cmd cmd = { s->prog, scaling_usage, scaling_bad };
 	int o, rc;
 
 	opterr = 0;
@@ -169,21 +162,14 @@ scaling_options(struct scaling *s, int argc, char **argv)
 			    &s->timeout)) >= 0)
 				return rc;
 			break;
-		case 'h':
-			scaling_usage(stdout, s->prog);
-			return scaling_printed(s);
-		case 'V':
-			printf("%s %s\n", s->prog, PACKAGE_VERSION);
-			return scaling_printed(s);
 		case ':':
 			return scaling_needs(s, argv[optind - 1]);
 		default:
-			return scaling_bad(s, "unknown option",
-			    argv[optind - 1]);
+			return opts_common(o, &cmd, argv);
 		}
 	}
 	if (optind == argc)
-		return scaling_bad(s, "missing the tool to run", NULL);
+		return scaling_bad(s->prog, "missing the tool to run", NULL);
 	s->args = argv + optind;
 	s->nargs = argc - optind;
 	return -1;
@@ -220,7 +206,7 @@ scaling_run(struct scaling *s)
 		return scaling_fail(s, "cannot write %s: %s", s->records,
 		    strerror(errno));
 	scaling_table_print(s, stdout);
-	if ((rc = scaling_printed(s)) != 0)
+	if ((rc = opts_printed(s->prog)) != 0)
 		return rc;
 	return scaling_run_plot(s);
 }
