@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/ab.h"
 #include "cmd/check.h"
 #include "cmd/compare.h"
 #include "cmd/merge.h"
@@ -108,8 +109,6 @@ static int
 benchmp_dir(const char *argv0, char *dir, size_t size)
 {
 	const char *slash = strrchr(argv0, '/');
-	ssize_t n;
-	char *s;
 
 	if (slash != NULL) {
 		if ((size_t)(slash - argv0) + 1 > size)
@@ -118,13 +117,7 @@ benchmp_dir(const char *argv0, char *dir, size_t size)
 		dir[slash - argv0] = '\0';
 		return 0;
 	}
-	if ((n = readlink("/proc/self/exe", dir, size - 1)) <= 0)
-		return -1;
-	dir[n] = '\0';
-	if ((s = strrchr(dir, '/')) == NULL)
-		return -1;
-	*s = '\0';
-	return 0;
+	return ab_self_dir(dir, size);
 }
 
 /* Run the program of sub with args (args[0] replaced); returns only on failure. */

@@ -402,23 +402,31 @@ ab_arm_missing(char **prefix, const char *tool)
 	return name;
 }
 
+/* The folder of this program, from what the kernel says it runs, into dir: 0 or -1. */
+int
+ab_self_dir(char *dir, size_t size)
+{
+	ssize_t len;
+	char *slash;
+
+	if (size < 2 || (len = readlink("/proc/self/exe", dir, size - 1)) <= 0 ||
+	    (size_t)len >= size - 1)
+		return -1;
+	dir[len] = '\0';
+	if ((slash = strrchr(dir, '/')) == NULL)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
 /* The path of name beside this program, if it is there: 0 or -1. */
 int
 ab_beside_self(const char *name, char *path, size_t size)
 {
 	char self[PATH_MAX];
-	ssize_t len;
-	char *slash;
 
-	if (strchr(name, '/') != NULL)
+	if (strchr(name, '/') != NULL || ab_self_dir(self, sizeof self) != 0)
 		return -1;
-	len = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (len <= 0)
-		return -1;
-	self[len] = '\0';
-	if ((slash = strrchr(self, '/')) == NULL)
-		return -1;
-	*slash = '\0';
 	if (snprintf(path, size, "%s/%s", self, name) >= (int)size)
 		return -1;
 	return plan_executable(path) ? 0 : -1;

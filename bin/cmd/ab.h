@@ -84,6 +84,8 @@ char **ab_arm_argv(char **prefix, const struct ab_cmd *cmd);
 char *ab_arm_missing(char **prefix, const char *tool);
 /* The path of name beside this program, if it is there: 0 or -1. */
 int ab_beside_self(const char *name, char *path, size_t size);
+/* The folder of this program (/proc/self/exe), into dir: 0 or -1. */
+int ab_self_dir(char *dir, size_t size);
 /* 1 when name (a path, else looked up on PATH) is found as execvp() would find it. */
 int ab_plan_found(const char *name);
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ab.h"
 #include "scaling.h"
 
 /*
@@ -17,21 +18,12 @@
 void
 scaling_find_self(struct scaling *s)
 {
-	ssize_t n;
 	char *slash;
 
-	s->self[0] = '\0';
-	n = readlink("/proc/self/exe", s->self, sizeof s->self - 1);
-	if (n <= 0 || (size_t)n >= sizeof s->self - 1) {
+	if (ab_self_dir(s->self, sizeof s->self) != 0) {
 		s->self[0] = '\0';
 		return;
 	}
-	s->self[n] = '\0';
-	if ((slash = strrchr(s->self, '/')) == NULL) {
-		s->self[0] = '\0';
-		return;
-	}
-	*slash = '\0';
 	if ((slash = strrchr(s->self, '/')) != NULL &&
 	    strcmp(slash + 1, ".libs") == 0)
 		*slash = '\0';
