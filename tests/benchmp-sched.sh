@@ -120,6 +120,21 @@ if have_jq; then
 		fail "--precision 50: $(cat "$tmp/prec.json")"
 fi
 
+# A tool that speaks the protocol but sends a visit whose time is not a
+# time (NaN, below 0, past any clock) fails its line with exit 4 and
+# the fault named; it is not averaged into a figure.
+for v in 'nan 100 100' '-5 100 100' '10 -1 100' '10 100 1e300'; do
+	cat >"$tmp/liar" <<EOF
+printf 'figure 1 1 1 100\n' >&4
+read -r cmd <&3 || exit 1
+printf 'visit 1 0 $v\n' >&4
+read -r cmd <&3
+exit 0
+EOF
+	printf 'sh %s\n' "$tmp/liar" >"$tmp/liarplan"
+	expect_exit 4 "time out of range" "$sched" --budget 1 "$tmp/liarplan"
+done
+
 # --outdir: each line's output, messages and exit status apart.
 mkdir "$tmp/od"
 printf '%s\nno-such-tool-here\n' "$spin" >"$tmp/plan2"

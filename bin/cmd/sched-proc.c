@@ -176,8 +176,16 @@ proc_line(struct sched_proc *p, char *line,
 	    p->cur != NULL && seq == p->cur->seq &&
 	    visit + p->cur->vbase == p->cur->visits) {
 		struct sched_fig *f = p->cur;
-		double *grown = realloc(f->med, (f->visits + 1) * sizeof(*grown));
+		double *grown;
 
+		/* A time is a finite count of nanoseconds, never below 0. */
+		if (!(med >= 0 && med < 1e18 && timed >= 0 && timed < 1e18 &&
+		    wall >= 0 && wall < 1e18)) {
+			proc_bad(p, "a visit's time out of range on the serve "
+			    "pipe");
+			return;
+		}
+		grown = realloc(f->med, (f->visits + 1) * sizeof(*grown));
 		if (grown == NULL) {
 			proc_bad(p, "out of memory");
 			return;

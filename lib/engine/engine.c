@@ -1314,7 +1314,7 @@ engine_serve(struct engine *e)
 	size_t per;
 	unsigned seq = ++e->ctx->serve.figures;
 	uint64_t t0;
-	double timed0;
+	double timed0, med;
 	int rc, cmd;
 
 	rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
@@ -1349,9 +1349,13 @@ engine_serve(struct engine *e)
 		e->res->nsamples = (size_t)(e->round + 1) * per;
 		rc = bm__result_check_overhead(e->ctx,
 		    e->res->samples + e->round * per, per);
+		med = engine_visit_median(e);
+		if (rc == 0 && !(med >= 0))
+			rc = bm__fail(e->ctx, -ENOMEM, "a visit without "
+			    "a median (no sample, or no memory)");
 		if (rc == 0)
 			rc = bm__serve_say(e->ctx, "visit %u %u %.6g %.0f "
-			    "%llu", seq, e->round, engine_visit_median(e),
+			    "%llu", seq, e->round, med,
 			    (e->res->interference.timed_s - timed0) * 1e9,
 			    (unsigned long long)(bm__deadline_now() - t0));
 	}
