@@ -185,7 +185,8 @@ ab_help(void)
 	    "  --served         keep each arm's tools as measurement servers "
 	    "and pair their\n"
 	    "                   visits (benchmp-sched's A/B) instead of "
-	    "rounds of runs\n"
+	    "rounds of runs:\n"
+	    "                   the way to judge changes of about 1%%\n"
 	    "  --json           one JSON object per figure\n"
 	    "  --allow-undecided  exit 0, not 3, when a figure is undecided\n"
 	    "  --strict         accepted for compatibility: undecided exits 3 "
@@ -255,26 +256,14 @@ ab_thue_morse(unsigned r)
 /*
  * --served: what benchmp-sched's visits cannot take.  The rounds' own
  * options (rounds_opt: the first one given, as getopt_long named it) have
- * no meaning there; a directory prefix is not one.
+ * no meaning there.
  */
 static void
 ab_served_check(const struct ab_opts *o, const char *rounds_opt)
 {
-	size_t n;
-	int k;
-
 	if (rounds_opt != NULL)
 		ab_usage_error("--%s is an option of the rounds: not with "
 		    "--served", rounds_opt);
-	for (k = 0; k < 2; k++) {
-		char **w = k == 0 ? o->a : o->b;
-
-		for (n = 0; w[n] != NULL; n++)
-			;
-		if (n > 0 && w[n - 1][strlen(w[n - 1]) - 1] == '/')
-			ab_usage_error("--%c: a directory prefix (a last word "
-			    "ending in /) is not one with --served", 'a' + k);
-	}
 	if (o->plan_path == NULL && o->tool == NULL)
 		ab_usage_error("no TOOL to run");
 }

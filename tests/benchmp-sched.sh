@@ -295,7 +295,7 @@ sets=$(grep -c '^serve-spin: set up' "$tmp/err")
 	fail "costly sets: exit $rc, $sets sets for 24 visits: $(cat "$tmp/err")"
 
 # benchmp-ab --served: the same A/B through benchmp-sched; the options
-# of the rounds are refused, as is a directory prefix.
+# of the rounds are refused.
 run "$bin/benchmp-ab" --served --control --a 'env SPIN_NS=2000' --budget 2 \
     "$spin"
 case $rc in
@@ -306,8 +306,20 @@ grep -q ' 0 worse, 0 better' "$tmp/out" ||
 	fail "benchmp-ab --served A/A found a change: $(cat "$tmp/out")"
 expect_exit 2 'not with --served' "$bin/benchmp-ab" --served --control \
     --a '' --max-rounds 10 "$spin"
-expect_exit 2 'directory prefix' "$bin/benchmp-ab" --served --a "$tmp/" \
-    --b '' "$spin"
+# A directory prefix takes the tool from that directory in both arms
+# (serve-spin is neither on PATH nor beside the scheduler).
+mkdir "$tmp/armdir"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$spin" >"$tmp/armdir/serve-spin"
+chmod +x "$tmp/armdir/serve-spin"
+run "$bin/benchmp-ab" --served --a "env SPIN_NS=2000 $tmp/armdir/" \
+    --b "env SPIN_NS=2000 $tmp/armdir/" --budget 2 serve-spin 1
+case $rc in
+0 | 3) grep -q ' 0 worse, 0 better' "$tmp/out" ||
+	fail "a directory prefix's A/A found a change: $(cat "$tmp/out")" ;;
+*) fail "a directory prefix, --served: exit $rc: $(cat "$tmp/err")" ;;
+esac
+expect_exit 4 'line 1' "$bin/benchmp-ab" --served --a "$tmp/nodir/" \
+    --b "$tmp/armdir/" --budget 2 serve-spin 1
 
 # SIGTERM: the scheduler ends within seconds, its tools with it.
 SPIN_NS=2000 "$sched" --budget 600 "$tmp/one" >"$tmp/sig.out" \

@@ -295,8 +295,8 @@ plan_count(char **prefix)
 }
 
 /* 1 when a prefix's last word is a directory the tool is taken from. */
-static int
-plan_dir_prefix(char **prefix, size_t n)
+int
+ab_dir_prefix(char **prefix, size_t n)
 {
 	return prefix != NULL && n > 0 && prefix[n - 1][0] != '\0' &&
 	    prefix[n - 1][strlen(prefix[n - 1]) - 1] == '/';
@@ -315,7 +315,7 @@ ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
 	char **argv, *text;
 	char beside[PATH_MAX];
 	const char *tool = cmd->argv[0];
-	int dir = plan_dir_prefix(prefix, np);
+	int dir = ab_dir_prefix(prefix, np);
 
 	if (!dir && strchr(tool, '/') == NULL && np == 0 &&
 	    ab_arm_missing(NULL, tool) != NULL &&
@@ -380,7 +380,7 @@ ab_arm_missing(char **prefix, const char *tool)
 {
 	static char name[PATH_MAX];
 	size_t np = plan_count(prefix);
-	int dir = plan_dir_prefix(prefix, np);
+	int dir = ab_dir_prefix(prefix, np);
 	char beside[PATH_MAX];
 
 	if (dir) {

@@ -78,6 +78,8 @@ int ab_plan_add(struct ab_plan *p, char *const *argv, size_t argc);
 int ab_plan_read(struct ab_plan *p, const char *path, const char **err);
 /* Release a plan. */
 void ab_plan_free(struct ab_plan *p);
+/* 1 when the last of a prefix's n words is a directory (ends in /). */
+int ab_dir_prefix(char **prefix, size_t n);
 /* An arm's argv for a command: PREFIX TOOL ARGS --json (free it). */
 char **ab_arm_argv(char **prefix, const struct ab_cmd *cmd);
 /* The program an arm runs that cannot be found, or NULL (static). */
