@@ -41,7 +41,7 @@ spread() {
 	cv=$(set -- $(mean_cv <"$3"); echo "$2")
 	# shellcheck disable=SC2046 # (the mean and the CV, split on purpose)
 	wall=$(set -- $(mean_cv <"$4"); echo "$1")
-	row "$2" "$(bench_median <"$3")" "" ""
+	row "$2" "$(bench_median <"$3" | awk '{ printf "%.6g", $1 }')" "" ""
 	row "$1 run-to-run CV %" "$cv" "" ""
 	row "$1 wall s per run (mean)" "$wall" "" ""
 }
@@ -227,11 +227,19 @@ fi
 }
 add=$(awk -F': ' '$1 == "integer add" { print $2 + 0 }' "$tmp/lat")
 div=$(awk -F': ' '$1 == "integer div" { print $2 + 0 }' "$tmp/lat")
+m1=$(cat "$tmp/mhz1")
+m2=$(cat "$tmp/mhz2")
+for v in "$add" "$div" "$m1" "$m2"; do
+	case $v in
+	'' | *[!0-9.]*)
+		echo "bench.sh: lat_ops or mhz -c printed '$v', not a time" >&2
+		exit 1
+		;;
+	esac
+done
 row "lat_ops integer div / integer add" \
     "$(awk "BEGIN { printf \"%.2f\", $div / $add }")" "> 1" \
     "$(verdict "$div > $add")"
-m1=$(cat "$tmp/mhz1")
-m2=$(cat "$tmp/mhz2")
 row "lat_ops integer add / mhz clock" \
     "$(awk "BEGIN { printf \"%.3f\", 2 * $add / ($m1 + $m2) }")" \
     "0.95 .. 1.05" \
