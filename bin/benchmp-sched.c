@@ -289,8 +289,6 @@ sched_build(struct sched *s)
 
 		for (k = 0; k < arms; k++) {
 			struct sched_proc *p = &s->procs[i * arms + k];
-			size_t np = arms == 2 ? npre[k] : 0, extra = 0, n;
-			int dir = ab_dir_prefix(pre[k], np);
 			const char *tool = l->argv[0];
 
 			/*
@@ -298,27 +296,13 @@ sched_build(struct sched *s)
 			 * it, by the name the plan gave (before it was found
 			 * beside this program).
 			 */
-			if (dir && l->path != NULL)
+			if (l->path != NULL && ab_dir_prefix(pre[k], npre[k]))
 				tool = strrchr(l->path, '/') + 1;
-			if (dir)
-				extra = strlen(pre[k][np - 1]) + strlen(tool) + 1;
-			n = np - (size_t)dir + l->argc;
-			p->argv = calloc(1, (n + 1) * sizeof(*p->argv) + extra);
+			p->argv = ab_prefix_argv(pre[k], tool, l->argv + 1,
+			    l->argc - 1, NULL);
 			if (p->argv == NULL) {
 				sched_say("out of memory");
 				exit(SCHED_EXIT_FAIL);
-			}
-			if (np > 0)
-				memcpy(p->argv, pre[k], (np - (size_t)dir) *
-				    sizeof(*p->argv));
-			memcpy(p->argv + np - (size_t)dir, l->argv,
-			    l->argc * sizeof(*p->argv));
-			if (dir) {
-				char *text = (char *)(p->argv + n + 1);
-
-				snprintf(text, extra, "%s%s", pre[k][np - 1],
-				    tool);
-				p->argv[np - 1] = text;
 			}
 			p->line = (unsigned)i + 1;
 			p->arm = arms == 2 ? (char)('A' + k) : 0;

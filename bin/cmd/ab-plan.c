@@ -303,26 +303,20 @@ ab_dir_prefix(char **prefix, size_t n)
 }
 
 /*
- * An arm's argv for a command: the prefix's words, the tool (joined to
- * the last word when that is a directory; else found beside this program
- * when it is not on PATH), the tool's arguments and --json.  One
- * allocation, free() it; NULL without memory.
+ * PREFIX TOOL ARGS [TAIL]: the prefix's words, the tool (joined to the
+ * last word when that is a directory), the nargs words of args and tail
+ * when it is not NULL.  One allocation, free() it; NULL without memory.
  */
 char **
-ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
+ab_prefix_argv(char **prefix, const char *tool, char *const *args,
+    size_t nargs, const char *tail)
 {
-	size_t np = plan_count(prefix), n, i, k = 0, extra = 0;
-	char **argv, *text;
-	char beside[PATH_MAX];
-	const char *tool = cmd->argv[0];
+	size_t np = plan_count(prefix), n, i, k = 0, extra;
 	int dir = ab_dir_prefix(prefix, np);
+	char **argv, *text;
 
-	if (!dir && strchr(tool, '/') == NULL && np == 0 &&
-	    ab_arm_missing(NULL, tool) != NULL &&
-	    ab_beside_self(tool, beside, sizeof beside) == 0)
-		tool = beside;
 	extra = (dir ? strlen(prefix[np - 1]) : 0) + strlen(tool) + 1;
-	n = np + cmd->argc + 2;
+	n = np + 1 + nargs + 2;
 	if ((argv = malloc(n * sizeof *argv + extra)) == NULL)
 		return NULL;
 	text = (char *)(argv + n);
@@ -330,11 +324,31 @@ ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
 		argv[k++] = prefix[i];
 	snprintf(text, extra, "%s%s", dir ? prefix[np - 1] : "", tool);
 	argv[k++] = text;
-	for (i = 1; i < cmd->argc; i++)
-		argv[k++] = cmd->argv[i];
-	argv[k++] = "--json";
+	for (i = 0; i < nargs; i++)
+		argv[k++] = args[i];
+	if (tail != NULL)
+		argv[k++] = (char *)tail;
 	argv[k] = NULL;
 	return argv;
+}
+
+/*
+ * An arm's argv for a command: the prefix's words, the tool (found beside
+ * this program when there is no prefix and it is not on PATH), the tool's
+ * arguments and --json (ab_prefix_argv).
+ */
+char **
+ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
+{
+	char beside[PATH_MAX];
+	const char *tool = cmd->argv[0];
+
+	if (plan_count(prefix) == 0 && strchr(tool, '/') == NULL &&
+	    ab_arm_missing(NULL, tool) != NULL &&
+	    ab_beside_self(tool, beside, sizeof beside) == 0)
+		tool = beside;
+	return ab_prefix_argv(prefix, tool, cmd->argv + 1, cmd->argc - 1,
+	    "--json");
 }
 
 /* 1 when path names an executable regular file. */

@@ -80,6 +80,9 @@ int ab_plan_read(struct ab_plan *p, const char *path, const char **err);
 void ab_plan_free(struct ab_plan *p);
 /* 1 when the last of a prefix's n words is a directory (ends in /). */
 int ab_dir_prefix(char **prefix, size_t n);
+/* PREFIX TOOL ARGS [TAIL], a directory prefix joined to TOOL (free it). */
+char **ab_prefix_argv(char **prefix, const char *tool, char *const *args,
+    size_t nargs, const char *tail);
 /* An arm's argv for a command: PREFIX TOOL ARGS --json (free it). */
 char **ab_arm_argv(char **prefix, const struct ab_cmd *cmd);
 /* The program an arm runs that cannot be found, or NULL (static). */

@@ -67,10 +67,9 @@ repeat() {
 	done
 }
 
-# lat_syscall's line on stdin ("Simple syscall: 0.1190 microseconds",
-# maybe with a flag after it): its value in nanoseconds.
-sysns() {
-	awk -F': ' '{ split($2, w, " "); print w[1] * 1000 }'
+# The figure of $tmp/fig (a "NAME: T microseconds" line) in nanoseconds.
+fig_ns() {
+	bench_figure "$tmp/fig" | awk '{ print $1 * 1000 }'
 }
 
 # Print one row of the table: figure, value, target, verdict.
@@ -126,11 +125,11 @@ row "warm lat_syscall null, wall s (median of 5)" "$warm" "< 0.3" \
 round=0
 while [ "$round" -lt 10 ]; do
 	repeat 1 "$bin/lat_syscall" null || exit 1
-	sysns <"$tmp/fig" >>"$tmp/bm"
+	fig_ns >>"$tmp/bm"
 	cat "$tmp/wall" >>"$tmp/bmwall"
 	repeat 1 env -u ENOUGH -u TIMING_O -u LOOP_O "$bin/lat_syscall" null ||
 		exit 1
-	sysns <"$tmp/fig" >>"$tmp/cold"
+	fig_ns >>"$tmp/cold"
 	cat "$tmp/wall" >>"$tmp/coldwall"
 	if [ -x "$gbench" ]; then
 		repeat 1 "$gbench" --benchmark_filter=BM_getppid \
