@@ -22,6 +22,7 @@
 #include "benchmp.h"
 #include "internal.h"
 #include "cmd/ab.h"
+#include "cmd/sched.h"
 
 #define AB_NAME			"benchmp-ab"
 /*
@@ -71,7 +72,8 @@ struct ab_opts {
 	const char *records_path;	/* --records: every run's records */
 	FILE *records;
 	struct ab_plan plan;
-	int served;		/* --served: benchmp-sched's visits */
+	int served;		/* benchmp-sched's visits, not rounds of runs */
+	size_t nserved;		/* the lines of a plan for benchmp-sched */
 	const char *plan_path;	/* --plan */
 	char **tool;		/* TOOL ARGS... on the command line, or NULL */
 };
@@ -182,11 +184,19 @@ ab_help(void)
 	    "  --records FILE   append every run's records to FILE, each "
 	    "with its arm\n"
 	    "                   and round (ab_arm, ab_round)\n"
-	    "  --served         keep each arm's tools as measurement servers "
-	    "and pair their\n"
-	    "                   visits (benchmp-sched's A/B) instead of "
-	    "rounds of runs:\n"
-	    "                   the way to judge changes of about 1%%\n"
+	    "  --served         the default: keep each arm's tools as "
+	    "measurement servers\n"
+	    "                   and pair their visits (benchmp-sched's A/B), "
+	    "the way to\n"
+	    "                   judge changes of about 1%%; the tools must be "
+	    "benchmp's\n"
+	    "  --rounds         rounds of fresh runs of each arm instead, for "
+	    "any program\n"
+	    "                   that prints records; --test, --max-rounds, "
+	    "--min-rounds,\n"
+	    "                   --timeout, --tool-defaults, --no-calibrate "
+	    "and --records\n"
+	    "                   are the rounds' options and select them\n"
 	    "  --json           one JSON object per figure\n"
 	    "  --allow-undecided  exit 0, not 3, when a figure is undecided\n"
 	    "  --strict         accepted for compatibility: undecided exits 3 "
@@ -254,21 +264,6 @@ ab_thue_morse(unsigned r)
 }
 
 /*
- * --served: what benchmp-sched's visits cannot take.  The rounds' own
- * options (rounds_opt: the first one given, as getopt_long named it) have
- * no meaning there.
- */
-static void
-ab_served_check(const struct ab_opts *o, const char *rounds_opt)
-{
-	if (rounds_opt != NULL)
-		ab_usage_error("--%s is an option of the rounds: not with "
-		    "--served", rounds_opt);
-	if (o->plan_path == NULL && o->tool == NULL)
-		ab_usage_error("no TOOL to run");
-}
-
-/*
  * --served: run the comparison as benchmp-sched's A/B (beside this
  * program, else on PATH): both arms' tools kept as measurement servers,
  * A's and B's visits of each figure back to back in a random order.
@@ -330,7 +325,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	enum { OPT_A = 256, OPT_B, OPT_PLAN, OPT_THRESHOLD, OPT_BUDGET,
 	    OPT_MAX, OPT_MIN, OPT_TIMEOUT, OPT_RANDOM, OPT_NOCAL,
 	    OPT_JSON, OPT_STRICT, OPT_CONTROL, OPT_RECORDS, OPT_TEST,
-	    OPT_TOOLDEF, OPT_ALLOW, OPT_SERVED };
+	    OPT_TOOLDEF, OPT_ALLOW, OPT_SERVED, OPT_ROUNDS };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
@@ -350,12 +345,13 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		{ "control", no_argument, NULL, OPT_CONTROL },
 		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "served", no_argument, NULL, OPT_SERVED },
+		{ "rounds", no_argument, NULL, OPT_ROUNDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *plan = NULL, *err, *rounds_opt = NULL;
-	int c, li, min_set = 0;
+	int c, li, min_set = 0, served = -1;
 
 	memset(o, 0, sizeof *o);
 	o->threshold = 0.02;
@@ -367,7 +363,7 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 	/* '+': the options end at TOOL, whose own options follow it. */
 	opterr = 0;	/* ab_usage_error says it, its control bytes escaped */
 	while ((c = getopt_long(argc, argv, "+hV", longopts, &li)) != -1) {
-		/* The options of the rounds, which --served refuses. */
+		/* The options of the rounds: they select them. */
 		if (rounds_opt == NULL && (c == OPT_TEST || c == OPT_MAX ||
 		    c == OPT_MIN || c == OPT_TIMEOUT || c == OPT_NOCAL ||
 		    c == OPT_TOOLDEF || c == OPT_RECORDS))
@@ -447,7 +443,11 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 			o->records_path = optarg;
 			break;
 		case OPT_SERVED:
-			o->served = 1;
+		case OPT_ROUNDS:
+			if (served == (c == OPT_ROUNDS))
+				ab_usage_error("--served and --rounds: give "
+				    "one");
+			served = c == OPT_SERVED;
 			break;
 		case 'h':
 			ab_help();
@@ -489,11 +489,28 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		    "one");
 	o->plan_path = plan;
 	o->tool = optind < argc ? argv + optind : NULL;
-	if (o->served) {
-		ab_served_check(o, rounds_opt);
-		return;
-	}
-	if (plan != NULL) {
+	if (served == 1 && rounds_opt != NULL)
+		ab_usage_error("--%s is an option of the rounds: not with "
+		    "--served", rounds_opt);
+	o->served = served == 1 || (served == -1 && rounds_opt == NULL);
+	if (o->served && plan != NULL) {
+		/*
+		 * benchmp-sched's plan (its words may precede a line's tool),
+		 * checked and counted here; one on standard input is left to
+		 * benchmp-sched to read, and counts as one line.
+		 */
+		struct sched_plan sp;
+		char why[256];
+
+		memset(&sp, 0, sizeof sp);
+		o->nserved = 1;
+		if (strcmp(plan, "-") != 0) {
+			if (sched_plan_read(plan, &sp, why, sizeof why) != 0)
+				ab_die(AB_EXIT_USAGE, "%s: %s", plan, why);
+			o->nserved = sp.n;
+			sched_plan_free(&sp);
+		}
+	} else if (plan != NULL) {
 		if (ab_plan_read(&o->plan, plan, &err) != 0)
 			ab_die(AB_EXIT_USAGE, "%s: %s", plan, err);
 	} else if (optind < argc) {
@@ -504,9 +521,11 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		ab_usage_error("no TOOL to run");
 	}
 	if (o->budget == 0)
-		o->budget = 10.0 * (double)o->plan.n;
+		o->budget = 10.0 * (double)(o->plan.n + o->nserved);
 	if (o->budget > 86400)
 		o->budget = 86400;
+	if (o->served)
+		return;
 	if (o->records_path != NULL &&
 	    (o->records = fopen(o->records_path, "a")) == NULL)
 		ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
@@ -732,12 +751,9 @@ main(int argc, char **argv)
 	char why[512];
 
 	ab_options(argc, argv, &o);
-	if (o.served) {
-		if (o.budget == 0)
-			o.budget = 10;
-		ab_served_exec(&o);
-	}
 	ab_check_arms(&o);
+	if (o.served)
+		ab_served_exec(&o);
 	ab_signals();
 	t0 = ab_now();
 	if (o.calibrate && ab_run_calibrate(&ab_stop, why, sizeof why) != 0 &&

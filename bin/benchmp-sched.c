@@ -89,7 +89,8 @@ sched_help(void)
 	    "  --stats FILE      the run's times and visits as JSON\n"
 	    "  --outdir DIR      each line's output, messages and exit status "
 	    "in\n                    DIR/N.out, N.err, N.rc (N the line)\n"
-	    "  --threshold P     A/B: the change that matters (default 2%%)\n"
+	    "  --threshold P     A/B: the change that matters (0.1 to 50, "
+	    "default 2%%)\n"
 	    "  --json            A/B: one JSON object per figure\n"
 	    "  --allow-undecided A/B: exit 0 when a figure is undecided\n");
 	exit(0);
@@ -180,8 +181,8 @@ sched_options(struct sched *s, int argc, char **argv)
 			o->b = optarg;
 			break;
 		case 't':
-			o->threshold = sched_number("--threshold", optarg, 0.01,
-			    100) / 100;
+			o->threshold = sched_number("--threshold", optarg,
+			    AB_THRESHOLD_MIN, AB_THRESHOLD_MAX) / 100;
 			break;
 		case 'j':
 			o->json = 1;
@@ -329,7 +330,9 @@ sched_free(struct sched *s)
 	for (i = 0; i < s->np; i++) {
 		free(s->procs[i].argv);
 		free(s->procs[i].text);
+		free(s->procs[i].seg);
 	}
+	ab_table_free(&s->recs);
 	free(s->procs);
 	free(s->live);
 	for (i = 0; i < s->nf; i++) {
@@ -414,9 +417,21 @@ sched_print_outputs(const struct sched *s)
 	return 0;
 }
 
+/* Whether process p announced a figure. */
+static int
+sched_served_any(const struct sched *s, const struct sched_proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < s->nf; i++)
+		if (s->figs[i]->p == p)
+			return 1;
+	return 0;
+}
+
 /*
- * Say which processes failed (exit status, signal, protocol) on stderr;
- * return how many.
+ * Say which processes failed (exit status, signal, protocol, an A/B's
+ * tool that served nothing) on stderr; return how many.
  */
 static unsigned
 sched_failures(const struct sched *s)
@@ -426,7 +441,7 @@ sched_failures(const struct sched *s)
 
 	for (i = 0; i < s->np; i++) {
 		const struct sched_proc *p = &s->procs[i];
-		char how[64] = "";
+		char how[128] = "";
 
 		if (p->state == SCHED_P_NEW)
 			continue;
@@ -438,6 +453,10 @@ sched_failures(const struct sched *s)
 		else if (WIFEXITED(p->status) && WEXITSTATUS(p->status) != 0)
 			snprintf(how, sizeof(how), "exit status %d",
 			    WEXITSTATUS(p->status));
+		else if (p->arm != 0 && !sched_served_any(s, p))
+			/* An A/B of nothing must not pass as one of no change. */
+			snprintf(how, sizeof(how), "served no figure: not a "
+			    "benchmp tool? (benchmp-ab --rounds takes one)");
 		if (how[0] == '\0' && p->why[0] == '\0')
 			continue;
 		bad++;
@@ -550,6 +569,80 @@ sched_median_ratio(const struct sched_pair *pr)
 	return m;
 }
 
+/*
+ * Pair pr's ratio B/A and its interval in its figure's terms: its
+ * times' where a higher figure is worse, their inverses where higher is
+ * better (a bandwidth); the times' where no record named the figure.
+ */
+static void
+sched_pair_terms(const struct sched *s, const struct sched_pair *pr,
+    double *r, double *lo, double *hi)
+{
+	const struct ab_figure *f = pr->rec ? &s->recs.fig[pr->rec - 1] : NULL;
+	double t;
+
+	if (pr->st_rc == 0) {
+		*r = exp(pr->st.shift);
+		*lo = exp(pr->st.lo);
+		*hi = exp(pr->st.hi);
+	} else {
+		/* Too few pairs for an interval: the median ratio alone. */
+		*r = pr->n > 0 ? sched_median_ratio(pr) : NAN;
+		*lo = *hi = NAN;
+	}
+	if (f != NULL && f->better == AB_HIGHER) {
+		*r = 1 / *r;
+		t = *lo;
+		*lo = 1 / *hi;
+		*hi = 1 / t;
+	}
+}
+
+/* Print pair pr as one JSON object on a line, named by its line, name. */
+static void
+sched_pair_json(const struct sched *s, const struct sched_pair *pr,
+    const char *name, const char *verdict)
+{
+	const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
+	const struct ab_figure *f = pr->rec ? &s->recs.fig[pr->rec - 1] : NULL;
+	int ok = pr->st_rc == 0;
+	double r, lo, hi;
+
+	sched_pair_terms(s, pr, &r, &lo, &hi);
+	printf("{\"figure\":\"");
+	for (const char *c = name; *c; c++)
+		printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+	printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
+	    "\"clusters\":%u,\"threshold\":%g", pr->fa->seq, verdict, pr->n,
+	    pr->ncl, pr->threshold);
+	if (l->parts > 0)
+		printf(",\"parts\":%u,\"part\":%s", l->parts,
+		    sched_pair_part(pr) ? "true" : "false");
+	if (ok)
+		printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
+		    "\"level\":%.4f", r, lo, hi, pr->st.level);
+	else if (pr->n > 0)
+		printf(",\"ratio\":%.6g,\"lo\":null,\"hi\":null,"
+		    "\"level\":null", r);
+	/* The members benchmp-ab's rounds print, where they mean the same. */
+	printf(",\"ratio_of\":\"%s\"", f != NULL ? "figure" :
+	    "time per operation");
+	if (f != NULL) {
+		putchar(',');
+		ab_json_ident(stdout, f);
+		ab_json_number(stdout, "a_median", ab_median(f->a, f->n));
+		ab_json_number(stdout, "b_median", ab_median(f->b, f->n));
+	}
+	ab_json_number(stdout, "ci_lo", lo);
+	ab_json_number(stdout, "ci_hi", hi);
+	ab_json_number(stdout, "ci_level", ok ? pr->st.level : NAN);
+	ab_json_number(stdout, "p", ok ? pr->st.p : NAN);
+	printf(",\"rounds\":%zu,\"settled_early\":%s,\"control\":%s,"
+	    "\"mode\":\"served\",\"test\":\"t over generations\"}\n", pr->n,
+	    pr->settled ? "true" : "false",
+	    strcmp(s->o.a, s->o.b) == 0 ? "true" : "false");
+}
+
 /* Print an A/B's verdicts (text or JSON lines); return the exit status. */
 static int
 sched_report_ab(const struct sched *s)
@@ -568,51 +661,40 @@ sched_report_ab(const struct sched *s)
 	for (i = 0; i < s->npairs; i++) {
 		const struct sched_pair *pr = s->pairs[i];
 		const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
-		double r = exp(pr->st.shift), lo = exp(pr->st.lo),
-		    hi = exp(pr->st.hi);
-		int ok = pr->st_rc == 0;
+		const struct ab_figure *f = pr->rec ?
+		    &s->recs.fig[pr->rec - 1] : NULL;
+		double r, lo, hi;
 
-		/* Too few pairs for an interval: the median ratio alone. */
-		if (!ok && pr->n > 0)
-			r = sched_median_ratio(pr);
-
+		sched_pair_terms(s, pr, &r, &lo, &hi);
 		if (!sched_pair_part(pr))
 			count[pr->verdict]++;
 		sched_line_text(l, name, sizeof(name));
 		if (s->o.json) {
-			printf("{\"figure\":\"");
-			for (const char *c = name; *c; c++)
-				printf(*c == '"' || *c == '\\' ? "\\%c" : "%c",
-				    *c);
-			printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
-			    "\"clusters\":%u,\"threshold\":%g", pr->fa->seq,
-			    word[pr->verdict], pr->n, pr->ncl, pr->threshold);
-			if (l->parts > 0)
-				printf(",\"parts\":%u,\"part\":%s", l->parts,
-				    sched_pair_part(pr) ? "true" : "false");
-			if (ok)
-				printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
-				    "\"level\":%.4f", r, lo, hi, pr->st.level);
-			else if (pr->n > 0)
-				printf(",\"ratio\":%.6g,\"lo\":null,\"hi\":null,"
-				    "\"level\":null", r);
-			printf("}\n");
-		} else if (sched_pair_part(pr)) {
-			printf("%-40s #%u  B/A %.4f (a part of #%u)  %zu pairs\n",
+			sched_pair_json(s, pr, name, word[pr->verdict]);
+			continue;
+		}
+		if (sched_pair_part(pr)) {
+			printf("%-40s #%u  B/A %.4f (a part of #%u)  %zu pairs",
 			    name, pr->fa->seq, r, l->figures, pr->n);
-		} else if (ok) {
+		} else if (pr->st_rc == 0) {
 			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
-			    "%zu pairs, %u clusters\n", name, pr->fa->seq, r, lo,
+			    "%zu pairs, %u clusters", name, pr->fa->seq, r, lo,
 			    hi, pr->st.level * 100, word[pr->verdict], pr->n,
 			    pr->ncl);
 		} else if (pr->n > 0) {
 			printf("%-40s #%u  B/A %.4f (no interval)  %-9s %zu "
-			    "pairs, %u clusters\n", name, pr->fa->seq, r,
+			    "pairs, %u clusters", name, pr->fa->seq, r,
 			    word[pr->verdict], pr->n, pr->ncl);
 		} else {
-			printf("%-40s #%u  %-9s %zu pairs\n", name, pr->fa->seq,
+			printf("%-40s #%u  %-9s %zu pairs", name, pr->fa->seq,
 			    word[pr->verdict], pr->n);
 		}
+		if (f != NULL && f->n > 0)
+			printf(" (A %.4g, B %.4g %s)", ab_median(f->a, f->n),
+			    ab_median(f->b, f->n), f->unit);
+		else if (pr->n > 0)
+			printf(" (of the time per operation)");
+		putchar('\n');
 	}
 	if (!s->o.json)
 		printf("%s: %u worse, %u better, %u same, %u undecided\n",
@@ -632,7 +714,7 @@ main(int argc, char **argv)
 	char why[256];
 	int sig, rc = SCHED_EXIT_OK;
 	unsigned bad;
-	size_t i;
+	size_t i, nfig;
 
 	memset(&s, 0, sizeof(s));
 	sched_options(&s, argc, argv);
@@ -664,11 +746,18 @@ main(int argc, char **argv)
 	sched_pin_init(&s);
 	sig = sched_run(&s);
 	bad = sched_failures(&s);
-	if (s.o.a != NULL)
+	if (s.o.a != NULL) {
 		sched_pair_finish(&s);
-	sched_say("%zu figures, %u visits in %.1f s, %.0f%% of it measuring",
-	    s.nf, s.visits, s.wall, s.wall > 0 ? 100 * s.timed_ns / 1e9 /
-	    s.wall : 0);
+		if (sched_pair_records(&s) != 0) {
+			sched_say("out of memory");
+			rc = SCHED_EXIT_FAIL;
+		}
+	}
+	nfig = s.o.a != NULL ? s.npairs : s.nf;
+	sched_say("%zu figure%s%s, %u visits in %.1f s, %.0f%% of it "
+	    "measuring", nfig, nfig == 1 ? "" : "s", s.o.a != NULL ?
+	    " in each arm" : "", s.visits, s.wall, s.wall > 0 ?
+	    100 * s.timed_ns / 1e9 / s.wall : 0);
 	if (s.o.precision > 0 && s.o.a == NULL)
 		sched_precision_report(&s);
 	if (s.o.stats != NULL && sched_write_stats(&s) != 0) {

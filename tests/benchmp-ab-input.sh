@@ -160,6 +160,9 @@ elif have_jq && [ "$(jq -r '"\(.threshold) \(.verdict)"' "$tmp/out" | tr '\n' ' 
 fi
 printf 'threshold=60%% %s\n' "$fake" >"$tmp/th2.plan"
 expect_exit 2 'line 1: threshold= takes a percent from 0.1 to 50' \
+    "$ab" --rounds --a '' --b '' --plan "$tmp/th2.plan"
+# The same rule where the plan is benchmp-sched's (the default).
+expect_exit 2 'line 1: threshold= takes a percent from 0.1 to 50' \
     "$ab" --a '' --b '' --plan "$tmp/th2.plan"
 
 finish

@@ -152,19 +152,43 @@ grep -q 'line 2 .*no-such-tool-here' "$tmp/err" ||
 # 1), or at worst undecided (exit 3) on a machine too busy to settle it,
 # its ratio above 1 either way.  The same in both arms is never worse.
 printf '%s\n' "$spin" >"$tmp/one"
-run "$sched" --budget 30 --json --a 'env SPIN_NS=2000' \
-    --b 'env SPIN_NS=4000' "$tmp/one"
-case $rc in
-1 | 3) ;;
-*) fail "A/B of a doubled cost exited $rc: $(head -n 3 "$tmp/err")" ;;
-esac
+# doubled WHAT ENV [OPTION]: an A/B of the doubled cost, ENV in both arms;
+# worse (exit 1) or undecided (exit 3).
+doubled() {
+	run "$sched" --budget 30 ${3:+"$3"} --a "env SPIN_NS=2000 $2" \
+	    --b "env SPIN_NS=4000 $2" "$tmp/one"
+	case $rc in
+	1 | 3) ;;
+	*) fail "A/B of $1 exited $rc: $(head -n 3 "$tmp/err")" ;;
+	esac
+}
+doubled 'a doubled cost' '' --json
 if have_jq; then
 	jq -e '.ratio > 1.5 and .ratio < 2.7 and .pairs >= 5 and
 	    (.verdict == "worse" or .verdict == "undecided")' "$tmp/out" \
 	    >/dev/null || fail "the doubled cost's verdict: $(cat "$tmp/out")"
 	[ "$rc" -ne 1 ] || jq -e '.verdict == "worse"' "$tmp/out" >/dev/null ||
 		fail "exit 1 without a worse figure: $(cat "$tmp/out")"
+	# It printed no record: the ratio is of the time per operation.
+	jq -e '.ratio_of == "time per operation" and (has("unit") | not) and
+	    .mode == "served" and .control == false and .rounds == .pairs' \
+	    "$tmp/out" >/dev/null || fail "an unnamed figure: $(cat "$tmp/out")"
 fi
+# The same change where the tool prints records, here a rate (higher
+# better): the figure is named by them, and B/A is the rate's, about 0.5.
+doubled 'a halved rate' SPIN_RECORD=1 --json
+if have_jq; then
+	jq -e '.ratio_of == "figure" and .tool == "serve-spin" and
+	    .case == "spin" and .unit == "ops/s" and .better == "higher" and
+	    .ratio > 0.37 and .ratio < 0.67 and (.ci_lo == null or
+	    (.ci_lo <= .ratio and .ratio <= .ci_hi)) and
+	    .a_median > .b_median and .b_median > 0 and
+	    (.verdict == "worse" or .verdict == "undecided")' "$tmp/out" \
+	    >/dev/null || fail "the halved rate's verdict: $(cat "$tmp/out")"
+fi
+doubled 'a halved rate' SPIN_RECORD=1
+grep -Eq '^serve-spin .* B/A 0\.[3-6][0-9]* .*\(A [0-9.e+]+, B [0-9.e+]+ ops/s\)$' \
+    "$tmp/out" || fail "the halved rate's line: $(cat "$tmp/out")"
 run "$sched" --budget 2 --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' \
     "$tmp/one"
 case $rc in
@@ -306,6 +330,29 @@ grep -q ' 0 worse, 0 better' "$tmp/out" ||
 	fail "benchmp-ab --served A/A found a change: $(cat "$tmp/out")"
 expect_exit 2 'not with --served' "$bin/benchmp-ab" --served --control \
     --a '' --max-rounds 10 "$spin"
+expect_exit 2 '--served and --rounds: give one' "$bin/benchmp-ab" --served \
+    --rounds --control --a '' "$spin"
+# The visits are benchmp-ab's default; a program that serves no figure
+# fails (exit 4, named), never an A/B of no change.
+run "$bin/benchmp-ab" --control --a 'env SPIN_NS=2000' --budget 2 "$spin"
+case $rc in
+0 | 3) grep -q '^benchmp-sched: A: env SPIN_NS=2000 | B: ' "$tmp/out" ||
+	fail "benchmp-ab's default is not the visits: $(cat "$tmp/out")" ;;
+*) fail "benchmp-ab's default A/A exited $rc: $(cat "$tmp/err")" ;;
+esac
+# A plan on standard input is benchmp-sched's to read.
+"$bin/benchmp-ab" --control --a 'env SPIN_NS=2000' --budget 2 --plan - \
+    <"$tmp/one" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+case $rc in
+0 | 3) grep -q ' 0 worse, 0 better' "$tmp/out" ||
+	fail "a plan on stdin: $(cat "$tmp/out")" ;;
+*) fail "a plan on stdin: exit $rc: $(cat "$tmp/err")" ;;
+esac
+printf '#!/bin/sh\necho "{\\"tool\\":\\"x\\",\\"value\\":1}"\n' >"$tmp/rec"
+chmod +x "$tmp/rec"
+expect_exit 4 'line 1, arm A: .*served no figure' "$bin/benchmp-ab" \
+    --control --a '' --budget 2 "$tmp/rec"
 # A directory prefix takes the tool from that directory in both arms
 # (serve-spin is neither on PATH nor beside the scheduler).
 mkdir "$tmp/armdir"
@@ -318,8 +365,9 @@ case $rc in
 	fail "a directory prefix's A/A found a change: $(cat "$tmp/out")" ;;
 *) fail "a directory prefix, --served: exit $rc: $(cat "$tmp/err")" ;;
 esac
-expect_exit 4 'line 1' "$bin/benchmp-ab" --served --a "$tmp/nodir/" \
-    --b "$tmp/armdir/" --budget 2 serve-spin 1
+expect_exit 2 "arm A .*cannot find '$tmp/nodir/serve-spin'" \
+    "$bin/benchmp-ab" --served --a "$tmp/nodir/" --b "$tmp/armdir/" \
+    --budget 2 serve-spin 1
 
 # SIGTERM: the scheduler ends within seconds, its tools with it.
 SPIN_NS=2000 "$sched" --budget 600 "$tmp/one" >"$tmp/sig.out" \

@@ -74,7 +74,7 @@ expect_exit 2 'BENCHMP_PRECISION' env BENCHMP_PRECISION=x "$bin/lat_syscall" nul
 run "$bin/lat_syscall" --served=1 null
 [ "$rc" -eq 0 ] &&
     grep -Eq '^Simple syscall: [0-9]+\.[0-9]{4} microseconds( \(noisy \+-[0-9]+%\))?$' "$tmp/out.raw" &&
-    grep -q '^benchmp-sched: 1 figures, [0-9]* visits' "$tmp/err" ||
+    grep -q '^benchmp-sched: 1 figure, [0-9]* visits' "$tmp/err" ||
 	fail "lat_syscall --served: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
 if have_jq; then
 	expect_json '.served == true and .processes >= 5 and

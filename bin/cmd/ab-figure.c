@@ -322,8 +322,8 @@ ab_verdict_word(enum ab_verdict v)
 }
 
 /* The median of n values (NAN for none), from a sorted copy. */
-static double
-fig_median(const double *v, size_t n)
+double
+ab_median(const double *v, size_t n)
 {
 	double *s, m;
 	size_t i, j;
@@ -392,7 +392,7 @@ ab_print_line(FILE *out, const struct ab_figure *f, int control)
 	fprintf(out, "%-40s B/A %.4f [%.4f, %.4f] %.0f%%  %-9s %zu rounds "
 	    "(A %.4g, B %.4g %s)", name, exp(f->st.shift), exp(f->st.lo),
 	    exp(f->st.hi), f->st.level * 100, ab_verdict_word(f->verdict),
-	    f->n, fig_median(f->a, f->n), fig_median(f->b, f->n), f->unit);
+	    f->n, ab_median(f->a, f->n), ab_median(f->b, f->n), f->unit);
 	if (control)
 		fprintf(out, "  noise floor +-%.2f%%", fig_floor(f) * 100);
 	if (f->verdict == AB_UNDECIDED && isfinite(f->more_s))
@@ -414,8 +414,8 @@ fig_json_string(FILE *out, const char *s)
 }
 
 /* Print a number as JSON (null when not finite). */
-static void
-fig_json_number(FILE *out, const char *key, double v)
+void
+ab_json_number(FILE *out, const char *key, double v)
 {
 	fprintf(out, ",\"%s\":", key);
 	if (isfinite(v))
@@ -424,15 +424,16 @@ fig_json_number(FILE *out, const char *key, double v)
 		fputs("null", out);
 }
 
-/* Print a figure as one JSON object on a line. */
+/*
+ * Print what names figure f and its values as JSON members (no braces):
+ * its tool, case, params, metric, unit and better direction.
+ */
 void
-ab_print_json(FILE *out, const struct ab_figure *f, int control,
-    const char *mode, const char *test, int interrupted)
+ab_json_ident(FILE *out, const struct ab_figure *f)
 {
 	static const char *const better[] = { "lower", "higher", "none" };
-	int ok = f->stats_rc == 0 && f->n >= 2;
 
-	fputs("{\"tool\":", out);
+	fputs("\"tool\":", out);
 	fig_json_string(out, f->tool);
 	fputs(",\"case\":", out);
 	fig_json_string(out, f->kase);
@@ -440,24 +441,35 @@ ab_print_json(FILE *out, const struct ab_figure *f, int control,
 	fig_json_string(out, f->metric);
 	fputs(",\"unit\":", out);
 	fig_json_string(out, f->unit);
-	fprintf(out, ",\"better\":\"%s\",\"verdict\":\"%s\"",
-	    better[f->better], ab_verdict_word(f->verdict));
-	fig_json_number(out, "ratio", f->n >= 2 ? exp(f->st.shift) : NAN);
-	fig_json_number(out, "ci_lo", ok ? exp(f->st.lo) : NAN);
-	fig_json_number(out, "ci_hi", ok ? exp(f->st.hi) : NAN);
-	fig_json_number(out, "ci_level", ok ? f->st.level : NAN);
-	fig_json_number(out, "p", f->n >= 2 ? f->st.p : NAN);
+	fprintf(out, ",\"better\":\"%s\"", better[f->better]);
+}
+
+/* Print a figure as one JSON object on a line. */
+void
+ab_print_json(FILE *out, const struct ab_figure *f, int control,
+    const char *mode, const char *test, int interrupted)
+{
+	int ok = f->stats_rc == 0 && f->n >= 2;
+
+	fputc('{', out);
+	ab_json_ident(out, f);
+	fprintf(out, ",\"verdict\":\"%s\"", ab_verdict_word(f->verdict));
+	ab_json_number(out, "ratio", f->n >= 2 ? exp(f->st.shift) : NAN);
+	ab_json_number(out, "ci_lo", ok ? exp(f->st.lo) : NAN);
+	ab_json_number(out, "ci_hi", ok ? exp(f->st.hi) : NAN);
+	ab_json_number(out, "ci_level", ok ? f->st.level : NAN);
+	ab_json_number(out, "p", f->n >= 2 ? f->st.p : NAN);
 	fprintf(out, ",\"rounds\":%zu", f->n);
-	fig_json_number(out, "threshold", f->threshold);
-	fig_json_number(out, "more_s", f->verdict == AB_UNDECIDED ?
+	ab_json_number(out, "threshold", f->threshold);
+	ab_json_number(out, "more_s", f->verdict == AB_UNDECIDED ?
 	    f->more_s : NAN);
-	fig_json_number(out, "a_median", fig_median(f->a, f->n));
-	fig_json_number(out, "b_median", fig_median(f->b, f->n));
+	ab_json_number(out, "a_median", ab_median(f->a, f->n));
+	ab_json_number(out, "b_median", ab_median(f->b, f->n));
 	fprintf(out, ",\"settled_early\":%s,\"control\":%s,\"mode\":\"%s\","
 	    "\"test\":\"%s\"", f->settled ? "true" : "false",
 	    control ? "true" : "false", mode, test);
 	if (control)
-		fig_json_number(out, "noise_floor", ok ? fig_floor(f) : NAN);
+		ab_json_number(out, "noise_floor", ok ? fig_floor(f) : NAN);
 	if (interrupted)
 		fputs(",\"interrupted\":true", out);
 	fputs("}\n", out);

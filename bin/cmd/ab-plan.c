@@ -125,8 +125,8 @@ fail:
  * into *fraction: 1 when the word is one, 0 when not, -1 when its value
  * is out of range.
  */
-static int
-plan_threshold(const char *word, double *fraction)
+int
+ab_plan_threshold(const char *word, double *fraction)
 {
 	char num[64];
 	size_t len;
@@ -172,7 +172,7 @@ plan_line(struct ab_plan *p, char *line, unsigned long lineno, char *msg,
 	}
 	while (argv[argc] != NULL)
 		argc++;
-	if (argc > 0 && (t = plan_threshold(argv[0], &threshold)) != 0) {
+	if (argc > 0 && (t = ab_plan_threshold(argv[0], &threshold)) != 0) {
 		if (t < 0 || argc == 1) {
 			snprintf(msg, size, "line %lu: %s", lineno, t < 0 ?
 			    "threshold= takes a percent from 0.1 to 50" :

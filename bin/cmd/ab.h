@@ -214,6 +214,18 @@ int ab_decide_finish(struct ab_table *t, unsigned min_rounds,
 const char *ab_verdict_word(enum ab_verdict v);
 /* Print a figure as a line of text. */
 void ab_print_line(FILE *f, const struct ab_figure *fig, int control);
+/*
+ * A plan line's leading threshold=P word (percent, an optional %, from
+ * AB_THRESHOLD_MIN to AB_THRESHOLD_MAX) into *fraction: 1 when the word
+ * is one, 0 when not, -1 when its value is out of range.
+ */
+int ab_plan_threshold(const char *word, double *fraction);
+/* The median of n values (NAN for none). */
+double ab_median(const double *v, size_t n);
+/* Print ,"key":v in JSON (null when v is not finite). */
+void ab_json_number(FILE *f, const char *key, double v);
+/* Print fig's tool, case, params, metric, unit and better as JSON members. */
+void ab_json_ident(FILE *f, const struct ab_figure *fig);
 /* Print a figure as one JSON object on a line. */
 void ab_print_json(FILE *f, const struct ab_figure *fig, int control,
     const char *mode, const char *test, int interrupted);

@@ -95,7 +95,6 @@ plan_count(const char *w, size_t skip, double lo, double hi, double *out,
 static int
 plan_keywords(struct sched_line *l, char *why, size_t size)
 {
-	char *end;
 	double v;
 
 	while (l->argc > 0) {
@@ -124,16 +123,12 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 				return -1;
 			l->parts = (unsigned)v;
 		} else if (strncmp(w, "threshold=", 10) == 0) {
-			errno = 0;
-			v = strtod(w + 10, &end);
-			if (errno != 0 || end == w + 10 ||
-			    (strcmp(end, "%") != 0 && *end != '\0') ||
-			    !(v > 0 && v <= 100)) {
-				snprintf(why, size, "threshold= takes a percentage "
-				    "above 0 and at most 100, as 5%%");
+			if (ab_plan_threshold(w, &l->threshold) != 1) {
+				snprintf(why, size, "threshold= takes a percent "
+				    "from %g to %g", (double)AB_THRESHOLD_MIN,
+				    (double)AB_THRESHOLD_MAX);
 				return -1;
 			}
-			l->threshold = v / 100;
 		} else {
 			break;
 		}

@@ -206,8 +206,20 @@ sched_pin(const struct sched *s, struct sched_proc *p)
 int
 sched_launch(struct sched *s, struct sched_proc *p)
 {
+	size_t *seg;
 	int rc;
 
+	/* An A/B names its figures from each start's records (sched-recs.c). */
+	if (p->arm != 0) {
+		if ((seg = realloc(p->seg, (p->nseg + 1) * sizeof(*seg))) ==
+		    NULL) {
+			snprintf(p->why, sizeof(p->why), "out of memory");
+			p->state = SCHED_P_GONE;
+			return -1;
+		}
+		p->seg = seg;
+		p->seg[p->nseg++] = p->tlen;
+	}
 	sched_pin(s, p);
 	rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
 	p->starts++;

@@ -122,6 +122,8 @@ struct sched_proc {
 	double last_visit;	/* when it was last visited (s) */
 	double started;		/* when it was started (s) */
 	unsigned starts;	/* how often it was started */
+	size_t *seg;		/* where each start's output begins in text */
+	unsigned nseg;
 	char cpus[160];		/* A/B: BENCHMP_SCHED for its workers, or "" */
 	char why[160];		/* a protocol failure, or "" */
 };
@@ -208,6 +210,7 @@ struct sched_pair {
 	enum ab_verdict verdict;
 	bm__paired st;
 	int st_rc;
+	size_t rec;		/* its figure in the records' table + 1, or 0 */
 };
 
 /* The scheduler's whole state. */
@@ -233,6 +236,7 @@ struct sched {
 	int closing;		/* after the budget: no new generation */
 	int cpu[64];		/* A/B: the CPUs its arms are pinned on, */
 	unsigned ncpu;		/* 0: not pinned */
+	struct ab_table recs;	/* A/B: the arms' records, paired */
 };
 
 /* sched-run.c: messages; the visits, until the budget ends; 0 or a signal number. */
@@ -261,5 +265,10 @@ struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
     bm__paired *st);
 int sched_pair_part(const struct sched_pair *pr);
+/*
+ * sched-recs.c: an A/B's pairs named by the records their tools printed
+ * (tool, case, unit, direction, each arm's figure); 0 or -1 (memory).
+ */
+int sched_pair_records(struct sched *s);
 
 #endif

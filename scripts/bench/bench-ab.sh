@@ -26,8 +26,9 @@
 # glibc's memmove limited by GLIBC_TUNABLES (AVX2, unaligned AVX loads,
 # ERMS and AVX-512 off) in B, which is faster by about 10% on an AMD EPYC
 # guest.  --modes classic,served runs each trial of each condition both
-# as benchmp-ab's rounds and as --served (benchmp-sched's visits), one
-# after the other.  --threshold P is the trials' benchmp-ab --threshold
+# as benchmp-ab's rounds (--no-calibrate, a rounds' option, selects
+# them) and as its visits (--served, benchmp-sched's A/B, the default),
+# one after the other.  --threshold P is the trials' benchmp-ab --threshold
 # (percent, default 2: a change within it is "same" by definition).
 #
 # Prints per condition: the cost, the median ratio over the trials, how
@@ -44,7 +45,7 @@ stress=0
 only=
 budget=10
 targets_opt=
-modes=classic
+modes=served
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trials) trials=${2:?$usage}; shift 2 ;;
