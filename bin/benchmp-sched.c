@@ -692,7 +692,7 @@ sched_report_ab(const struct sched *s)
 		if (f != NULL && f->n > 0)
 			printf(" (A %.4g, B %.4g %s)", ab_median(f->a, f->n),
 			    ab_median(f->b, f->n), f->unit);
-		else if (pr->n > 0)
+		else if (f == NULL && pr->n > 0)
 			printf(" (of the time per operation)");
 		putchar('\n');
 	}

@@ -54,15 +54,14 @@ recs_line(struct sched *s, const struct sched_proc *pa,
 
 	for (g = 0; g < nseg; g++) {
 		char *ta = recs_segment(pa, g), *tb = recs_segment(pb, g);
-		int rc = -1;
+		int nomem = ta == NULL || tb == NULL;
 
-		if (ta != NULL && tb != NULL)
-			rc = ab_table_add(t, pa->line, 0, ta, tb, why,
-			    sizeof(why), &never);
+		if (!nomem && ab_table_add(t, pa->line, 0, ta, tb, why,
+		    sizeof(why), &never) != 0)
+			nomem = strcmp(why, "out of memory") == 0;
 		free(ta);
 		free(tb);
-		if (ta == NULL || tb == NULL ||
-		    (rc != 0 && strcmp(why, "out of memory") == 0))
+		if (nomem)
 			return -1;
 	}
 	for (i = 0; i < s->npairs; i++)
