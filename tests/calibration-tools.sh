@@ -120,6 +120,10 @@ expect_exit 1 "line 1 is not a calibration store's" "$bin/enough" \
 [ "$(cat "$tmp/notes")" = "my notes" ] || fail "a file not a store was changed"
 expect_exit 1 'cannot write|No such file' "$bin/enough" \
     --store "$tmp/no/such/dir/store"
+# The same where the calibration is not kept (ENOUGH given, or a machine
+# that disturbed it): the store that cannot be written is said all the same.
+expect_exit 1 'cannot write' env ENOUGH=100 "$bin/enough" \
+    --store "$tmp/no/such/dir/store"
 expect_exit 2 'needs a file' "$bin/enough" --store ''
 [ -z "$(find "$tmp" -name '*.tmp')" ] || fail "a temporary file was left"
 

@@ -154,6 +154,19 @@ bad:
 	return -1;
 }
 
+/* The name of the file beside path that a save writes; 0, or -1 with why. */
+static int
+store_tmp_name(const char *path, char *tmp, size_t tsize, char *why,
+    size_t size)
+{
+	if (snprintf(tmp, tsize, "%s.%ld.tmp", path, (long)getpid()) >=
+	    (int)tsize) {
+		snprintf(why, size, "%s: name too long", path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Write the runs to path through a file beside it; 0 or -1 with why. */
 static int
 store_save(const char *path, const char *machine,
@@ -164,11 +177,8 @@ store_save(const char *path, const char *machine,
 	size_t i;
 	int bad;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		snprintf(why, size, "%s: name too long", path);
+	if (store_tmp_name(path, tmp, sizeof(tmp), why, size) != 0)
 		return -1;
-	}
 	if ((f = fopen(tmp, "w")) == NULL) {
 		snprintf(why, size, "%s: %s", tmp, strerror(errno));
 		return -1;
@@ -184,6 +194,30 @@ store_save(const char *path, const char *machine,
 		(void)unlink(tmp);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Whether a store can be written at path, tried with the file beside it
+ * that a save writes: 0, or -1 with why.  A calibration that is not kept
+ * writes nothing, yet a store that cannot be written is said at once,
+ * not on the first quiet run.
+ */
+static int
+store_writable(const char *path, char *why, size_t size)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (store_tmp_name(path, tmp, sizeof(tmp), why, size) != 0)
+		return -1;
+	if ((f = fopen(tmp, "w")) == NULL) {
+		snprintf(why, size, "%s: cannot write it: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+	(void)fclose(f);
+	(void)unlink(tmp);
 	return 0;
 }
 
@@ -245,6 +279,8 @@ calib_store(const char *path, const char *clock, bm_calibration *cal,
 		st->kept = 1;
 		if (store_save(path, machine, run, n, why, size) != 0)
 			return -1;
+	} else if (store_writable(path, why, size) != 0) {
+		return -1;
 	}
 	st->runs = (unsigned)n;
 	if (n == 0)
