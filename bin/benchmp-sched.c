@@ -598,17 +598,18 @@ sched_pair_terms(const struct sched *s, const struct sched_pair *pr,
 	}
 }
 
-/* Print pair pr as one JSON object on a line, named by its line, name. */
+/*
+ * Print pair pr as one JSON object on a line: named by its line, name,
+ * and by its records, f (or NULL); r, lo and hi from sched_pair_terms.
+ */
 static void
 sched_pair_json(const struct sched *s, const struct sched_pair *pr,
-    const char *name, const char *verdict)
+    const struct ab_figure *f, const char *name, const char *verdict,
+    double r, double lo, double hi)
 {
 	const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
-	const struct ab_figure *f = pr->rec ? &s->recs.fig[pr->rec - 1] : NULL;
 	int ok = pr->st_rc == 0;
-	double r, lo, hi;
 
-	sched_pair_terms(s, pr, &r, &lo, &hi);
 	printf("{\"figure\":\"");
 	for (const char *c = name; *c; c++)
 		printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
@@ -670,7 +671,8 @@ sched_report_ab(const struct sched *s)
 			count[pr->verdict]++;
 		sched_line_text(l, name, sizeof(name));
 		if (s->o.json) {
-			sched_pair_json(s, pr, name, word[pr->verdict]);
+			sched_pair_json(s, pr, f, name, word[pr->verdict], r,
+			    lo, hi);
 			continue;
 		}
 		if (sched_pair_part(pr)) {

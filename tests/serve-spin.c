@@ -113,11 +113,13 @@ main(int argc, char **argv)
 			fprintf(stderr, "serve-spin: %s\n", bm_ctx_errmsg(ctx));
 			return 1;
 		}
-		if (record && spin_record(ctx, &r) != 0)
-			return 1;
-		if (!record)
+		if (record) {
+			if (spin_record(ctx, &r) != 0)
+				return 1;
+		} else {
 			printf("spin: %.1f ns %u\n", r.per_op_ns.median,
 			    r.processes);
+		}
 		bm_result_free(&r);
 	}
 	bm_ctx_free(ctx);

@@ -22,8 +22,6 @@ recs_segment(const struct sched_proc *p, unsigned g)
 	    p->tlen;
 	char *t;
 
-	if (to < from)
-		to = from;
 	if ((t = malloc(to - from + 1)) == NULL)
 		return NULL;
 	if (to > from)
@@ -39,7 +37,8 @@ recs_segment(const struct sched_proc *p, unsigned g)
  * takes off the figures after it, and the parts come first).  A start
  * whose records do not pair (a tool stopped by a signal, one that
  * prints other records) adds nothing; a line with more records than
- * figures leaves its pairs unnamed.  0 or -1 (memory).
+ * figures leaves its pairs unnamed.  The line's figures are the table's
+ * last ones, in the order of its records.  0 or -1 (memory).
  */
 static int
 recs_line(struct sched *s, const struct sched_proc *pa,
@@ -49,7 +48,7 @@ recs_line(struct sched *s, const struct sched_proc *pa,
 	struct ab_table *t = &s->recs;
 	unsigned g, nseg = pa->nseg < pb->nseg ? pa->nseg : pb->nseg;
 	unsigned seq_max = 0, base;
-	size_t i, k, nrec = 0, *idx;
+	size_t i, first = t->n, nrec;
 	char why[256];
 
 	for (g = 0; g < nseg; g++) {
@@ -67,39 +66,27 @@ recs_line(struct sched *s, const struct sched_proc *pa,
 	for (i = 0; i < s->npairs; i++)
 		if (s->pairs[i]->fa->p == pa && s->pairs[i]->fa->seq > seq_max)
 			seq_max = s->pairs[i]->fa->seq;
-	for (i = 0; i < t->n; i++)
-		nrec += t->fig[i].cmd == pa->line;
+	nrec = t->n - first;
 	if (nrec == 0 || nrec > seq_max)
 		return 0;
 	base = seq_max - (unsigned)nrec;
-	if ((idx = malloc(nrec * sizeof(*idx))) == NULL)
-		return -1;
-	for (i = 0, k = 0; i < t->n; i++)
-		if (t->fig[i].cmd == pa->line)
-			idx[k++] = i;
 	for (i = 0; i < s->npairs; i++) {
 		struct sched_pair *pr = s->pairs[i];
 
 		if (pr->fa->p == pa && pr->fa->seq > base)
-			pr->rec = idx[pr->fa->seq - base - 1] + 1;
+			pr->rec = first + (pr->fa->seq - base);
 	}
-	free(idx);
 	return 0;
 }
 
 int
 sched_pair_records(struct sched *s)
 {
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < s->npairs; i++) {
-		const struct sched_proc *pa = s->pairs[i]->fa->p;
-
-		/* Each line once: at its first pair. */
-		for (j = 0; j < i && s->pairs[j]->fa->p != pa; j++)
-			;
-		if (j == i && recs_line(s, pa, s->pairs[i]->fb->p) != 0)
+	/* An A/B's processes: each line's arm A, then its arm B. */
+	for (i = 0; i + 1 < s->np; i += 2)
+		if (recs_line(s, &s->procs[i], &s->procs[i + 1]) != 0)
 			return -1;
-	}
 	return 0;
 }
