@@ -134,7 +134,8 @@ sched_options(struct sched *s, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			o->budget = sched_number("--budget", optarg, 1, 86400);
+			o->budget = sched_number("--budget", optarg,
+			    SCHED_MIN_BUDGET_S, 86400);
 			break;
 		case 'v':
 			o->visit_us = (uint64_t)(sched_number("--visit", optarg,
@@ -478,9 +479,11 @@ sched_write_stats(const struct sched *s)
 		return -1;
 	fprintf(f, "{\"wall_s\":%.3f,\"timed_s\":%.3f,\"visits\":%u,"
 	    "\"budget_s\":%g,\"visit_us\":%llu,\"memory_mb\":%.0f,"
-	    "\"releases\":%u,\"figures\":[", s->wall, s->timed_ns / 1e9,
+	    "\"releases\":%u,\"start_s\":%.3f,\"end_s\":%.3f,"
+	    "\"once_s\":%.3f,\"figures\":[", s->wall, s->timed_ns / 1e9,
 	    s->visits, s->o.budget, (unsigned long long)s->o.visit_us,
-	    s->o.memory_kb / 1024, s->releases);
+	    s->o.memory_kb / 1024, s->releases, s->start_s, s->end_s,
+	    s->once_s);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
 		    "\"visits\":%u,\"timed_s\":%.4f,\"wall_s\":%.4f,"

@@ -55,7 +55,9 @@ awk '$1 == "spin:" && NR != 4 && $4 < 5 { bad = 1 } END { exit bad }' \
 if have_jq; then
 	jq -e '.visits >= 25 and .wall_s > 0 and .timed_s > 0 and
 	    .timed_s <= .wall_s and (.figures | length) == 5 and
-	    all(.figures[]; .visits >= 5)' "$tmp/st.json" >/dev/null ||
+	    all(.figures[]; .visits >= 5) and .start_s > 0 and
+	    .end_s >= 0 and .once_s > 0 and
+	    .start_s + .end_s + .once_s <= .wall_s' "$tmp/st.json" >/dev/null ||
 		fail "the stats: $(cat "$tmp/st.json")"
 fi
 grep -q 'of it measuring' "$tmp/err" ||
@@ -74,6 +76,14 @@ if have_jq; then
 	jq -e '.visits == 6 and (.figures | length) == 2' "$tmp/bst.json" \
 	    >/dev/null || fail "the burst's stats: $(cat "$tmp/bst.json")"
 fi
+
+# A budget of a fifth of a second still gives a figure its five visits;
+# a tenth is refused.
+run env SPIN_NS=2000 "$sched" --budget 0.2 -- "$spin" 1
+[ "$rc" -eq 0 ] && awk '$1 == "spin:" { n++; if ($4 < 5) bad = 1 }
+    END { exit bad || n != 1 }' "$tmp/out" ||
+	fail "--budget 0.2: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+expect_exit 2 "budget" "$sched" --budget 0.1 -- "$spin" 1
 
 # -- TOOL ARGS: that one command is the plan, its words as they are.
 run env SPIN_NS=2000 "$sched" --budget 1 -- "$spin" 1

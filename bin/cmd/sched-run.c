@@ -247,8 +247,12 @@ sched_await_start(struct sched *s, struct sched_proc *p)
 void
 sched_start(struct sched *s, struct sched_proc *p)
 {
+	double t = sched_now();
+
 	if (sched_launch(s, p) == 0)
 		sched_await_start(s, p);
+	if (!p->once)
+		s->start_s += sched_now() - t;
 }
 
 /*
@@ -345,8 +349,12 @@ sched_end_ask(struct sched_proc *p)
 void
 sched_end(struct sched *s, struct sched_proc *p)
 {
+	double t = sched_now();
+
 	if (sched_end_ask(p) == 0)
 		(void)sched_wait(s, p, SCHED_P_END, SCHED_EXIT_S);
+	if (!p->once)
+		s->end_s += sched_now() - t;
 }
 
 /*

@@ -13,6 +13,8 @@
 #include "ab.h"
 
 #define SCHED_NAME "benchmp-sched"
+/* The shortest budget: a quick figure's least visits fit in 0.2 s. */
+#define SCHED_MIN_BUDGET_S 0.2
 /* A visit's wait: its first one sets the workers up (gigabytes, maybe). */
 #define SCHED_FIRST_VISIT_S 600.0
 #define SCHED_VISIT_S 120.0
@@ -231,6 +233,7 @@ struct sched {
 	unsigned visits;
 	double timed_ns;
 	double once_s;		/* the time the processes run once took */
+	double start_s, end_s;	/* served ones' starts and figures' ends */
 	unsigned once_ran;
 	unsigned releases;	/* figures' workers let go for memory */
 	int closing;		/* after the budget: no new generation */
