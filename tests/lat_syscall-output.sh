@@ -80,9 +80,9 @@ if have_jq; then
 	expect_json '.served == true and .processes >= 5 and
 	    .stat == "median of visits" and .ci_kind == "next run" and
 	    .ci_lo <= .value and .value <= .ci_hi' \
-	    "$bin/lat_syscall" --served=1 --json null
+	    "$bin/lat_syscall" --served=0.2 --json null
 fi
-for s in x 0 0.5 86401; do
+for s in x 0 0.1 86401; do
 	expect_exit 2 "served: '$s' is not a number of seconds" \
 	    "$bin/lat_syscall" --served="$s" null
 done

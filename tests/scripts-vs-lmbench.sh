@@ -15,7 +15,7 @@ expect_exit 2 "--timeout: 'x'" sh "$vs" --timeout x --lmbench "$tmp"
 expect_exit 2 "holds no lmbench lat_syscall" sh "$vs" --lmbench "$tmp/none"
 expect_exit 2 "unknown argument" sh "$vs" --bogus
 expect_exit 2 "not NAME=VALUE" sh "$vs" --lmbench-env 'ENOUGH=1 junk'
-expect_exit 2 "--served: '0' is not a whole number" sh "$vs" --served 0 \
+expect_exit 2 "--served: '0' is not fifth or a whole number" sh "$vs" --served 0 \
     --lmbench "$tmp"
 
 # The doubles.  THIS IS A TEST DOUBLE, not lmbench: each stub prints the
@@ -158,6 +158,16 @@ grep -qx -- '--placement=same --served=2' "$ours/args.lat_pipe" &&
 	fail "lat_pipe got: $(cat "$ours/args.lat_pipe")"
 ! grep -q served "$ours/args.lat_ops" ||
 	fail "lat_ops got: $(cat "$ours/args.lat_ops")"
+# --served fifth: a fifth of the figure's last lmbench run, less 0.15 s,
+# 0.2 s at least (the doubles' runs last milliseconds).
+rm -f "$ours"/args.*
+run sh "$vs" -k 2 --served fifth --lmbench "$lmb" --bin "$ours" \
+    --only 'lat_syscall null'
+[ "$rc" -eq 0 ] || fail "--served fifth exited $rc: $(cat "$tmp/err")"
+grep -q '^benchmp-vs-lmbench .*; benchmp --served=fifth$' "$tmp/out" ||
+	fail "--served fifth not in the title: $(head -n 1 "$tmp/out")"
+[ "$(sort -u "$ours/args.lat_syscall")" = "--served=0.20 null" ] ||
+	fail "lat_syscall got: $(cat "$ours/args.lat_syscall")"
 
 # --list runs nothing and needs no lmbench.
 run sh "$vs" --list

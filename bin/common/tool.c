@@ -44,6 +44,11 @@ enum {
  */
 #define TOOL_DEFAULT_MAX_TIME_S 60.0
 #define TOOL_MAX_MAX_TIME_S 86400.0
+/*
+ * --served's shortest spread: a fifth of a second still gives a quick
+ * figure its SCHED_MIN_VISITS (a cold lat_syscall null within 0.3 s).
+ */
+#define TOOL_MIN_SERVED_S 0.2
 
 /*
  * Workers per CPU above which a run is refused unless forced.  Each
@@ -448,10 +453,11 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 				tool_exit_usage(t, "--served does not apply: "
 				    "%s serves no figure to a scheduler",
 				    t->name);
-			if (bm_parse_double(optarg, 1, TOOL_MAX_MAX_TIME_S,
-			    &t->served_s) != 0)
+			if (bm_parse_double(optarg, TOOL_MIN_SERVED_S,
+			    TOOL_MAX_MAX_TIME_S, &t->served_s) != 0)
 				tool_exit_usage(t, "--served: '%s' is not a "
-				    "number of seconds from 1 to %g", optarg,
+				    "number of seconds from %g to %g", optarg,
+				    TOOL_MIN_SERVED_S,
 				    TOOL_MAX_MAX_TIME_S);
 			break;
 		case TOOL_OPT_PROCESSES:
