@@ -92,6 +92,14 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 PATH=$bin:$PATH
+# The tools themselves, not libtool's wrapper scripts: the visits start
+# both arms' tools again every generation, and a wrapper's start costs
+# about 10 ms of shell (benchmp-ab stays in bin).
+if [ -x "$bin/.libs/lat_syscall" ] && [ -d "$build/lib/.libs" ]; then
+	PATH=$bin/.libs:$PATH
+	LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+fi
 export PATH
 
 case $stress in

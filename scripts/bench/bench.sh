@@ -122,6 +122,8 @@ row "warm lat_syscall null, wall s (median of 5)" "$warm" "< 0.3" \
 : >"$tmp/coldwall"
 : >"$tmp/gb"
 : >"$tmp/gbwall"
+: >"$tmp/srv"
+: >"$tmp/srvwall"
 round=0
 while [ "$round" -lt 10 ]; do
 	repeat 1 "$bin/lat_syscall" null || exit 1
@@ -131,6 +133,12 @@ while [ "$round" -lt 10 ]; do
 		exit 1
 	fig_ns >>"$tmp/cold"
 	cat "$tmp/wall" >>"$tmp/coldwall"
+	# Cold again, its figure from 0.2 s of visits (--served): as short a
+	# run, spread over more of the machine's moments than five processes.
+	repeat 1 env -u ENOUGH -u TIMING_O -u LOOP_O "$bin/lat_syscall" \
+	    --served=0.2 null || exit 1
+	fig_ns >>"$tmp/srv"
+	cat "$tmp/wall" >>"$tmp/srvwall"
 	if [ -x "$gbench" ]; then
 		repeat 1 "$gbench" --benchmark_filter=BM_getppid \
 		    --benchmark_format=csv || exit 1
@@ -149,6 +157,12 @@ cold_cv=$cv
 cold_wall=$wall
 row "benchmp cold wall s per run <= 0.3" "$cold_wall" "<= 0.3" \
     "$(verdict "$cold_wall <= 0.3")"
+spread "served 0.2 s" "served 0.2 s getppid ns (median of 10)" \
+    "$tmp/srv" "$tmp/srvwall"
+srv_cv=$cv
+srv_wall=$wall
+row "served 0.2 s wall s per run <= 0.3" "$srv_wall" "<= 0.3" \
+    "$(verdict "$srv_wall <= 0.3")"
 if [ -x "$gbench" ]; then
 	spread "Google Benchmark" "Google Benchmark getppid ns (median of 10)" \
 	    "$tmp/gb" "$tmp/gbwall"
@@ -163,6 +177,9 @@ if [ -x "$gbench" ]; then
 	row "CV benchmp cold / Google Benchmark" \
 	    "$(awk "BEGIN { printf \"%.2f\", $cold_cv / $gb_cv }")" "<= 1" \
 	    "$(verdict "$cold_cv <= $gb_cv")"
+	row "CV served 0.2 s / Google Benchmark" \
+	    "$(awk "BEGIN { printf \"%.2f\", $srv_cv / $gb_cv }")" "<= 1" \
+	    "$(verdict "$srv_cv <= $gb_cv")"
 else
 	row "Google Benchmark" "absent" "" "(libbenchmark-dev not found)"
 fi
