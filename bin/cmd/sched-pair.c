@@ -149,12 +149,14 @@ pair_restart(struct sched *s, struct sched_proc **ps)
 {
 	struct sched_fig *f[2] = { ps[0]->cur, ps[1]->cur };
 	int i, told[2], other = 0;
+	double t = sched_now();
 
 	for (i = 0; i < 2; i++)
 		told[i] = sched_end_ask(ps[i]) == 0;
 	for (i = 0; i < 2; i++)
 		if (told[i])
 			(void)sched_wait(s, ps[i], SCHED_P_END, SCHED_EXIT_S);
+	s->end_s += sched_now() - t;
 	for (i = 0; i < 2; i++)
 		if (!ps[i]->restart && ps[i]->state == SCHED_P_IDLE &&
 		    ps[i]->cur != f[i]) {
@@ -169,11 +171,13 @@ pair_restart(struct sched *s, struct sched_proc **ps)
 		    !WIFEXITED(ps[i]->status) ||
 		    WEXITSTATUS(ps[i]->status) != 0)
 			return -1;
+	t = sched_now();
 	for (i = 0; i < 2; i++)
 		told[i] = sched_launch(s, ps[i]) == 0;
 	for (i = 0; i < 2; i++)
 		if (told[i])
 			sched_await_start(s, ps[i]);
+	s->start_s += sched_now() - t;
 	for (i = 0; i < 2; i++) {
 		struct sched_proc *p = ps[i];
 

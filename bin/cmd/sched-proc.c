@@ -18,6 +18,8 @@
 
 /* The most a process may print on stdout: 64 MB. */
 #define PROC_TEXT_MAX (64u << 20)
+/* A pump's longest poll while a process that closed its pipes is not reaped. */
+#define PROC_EXIT_POLL_MS 5
 /* The descriptors a served tool reads and writes its channel on. */
 #define PROC_SERVE_IN 3
 #define PROC_SERVE_OUT 4
@@ -275,17 +277,31 @@ proc_read_text(struct sched_proc *p)
 /*
  * Wait up to ms (or until the signal descriptor wakes) for what the n
  * processes send, handle all of it, and reap the processes that ended.
- * newfig makes the figure a process announces.
+ * newfig makes the figure a process announces.  A process whose pipes
+ * closed on an earlier pump is reaped first, without waiting, and while
+ * one has not exited yet the poll waits PROC_EXIT_POLL_MS at most: its
+ * SIGCHLD may have come with another's, as one signal, and nothing else
+ * would wake the poll (an A/B's every restart of two tools waited the
+ * caller's whole 200 ms for the second).
  */
 void
 sched_proc_pump(struct sched_proc **ps, size_t n, int sigfd, int ms,
     struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
     void *arg)
 {
-	struct pollfd *pfd = calloc(2 * n + 1, sizeof(*pfd));
-	size_t i, k = 0;
+	struct pollfd *pfd;
+	size_t i, k = 0, gone = 0;
 
-	if (pfd == NULL) {
+	for (i = 0; i < n; i++) {
+		sched_proc_reap(ps[i]);
+		gone += ps[i]->state == SCHED_P_GONE;
+		if (ps[i]->state != SCHED_P_GONE && ps[i]->out < 0 &&
+		    ms > PROC_EXIT_POLL_MS)
+			ms = PROC_EXIT_POLL_MS;
+	}
+	if (gone > 0)
+		return;
+	if ((pfd = calloc(2 * n + 1, sizeof(*pfd))) == NULL) {
 		(void)poll(NULL, 0, ms);
 		return;
 	}

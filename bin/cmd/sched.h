@@ -233,7 +233,7 @@ struct sched {
 	unsigned visits;
 	double timed_ns;
 	double once_s;		/* the time the processes run once took */
-	double start_s, end_s;	/* served ones' starts and figures' ends */
+	double start_s, end_s;	/* served tools' (re)starts, figures' ends */
 	unsigned once_ran;
 	unsigned releases;	/* figures' workers let go for memory */
 	int closing;		/* after the budget: no new generation */
