@@ -37,6 +37,8 @@
 set -eu
 LC_ALL=C
 export LC_ALL
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
 
 usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] BUILDDIR"
 trials=20
@@ -91,15 +93,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-PATH=$bin:$PATH
-# The tools themselves, not libtool's wrapper scripts: the visits start
-# both arms' tools again every generation, and a wrapper's start costs
-# about 10 ms of shell (benchmp-ab stays in bin).
-if [ -x "$bin/.libs/lat_syscall" ] && [ -d "$build/lib/.libs" ]; then
-	PATH=$bin/.libs:$PATH
-	LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-	export LD_LIBRARY_PATH
-fi
+# The tools themselves, not libtool's wrapper scripts (bm_programs): the
+# visits start both arms' tools again every generation, and a wrapper's
+# start costs about 10 ms of shell (benchmp-ab stays in bin).
+bm_programs "$bin" lat_syscall
+PATH=$bm_bin:$bin:$PATH
 export PATH
 
 case $stress in
