@@ -133,10 +133,11 @@ stream_cleanup(bm_iter_t n, void *cookie)
 	return mem_chase_unmap(&s->map, s->maplen);
 }
 
-/* Take -v and -M. */
+/* Take -v, -M and -k. */
 struct stream_opts {
 	unsigned version;	/* -v: 1 (STREAM) or 2 (STREAM2) */
 	uint64_t len;		/* -M, or four times the last level */
+	const char *kernel;	/* -k: the one kernel to run, or NULL */
 };
 
 /* Parse the tool's options. */
@@ -151,6 +152,9 @@ stream_option(struct tool *t, int opt, const char *arg, void *cookie)
 		break;
 	case 'M':
 		o->len = tool_size(t, "-M", arg, 3 * 1024, MEM_MAX_LEN);
+		break;
+	case 'k':
+		o->kernel = arg;
 		break;
 	default:
 		tool_exit_usage(t, "unexpected option");
@@ -200,28 +204,53 @@ stream_one(struct tool *t, struct stream_state *s,
 	bm_result_free(&r);
 }
 
-/* Run the four kernels of the chosen version. */
+/*
+ * The kernel of ks (four) that -k names, its index; 4 for all of them
+ * without -k.  Exits on a name the version does not have (checked once
+ * -v is known, whatever the options' order).
+ */
+static size_t
+stream_pick(struct tool *t, const struct stream_kernel *ks,
+    const struct stream_opts *o)
+{
+	size_t i;
+
+	if (o->kernel == NULL)
+		return 4;
+	for (i = 0; i < 4; i++)
+		if (strcmp(o->kernel, ks[i].name) == 0)
+			return i;
+	tool_exit_usage(t, "-k: no kernel '%s' in STREAM%s (%s, %s, %s, %s)",
+	    o->kernel, o->version == 1 ? "" : "2", ks[0].name, ks[1].name,
+	    ks[2].name, ks[3].name);
+	return 4;
+}
+
+/* Run the four kernels of the chosen version, or the one -k names. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "stream",
-		.args = "[-v 1|2] [-M len]",
+		.args = "[-v 1|2] [-M len] [-k kernel]",
 		.extra_usage = "  -v 1|2          STREAM (copy, scale, add, "
 		    "triad) or STREAM2 (fill, copy, daxpy, sum)\n"
 		    "  -M len          bytes per array (k/m/g); default four "
 		    "times the last-level cache\n"
+		    "  -k kernel       run this kernel alone\n"
 	};
 	const struct stream_kernel *ks;
 	struct stream_state s;
-	struct stream_opts o = { 1, 0 };
+	struct stream_opts o = { 1, 0, NULL };
 	struct mem_topo tp;
-	size_t i;
+	size_t i, one;
 	int first;
 
-	first = tool_parse(&t, argc, argv, "v:M:", NULL, stream_option, &o);
+	first = tool_parse(&t, argc, argv, "v:M:k:", NULL, stream_option, &o);
 	if (first < argc)
 		tool_exit_usage(&t, "unexpected argument '%s'", argv[first]);
+	ks = o.version == 1 ? stream_v1 : stream_v2;
+	one = stream_pick(&t, ks, &o);
 	mem_topo_detect(&tp);
 	if (o.len == 0)
 		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
@@ -230,8 +259,8 @@ main(int argc, char **argv)
 	s.n = (size_t)(o.len / sizeof(double));
 	tool_setup(&t);
 	mem_topo_precheck(&t, 3 * s.n * sizeof(double));
-	ks = o.version == 1 ? stream_v1 : stream_v2;
 	for (i = 0; i < 4; i++)
-		stream_one(&t, &s, &ks[i], &tp, o.version);
+		if (one == 4 || i == one)
+			stream_one(&t, &s, &ks[i], &tp, o.version);
 	return tool_finish(&t);
 }

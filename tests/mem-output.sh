@@ -113,6 +113,15 @@ run "$bin/stream" -v 2 -M 1m
 [ "$rc" -eq 0 ] || fail "stream -v 2 exited $rc: $(head -n 2 "$tmp/err")"
 check_all "$tmp/out" "^STREAM2 (fill|copy|daxpy|sum) (latency: $num nanoseconds|bandwidth: $num MB/sec)\$" "stream -v 2"
 [ "$(wc -l <"$tmp/out")" -eq 8 ] || fail "stream -v 2: not 8 lines"
+# -k: one kernel alone, of the version -v names (given before or after).
+run "$bin/stream" -M 1m -k triad
+[ "$rc" -eq 0 ] || fail "stream -k triad exited $rc: $(head -n 2 "$tmp/err")"
+check_all "$tmp/out" "^STREAM triad (latency: $num nanoseconds|bandwidth: $num MB/sec)\$" "stream -k triad"
+[ "$(wc -l <"$tmp/out")" -eq 2 ] || fail "stream -k triad: not 2 lines"
+run "$bin/stream" -k sum -v 2 -M 1m
+[ "$rc" -eq 0 ] || fail "stream -k sum -v 2 exited $rc: $(head -n 2 "$tmp/err")"
+check_all "$tmp/out" "^STREAM2 sum (latency: $num nanoseconds|bandwidth: $num MB/sec)\$" "stream -k sum -v 2"
+[ "$(wc -l <"$tmp/out")" -eq 2 ] || fail "stream -k sum -v 2: not 2 lines"
 
 # tlb: the reach and the cost of a miss, or, where two points in a row
 # did not jump (a loaded machine can hide or fake a jump; which of the two
@@ -409,6 +418,7 @@ expect_exit 2 "stride: 'x' is not a size" "$bin/lat_mem_rd" 1 64 x
 expect_exit 2 "len_MB: 99999999999 is out of range" "$bin/lat_mem_rd" 99999999999
 expect_exit 2 "-v: 3 is out of range" "$bin/stream" -v 3
 expect_exit 2 "-M: 0 is out of range" "$bin/stream" -M 0
+expect_exit 2 "-k: no kernel 'sum' in STREAM \\(copy, scale, add, triad\\)" "$bin/stream" -k sum
 expect_exit 2 "-L: 7 is out of range" "$bin/tlb" -L 7
 expect_exit 2 "unexpected argument 'extra'" "$bin/line" extra
 expect_exit 2 "-M: 'garbage' is not a size" "$bin/cache" -M garbage

@@ -54,6 +54,27 @@ for c in null read write stat fstat open; do
 	grep -Eq "^  lat_syscall $c +[0-9.]+ us " "$tmp/out" ||
 		fail "no lat_syscall $c row: $(cat "$tmp/out")"
 done
+# A run whose figures the tool can measure one by one is served in one
+# process a figure (lat_ctx's rings one by one, each after its overhead),
+# so that each figure's visits spread over the whole run; its records are
+# taken in as one run's, under the names the whole run gives them.
+run "$brun" --installed --quick --only context --budget 6 --no-check \
+    --results "$tmp/res-cs"
+[ "$rc" -eq 0 ] || fail "benchmp-run --only context: exit $rc: $(tail -n 3 "$tmp/err")"
+set -- "$tmp"/res-cs/*/*.visits.json
+[ -f "$1" ] && jq -e '(.plan | length) == 5 and
+    all(.plan[]; test("lat_ctx --json +-s (0|64) [0-9]+$"))' "$1" \
+    >/dev/null || fail "lat_ctx's rings apart: $(jq -c '.plan' "$1")"
+set -- "$tmp"/res-cs/*/*.jsonl
+[ -f "$1" ] && jq -e -s '(map(.suite.figure) ==
+    ["lat_ctx -s 0 2 8 16 [2 procs]", "lat_ctx -s 0 2 8 16 [8 procs]",
+     "lat_ctx -s 0 2 8 16 [16 procs]", "lat_ctx -s 64 2 8 [2 procs]",
+     "lat_ctx -s 64 2 8 [8 procs]"]) and all(.[]; .processes >= 5) and
+    (map(.suite.batch) | unique | length) == 2' "$1" >/dev/null ||
+	fail "lat_ctx's records: $(jq -c '[.suite.figure, .processes, .suite.batch]' "$1")"
+grep -Eq '^  lat_ctx -s 64 2 8 \[8 procs\] +[0-9.]+ us ' "$tmp/out" ||
+	fail "no lat_ctx -s 64 row: $(cat "$tmp/out")"
+
 # --classic runs the passes of fresh processes as before.
 run "$brun" --installed --quick --only processor --budget 8 --no-check \
     --classic --results "$tmp/res-c"
