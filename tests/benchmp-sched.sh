@@ -310,6 +310,14 @@ if have_jq; then
 	    .pairs == 5) and (.[1] | .part == false and .pairs >= 5)' \
 	    "$tmp/out" >/dev/null || fail "parts=1: $(cat "$tmp/out")"
 fi
+# Outside an A/B a part is visited 5 times too, its figure the rest.
+run "$sched" --budget 600 --max-visits 12 --stats "$tmp/parts.json" \
+    "$tmp/parts"
+[ "$rc" -eq 0 ] || fail "a run with a part exited $rc: $(cat "$tmp/err")"
+if have_jq; then
+	jq -e '[.figures[] | .visits] == [5, 12]' "$tmp/parts.json" \
+	    >/dev/null || fail "parts=1, no A/B: $(cat "$tmp/parts.json")"
+fi
 printf 'figures=2 parts=2 %s 2\n' "$spin" >"$tmp/parts2"
 expect_exit 2 'line 1: parts=2 leaves no figure of figures=2' "$sched" \
     --budget 1 --a '' --b '' "$tmp/parts2"

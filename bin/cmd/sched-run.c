@@ -379,15 +379,16 @@ sched_precise(const struct sched *s, const struct sched_fig *f)
 /*
  * The visits figure f gets before it ends: all it can while its process
  * serves one figure; its share of the visits a slot is expected to get
- * (expect) when the process serves several one after another.  In an
- * A/B a part its tool takes off the figures after it (parts=) gets
- * SCHED_MIN_VISITS: what is compared is the figures.
+ * (expect) when the process serves several one after another.  A part
+ * its tool takes off the figures after it (parts=) gets SCHED_MIN_VISITS:
+ * what is shown, and in an A/B compared, is the figures, whose visits
+ * then spread over more of the run.
  */
 static unsigned
-run_quota(const struct sched *s, const struct sched_fig *f, double expect)
+run_quota(const struct sched_fig *f, double expect)
 {
 	const struct sched_proc *p = f->p;
-	unsigned parts = s->o.a != NULL ? p->parts : 0;
+	unsigned parts = p->parts;
 	double q;
 
 	if (f->seq <= parts)
@@ -549,7 +550,7 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		if (sched_precise(s, p->cur)) {
 			p->cur->precise = 1;
 			sched_end(s, p);
-		} else if (p->cur->visits >= run_quota(s, p->cur, expect) ||
+		} else if (p->cur->visits >= run_quota(p->cur, expect) ||
 		    p->cur->visits >= s->o.max_visits) {
 			sched_end(s, p);
 		}
@@ -560,7 +561,7 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		return -1;
 	if (pr->fa->done)
 		return 0;
-	if (pr->settled || pr->fa->visits >= run_quota(s, pr->fa, expect) ||
+	if (pr->settled || pr->fa->visits >= run_quota(pr->fa, expect) ||
 	    pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);
 	return 0;
