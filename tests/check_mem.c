@@ -79,6 +79,29 @@ START_TEST(test_knee_loaded)
 }
 END_TEST
 
+/*
+ * A 2-CPU AMD EPYC guest's sweeps (2026-11-30), sysfs stating 64: the
+ * step from 16 to 32 bytes rises 1.1 to 1.26, so 16 and 64 are both
+ * plausible knees, and the cheapest of the two was 16 in the first.  The
+ * last plausible one is 64 in both.
+ */
+START_TEST(test_knee_weak_step)
+{
+	const double a[NS] = { 19.95, 26.31, 32.22, 62.24, 54.54, 71.70,
+	    141.27 };
+	const double b[NS] = { 19.96, 27.15, 29.86, 64.88, 55.71, 73.65,
+	    138.99 };
+	double cost;
+	size_t k;
+
+	ck_assert_int_eq(mem_rules_line_knee(a, NS, &k, &cost), 1);
+	ck_assert_uint_eq((size_t)8 << k, 64);
+	ck_assert(cost > 0 && cost < log(2) / 4);
+	ck_assert_int_eq(mem_rules_line_knee(b, NS, &k, &cost), 1);
+	ck_assert_uint_eq((size_t)8 << k, 64);
+}
+END_TEST
+
 /* No knee: a flat curve, a curve that doubles throughout, bad numbers. */
 START_TEST(test_knee_none)
 {
@@ -592,6 +615,7 @@ mem_suite(void)
 
 	tcase_add_test(tc, test_knee_clean);
 	tcase_add_test(tc, test_knee_loaded);
+	tcase_add_test(tc, test_knee_weak_step);
 	tcase_add_test(tc, test_knee_none);
 	tcase_add_test(tc, test_line_agreement);
 	tcase_add_test(tc, test_topology_fake_sysfs);

@@ -19,12 +19,12 @@
  * at stride first << i.  Below the line, a longer stride makes more of
  * the loads miss (doubling it doubles the misses, less what an adjacent-
  * line prefetcher hides); at the line every load misses, and the next
- * stride adds nothing.  The line is the first stride after which the
- * curve stops rising: each candidate k (1 to n - 2) costs, in natural
+ * stride adds nothing.  The line is a stride after which the curve
+ * stops rising: each candidate k (1 to n - 2) costs, in natural
  * logarithms, how far the steps up to it fall short of a rise of
- * LINE_RISE plus how far the one step after it exceeds LINE_FLAT; the
- * cheapest wins.  These are lmbench's two thresholds: it takes the line
- * at the first step under 1.15 after a step over 1.3.
+ * LINE_RISE plus how far the one step after it exceeds LINE_FLAT.
+ * These are lmbench's two thresholds: it takes the line at the first
+ * step under 1.15 after a step over 1.3.
  *
  * Only the step after the knee counts: past the line the curve may rise
  * again (larger strides leave DRAM rows and pages sooner), and a rule
@@ -38,12 +38,21 @@
  * the largest is whichever the noise lifts (16, 32 and 64 from run to
  * run under load).
  *
- * The curve is clear when one candidate is cheapest and its cost is under
- * a quarter of a doubling (log 2 / 4): a flat curve (no line to see)
- * costs log 1.3 a step and one that doubles to the end (the line beyond
- * the strides) log(2 / 1.15) at its last step, so neither is ever clear.
- * *index gets the cheapest (the first of a tie; 0 when the curve cannot
- * be read at all).  1 when clear, 0 when not.
+ * A candidate is plausible when its cost is under a quarter of a
+ * doubling (log 2 / 4): a flat curve (no line to see) costs log 1.3 a
+ * step and one that doubles to the end (the line beyond the strides)
+ * log(2 / 1.15) at its last step, so neither has one.  The line is the
+ * last plausible candidate: a stride after which the curve still doubles
+ * before it flattens is not the line.  The cheapest candidate was read
+ * before.  On a 2-CPU AMD EPYC guest (2026-11-30), where the step from
+ * 16 to 32 bytes rises only 1.1 to 1.26 (8 to 512 bytes: 20, 26, 32,
+ * 62, 55, 72, 141 ns), it took 16 from one or two processes' curves of
+ * three: 16 cost 0.059 there against 64's 0.064.  Both are plausible;
+ * 64 is the last, as sysfs states.
+ *
+ * *index gets the last plausible candidate, or the cheapest when none is
+ * (0 when the curve cannot be read at all); *cost its cost.  1 when a
+ * candidate is plausible, 0 when not.
  */
 #define LINE_RISE 1.3
 #define LINE_FLAT 1.15
@@ -52,9 +61,9 @@ int
 mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 {
 	double best = INFINITY, c, r, rise = log(LINE_RISE),
-	    flat = log(LINE_FLAT);
+	    flat = log(LINE_FLAT), plausible = log(2) / 4;
 	size_t i, k;
-	int ties = 0;
+	int found = 0;
 
 	*index = 0;
 	*cost = (double)NAN;
@@ -69,15 +78,17 @@ mem_rules_line_knee(const double *lat, size_t n, size_t *index, double *cost)
 			r = log(lat[i] / lat[i - 1]);
 			c += i <= k ? fmax(0, rise - r) : fmax(0, r - flat);
 		}
-		if (c < best) {
+		if (c < plausible) {
+			found = 1;
 			best = c;
 			*index = k;
-			ties = 0;
-		} else if (c == best)
-			ties++;
+		} else if (!found && c < best) {
+			best = c;
+			*index = k;
+		}
 	}
 	*cost = best;
-	return ties == 0 && best < log(2) / 4;
+	return found;
 }
 
 /*
