@@ -296,6 +296,23 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 	return 0;
 }
 
+/*
+ * --served: the overhead (a part), then every ring, for each placement
+ * (ops: the ring sizes).
+ */
+static unsigned
+ctx_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	const struct ctx_state *s = cookie;
+
+	(void)t;
+	(void)ops;
+	*parts = 1;
+	return 1 + (unsigned)(nops > 0 ? nops : 0) *
+	    (s->place.asked == PLACEMENT_BOTH ? 2 : 1);
+}
+
 /* Parse and check the ring sizes into rings; how many; the largest in *maxring. */
 static int
 ctx_parse(struct tool *t, int argc, char **argv, struct ctx_state *s,
@@ -359,6 +376,7 @@ main(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	t.extra_usage = placement_usage;
+	t.served_figures = ctx_served_figures;
 	nrings = ctx_parse(&t, argc, argv, &s, rings, &maxring);
 	tool_setup(&t);
 	tool_wall_clock(&t);

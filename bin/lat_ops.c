@@ -42,6 +42,19 @@ lat_ops_case(struct tool *t, struct ops_state *s, const struct ops_case *c,
 	bm_result_free(&r);
 }
 
+/* --served: every operation, then every bogomflop, one after another. */
+static unsigned
+lat_ops_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	(void)t;
+	(void)ops;
+	(void)nops;
+	(void)cookie;
+	*parts = 0;
+	return OPS_NCASES + OPS_NFLOPS;
+}
+
 /*
  * Measure every operation's latency, then the time of a bogomflop, and
  * print one line for each, in lmbench's order.
@@ -49,7 +62,8 @@ lat_ops_case(struct tool *t, struct ops_state *s, const struct ops_case *c,
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "lat_ops", .args = "" };
+	struct tool t = { .name = "lat_ops", .args = "",
+	    .served_figures = lat_ops_served_figures };
 	struct ops_state s;
 	size_t i;
 

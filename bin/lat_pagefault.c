@@ -194,12 +194,30 @@ pf_report(struct tool *t, const struct pf_state *s, bm_result *r,
 	tool_report_value(t, &rec, line, 4, " microseconds");
 }
 
+/*
+ * --served: lmbench's definition measures the map and unmap alone, a
+ * part, then the passes; --per-fault the passes only.
+ */
+static unsigned
+pf_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	const struct file_opts *o = cookie;
+
+	(void)t;
+	(void)ops;
+	(void)nops;
+	*parts = o->flag ? 0 : 1;
+	return o->flag ? 1 : 2;
+}
+
 /* Time passes (and the map and unmap alone), print the time per page or fault. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "lat_pagefault",
+		.served_figures = pf_served_figures,
 		.args = "[-C] [--per-fault] file",
 		.extra_usage = "\n  -C           each worker maps its own copy "
 		    "of "

@@ -226,12 +226,27 @@ stream_pick(struct tool *t, const struct stream_kernel *ks,
 	return 4;
 }
 
+/* --served: the version's four kernels one after another, or -k's alone. */
+static unsigned
+stream_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	const struct stream_opts *o = cookie;
+
+	(void)t;
+	(void)ops;
+	(void)nops;
+	*parts = 0;
+	return o->kernel != NULL ? 1 : 4;
+}
+
 /* Run the four kernels of the chosen version, or the one -k names. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "stream",
+		.served_figures = stream_served_figures,
 		.args = "[-v 1|2] [-M len] [-k kernel]",
 		.extra_usage = "  -v 1|2          STREAM (copy, scale, add, "
 		    "triad) or STREAM2 (fill, copy, daxpy, sum)\n"

@@ -47,7 +47,7 @@ placement_name(int mode)
 
 /* Parse cross, same or both. */
 void
-placement_option(struct placement *p, const struct tool *t, const char *arg)
+placement_option(struct placement *p, struct tool *t, const char *arg)
 {
 	if (strcmp(arg, "cross") == 0)
 		p->asked = PLACEMENT_CROSS;
@@ -59,6 +59,8 @@ placement_option(struct placement *p, const struct tool *t, const char *arg)
 		tool_exit_usage(t, "--placement: '%s' is not cross, same or "
 		    "both", arg);
 	p->given = 1;
+	/* Two figures a run's one under --served (tool_parse). */
+	t->placements = p->asked == PLACEMENT_BOTH ? 2 : 1;
 }
 
 /* Read the allowed CPUs, map the shared record, warn if cross cannot be. */

@@ -69,7 +69,7 @@ struct placement {
 #define PLACEMENT_NPARAMS 1
 
 /* Parse --placement's argument, or exit 2. */
-void placement_option(struct placement *p, const struct tool *t,
+void placement_option(struct placement *p, struct tool *t,
     const char *arg);
 
 /*

@@ -36,9 +36,11 @@ int tool_cluster_records(struct tool *t, const bm_record *rec, char **json);
 int tool_served_inside(void);
 /*
  * Run the tool again under benchmp-sched for --served (tool-served.c):
- * argc words of argv as given; never returns.
+ * argc words of argv as given, the run's figures and parts (struct
+ * tool's served_figures); never returns.
  */
-void tool_served_exec(struct tool *t, int argc, char **argv)
+void tool_served_exec(struct tool *t, int argc, char **argv,
+    unsigned figures, unsigned parts)
     __attribute__((noreturn));
 
 #endif /* BM_TOOL_PRIVATE_H */

@@ -489,8 +489,15 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	if (t->timer != NULL && bm_timer_config_wants_list(t->timer))
 		tool_list_timers(t);
 	/* Served already, --served says nothing more. */
-	if (t->served_s > 0 && !tool_served_inside())
-		tool_served_exec(t, argc, tool_words);
+	if (t->served_s > 0 && !tool_served_inside()) {
+		unsigned parts = 0, figures = t->placements > 1 ?
+		    t->placements : 1;
+
+		if (t->served_figures != NULL)
+			figures = t->served_figures(t, argv + optind,
+			    argc - optind, cookie, &parts);
+		tool_served_exec(t, argc, tool_words, figures, parts);
+	}
 	free(tool_words);
 	tool_words = NULL;
 	return optind;

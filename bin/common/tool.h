@@ -45,6 +45,17 @@ struct tool {
 	double precision;		/* --precision, BENCHMP_PRECISION; 0 unset */
 	double served_s;		/* --served=S: under benchmp-sched; 0 not */
 	int no_served;			/* --served does not apply (no figure) */
+	/*
+	 * --served: how many figures the run measures one after another,
+	 * and how many of the first are parts the tool takes off the
+	 * figures after them (such as lat_ctx's overhead), for benchmp-
+	 * sched's figures= and parts=: from the operands tool_parse leaves
+	 * (ops, nops) and the options it parsed into cookie.  NULL: one
+	 * figure a placement.
+	 */
+	unsigned (*served_figures)(const struct tool *t, char *const *ops,
+	    int nops, const void *cookie, unsigned *parts);
+	unsigned placements;		/* 2 under --placement=both, else 0 */
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	int overhead_warned;		/* the given overheads were warned of */

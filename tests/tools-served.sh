@@ -1,0 +1,81 @@
+#!/bin/sh
+# tools-served.sh: a tool run with --served tells benchmp-sched how many
+# figures it measures one after another and which of them are parts
+# (figures= and parts=), so that the scheduler shares the visits out as
+# the suite's plan does; and such a run ends with its records.
+. "$top_srcdir/tests/lib.sh"
+
+# words TOOL ARGS...: start the tool with --served, wait (60 s at most)
+# until its process has become benchmp-sched (the same process: the tool
+# execs it), and put the scheduler's words, one a line, in $tmp/words;
+# then stop the run.
+words() {
+	"$@" >"$tmp/w.out" 2>"$tmp/w.err" &
+	wpid=$!
+	: >"$tmp/words"
+	i=0
+	while [ "$i" -lt 1200 ]; do
+		if [ -r "/proc/$wpid/cmdline" ] &&
+		    tr '\0' '\n' <"/proc/$wpid/cmdline" >"$tmp/words.new" 2>/dev/null &&
+		    grep -q 'benchmp-sched$' "$tmp/words.new"; then
+			mv "$tmp/words.new" "$tmp/words"
+			break
+		fi
+		kill -0 "$wpid" 2>/dev/null || break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
+	[ -s "$tmp/words" ] ||
+		fail "$*: benchmp-sched was not seen running: $(cat "$tmp/w.err")"
+}
+
+# expect_words WANT TOOL ARGS...: the words between -- and the tool are
+# WANT ("" for none).
+expect_words() {
+	want=$1
+	shift
+	words "$@"
+	got=$(awk 'seen && /^(figures|parts)=/ { printf "%s%s", sep, $0;
+	    sep = " "; next } seen { exit } $0 == "--" { seen = 1 }' \
+	    "$tmp/words")
+	[ "$got" = "$want" ] ||
+		fail "$*: benchmp-sched got '$got', not '$want': $(tr '\n' ' ' <"$tmp/words")"
+}
+
+if [ ! -r /proc/self/cmdline ]; then
+	echo "$me: no /proc: a process's words cannot be read" >&2
+	exit 77
+fi
+
+# lat_ctx: its overhead, a part, then each ring (twice under both).
+expect_words 'figures=3 parts=1' "$bin/lat_ctx" --served=20 -s 0 2 4
+expect_words 'figures=5 parts=1' "$bin/lat_ctx" --served=20 \
+    --placement=both -s 0 2 4
+# lat_sig: catch takes kill(self, 0) off; prot that and catch's handler.
+expect_words 'figures=2 parts=1' "$bin/lat_sig" --served=20 catch
+expect_words 'figures=3 parts=2' "$bin/lat_sig" --served=20 prot
+expect_words '' "$bin/lat_sig" --served=20 install
+# lat_pagefault: the map and unmap alone, a part, then the passes.
+expect_words 'figures=2 parts=1' "$bin/lat_pagefault" --served=20 \
+    "$top_srcdir/configure.ac"
+expect_words '' "$bin/lat_pagefault" --served=20 --per-fault \
+    "$top_srcdir/configure.ac"
+# stream: four kernels, or -k's alone.
+expect_words 'figures=4' "$bin/stream" --served=20 -M 1m
+expect_words '' "$bin/stream" --served=20 -M 1m -k copy
+expect_words 'figures=18' "$bin/lat_ops" --served=20
+# A two-process figure in both placements; one figure alone.
+expect_words 'figures=2' "$bin/lat_pipe" --served=20 --placement=both
+expect_words '' "$bin/lat_pipe" --served=20 --placement=cross
+expect_words '' "$bin/lat_syscall" --served=20 null
+
+# A served run of a part and a figure ends, each figure with its visits:
+# the ring's record says served, with 5 visits or more.
+if have_jq; then
+	expect_json '.served == true and .processes >= 5 and .value > 0' \
+	    "$bin/lat_ctx" --served=0.3 --json -s 0 2
+fi
+no_children
+finish
