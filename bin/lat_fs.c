@@ -247,19 +247,37 @@ fs_option(struct tool *t, int opt, const char *arg, void *cookie)
 	o->sizes[o->nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
 }
 
+/* The sizes measured without -s. */
+static const uint64_t fs_default_sizes[] = { 0, 1024, 4096, 10240 };
+
+/* --served: each size's creations and deletions, one size after another. */
+static unsigned
+fs_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	const struct fs_opts *o = cookie;
+
+	(void)t;
+	(void)ops;
+	(void)nops;
+	*parts = 0;
+	return o->nsizes > 0 ? o->nsizes :
+	    (unsigned)(sizeof fs_default_sizes / sizeof fs_default_sizes[0]);
+}
+
 /* Parse and check the command line into o; the directory's index, or argc. */
 static int
 fs_parse(struct tool *t, int argc, char **argv, struct fs_opts *o)
 {
-	static const uint64_t defaults[] = { 0, 1024, 4096, 10240 };
 	int first;
 
 	first = tool_parse(t, argc, argv, "s:n:", NULL, fs_option, o);
 	if (first + 1 < argc)
 		tool_exit_usage(t, "too many arguments");
 	if (o->nsizes == 0) {
-		memcpy(o->sizes, defaults, sizeof defaults);
-		o->nsizes = sizeof defaults / sizeof defaults[0];
+		memcpy(o->sizes, fs_default_sizes, sizeof fs_default_sizes);
+		o->nsizes = sizeof fs_default_sizes /
+		    sizeof fs_default_sizes[0];
 	}
 	if (t->opts.percentiles > 0)
 		tool_exit_usage(t, "--percentiles does not apply to lat_fs");
@@ -365,7 +383,8 @@ main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "lat_fs",
-		.args = "[-s size]... [-n files] [dir]"
+		.args = "[-s size]... [-n files] [dir]",
+		.served_figures = fs_served_figures
 	};
 	struct fs_opts o = { .nsizes = 0, .files = FS_DEFAULT_FILES };
 	struct fs_state state, *s = &state;

@@ -66,6 +66,10 @@ expect_words '' "$bin/lat_pagefault" --served=20 --per-fault \
 expect_words 'figures=4' "$bin/stream" --served=20 -M 1m
 expect_words '' "$bin/stream" --served=20 -M 1m -k copy
 expect_words 'figures=18' "$bin/lat_ops" --served=20
+# lat_fs: a size after another, its four by default.
+expect_words 'figures=4' "$bin/lat_fs" --served=20 -n 10 "$tmp"
+expect_words 'figures=2' "$bin/lat_fs" --served=20 -s 0 -s 1k -n 10 "$tmp"
+expect_words '' "$bin/lat_fs" --served=20 -s 0 -n 10 "$tmp"
 # A two-process figure in both placements; one figure alone.
 expect_words 'figures=2' "$bin/lat_pipe" --served=20 --placement=both
 expect_words '' "$bin/lat_pipe" --served=20 --placement=cross

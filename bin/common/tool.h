@@ -55,7 +55,7 @@ struct tool {
 	 */
 	unsigned (*served_figures)(const struct tool *t, char *const *ops,
 	    int nops, const void *cookie, unsigned *parts);
-	unsigned placements;		/* 2 under --placement=both, else 0 */
+	unsigned placements;		/* 2 under --placement=both, else 0, 1 */
 	uint64_t started_ns;		/* when the tool started */
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	int overhead_warned;		/* the given overheads were warned of */
