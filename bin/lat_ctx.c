@@ -297,20 +297,18 @@ ctx_report(struct tool *t, struct ctx_state *s, unsigned nprocs,
 }
 
 /*
- * --served: the overhead (a part), then every ring, for each placement
- * (ops: the ring sizes).
+ * --served: the overhead (a part), then every ring (ops: the ring
+ * sizes), for each placement (--placement set t->placements).
  */
 static unsigned
 ctx_served_figures(const struct tool *t, char *const *ops, int nops,
     const void *cookie, unsigned *parts)
 {
-	const struct ctx_state *s = cookie;
-
-	(void)t;
 	(void)ops;
+	(void)cookie;
 	*parts = 1;
 	return 1 + (unsigned)(nops > 0 ? nops : 0) *
-	    (s->place.asked == PLACEMENT_BOTH ? 2 : 1);
+	    (t->placements > 1 ? t->placements : 1);
 }
 
 /* Parse and check the ring sizes into rings; how many; the largest in *maxring. */

@@ -247,8 +247,10 @@ fs_option(struct tool *t, int opt, const char *arg, void *cookie)
 	o->sizes[o->nsizes++] = tool_size(t, "-s", arg, 0, FS_MAX_SIZE);
 }
 
-/* The sizes measured without -s. */
+/* The sizes measured without -s, and how many. */
 static const uint64_t fs_default_sizes[] = { 0, 1024, 4096, 10240 };
+#define FS_NDEFAULT_SIZES \
+	((unsigned)(sizeof fs_default_sizes / sizeof fs_default_sizes[0]))
 
 /* --served: each size's creations and deletions, one size after another. */
 static unsigned
@@ -261,8 +263,7 @@ fs_served_figures(const struct tool *t, char *const *ops, int nops,
 	(void)ops;
 	(void)nops;
 	*parts = 0;
-	return o->nsizes > 0 ? o->nsizes :
-	    (unsigned)(sizeof fs_default_sizes / sizeof fs_default_sizes[0]);
+	return o->nsizes > 0 ? o->nsizes : FS_NDEFAULT_SIZES;
 }
 
 /* Parse and check the command line into o; the directory's index, or argc. */
@@ -276,8 +277,7 @@ fs_parse(struct tool *t, int argc, char **argv, struct fs_opts *o)
 		tool_exit_usage(t, "too many arguments");
 	if (o->nsizes == 0) {
 		memcpy(o->sizes, fs_default_sizes, sizeof fs_default_sizes);
-		o->nsizes = sizeof fs_default_sizes /
-		    sizeof fs_default_sizes[0];
+		o->nsizes = FS_NDEFAULT_SIZES;
 	}
 	if (t->opts.percentiles > 0)
 		tool_exit_usage(t, "--percentiles does not apply to lat_fs");
