@@ -1,0 +1,65 @@
+#!/bin/sh
+# bench-frontier.sh: scripts/bench/bench-frontier.sh on two small sets of
+# served records whose flags, moves and intervals are known by hand;
+# bad usage exits 2.
+. "$top_srcdir/tests/lib.sh"
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+frontier=$top_srcdir/scripts/bench/bench-frontier.sh
+
+# rec FILE NAME VALUE LO HI: a served record of figure NAME, its median's
+# interval [LO, HI], appended to FILE.
+rec() {
+	printf '{"tool":"t","case":"%s","served":true,"value":%s,"values":[%s],"median_ci_lo":%s,"median_ci_hi":%s,"bimodal":false}\n' \
+	    "$2" "$3" "$3" "$4" "$5" >>"$1"
+}
+mkdir -p "$tmp/a/run1/vm" "$tmp/a/run2/vm" "$tmp/b/run1/vm" \
+    "$tmp/b/run2/vm" || exit 99
+# Set a: f1 steady, its interval tight; f2 moved by 10%, its interval
+# wide (noisy at every floor).
+rec "$tmp/a/run1/vm/x.jsonl" f1 100 99.9 100.1
+rec "$tmp/a/run2/vm/x.jsonl" f1 100.5 100.4 100.6
+rec "$tmp/a/run1/vm/x.jsonl" f2 100 95 105
+rec "$tmp/a/run2/vm/x.jsonl" f2 110 105 115
+# Set b: both steady and tight; f2 moved by 1%, inside its interval.
+rec "$tmp/b/run1/vm/x.jsonl" f1 100 99.9 100.1
+rec "$tmp/b/run2/vm/x.jsonl" f1 100.2 100.1 100.3
+rec "$tmp/b/run1/vm/x.jsonl" f2 100 99.9 100.1
+rec "$tmp/b/run2/vm/x.jsonl" f2 101 100.9 101.1
+# A record not served is not counted.
+printf '{"tool":"t","case":"f3","value":1,"values":[1],"median_ci_lo":0,"median_ci_hi":2}\n' \
+    >>"$tmp/a/run1/vm/x.jsonl"
+
+run sh "$frontier" --floors 0.02 "$tmp/a" "$tmp/b"
+[ "$rc" -eq 0 ] || fail "exit $rc: $(cat "$tmp/err")"
+# expect TAG TEXT: the line of TAG holds TEXT.
+expect() {
+	grep "^$1 " "$tmp/out" | grep -qF -- "$2" ||
+		fail "$1: no '$2' in: $(grep "^$1 " "$tmp/out")"
+}
+# The floor: a's f2 flagged twice, moved; 3 of 4 next runs inside (a's
+# f2 moved past its interval of +-7.3).
+expect 'floor 0.02' 'flagged 25.0%  precision 100.0%  recall 100.0%  next run inside 75.0%  (8 figure runs, 2 sets)'
+# History alone: b's f2 is flagged, as a's moved, and did not move; a's
+# f2 is not, as b's did not, and did.
+expect 'history 0.25 ' 'flagged 25.0%  precision  0.0%  recall  0.0%'
+expect 'history 0.25 or 0.02' 'flagged 50.0%  precision 50.0%  recall 100.0%'
+expect 'history 0.50 or 0.02' 'flagged 50.0%'
+
+# Bad usage: exit 2 with a message.
+for args in "$tmp/a" "--floors 2 $tmp/a $tmp/b" "--bogus $tmp/a $tmp/b" ""; do
+	# shellcheck disable=SC2086 # (the words of args)
+	run sh "$frontier" $args
+	[ "$rc" -eq 2 ] || fail "bench-frontier.sh $args: exit $rc, not 2"
+	[ -s "$tmp/err" ] || fail "bench-frontier.sh $args: no message"
+done
+# A set of one run cannot say whether a figure moved.
+rm -r "$tmp/b/run2" || exit 99
+run sh "$frontier" "$tmp/a" "$tmp/b"
+[ "$rc" -eq 2 ] && grep -q 'fewer than two runs' "$tmp/err" ||
+	fail "one run: exit $rc: $(cat "$tmp/err")"
+
+finish
