@@ -4,6 +4,8 @@
 # bad usage exits 2.
 . "$top_srcdir/tests/lib.sh"
 
+[ -x "$top_builddir/tests/bench/rederive" ] || {
+	echo "FAIL: $me: tests/bench/rederive not built" >&2; exit 1; }
 if ! have_jq; then
 	echo "$me: jq not found: skipped" >&2
 	exit 77
@@ -33,7 +35,7 @@ rec "$tmp/b/run2/vm/x.jsonl" f2 101 100.9 101.1
 printf '{"tool":"t","case":"f3","value":1,"values":[1],"median_ci_lo":0,"median_ci_hi":2}\n' \
     >>"$tmp/a/run1/vm/x.jsonl"
 
-run sh "$frontier" --floors 0.02 "$tmp/a" "$tmp/b"
+run sh "$frontier" --floors 0.02 "$top_builddir" "$tmp/a" "$tmp/b"
 [ "$rc" -eq 0 ] || fail "exit $rc: $(cat "$tmp/err")"
 # expect TAG TEXT: the line of TAG holds TEXT.
 expect() {
@@ -41,7 +43,8 @@ expect() {
 		fail "$1: no '$2' in: $(grep "^$1 " "$tmp/out")"
 }
 # The floor: a's f2 flagged twice, moved; 3 of 4 next runs inside (a's
-# f2 moved past its interval of +-7.3).
+# f2 moved past its interval of +-7.3).  rederive -n gives the library's
+# interval.
 expect 'floor 0.02' 'flagged 25.0%  precision 100.0%  recall 100.0%  next run inside 75.0%  (8 figure runs, 2 sets)'
 # History alone: b's f2 is flagged, as a's moved, and did not move; a's
 # f2 is not, as b's did not, and did.
@@ -50,15 +53,23 @@ expect 'history 0.25 or 0.02' 'flagged 50.0%  precision 50.0%  recall 100.0%'
 expect 'history 0.50 or 0.02' 'flagged 50.0%'
 
 # Bad usage: exit 2 with a message.
-for args in "$tmp/a" "--floors 2 $tmp/a $tmp/b" "--bogus $tmp/a $tmp/b" ""; do
+for args in "$top_builddir $tmp/a" "--floors 2 $top_builddir $tmp/a $tmp/b" \
+    "--bogus $top_builddir $tmp/a $tmp/b" "$tmp/a $tmp/b $tmp/b" ""; do
 	# shellcheck disable=SC2086 # (the words of args)
 	run sh "$frontier" $args
 	[ "$rc" -eq 2 ] || fail "bench-frontier.sh $args: exit $rc, not 2"
 	[ -s "$tmp/err" ] || fail "bench-frontier.sh $args: no message"
 done
+run "$top_builddir/tests/bench/rederive" -n 1
+[ "$rc" -eq 2 ] && grep -q 'not a floor' "$tmp/err" ||
+	fail "rederive -n 1: exit $rc: $(cat "$tmp/err")"
+printf '100\tx\t101\n' >"$tmp/bad"
+"$top_builddir/tests/bench/rederive" -n 0.02 <"$tmp/bad" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "rederive -n on a bad line: exit $rc, not 1"
 # A set of one run cannot say whether a figure moved.
 rm -r "$tmp/b/run2" || exit 99
-run sh "$frontier" "$tmp/a" "$tmp/b"
+run sh "$frontier" "$top_builddir" "$tmp/a" "$tmp/b"
 [ "$rc" -eq 2 ] && grep -q 'fewer than two runs' "$tmp/err" ||
 	fail "one run: exit $rc: $(cat "$tmp/err")"
 

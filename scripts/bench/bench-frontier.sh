@@ -2,7 +2,7 @@
 # bench-frontier.sh: what the served figures' noisy flag can reach on
 # recorded suite sets, and what no flag computed within one run can.
 #
-# Usage: scripts/bench/bench-frontier.sh [--floors "F..."] SET SET...
+# Usage: scripts/bench/bench-frontier.sh [--floors "F..."] BUILDDIR SET SET...
 #
 # Each SET is a directory of one set of suite runs of the same code, as
 # `benchmp repeat --keep SET` leaves it (SET/run*/HOST/*.jsonl).  For the
@@ -13,9 +13,10 @@
 # precision and recall against a move of more than 3% within the set
 # (its runs' range over their mean, as bench-flags.sh counts it), and
 # how often the next run fell inside the previous run's interval.  The
-# interval is the library's next-run rule (bm__stats_next_run): each
-# side of the median's interval twice over and F of the median, added
-# in quadrature; noisy past 3% on either side, or bimodal.
+# interval and the flag are the library's (bm__stats_next_run, through
+# BUILDDIR/tests/bench/rederive -n F): each side of the median's
+# interval twice over and F of the median, added in quadrature; noisy
+# past 3% on either side, or bimodal.
 #
 # Then lines that no run can compute for itself, for comparison:
 # "history T" flags a figure when it moved by more than 3% in more than
@@ -27,7 +28,7 @@
 set -eu
 LC_ALL=C
 export LC_ALL
-usage='usage: bench-frontier.sh [--floors "F..."] SET SET...'
+usage='usage: bench-frontier.sh [--floors "F..."] BUILDDIR SET SET...'
 floors="0.02 0.025 0.03"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -36,7 +37,10 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+rederive=$1/tests/bench/rederive
+shift
+[ -x "$rederive" ] || { echo "bench-frontier.sh: $rederive: not built (make bench builds it)" >&2; exit 2; }
 for f in $floors; do
 	case $f in
 	0.[0-9]*) ;;
@@ -80,80 +84,87 @@ for set; do
 done
 [ -s "$tmp/in" ] || { echo "bench-frontier.sh: no served figures in these sets" >&2; exit 1; }
 
-awk -F'\t' -v floors="$floors" -v nset="$nset" '
-function abs(x) { return x < 0 ? -x : x }
-{
-	k = $1 SUBSEP $3
-	if (!((k) in runs)) { key[++nk] = k }
-	runs[k]++
-	val[k, $2] = $4; clo[k, $2] = $5; chi[k, $2] = $6; bim[k, $2] = $7
-	if ($2 > maxrun[$1]) maxrun[$1] = $2
-}
-END {
-	# The figures in every run of their set: their mean and range.
-	for (i = 1; i <= nk; i++) {
-		k = key[i]; split(k, p, SUBSEP); s = p[1]
-		if (runs[k] != maxrun[s]) continue
-		n = runs[k]; sum = 0; mn = ""; mx = ""
-		for (r = 1; r <= n; r++) {
-			v = val[k, r]; sum += v
-			if (mn == "" || v < mn) mn = v
-			if (mx == "" || v > mx) mx = v
-		}
-		mean = sum / n
-		if (mean <= 0) continue
-		ok[k] = 1
-		moved[k] = (mx - mn) / mean > 0.03
-		name = p[2]
-		nsets[name]++; nmoved[name] += moved[k]
+# Each floor's next-run intervals and flags beside the figures: in.F.
+for f in $floors; do
+	cut -f4-6 "$tmp/in" | "$rederive" -n "$f" >"$tmp/nr" ||
+		{ echo "bench-frontier.sh: rederive -n $f failed" >&2; exit 1; }
+	paste "$tmp/in" "$tmp/nr" >"$tmp/in.$f"
+done
+
+# frontier TAG FLOOR T FILE: the line of one rule on in.FILE (columns:
+# set, run, name, value, the median's interval, bimodal, then the
+# next-run interval and noisy): the floor's flag when FLOOR is not "-",
+# and the history's when T is not "-" (the figure moved by more than 3%
+# in more than the share T of the other sets); either of them when
+# both.
+frontier() {
+	awk -F'\t' -v tag="$1" -v usefloor="$([ "$2" = - ] && echo 0 || echo 1)" \
+	    -v t="$3" -v nset="$nset" '
+	{
+		k = $1 SUBSEP $3
+		if (!(k in runs)) key[++nk] = k
+		runs[k]++
+		val[k, $2] = $4; bim[k, $2] = $7
+		lo[k, $2] = $8; hi[k, $2] = $9; nz[k, $2] = $10
+		if ($2 > maxrun[$1]) maxrun[$1] = $2
 	}
-	nf = split(floors, fl, " ")
-	for (j = 1; j <= nf; j++)
-		judge(sprintf("floor %s", fl[j]), fl[j], -1)
-	for (t = 0.25; t <= 0.51; t += 0.25) {
-		judge(sprintf("history %.2f", t), -1, t)
-		judge(sprintf("history %.2f or %s", t, fl[1]), fl[1], t)
-	}
-}
-# Flag each figure of each run by the floor rule (f >= 0) and by its
-# moves in the other sets (t >= 0: in more than that share of them);
-# print the counts.
-function judge(tag, f, t,    i, k, p, n, r, m, lo, hi, flag, tp, fp, fn, tot, fls, ins, pairs, name, oth, h, wl, wh, prec, rec) {
-	tp = fp = fn = tot = fls = ins = pairs = 0
-	for (i = 1; i <= nk; i++) {
-		k = key[i]
-		if (!(k in ok)) continue
-		split(k, p, SUBSEP); name = p[2]; n = runs[k]
-		h = 0
-		if (t >= 0) {
-			oth = nsets[name] - 1
-			h = oth > 0 && (nmoved[name] - moved[k]) / oth > t
+	END {
+		# The figures in every run of their set, and whether they moved.
+		for (i = 1; i <= nk; i++) {
+			k = key[i]; split(k, p, SUBSEP)
+			if (runs[k] != maxrun[p[1]]) continue
+			n = runs[k]; sum = 0; mn = mx = val[k, 1]
+			for (r = 1; r <= n; r++) {
+				v = val[k, r]; sum += v
+				if (v < mn) mn = v
+				if (v > mx) mx = v
+			}
+			if (sum <= 0) continue
+			ok[k] = 1
+			moved[k] = (mx - mn) / (sum / n) > 0.03
+			nsets[p[2]]++; nmoved[p[2]] += moved[k]
 		}
-		for (r = 1; r <= n; r++) {
-			m = val[k, r]
-			wl = m - clo[k, r]; wh = chi[k, r] - m
-			lo = sqrt(2 * wl ^ 2 + (f * m) ^ 2)
-			hi = sqrt(2 * wh ^ 2 + (f * m) ^ 2)
-			flag = h
-			if (f >= 0)
-				flag = flag || lo > 0.03 * abs(m) || \
-				    hi > 0.03 * abs(m) || bim[k, r] == 1
-			tot++; fls += flag
-			if (flag && moved[k]) tp++
-			else if (flag) fp++
-			else if (moved[k]) fn++
-			if (f >= 0 && r < n) {
-				pairs++
-				ins += (m - lo <= val[k, r + 1] && \
-				    val[k, r + 1] <= m + hi)
+		tp = fp = fn = tot = fls = ins = pairs = 0
+		for (i = 1; i <= nk; i++) {
+			k = key[i]
+			if (!(k in ok)) continue
+			split(k, p, SUBSEP); n = runs[k]
+			h = 0
+			if (t != "-") {
+				oth = nsets[p[2]] - 1
+				h = oth > 0 && (nmoved[p[2]] - moved[k]) / oth > t + 0
+			}
+			for (r = 1; r <= n; r++) {
+				flag = h
+				if (usefloor)
+					flag = flag || nz[k, r] == 1 || bim[k, r] == 1
+				tot++; fls += flag
+				if (flag && moved[k]) tp++
+				else if (flag) fp++
+				else if (moved[k]) fn++
+				if (usefloor && r < n) {
+					pairs++
+					ins += (lo[k, r] <= val[k, r + 1] && \
+					    val[k, r + 1] <= hi[k, r])
+				}
 			}
 		}
-	}
-	prec = tp + fp > 0 ? 100 * tp / (tp + fp) : 0
-	rec = tp + fn > 0 ? 100 * tp / (tp + fn) : 0
-	printf "%-24s flagged %4.1f%%  precision %4.1f%%  recall %4.1f%%", tag,
-	    100 * fls / tot, prec, rec
-	if (pairs > 0)
-		printf "  next run inside %4.1f%%", 100 * ins / pairs
-	printf "  (%d figure runs, %d sets)\n", tot, nset
-}' "$tmp/in"
+		prec = tp + fp > 0 ? 100 * tp / (tp + fp) : 0
+		rec = tp + fn > 0 ? 100 * tp / (tp + fn) : 0
+		printf "%-24s flagged %4.1f%%  precision %4.1f%%  recall %4.1f%%",
+		    tag, 100 * fls / tot, prec, rec
+		if (pairs > 0)
+			printf "  next run inside %4.1f%%", 100 * ins / pairs
+		printf "  (%d figure runs, %d sets)\n", tot, nset
+	}' "$tmp/in.$4"
+}
+
+first=
+for f in $floors; do
+	[ -n "$first" ] || first=$f
+	frontier "floor $f" "$f" - "$f"
+done
+for t in 0.25 0.50; do
+	frontier "history $t" - "$t" "$first"
+	frontier "history $t or $first" "$first" "$t" "$first"
+done

@@ -25,8 +25,16 @@
  * decided as decide_flagged() and bm__figure_noisy() (record-decide.c)
  * decide it.
  * With -r RULE the robust figure's interval and wide flag follow RULE
- * (below) instead of the library's.  Exit 0, 1 on a line it cannot
- * read, 2 on bad usage.
+ * (below) instead of the library's.
+ *
+ * With -n FLOOR it reads instead a served figure a line, as
+ * scripts/bench/bench-frontier.sh writes them: its median and the
+ * median's interval (tab-separated), and writes its next-run interval
+ * with FLOOR as the floor and whether it is noisy at the default
+ * precision (1 or 0), as bm__stats_next_run() and decide_served()
+ * (record-decide.c) make them.
+ *
+ * Exit 0, 1 on a line it cannot read, 2 on bad usage.
  */
 
 #define LINE_MAX_LEN (1 << 20)
@@ -219,15 +227,56 @@ out:
 	return rc;
 }
 
+/*
+ * A served figure's line (-n): median, the median's interval; its
+ * next-run interval with floor and its noisy flag.  0, or -1 when it
+ * cannot be read.
+ */
+static int
+rederive_next(char *line, double fl)
+{
+	bm_stats st;
+	double x[3], lo, hi;
+	char *p = line, *end;
+	int i, noisy;
+
+	memset(&st, 0, sizeof st);
+	for (i = 0; i < 3; i++) {
+		errno = 0;
+		x[i] = strtod(p, &end);
+		if (end == p || errno != 0 || !isfinite(x[i]) ||
+		    (*end != (i < 2 ? '\t' : '\n') && *end != '\0'))
+			return -1;
+		p = end + (*end != '\0');
+	}
+	st.median = x[0];
+	st.ci_lo = x[1];
+	st.ci_hi = x[2];
+	noisy = bm__stats_next_run(&st, fl, BM__PRECISION_DEFAULT, &lo,
+	    &hi);
+	printf("%.17g\t%.17g\t%d\n", lo, hi, noisy);
+	return 0;
+}
+
 /* Read figures from stdin, write their statistics to stdout. */
 int
 main(int argc, char **argv)
 {
-	char *line;
+	char *line, *end;
 	unsigned long n = 0;
+	double fl = NAN;
 	int i;
 
-	if (argc == 3 && strcmp(argv[1], "-r") == 0) {
+	if (argc == 3 && strcmp(argv[1], "-n") == 0) {
+		errno = 0;
+		fl = strtod(argv[2], &end);
+		if (end == argv[2] || *end != '\0' || errno != 0 ||
+		    !(fl >= 0 && fl < 1)) {
+			fprintf(stderr, "rederive: -n %s: not a floor from 0 "
+			    "to below 1\n", argv[2]);
+			return 2;
+		}
+	} else if (argc == 3 && strcmp(argv[1], "-r") == 0) {
 		for (i = 0; rederive_rules[i] != NULL &&
 		    strcmp(rederive_rules[i], argv[2]) != 0; i++)
 			;
@@ -238,14 +287,16 @@ main(int argc, char **argv)
 		}
 		rule = (enum rederive_rule)i;
 	} else if (argc != 1) {
-		fprintf(stderr, "usage: rederive [-r RULE] <figures\n");
+		fprintf(stderr, "usage: rederive [-r RULE | -n FLOOR] "
+		    "<figures\n");
 		return 2;
 	}
 	if ((line = malloc(LINE_MAX_LEN)) == NULL)
 		return 1;
 	while (fgets(line, LINE_MAX_LEN, stdin) != NULL) {
 		n++;
-		if (rederive_line(line) != 0) {
+		if ((isnan(fl) ? rederive_line(line) :
+		    rederive_next(line, fl)) != 0) {
 			fprintf(stderr, "rederive: line %lu: cannot read it\n",
 			    n);
 			free(line);
