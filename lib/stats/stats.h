@@ -122,11 +122,16 @@ typedef struct bm__robust {
  * added in quadrature (bm__stats_next_run).  On three suites of a 2-vCPU
  * AMD EPYC KVM guest (2026-11-29, 606 ordered pairs of runs) that held
  * the next run 92% of the time, against 73% for the median's interval
- * (doc/measurements.md, "A served figure's interval").  The record
- * states BM__SERVED_LEVEL as its level.
+ * (doc/measurements.md, "A served figure's interval"); on the twenty
+ * sets of three suites of that guest on 2026-11-30 (quiet, loaded and
+ * in the host's slow hours; 3358 pairs of a run and the next) 87.6%,
+ * and a wider floor adds little: 89.0% at 0.025 (doc/measurements.md,
+ * "2026-11-30, from 14:10 UTC: the flag's reach, a worker set's
+ * placement, a visit's warmup").  The record states BM__SERVED_LEVEL,
+ * what the intervals held there, as its level.
  */
 #define BM__SERVED_FLOOR	0.02
-#define BM__SERVED_LEVEL	0.90
+#define BM__SERVED_LEVEL	0.87
 /*
  * The share of next runs the robust figure's interval held on recorded
  * suites, which the record states as its level (doc/measurements.md,
