@@ -54,6 +54,7 @@ expect 'history 0.50 or 0.02' 'flagged 50.0%'
 
 # Bad usage: exit 2 with a message.
 for args in "$top_builddir $tmp/a" "--floors 2 $top_builddir $tmp/a $tmp/b" \
+    "--floors 0.5x $top_builddir $tmp/a $tmp/b" \
     "--bogus $top_builddir $tmp/a $tmp/b" "$tmp/a $tmp/b $tmp/b" ""; do
 	# shellcheck disable=SC2086 # (the words of args)
 	run sh "$frontier" $args

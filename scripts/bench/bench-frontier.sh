@@ -24,7 +24,8 @@
 # suites could; "history T or F" flags it when either that or the
 # floor's rule does.  The first bounds what a figure's identity
 # alone predicts, the second what a machine's history would add.
-# Part of make bench's evidence (doc/measurements.md).
+# Not part of make bench, which has no such sets: it reads sets recorded
+# on the machine, and doc/measurements.md quotes what it printed there.
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -43,6 +44,7 @@ shift
 [ -x "$rederive" ] || { echo "bench-frontier.sh: $rederive: not built (make bench builds it)" >&2; exit 2; }
 for f in $floors; do
 	case $f in
+	0.*[!0-9]* | 0.) echo "bench-frontier.sh: floor '$f' is not a fraction below 1" >&2; exit 2 ;;
 	0.[0-9]*) ;;
 	*) echo "bench-frontier.sh: floor '$f' is not a fraction below 1" >&2; exit 2 ;;
 	esac
