@@ -486,12 +486,13 @@ sched_write_stats(const struct sched *s)
 	    s->once_s);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
-		    "\"visits\":%u,\"sets\":%u,\"timed_s\":%.4f,"
-		    "\"wall_s\":%.4f,\"precise\":%s}",
+		    "\"visits\":%u,\"sets\":%u,\"set_s\":%.4f,"
+		    "\"timed_s\":%.4f,\"wall_s\":%.4f,\"precise\":%s}",
 		    i ? "," : "", s->figs[i]->p->line,
 		    s->figs[i]->p->arm ? s->figs[i]->p->arm : '-',
 		    s->figs[i]->seq, s->figs[i]->visits, s->figs[i]->nset,
-		    s->figs[i]->timed_ns / 1e9, s->figs[i]->wall_ns / 1e9,
+		    s->figs[i]->set_ns / 1e9, s->figs[i]->timed_ns / 1e9,
+		    s->figs[i]->wall_ns / 1e9,
 		    s->figs[i]->precise ? "true" : "false");
 	fprintf(f, "]}\n");
 	return fclose(f) == 0 ? 0 : -1;

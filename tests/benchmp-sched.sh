@@ -330,7 +330,7 @@ expect_exit 2 'line 1: restart is for a line of one' "$sched" --budget 1 \
 # of milliseconds) comes no oftener than keeps that cost within a quarter
 # of the kept visits' time: measured on the first set, none follows it
 # (--fresh-every 2 alone would make 12 sets of 24 visits).
-# --stats counts the sets the spinner says it set up.
+# --stats counts the sets the spinner says it set up, and their time.
 run env SPIN_SETUP_MS=1000 "$sched" --budget 120 --max-visits 24 \
     --fresh-every 2 --visit 5 --stats "$tmp/cs.json" -- "$spin"
 sets=$(grep -c '^serve-spin: set up' "$tmp/err")
@@ -339,6 +339,10 @@ sets=$(grep -c '^serve-spin: set up' "$tmp/err")
 if have_jq; then
 	jq -e --argjson n "$sets" '.figures[0].sets == $n' "$tmp/cs.json" \
 	    >/dev/null || fail "costly sets: $sets set up, stats: $(cat "$tmp/cs.json")"
+	# The visits that made the sets took a set-up's second each.
+	jq -e '.figures[0] | .set_s >= .sets * 1.0 and .set_s <= .wall_s' \
+	    "$tmp/cs.json" >/dev/null ||
+		fail "costly sets: set_s: $(cat "$tmp/cs.json")"
 fi
 
 # benchmp-ab --served: the same A/B through benchmp-sched; the options
