@@ -69,6 +69,30 @@ grep -qx 'wall time per run: 12\.5 s - 100\.0 s (exit 1)  *<= 90 s  *-' "$t" ||
 run "$bm" spread --wall 12.5,30,90 "$r1" "$r2" "$r3"
 grep -qx 'wall time per run: 12\.5 s 30\.0 s 90\.0 s  *<= 90 s  *PASS' \
     "$tmp/out" || fail "wall times in 90 s: $(grep wall "$tmp/out")"
+grep -q '^measuring' "$tmp/out" && fail "measuring without --measured"
+# The seconds measuring, against 60% of each run's wall time: met by
+# every run or missed by one; one not known (or a wall time of 0) leaves
+# the target unjudged.
+run "$bm" spread --wall 100,100,50 --measured 60,61,40 "$r1" "$r2" "$r3"
+grep -qx 'measuring per run: 60% 61% 80%  *>= 60%  *PASS' "$tmp/out" ||
+	fail "measuring met: $(grep measuring "$tmp/out")"
+run "$bm" spread --wall 100,100,50 --measured 60,59,40 "$r1" "$r2" "$r3"
+grep -qx 'measuring per run: 60% 59% 80%  *>= 60%  *MISS' "$tmp/out" ||
+	fail "measuring missed: $(grep measuring "$tmp/out")"
+run "$bm" spread --wall 100,-,0 --measured 60,1,0 "$r1" "$r2" "$r3"
+grep -qx 'measuring per run: 60% - -  *>= 60%  *-' "$tmp/out" ||
+	fail "measuring not known: $(grep measuring "$tmp/out")"
+# Each total's rounding to 0.1 s is forgiven, no more.
+run "$bm" spread --wall 10,10 --measured 10.1,1 "$r1" "$r2"
+[ "$rc" -eq 0 ] || fail "--measured 0.1 s over its wall: exit $rc"
+expect_exit 2 "--measured: more seconds than the run's wall time" \
+    "$bm" spread --wall 10,10 --measured 10.2,1 "$r1" "$r2"
+expect_exit 2 '--measured needs --wall' "$bm" spread --measured 1,1 \
+    "$r1" "$r2"
+expect_exit 2 'not one number of seconds a run' "$bm" spread --wall 1,1 \
+    --measured 1 "$r1" "$r2"
+expect_exit 2 "--measured: not a number of seconds: '-1'" "$bm" spread \
+    --wall 1,1 --measured 1,-1 "$r1" "$r2"
 
 # Two runs of the first, unflagged: every target but the flags met.
 run "$bm" spread "$r2" "$r2"
@@ -95,9 +119,16 @@ if have_jq; then
 	    .runs[0].flagged == 1 and .runs[0].shown == 6 and
 	    .pairs == [{a: 2, b: 3, exit: 1}] and
 	    .targets == {within: "MISS", misled: "MISS", next: "MISS",
-	        compare: "MISS", flagged: "MISS", wall: null}' \
+	        compare: "MISS", flagged: "MISS", wall: null,
+	        measured: null}' \
 	    "$tmp/out" >/dev/null ||
 		fail "--json: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+	run "$bm" spread --json --wall 100,-,50 --measured 60,61,40 "$r1" \
+	    "$r2" "$r3"
+	[ "$rc" -eq 0 ] && jq -e '[.runs[] | .measured_s] == [60, 61, 40] and
+	    [.runs[] | .wall_s] == [100, null, 50] and
+	    .targets.measured == null' "$tmp/out" >/dev/null ||
+		fail "--json --measured: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 fi
 
 # What it refuses: a line that is not a record (named), a run without
@@ -128,6 +159,8 @@ expect_exit 2 '--compared: not I-J:STATUS:FILE' "$bm" spread \
 expect_exit 2 '--compared: a run past the last' "$bm" spread \
     --compared 1-3:0:x "$r1" "$r2"
 expect_exit 2 '--sides takes no --json' "$bm" spread --json --sides x y
+expect_exit 2 '--compared, --wall, --measured or --exit' "$bm" spread \
+    --measured 1 --sides x y
 expect_exit 2 'go with --sides' "$bm" spread --sides-walls x "$r1" "$r2"
 grep -q '^usage: benchmp spread ' "$tmp/err" ||
 	fail "no usage line: $(cat "$tmp/err")"

@@ -29,6 +29,8 @@ while [ "$i" -gt 1 ]; do shift; i=$((i - 1)); done
 eval "dir=\${$#}"
 mkdir -p "$dir/host" && cp "$1" "$dir/host/run.jsonl"
 echo "summary of run $n"
+[ -z "$FAKE_MEASURED" ] ||
+	echo "measuring: $FAKE_MEASURED s of 0.0 s (0%), 1 visits of 1 figures in 0.0 s"
 exit "${FAKE_EXIT:-0}"
 EOS
 chmod +x "$tmp/bin/benchmp-run"
@@ -36,7 +38,8 @@ rep=$tmp/bin/benchmp-repeat
 aa1=$top_srcdir/tests/data/aa-1.jsonl
 aa2=$top_srcdir/tests/data/aa-2.jsonl
 FAKE_STATE=$tmp/state
-export FAKE_STATE FAKE_RUNS FAKE_EXIT
+FAKE_MEASURED=0.0
+export FAKE_STATE FAKE_RUNS FAKE_EXIT FAKE_MEASURED
 
 # Three runs of the same records: every figure at 0% CV, each median in
 # the other runs' intervals where it has one, every compare same.
@@ -119,6 +122,10 @@ rm -f "$FAKE_STATE"
 run "$rep" -k 3 --keep "$tmp/kept"
 [ "$rc" -eq 0 ] && grep -Eq '^  of them off by >10% in a run that did not flag it: 0 ' \
     "$tmp/out" || fail "a flagged mover counted: $(cat "$tmp/out")"
+# The seconds measuring, from each run's summary, against its wall time
+# (a run of no time at all has no share).
+grep -Eq '^measuring per run:( (0%|-)){3} +>= 60% +(MISS|-)$' "$tmp/out" ||
+	fail "measuring: $(grep '^measuring' "$tmp/out")"
 
 # --from: the kept runs read again, with their wall times; nothing run.
 cp "$tmp/out" "$tmp/kept.out"
@@ -132,11 +139,14 @@ cmp -s "$tmp/kept.table" "$tmp/from.table" ||
 	fail "--from: not the report of the kept runs: $(diff "$tmp/kept.table" "$tmp/from.table")"
 grep -Eq '^wall time per run: [0-9.]+ s [0-9.]+ s [0-9.]+ s ' "$tmp/out" ||
 	fail "--from: wall times not kept: $(grep '^wall' "$tmp/out")"
+cut -f 3 "$tmp/kept/run1/repeat.tsv" | grep -qx '0\.0' ||
+	fail "--keep: seconds measuring not kept: $(cat "$tmp/kept/run1/repeat.tsv")"
 # Two of the three (-k 2); a run kept without its time shows "-".
 rm "$tmp/kept/run2/repeat.tsv"
 run "$rep" --from "$tmp/kept" -k 2
 [ "$rc" -eq 0 ] && grep -q '^figure  *cv  *in CI  verdicts 1-2$' "$tmp/out" &&
-    grep -Eq '^wall time per run: [0-9.]+ s - +<= 90 s +-$' "$tmp/out" ||
+    grep -Eq '^wall time per run: [0-9.]+ s - +<= 90 s +-$' "$tmp/out" &&
+    grep -Eq '^measuring per run: (0%|-) - +>= 60% +-$' "$tmp/out" ||
 	fail "--from -k 2: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 
 # Two runs (-k 2) of the A/A fixtures.

@@ -103,6 +103,23 @@ out_shares(const struct spread *s, struct bm__json *b)
 	}
 }
 
+/* Each run's share of its wall time measuring into b, each after a space ("-" when not known). */
+static void
+out_measured(const struct spread *s, struct bm__json *b)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrun; i++) {
+		const struct spread_run *r = &s->run[i];
+
+		if (isnan(r->measured) || isnan(r->wall) || !(r->wall > 0))
+			bm__json_printf(b, " -");
+		else
+			bm__json_printf(b, " %.0f%%",
+			    100 * r->measured / r->wall);
+	}
+}
+
 /* The pairs whose compare did not exit 0 into b, each after a space. */
 static size_t
 out_bad_pairs(const struct spread *s, struct bm__json *b)
@@ -141,24 +158,29 @@ static int
 out_totals(const struct spread *s, FILE *out)
 {
 	const struct spread_total *t = &s->total, *c = &s->curve;
-	struct bm__json walls, shares, bad;
-	char within[16], next[16], flagged[16], wall[16];
+	struct bm__json walls, shares, bad, meas;
+	char within[16], next[16], flagged[16], wall[16], measured[16];
 	size_t nbad;
 
 	memset(&walls, 0, sizeof walls);
 	memset(&shares, 0, sizeof shares);
 	memset(&bad, 0, sizeof bad);
+	memset(&meas, 0, sizeof meas);
 	bm__json_printf(&walls, "%s", "");
 	bm__json_printf(&shares, "%s", "");
 	bm__json_printf(&bad, "%s", "");
+	bm__json_printf(&meas, "%s", "");
 	out_walls(s, &walls);
 	out_shares(s, &shares);
+	out_measured(s, &meas);
 	nbad = out_bad_pairs(s, &bad);
 	snprintf(within, sizeof within, ">= %.0f%%", 100 * SPREAD_WITHIN_SHARE);
 	snprintf(next, sizeof next, ">= %.0f%%", 100 * SPREAD_NEXT_SHARE);
 	snprintf(flagged, sizeof flagged, "<= %.0f%%",
 	    100 * SPREAD_FLAGGED_SHARE);
 	snprintf(wall, sizeof wall, "<= %d s", SPREAD_WALL_S);
+	snprintf(measured, sizeof measured, ">= %.0f%%",
+	    100 * SPREAD_MEASURED_SHARE);
 	fprintf(out, "\n%-*s %-*s %s\n", OUT_TEXT_W, "total", OUT_TARGET_W,
 	    "target", "verdict");
 	out_total(out, "", "", "figures in all %zu runs: %zu", s->nrun, t->n);
@@ -185,6 +207,10 @@ out_totals(const struct spread *s, FILE *out)
 	if (s->walls)
 		out_total(out, wall, out_verdict(s->met[SPREAD_T_WALL]),
 		    "wall time per run:%s", walls.s ? walls.s : "");
+	if (s->measured)
+		out_total(out, measured, out_verdict(
+		    s->met[SPREAD_T_MEASURED]), "measuring per run:%s",
+		    meas.s ? meas.s : "");
 	if (c->n > 0)
 		fprintf(out, "\npoints of size sweeps (not counted above): %zu; "
 		    "within %.0f%% CV %zu (%.0f%%), beyond %.0f%% %zu, next "
@@ -195,7 +221,9 @@ out_totals(const struct spread *s, FILE *out)
 	free(walls.s);
 	free(shares.s);
 	free(bad.s);
-	return walls.err != 0 || shares.err != 0 || bad.err != 0 ? -1 : 0;
+	free(meas.s);
+	return walls.err != 0 || shares.err != 0 || bad.err != 0 ||
+	    meas.err != 0 ? -1 : 0;
 }
 
 /* Write the table and the totals. */
@@ -284,6 +312,7 @@ out_json_runs(const struct spread *s, struct bm__json *b)
 			bm__json_printf(b, ",\"flagged\":%zu,\"shown\":%zu",
 			    r->nflagged, r->nrows);
 		bm__json_knum(b, "wall_s", r->wall);
+		bm__json_knum(b, "measured_s", r->measured);
 		bm__json_printf(b, ",\"exit\":%d}", r->exit);
 	}
 	bm__json_printf(b, "],\"pairs\":[");
@@ -299,7 +328,7 @@ int
 spread_out_json(const struct spread *s, FILE *out)
 {
 	static const char *const target[SPREAD_NTARGETS] = { "within",
-	    "misled", "next", "compare", "flagged", "wall" };
+	    "misled", "next", "compare", "flagged", "wall", "measured" };
 	struct bm__json b;
 	size_t i;
 

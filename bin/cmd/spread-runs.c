@@ -249,6 +249,7 @@ runs_targets(struct spread *s)
 			s->met[SPREAD_T_COMPARE] = 0;
 	s->met[SPREAD_T_FLAGGED] = 1;
 	s->met[SPREAD_T_WALL] = s->walls ? 1 : SPREAD_NONE;
+	s->met[SPREAD_T_MEASURED] = s->measured ? 1 : SPREAD_NONE;
 	for (i = 0; i < s->nrun; i++) {
 		const struct spread_run *r = &s->run[i];
 
@@ -263,6 +264,13 @@ runs_targets(struct spread *s)
 			s->met[SPREAD_T_WALL] = SPREAD_NONE;
 		else if (s->met[SPREAD_T_WALL] == 1 && r->wall > SPREAD_WALL_S)
 			s->met[SPREAD_T_WALL] = 0;
+		if (!s->measured)
+			continue;
+		if (!(r->wall > 0) || isnan(r->measured))
+			s->met[SPREAD_T_MEASURED] = SPREAD_NONE;
+		else if (s->met[SPREAD_T_MEASURED] == 1 && r->measured <
+		    SPREAD_MEASURED_SHARE * r->wall)
+			s->met[SPREAD_T_MEASURED] = 0;
 	}
 }
 

@@ -15,7 +15,7 @@
 /* The usage line. */
 #define SPREAD_SYNOPSIS \
 "[--json] [--compared I-J:STATUS:FILE]... [--wall LIST]\n" \
-"       [--exit LIST] RUN.jsonl RUN.jsonl...\n"
+"       [--measured LIST] [--exit LIST] RUN.jsonl RUN.jsonl...\n"
 
 /* Print the usage text to f. */
 void
@@ -44,6 +44,10 @@ spread_usage(FILE *f, const char *prog)
 "                   shown, and whether every compare exited 0\n"
 "  --wall LIST      the runs' wall times in seconds, comma-separated, \"-\"\n"
 "                   for one not known: judged against 90 s\n"
+"  --measured LIST  the seconds each run spent measuring (benchmp-run's\n"
+"                   summary), as --wall's: judged against 60%% of the\n"
+"                   wall time (needs --wall; at most the wall time, give\n"
+"                   or take 0.1 s of rounding)\n"
 "  --exit LIST      the runs' exit statuses, comma-separated (shown with\n"
 "                   the wall times)\n"
 "  --sides TABLE    benchmp-vs-lmbench's table of lmbench's figures beside\n"
@@ -127,6 +131,7 @@ spread_list(char *list, char **item, size_t max)
 /* The options of a report. */
 struct spread_opts {
 	char *wall;
+	char *measured;
 	char *exit;
 	const char *sides;
 	const char *sides_walls;
@@ -135,8 +140,8 @@ struct spread_opts {
 
 /* The long options. */
 enum {
-	OPT_JSON = 256, OPT_COMPARED, OPT_WALL, OPT_EXIT, OPT_SIDES,
-	OPT_SIDES_WALLS, OPT_SIDES_FAILED
+	OPT_JSON = 256, OPT_COMPARED, OPT_WALL, OPT_MEASURED, OPT_EXIT,
+	OPT_SIDES, OPT_SIDES_WALLS, OPT_SIDES_FAILED
 };
 
 /* Read the options into s and o; -1 to go on with the files from optind, else the exit status. */
@@ -148,6 +153,7 @@ spread_options(struct spread *s, struct spread_opts *o, int argc,
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "compared", required_argument, NULL, OPT_COMPARED },
 		{ "wall", required_argument, NULL, OPT_WALL },
+		{ "measured", required_argument, NULL, OPT_MEASURED },
 		{ "exit", required_argument, NULL, OPT_EXIT },
 		{ "sides", required_argument, NULL, OPT_SIDES },
 		{ "sides-walls", required_argument, NULL, OPT_SIDES_WALLS },
@@ -171,6 +177,7 @@ spread_options(struct spread *s, struct spread_opts *o, int argc,
 				    "status 0 to 255)", NULL);
 			break;
 		case OPT_WALL: o->wall = optarg; break;
+		case OPT_MEASURED: o->measured = optarg; break;
 		case OPT_EXIT: o->exit = optarg; break;
 		case OPT_SIDES: o->sides = optarg; break;
 		case OPT_SIDES_WALLS: o->sides_walls = optarg; break;
@@ -193,35 +200,76 @@ spread_sides_options(const struct spread *s, const struct spread_opts *o,
 			    "--sides-failed go with --sides", NULL);
 		return -1;
 	}
-	if (s->json || s->npair > 0 || o->wall != NULL || o->exit != NULL)
+	if (s->json || s->npair > 0 || o->wall != NULL ||
+	    o->measured != NULL || o->exit != NULL)
 		return spread_bad(s->prog, "--sides takes no --json, "
-		    "--compared, --wall or --exit", NULL);
+		    "--compared, --wall, --measured or --exit", NULL);
 	if (argc - optind != 1)
 		return spread_bad(s->prog, "--sides needs one file of values",
 		    NULL);
 	return -1;
 }
 
-/* The runs' wall times and exit statuses of --wall and --exit into s's runs; 0, or the usage status. */
+/*
+ * The runs' seconds of --wall (wall, 1) or --measured (0) into s's runs,
+ * "-" NAN; 0, or the usage status.
+ */
+static int
+spread_seconds(struct spread *s, char *list, int wall)
+{
+	char *item[SPREAD_RUNS_MAX + 1];
+	double v;
+	size_t i;
+
+	if (spread_list(list, item, SPREAD_RUNS_MAX + 1) != s->nrun)
+		return spread_bad(s->prog, wall ? "--wall: not one wall time "
+		    "a run" : "--measured: not one number of seconds a run",
+		    NULL);
+	for (i = 0; i < s->nrun; i++) {
+		v = NAN;
+		if (strcmp(item[i], "-") != 0 &&
+		    bm_parse_double(item[i], 0, 1e9, &v) != 0)
+			return spread_bad(s->prog, wall ? "--wall: not a "
+			    "number of seconds:" : "--measured: not a number "
+			    "of seconds:", item[i]);
+		if (wall)
+			s->run[i].wall = v;
+		else
+			s->run[i].measured = v;
+	}
+	return 0;
+}
+
+/*
+ * The runs' wall times, seconds measuring and exit statuses of --wall,
+ * --measured and --exit into s's runs; 0, or the usage status.
+ */
 static int
 spread_run_facts(struct spread *s, const struct spread_opts *o)
 {
 	char *item[SPREAD_RUNS_MAX + 1];
 	uint64_t st;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < s->nrun; i++)
-		s->run[i].wall = NAN;
+		s->run[i].wall = s->run[i].measured = NAN;
+	if (o->measured != NULL && o->wall == NULL)
+		return spread_bad(s->prog, "--measured needs --wall", NULL);
 	if (o->wall != NULL) {
-		if (spread_list(o->wall, item, SPREAD_RUNS_MAX + 1) != s->nrun)
-			return spread_bad(s->prog, "--wall: not one wall time "
-			    "a run", NULL);
-		for (i = 0; i < s->nrun; i++)
-			if (strcmp(item[i], "-") != 0 && bm_parse_double(
-			    item[i], 0, 1e9, &s->run[i].wall) != 0)
-				return spread_bad(s->prog, "--wall: not a "
-				    "number of seconds:", item[i]);
+		if ((rc = spread_seconds(s, o->wall, 1)) != 0)
+			return rc;
 		s->walls = 1;
+	}
+	if (o->measured != NULL) {
+		if ((rc = spread_seconds(s, o->measured, 0)) != 0)
+			return rc;
+		for (i = 0; i < s->nrun; i++)
+			if (s->run[i].measured > s->run[i].wall +
+			    SPREAD_ROUNDING_S)
+				return spread_bad(s->prog, "--measured: more "
+				    "seconds than the run's wall time", NULL);
+		s->measured = 1;
 	}
 	if (o->exit != NULL) {
 		if (spread_list(o->exit, item, SPREAD_RUNS_MAX + 1) != s->nrun)

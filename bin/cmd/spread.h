@@ -25,8 +25,8 @@ enum spread_exit {
  * and a run more than 10% off the median of the runs that did not flag
  * the figure is a false assurance (a user reads one run), of which there
  * should be none; 90% of next runs should fall inside the previous
- * run's interval; a run should flag at most 15% of its figures and last
- * at most 90 s.
+ * run's interval; a run should flag at most 15% of its figures, last
+ * at most 90 s and measure for at least 60% of that.
  */
 #define SPREAD_WITHIN		0.03
 #define SPREAD_WITHIN_SHARE	0.8
@@ -35,6 +35,9 @@ enum spread_exit {
 #define SPREAD_NEXT_SHARE	0.9
 #define SPREAD_FLAGGED_SHARE	0.15
 #define SPREAD_WALL_S		90
+#define SPREAD_MEASURED_SHARE	0.6
+/* The rounding of a run's wall and measured seconds that --measured forgives. */
+#define SPREAD_ROUNDING_S	0.1
 
 /*
  * What one record of a run shows, as benchmp summary shows it: the value
@@ -59,7 +62,8 @@ struct spread_shown {
  * One run: its figures (the last record of each key, where the first
  * was), what each shows (shown[i] for set.fig[i]), the share of flagged
  * figures its summary gives (nflagged of nrows; none when nrows is 0),
- * and its wall time (NAN when not known) and exit status.
+ * its wall time and the seconds it measured (NAN when not known) and its
+ * exit status.
  */
 struct spread_run {
 	const char *path;
@@ -68,6 +72,7 @@ struct spread_run {
 	size_t nflagged;
 	size_t nrows;
 	double wall;
+	double measured;
 	int exit;
 };
 
@@ -133,6 +138,7 @@ enum spread_target {
 	SPREAD_T_COMPARE,	/* every pair's compare exited 0 */
 	SPREAD_T_FLAGGED,	/* each run's share of flagged figures */
 	SPREAD_T_WALL,		/* each run's wall time */
+	SPREAD_T_MEASURED,	/* each run's share of it measuring */
 	SPREAD_NTARGETS
 };
 
@@ -148,6 +154,7 @@ struct spread {
 	const char *prog;
 	int json;
 	int walls;		/* --wall gave the wall times */
+	int measured;		/* --measured gave the seconds measuring */
 	struct spread_run *run;
 	size_t nrun;
 	struct spread_pair *pair;
