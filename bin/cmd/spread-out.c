@@ -112,7 +112,7 @@ out_measured(const struct spread *s, struct bm__json *b)
 	for (i = 0; i < s->nrun; i++) {
 		const struct spread_run *r = &s->run[i];
 
-		if (isnan(r->measured) || isnan(r->wall) || !(r->wall > 0))
+		if (isnan(r->measured) || !(r->wall > 0))
 			bm__json_printf(b, " -");
 		else
 			bm__json_printf(b, " %.0f%%",
