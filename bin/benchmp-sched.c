@@ -643,8 +643,8 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	ab_json_number(stdout, "ci_level", ok ? pr->st.level : NAN);
 	ab_json_number(stdout, "p", ok ? pr->st.p : NAN);
 	printf(",\"rounds\":%zu,\"settled_early\":%s,\"control\":%s,"
-	    "\"mode\":\"served\",\"test\":\"t over generations\"}\n", pr->n,
-	    pr->settled ? "true" : "false",
+	    "\"mode\":\"served\",\"test\":\"trimmed t over generations\"}\n",
+	    pr->n, pr->settled ? "true" : "false",
 	    strcmp(s->o.a, s->o.b) == 0 ? "true" : "false");
 }
 
@@ -659,10 +659,9 @@ sched_report_ab(const struct sched *s)
 	size_t i;
 
 	if (!s->o.json)
-		printf("%s: A: %s | B: %s | t over generations, threshold "
-		    "%g%%, %.1f s, "
-		    "%u visits\n", SCHED_NAME, s->o.a, s->o.b,
-		    s->o.threshold * 100, s->wall, s->visits);
+		printf("%s: A: %s | B: %s | trimmed t over generations, "
+		    "threshold %g%%, %.1f s, %u visits\n", SCHED_NAME, s->o.a,
+		    s->o.b, s->o.threshold * 100, s->wall, s->visits);
 	for (i = 0; i < s->npairs; i++) {
 		const struct sched_pair *pr = s->pairs[i];
 		const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];

@@ -164,6 +164,52 @@ START_TEST(test_student)
 }
 END_TEST
 
+/*
+ * Yuen's trimmed t: below BM__TRIM_FROM values it is Student's t; from
+ * there a fifth off each end.  Ten log ratios near 0.05 and one burst of
+ * 0.90: Student's t takes the burst into its mean (0.135) and cannot
+ * tell the change from none; trimmed, two off each end leave a mean of
+ * 0.31 / 6, a winsorized sum of squares of 0.00069 and a standard error
+ * of sqrt(0.00069 / (6 * 5)) on 5 degrees.
+ */
+START_TEST(test_trimmed)
+{
+	double a[10], b[10], d[10] = { 0.05, 0.04, 0.06, 0.05, 0.03, 0.07,
+	    0.05, 0.04, 0.06, 0.90 };
+	double mean = 0.31 / 6, se = sqrt(0.00069 / 30), q = 2.570582;
+	bm__paired st, tt;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		a[i] = 10.0 + i;
+		b[i] = a[i] * exp(d[i]);
+	}
+	ck_assert_int_eq(bm__paired_logratio(a, b, 6, 0.95, BM__PAIRED_T,
+	    &tt), 0);
+	ck_assert_int_eq(bm__paired_logratio(a, b, 6, 0.95,
+	    BM__PAIRED_TRIMMED, &st), 0);
+	ck_assert(NEAR(st.shift, tt.shift) && NEAR(st.lo, tt.lo) &&
+	    NEAR(st.hi, tt.hi) && NEAR(st.p, tt.p));
+	ck_assert_int_eq(bm__paired_logratio(a, b, 10, 0.95, BM__PAIRED_T,
+	    &tt), 0);
+	ck_assert(fabs(tt.shift - 0.135) < 1e-9);
+	ck_assert(tt.lo < 0 && tt.p > 0.1);
+	ck_assert_int_eq(bm__paired_logratio(a, b, 10, 0.95,
+	    BM__PAIRED_TRIMMED, &st), 0);
+	ck_assert(fabs(st.shift - mean) < 1e-9);
+	ck_assert(fabs(st.lo - (mean - q * se)) < 1e-5);
+	ck_assert(fabs(st.hi - (mean + q * se)) < 1e-5);
+	ck_assert(fabs(st.level - 0.95) < 1e-12);
+	/* t = 10.8 on 5 degrees: p about 0.00012 */
+	ck_assert(st.p > 0.0001 && st.p < 0.00015);
+	/* No change at all: p 1, a point interval. */
+	ck_assert_int_eq(bm__paired_logratio(a, a, 10, 0.95,
+	    BM__PAIRED_TRIMMED, &st), 0);
+	ck_assert(NEAR(st.p, 1));
+	ck_assert(NEAR(st.lo, 0) && NEAR(st.hi, 0));
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 paired_suite(void)
@@ -173,6 +219,7 @@ paired_suite(void)
 
 	tcase_add_test(tc, test_sign_ten);
 	tcase_add_test(tc, test_signed_rank_ten);
+	tcase_add_test(tc, test_trimmed);
 	tcase_add_test(tc, test_sign_outliers);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_shift);

@@ -85,14 +85,18 @@ pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
 
 /*
  * Pair pr's interval at level, from its clusters: each cluster's median
- * log(B/A) is one value of Student's t over them, so that what its pairs
- * share counts once.  A cluster's median is near normal (what its pairs
- * share and the host's phases add up), and there are few clusters: a
- * rank test over k of them cannot give a p under 2 / 2^k, which the
- * correction over a suite's figures never lets through below 12 (an A/B
- * of 87 figures at 240 s on a 2-vCPU AMD EPYC guest gave a cheap figure
- * 6-9).  0, or -1 with fewer than
- * SCHED_MIN_CLUSTERS clusters (or no memory).
+ * log(B/A) is one value of Yuen's trimmed t over them, so that what its
+ * pairs share counts once.  A cluster's median is near normal (what its
+ * pairs share and the host's phases add up), and there are few
+ * clusters: a rank test over k of them cannot give a p under 2 / 2^k,
+ * which the correction over a suite's figures never lets through below
+ * 12 (an A/B of 87 figures at 240 s on a 2-vCPU AMD EPYC guest gave a
+ * cheap figure 6-9).  Yet a burst of the host over most of a cluster's
+ * visits of one arm moves its median by 5-30%: from 10 clusters on, a
+ * fifth of them at either end are trimmed (bm__paired_logratio), so
+ * that one such cluster does not widen the interval of all
+ * (doc/measurements.md, "Decisions: the trimmed t over generations").
+ * 0, or -1 with fewer than SCHED_MIN_CLUSTERS clusters (or no memory).
  */
 int
 sched_pair_interval(const struct sched_pair *pr, double level,
@@ -122,7 +126,7 @@ sched_pair_interval(const struct sched_pair *pr, double level,
 		r[k++] = exp(m);
 	}
 	if (k >= SCHED_MIN_CLUSTERS && bm__paired_logratio(one, r, k, level,
-	    BM__PAIRED_T, st) == 0)
+	    BM__PAIRED_TRIMMED, st) == 0)
 		rc = 0;
 out:
 	free(one);

@@ -282,22 +282,35 @@ paired_student_quantile(double tail, double df)
 }
 
 /*
- * Student's t over the n log ratios d: their mean, its interval at
- * level and the p value of no change.  Differences that do not vary at
- * all give a point interval (p 0 unless the mean is 0).
+ * Student's t over the n log ratios d, or with g > 0 Yuen's trimmed t
+ * (d sorted here, g values off each end): the (trimmed) mean, its
+ * interval at level from the (winsorized) variance on n - 2g - 1
+ * degrees, and the p value of no change.  What an outlier adds to the
+ * trimmed interval is bounded: a value a host's burst shifted counts in
+ * the variance as the nearest value kept.  Differences that do not vary
+ * at all give a point interval (p 0 unless the mean is 0).
  */
 static int
-paired_t(const double *d, size_t n, double level, bm__paired *out)
+paired_t(double *d, size_t n, size_t g, double level, bm__paired *out)
 {
-	double mean = 0, ss = 0, se, t, q;
-	size_t i;
+	size_t h = n - 2 * g, i;
+	double mean = 0, wm = 0, ss = 0, se, t, q, w;
 
-	for (i = 0; i < n; i++)
+	if (2 * g >= n || h < 2)
+		return BM_ERANGE;
+	if (g > 0)
+		qsort(d, n, sizeof *d, paired_cmp);
+	for (i = g; i < n - g; i++)
 		mean += d[i];
-	mean /= (double)n;
+	mean /= (double)h;
 	for (i = 0; i < n; i++)
-		ss += (d[i] - mean) * (d[i] - mean);
-	se = sqrt(ss / (double)(n - 1) / (double)n);
+		wm += i < g ? d[g] : i >= n - g ? d[n - g - 1] : d[i];
+	wm /= (double)n;
+	for (i = 0; i < n; i++) {
+		w = i < g ? d[g] : i >= n - g ? d[n - g - 1] : d[i];
+		ss += (w - wm) * (w - wm);
+	}
+	se = sqrt(ss / ((double)h * (double)(h - 1)));
 	out->shift = mean;
 	out->level = level;
 	if (!(se > 0)) {
@@ -306,8 +319,8 @@ paired_t(const double *d, size_t n, double level, bm__paired *out)
 		return 0;
 	}
 	t = mean / se;
-	out->p = bm__student_tail(fabs(t), (double)(n - 1));
-	q = paired_student_quantile(1 - level, (double)(n - 1));
+	out->p = bm__student_tail(fabs(t), (double)(h - 1));
+	q = paired_student_quantile(1 - level, (double)(h - 1));
 	out->lo = mean - q * se;
 	out->hi = mean + q * se;
 	return 0;
@@ -319,7 +332,8 @@ paired_t(const double *d, size_t n, double level, bm__paired *out)
  * estimate (the median of the Walsh averages) and Wilcoxon's interval,
  * for the sign test the median of the differences and the binomial
  * interval of order statistics, for Student's t the mean and its t
- * interval; at the given level (or above: ranks give only some levels),
+ * interval, for Yuen's the trimmed mean and its trimmed t interval; at
+ * the given level (or above: ranks give only some levels),
  * with the p value of no change.  Values must be
  * positive.  0, BM_ERANGE (fewer than two pairs, a value not positive,
  * or too few pairs for the level: out->shift and out->p are still set
@@ -354,8 +368,11 @@ bm__paired_logratio(const double *a, const double *b, size_t n, double level,
 	}
 	for (i = 0; i < n; i++)
 		d[i] = log(b[i]) - log(a[i]);
-	if (test == BM__PAIRED_T) {
-		rc = paired_t(d, n, level, out);
+	if (test == BM__PAIRED_T || test == BM__PAIRED_TRIMMED) {
+		/* Trimmed: a fifth off each end from BM__TRIM_FROM values on. */
+		rc = paired_t(d, n, test == BM__PAIRED_TRIMMED &&
+		    n >= BM__TRIM_FROM ? (size_t)(BM__TRIM_SHARE * (double)n) :
+		    0, level, out);
 		goto out;
 	}
 	if (test == BM__PAIRED_SIGN) {

@@ -195,13 +195,20 @@ typedef struct bm__paired {
 /*
  * The tests of paired rounds: Wilcoxon's signed ranks, signs alone, or
  * Student's t over the mean log ratio (for a few values that are each
- * already a median of many, where ranks cannot reach a small p).
+ * already a median of many, where ranks cannot reach a small p), or
+ * Yuen's trimmed t (the same, with the values at either end trimmed
+ * once there are BM__TRIM_FROM of them: a few values a host's burst
+ * shifted do not widen the interval).
  */
 enum bm__paired_test {
 	BM__PAIRED_SIGNED_RANK,
 	BM__PAIRED_SIGN,
-	BM__PAIRED_T
+	BM__PAIRED_T,
+	BM__PAIRED_TRIMMED
 };
+/* Yuen's trim: this share of the values off each end, from this many on. */
+#define BM__TRIM_SHARE		0.2
+#define BM__TRIM_FROM		10
 /* P(|T| >= t) for Student's t with df degrees of freedom. */
 double bm__student_tail(double t, double df);
 /* Paired rounds a[i], b[i] by test.  0, BM_ERANGE, -ENOMEM. */
