@@ -166,7 +166,7 @@ END_TEST
 
 /*
  * Yuen's trimmed t: below BM__TRIM_FROM values it is Student's t; from
- * there a fifth off each end.  Ten log ratios near 0.05 and one burst of
+ * there a fifth off each end.  Nine log ratios near 0.05 and a burst of
  * 0.90: Student's t takes the burst into its mean (0.135) and cannot
  * tell the change from none; trimmed, two off each end leave a mean of
  * 0.31 / 6, a winsorized sum of squares of 0.00069 and a standard error
