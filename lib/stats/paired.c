@@ -283,9 +283,9 @@ paired_student_quantile(double tail, double df)
 
 /*
  * Student's t over the n log ratios d, or with g > 0 Yuen's trimmed t
- * (d sorted here, g values off each end): the (trimmed) mean, its
- * interval at level from the (winsorized) variance on n - 2g - 1
- * degrees, and the p value of no change.  What an outlier adds to the
+ * (d sorted and winsorized here, g values off each end): the
+ * (trimmed) mean, its interval at level from the (winsorized) variance
+ * on n - 2g - 1 degrees, and the p value of no change.  What an outlier adds to the
  * trimmed interval is bounded: a value a host's burst shifted counts in
  * the variance as the nearest value kept.  Differences that do not vary
  * at all give a point interval (p 0 unless the mean is 0).
@@ -294,22 +294,27 @@ static int
 paired_t(double *d, size_t n, size_t g, double level, bm__paired *out)
 {
 	size_t h = n - 2 * g, i;
-	double mean = 0, wm = 0, ss = 0, se, t, q, w;
+	double mean = 0, wm = 0, ss = 0, se, t, q;
 
-	if (2 * g >= n || h < 2)
+	if (2 * g + 2 > n)
 		return BM_ERANGE;
-	if (g > 0)
+	if (g > 0) {
+		/* Winsorized: each trimmed value counts as the nearest kept. */
 		qsort(d, n, sizeof *d, paired_cmp);
-	for (i = g; i < n - g; i++)
-		mean += d[i];
-	mean /= (double)h;
-	for (i = 0; i < n; i++)
-		wm += i < g ? d[g] : i >= n - g ? d[n - g - 1] : d[i];
-	wm /= (double)n;
-	for (i = 0; i < n; i++) {
-		w = i < g ? d[g] : i >= n - g ? d[n - g - 1] : d[i];
-		ss += (w - wm) * (w - wm);
+		for (i = 0; i < g; i++) {
+			d[i] = d[g];
+			d[n - 1 - i] = d[n - g - 1];
+		}
 	}
+	for (i = 0; i < n; i++) {
+		wm += d[i];
+		if (i >= g && i < n - g)
+			mean += d[i];
+	}
+	mean /= (double)h;
+	wm /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - wm) * (d[i] - wm);
 	se = sqrt(ss / ((double)h * (double)(h - 1)));
 	out->shift = mean;
 	out->level = level;
