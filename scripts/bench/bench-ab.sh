@@ -4,7 +4,7 @@
 #
 # Usage: scripts/bench/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
 #                            [--budget S] [--targets LIST] [--modes LIST]
-#                            [--threshold P] BUILDDIR
+#                            [--threshold P] [--search-only] BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications before getppid() (what
@@ -30,6 +30,9 @@
 # them) and as its visits (--served, benchmp-sched's A/B, the default),
 # one after the other.  --threshold P is the trials' benchmp-ab --threshold
 # (percent, default 2: a change within it is "same" by definition).
+# --search-only prints the conditions ("figure cost label" lines, the
+# searched costs among them) and runs no trial (bench-sched.sh takes its
+# chain from it).
 #
 # Prints per condition: the cost, the median ratio over the trials, how
 # many said worse, better, same and undecided, and the median wall time of
@@ -40,7 +43,7 @@ export LC_ALL
 # shellcheck source=scripts/benchmp-lib.sh
 . "${0%/*}/../benchmp-lib.sh"
 
-usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] BUILDDIR"
+usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] [--search-only] BUILDDIR"
 trials=20
 threshold=2
 stress=0
@@ -48,6 +51,7 @@ only=
 budget=10
 targets_opt=
 modes=served
+search_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trials) trials=${2:?$usage}; shift 2 ;;
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--targets) targets_opt=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	--modes) modes=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	--threshold) threshold=${2:?$usage}; shift 2 ;;
+	--search-only) search_only=1; shift ;;
 	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -243,6 +248,10 @@ for fig in lat_syscall lat_pipe bw_mem bcopy; do
 done
 [ -n "$only" ] && ! grep -q . "$tmp/conds" &&
 	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe, bw_mem or bcopy" >&2; exit 2; }
+if [ "$search_only" = 1 ]; then
+	cat "$tmp/conds"
+	exit 0
+fi
 
 # The conditions in each mode: "figure cost label mode" lines.
 : >"$tmp/runs"

@@ -10,7 +10,12 @@
  * each call named in AB_SHIM_CALLS (getppid, write; default getppid):
  * a fixed cost that no cache or predictor removes.  With AB_SHIM_ITERS=0
  * the shim still stands between the tool and the call, so an arm with 0
- * and an arm with k differ by the chain alone.
+ * and an arm with k differ by the chain alone.  An lfence after the chain
+ * (in both arms) holds the call until the chain is done: without it the
+ * processor ran the chain beside the call, and the cost moved in steps
+ * with the chain's length (13 links +1.8%, 15 links +1.5%, 20 links
+ * +2.4% on lat_syscall null) where the fenced chain adds about 0.6% a
+ * link (doc/measurements.md, "The shim's chain, fenced").
  */
 static unsigned long shim_iters;
 static int shim_getppid = 1;
@@ -40,6 +45,11 @@ shim_burn(void)
 		x = x * 2862933555777941757ul + 3037000493ul;
 		__asm__ volatile("" : "+r"(x));
 	}
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("lfence" : : "r"(x) : "memory");
+#else
+	__asm__ volatile("" : : "r"(x) : "memory");
+#endif
 }
 
 pid_t
