@@ -11,17 +11,18 @@
 #
 # Prints one line a suite run ("measuring: ..." from benchmp-run's
 # summary, its wall time), then for each of N A/A and N A/B suite pairs
-# (default 2 each, interleaved; --budget S seconds each, default 180)
+# (default 2 each, interleaved; --budget S seconds each, default 240)
 # its wall time and verdict counts, the verdict and ratio of lat_syscall
-# null and the figures called worse, and at the end how many A/As found
+# null, the figures called worse and better (their B/A), and why a
+# process failed, if one did; at the end, how many A/As found
 # no figure worse or better and how many A/Bs found lat_syscall null
 # worse and no other figure worse.  The shim's chain is searched before
 # the pairs for an effect of F (default 0.05, +5%) by bench-ab.sh
 # --search-only (long benchmp-ab runs, as its own trials are calibrated):
-# the chain's cost is far from linear in its links and moves from day to
-# day (20 links gave +2.3% and 28 links +11% on a 2-vCPU AMD EPYC KVM
-# guest, 2026-11-30), so it is searched, not fixed.  --iters K takes K
-# links instead.  With --stress, stress-ng --cpu 1 runs beside
+# a link's cost moves with the machine and its load (on a 2-vCPU AMD EPYC
+# KVM guest, 2026-11-30, 8 links gave +4.7% quiet and 6 links +5.5%
+# beside stress-ng --cpu 1), so the chain is searched, not fixed.
+# --iters K takes K links (1 or more) instead.  With --stress, stress-ng --cpu 1 runs beside
 # everything; --no-suite leaves the suite run out.  Part of make bench.
 set -eu
 LC_ALL=C
@@ -31,7 +32,7 @@ usage="usage: bench-sched.sh [--pairs N] [--target F | --iters K] [--budget S] [
 pairs=2
 iters=
 target=0.05
-budget=180
+budget=240
 stress=0
 suite=1
 while [ $# -gt 0 ]; do
@@ -50,6 +51,7 @@ done
 for v in "$pairs" "${iters:-0}" "$budget"; do
 	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
 done
+[ "$iters" != 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
 awk -v t="$target" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 	{ echo "bench-sched.sh: --target: '$target' is not a fraction" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -123,8 +125,12 @@ while [ "$i" -le "$pairs" ]; do
 		    "\(map(select(.verdict == "undecided")) | length) undecided; " +
 		    "lat_syscall null \($n.verdict // "-") \($n.ratio // "-") " +
 		    "(\($n.pairs // 0) pairs); worse: " +
-		    ([.[] | select(.verdict == "worse") | "\(.figure) #\(.seq)"] | join(", "))' \
+		    ([.[] | select(.verdict == "worse") | "\(.figure) #\(.seq) \(.ratio)"] | join(", ")) +
+		    "; better: " +
+		    ([.[] | select(.verdict == "better") | "\(.figure) #\(.seq) \(.ratio)"] | join(", "))' \
 		    "$f"
+		# Why a process failed, if one did (benchmp-sched names it).
+		tr '\r' '\n' <"$tmp/ab.err" | sed -n 's/^benchmp-sched: line /  failed: line /p'
 		# The pair's outcome: "clean" when an A/A called nothing worse or
 		# better, or an A/B called lat_syscall null worse and nothing
 		# else worse.
