@@ -7,9 +7,9 @@
 #                            [--threshold P] [--search-only] BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
-# runs a fixed dependent chain of multiplications before getppid() (what
-# lat_syscall null times) or write() (twice in each of lat_pipe's round
-# trips), and ab-hog (tests/bench/ab-hog.c) runs bw_mem on CPU 0 beside
+# runs a fixed dependent chain of multiplications, then a fence, before
+# getppid() (what lat_syscall null times) or write() (twice in each of
+# lat_pipe's round trips), and ab-hog (tests/bench/ab-hog.c) runs bw_mem on CPU 0 beside
 # a process reading a 256 MB buffer on CPU 1 for a share of each
 # millisecond.  Both arms run through the same shim or hog, A with no
 # chain (or a duty of 0), B with the chain, so they differ by the cost

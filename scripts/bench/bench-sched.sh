@@ -51,7 +51,7 @@ done
 for v in "$pairs" "${iters:-0}" "$budget"; do
 	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
 done
-[ "$iters" != 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
+[ -z "$iters" ] || [ "$iters" -gt 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
 awk -v t="$target" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 	{ echo "bench-sched.sh: --target: '$target' is not a fraction" >&2; exit 2; }
 build=$(cd "$1" && pwd)
