@@ -283,12 +283,13 @@ paired_student_quantile(double tail, double df)
 
 /*
  * Student's t over the n log ratios d, or with g > 0 Yuen's trimmed t
- * (d sorted and winsorized here, g values off each end): the
- * (trimmed) mean, its interval at level from the (winsorized) variance
- * on n - 2g - 1 degrees, and the p value of no change.  What an outlier adds to the
- * trimmed interval is bounded: a value a host's burst shifted counts in
- * the variance as the nearest value kept.  Differences that do not vary
- * at all give a point interval (p 0 unless the mean is 0).
+ * (d sorted and winsorized here, g values off each end): the (trimmed)
+ * mean, its interval at level from the (winsorized) variance on
+ * n - 2g - 1 degrees, and the p value of no change.  What an outlier
+ * adds to the trimmed interval is bounded: a value a host's burst
+ * shifted counts in the variance as the nearest value kept.  Differences
+ * that do not vary at all give a point interval (p 0 unless the mean is
+ * 0).
  */
 static int
 paired_t(double *d, size_t n, size_t g, double level, bm__paired *out)
