@@ -100,8 +100,15 @@ grep -Eq '^lat_syscall null .* (worse|better|same|undecided)$' "$tmp/out" &&
     grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
     "$tmp/out" || fail "benchmp-run --a --b printed: $(head -c 600 "$tmp/out")"
 set -- "$tmp"/res-ab/*/*.ab.json
-[ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5)' "$1" \
+[ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5) and
+    all(.clusters >= 1 and .clusters <= .pairs)' "$1" \
     >/dev/null || fail "the A/B's verdicts: $(head -c 400 "$1")"
+# Where its time went, as a suite's: both arms' figures, the plan's lines.
+set -- "$tmp"/res-ab/*/*.visits.json
+[ -f "$1" ] && jq -e '(.plan | length) as $n | $n >= 1 and
+    ([.figures[].arm] | unique) == ["A", "B"] and
+    all(.figures[]; .line >= 1 and .line <= $n)' \
+    "$1" >/dev/null || fail "the A/B's visits: $(head -c 400 "$1")"
 
 # A line of several figures that the tool can measure one by one is one
 # line a figure in the A/B (each then started afresh from time to time):

@@ -7,7 +7,8 @@
 # tests/bench/ab-shim.c).
 #
 # Usage: scripts/bench/bench-sched.sh [--pairs N] [--target F | --iters K]
-#                               [--budget S] [--stress] [--no-suite] BUILDDIR
+#                               [--budget S] [--stress] [--no-suite]
+#                               [--keep DIR] BUILDDIR
 #
 # Prints one line a suite run ("measuring: ..." from benchmp-run's
 # summary, its wall time), then for each of N A/A and N A/B suite pairs
@@ -23,18 +24,22 @@
 # KVM guest, 2026-11-30, 8 links gave +4.7% quiet and 6 links +5.5%
 # beside stress-ng --cpu 1), so the chain is searched, not fixed.
 # --iters K takes K links (1 or more) instead.  With --stress, stress-ng --cpu 1 runs beside
-# everything; --no-suite leaves the suite run out.  Part of make bench.
+# everything; --no-suite leaves the suite run out; --keep DIR keeps each
+# run's verdicts there (aa-N.ab.json, ab-N.ab.json: benchmp-sched's
+# JSON lines, each figure's pairs and clusters) and where its time went
+# (aa-N.visits.json, ab-N.visits.json).  Part of make bench.
 set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-sched.sh [--pairs N] [--target F | --iters K] [--budget S] [--stress] [--no-suite] BUILDDIR"
+usage="usage: bench-sched.sh [--pairs N] [--target F | --iters K] [--budget S] [--stress] [--no-suite] [--keep DIR] BUILDDIR"
 pairs=2
 iters=
 target=0.05
 budget=240
 stress=0
 suite=1
+keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) pairs=${2:?$usage}; shift 2 ;;
@@ -43,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--budget) budget=${2:?$usage}; shift 2 ;;
 	--stress) stress=1; shift ;;
 	--no-suite) suite=0; shift ;;
+	--keep) keep=${2:?$usage}; shift 2 ;;
 	-*) echo "bench-sched.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -55,6 +61,10 @@ done
 awk -v t="$target" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 	{ echo "bench-sched.sh: --target: '$target' is not a fraction" >&2; exit 2; }
 build=$(cd "$1" && pwd)
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && keep=$(cd "$keep" && pwd) ||
+		{ echo "bench-sched.sh: --keep: cannot make $keep" >&2; exit 2; }
+fi
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shim=$build/tests/bench/ab-shim.so
 [ -e "$shim" ] || { echo "bench-sched.sh: $shim: not built (make bench-ab builds it)" >&2; exit 2; }
@@ -124,7 +134,7 @@ while [ "$i" -le "$pairs" ]; do
 		    "\(map(select(.verdict == "same")) | length) same, " +
 		    "\(map(select(.verdict == "undecided")) | length) undecided; " +
 		    "lat_syscall null \($n.verdict // "-") \($n.ratio // "-") " +
-		    "(\($n.pairs // 0) pairs); worse: " +
+		    "(\($n.pairs // 0) pairs, \($n.clusters // 0) clusters); worse: " +
 		    ([.[] | select(.verdict == "worse") | "\(.figure) #\(.seq) \(.ratio)"] | join(", ")) +
 		    "; better: " +
 		    ([.[] | select(.verdict == "better") | "\(.figure) #\(.seq) \(.ratio)"] | join(", "))' \
@@ -142,7 +152,14 @@ while [ "$i" -le "$pairs" ]; do
 		    else
 			(if $w == ["lat_syscall null"] then "ab clean" else "ab miss" end)
 		    end' "$f" >>"$tmp/tally"
-		rm -f "$f"
+		v=${f%.ab.json}.visits.json
+		if [ -n "$keep" ]; then
+			mv "$f" "$keep/$kind-$i.ab.json" ||
+				echo "bench-sched.sh: cannot keep $f in $keep" >&2
+			[ ! -e "$v" ] || mv "$v" "$keep/$kind-$i.visits.json" ||
+				echo "bench-sched.sh: cannot keep $v in $keep" >&2
+		fi
+		rm -f "$f" "$v"
 	done
 	i=$((i + 1))
 done
