@@ -56,9 +56,10 @@ select_init(bm_iter_t n, void *cookie)
 			return -errno;
 		}
 	} else {
-		snprintf(s->path, sizeof s->path, "%s/select.%u", s->dir,
-		    bm_worker_index(bm_state_current()));
-		if ((fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+		/* Named by the worker's process too, as lat_fcntl's file. */
+		snprintf(s->path, sizeof s->path, "%s/select.%u.%ld", s->dir,
+		    bm_worker_index(bm_state_current()), (long)getpid());
+		if ((fd = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
 		    0600)) < 0)
 			return -errno;
 	}
