@@ -129,10 +129,12 @@ set -- "$tmp"/res-ctx/*/*.ab.json
 	fail "lat_ctx's rings in the A/B: $(jq -c '[.figure, .seq]' "$1" | head -c 400)"
 
 # SIGTERM to the suite's A/B ends it within seconds, benchmp-sched and
-# every tool with it, and keeps what it had decided.
-"$brun" --installed --quick --only processor --a '' --b 'env' \
-    --budget 600 --no-check --results "$tmp/res-sig" >"$tmp/sig.out" \
-    2>"$tmp/sig.err" &
+# every tool with it, and keeps what it had decided; the tools' private
+# directories (lat_select's) and the script's own go with them.
+mkdir "$tmp/sigtmp" || fail "cannot make $tmp/sigtmp"
+TMPDIR=$tmp/sigtmp "$brun" --installed --quick --only processor --a '' \
+    --b 'env' --budget 600 --no-check --results "$tmp/res-sig" \
+    >"$tmp/sig.out" 2>"$tmp/sig.err" &
 pid=$!
 n=0
 while ! grep -q 'decided' "$tmp/sig.err" 2>/dev/null && [ "$n" -lt 600 ]; do
@@ -157,4 +159,6 @@ grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
 # This run's processes alone: other tests run the same tools meanwhile.
 left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
 [ -z "$left" ] || fail "SIGTERM: left running: $left"
+left=$(ls -A "$tmp/sigtmp")
+[ -z "$left" ] || fail "SIGTERM: left in TMPDIR: $left"
 finish

@@ -675,12 +675,19 @@ run_close(struct sched *s)
 		;
 }
 
-/* Wait for every process to end; kill what is left after SCHED_EXIT_S. */
+/*
+ * Wait for every process to end; kill what is left after SCHED_EXIT_S.
+ * After a signal, each gets one SIGTERM and SCHED_TERM_S to end (its
+ * private files removed, its workers and partners stopped) before a
+ * SIGKILL: a suite's A/B stopped so left the temporary directories of
+ * tools still at work behind when the SIGKILL followed at once.
+ */
 static void
 run_reap_all(struct sched *s)
 {
 	double end = sched_now() + SCHED_EXIT_S;
 	size_t i, left;
+	int termed = 0;
 
 	for (;;) {
 		for (i = left = 0; i < s->np; i++)
@@ -689,15 +696,19 @@ run_reap_all(struct sched *s)
 				left++;
 		if (left == 0)
 			return;
-		if (s->caught || sched_now() >= end)
+		if (s->caught && !termed) {
 			for (i = 0; i < s->np; i++)
-				sched_proc_kill(&s->procs[i], s->caught &&
-				    sched_now() < end ? SIGTERM : SIGKILL);
+				sched_proc_kill(&s->procs[i], SIGTERM);
+			termed = 1;
+			if (end > sched_now() + SCHED_TERM_S)
+				end = sched_now() + SCHED_TERM_S;
+		}
+		if (sched_now() >= end)
+			for (i = 0; i < s->np; i++)
+				sched_proc_kill(&s->procs[i], SIGKILL);
 		if (sched_now() >= end + SCHED_EXIT_S)
 			return;
 		sched_pump(s, 100);
-		if (s->caught && sched_now() < end)
-			end = sched_now();
 	}
 }
 

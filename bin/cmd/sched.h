@@ -24,6 +24,8 @@
 #define SCHED_MAX_BURST 100
 /* A process's wait to end once its last figure has ended. */
 #define SCHED_EXIT_S 60.0
+/* After a signal: a process's wait to end after its SIGTERM. */
+#define SCHED_TERM_S 5.0
 /* The fewest visits a figure is judged on, and paired on in an A/B. */
 #define SCHED_MIN_VISITS 5
 /*
