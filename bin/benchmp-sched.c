@@ -613,6 +613,7 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 {
 	const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
 	int ok = pr->st_rc == 0;
+	size_t k;
 
 	printf("{\"figure\":\"");
 	for (const char *c = name; *c; c++)
@@ -643,9 +644,15 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	ab_json_number(stdout, "ci_level", ok ? pr->st.level : NAN);
 	ab_json_number(stdout, "p", ok ? pr->st.p : NAN);
 	printf(",\"rounds\":%zu,\"settled_early\":%s,\"control\":%s,"
-	    "\"mode\":\"served\",\"test\":\"trimmed t over generations\"}\n",
+	    "\"mode\":\"served\",\"test\":\"trimmed t over generations\"",
 	    pr->n, pr->settled ? "true" : "false",
 	    strcmp(s->o.a, s->o.b) == 0 ? "true" : "false");
+	/* Each pair as it was judged: A's and B's visit medians, its cluster. */
+	printf(",\"pair_values\":[");
+	for (k = 0; k < pr->n; k++)
+		printf("%s[%.9g,%.9g,%u]", k > 0 ? "," : "", pr->a[k], pr->b[k],
+		    pr->cl[k]);
+	printf("]}\n");
 }
 
 /* Print an A/B's verdicts (text or JSON lines); return the exit status. */

@@ -40,6 +40,7 @@ sched_pair_of(struct sched *s, struct sched_fig *f)
 	s->pairs[s->npairs++] = pr;
 	pr->fa = pa->cur;
 	pr->fb = pb->cur;
+	pr->look_p = 1;
 	pr->threshold = s->plan.line[line].threshold > 0 ?
 	    s->plan.line[line].threshold : s->o.threshold;
 	pa->cur->pair = pb->cur->pair = (unsigned)s->npairs;
@@ -329,6 +330,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	if (sched_pair_part(pr) || sched_pair_interval(pr, 1 -
 	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st) != 0)
 		return 0;
+	pr->look_p = st.p;
 	pr->verdict = pair_verdict(&st, pr->threshold);
 	pr->settled = pr->verdict != AB_UNDECIDED;
 	return 0;

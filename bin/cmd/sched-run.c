@@ -484,17 +484,26 @@ run_mean_cost(const struct sched *s, void **units, size_t n)
  * many as make its time a sweep's mean unit's (at most SCHED_AB_REPS),
  * so that a cheap figure's pairs do not wait on 256 MB ones: in a suite
  * A/B at 240 s on a 2-vCPU AMD EPYC guest, one pair a sweep gave
- * lat_syscall null 12-15 pairs, too few generations to decide +5%.
+ * lat_syscall null 12-15 pairs, too few generations to decide +5%.  A
+ * pair near a verdict (SCHED_AB_HOT_P) gets SCHED_AB_HOT times that.
  */
 static unsigned
 run_reps(const struct sched *s, void *u, double mean)
 {
+	const struct sched_pair *pr = u;
 	double c = run_cost(s, u), r;
+	unsigned most = SCHED_AB_REPS;
 
-	if (s->o.a == NULL || !(c > 0) || !(mean > c))
+	if (s->o.a == NULL || !(c > 0))
+		return 1;
+	if (pr->look_p < SCHED_AB_HOT_P) {
+		mean *= SCHED_AB_HOT;
+		most *= SCHED_AB_HOT;
+	}
+	if (!(mean > c))
 		return 1;
 	r = floor(mean / c);
-	return r >= SCHED_AB_REPS ? SCHED_AB_REPS : (unsigned)r;
+	return r >= most ? most : (unsigned)r;
 }
 
 /*

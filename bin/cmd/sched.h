@@ -60,6 +60,17 @@
 #define SCHED_MIN_CLUSTERS 6
 /* At most this many pairs of a cheap figure in a row in a sweep. */
 #define SCHED_AB_REPS 4
+/*
+ * A pair whose last look's p (no change) is under SCHED_AB_HOT_P gets
+ * SCHED_AB_HOT times a sweep's share of time (and of SCHED_AB_REPS): the
+ * budget goes where a verdict is near.  Equal shares left a +5% on
+ * lat_syscall null undecided in a suite's A/B at 240 s: 13 clusters,
+ * [1.011, 1.078] on a 2-vCPU Intel Xeon guest (2026-12-01), where a
+ * sweep already gave it its share (doc/measurements.md, "2026-12-01,
+ * from 03:05 UTC: the Intel Xeon guest").
+ */
+#define SCHED_AB_HOT_P 0.05
+#define SCHED_AB_HOT 4
 /* A/B: looks at 1 - alpha/figures, final intervals at 95%, FDR 5%. */
 #define SCHED_LOOK_ALPHA 0.005
 #define SCHED_LEVEL 0.95
@@ -209,6 +220,7 @@ struct sched_pair {
 	unsigned on_gen;	/* pairs since the last restart */
 	double gen_wall;	/* those pairs' wall time (s), the first excluded */
 	double gen_cost;	/* what the last restart cost (s), 0: not known */
+	double look_p;		/* the last look's p of no change, 1: none */
 	double threshold;
 	int settled;
 	enum ab_verdict verdict;
