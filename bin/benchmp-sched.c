@@ -206,10 +206,11 @@ sched_options(struct sched *s, int argc, char **argv)
 	/*
 	 * An A/B pairs visits of two processes: what is fixed for one set of
 	 * workers (its pages, its layout) would otherwise count as many
-	 * pairs.  Fresh workers every SCHED_AB_FRESH visits unless told.
+	 * pairs.  Fresh workers every SCHED_AB_FRESH pairs' turns unless
+	 * told.
 	 */
 	if (o->a != NULL && !fresh_set)
-		o->fresh_every = SCHED_AB_FRESH;
+		o->fresh_every = SCHED_AB_FRESH * SCHED_AB_ALT;
 	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
 		/* -- TOOL ARGS: a plan of that one command. */
 		if (optind == argc)
@@ -311,7 +312,8 @@ sched_build(struct sched *s)
 			p->once = l->once;
 			p->burst = l->burst;
 			p->restart = l->restart;
-			p->visit_us = l->visit_us;
+			p->visit_us = arms == 2 ? sched_ab_visit_us(l,
+			    s->o.visit_us) : l->visit_us;
 			p->figures = l->figures;
 			p->parts = l->parts;
 			p->cmd = p->resp = p->out = -1;

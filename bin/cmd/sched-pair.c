@@ -266,9 +266,38 @@ pair_judged(const struct sched *s)
 }
 
 /*
- * Visit both arms of pair pr back to back, in a random order, pair the
- * two medians, and look: a pair settles when its interval at 1 -
- * SCHED_LOOK_ALPHA / pairs decides.  Before the visits, both arms' tools
+ * The turns (a visit of each arm, paired) one sched_pair_visit of pair
+ * pr takes: SCHED_AB_ALT, or one on a restart line's tools (a process a
+ * visit).
+ */
+unsigned
+sched_pair_alt(const struct sched_pair *pr)
+{
+	return pr->fa->p->restart ? 1 : SCHED_AB_ALT;
+}
+
+/*
+ * The timed length of an A/B's visit of line l's tools: the line's (or
+ * the run's, visit_us) split in SCHED_AB_ALT turns, 100 us at least;
+ * whole on a restart line's, and on a line run once.
+ */
+uint64_t
+sched_ab_visit_us(const struct sched_line *l, uint64_t visit_us)
+{
+	uint64_t v = l->visit_us > 0 ? l->visit_us : visit_us;
+
+	if (l->restart || l->once)
+		return l->visit_us;
+	v /= SCHED_AB_ALT;
+	return v < 100 ? 100 : v;
+}
+
+/*
+ * Visit both arms of pair pr in turns, sched_pair_alt of each, the first
+ * arm drawn at random and each turn in the order the last one ended
+ * (A B B A ...), pair each turn's two medians, and look: a pair settles
+ * when its interval at 1 - SCHED_LOOK_ALPHA / pairs decides.  The
+ * generations below count such calls.  Before the visits, both arms' tools
  * may be started afresh (pair_new_generation): a new generation, the
  * cluster its pairs count in; what that cost (the restarts and the
  * first visits' extra over the generation's kept pairs) spaces the next.
@@ -284,7 +313,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	    gens = pair_generations(s, pr->fa);
 	double t0 = sched_now(), t1, kept;
 	bm__paired st;
-	unsigned cl;
+	unsigned cl, turn, own;
 
 	if (regen) {
 		struct sched_proc *ps[2] = { pr->fa->p, pr->fb->p };
@@ -308,25 +337,32 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 		first = pr->fb->p;
 		second = pr->fa->p;
 	}
+	/* Never fresh, as asked: each call's turns a cluster. */
+	own = pr->n == 0 ? 0 : pr->cl[pr->n - 1] + 1;
 	t1 = sched_now();
-	if (sched_visit(s, first) != 0 || sched_visit(s, second) != 0)
-		return -1;
-	/* The first pair of a generation carries its start; kept pairs time it. */
+	for (turn = 0; turn < sched_pair_alt(pr); turn++) {
+		struct sched_proc *x = turn & 1 ? second : first,
+		    *y = turn & 1 ? first : second;
+
+		if (sched_visit(s, x) != 0 || sched_visit(s, y) != 0)
+			return -1;
+		if (gens)
+			cl = pr->gens;
+		else if (s->o.fresh_every == 0)
+			cl = own;
+		else
+			cl = pr->n == 0 ? 0 : pr->cl[pr->n - 1] +
+			    (pr->fa->on_set == 1 || pr->fb->on_set == 1);
+		if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
+		    pr->fb->med[pr->fb->visits - 1], cl) != 0)
+			return -1;
+	}
+	/* The first turns of a generation carry its start; kept ones time it. */
 	if (pr->on_gen > 0)
 		pr->gen_wall += sched_now() - t1;
 	else if (regen)
 		pr->gen_cost += sched_now() - t1;
 	pr->on_gen++;
-	if (gens)
-		cl = pr->gens;
-	else if (s->o.fresh_every == 0)
-		cl = (unsigned)pr->n;	/* never fresh, as asked: each pair */
-	else
-		cl = pr->n == 0 ? 0 : pr->cl[pr->n - 1] +
-		    (pr->fa->on_set == 1 || pr->fb->on_set == 1);
-	if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
-	    pr->fb->med[pr->fb->visits - 1], cl) != 0)
-		return -1;
 	if (sched_pair_part(pr) || sched_pair_interval(pr, 1 -
 	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st) != 0)
 		return 0;

@@ -445,7 +445,10 @@ run_units(struct sched *s, void **units)
 	return n;
 }
 
-/* The mean wall time of a visit to unit u so far (s), or a guess. */
+/*
+ * The mean wall time of a visit to unit u so far (s), an A/B pair's
+ * turns (sched_pair_visit), or a guess.
+ */
 static double
 run_cost(const struct sched *s, void *u)
 {
@@ -464,7 +467,7 @@ run_cost(const struct sched *s, void *u)
 	for (k = 0; k < n; k++)
 		c += f[k]->visits > 0 ? f[k]->wall_ns / 1e9 / f[k]->visits :
 		    0.1;
-	return c;
+	return n == 2 ? c * sched_pair_alt(u) : c;
 }
 
 /* The mean of the n units' costs (run_cost), 0 for none. */
@@ -570,8 +573,8 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		return -1;
 	if (pr->fa->done)
 		return 0;
-	if (pr->settled || pr->fa->visits >= run_quota(pr->fa, expect) ||
-	    pr->fa->visits >= s->o.max_visits)
+	if (pr->settled || pr->fa->visits >= run_quota(pr->fa, expect *
+	    sched_pair_alt(pr)) || pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);
 	return 0;
 }

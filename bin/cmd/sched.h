@@ -33,8 +33,19 @@
  * measuring): a run given a day's budget still ends.
  */
 #define SCHED_MAX_VISITS 400
-/* An A/B's fresh workers: every this many visits of a figure's arm. */
+/* An A/B's fresh workers: every this many pairs of a figure's arm. */
 #define SCHED_AB_FRESH 4
+/*
+ * An A/B visits a pair's two arms in turns, SCHED_AB_ALT visits each of
+ * a SCHED_AB_ALT-th of the visit's length (A B B A A B B A), and pairs
+ * each turn: the host's states (on a 2-vCPU Intel Xeon guest,
+ * 2026-12-01, null system calls of 72 or 87 ns, each lasting 10 ms to
+ * 1 s) then fall on both arms of a pair far more often.  Over a 12 s
+ * trace of that host, the median of four such turns of 5 ms put 90% of
+ * A/A pairs within +-2.9%, one pair of 20 ms visits within +-13.3%
+ * (doc/measurements.md, "Decisions: A and B in turns").
+ */
+#define SCHED_AB_ALT 4
 /*
  * Outside an A/B, fresh workers no oftener than keeps what setting them
  * up costs (a 256 MB buffer faulted: 200 ms) within this share of the
@@ -282,6 +293,8 @@ struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
     bm__paired *st);
 int sched_pair_part(const struct sched_pair *pr);
+unsigned sched_pair_alt(const struct sched_pair *pr);
+uint64_t sched_ab_visit_us(const struct sched_line *l, uint64_t visit_us);
 /*
  * sched-recs.c: an A/B's pairs named by the records their tools printed
  * (tool, case, unit, direction, each arm's figure); 0 or -1 (memory).
