@@ -39,11 +39,12 @@
  * An A/B visits a pair's two arms in turns, SCHED_AB_ALT visits each of
  * a SCHED_AB_ALT-th of the visit's length (A B B A A B B A), and pairs
  * each turn: the host's states (on a 2-vCPU Intel Xeon guest,
- * 2026-12-01, null system calls of 72 or 87 ns, each lasting 10 ms to
- * 1 s) then fall on both arms of a pair far more often.  Over a 12 s
- * trace of that host, the median of four such turns of 5 ms put 90% of
- * A/A pairs within +-2.9%, one pair of 20 ms visits within +-13.3%
- * (doc/measurements.md, "Decisions: A and B in turns").
+ * 2026-12-01, null system calls of 72 or 89 ns, each lasting a few
+ * milliseconds to a second) then fall on both arms of a pair far more
+ * often.  Over a 12 s trace of that host (tests/bench/turns), the median
+ * of four turns of 5 ms put 90% of A/A calls within +-8.0%, one pair of
+ * 20 ms visits within +-21.3%; ten turns of 2 ms, +-1.5%, cost 1.6 times
+ * the wall time (doc/measurements.md, "Decisions: A and B in turns").
  */
 #define SCHED_AB_ALT 4
 /*
