@@ -266,7 +266,7 @@ ab_thue_morse(unsigned r)
 /*
  * --served: run the comparison as benchmp-sched's A/B (beside this
  * program, else on PATH): both arms' tools kept as measurement servers,
- * A's and B's visits of each figure back to back in a random order.
+ * A's and B's visits of each figure in turns (A B B A A B B A).
  * Never returns.
  */
 static void __attribute__((noreturn))

@@ -727,8 +727,8 @@ run_reap_all(struct sched *s)
 /*
  * The experiment: start every served process, one at a time (so that
  * their calibrations and set-ups do not overlap), then sweep: each sweep
- * visits every figure (A/B: every pair, A and B back to back in a random
- * order) once, in a fresh random order, so that each figure samples the
+ * visits every figure (A/B: every pair, its arms in turns, A B B A ...)
+ * once, in a fresh random order, so that each figure samples the
  * machine's phases across the whole budget.  Processes that run once
  * run between sweeps, one a sweep.  The sweeps end when no figure may
  * be visited any more and every process that runs once has run.
