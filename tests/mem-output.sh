@@ -316,6 +316,12 @@ fi
 
 # memsize: what is available, and a probe that gets what it asks.
 expect_line '^[0-9]+$' "$bin/memsize"
+# A size read from the system is one answer, which no interval bounds:
+# never flagged noisy, whatever the precision asked.
+run env BENCHMP_PRECISION=0.1 "$bin/memsize"
+if [ "$rc" -ne 0 ] || grep -q noisy "$tmp/out.raw" "$tmp/err"; then
+	fail "memsize flagged its size noisy (exit $rc): $(cat "$tmp/out.raw" "$tmp/err")"
+fi
 expect_json '.better == "none" and .params == {requested: 0} and
     .measured.available > 0' "$bin/memsize" --json
 expect_line '^16$' "$bin/memsize" 16

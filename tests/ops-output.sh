@@ -48,6 +48,19 @@ fi
 clock='[0-9]+ MHz, [0-9]+\.[0-9]{4} nanosec clock'
 expect_line "^$clock\$" "$bin/mhz"
 expect_line '^[0-9]+\.[0-9]{4}$' "$bin/mhz" -c
+# A line that is one number is what scripts read: flagged noisy, it stays
+# one number and the warning goes to stderr.  A precision of 0.1% flags
+# every figure of three processes (the robust figure's interval reaches
+# 1% of it at the least).
+run env BENCHMP_PROCESSES=3 BENCHMP_PRECISION=0.1 "$bin/mhz" -c
+if [ "$rc" -ne 0 ]; then
+	fail "mhz -c at a precision of 0.1% exited $rc: $(head -n 2 "$tmp/err")"
+elif ! grep -Eq '^[0-9]+\.[0-9]{4}$' "$tmp/out.raw" ||
+    [ "$(wc -l <"$tmp/out.raw")" -ne 1 ]; then
+	fail "mhz -c flagged noisy printed '$(cat "$tmp/out.raw")', not one number"
+elif ! grep -Eq '^mhz: noisy( \+-[0-9]+%)?$' "$tmp/err"; then
+	fail "mhz -c flagged noisy: no warning on stderr: $(head -n 2 "$tmp/err")"
+fi
 # Intervals below mhz's floor of 1000 us are raised to it (the record's
 # enough_us, while its calibration says what ENOUGH was); longer ones are
 # kept.  Its own default, 2000 us, is not ENOUGH's, and an empty ENOUGH is

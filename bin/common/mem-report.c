@@ -47,6 +47,13 @@ mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
 	rec->offset = 0;
 	rec->inverse = 0;
 	rec->result = &r;
+	/*
+	 * One value, no interval to give it: its one answer judges it (not
+	 * noisy, as processes that agree), unless the tool judged it.
+	 */
+	if (rec->agreement == BM_AGREEMENT_NONE &&
+	    bm_record_agreement(rec, &rec->value, 1, 0) < 0)
+		tool_exit_fail(t, "cannot judge the figure");
 	tool_report_line(t, rec, fn, cookie);
 	rec->result = NULL;
 }

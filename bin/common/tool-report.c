@@ -170,10 +170,22 @@ tool_report_overhead(struct tool *t, const bm_decision *d)
 	    "are flagged noisy; unset them to have them measured\n");
 }
 
+/* Whether a classic line is one number and its newline (mhz -c's). */
+static int
+tool_line_number(const char *line)
+{
+	char *end;
+
+	(void)strtod(line, &end);
+	return end != line && strcmp(end, "\n") == 0;
+}
+
 /*
  * Print a classic line; when its figure is noisy, with a warning at its
  * end that keeps lmbench's fields where they were: " (noisy +-12%)", the
- * reach of the figure's interval from it.
+ * reach of the figure's interval from it.  A line that is one number
+ * (mhz -c) is what scripts read: it stays one number, and the warning
+ * goes to stderr.
  */
 static void
 tool_report_line_out(const bm_record *rec, const bm_decision *d,
@@ -181,6 +193,7 @@ tool_report_line_out(const bm_record *rec, const bm_decision *d,
 {
 	size_t len = strlen(line);
 	double lo, hi, reach;
+	char warn[48];
 	int noisy;
 
 	if (len == 0 || line[len - 1] != '\n' ||
@@ -193,10 +206,17 @@ tool_report_line_out(const bm_record *rec, const bm_decision *d,
 		reach = fmax(fabs(hi - rec->value), fabs(rec->value - lo)) /
 		    fabs(rec->value);
 	if (isfinite(reach))
-		printf("%.*s (noisy +-%.0f%%)\n", (int)(len - 1), line,
+		snprintf(warn, sizeof warn, "noisy +-%.0f%%",
 		    reach * 100 < 1 ? 1 : reach * 100);
 	else
-		printf("%.*s (noisy)\n", (int)(len - 1), line);
+		snprintf(warn, sizeof warn, "noisy");
+	if (tool_line_number(line)) {
+		fputs(line, stdout);
+		fflush(stdout);
+		fprintf(stderr, "%s: %s\n", rec->tool, warn);
+	} else {
+		printf("%.*s (%s)\n", (int)(len - 1), line, warn);
+	}
 }
 
 /*
