@@ -342,7 +342,9 @@ END_TEST
 	",0.10410399999999999],\"process_samples\":[3,3,3],\"robust\"" \
 	":{\"stat\":\"best process\",\"value\":0.10009999999999999,\"ci_" \
 	"lo\":0.092548076923076955,\"ci_hi\":0.10826815999999996,\"no" \
-	"isy\":true,\"causes\":[\"wide\"]},\"parallel\":1,\"repetitions\":" \
+	"isy\":true,\"causes\":[\"wide\"]},\"noisy_why\":[\"its interval " \
+	"reaches +-8% of it, past the precision of +-3%\"]," \
+	"\"parallel\":1,\"repetitions\":" \
 	"3,\"warmup_us\":0,\"enough_us\":100,\"wall_s\":0.5,\"budget_hit" \
 	"\":false,\"overhead_share\":null,\"overhead_flagged\":false,\"" \
 	"ops_per_s\":10000000,\"cycles_per_op\":null,\"cycle_ns_per_o" \
@@ -361,7 +363,8 @@ END_TEST
 	"lse,\"bimodal\":false},\"values\":[0.10000000000000001,0.100" \
 	"09999999999999,0.10020000000000001,0.10200000000000001,0" \
 	".102102,0.10220399999999999],\"process_values\":[0.1000999" \
-	"9999999999,0.102102],\"process_samples\":[3,3],\"parallel\":" \
+	"9999999999,0.102102],\"process_samples\":[3,3],\"noisy_why\"" \
+	":[\"too few processes or visits to bound it\"],\"parallel\":" \
 	"1,\"repetitions\":3,\"warmup_us\":0,\"enough_us\":100,\"wall_s\"" \
 	":0.5,\"budget_hit\":false,\"overhead_share\":null,\"overhead_" \
 	"flagged\":false,\"ops_per_s\":10000000,\"cycles_per_op\":null" \
@@ -371,7 +374,8 @@ END_TEST
 /*
  * A record's JSON, decided or not, is what it was before the decision
  * moved out of the writer: this text is the writer's output for the
- * same record before (up to the host, which is the machine's).
+ * same record before (up to the host, which is the machine's), with the
+ * noisy figure's reasons in words ("noisy_why") added since.
  */
 START_TEST(test_json_unchanged)
 {

@@ -61,6 +61,14 @@ elif ! grep -Eq '^[0-9]+\.[0-9]{4}$' "$tmp/out.raw" ||
 elif ! grep -Eq '^mhz: noisy( \+-[0-9]+%)?$' "$tmp/err"; then
 	fail "mhz -c flagged noisy: no warning on stderr: $(head -n 2 "$tmp/err")"
 fi
+# Its record says why, in words: the interval against the precision
+# (and, on a busy machine, maybe more).
+if have_jq; then
+	expect_json '.noisy == true and any(.noisy_why[];
+	    test("^its interval reaches \\+-[0-9]+% of it, " +
+	    "past the precision of \\+-0\\.1%$"))' \
+	    env BENCHMP_PROCESSES=3 BENCHMP_PRECISION=0.1 "$bin/mhz" --json
+fi
 # Intervals below mhz's floor of 1000 us are raised to it (the record's
 # enough_us, while its calibration says what ENOUGH was); longer ones are
 # kept.  Its own default, 2000 us, is not ENOUGH's, and an empty ENOUGH is

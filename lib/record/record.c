@@ -600,6 +600,62 @@ rec_figure(struct rec_buf *b, const bm_decision *d)
 	return 0;
 }
 
+/*
+ * Append why a noisy figure is, in plain words ("noisy_why"): each of its
+ * reasons (bm_decision_reasons), a wide interval with how far it reaches
+ * against the precision, a tool's unsteady figure in the tool's words.
+ */
+static void
+rec_noisy_why(struct rec_buf *b, const bm_decision *d)
+{
+	static const struct {
+		unsigned bit;
+		const char *why;
+	} words[] = {
+		{ BM_NOISY_FEW, "too few processes or visits to bound it" },
+		{ BM_NOISY_DISAGREE, "its processes disagree" },
+		{ BM_NOISY_CONTRADICTS, "it contradicts what the machine "
+		    "states" },
+		{ BM_NOISY_DISTURBED, "a fifth or more of its intervals were "
+		    "disturbed" },
+		{ BM_NOISY_OVERHEAD, "TIMING_O or LOOP_O, as given, make more "
+		    "than a quarter of its intervals" },
+	};
+	const char *unsteady = bm_record_unsteady_why(d->rec);
+	double v = d->rec->value, p, reach;
+	char wide[96];
+	size_t i;
+	int n = 0;
+
+	if (!d->noisy)
+		return;
+	rec_printf(b, ",\"noisy_why\":[");
+	if (d->reasons & BM_NOISY_WIDE) {
+		p = d->ctx != NULL && d->ctx->precision > 0 ?
+		    d->ctx->precision : BM__PRECISION_DEFAULT;
+		reach = fmax(d->hi - v, v - d->lo) / fabs(v);
+		if (isfinite(reach))
+			snprintf(wide, sizeof wide, "its interval reaches "
+			    "+-%.0f%% of it, past the precision of +-%.3g%%",
+			    100 * reach < 1 ? 1 : 100 * reach, 100 * p);
+		else
+			snprintf(wide, sizeof wide, "its interval is wider "
+			    "than the precision of +-%.3g%%", 100 * p);
+		rec_printf(b, "%s", n++ > 0 ? "," : "");
+		rec_string(b, wide);
+	}
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (d->reasons & words[i].bit) {
+			rec_printf(b, "%s", n++ > 0 ? "," : "");
+			rec_string(b, words[i].why);
+		}
+	if ((d->reasons & BM_NOISY_UNSTEADY) && unsteady != NULL) {
+		rec_printf(b, "%s", n++ > 0 ? "," : "");
+		rec_string(b, unsteady);
+	}
+	rec_printf(b, "]");
+}
+
 /* Format a decided record as one line of JSON; see benchmp/figures.h. */
 int
 bm_decision_json(const bm_decision *d, char **out)
@@ -633,6 +689,7 @@ bm_decision_json(const bm_decision *d, char **out)
 		free(b.s);
 		return rc;
 	}
+	rec_noisy_why(&b, d);
 	rec_judgement(&b, rec);
 	rec_printf(&b, ",\"parallel\":%u,\"repetitions\":%u", r->parallel,
 	    r->repetitions);
