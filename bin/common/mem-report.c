@@ -49,9 +49,11 @@ mem_report_derived(struct tool *t, bm_record *rec, tool_line_fn fn,
 	rec->result = &r;
 	/*
 	 * One value, no interval to give it: its one answer judges it (not
-	 * noisy, as processes that agree), unless the tool judged it.
+	 * noisy, as processes that agree), unless the tool judged it.  No
+	 * value (nothing measured) is no answer: bm_agree() would call it a
+	 * disagreement.
 	 */
-	if (rec->agreement == BM_AGREEMENT_NONE &&
+	if (rec->agreement == BM_AGREEMENT_NONE && isfinite(rec->value) &&
 	    bm_record_agreement(rec, &rec->value, 1, 0) < 0)
 		tool_exit_fail(t, "cannot judge the figure");
 	tool_report_line(t, rec, fn, cookie);
