@@ -54,6 +54,50 @@ for c in null read write stat fstat open; do
 	grep -Eq "^  lat_syscall $c +[0-9.]+ us " "$tmp/out" ||
 		fail "no lat_syscall $c row: $(cat "$tmp/out")"
 done
+# The records of the runs are taken in together after the visits: a tool
+# that fails is named with its status and its message and the run exits 1;
+# every other run's records are kept, each run its own batch, in the
+# plan's order, a file named by its size, never its path.  (benchmp-sched
+# runs a tool from beside itself first: a copy of it beside the failing
+# bw_pipe, the program itself rather than libtool's wrapper script.)
+mkdir "$tmp/failbin" || fail "cannot make $tmp/failbin"
+olib=${LD_LIBRARY_PATH-}
+if [ -f "$bin/.libs/benchmp-sched" ]; then
+	cp "$bin/.libs/benchmp-sched" "$tmp/failbin/" ||
+		fail "cannot copy benchmp-sched"
+	LD_LIBRARY_PATH=$top_builddir/lib/.libs${olib:+:$olib}
+	export LD_LIBRARY_PATH
+else
+	cp "$bin/benchmp-sched" "$tmp/failbin/" ||
+		fail "cannot copy benchmp-sched"
+fi
+cat >"$tmp/failbin/bw_pipe" <<'EOS' || fail "cannot write a failing bw_pipe"
+#!/bin/sh
+echo "bw_pipe: cannot make a pipe: a broken build" >&2
+exit 1
+EOS
+chmod +x "$tmp/failbin/bw_pipe" || fail "cannot make bw_pipe executable"
+opath=$PATH
+PATH=$tmp/failbin:$PATH
+run "$brun" --installed --quick --only bandwidth --budget 8 --no-check \
+    --results "$tmp/res-bw"
+PATH=$opath
+LD_LIBRARY_PATH=$olib
+[ "$rc" -eq 1 ] && grep -q '^  bw_pipe: exit 1: bw_pipe: cannot make a pipe: a broken build$' \
+    "$tmp/err" || fail "a tool that fails: exit $rc: $(tail -n 3 "$tmp/err")"
+set -- "$tmp"/res-bw/*/*.jsonl
+[ -f "$1" ] && jq -e -s '(map(.tool) | unique ==
+    ["bw_file_rd", "bw_mem", "bw_mmap_rd", "bw_tcp", "bw_unix"]) and
+    (map(.suite.batch) | . == sort) and
+    ([.[] | select(.tool == "bw_file_rd" or .tool == "bw_mmap_rd") |
+      .suite.figure | test(" 8m [a-z_]+ \\(8 MB file\\)$")] | all) and
+    all(.[]; .suite.group == "bandwidth" and
+      (.suite.figure | contains("benchmp-run.") | not))' "$1" >/dev/null ||
+	fail "the records beside a tool that failed: $(jq -c '[.suite.figure, .suite.batch]' "$1")"
+[ "$(jq -s 'map(.suite.batch) | unique | length' "$1")" -eq \
+    "$(jq -s 'map(.tool) | unique | length' "$1")" ] ||
+	fail "a batch a run: $(jq -c '[.tool, .suite.batch]' "$1")"
+
 # A run whose figures the tool can measure one by one is served in one
 # process a figure (lat_ctx's rings one by one, each after its overhead),
 # so that each figure's visits spread over the whole run; its records are
