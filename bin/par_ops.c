@@ -124,13 +124,18 @@ static const bm_fn *const par_fns[OPS_NCASES] = {
 	par_flt_div, par_dbl_add, par_dbl_mul, par_dbl_div,
 };
 
-/* Time one kernel of k chains; return ns per operation, keeping r. */
+/*
+ * Time one kernel of k chains, its rounds within an even share of what is
+ * left of the operation's time (before op_end, 0 none) among the n runs
+ * its search may still make; return ns per operation, keeping r.
+ */
 static double
 par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
-    bm_result *r)
+    bm_result *r, uint64_t op_end, unsigned n)
 {
 	bm_bench b;
 
+	t->part_end_ns = op_end != 0 ? tool_share_end(t, op_end, n) : 0;
 	b.initialize = NULL;
 	b.benchmark = fn;
 	b.cleanup = NULL;
@@ -140,23 +145,38 @@ par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
 	return r->per_op_ns.median / (2.0 * PAR_REPS * k);
 }
 
+/* The runs operation i's search may still make before chains k. */
+static unsigned
+par_runs_left(unsigned k, unsigned best_k)
+{
+	unsigned last = best_k + PAR_PATIENCE;
+
+	if (last > PAR_MAX_CHAINS)
+		last = PAR_MAX_CHAINS;
+	/* Chains k to last, and one chain again. */
+	return (k <= last ? last - k + 1 : 0) + 1;
+}
+
 /*
  * Time operation i with 1, 2, ... chains (while more keep helping) and
- * one chain again; the best run goes to best, its chains to *best_k, its
- * time to *best_ns.  Returns one chain's best time.
+ * one chain again, within its share of the time bound (before op_end, 0
+ * none); the best run goes to best, its chains to *best_k, its time to
+ * *best_ns.  Returns one chain's best time.
  */
 static double
 par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
-    unsigned *best_k, double *best_ns)
+    unsigned *best_k, double *best_ns, uint64_t op_end)
 {
 	bm_result r;
 	double lat, ns;
 	unsigned k;
 
-	lat = *best_ns = par_time(t, par_fns[i][0], 1, s, best);
+	lat = *best_ns = par_time(t, par_fns[i][0], 1, s, best, op_end,
+	    par_runs_left(1, 1));
 	*best_k = 1;
 	for (k = 2; k <= PAR_MAX_CHAINS && k <= *best_k + PAR_PATIENCE; k++) {
-		ns = par_time(t, par_fns[i][k - 1], k, s, &r);
+		ns = par_time(t, par_fns[i][k - 1], k, s, &r, op_end,
+		    par_runs_left(k, *best_k));
 		if (ns < *best_ns) {
 			bm_result_free(best);
 			*best = r;
@@ -166,7 +186,7 @@ par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 			bm_result_free(&r);
 	}
 	/* A second look at one chain, in case the first was hit. */
-	ns = par_time(t, par_fns[i][0], 1, s, &r);
+	ns = par_time(t, par_fns[i][0], 1, s, &r, op_end, 1);
 	if (ns < lat)
 		lat = ns;
 	if (*best_k == 1 && ns < *best_ns) {
@@ -200,8 +220,18 @@ main(int argc, char **argv)
 		t.opts.repetitions = PAR_REPETITIONS;
 	/* The plan: every operation, each searched over at most 8 chains. */
 	sweep_begin(&sw, "operations", OPS_NCASES);
+	/*
+	 * Each operation gets an even share of what is left of the bound,
+	 * so that a bound too short for every round of all 16 cuts rounds
+	 * of each rather than the last operations (a suite's 2 s measured 3
+	 * to 6 of them): see TIME BOUND in par_ops(8).  An operation so fits
+	 * what is left, so the sweep stops before one only when what is
+	 * left is shorter than the shortest so far.
+	 */
+	sw.fits = 1;
 	for (i = 0; more && i < OPS_NCASES; i++) {
-		lat = par_search(&t, i, &s, &best, &best_k, &best_ns);
+		lat = par_search(&t, i, &s, &best, &best_k, &best_ns,
+		    tool_share_end(&t, 0, (unsigned)(OPS_NCASES - i)));
 		/* The last operation of a cut run says so, and what is missing. */
 		more = sweep_point(&t, &sw, best.budget_hit);
 		if (sw.cut)
@@ -229,6 +259,7 @@ main(int argc, char **argv)
 		tool_report_value(&t, &rec, line, 2, "");
 		bm_result_free(&best);
 	}
+	t.part_end_ns = 0;
 	if (sw.cut)
 		sweep_say(&t, &sw, ops_cases[i].label);
 	return tool_finish(&t);

@@ -7,9 +7,12 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "check_run.h"
 #include "common/ops.h"
+#include "common/sweep.h"
+#include "common/tool.h"
 
 /* The index in ops_cases of a label, failing the test when it is absent. */
 static size_t
@@ -119,6 +122,82 @@ START_TEST(test_bogo_stays_normal)
 }
 END_TEST
 
+/* CLOCK_MONOTONIC in ns, the tool's clock. */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	ck_assert_int_eq(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * par_ops shares its bound (tool_share_end): the next of n parts ends at
+ * now plus what is left before the end over n; now once the end has
+ * passed; no end without a bound.  now is read between t0 and t1, so
+ * the end lies between what each gives.
+ */
+START_TEST(test_share_end)
+{
+	struct tool t;
+	uint64_t t0, t1, end, r;
+
+	memset(&t, 0, sizeof t);
+	ck_assert_uint_eq(tool_share_end(&t, 0, 4), 0);
+	t.max_time_s = 8;
+	t0 = t.started_ns = mono_ns();
+	end = t0 + 8000000000u;
+	r = tool_share_end(&t, 0, 4);
+	t1 = mono_ns();
+	ck_assert_uint_ge(r, t0 + (end - t0) / 4 - 1);
+	ck_assert_uint_le(r, t1 + (end - t1) / 4 + 1);
+	/* An end of the caller's, and n 0 taken as 1. */
+	end = t1 + 1000000000u;
+	t0 = mono_ns();
+	r = tool_share_end(&t, end, 2);
+	t1 = mono_ns();
+	ck_assert_uint_ge(r, t0 + (end - t0) / 2 - 1);
+	ck_assert_uint_le(r, t1 + (end - t1) / 2 + 1);
+	ck_assert_uint_eq(tool_share_end(&t, end, 0), end);
+	/* An end that has passed: now. */
+	t0 = mono_ns();
+	r = tool_share_end(&t, t0 - 1, 3);
+	t1 = mono_ns();
+	ck_assert_uint_ge(r, t0);
+	ck_assert_uint_le(r, t1);
+}
+END_TEST
+
+/*
+ * A sweep whose points fit what is left of the bound (par_ops) goes on
+ * while what is left is as long as its shortest point; any other stops
+ * once it is shorter than the longest.  The points' times are set, not
+ * slept: one of 100 s and one of about none, with 10 s left.
+ */
+START_TEST(test_sweep_fits)
+{
+	struct tool t;
+	struct sweep sw;
+	int fits;
+
+	for (fits = 0; fits <= 1; fits++) {
+		memset(&t, 0, sizeof t);
+		t.max_time_s = 1000;
+		t.started_ns = mono_ns();
+		sweep_begin(&sw, "points", 4);
+		sw.fits = fits;
+		sw.last_ns = mono_ns() - 100000000000u;
+		ck_assert_int_eq(sweep_point(&t, &sw, 0), 1);
+		sw.last_ns = mono_ns();
+		t.started_ns = mono_ns() - 990000000000u;
+		ck_assert_int_eq(sweep_point(&t, &sw, 0), fits);
+		ck_assert_int_eq(sw.cut, !fits);
+		ck_assert(sw.longest_s >= 100 && sw.shortest_s < 10);
+	}
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 ops_suite(void)
@@ -130,6 +209,8 @@ ops_suite(void)
 	tcase_add_test(tc, test_div_divisor);
 	tcase_add_test(tc, test_bogo_one_pass);
 	tcase_add_test(tc, test_bogo_stays_normal);
+	tcase_add_test(tc, test_share_end);
+	tcase_add_test(tc, test_sweep_fits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,10 +33,11 @@ sweep_begin(struct sweep *s, const char *unit, size_t planned)
  * bound) and decide whether the next one is measured: 1 when there is a
  * next point and it fits, 0 when the sweep ends here (s->cut set when
  * points of the plan are left).  The next point is expected to take as
- * long as the longest so far: the points grow, so this may be short, and
- * then the engine still stops that point's rounds at the bound (at most
- * one round of one point past it).  The first point always runs: a sweep
- * cut before it would say nothing at all.
+ * long as the longest so far (the shortest when the points fit what is
+ * left: s->fits): the points grow, so this may be short, and then the
+ * engine still stops that point's rounds at the bound (at most one round
+ * of one point past it).  The first point always runs: a sweep cut before
+ * it would say nothing at all.
  */
 int
 sweep_point(const struct tool *t, struct sweep *s, int point_hit)
@@ -50,12 +51,14 @@ sweep_point(const struct tool *t, struct sweep *s, int point_hit)
 		s->hit = 1;
 	if (took > s->longest_s)
 		s->longest_s = took;
+	if (s->done == 1 || took < s->shortest_s)
+		s->shortest_s = took;
 	if (s->done >= s->planned)
 		return 0;
 	if (t->max_time_s <= 0)
 		return 1;
 	left = t->max_time_s - (double)(now - t->started_ns) / 1e9;
-	if (left >= s->longest_s)
+	if (left >= (s->fits ? s->shortest_s : s->longest_s))
 		return 1;
 	s->cut = 1;
 	s->hit = 1;

@@ -19,6 +19,13 @@ struct sweep {
 	uint64_t t0_ns;		/* when the sweep began */
 	uint64_t last_ns;	/* when the last point ended */
 	double longest_s;	/* the longest point so far */
+	double shortest_s;	/* the shortest point so far */
+	/*
+	 * The points fit their rounds to what is left of the bound (par_ops:
+	 * tool_share_end), so the next is expected to take as long as the
+	 * shortest so far, not the longest.
+	 */
+	int fits;
 	int hit;		/* a point's rounds were cut, or points are missing */
 	int cut;		/* points of the plan will not be measured */
 };

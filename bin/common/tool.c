@@ -682,16 +682,36 @@ tool_warn_throttled(const struct tool *t, const bm_throttle *th)
 	    quota, (unsigned long long)th->nr_throttled, th->throttled_s);
 }
 
+/* The end of the next of n parts' share of what is left before end_ns. */
+uint64_t
+tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n)
+{
+	uint64_t now = tool_now_ns();
+
+	if (t->max_time_s <= 0)
+		return 0;
+	if (end_ns == 0)
+		end_ns = t->started_ns + (uint64_t)(t->max_time_s * 1e9);
+	if (end_ns <= now)
+		return now;
+	return now + (end_ns - now) / (n > 0 ? n : 1);
+}
+
 /* Run the benchmark; on failure report it and exit (tool_exit_run). */
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
-	double left;
+	double left, part;
 	int rc;
 
 	/* What is left of the tool's bound; 1 us still runs one round. */
 	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
 	    t->started_ns) / 1e3;
+	if (t->part_end_ns != 0) {
+		part = ((double)t->part_end_ns - (double)tool_now_ns()) / 1e3;
+		if (part < left)
+			left = part;
+	}
 	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
 	tool_exit_fatal_in_run(1);
 	rc = bm_run(t->ctx, b, &t->opts, res);

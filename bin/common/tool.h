@@ -57,6 +57,11 @@ struct tool {
 	    int nops, const void *cookie, unsigned *parts);
 	unsigned placements;		/* 2 under --placement=both, else 0, 1 */
 	uint64_t started_ns;		/* when the tool started */
+	/*
+	 * Where tool_run stops the rounds of the runs that follow, as it does
+	 * at --max-time (tool_share_end); 0: only --max-time.
+	 */
+	uint64_t part_end_ns;
 	int budget_hit;			/* a sweep was cut: derived records say so */
 	int overhead_warned;		/* the given overheads were warned of */
 	/*
@@ -214,6 +219,14 @@ void tool_big_run(struct tool *t, uint64_t bytes);
 
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
 void tool_later_warmup(struct tool *t, uint64_t us);
+
+/*
+ * The end of a share of what is left before end_ns (0: before --max-time)
+ * for the next of n parts to run: now plus that time over n; now when it
+ * has passed; 0 when there is no --max-time.  A tool whose sweep would
+ * otherwise lose its last points to the bound sets part_end_ns to it.
+ */
+uint64_t tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n);
 
 /*
  * Run a benchmark with the tool's options; on failure print why and exit
