@@ -55,9 +55,10 @@ for c in null read write stat fstat open; do
 		fail "no lat_syscall $c row: $(cat "$tmp/out")"
 done
 # The records of the runs are taken in together after the visits: a tool
-# that fails is named with its status and its message and the run exits 1;
-# every other run's records are kept, each run its own batch, in the
-# plan's order, a file named by its size, never its path.  (benchmp-sched
+# that fails is named with its status and its message, one whose record
+# was cut off (not JSON) is named so, and the run exits 1; every other
+# run's records are kept, each run its own batch, in the plan's order, a
+# file named by its size, never its path.  (benchmp-sched
 # runs a tool from beside itself first: a copy of it beside the failing
 # bw_pipe, the program itself rather than libtool's wrapper script.)
 mkdir "$tmp/failbin" || fail "cannot make $tmp/failbin"
@@ -76,7 +77,12 @@ cat >"$tmp/failbin/bw_pipe" <<'EOS' || fail "cannot write a failing bw_pipe"
 echo "bw_pipe: cannot make a pipe: a broken build" >&2
 exit 1
 EOS
-chmod +x "$tmp/failbin/bw_pipe" || fail "cannot make bw_pipe executable"
+cat >"$tmp/failbin/bw_unix" <<'EOS' || fail "cannot write a cut bw_unix"
+#!/bin/sh
+printf '{"tool":"bw_unix","case":"unix","val\n'
+EOS
+chmod +x "$tmp/failbin/bw_pipe" "$tmp/failbin/bw_unix" ||
+	fail "cannot make the failing tools executable"
 opath=$PATH
 PATH=$tmp/failbin:$PATH
 run "$brun" --installed --quick --only bandwidth --budget 8 --no-check \
@@ -84,10 +90,11 @@ run "$brun" --installed --quick --only bandwidth --budget 8 --no-check \
 PATH=$opath
 LD_LIBRARY_PATH=$olib
 [ "$rc" -eq 1 ] && grep -q '^  bw_pipe: exit 1: bw_pipe: cannot make a pipe: a broken build$' \
-    "$tmp/err" || fail "a tool that fails: exit $rc: $(tail -n 3 "$tmp/err")"
+    "$tmp/err" && grep -q '^  bw_unix: records that are not JSON$' "$tmp/err" ||
+	fail "tools that fail: exit $rc: $(tail -n 4 "$tmp/err")"
 set -- "$tmp"/res-bw/*/*.jsonl
 [ -f "$1" ] && jq -e -s '(map(.tool) | unique ==
-    ["bw_file_rd", "bw_mem", "bw_mmap_rd", "bw_tcp", "bw_unix"]) and
+    ["bw_file_rd", "bw_mem", "bw_mmap_rd", "bw_tcp"]) and
     (map(.suite.batch) | . == sort) and
     ([.[] | select(.tool == "bw_file_rd" or .tool == "bw_mmap_rd") |
       .suite.figure | test(" 8m [a-z_]+ \\(8 MB file\\)$")] | all) and
