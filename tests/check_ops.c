@@ -135,7 +135,7 @@ mono_ns(void)
 /*
  * par_ops shares its bound (tool_share_end): the next of n parts ends at
  * now plus what is left before the end over n; now once the end has
- * passed; no end without a bound.  now is read between t0 and t1, so
+ * passed; no end without a bound given.  now is read between t0 and t1, so
  * the end lies between what each gives.
  */
 START_TEST(test_share_end)
@@ -145,6 +145,10 @@ START_TEST(test_share_end)
 
 	memset(&t, 0, sizeof t);
 	ck_assert_uint_eq(tool_share_end(&t, 0, 4), 0);
+	/* The default bound: no share. */
+	t.max_time_s = 60;
+	ck_assert_uint_eq(tool_share_end(&t, 0, 4), 0);
+	t.max_time_given = 1;
 	t.max_time_s = 8;
 	t0 = t.started_ns = mono_ns();
 	end = t0 + 8000000000u;

@@ -626,11 +626,13 @@ tool_setup(struct tool *t)
 	st.events = t->events;
 	st.processes = t->processes;
 	st.interference = t->interference;
+	t->max_time_given = t->max_time_s != 0;
 	if (t->max_time_s == 0) {
 		const char *env = getenv("BENCHMP_MAX_TIME");
 
 		t->max_time_s = env != NULL ? tool_seconds(t,
 		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
+		t->max_time_given = env != NULL;
 	}
 	if (t->later_warmup_us == 0) {
 		const char *env = getenv("BENCHMP_LATER_WARMUP");
@@ -688,7 +690,7 @@ tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n)
 {
 	uint64_t now = tool_now_ns();
 
-	if (t->max_time_s <= 0)
+	if (t->max_time_s <= 0 || !t->max_time_given)
 		return 0;
 	if (end_ns == 0)
 		end_ns = t->started_ns + (uint64_t)(t->max_time_s * 1e9);

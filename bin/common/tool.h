@@ -33,6 +33,7 @@ struct tool {
 	const char *processes;		/* --processes=MIN[:MAX] */
 	const char *interference;	/* "off" with --no-interference */
 	double max_time_s;		/* --max-time, BENCHMP_MAX_TIME; 0 unset */
+	int max_time_given;		/* max_time_s is not the default */
 	/*
 	 * --later-warmup, BENCHMP_LATER_WARMUP: the warmup of each round
 	 * after a figure's first (bm_options' later_warmup_us; 0 unset:
@@ -223,7 +224,8 @@ void tool_later_warmup(struct tool *t, uint64_t us);
 /*
  * The end of a share of what is left before end_ns (0: before --max-time)
  * for the next of n parts to run: now plus that time over n; now when it
- * has passed; 0 when there is no --max-time.  A tool whose sweep would
+ * has passed; 0 when no bound was given (--max-time, BENCHMP_MAX_TIME):
+ * the default bound is shared by no one.  A tool whose sweep would
  * otherwise lose its last points to the bound sets part_end_ns to it.
  */
 uint64_t tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n);
