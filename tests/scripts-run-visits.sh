@@ -58,9 +58,9 @@ done
 # that fails is named with its status and its message, one whose record
 # was cut off (not JSON) is named so, and the run exits 1; every other
 # run's records are kept, each run its own batch, in the plan's order, a
-# file named by its size, never its path.  (benchmp-sched
-# runs a tool from beside itself first: a copy of it beside the failing
-# bw_pipe, the program itself rather than libtool's wrapper script.)
+# file named by its size, never its path.  (benchmp-sched runs a tool from
+# beside itself first: a copy of it goes beside the failing tools, the
+# program itself rather than libtool's wrapper script.)
 mkdir "$tmp/failbin" || fail "cannot make $tmp/failbin"
 olib=${LD_LIBRARY_PATH-}
 if [ -f "$bin/.libs/benchmp-sched" ]; then
