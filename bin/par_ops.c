@@ -135,7 +135,7 @@ par_time(struct tool *t, bm_fn fn, unsigned k, struct ops_state *s,
 {
 	bm_bench b;
 
-	t->part_end_ns = op_end != 0 ? tool_share_end(t, op_end, n) : 0;
+	t->part_end_ns = tool_share_end(t, op_end, n);
 	b.initialize = NULL;
 	b.benchmark = fn;
 	b.cleanup = NULL;

@@ -703,14 +703,14 @@ tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n)
 void
 tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 {
+	uint64_t now = tool_now_ns();
 	double left, part;
 	int rc;
 
 	/* What is left of the tool's bound; 1 us still runs one round. */
-	left = t->max_time_s * 1e6 - (double)(tool_now_ns() -
-	    t->started_ns) / 1e3;
+	left = t->max_time_s * 1e6 - (double)(now - t->started_ns) / 1e3;
 	if (t->part_end_ns != 0) {
-		part = ((double)t->part_end_ns - (double)tool_now_ns()) / 1e3;
+		part = ((double)t->part_end_ns - (double)now) / 1e3;
 		if (part < left)
 			left = part;
 	}
