@@ -26,9 +26,9 @@ static void
 sched_usage_line(FILE *f)
 {
 	fprintf(f, "usage: %s [--budget S] [--visit MS] [--fresh-every N] "
-	    "[--max-visits N]\n       [--memory MB] [--precision P] [--seed N] "
-	    "[--progress|--quiet] [--stats FILE]\n"
-	    "       [--outdir DIR]\n"
+	    "[--max-visits N]\n       [--memory MB] [--pool MB] [--precision P] "
+	    "[--seed N]\n       [--progress|--quiet] [--stats FILE] "
+	    "[--outdir DIR]\n"
 	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
 	    "[--allow-undecided]]\n       [PLAN | - | -- TOOL ARGS...]\n",
 	    SCHED_NAME);
@@ -83,6 +83,9 @@ sched_help(void)
 	    "the least\n                    recently visited let go first "
 	    "(default: half of\n                    MemAvailable; 0 no "
 	    "bound)\n"
+	    "  --pool MB         set MB aside at the start, every page "
+	    "allocated, for the\n                    tools' bandwidth "
+	    "buffers (bw_mem's), out of the budget\n"
 	    "  --precision P     end a figure once its interval is within "
 	    "+-P%%\n"
 	    "  --seed N          the order's seed (default: the time)\n"
@@ -106,6 +109,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ "fresh-every", required_argument, NULL, 'f' },
 		{ "max-visits", required_argument, NULL, 'm' },
 		{ "memory", required_argument, NULL, 'M' },
+		{ "pool", required_argument, NULL, 'L' },
 		{ "precision", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -154,6 +158,10 @@ sched_options(struct sched *s, int argc, char **argv)
 			o->memory_kb = sched_number("--memory", optarg, 0,
 			    1e9) * 1024;
 			memory_set = 1;
+			break;
+		case 'L':
+			o->pool_mb = sched_number("--pool", optarg, 0,
+			    SCHED_MAX_POOL_MB);
 			break;
 		case 'p':
 			o->precision = sched_number("--precision", optarg,
@@ -357,6 +365,8 @@ sched_free(struct sched *s)
 		(void)close(s->sigpipe[0]);
 		(void)close(s->sigpipe[1]);
 	}
+	if (s->pool_fd > 0)
+		(void)close(s->pool_fd);
 }
 
 /*
@@ -482,10 +492,11 @@ sched_write_stats(const struct sched *s)
 	fprintf(f, "{\"wall_s\":%.3f,\"timed_s\":%.3f,\"visits\":%u,"
 	    "\"budget_s\":%g,\"visit_us\":%llu,\"memory_mb\":%.0f,"
 	    "\"releases\":%u,\"start_s\":%.3f,\"end_s\":%.3f,"
-	    "\"once_s\":%.3f,\"figures\":[", s->wall, s->timed_ns / 1e9,
+	    "\"once_s\":%.3f,\"pool_mb\":%.0f,\"pool_s\":%.3f,"
+	    "\"figures\":[", s->wall, s->timed_ns / 1e9,
 	    s->visits, s->o.budget, (unsigned long long)s->o.visit_us,
 	    s->o.memory_kb / 1024, s->releases, s->start_s, s->end_s,
-	    s->once_s);
+	    s->once_s, s->pool_fd >= 0 ? s->o.pool_mb : 0, s->pool_s);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
 		    "\"visits\":%u,\"sets\":%u,\"set_s\":%.4f,"
@@ -749,6 +760,7 @@ main(int argc, char **argv)
 	}
 	sched_build(&s);
 	sched_signals(&s);
+	sched_mem_pool(&s);
 	/*
 	 * An A/B's arms subtract the same overheads: one calibration for
 	 * both (enough --export), unless the caller exported it.

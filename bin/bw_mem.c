@@ -224,7 +224,8 @@ bw_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	s->maplen = bw_maplen(s);
-	if ((rc = mem_chase_map(s->maplen, &s->map)) != 0)
+	/* What is timed reads and writes, whatever the buffer holds. */
+	if ((rc = mem_pool_map(s->maplen, &s->map)) < 0)
 		return rc;
 	s->src = (unsigned *)(void *)s->map;
 	s->dst = s->two ? (unsigned *)(void *)(s->map + s->maplen - s->size) :
@@ -268,7 +269,12 @@ static void
 bw_precheck(const struct tool *t, const struct bw_state *s)
 {
 	size_t len = bw_maplen(s);
+	const char *pool;
 	void *p;
+
+	if (mem_pool_fd(&pool) == -EINVAL)
+		tool_exit_usage(t, "BENCHMP_POOL: '%.40s' is not an open "
+		    "memory file", pool);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -291,7 +297,7 @@ main(int argc, char **argv)
 	};
 	struct bw_state s;
 	const struct bw_mode *m = NULL;
-	bm_param params[2];
+	bm_param params[2], found;
 	bm_record rec;
 	bm_result r;
 	bm_bench b;
@@ -329,6 +335,11 @@ main(int argc, char **argv)
 	params[0] = tool_record_param("size", NULL, (double)s.size);
 	params[1] = tool_record_param("conflict", s.conflict ? "yes" : "no", 0);
 	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
+	/* Where the workers' buffers came from: a scheduler's pool or not. */
+	found = tool_record_param("buffer", mem_pool_holds(bw_maplen(&s),
+	    t.opts.parallel) ? "pool" : "private", 0);
+	rec.measured = &found;
+	rec.nmeasured = 1;
 	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
 	tool_report_value(&t, &rec, line, 2, "");
 	bm_result_free(&r);

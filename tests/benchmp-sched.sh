@@ -118,6 +118,37 @@ if have_jq; then
 	    >/dev/null || fail "--memory 0: exit $rc: $(cat "$tmp/mem.json")"
 fi
 
+# --pool: bandwidth buffers of 8 MB or more come from memory set aside
+# once, each worker at its own slot where the slots fit (the records say
+# which); a pool past half the memory available is left out with a
+# warning; a tool refuses a variable that names no memory file.
+expect_exit 2 'pool' "$sched" --pool -1 "$tmp/mem"
+expect_exit 2 'pool' "$sched" --pool 2x "$tmp/mem"
+expect_exit 2 'BENCHMP_POOL' env BENCHMP_POOL=junk "$bin/bw_mem" 16m rd
+expect_exit 2 'BENCHMP_POOL' env BENCHMP_POOL=0 "$bin/bw_mem" 16m rd </dev/null
+# A file on the descriptor is not a pool, and is left as it was.
+head -c 16777216 /dev/zero >"$tmp/notpool"
+expect_exit 2 'BENCHMP_POOL' env BENCHMP_POOL=0 "$bin/bw_mem" 8m rd \
+    <"$tmp/notpool"
+[ "$(tr -d '\000' <"$tmp/notpool" | wc -c)" -eq 0 ] ||
+    fail "BENCHMP_POOL on a file: the file was written"
+if have_jq; then
+	run "$sched" --budget 2 --pool 40 --stats "$tmp/pool.json" -- \
+	    bw_mem --json 16m cp
+	[ "$rc" -eq 0 ] && jq -e '.measured.buffer == "pool"' "$tmp/out" \
+	    >/dev/null && jq -e '.pool_mb == 40 and .pool_s >= 0' \
+	    "$tmp/pool.json" >/dev/null ||
+	    fail "--pool 40: exit $rc: $(cat "$tmp/out" "$tmp/pool.json")"
+	# Two copies' slots of 34 MB do not fit in 40 MB.
+	run "$sched" --budget 2 --pool 40 -- bw_mem --json -P 2 16m cp
+	[ "$rc" -eq 0 ] && jq -e '.measured.buffer == "private"' "$tmp/out" \
+	    >/dev/null || fail "--pool 40, -P 2: exit $rc: $(cat "$tmp/out")"
+	run "$sched" --budget 1 --pool 1048576 -- bw_mem --json 16m rd
+	[ "$rc" -eq 0 ] && grep -q 'warning: no pool' "$tmp/err" &&
+	    jq -e '.measured.buffer == "private"' "$tmp/out" >/dev/null ||
+	    fail "--pool past the memory: exit $rc: $(cat "$tmp/err")"
+fi
+
 # --precision: a figure ends once its interval is within it, and the
 # run says how many did (a spin of fixed cost reaches +-50% at once).
 run env SPIN_NS=2000 "$sched" --budget 5 --precision 50 \

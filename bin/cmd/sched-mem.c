@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sched.h"
@@ -24,6 +27,77 @@ sched_mem_available_kb(void)
 			break;
 	(void)fclose(f);
 	return kb > 0 ? kb : 0;
+}
+
+/*
+ * Make --pool's memory file of len bytes, every page allocated, sealed
+ * at that size, its descriptor close-on-exec at 10 or above, where moving
+ * a tool's pipes into place cannot close it; the descriptor, or -1 with
+ * a message.
+ */
+static int
+mem_pool_make(double mb, off_t len)
+{
+#ifdef HAVE_MEMFD_CREATE
+	int fd, hi, err;
+
+	if ((fd = memfd_create("benchmp-pool", MFD_CLOEXEC |
+	    MFD_ALLOW_SEALING)) < 0) {
+		sched_say("--pool: %s", strerror(errno));
+		return -1;
+	}
+	/* Sealed at its size: what the tools take for a pool (mem.h). */
+	if ((err = posix_fallocate(fd, 0, len)) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+	    F_SEAL_SEAL) != 0 || (hi = fcntl(fd, F_DUPFD_CLOEXEC, 10)) < 0) {
+		sched_say("--pool %.0f MB: %s", mb,
+		    strerror(err != 0 ? err : errno));
+		(void)close(fd);
+		return -1;
+	}
+	(void)close(fd);
+	return hi;
+#else
+	(void)mb;
+	(void)len;
+	sched_say("--pool: not supported on this system (no memfd_create)");
+	return -1;
+#endif
+}
+
+/*
+ * Set --pool's memory aside (benchmp-sched(1)), so that the bandwidth
+ * buffers the tools map from it (BENCHMP_POOL) are not faulted afresh by
+ * each figure: into s->pool_fd (-1 without one), the time it took into
+ * s->pool_s and out of the budget (a second at least left).  A pool of
+ * more than half the memory available is refused, as the machine would
+ * reclaim the tools' own for it; without a pool each tool faults its own
+ * buffers, as its records say.
+ */
+void
+sched_mem_pool(struct sched *s)
+{
+	double t = sched_now(), avail_kb;
+	off_t len = (off_t)(s->o.pool_mb * 1024 * 1024);
+
+	s->pool_fd = -1;
+	if (len <= 0)
+		return;
+	avail_kb = sched_mem_available_kb();
+	if (s->o.pool_mb * 1024 > avail_kb / 2)
+		sched_say("--pool %.0f MB: more than half the memory available "
+		    "(%.0f MB)", s->o.pool_mb, avail_kb / 1024);
+	else
+		s->pool_fd = mem_pool_make(s->o.pool_mb, len);
+	if (s->pool_fd < 0) {
+		sched_say("warning: no pool: each figure's buffers are its own");
+		return;
+	}
+	s->pool_s = sched_now() - t;
+	if (s->o.budget - s->pool_s > 1)
+		s->o.budget -= s->pool_s;
+	else if (s->o.budget > 1)
+		s->o.budget = 1;
 }
 
 /*

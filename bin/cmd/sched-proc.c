@@ -23,6 +23,8 @@
 /* The descriptors a served tool reads and writes its channel on. */
 #define PROC_SERVE_IN 3
 #define PROC_SERVE_OUT 4
+/* Where a tool finds the scheduler's pool (BENCHMP_POOL). */
+#define PROC_POOL 5
 
 /* Close a descriptor held in *fd, if open. */
 static void
@@ -39,7 +41,7 @@ proc_close(int *fd)
  */
 static void __attribute__((noreturn))
 proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
-    const char *outdir)
+    const char *outdir, int pool)
 {
 	char env[64], path[4096];
 	int fd;
@@ -74,6 +76,15 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 	} else {
 		(void)unsetenv("BENCHMP_SERVE");
 	}
+	/* The pool (at 10 or above: untouched by the moves above), or none. */
+	if (pool >= 0) {
+		snprintf(env, sizeof(env), "%d", PROC_POOL);
+		if (dup2(pool, PROC_POOL) < 0 ||
+		    setenv("BENCHMP_POOL", env, 1) != 0)
+			_exit(127);
+	} else {
+		(void)unsetenv("BENCHMP_POOL");
+	}
 	if (p->cpus[0] != '\0' && setenv("BENCHMP_SCHED", p->cpus, 1) != 0)
 		_exit(127);
 	/* An A/B's arms: their records, which name the figures, on stdout. */
@@ -85,12 +96,14 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 }
 
 /*
- * Start process p (served unless once without burst) with its pipes; 0 or -errno.  Its
- * ends of the pipes are close-on-exec in the scheduler, so that no other
- * tool holds them.
+ * Start process p (served unless once without burst) with its pipes and
+ * the pool (a descriptor, or -1: none); 0 or -errno.  Its ends of the
+ * pipes are close-on-exec in the scheduler, so that no other tool holds
+ * them.
  */
 int
-sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir)
+sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir,
+    int pool)
 {
 	int c[2] = { -1, -1 }, r[2] = { -1, -1 }, t[2] = { -1, -1 }, err;
 	pid_t pid;
@@ -106,7 +119,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir)
 		goto fail;
 	}
 	if (pid == 0)
-		proc_exec(p, c[0], r[1], t[1], visit_us, outdir);
+		proc_exec(p, c[0], r[1], t[1], visit_us, outdir, pool);
 	(void)setpgid(pid, pid);
 	proc_close(&c[0]);
 	proc_close(&r[1]);

@@ -221,7 +221,8 @@ sched_launch(struct sched *s, struct sched_proc *p)
 		p->seg[p->nseg++] = p->tlen;
 	}
 	sched_pin(s, p);
-	rc = sched_proc_start(p, s->o.visit_us, s->o.outdir);
+	rc = sched_proc_start(p, s->o.visit_us, s->o.outdir,
+	    s->pool_fd);
 	p->starts++;
 	if (rc != 0) {
 		snprintf(p->why, sizeof(p->why), "cannot start: %s",

@@ -33,6 +33,8 @@
  * measuring): a run given a day's budget still ends.
  */
 #define SCHED_MAX_VISITS 400
+/* The largest --pool (MB) the options take; the machine bounds it further. */
+#define SCHED_MAX_POOL_MB 1048576
 /* An A/B's fresh workers: every this many pairs of a figure's arm. */
 #define SCHED_AB_FRESH 4
 /*
@@ -185,7 +187,7 @@ void sched_plan_free(struct sched_plan *plan);
 
 /* sched-proc.c: processes and their pipes. */
 int sched_proc_start(struct sched_proc *p, uint64_t visit_us,
-    const char *outdir);
+    const char *outdir, int pool);
 int sched_proc_send(struct sched_proc *p, const char *cmd);
 void sched_proc_pump(struct sched_proc **ps, size_t n, int sigfd, int ms,
     struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
@@ -201,6 +203,7 @@ struct sched_opts {
 	unsigned fresh_every;	/* visits on one worker set, 0: never new */
 	unsigned max_visits;	/* the most visits a figure gets */
 	double memory_kb;	/* the most the held figures may hold, 0: all */
+	double pool_mb;		/* --pool: memory set aside for bandwidths */
 	double precision;	/* 0, or the interval's half width sought */
 	double threshold;	/* A/B */
 	unsigned long seed;
@@ -262,6 +265,8 @@ struct sched {
 	double start_s, end_s;	/* served tools' (re)starts, figures' ends */
 	unsigned once_ran;
 	unsigned releases;	/* figures' workers let go for memory */
+	int pool_fd;		/* --pool's memory file, -1: none */
+	double pool_s;		/* the time it took to set aside */
 	int closing;		/* after the budget: no new generation */
 	int cpu[64];		/* A/B: the CPUs its arms are pinned on, */
 	unsigned ncpu;		/* 0: not pinned */
@@ -283,6 +288,7 @@ int sched_end_ask(struct sched_proc *p);
 void sched_pin_init(struct sched *s);
 /* sched-mem.c: the figures' memory kept within --memory. */
 double sched_mem_available_kb(void);
+void sched_mem_pool(struct sched *s);
 void sched_mem_room(struct sched *s, struct sched_proc *p);
 void sched_mem_note(struct sched *s, struct sched_proc *p);
 int sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,

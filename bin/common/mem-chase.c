@@ -2,13 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "benchmp/calibration.h"
+#include "benchmp/settings.h"
 #include "benchmp/stats.h"
+#include "benchmp/worker.h"
 #include "mem.h"
 
 /* The read kernel's block: 512 bytes, read one int in four (bw_mem's rd). */
@@ -122,6 +126,96 @@ mem_chase_map(size_t len, char **map)
 		return -errno;
 	*map = p;
 	return 0;
+}
+
+/*
+ * The pool: memory a scheduler faulted once for a whole run and names in
+ * BENCHMP_POOL (a descriptor of a memory file), so that the figures of a
+ * bandwidth over a large buffer do not each fault theirs afresh.  Only a
+ * memory file sealed against shrinking and growing, as benchmp-sched
+ * makes it, is taken: the buffers are written, and a file the variable
+ * named by mistake (a standard input redirected from one) must not be.
+ * See mem.h.
+ */
+int
+mem_pool_fd(const char **value)
+{
+	const char *v = getenv("BENCHMP_POOL");
+	uint64_t fd;
+	struct stat st;
+	int seals;
+
+	if (value != NULL)
+		*value = v;
+	if (v == NULL || *v == '\0')
+		return -1;
+	if (bm_parse_uint(v, 0, MEM_POOL_MAX_FD, &fd) != 0 ||
+	    fstat((int)fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0)
+		return -EINVAL;
+#ifdef F_GET_SEALS
+	seals = fcntl((int)fd, F_GET_SEALS);
+	if (seals >= 0 && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) ==
+	    (F_SEAL_SHRINK | F_SEAL_GROW))
+		return (int)fd;
+#else
+	(void)seals;
+#endif
+	return -EINVAL;
+}
+
+/*
+ * Where worker w's len bytes start in a pool of size bytes (each worker
+ * its own MEM_POOL_ALIGN-aligned slot), or -1 when they do not fit or len
+ * is too small to take from it.
+ */
+static int64_t
+mem_pool_offset(size_t len, unsigned w, int64_t size)
+{
+	uint64_t slot = ((uint64_t)len + MEM_POOL_ALIGN - 1) /
+	    MEM_POOL_ALIGN * MEM_POOL_ALIGN, off = slot * w;
+
+	if (len < MEM_POOL_MIN || size <= 0 || off + len > (uint64_t)size)
+		return -1;
+	return (int64_t)off;
+}
+
+/* Whether the pool holds len bytes for each of n workers; see mem.h. */
+int
+mem_pool_holds(size_t len, unsigned n)
+{
+	struct stat st;
+	int fd = mem_pool_fd(NULL);
+
+	return fd >= 0 && n > 0 && fstat(fd, &st) == 0 &&
+	    mem_pool_offset(len, n - 1, (int64_t)st.st_size) >= 0;
+}
+
+/* Map len bytes for a worker, from the pool when it holds them; see mem.h. */
+int
+mem_pool_map(size_t len, char **map)
+{
+	struct stat st;
+	bm_state *ws = bm_state_current();
+	int64_t off;
+	void *p;
+	int fd;
+
+	*map = NULL;
+	if ((fd = mem_pool_fd(NULL)) == -1 || len < MEM_POOL_MIN)
+		return mem_chase_map(len, map);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return -EINVAL;
+	off = mem_pool_offset(len, ws != NULL ? bm_worker_index(ws) : 0,
+	    (int64_t)st.st_size);
+	if (off < 0)
+		return mem_chase_map(len, map);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	    (off_t)off);
+	if (p == MAP_FAILED)
+		return -errno;
+	*map = p;
+	return 1;
 }
 
 /* Unmap a buffer mapped by mem_chase_map() (nothing when *map is NULL). */

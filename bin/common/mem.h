@@ -127,6 +127,35 @@ void mem_sweep_line_fits(struct tool *t, const struct mem_sweep_opts *o,
  * failure).  0 or -errno.
  */
 int mem_chase_map(size_t len, char **map);
+/*
+ * The pool a scheduler sets aside for a run (benchmp-sched --pool): a
+ * memory file faulted once, named by BENCHMP_POOL=FD.  A bandwidth
+ * buffer of MEM_POOL_MIN bytes or more is mapped from it, shared, each
+ * worker of a figure at its own MEM_POOL_ALIGN-aligned slot (worker i at
+ * i slots), instead of being faulted afresh: a 2-vCPU Intel Xeon KVM
+ * guest, 2026-12-01, faulted cold memory at 2 to 4 ms a MB, most of a
+ * 256 MB figure's set-up.  Only buffers whose contents do not matter to
+ * what is timed use it, as the figures that map it at once share its
+ * pages (bw_mem's; not a chase's links nor stream's numbers).
+ */
+#define MEM_POOL_MIN ((size_t)8 << 20)
+#define MEM_POOL_ALIGN ((uint64_t)2 << 20)
+#define MEM_POOL_MAX_FD 1048576u
+/*
+ * The pool's descriptor: -1 without BENCHMP_POOL, -EINVAL when it does
+ * not name an open, non-empty memory file sealed against shrinking and
+ * growing;
+ * *value (may be NULL) gets the variable.
+ */
+int mem_pool_fd(const char **value);
+/*
+ * Map len bytes for the running worker: from the pool when there is one,
+ * len is at least MEM_POOL_MIN and the worker's slot fits (1), else as
+ * mem_chase_map() (0); unmap with mem_chase_unmap().  -errno on failure.
+ */
+int mem_pool_map(size_t len, char **map);
+/* Whether mem_pool_map() gives each of n workers len bytes of the pool. */
+int mem_pool_holds(size_t len, unsigned n);
 /* Unmap *map (len bytes) when it is mapped and set it NULL; 0 or -errno. */
 int mem_chase_unmap(char **map, size_t len);
 
