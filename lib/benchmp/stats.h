@@ -29,7 +29,8 @@ BM_EXTERN int bm_stats_compute(const double *v, size_t n, bm_stats *out);
  * overlap, with each group's centre, share and count in modes.
  * within describes every value shifted by the overall median minus its
  * round's median: the scatter inside processes.  With one round both are
- * that round's statistics.  0, BM_ERANGE or -ENOMEM.
+ * that round's statistics, noisy whatever they are (one round bounds
+ * nothing of the next).  0, BM_ERANGE or -ENOMEM.
  */
 BM_EXTERN int bm_stats_levels(const double *v, const unsigned *round,
     size_t n, unsigned nr, bm_stats *proc, bm_stats *within, double *med);

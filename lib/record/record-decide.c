@@ -118,8 +118,8 @@ bm__figure_noisy(const struct bm__figure *f, int flagged,
 		why = BM_NOISY_WIDE;
 	else if (rb == NULL && flagged >= 0 &&
 	    (f->proc.flags & BM_STATS_NOISY))
-		why = f->proc.ci_level < BM__SETTLED_LEVEL ? BM_NOISY_FEW :
-		    BM_NOISY_WIDE;
+		why = f->proc.ci_level < BM__SETTLED_LEVEL || f->nr == 1 ?
+		    BM_NOISY_FEW : BM_NOISY_WIDE;
 	if (reasons != NULL)
 		*reasons = why;
 	return flagged > 0 || why != 0;

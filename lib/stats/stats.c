@@ -321,12 +321,17 @@ bm_stats_levels(const double *v, const unsigned *round, size_t n,
 	if (rc != 0)
 		goto out;
 	if (nr == 1) {
+		/*
+		 * One round bounds nothing of the next, however many its
+		 * values and however close: its interval is that process's
+		 * own.  par_ops within a suite's share called operations of
+		 * one process steady that then moved by up to 17%
+		 * (doc/measurements.md, "2026-12-01, from 19:54 UTC: one pool
+		 * for the bandwidths").
+		 */
 		*proc = *within = rs[0];
-		if (proc->ci_level < STATS_NOISY_LEVEL) {
-			/* Nor does one process's interval, from its few values. */
-			proc->flags |= BM_STATS_NOISY;
-			within->flags |= BM_STATS_NOISY;
-		}
+		proc->flags |= BM_STATS_NOISY;
+		within->flags |= BM_STATS_NOISY;
 		goto out;
 	}
 	if ((rc = bm_stats_compute(med, nr, proc)) != 0)
