@@ -272,7 +272,7 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 	const char *pool;
 	void *p;
 
-	if (mem_pool_fd(&pool) == -EINVAL)
+	if (mem_pool_fd(&pool, NULL) == -EINVAL)
 		tool_exit_usage(t, "BENCHMP_POOL: '%.40s' is not an open "
 		    "memory file", pool);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,

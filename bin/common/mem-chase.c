@@ -138,7 +138,7 @@ mem_chase_map(size_t len, char **map)
  * See mem.h.
  */
 int
-mem_pool_fd(const char **value)
+mem_pool_fd(const char **value, int64_t *size)
 {
 	const char *v = getenv("BENCHMP_POOL");
 	uint64_t fd;
@@ -147,6 +147,8 @@ mem_pool_fd(const char **value)
 
 	if (value != NULL)
 		*value = v;
+	if (size != NULL)
+		*size = 0;
 	if (v == NULL || *v == '\0')
 		return -1;
 	if (bm_parse_uint(v, 0, MEM_POOL_MAX_FD, &fd) != 0 ||
@@ -156,8 +158,11 @@ mem_pool_fd(const char **value)
 #ifdef F_GET_SEALS
 	seals = fcntl((int)fd, F_GET_SEALS);
 	if (seals >= 0 && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) ==
-	    (F_SEAL_SHRINK | F_SEAL_GROW))
+	    (F_SEAL_SHRINK | F_SEAL_GROW)) {
+		if (size != NULL)
+			*size = (int64_t)st.st_size;
 		return (int)fd;
+	}
 #else
 	(void)seals;
 #endif
@@ -184,30 +189,26 @@ mem_pool_offset(size_t len, unsigned w, int64_t size)
 int
 mem_pool_holds(size_t len, unsigned n)
 {
-	struct stat st;
-	int fd = mem_pool_fd(NULL);
+	int64_t size;
 
-	return fd >= 0 && n > 0 && fstat(fd, &st) == 0 &&
-	    mem_pool_offset(len, n - 1, (int64_t)st.st_size) >= 0;
+	return mem_pool_fd(NULL, &size) >= 0 && n > 0 &&
+	    mem_pool_offset(len, n - 1, size) >= 0;
 }
 
 /* Map len bytes for a worker, from the pool when it holds them; see mem.h. */
 int
 mem_pool_map(size_t len, char **map)
 {
-	struct stat st;
 	bm_state *ws = bm_state_current();
-	int64_t off;
+	int64_t off, size;
 	void *p;
 	int fd;
 
 	*map = NULL;
-	if ((fd = mem_pool_fd(NULL)) == -1 || len < MEM_POOL_MIN)
-		return mem_chase_map(len, map);
-	if (fd < 0 || fstat(fd, &st) != 0)
-		return -EINVAL;
-	off = mem_pool_offset(len, ws != NULL ? bm_worker_index(ws) : 0,
-	    (int64_t)st.st_size);
+	if ((fd = mem_pool_fd(NULL, &size)) == -EINVAL)
+		return fd;
+	off = fd < 0 ? -1 : mem_pool_offset(len, ws != NULL ?
+	    bm_worker_index(ws) : 0, size);
 	if (off < 0)
 		return mem_chase_map(len, map);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,

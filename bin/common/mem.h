@@ -144,10 +144,10 @@ int mem_chase_map(size_t len, char **map);
 /*
  * The pool's descriptor: -1 without BENCHMP_POOL, -EINVAL when it does
  * not name an open, non-empty memory file sealed against shrinking and
- * growing;
- * *value (may be NULL) gets the variable.
+ * growing; *value and *size (each may be NULL) get the variable and the
+ * pool's size in bytes (0 without one).
  */
-int mem_pool_fd(const char **value);
+int mem_pool_fd(const char **value, int64_t *size);
 /*
  * Map len bytes for the running worker: from the pool when there is one,
  * len is at least MEM_POOL_MIN and the worker's slot fits (1), else as
