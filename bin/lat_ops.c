@@ -42,35 +42,37 @@ lat_ops_case(struct tool *t, struct ops_state *s, const struct ops_case *c,
 	bm_result_free(&r);
 }
 
-/* --served: every operation, then every bogomflop, one after another. */
+/* --served: the operations, then the bogomflops, one after another. */
 static unsigned
 lat_ops_served_figures(const struct tool *t, char *const *ops, int nops,
     const void *cookie, unsigned *parts)
 {
 	(void)t;
-	(void)ops;
-	(void)nops;
 	(void)cookie;
 	*parts = 0;
-	return OPS_NCASES + OPS_NFLOPS;
+	return (unsigned)ops_count(ops, nops, OPS_NALL);
 }
 
 /*
- * Measure every operation's latency, then the time of a bogomflop, and
- * print one line for each, in lmbench's order.
+ * Measure every operation's latency (or those named), then the time of a
+ * bogomflop, and print one line for each, in lmbench's order.
  */
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "lat_ops", .args = "",
+	struct tool t = { .name = "lat_ops", .args = "[OP ...]",
 	    .served_figures = lat_ops_served_figures };
 	struct ops_state s;
+	unsigned char want[OPS_NALL];
 	size_t i;
 
-	ops_setup(&t, argc, argv, OPS_MIN_ENOUGH_US, &s);
+	(void)ops_setup(&t, argc, argv, OPS_MIN_ENOUGH_US, &s, want,
+	    OPS_NALL);
 	for (i = 0; i < OPS_NCASES; i++)
-		lat_ops_case(&t, &s, &ops_cases[i], OPS_BLOCK);
+		if (want[i])
+			lat_ops_case(&t, &s, &ops_cases[i], OPS_BLOCK);
 	for (i = 0; i < OPS_NFLOPS; i++)
-		lat_ops_case(&t, &s, &ops_flops[i], OPS_FLOPS);
+		if (want[OPS_NCASES + i])
+			lat_ops_case(&t, &s, &ops_flops[i], OPS_FLOPS);
 	return tool_finish(&t);
 }

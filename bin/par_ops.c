@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/measure.h"
 #include "common/ops.h"
 #include "common/sweep.h"
 
@@ -29,6 +30,13 @@
 #define PAR_MIN_ENOUGH_US 2000
 /* The intervals per run when -N is not given. */
 #define PAR_REPETITIONS 5
+/*
+ * A served operation's search: the intervals of each count of chains,
+ * and their warmup in us (the options' 50 ms before each of 8 counts made
+ * a suite's 16 searches take 7.1 s).
+ */
+#define PAR_SEARCH_REPS 5
+#define PAR_SEARCH_WARMUP_US 1000
 
 #define REP4(s) s s s s
 #define REP16(s) REP4(REP4(s))
@@ -198,11 +206,80 @@ par_search(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 	return lat;
 }
 
+/*
+ * Served (a scheduler's visits spread over its budget), operation i is
+ * two figures: one chain, a part with the fewest visits, then the chains
+ * that did best in a search made first in this process, which is not
+ * served (bm_measure), visited across the rest of the budget.  The best
+ * run goes to best, its chains to *best_k, its time to *best_ns; returns
+ * one chain's time.
+ */
+static double
+par_served(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
+    unsigned *best_k, double *best_ns)
+{
+	bm_measurement m;
+	bm_options o = t->opts;
+	bm_result r;
+	double lat, ns, fastest = 0;
+	unsigned k;
+	int rc;
+
+	o.parallel = 1;
+	o.repetitions = PAR_SEARCH_REPS;
+	o.warmup_us = PAR_SEARCH_WARMUP_US;
+	o.percentiles = 0;
+	*best_k = 1;
+	for (k = 1; k <= PAR_MAX_CHAINS; k++) {
+		if ((rc = bm_measure_base(t->ctx, par_fns[i][k - 1], s,
+		    2 * PAR_REPS * k, &o, &m)) != 0)
+			tool_exit_lib(t, rc, "searching the chains");
+		ns = m.result.per_op_ns.median;
+		bm_result_free(&m.result);
+		if (k == 1 || ns < fastest) {
+			fastest = ns;
+			*best_k = k;
+		}
+	}
+	lat = par_time(t, par_fns[i][0], 1, s, &r, 0, 1);
+	*best_ns = par_time(t, par_fns[i][*best_k - 1], *best_k, s, best, 0,
+	    1);
+	if (*best_k == 1 && lat < *best_ns)
+		*best_ns = lat;
+	else if (*best_k == 1)
+		lat = *best_ns;
+	bm_result_free(&r);
+	return lat;
+}
+
+/* The operation measured after operation i (a cut sweep has one). */
+static size_t
+par_next(const unsigned char *want, size_t i)
+{
+	while (++i < OPS_NCASES - 1 && !want[i])
+		;
+	return i;
+}
+
+/* --served: two figures an operation, one chain a part when one alone. */
+static unsigned
+par_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	size_t n = ops_count(ops, nops, OPS_NCASES);
+
+	(void)t;
+	(void)cookie;
+	*parts = n == 1;
+	return 2 * (unsigned)n;
+}
+
 /* Measure every operation's parallelism and print one line for each. */
 int
 main(int argc, char **argv)
 {
-	struct tool t = { .name = "par_ops", .args = "" };
+	struct tool t = { .name = "par_ops", .args = "[OP ...]",
+	    .served_figures = par_served_figures };
 	struct ops_state s;
 	bm_result best;
 	bm_record rec;
@@ -210,16 +287,19 @@ main(int argc, char **argv)
 	char line[128];
 	double lat, best_ns;
 	unsigned best_k;
-	size_t i;
+	unsigned char want[OPS_NCASES];
+	size_t i, n;
 	struct sweep sw;
-	int more = 1;
+	int more = 1, served;
 
-	ops_setup(&t, argc, argv, PAR_MIN_ENOUGH_US, &s);
+	n = ops_setup(&t, argc, argv, PAR_MIN_ENOUGH_US, &s, want,
+	    OPS_NCASES);
+	served = tool_served_inside();
 	/* About ten runs per operation: fewer intervals each unless -N. */
 	if (t.opts.repetitions == BM_DEFAULT_REPETITIONS)
 		t.opts.repetitions = PAR_REPETITIONS;
-	/* The plan: every operation, each searched over at most 8 chains. */
-	sweep_begin(&sw, "operations", OPS_NCASES);
+	/* The plan: the operations, each searched over at most 8 chains. */
+	sweep_begin(&sw, "operations", (unsigned)n);
 	/*
 	 * Each operation gets an even share of what is left of the bound,
 	 * so that a bound too short for every round of all 16 cuts rounds
@@ -230,8 +310,13 @@ main(int argc, char **argv)
 	 */
 	sw.fits = 1;
 	for (i = 0; more && i < OPS_NCASES; i++) {
-		lat = par_search(&t, i, &s, &best, &best_k, &best_ns,
-		    tool_share_end(&t, 0, (unsigned)(OPS_NCASES - i)));
+		if (!want[i])
+			continue;
+		if (served)
+			lat = par_served(&t, i, &s, &best, &best_k, &best_ns);
+		else
+			lat = par_search(&t, i, &s, &best, &best_k, &best_ns,
+			    tool_share_end(&t, 0, (unsigned)(n - sw.done)));
 		/* The last operation of a cut run says so, and what is missing. */
 		more = sweep_point(&t, &sw, best.budget_hit);
 		if (sw.cut)
@@ -251,7 +336,7 @@ main(int argc, char **argv)
 			param[2] = (bm_param){ .key = "points_planned",
 			    .num = (double)sw.planned };
 			param[3] = (bm_param){ .key = "missing_from",
-			    .str = ops_cases[i + 1].label };
+			    .str = ops_cases[par_next(want, i)].label };
 			rec.nmeasured = 4;
 		}
 		snprintf(line, sizeof line, "%s parallelism: ",
@@ -261,6 +346,6 @@ main(int argc, char **argv)
 	}
 	t.part_end_ns = 0;
 	if (sw.cut)
-		sweep_say(&t, &sw, ops_cases[i].label);
+		sweep_say(&t, &sw, ops_cases[par_next(want, i - 1)].label);
 	return tool_finish(&t);
 }

@@ -202,6 +202,38 @@ START_TEST(test_sweep_fits)
 }
 END_TEST
 
+/*
+ * An operation's name: its label, its words joined by '-', within the
+ * table asked for (the bogomflops only when asked for); a prefix, a
+ * longer word or another joiner is none.  Named twice, it counts once;
+ * no words count every operation.
+ */
+START_TEST(test_named)
+{
+	char *words[] = { "int64-add", "int64 add", "double-div", "bogus" };
+	char *flops[] = { "float-bogomflops" };
+
+	ck_assert_uint_eq(ops_named("integer-bit", OPS_NCASES), 0);
+	ck_assert_uint_eq(ops_named("int64 add", OPS_NCASES), 6);
+	ck_assert_uint_eq(ops_named("int64-add", OPS_NALL), 6);
+	ck_assert_uint_eq(ops_named("double-div", OPS_NCASES),
+	    OPS_NCASES - 1);
+	ck_assert_uint_eq(ops_named("double-bogomflops", OPS_NALL),
+	    OPS_NALL - 1);
+	ck_assert_str_eq(ops_label(OPS_NALL - 1), "double bogomflops");
+	ck_assert_uint_eq(ops_named("double-bogomflops", OPS_NCASES),
+	    OPS_NCASES);
+	ck_assert_uint_eq(ops_named("int64-", OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_named("int64-addx", OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_named("int64_add", OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_named("", OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_count(words, 4, OPS_NCASES), 2);
+	ck_assert_uint_eq(ops_count(words, 0, OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_count(flops, 1, OPS_NCASES), 0);
+	ck_assert_uint_eq(ops_count(flops, 1, OPS_NALL), 1);
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 ops_suite(void)
@@ -215,6 +247,7 @@ ops_suite(void)
 	tcase_add_test(tc, test_bogo_stays_normal);
 	tcase_add_test(tc, test_share_end);
 	tcase_add_test(tc, test_sweep_fits);
+	tcase_add_test(tc, test_named);
 	suite_add_tcase(s, tc);
 	return s;
 }

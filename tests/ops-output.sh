@@ -35,6 +35,18 @@ else
 		    "$(tail -n 2 "$tmp/out")"
 fi
 
+# lat_ops OP...: the operations named, in its order, bogomflops too.
+run "$bin/lat_ops" double-bogomflops "int64 mul" integer-bit
+if [ "$rc" -ne 0 ]; then
+	fail "lat_ops OP... exited $rc: $(head -n 2 "$tmp/err")"
+else
+	check_lines "$tmp/out" \
+	    "^($ops|$flops): [0-9]+\.[0-9]{2} nanoseconds\$" "lat_ops OP..." 3
+	cut -d: -f1 "$tmp/out" | tr '\n' , |
+	    grep -qx 'integer bit,int64 mul,double bogomflops,' ||
+		fail "lat_ops OP...: $(tr '\n' ' ' <"$tmp/out")"
+fi
+
 # par_ops: 16 lines, figures above 0.
 run "$bin/par_ops" -N 5
 if [ "$rc" -ne 0 ]; then
@@ -42,6 +54,18 @@ if [ "$rc" -ne 0 ]; then
 else
 	check_lines "$tmp/out" "^$ops parallelism: [0-9]+\.[0-9]{2}\$" par_ops \
 	    16
+fi
+
+# par_ops OP...: the operations named, in its order, either spelling.
+run "$bin/par_ops" -N 3 "float mul" int64-add
+if [ "$rc" -ne 0 ]; then
+	fail "par_ops float-mul int64-add exited $rc: $(head -n 2 "$tmp/err")"
+else
+	check_lines "$tmp/out" "^$ops parallelism: [0-9]+\.[0-9]{2}\$" \
+	    "par_ops float-mul int64-add" 2
+	cut -d: -f1 "$tmp/out" | tr '\n' , |
+	    grep -qx 'int64 add parallelism,float mul parallelism,' ||
+		fail "par_ops float-mul int64-add: $(tr '\n' ' ' <"$tmp/out")"
 fi
 
 # mhz: the lmbench line, -c and -d.
@@ -139,8 +163,11 @@ unwarned "$tmp/out" | grep -Eq "^$clock\$" ||
 	fail "mhz printed '$(cat "$tmp/out")'"
 [ "$ms" -le 300000 ] || fail "mhz took $ms ms without ENOUGH"
 
-expect_exit 2 "unexpected argument 'extra'" "$bin/lat_ops" extra
-expect_exit 2 "unexpected argument 'extra'" "$bin/par_ops" extra
+expect_exit 2 "unknown operation 'extra'" "$bin/lat_ops" extra
+expect_exit 2 "unknown operation 'extra'" "$bin/par_ops" extra
+expect_exit 2 "unknown operation 'int64-'" "$bin/par_ops" int64-
+expect_exit 2 "unknown operation 'float bogomflops'" "$bin/par_ops" \
+    "float bogomflops"
 expect_exit 2 "unknown option or missing value: -x" "$bin/mhz" -x
 expect_exit 2 "unexpected argument 'extra'" "$bin/mhz" extra
 no_children

@@ -105,6 +105,31 @@ set -- "$tmp"/res-bw/*/*.jsonl
     "$(jq -s 'map(.tool) | unique | length' "$1")" ] ||
 	fail "a batch a run: $(jq -c '[.tool, .suite.batch]' "$1")"
 
+# lat_ops and par_ops: an operation a line (par_ops's one chain a part),
+# each record under the name the whole run gives it.
+run "$brun" --installed --quick --only ops --budget 8 --no-check \
+    --results "$tmp/res-ops"
+[ "$rc" -eq 0 ] || fail "benchmp-run --only ops: exit $rc: $(tail -n 3 "$tmp/err")"
+set -- "$tmp"/res-ops/*/*.visits.json
+if [ "$(nproc)" -ge 2 ]; then
+	jq -e '(.plan | length) == 34 and
+	    ([.plan[] | select(test("^visit=5 .*lat_ops --json +[a-z0-9]+-[a-z]+$"))] |
+	    length == 18) and
+	    ([.plan[] | select(test("^figures=2 parts=1 visit=10 .*par_ops --json +[a-z0-9]+-[a-z]+$"))] |
+	    length == 16)' "$1" >/dev/null ||
+		fail "an operation a line: $(jq -c '.plan' "$1")"
+else
+	jq -e '(.plan | length) == 2' "$1" >/dev/null ||
+		fail "lat_ops and par_ops on one CPU: $(jq -c '.plan' "$1")"
+fi
+set -- "$tmp"/res-ops/*/*.jsonl
+[ -f "$1" ] && jq -e -s 'length == 34 and
+    (map(.suite.figure) | unique | length) == 34 and
+    ([.[] | select(.tool == "par_ops")] | length == 16 and
+    all(.suite.figure | test("^par_ops \\[[a-z0-9]+ [a-z]+\\]$"))) and
+    (map(.suite.batch) | unique | length) == 2' "$1" >/dev/null ||
+	fail "the operations' records: $(jq -c '[.suite.figure, .suite.batch]' "$1" | head -n 5)"
+
 # A run whose figures the tool can measure one by one is served in one
 # process a figure (lat_ctx's rings one by one, each after its overhead),
 # so that each figure's visits spread over the whole run; its records are

@@ -66,6 +66,16 @@ expect_words '' "$bin/lat_pagefault" --served=20 --per-fault \
 expect_words 'figures=4' "$bin/stream" --served=20 -M 1m
 expect_words '' "$bin/stream" --served=20 -M 1m -k copy
 expect_words 'figures=18' "$bin/lat_ops" --served=20
+# par_ops: an operation's one chain, then its best chains; one chain a
+# part when one operation is named.
+expect_words 'figures=32' "$bin/par_ops" --served=20
+expect_words 'figures=4' "$bin/par_ops" --served=20 int64-add float-mul
+expect_words 'figures=2 parts=1' "$bin/par_ops" --served=20 int64-add
+expect_words 'figures=2 parts=1' "$bin/par_ops" --served=20 int64-add \
+    "int64 add"
+expect_words 'figures=2' "$bin/lat_ops" --served=20 int64-add \
+    float-bogomflops
+expect_words '' "$bin/lat_ops" --served=20 double-bogomflops
 # lat_fs: a size after another, its four by default.
 expect_words 'figures=4' "$bin/lat_fs" --served=20 -n 10 "$tmp"
 expect_words 'figures=2' "$bin/lat_fs" --served=20 -s 0 -s 1k -n 10 "$tmp"
@@ -80,6 +90,10 @@ expect_words '' "$bin/lat_syscall" --served=20 null
 if have_jq; then
 	expect_json '.served == true and .processes >= 5 and .value > 0' \
 	    "$bin/lat_ctx" --served=0.3 --json -s 0 2
+	# par_ops's chains searched in the process, then visited.
+	expect_json '.served == true and .case == "integer add" and
+	    .measured.chains >= 1 and .measured.chains <= 8 and
+	    .value > 0' "$bin/par_ops" --served=0.3 --json integer-add
 fi
 no_children
 finish

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "ops.h"
 
@@ -172,14 +173,71 @@ ops_state_init(struct ops_state *s)
 	}
 }
 
-/* Parse the options, set the tool up and fill the operands. */
-void
-ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
-    struct ops_state *s)
+/* The label of operation i of the first OPS_NALL. */
+const char *
+ops_label(size_t i)
 {
-	if (tool_parse(t, argc, argv, NULL, NULL, NULL, NULL) != argc)
-		tool_exit_usage(t, "unexpected argument '%s'", argv[optind]);
+	return i < OPS_NCASES ? ops_cases[i].label :
+	    ops_flops[i - OPS_NCASES].label;
+}
+
+/* The operation among the first n a word names, '-' read as ' '; or n. */
+size_t
+ops_named(const char *word, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n && i < OPS_NALL; i++) {
+		const char *l = ops_label(i);
+
+		for (j = 0; l[j] != '\0' && (word[j] == l[j] ||
+		    (word[j] == '-' && l[j] == ' ')); j++)
+			;
+		if (l[j] == '\0' && word[j] == '\0')
+			return i;
+	}
+	return n;
+}
+
+/* How many operations the words name, each once; n for none. */
+size_t
+ops_count(char *const *words, int nwords, size_t n)
+{
+	unsigned char seen[OPS_NALL] = { 0 };
+	size_t k, count = 0;
+	int i;
+
+	for (i = 0; i < nwords; i++)
+		if ((k = ops_named(words[i], n)) < n && !seen[k]) {
+			seen[k] = 1;
+			count++;
+		}
+	return nwords > 0 ? count : n;
+}
+
+/* Parse the options and operands, set the tool up, fill the operands. */
+size_t
+ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
+    struct ops_state *s, unsigned char *want, size_t nwant)
+{
+	int first = tool_parse(t, argc, argv, NULL, NULL, NULL, NULL), i;
+	size_t k, n = 0;
+
+	if (nwant == 0 && first != argc)
+		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
+	if (nwant > 0) {
+		memset(want, first == argc, nwant);
+		for (i = first; i < argc; i++) {
+			if ((k = ops_named(argv[i], nwant)) == nwant)
+				tool_exit_usage(t, "unknown operation '%s' "
+				    "(a label such as int64-add)", argv[i]);
+			want[k] = 1;
+		}
+		for (k = 0; k < nwant; k++)
+			n += want[k];
+	}
 	t->default_enough_us = enough_us;
 	tool_setup(t);
 	ops_state_init(s);
+	return n;
 }

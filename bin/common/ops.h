@@ -80,12 +80,34 @@ void ops_state_init(struct ops_state *s);
 /* The result of the last chain or bogomflops run in this process. */
 double ops_result(void);
 
+/* Every operation a tool may name: ops_cases[], then ops_flops[]. */
+#define OPS_NALL (OPS_NCASES + OPS_NFLOPS)
+
 /*
- * Parse a tool that takes no arguments of its own (a usage error for
- * one), set it up with enough_us as its interval when ENOUGH is not set,
- * and fill the operands.
+ * Parse the tool, set it up with enough_us as its interval when ENOUGH is
+ * not set, and fill the operands.  With nwant 0 the tool takes no
+ * arguments of its own (a usage error for one); otherwise its operands
+ * name operations among the first nwant (OPS_NCASES: ops_cases[] alone;
+ * OPS_NALL: the bogomflops too), and want[i] says whether operation i is
+ * measured, every one when none is named.  Returns how many are.
  */
-void ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
-    struct ops_state *s);
+size_t ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
+    struct ops_state *s, unsigned char *want, size_t nwant);
+
+/*
+ * The operation among the first n (as ops_setup's nwant) that a word
+ * names: its label, its words joined by '-' or given as one argument
+ * ("int64-add" or "int64 add"); n for none.
+ */
+size_t ops_named(const char *word, size_t n);
+
+/* The label of operation i of the first OPS_NALL. */
+const char *ops_label(size_t i);
+
+/*
+ * How many operations among the first n the words name, each counted
+ * once (a tool's --served figures); n when they are none.
+ */
+size_t ops_count(char *const *words, int nwords, size_t n);
 
 #endif /* BM_OPS_H */

@@ -32,8 +32,6 @@ void tool_exit_cleanup(const struct tool *t);
  */
 int tool_cluster_records(struct tool *t, const bm_record *rec, char **json);
 
-/* Whether a scheduler serves this process already (tool-served.c). */
-int tool_served_inside(void);
 /*
  * Run the tool again under benchmp-sched for --served (tool-served.c):
  * argc words of argv as given, the run's figures and parts (struct

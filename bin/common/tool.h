@@ -114,6 +114,12 @@ int tool_parse(struct tool *t, int argc, char **argv,
  * is measured.
  */
 void tool_setup(struct tool *t);
+
+/*
+ * Whether a scheduler serves this process (BENCHMP_SERVE): its runs are
+ * then visits spread over the scheduler's budget (tool-served.c).
+ */
+int tool_served_inside(void);
 /*
  * Warn when TIMING_O or LOOP_O from the environment differ from what this
  * machine measures by a large factor (tool-probe.c).
