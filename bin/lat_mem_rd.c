@@ -19,14 +19,20 @@
 #define LMR_MAX_LOAD 256
 
 enum {
-	LMR_OPT_LOAD = TOOL_OPT_BASE
+	LMR_OPT_LOAD = TOOL_OPT_BASE,
+	LMR_OPT_ROLE
 };
 
 static const struct option lmr_long[] = {
 	{ "random", no_argument, NULL, 'r' },
 	{ "load", required_argument, NULL, LMR_OPT_LOAD },
+	{ "role", required_argument, NULL, LMR_OPT_ROLE },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* --role: the one point of each stride's sweep measured, or all. */
+enum lmr_role { LMR_ROLE_ALL, LMR_ROLE_L1, LMR_ROLE_L2, LMR_ROLE_TOP };
+static const char *const lmr_role_names[] = { "", "L1", "L2", "top" };
 
 /*
  * The order rule of a sweep's roles (the points benchmp-run's summary
@@ -47,6 +53,7 @@ struct lmr_roles {
 struct lmr_opts {
 	int order;		/* the chase order chosen by -t or -r */
 	unsigned load;		/* --load: processes streaming meanwhile */
+	enum lmr_role role;	/* --role: one point a stride, or all */
 };
 /* The load processes, stopped by the cleanup hook on every exit. */
 static struct mem_load lmr_loaders;
@@ -70,6 +77,15 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 	case LMR_OPT_LOAD:
 		o->load = (unsigned)tool_uint(t, "--load", arg, 1,
 		    LMR_MAX_LOAD);
+		break;
+	case LMR_OPT_ROLE:
+		for (order = LMR_ROLE_L1; order <= LMR_ROLE_TOP; order++)
+			if (strcmp(arg, lmr_role_names[order]) == 0)
+				break;
+		if (order > LMR_ROLE_TOP)
+			tool_exit_usage(t, "--role: '%s' is not L1, L2 or top",
+			    arg);
+		o->role = (enum lmr_role)order;
 		break;
 	default:
 		tool_exit_usage(t, "unexpected option");
@@ -196,6 +212,9 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 		params[np + nm++] = (bm_param){ .key = "missing_from",
 		    .num = (double)next };
 	}
+	if (o->role != LMR_ROLE_ALL)
+		params[np + nm++] = (bm_param){ .key = "role",
+		    .str = lmr_role_names[o->role] };
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
 	    &r)) != 0)
 		tool_exit_lib(t, rc, "building the record");
@@ -265,6 +284,22 @@ lmr_roles_find(const struct mem_topo *tp, size_t stride, size_t len,
 	}
 }
 
+/* The size --role names among the roles (0: none), or size itself. */
+static size_t
+lmr_role_size(const struct lmr_roles *ro, enum lmr_role role, size_t size)
+{
+	switch (role) {
+	case LMR_ROLE_L1:
+		return ro->l1;
+	case LMR_ROLE_L2:
+		return ro->l2;
+	case LMR_ROLE_TOP:
+		return ro->top;
+	default:
+		return size;
+	}
+}
+
 /* The first size of a sweep at this stride (the grid from LMR_LOWER). */
 static size_t
 lmr_first(size_t stride)
@@ -289,10 +324,19 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 	int more = 1;
 
 	progress_start(&prog, t);
-	for (i = 0; i < nstrides; i++)
+	for (i = 0; i < nstrides; i++) {
+		lmr_roles_find(tp, strides[i], len, &ro);
+		if (lmr_role_size(&ro, o->role, 1) == 0)
+			tool_exit_usage(t, "--role=%s: no size up to %zu "
+			    "bytes at stride %zu has that role here (L1 at "
+			    "most half the first level, L2 above it and at "
+			    "most half the second)", lmr_role_names[o->role],
+			    len, strides[i]);
 		for (size = LMR_LOWER; size <= len;
 		    size = mem_topo_next_size(size))
-			npoints += size >= strides[i];
+			npoints += size >= strides[i] &&
+			    lmr_role_size(&ro, o->role, size) == size;
+	}
 	sweep_begin(&sw, "points", npoints);
 	for (i = 0; more && i < nstrides; i++) {
 		progress_clear(&prog);
@@ -301,7 +345,8 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 		lmr_roles_find(tp, strides[i], len, &ro);
 		for (size = LMR_LOWER; more && size <= len;
 		    size = mem_topo_next_size(size)) {
-			if (size < strides[i])
+			if (size < strides[i] ||
+			    lmr_role_size(&ro, o->role, size) != size)
 				continue;
 			progress_show(&prog, "%s, stride %zu (%zu/%zu)",
 			    progress_size(sz, sizeof sz, (double)size),
@@ -309,9 +354,15 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 			/* The point after this one, in this stride or the next. */
 			next = mem_topo_next_size(size);
 			nstride = strides[i];
-			if (next > len) {
+			if (next > len || o->role != LMR_ROLE_ALL) {
 				nstride = i + 1 < nstrides ? strides[i + 1] : 0;
 				next = nstride > 0 ? lmr_first(nstride) : 0;
+			}
+			if (nstride > 0 && o->role != LMR_ROLE_ALL) {
+				struct lmr_roles nro;
+
+				lmr_roles_find(tp, nstride, len, &nro);
+				next = lmr_role_size(&nro, o->role, next);
 			}
 			more = lmr_point(t, o, tp, size, strides[i], len, next,
 			    &prog, &ro, &sw);
@@ -334,18 +385,20 @@ main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "lat_mem_rd",
-		.args = "[-t|-r] [--load N] [len_MB [stride...]]",
+		.args = "[-t|-r] [--load N] [--role R] [len_MB [stride...]]",
 		.extra_usage = "  -t              chase lines shuffled within "
 		    "each page, pages in order\n"
 		    "  -r, --random    chase lines shuffled within each page, "
 		    "pages shuffled\n"
 		    "  --load=N        measure while N processes stream "
-		    "memory\n\n"
+		    "memory\n"
+		    "  --role=R        only the point of each stride's sweep "
+		    "that is L1, L2 or top\n\n"
 		    "Without -t or -r the chase goes forwards by a fixed "
 		    "stride, as lmbench's.\nThe stride defaults to the cache "
 		    "line size; strides take k/m suffixes.\n"
 	};
-	struct lmr_opts o = { MEM_ORDER_STRIDE, 0 };
+	struct lmr_opts o = { MEM_ORDER_STRIDE, 0, LMR_ROLE_ALL };
 	struct mem_topo tp;
 	size_t strides[LMR_MAX_STRIDES], nstrides, len, load_size;
 	uint64_t b0 = 0;

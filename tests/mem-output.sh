@@ -32,6 +32,29 @@ else
 		fail "lat_mem_rd: a latency not above 0"
 fi
 
+# --role: one point a stride, the sweep's point of that size (its
+# params the sweep's), the role said in measured; a role with no point
+# (L1 at a stride past half the first level) and an unknown one refused.
+if have_jq; then
+	run "$bin/lat_mem_rd" --json -N 2 --processes=1 --role=top 1 64 256
+	if [ "$rc" -ne 0 ]; then
+		fail "lat_mem_rd --role=top exited $rc: $(head -n 2 "$tmp/err")"
+	else
+		jq -se 'length == 2 and all(.[]; .params.size == 1048576 and
+		    .params.len == 1048576 and .measured.role == "top") and
+		    (map(.params.stride) == [64, 256])' "$tmp/out" >/dev/null ||
+			fail "lat_mem_rd --role=top: $(jq -c '[.params.size, .params.stride, .measured]' "$tmp/out")"
+	fi
+	run "$bin/lat_mem_rd" --json -N 2 --processes=1 --role=L1 1 64
+	[ "$rc" -eq 0 ] && jq -se 'length == 1 and .[0].measured.role == "L1" and
+	    .[0].params.size <= .[0].params.l1d / 2 and
+	    .[0].params.size * 1.5 > .[0].params.l1d / 2' "$tmp/out" >/dev/null ||
+		fail "lat_mem_rd --role=L1: exit $rc: $(head -c 300 "$tmp/out")"
+fi
+expect_exit 2 "no size up to 1048576 bytes at stride 1048576 has that role" \
+    "$bin/lat_mem_rd" --role=L1 1 1m
+expect_exit 2 "'L3' is not L1, L2 or top" "$bin/lat_mem_rd" --role=L3 1
+
 # The record says which sizes lat_mem_rd chose from the topology.  That
 # a load at four times the last-level cache costs well over one at half
 # the first-level cache is a measurement: make bench has it.

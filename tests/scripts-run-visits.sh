@@ -18,17 +18,25 @@ expect_exit 2 'not for --a' "$brun" --installed --no-check --precision 5 \
     --a '' --b ''
 
 # The memory sweeps: each point served in a burst of 3 visits, its
-# record of 3 rounds and marked so (suite.burst), the summary's memory
-# latencies read from them.
-run "$brun" --installed --quick --only memlat --budget 6 --no-check \
+# record of 3 rounds and marked so (suite.burst); the points the summary
+# takes (L1, L2 where the machine states one, main and rand mem) served
+# apart (--role), 5 visits at least, in place of the sweeps' own.
+run "$brun" --installed --quick --only memlat --budget 8 --no-check \
     --results "$tmp/res-ml"
 [ "$rc" -eq 0 ] || fail "benchmp-run --only memlat: exit $rc: $(tail -n 3 "$tmp/err")"
 set -- "$tmp"/res-ml/*/*.jsonl
-[ -f "$1" ] && jq -e -s 'length >= 2 and all(.tool == "lat_mem_rd" and
-    .processes == 3 and .suite.burst == true)' "$1" >/dev/null ||
-	fail "the sweeps' points: $(jq -c '[.tool, .processes]' "$1" | head -n 3)"
-grep -Eq '^  lat_mem_rd .*\[L1 ' "$tmp/out" ||
-	fail "no L1 row: $(cat "$tmp/out")"
+[ -f "$1" ] && jq -e -s 'length >= 4 and all(.tool == "lat_mem_rd") and
+    ([.[] | select(.suite.role)] | length >= 3 and length <= 4 and
+    all(.processes >= 5 and .measured.role != null and
+    (.suite | has("burst") | not))) and
+    all(.[] | select(.suite.role == null); .processes == 3 and
+    .suite.burst == true and .suite.curve == true) and
+    (map([.case, .params]) | unique | length) == length' "$1" >/dev/null ||
+	fail "the sweeps' points: $(jq -c '[.tool, .processes, .suite.role]' "$1" | head -n 5)"
+for role in 'L1' 'main mem' 'rand mem'; do
+	grep -Eq "^  lat_mem_rd .*\\[$role " "$tmp/out" ||
+		fail "no $role row: $(cat "$tmp/out")"
+done
 
 # The processor group: every figure served, each visited at least five
 # times (its rounds), the run's share measuring above the summary.
