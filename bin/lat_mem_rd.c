@@ -63,7 +63,7 @@ static void
 lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 {
 	struct lmr_opts *o = cookie;
-	int order = opt == 't' ? MEM_ORDER_PAGE : MEM_ORDER_RANDOM;
+	int order = opt == 't' ? MEM_ORDER_PAGE : MEM_ORDER_RANDOM, r;
 
 	switch (opt) {
 	case 't':
@@ -79,13 +79,13 @@ lmr_option(struct tool *t, int opt, const char *arg, void *cookie)
 		    LMR_MAX_LOAD);
 		break;
 	case LMR_OPT_ROLE:
-		for (order = LMR_ROLE_L1; order <= LMR_ROLE_TOP; order++)
-			if (strcmp(arg, lmr_role_names[order]) == 0)
+		for (r = LMR_ROLE_L1; r <= LMR_ROLE_TOP; r++)
+			if (strcmp(arg, lmr_role_names[r]) == 0)
 				break;
-		if (order > LMR_ROLE_TOP)
+		if (r > LMR_ROLE_TOP)
 			tool_exit_usage(t, "--role: '%s' is not L1, L2 or top",
 			    arg);
-		o->role = (enum lmr_role)order;
+		o->role = (enum lmr_role)r;
 		break;
 	default:
 		tool_exit_usage(t, "unexpected option");
