@@ -47,10 +47,9 @@ static unsigned
 lat_ops_served_figures(const struct tool *t, char *const *ops, int nops,
     const void *cookie, unsigned *parts)
 {
-	(void)t;
 	(void)cookie;
 	*parts = 0;
-	return (unsigned)ops_count(ops, nops, OPS_NALL);
+	return (unsigned)ops_count(t, ops, nops, OPS_NALL);
 }
 
 /*

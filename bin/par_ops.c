@@ -266,9 +266,8 @@ static unsigned
 par_served_figures(const struct tool *t, char *const *ops, int nops,
     const void *cookie, unsigned *parts)
 {
-	size_t n = ops_count(ops, nops, OPS_NCASES);
+	size_t n = ops_count(t, ops, nops, OPS_NCASES);
 
-	(void)t;
 	(void)cookie;
 	*parts = n == 1;
 	return 2 * (unsigned)n;

@@ -227,10 +227,10 @@ START_TEST(test_named)
 	ck_assert_uint_eq(ops_named("int64-addx", OPS_NCASES), OPS_NCASES);
 	ck_assert_uint_eq(ops_named("int64_add", OPS_NCASES), OPS_NCASES);
 	ck_assert_uint_eq(ops_named("", OPS_NCASES), OPS_NCASES);
-	ck_assert_uint_eq(ops_count(words, 4, OPS_NCASES), 2);
-	ck_assert_uint_eq(ops_count(words, 0, OPS_NCASES), OPS_NCASES);
-	ck_assert_uint_eq(ops_count(flops, 1, OPS_NCASES), 0);
-	ck_assert_uint_eq(ops_count(flops, 1, OPS_NALL), 1);
+	ck_assert_uint_eq(ops_count(NULL, words, 4, OPS_NCASES), 2);
+	ck_assert_uint_eq(ops_count(NULL, words, 0, OPS_NCASES), OPS_NCASES);
+	ck_assert_uint_eq(ops_count(NULL, flops, 1, OPS_NCASES), 0);
+	ck_assert_uint_eq(ops_count(NULL, flops, 1, OPS_NALL), 1);
 }
 END_TEST
 

@@ -164,6 +164,10 @@ unwarned "$tmp/out" | grep -Eq "^$clock\$" ||
 [ "$ms" -le 300000 ] || fail "mhz took $ms ms without ENOUGH"
 
 expect_exit 2 "unknown operation 'extra'" "$bin/lat_ops" extra
+# Refused before a scheduler is started for --served.
+expect_exit 2 "unknown operation 'extra'" "$bin/lat_ops" --served=1 extra
+expect_exit 2 "unknown operation 'extra'" "$bin/par_ops" --served=1 \
+    int64-add extra
 expect_exit 2 "unknown operation 'extra'" "$bin/par_ops" extra
 expect_exit 2 "unknown operation 'int64-'" "$bin/par_ops" int64-
 expect_exit 2 "unknown operation 'float bogomflops'" "$bin/par_ops" \

@@ -199,19 +199,34 @@ ops_named(const char *word, size_t n)
 	return n;
 }
 
+/* The operation among the first n a tool's word names; else exit 2. */
+static size_t
+ops_word(const struct tool *t, const char *word, size_t n)
+{
+	size_t k = ops_named(word, n);
+
+	if (k == n)
+		tool_exit_usage(t, "unknown operation '%s' (a label such as "
+		    "int64-add)", word);
+	return k;
+}
+
 /* How many operations the words name, each once; n for none. */
 size_t
-ops_count(char *const *words, int nwords, size_t n)
+ops_count(const struct tool *t, char *const *words, int nwords, size_t n)
 {
 	unsigned char seen[OPS_NALL] = { 0 };
 	size_t k, count = 0;
 	int i;
 
-	for (i = 0; i < nwords; i++)
-		if ((k = ops_named(words[i], n)) < n && !seen[k]) {
+	for (i = 0; i < nwords; i++) {
+		k = t != NULL ? ops_word(t, words[i], n) :
+		    ops_named(words[i], n);
+		if (k < n && !seen[k]) {
 			seen[k] = 1;
 			count++;
 		}
+	}
 	return nwords > 0 ? count : n;
 }
 
@@ -227,12 +242,8 @@ ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
 		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
 	if (nwant > 0) {
 		memset(want, first == argc, nwant);
-		for (i = first; i < argc; i++) {
-			if ((k = ops_named(argv[i], nwant)) == nwant)
-				tool_exit_usage(t, "unknown operation '%s' "
-				    "(a label such as int64-add)", argv[i]);
-			want[k] = 1;
-		}
+		for (i = first; i < argc; i++)
+			want[ops_word(t, argv[i], nwant)] = 1;
 		for (k = 0; k < nwant; k++)
 			n += want[k];
 	}

@@ -106,8 +106,10 @@ const char *ops_label(size_t i);
 
 /*
  * How many operations among the first n the words name, each counted
- * once (a tool's --served figures); n when they are none.
+ * once (a tool's --served figures); n when they are none.  A word that
+ * names none is t's usage error (exit 2), or with t NULL not counted.
  */
-size_t ops_count(char *const *words, int nwords, size_t n);
+size_t ops_count(const struct tool *t, char *const *words, int nwords,
+    size_t n);
 
 #endif /* BM_OPS_H */
