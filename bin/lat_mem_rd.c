@@ -300,15 +300,23 @@ lmr_role_size(const struct lmr_roles *ro, enum lmr_role role, size_t size)
 	}
 }
 
-/* The first size of a sweep at this stride (the grid from LMR_LOWER). */
+/*
+ * The first size of a sweep at this stride (the grid from LMR_LOWER), or
+ * with --role its one point.
+ */
 static size_t
-lmr_first(size_t stride)
+lmr_first(const struct mem_topo *tp, size_t stride, size_t len,
+    enum lmr_role role)
 {
+	struct lmr_roles ro;
 	size_t size = LMR_LOWER;
 
 	while (size < stride)
 		size = mem_topo_next_size(size);
-	return size;
+	if (role == LMR_ROLE_ALL)
+		return size;
+	lmr_roles_find(tp, stride, len, &ro);
+	return lmr_role_size(&ro, role, size);
 }
 
 /* Measure every size up to len for each stride, one block of lines per stride. */
@@ -356,13 +364,8 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 			nstride = strides[i];
 			if (next > len || o->role != LMR_ROLE_ALL) {
 				nstride = i + 1 < nstrides ? strides[i + 1] : 0;
-				next = nstride > 0 ? lmr_first(nstride) : 0;
-			}
-			if (nstride > 0 && o->role != LMR_ROLE_ALL) {
-				struct lmr_roles nro;
-
-				lmr_roles_find(tp, nstride, len, &nro);
-				next = lmr_role_size(&nro, o->role, next);
+				next = nstride > 0 ? lmr_first(tp, nstride, len,
+				    o->role) : 0;
 			}
 			more = lmr_point(t, o, tp, size, strides[i], len, next,
 			    &prog, &ro, &sw);

@@ -244,10 +244,9 @@ par_served(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 	lat = par_time(t, par_fns[i][0], 1, s, &r, 0, 1);
 	*best_ns = par_time(t, par_fns[i][*best_k - 1], *best_k, s, best, 0,
 	    1);
-	if (*best_k == 1 && lat < *best_ns)
-		*best_ns = lat;
-	else if (*best_k == 1)
-		lat = *best_ns;
+	/* One chain its own best: the better of its two, a parallelism of 1. */
+	if (*best_k == 1)
+		lat = *best_ns = lat < *best_ns ? lat : *best_ns;
 	bm_result_free(&r);
 	return lat;
 }

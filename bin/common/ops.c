@@ -236,16 +236,15 @@ ops_setup(struct tool *t, int argc, char **argv, uint64_t enough_us,
     struct ops_state *s, unsigned char *want, size_t nwant)
 {
 	int first = tool_parse(t, argc, argv, NULL, NULL, NULL, NULL), i;
-	size_t k, n = 0;
+	size_t n = 0;
 
 	if (nwant == 0 && first != argc)
 		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
 	if (nwant > 0) {
+		n = ops_count(t, argv + first, argc - first, nwant);
 		memset(want, first == argc, nwant);
 		for (i = first; i < argc; i++)
-			want[ops_word(t, argv[i], nwant)] = 1;
-		for (k = 0; k < nwant; k++)
-			n += want[k];
+			want[ops_named(argv[i], nwant)] = 1;
 	}
 	t->default_enough_us = enough_us;
 	tool_setup(t);
