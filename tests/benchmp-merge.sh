@@ -90,4 +90,16 @@ expect_line '^benchmp merge [0-9]' "$bm" merge -V
 run "$bm" help merge
 [ "$rc" -eq 0 ] && head -n 1 "$tmp/out" | grep -qx 'usage: benchmp merge \[-o FILE\] RAW\.jsonl' ||
 	fail "help merge: exit $rc: $(head -n 2 "$tmp/out")"
+
+# A figure its tool called unsteady: merged, it shows no interval either,
+# and is noisy.
+grep '"tool":"lat_x"' "$fx/passes.jsonl" |
+    sed 's/"better":"lower",/&"unsteady":"a state no run sees",/' \
+    >"$tmp/unsteady.jsonl" || exit 99
+run "$bm" merge "$tmp/unsteady.jsonl"
+[ "$rc" -eq 0 ] && grep -q '"passes":2' "$tmp/out.raw" &&
+    grep -q '"ci_lo":null,"ci_hi":null,"ci_level":0,' "$tmp/out.raw" &&
+    grep -q '"noisy":true,' "$tmp/out.raw" ||
+	fail "unsteady: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
+
 finish

@@ -80,6 +80,28 @@ decide_latency(bm_record *rec, unsigned nr, double spread)
 	    &result), 0);
 }
 
+/* A record of line's size whose three rounds are one value each, 64. */
+static void
+decide_answers(bm_record *rec)
+{
+	unsigned k;
+
+	decide_result(3, 0);
+	for (k = 0; k < 3; k++) {
+		samples[k] = samples[k * PER_ROUND];
+		samples[k].ns = 64 * 1000;
+		samples[k].process = k;
+	}
+	result.nsamples = 3;
+	memset(rec, 0, sizeof *rec);
+	rec->tool = "line";
+	rec->metric = "size";
+	rec->unit = "bytes";
+	rec->scale = 1;
+	rec->value = 64;
+	rec->result = &result;
+}
+
 /* Decide rec and check its noisy flag and reasons. */
 static bm_decision *
 decide_expect(const bm_ctx *ctx, const bm_record *rec, int noisy,
@@ -210,22 +232,8 @@ START_TEST(test_agreed_answers)
 {
 	static const double answers[] = { 64, 64, 64 };
 	bm_record rec;
-	unsigned k;
 
-	decide_result(3, 0);
-	for (k = 0; k < 3; k++) {
-		samples[k] = samples[k * PER_ROUND];
-		samples[k].ns = 64 * 1000;
-		samples[k].process = k;
-	}
-	result.nsamples = 3;
-	memset(&rec, 0, sizeof rec);
-	rec.tool = "line";
-	rec.metric = "size";
-	rec.unit = "bytes";
-	rec.scale = 1;
-	rec.value = 64;
-	rec.result = &result;
+	decide_answers(&rec);
 	ck_assert_int_eq(bm_record_agreement(&rec, answers, 3, 0), 1);
 	bm_decision_free(decide_expect(NULL, &rec, 0, 0));
 	/* The same values without the rule: three rounds do not settle. */
@@ -467,6 +475,84 @@ START_TEST(test_served)
 }
 END_TEST
 
+/*
+ * A figure read off each process's sweep (its answers judged by an
+ * agreement rule) takes the served figure's rule over its processes:
+ * three equal answers, the values themselves, show the floor each side
+ * and are not noisy (the agreement rule judges them); answers that
+ * agree while the values are more than them show where the next run
+ * falls, and three processes stay too few: noisy.
+ */
+START_TEST(test_derived)
+{
+	static const double answers[] = { 64, 64, 64 };
+	static const double apart[] = { 0.1, 0.105, 0.11 };
+	bm_record rec;
+	bm_decision *d;
+	double lo, hi, l, h;
+	char *json = NULL;
+	int noisy;
+
+	decide_answers(&rec);
+	ck_assert_int_eq(bm_record_agreement(&rec, answers, 3, 0), 1);
+	d = decide_expect(NULL, &rec, 0, 0);
+	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	ck_assert_msg(fabs(lo - 64 * (1 - BM__SERVED_FLOOR)) < 1e-9 &&
+	    fabs(hi - 64 * (1 + BM__SERVED_FLOOR)) < 1e-9, "[%g, %g]", lo,
+	    hi);
+	ck_assert_int_eq(bm_decision_json(d, &json), 0);
+	ck_assert_msg(strstr(json, "\"stat\":\"median of processes\"") !=
+	    NULL && strstr(json, "\"ci_kind\":\"next run\"") != NULL &&
+	    strstr(json, "\"served\":true") == NULL, "%s", json);
+	ck_assert_double_eq_tol(strtod(strstr(json, "\"ci_level\":") + 11,
+	    NULL), BM__DERIVED_LEVEL, 1e-9);
+	free(json);
+	bm_decision_free(d);
+
+	/* Rounds at 100, 105 and 110 ns, their values a thousandth apart. */
+	decide_latency(&rec, 3, 0.05);
+	ck_assert_int_eq(bm_record_agreement(&rec, apart, 3, 0.4), 1);
+	d = decide_expect(NULL, &rec, 1, BM_NOISY_FEW);
+	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	l = 0.105 * 1.001 - 0.1 * 1.001;
+	h = 0.11 * 1.001 - 0.105 * 1.001;
+	ck_assert_msg(fabs(lo - (0.105 * 1.001 - sqrt(2 * l * l +
+	    pow(BM__SERVED_FLOOR * 0.105 * 1.001, 2)))) < 1e-9 &&
+	    fabs(hi - (0.105 * 1.001 + sqrt(2 * h * h +
+	    pow(BM__SERVED_FLOOR * 0.105 * 1.001, 2)))) < 1e-9,
+	    "[%g, %g]", lo, hi);
+	bm_decision_free(d);
+}
+END_TEST
+
+/*
+ * A figure its tool calls unsteady (the machine moves it between runs
+ * by a state no run sees) shows no interval: noisy for that reason, its
+ * bounds NAN, null in its JSON with a level of 0.
+ */
+START_TEST(test_unsteady)
+{
+	bm_record rec;
+	bm_decision *d;
+	double lo, hi;
+	char *json = NULL;
+	int noisy;
+
+	decide_latency(&rec, 5, 0.001);
+	ck_assert_int_eq(bm_record_unsteady(&rec, "a file system's last "
+	    "minute"), 0);
+	d = decide_expect(NULL, &rec, 1, BM_NOISY_UNSTEADY);
+	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	ck_assert(isnan(lo) && isnan(hi));
+	ck_assert_int_eq(bm_decision_json(d, &json), 0);
+	ck_assert_msg(strstr(json, "\"ci_lo\":null,\"ci_hi\":null,"
+	    "\"ci_level\":0") != NULL &&
+	    strstr(json, "\"stat\":\"best process\"") != NULL, "%s", json);
+	free(json);
+	bm_decision_free(d);
+}
+END_TEST
+
 static Suite *
 decide_suite(void)
 {
@@ -484,6 +570,8 @@ decide_suite(void)
 	tcase_add_test(tc, test_levels_once);
 	tcase_add_test(tc, test_json_unchanged);
 	tcase_add_test(tc, test_served);
+	tcase_add_test(tc, test_derived);
+	tcase_add_test(tc, test_unsteady);
 	suite_add_tcase(s, tc);
 	return s;
 }

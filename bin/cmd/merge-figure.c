@@ -337,6 +337,16 @@ figure_build(struct merge *m, size_t first, struct bm__jval *s,
 		merge_json_del(last, figure_dropped[i]);
 	for (i = 0; i < s->n && rc == 0; i++)
 		rc = merge_json_set(last, s->key[i], &s->item[i]);
+	/*
+	 * A figure its tool called unsteady has no interval of the next
+	 * run, merged or not (bm_record_unsteady): none, and noisy.
+	 */
+	if (rc == 0 && bm__jstr(last, "unsteady") != NULL &&
+	    ((rc = figure_set(last, "ci_lo", NAN, 0)) != 0 ||
+	    (rc = figure_set(last, "ci_hi", NAN, 0)) != 0 ||
+	    (rc = figure_set(last, "ci_level", 0, 0)) != 0 ||
+	    (rc = figure_set(last, "noisy", 1, 1)) != 0))
+		return rc;
 	if (rc != 0 || (rc = figure_set(last, "value", fs->value, 0)) != 0 ||
 	    (rc = figure_set(last, "ops_per_s", fs->ops, 0)) != 0 ||
 	    (rc = figure_set(last, "cycles_per_op", fs->cycles, 0)) != 0 ||

@@ -148,22 +148,36 @@ decide_robust(struct bm_decision *d)
 }
 
 /*
- * A served figure (its rounds a scheduler's visits): its interval is
- * where the next run's median falls (bm__stats_next_run), and it is
- * noisy when that reaches past the precision on either side, the
- * reason in *stat (BM_NOISY_FEW with too few visits for its level).
+ * A figure whose interval is where the next run's figure falls
+ * (bm__stats_next_run): a served one (its rounds a scheduler's visits)
+ * and one read off each process's sweep (its processes' answers judged
+ * by an agreement rule: cache's levels, par_mem's parallelism, tlb's
+ * reach, line's knee), whose runs move more than their processes do.
+ * A served figure is noisy when that reaches past the precision on
+ * either side, the reason in *stat (BM_NOISY_FEW with too few visits
+ * for its level).  A derived one stays as bm__figure_noisy() decided it
+ * (*stat as it comes: three processes are too few, agreed answers are
+ * the agreement rule's to judge), and is noisy too, its interval wide,
+ * when that reaches past the precision.
  */
 static void
-decide_served(struct bm_decision *d, unsigned *stat)
+decide_next(struct bm_decision *d, unsigned *stat)
 {
 	const bm_ctx *ctx = d->ctx;
 	double p = ctx != NULL && ctx->precision > 0 ? ctx->precision :
 	    BM__PRECISION_DEFAULT;
+	int wide;
 
-	d->served = 1;
+	wide = bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, p, &d->lo,
+	    &d->hi);
+	if (d->derived) {
+		if (wide && !(*stat & (BM_NOISY_FEW | BM_NOISY_WIDE)))
+			*stat |= BM_NOISY_WIDE;
+		d->noisy = d->noisy || wide;
+		return;
+	}
 	*stat = 0;
-	if (bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, p, &d->lo,
-	    &d->hi))
+	if (wide)
 		*stat = d->f.proc.ci_level < BM__SETTLED_LEVEL ?
 		    BM_NOISY_FEW : BM_NOISY_WIDE;
 	d->noisy = d->flagged > 0 || *stat != 0;
@@ -197,22 +211,38 @@ bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
 	d->flagged = decide_flagged(d, &judged);
 	d->noisy = bm__figure_noisy(&d->f, d->flagged, d->has_robust ?
 	    &d->rb : NULL, &stat);
-	if (!d->has_robust && BM__RESULT_SERVED(rec->result) &&
-	    rec->agreement == BM_AGREEMENT_NONE && d->f.proc.ci_level > 0)
-		decide_served(d, &stat);
+	if (!d->has_robust && d->f.proc.ci_level > 0) {
+		d->served = BM__RESULT_SERVED(rec->result) &&
+		    rec->agreement == BM_AGREEMENT_NONE;
+		d->derived = rec->agreement != BM_AGREEMENT_NONE;
+		if (d->served || d->derived)
+			decide_next(d, &stat);
+	}
 	d->reasons = judged | stat;
 	/*
 	 * The interval shown: the robust figure's where it has one, as the
-	 * value is (bm_record_latency and the others make it so), else the
-	 * median's widened to its floor; one value has none.
+	 * value is (bm_record_latency and the others make it so), a served
+	 * or derived figure's next run, else the median's widened to its
+	 * floor; one value has none.
 	 */
 	if (d->has_robust) {
 		d->lo = d->rb.ci_lo;
 		d->hi = d->rb.ci_hi;
-	} else if (d->served) {
-		/* (decide_served() placed it.) */
+	} else if (d->served || d->derived) {
+		/* (decide_next() placed it.) */
 	} else if (d->f.proc.ci_level > 0) {
 		bm__stats_interval(&d->f.proc, BM__CI_FLOOR, &d->lo, &d->hi);
+	}
+	/*
+	 * A figure that a state no run sees moves between runs (a tool's
+	 * word, bm_record_unsteady: a file system's last minute) has no
+	 * interval that says where the next run falls: none is shown, and
+	 * it is noisy for that reason, not for an interval's width.
+	 */
+	if (bm_record_unsteady_why(rec) != NULL) {
+		d->unsteady = 1;
+		d->lo = d->hi = NAN;
+		d->reasons &= ~(unsigned)(BM_NOISY_WIDE | BM_NOISY_FEW);
 	}
 	return 0;
 }

@@ -80,8 +80,9 @@ flags:
 }
 
 /*
- * Append the interval of a figure shown as stat ("best process", or a
- * served figure's "median of visits"): the prediction of the next run's
+ * Append the interval of a figure shown as stat ("best process", a
+ * served figure's "median of visits", a derived figure's "median of
+ * processes"): the prediction of the next run's
  * figure, lo to hi, at the level recorded suites gave it, with its floor
  * when it has one, and noisy as decided; the median's own
  * order-statistic interval follows as median_ci_lo, median_ci_hi and
@@ -115,11 +116,15 @@ rec_interval_next(struct rec_buf *b, const bm_stats *st, const char *stat,
  * under "process_samples" (rounds of one figure may give different
  * counts: lat_fs's).  The one list of these members: a record and
  * bm_stats_json() both write them here, noisy as decided
- * (bm__figure_noisy).
+ * (bm__figure_noisy).  The interval is rb's where rb is not NULL, else
+ * next's (a served figure's, or a derived one's with LEVELS_DERIVED),
+ * else the median's; none with LEVELS_NONE.
  */
-void
-bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
-    int noisy, const bm__robust *rb, const double *next)
+#define LEVELS_DERIVED	(1u << 0)
+#define LEVELS_NONE	(1u << 1)
+static void
+record_levels(struct rec_buf *b, const struct bm__figure *f, int noisy,
+    const bm__robust *rb, const double *next, unsigned how)
 {
 	const bm_stats *st = &f->proc, *in = &f->within;
 
@@ -129,9 +134,15 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_knum(b, "mean", st->mean);
 	rec_knum(b, "stddev", st->stddev);
 	rec_knum(b, "cv", st->cv);
-	if (rb != NULL)
+	if (how & LEVELS_NONE)
+		rec_interval_next(b, st, rb != NULL ? "best process" : "median",
+		    NAN, NAN, 0, 0, noisy);
+	else if (rb != NULL)
 		rec_interval_next(b, st, "best process", rb->ci_lo, rb->ci_hi,
 		    BM__ROBUST_LEVEL, 0, noisy);
+	else if (next != NULL && (how & LEVELS_DERIVED))
+		rec_interval_next(b, st, "median of processes", next[0],
+		    next[1], BM__DERIVED_LEVEL, BM__SERVED_FLOOR, noisy);
 	else if (next != NULL)
 		rec_interval_next(b, st, "median of visits", next[0], next[1],
 		    BM__SERVED_LEVEL, BM__SERVED_FLOOR, noisy);
@@ -146,6 +157,17 @@ bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
 	rec_list(b, "values", f->x, f->n);
 	rec_list(b, "process_values", f->med, f->nr);
 	rec_list(b, "process_samples", f->count, f->nr);
+}
+
+/*
+ * A figure's statistics as a record has them (record_levels), next a
+ * served figure's decided interval when not NULL.
+ */
+void
+bm__record_levels(struct rec_buf *b, const struct bm__figure *f,
+    int noisy, const bm__robust *rb, const double *next)
+{
+	record_levels(b, f, noisy, rb, next, 0);
 }
 
 /* Say what a cycle subtimer counts. */
@@ -591,8 +613,9 @@ rec_figure(struct rec_buf *b, const bm_decision *d)
 		    "\"processes\":0");
 		return 0;
 	}
-	bm__record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL,
-	    d->served ? next : NULL);
+	record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL,
+	    d->served || d->derived ? next : NULL,
+	    (d->derived ? LEVELS_DERIVED : 0) | (d->unsteady ? LEVELS_NONE : 0));
 	if (d->has_robust) {
 		rec_printf(b, ",\"robust\":");
 		bm__record_robust(b, &d->rb);

@@ -133,6 +133,19 @@ typedef struct bm__robust {
 #define BM__SERVED_FLOOR	0.02
 #define BM__SERVED_LEVEL	0.87
 /*
+ * A figure read off each process's sweep (its answers judged by an
+ * agreement rule: cache's levels, par_mem's parallelism, tlb's reach,
+ * line's knee) takes the same rule over its processes: its runs move
+ * more than its three or four processes do (a sweep measured in bursts
+ * meets one moment of the host).  On the eighteen sets of three suites
+ * recorded on a 2-vCPU Intel Xeon KVM guest from 2026-12-01 03:08 UTC
+ * to 2026-12-02 00:31 UTC (245 pairs of a run and the next) it held the
+ * next run 73% of the time, the median's interval 60% (doc/measurements.md,
+ * "2026-12-02, from 02:22 UTC: the sweeps' figures"): the level the
+ * record states.
+ */
+#define BM__DERIVED_LEVEL	0.73
+/*
  * The share of next runs the robust figure's interval held on recorded
  * suites, which the record states as its level (doc/measurements.md,
  * "One figure, one interval").
