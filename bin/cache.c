@@ -146,7 +146,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	int rc, phit;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
-	mem_chase_parallelism(t, &c, &mp);
+	mem_chase_parallelism(t, &c, 0, &mp);
 	par = mp.value;
 	phit = mp.r.budget_hit;
 	mem_chase_parallelism_free(&mp);

@@ -27,6 +27,79 @@
  */
 #define PAR_MEM_OVER_K 1.1
 
+enum { PAR_MEM_OPT_ROLE = TOOL_OPT_BASE };
+
+static const struct option par_mem_long[] = {
+	{ "role", required_argument, NULL, PAR_MEM_OPT_ROLE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The options of par_mem: a sweep's, and --role=top. */
+struct par_mem_opts {
+	struct mem_sweep_opts m;
+	int top;		/* --role=top: the largest size only */
+};
+
+/* Take --role, and give the sweep's options to mem_sweep_option(). */
+static void
+par_mem_option(struct tool *t, int opt, const char *arg, void *cookie)
+{
+	struct par_mem_opts *o = cookie;
+
+	if (opt != PAR_MEM_OPT_ROLE) {
+		mem_sweep_option(t, opt, arg, &o->m);
+		return;
+	}
+	if (strcmp(arg, "top") != 0)
+		tool_exit_usage(t, "--role: '%s' is not top", arg);
+	o->top = 1;
+}
+
+/* The largest size of the sweep up to len (its first is PAR_MEM_LOWER). */
+static size_t
+par_mem_top(uint64_t len)
+{
+	size_t size = PAR_MEM_LOWER;
+
+	while ((uint64_t)size * 2 <= len)
+		size *= 2;
+	return size;
+}
+
+/* The sweep's largest size, -M's or four times the last-level cache's. */
+static uint64_t
+par_mem_len(const struct mem_sweep_opts *o, const struct mem_topo *tp)
+{
+	return o->len != 0 ? o->len : mem_topo_size(tp, 4, (size_t)8 << 20,
+	    (size_t)1 << 30);
+}
+
+/*
+ * --served: with --role=top, each number of chains at the largest size
+ * is a figure, all but the last parts (a few visits each), so that the
+ * most chains are visited across the budget; else one figure.
+ */
+static unsigned
+par_mem_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	const struct par_mem_opts *o = cookie;
+	struct mem_topo tp;
+	unsigned n;
+
+	(void)t;
+	(void)ops;
+	(void)nops;
+	*parts = 0;
+	if (!o->top)
+		return 1;
+	mem_topo_detect(&tp);
+	n = mem_chase_parallel_ks(par_mem_top(par_mem_len(&o->m, &tp)),
+	    o->m.line != 0 ? (size_t)o->m.line : tp.line);
+	*parts = n - 1;
+	return n;
+}
+
 /* Format par_mem's line, "MB parallelism", from the aggregated record. */
 static void
 par_mem_line(const bm_record *rec, const void *cookie, char *line,
@@ -43,7 +116,11 @@ par_mem_line(const bm_record *rec, const void *cookie, char *line,
  * pages in order) and print how many loads the memory system overlaps:
  * one chain's time per load over the best time per load of several.  The
  * record's statistics are those of the chosen k's paired ratios
- * (mem_chase_parallelism), its interval theirs.
+ * (mem_chase_parallelism), its interval theirs.  With --role=top only
+ * the largest size; served so (benchmp-sched), one chain and each k but
+ * the last are parts, the last k is visited across the budget, and the
+ * ratios are over one chain's median: the figure is a served one, its
+ * interval from those visits.
  */
 int
 main(int argc, char **argv)
@@ -52,50 +129,53 @@ main(int argc, char **argv)
 	    "ratio_2", "ratio_4", "ratio_8", "ratio_16" };
 	struct tool t = {
 		.name = "par_mem",
-		.args = "[-L line] [-M len]",
+		.args = "[-L line] [-M len] [--role=top]",
 		.extra_usage = "  -L line         the line size (default: the "
 		    "cache's)\n"
 		    "  -M len          the largest size (k/m/g); default four "
 		    "times the last-level cache\n"
+		    "  --role=top      only the largest size\n",
+		.served_figures = par_mem_served_figures
 	};
 	struct mem_topo tp;
 	struct mem_chase c;
 	struct mem_parallel par;
-	struct mem_sweep_opts o = { 0, 0, 2 * PAR_MEM_LOWER };
-	bm_param params[2], found[4 + MEM_PAR_KS - 1];
-	bm_param measured[4 + MEM_PAR_KS - 1 + 3];
+	struct par_mem_opts o = { { 0, 0, 2 * PAR_MEM_LOWER }, 0 };
+	bm_param params[2], found[5 + MEM_PAR_KS - 1];
+	bm_param measured[5 + MEM_PAR_KS - 1 + 3];
 	bm_contradiction over[1];
 	bm_record rec;
 	double answers[PAR_MEM_MAX_PROCS];
-	size_t size, i, np, nc, npoints = 0;
+	size_t size, first, i, np, nc, nf, npoints = 0;
 	struct sweep sw;
 	char from[32];
-	int rc, more = 1;
+	int rc, more = 1, apart;
 
-	mem_sweep_parse(&t, argc, argv, "L:M:", &o, &tp);
-	if (o.len == 0)
-		o.len = mem_topo_size(&tp, 4, (size_t)8 << 20,
-		    (size_t)1 << 30);
-	if (o.line > tp.page || o.line * 2 > o.len)
+	mem_sweep_parse_long(&t, argc, argv, "L:M:", par_mem_long,
+	    par_mem_option, &o, &o.m, &tp);
+	o.m.len = par_mem_len(&o.m, &tp);
+	if (o.m.line > tp.page || o.m.line * 2 > o.m.len)
 		tool_exit_usage(&t, "-L %llu does not fit a page and twice "
-		    "in -M", (unsigned long long)o.line);
+		    "in -M", (unsigned long long)o.m.line);
 	tool_setup(&t);
 	mem_sweep_options(&t);
-	mem_topo_precheck(&t, (size_t)o.len);
+	mem_topo_precheck(&t, (size_t)o.m.len);
+	first = o.top ? par_mem_top(o.m.len) : PAR_MEM_LOWER;
+	apart = o.top && tool_served_inside();
 
-	for (size = PAR_MEM_LOWER; size <= o.len; size *= 2)
+	for (size = first; size <= o.m.len; size *= 2)
 		npoints++;
 	sweep_begin(&sw, "sizes", npoints);
-	for (size = PAR_MEM_LOWER; more && size <= o.len; size *= 2) {
-		mem_chase_paged(&c, size, (size_t)o.line, tp.page);
-		mem_chase_parallelism(&t, &c, &par);
+	for (size = first; more && size <= o.m.len; size *= 2) {
+		mem_chase_paged(&c, size, (size_t)o.m.line, tp.page);
+		mem_chase_parallelism(&t, &c, apart, &par);
 		/* The last point of a cut sweep says so, and what is missing. */
 		more = sweep_point(&t, &sw, par.r.budget_hit);
 		if (sw.cut)
 			par.r.budget_hit = 1;
 
 		params[0] = (bm_param){ .key = "size", .num = (double)size };
-		params[1] = (bm_param){ .key = "line", .num = (double)o.line };
+		params[1] = (bm_param){ .key = "line", .num = (double)o.m.line };
 		found[0] = (bm_param){ .key = "chains", .num = (double)par.k };
 		found[1] = (bm_param){ .key = "load_ns", .num = par.one_ns };
 		found[2] = (bm_param){ .key = "llc", .num = (double)tp.llc };
@@ -104,6 +184,9 @@ main(int argc, char **argv)
 		for (i = 1; i < MEM_PAR_KS; i++)
 			found[3 + i] = (bm_param){ .key = ratio_keys[i],
 			    .num = par.ratio[i] };
+		nf = 4 + MEM_PAR_KS - 1;
+		if (o.top)
+			found[nf++] = (bm_param){ .key = "role", .str = "top" };
 		tool_record_figure(&rec, &t, "chase", "parallelism", "loads",
 		    BM_BETTER_HIGHER, par.value);
 		/* The ratios are held as the samples' ns: scale 1. */
@@ -112,10 +195,14 @@ main(int argc, char **argv)
 		rec.params = params;
 		rec.nparams = 2;
 		rec.measured = measured;
-		rec.nmeasured = sweep_measured(found, 4 + MEM_PAR_KS - 1,
-		    measured, sizeof measured / sizeof measured[0], &sw,
+		rec.nmeasured = sweep_measured(found, nf, measured,
+		    sizeof measured / sizeof measured[0], &sw,
 		    (double)size * 2);
-		np = mem_rules_round_medians(&par.r, answers,
+		/*
+		 * The processes' answers, judged; a served point's rounds are
+		 * visits across the budget, not processes that should agree.
+		 */
+		np = apart ? 0 : mem_rules_round_medians(&par.r, answers,
 		    PAR_MEM_MAX_PROCS);
 		if (np > 0 && (rc = bm_record_agreement(&rec, answers, np,
 		    PAR_MEM_TOLERANCE)) < 0)

@@ -336,6 +336,21 @@ elif have_jq; then
 	[ "$(jq -c "$keys" "$tmp/par1.jsonl")" = "$(jq -c "$keys" "$tmp/out")" ] ||
 		fail "par_mem: two runs' records do not match"
 fi
+# par_mem --role=top: the largest size alone, its record the sweep's
+# point of that size (the same key) with its role.
+run "$bin/par_mem" --role=top -M 64k
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    grep -Eq "^0\.065536 $num\$" "$tmp/out" ||
+	fail "par_mem --role=top: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+if have_jq; then
+	run "$bin/par_mem" --json --role=top -M 100k
+	[ "$rc" -eq 0 ] && jq -se --argjson want \
+	    "$(jq -s -c '[.[] | select(.params.size == 65536)]' "$tmp/par1.jsonl")" \
+	    'length == 1 and ([.[] | [.tool, .case, .params]] ==
+	    [$want[] | [.tool, .case, .params]]) and .[0].measured.role == "top"' \
+	    "$tmp/out" >/dev/null ||
+		fail "par_mem --role=top's record: exit $rc: $(cut -c1-300 "$tmp/out")"
+fi
 
 # memsize: what is available, and a probe that gets what it asks.
 expect_line '^[0-9]+$' "$bin/memsize"

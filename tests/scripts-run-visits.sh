@@ -38,6 +38,22 @@ for role in 'L1' 'main mem' 'rand mem'; do
 		fail "no $role row: $(cat "$tmp/out")"
 done
 
+# par_mem's largest size, "mem par", served apart (--role=top) in place
+# of its sweep's own point: one record of that size, a served figure.
+run "$brun" --installed --quick --only basic --budget 8 --no-check \
+    --results "$tmp/res-b"
+[ "$rc" -eq 0 ] || fail "benchmp-run --only basic: exit $rc: $(tail -n 3 "$tmp/err")"
+set -- "$tmp"/res-b/*/*.jsonl
+[ -f "$1" ] && jq -e -s '[.[] | select(.tool == "par_mem")] |
+    (map(.params.size) | max) as $top |
+    [.[] | select(.params.size == $top)] | length == 1 and
+    .[0].suite.role == "mem par" and .[0].served == true and
+    .[0].measured.role == "top" and (.[0].suite | has("burst") | not)' \
+    "$1" >/dev/null ||
+	fail "par_mem's largest size: $(jq -c 'select(.tool == "par_mem") | [.params.size, .served, .suite.role]' "$1")"
+grep -Eq '^  par_mem .*\[mem par ' "$tmp/out" ||
+	fail "no mem par row: $(cat "$tmp/out")"
+
 # The processor group: every figure served, each visited at least five
 # times (its rounds), the run's share measuring above the summary.
 run "$brun" --installed --quick --only processor --budget 8 --no-check \

@@ -80,6 +80,12 @@ expect_words '' "$bin/lat_ops" --served=20 double-bogomflops
 expect_words 'figures=4' "$bin/lat_fs" --served=20 -n 10 "$tmp"
 expect_words 'figures=2' "$bin/lat_fs" --served=20 -s 0 -s 1k -n 10 "$tmp"
 expect_words '' "$bin/lat_fs" --served=20 -s 0 -n 10 "$tmp"
+# par_mem --role=top: its chases at the largest size, the most chains
+# last and the others parts; its sweep, one figure.
+expect_words 'figures=5 parts=4' "$bin/par_mem" --served=20 --role=top -M 1m
+expect_words 'figures=3 parts=2' "$bin/par_mem" --served=20 --role=top \
+    -M 8k -L 512
+expect_words '' "$bin/par_mem" --served=20 -M 1m
 # A two-process figure in both placements; one figure alone.
 expect_words 'figures=2' "$bin/lat_pipe" --served=20 --placement=both
 expect_words '' "$bin/lat_pipe" --served=20 --placement=cross
@@ -94,6 +100,12 @@ if have_jq; then
 	expect_json '.served == true and .case == "integer add" and
 	    .measured.chains >= 1 and .measured.chains <= 8 and
 	    .value > 0' "$bin/par_ops" --served=0.3 --json integer-add
+	# par_mem's largest size: one chain's median over each visit of the
+	# most chains, a served figure of its visits, its role said.
+	expect_json '.served == true and .stat == "median of visits" and
+	    .params.size == 1048576 and .measured.role == "top" and
+	    .processes >= 5 and .value > 0 and (has("disagree") | not)' \
+	    "$bin/par_mem" --served=0.5 --json --role=top -M 1m
 fi
 no_children
 finish

@@ -412,6 +412,22 @@ mem_chase_paged(struct mem_chase *c, size_t size, size_t line, size_t page)
 	c->k = 1;
 }
 
+/* A ratio as a sample: its ns with n 1, no cycles or events. */
+static void
+mem_chase_ratio_sample(bm_sample *s, double ratio, unsigned worker,
+    unsigned process)
+{
+	unsigned e;
+
+	s->ns = ratio;
+	s->n = 1;
+	s->cycles = (double)NAN;
+	for (e = 0; e < BM_MAX_EVENTS; e++)
+		s->events[e] = (double)NAN;
+	s->worker = worker;
+	s->process = process;
+}
+
 /*
  * Pair the samples of one chain (r1) with those of k chains (rk) into
  * samples of their ratio, one chain's ns per load over k chains' ns per
@@ -429,7 +445,7 @@ mem_chase_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 {
 	unsigned np1 = r1->processes > 0 ? r1->processes : 1;
 	unsigned npk = rk->processes > 0 ? rk->processes : 1;
-	unsigned np = np1 < npk ? np1 : npk, p, q = 0, e;
+	unsigned np = np1 < npk ? np1 : npk, p, q = 0;
 	size_t i, j, n = 0, max = r1->nsamples < rk->nsamples ?
 	    r1->nsamples : rk->nsamples;
 	double a, b;
@@ -453,16 +469,9 @@ mem_chase_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 				break;
 			a = r1->samples[i].ns / (double)r1->samples[i].n;
 			b = rk->samples[j].ns / (double)rk->samples[j].n / k;
-			if (a > 0 && b > 0) {
-				s[n].ns = a / b;
-				s[n].n = 1;
-				s[n].cycles = (double)NAN;
-				for (e = 0; e < BM_MAX_EVENTS; e++)
-					s[n].events[e] = (double)NAN;
-				s[n].worker = rk->samples[j].worker;
-				s[n].process = q;
-				n++;
-			}
+			if (a > 0 && b > 0)
+				mem_chase_ratio_sample(&s[n++], a / b,
+				    rk->samples[j].worker, q);
 			i++;
 			j++;
 		}
@@ -481,6 +490,54 @@ mem_chase_ratio_pair(const bm_result *r1, const bm_result *rk, unsigned k,
 	out->budget_hit = r1->budget_hit || rk->budget_hit;
 	out->cycles_per_op = (double)NAN;
 	return q > 0 ? 0 : BM_ERANGE;
+}
+
+/*
+ * The ratios of k chains' samples to one chain's median time per load,
+ * one_ns: one chain's ns per load over each sample's ns per load of k
+ * chains, in rk's rounds.  For a point served apart (par_mem --role),
+ * where one chain is a part of a few visits and the k chains are
+ * visited across the budget, so that no pairing of the two holds: the
+ * figure's interval then comes from the visits of the k chains.  The
+ * ratios' rounds are rk's, and so is the engine's word on how they were
+ * made (its reserved room: whether they are a scheduler's visits).  0,
+ * BM_ERANGE without a sample, or -ENOMEM.
+ */
+static int
+mem_chase_ratio_median(double one_ns, const bm_result *rk, unsigned k,
+    bm_result *out)
+{
+	size_t i, n = 0;
+	double b;
+	bm_sample *s;
+
+	memset(out, 0, sizeof *out);
+	if (rk->nsamples == 0 || !(one_ns > 0))
+		return BM_ERANGE;
+	if ((s = calloc(rk->nsamples, sizeof *s)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < rk->nsamples; i++) {
+		b = rk->samples[i].ns / (double)rk->samples[i].n / k;
+		if (b > 0)
+			mem_chase_ratio_sample(&s[n++], one_ns / b,
+			    rk->samples[i].worker, rk->samples[i].process);
+	}
+	out->samples = s;
+	out->nsamples = n;
+	out->processes = rk->processes;
+	out->parallel = 1;
+	out->repetitions = rk->repetitions;
+	out->enough_us = rk->enough_us;
+	out->warmup_us = rk->warmup_us;
+	out->wall_s = rk->wall_s;
+	out->budget_hit = rk->budget_hit;
+	out->cycles_per_op = (double)NAN;
+	memcpy(out->reserved, rk->reserved, sizeof out->reserved);
+	if (n == 0) {
+		bm_result_free(out);
+		return BM_ERANGE;
+	}
+	return 0;
 }
 
 /*
@@ -520,6 +577,21 @@ mem_chase_result_stats(bm_result *r)
 }
 
 /*
+ * How many numbers of chains mem_chase_parallelism() measures on a
+ * buffer of size bytes at stride (1, 2, 4, 8 and 16, as far as it holds
+ * four steps of each chain), one chain included.
+ */
+unsigned
+mem_chase_parallel_ks(size_t size, size_t stride)
+{
+	unsigned n = 1;
+
+	while (n < MEM_PAR_KS && stride > 0 && size / stride >= 4u << n)
+		n++;
+	return n;
+}
+
+/*
  * Memory-level parallelism of a chase, as lmbench's par_mem: one chain's
  * time per load over the time per load of k interleaved chains (k = 2,
  * 4, 8, 16, as far as the buffer holds four steps of each chain), the
@@ -527,11 +599,12 @@ mem_chase_result_stats(bm_result *r)
  * k (mem_chase_ratio_pair) and p->r holds those ratios, so that a record of it
  * has their interval; with no k above one tried, or none better than
  * one, k is 1 and every ratio is exactly 1.  See par_mem(8), NOTES, for
- * the choice of the best k and its bias.  p->r is freed by
- * mem_chase_parallelism_free().
+ * the choice of the best k and its bias.  With apart, each k's ratios
+ * are over one chain's median instead (mem_chase_ratio_median: a point
+ * served apart).  p->r is freed by mem_chase_parallelism_free().
  */
 void
-mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
+mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
     struct mem_parallel *p)
 {
 	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
@@ -554,13 +627,12 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
 	if ((rc = mem_chase_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
 	    (rc = mem_chase_result_stats(&p->r)) != 0)
 		tool_exit_lib(t, rc, "the parallelism's statistics");
-	for (i = 1; i < sizeof ks / sizeof ks[0]; i++) {
-		if (c->size / c->stride < 4 * ks[i])
-			break;
+	for (i = 1; i < mem_chase_parallel_ks(c->size, c->stride); i++) {
 		w = *c;
 		w.k = ks[i];
 		mem_chase_measure(t, &w, &rk);
-		rc = mem_chase_ratio_pair(&r1, &rk, ks[i], &ratio);
+		rc = apart ? mem_chase_ratio_median(p->one_ns, &rk, ks[i],
+		    &ratio) : mem_chase_ratio_pair(&r1, &rk, ks[i], &ratio);
 		if (rc == 0)
 			rc = mem_chase_result_stats(&ratio);
 		bm_result_free(&rk);

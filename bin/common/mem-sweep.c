@@ -59,10 +59,20 @@ void
 mem_sweep_parse(struct tool *t, int argc, char **argv, const char *optstring,
     struct mem_sweep_opts *o, struct mem_topo *tp)
 {
+	mem_sweep_parse_long(t, argc, argv, optstring, NULL, mem_sweep_option,
+	    o, o, tp);
+}
+
+/* The same with the tool's long options (see mem.h). */
+void
+mem_sweep_parse_long(struct tool *t, int argc, char **argv,
+    const char *optstring, const struct option *longopts,
+    tool_option_fn *extra, void *cookie, struct mem_sweep_opts *o,
+    struct mem_topo *tp)
+{
 	int first;
 
-	first = tool_parse(t, argc, argv, optstring, NULL, mem_sweep_option,
-	    o);
+	first = tool_parse(t, argc, argv, optstring, longopts, extra, cookie);
 	if (first < argc)
 		tool_exit_usage(t, "unexpected argument '%s'", argv[first]);
 	mem_topo_detect(tp);

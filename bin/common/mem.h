@@ -115,6 +115,15 @@ void mem_sweep_option(struct tool *t, int opt, const char *arg, void *cookie);
  */
 void mem_sweep_parse(struct tool *t, int argc, char **argv,
     const char *optstring, struct mem_sweep_opts *o, struct mem_topo *tp);
+/*
+ * The same with long options of the tool's own: extra takes every
+ * option with cookie, and gives -c, -L and -M to mem_sweep_option()
+ * with o.
+ */
+void mem_sweep_parse_long(struct tool *t, int argc, char **argv,
+    const char *optstring, const struct option *longopts,
+    tool_option_fn *extra, void *cookie, struct mem_sweep_opts *o,
+    struct mem_topo *tp);
 /* The chase of cache and par_mem: lines shuffled in each page, pages in order. */
 void mem_chase_paged(struct mem_chase *c, size_t size, size_t line,
     size_t page);
@@ -175,8 +184,9 @@ struct mem_parallel {
 	double ratio[MEM_PAR_KS];	/* each k's median ratio, NAN if not tried */
 	bm_result r;		/* the chosen k's paired ratios (ns = ratio) */
 };
+unsigned mem_chase_parallel_ks(size_t size, size_t stride);
 void mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
-    struct mem_parallel *p);
+    int apart, struct mem_parallel *p);
 void mem_chase_parallelism_free(struct mem_parallel *p);
 int mem_chase_result_stats(bm_result *r);
 void mem_topo_precheck(const struct tool *t, size_t len);
