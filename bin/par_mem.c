@@ -75,9 +75,9 @@ par_mem_len(const struct mem_sweep_opts *o, const struct mem_topo *tp)
 }
 
 /*
- * --served: with --role=top, each number of chains at the largest size
- * is a figure, all but the last parts (a few visits each), so that the
- * most chains are visited across the budget; else one figure.
+ * --served: with --role=top, one chain at the largest size, a part (a
+ * few visits), then the most chains, visited across the budget; else
+ * one figure.
  */
 static unsigned
 par_mem_served_figures(const struct tool *t, char *const *ops, int nops,
@@ -96,8 +96,8 @@ par_mem_served_figures(const struct tool *t, char *const *ops, int nops,
 	mem_topo_detect(&tp);
 	n = mem_chase_parallel_ks(par_mem_top(par_mem_len(&o->m, &tp)),
 	    o->m.line != 0 ? (size_t)o->m.line : tp.line);
-	*parts = n - 1;
-	return n;
+	*parts = n > 1;
+	return n > 1 ? 2 : 1;
 }
 
 /* Format par_mem's line, "MB parallelism", from the aggregated record. */
@@ -117,10 +117,10 @@ par_mem_line(const bm_record *rec, const void *cookie, char *line,
  * one chain's time per load over the best time per load of several.  The
  * record's statistics are those of the chosen k's paired ratios
  * (mem_chase_parallelism), its interval theirs.  With --role=top only
- * the largest size; served so (benchmp-sched), one chain and each k but
- * the last are parts, the last k is visited across the budget, and the
- * ratios are over one chain's median: the figure is a served one, its
- * interval from those visits.
+ * the largest size; served so (benchmp-sched), one chain is a part and
+ * the most chains are visited across the budget, the ratios over one
+ * chain's median: the figure is a served one, its interval from those
+ * visits.
  */
 int
 main(int argc, char **argv)
