@@ -175,7 +175,8 @@ main(int argc, char **argv)
 			par.r.budget_hit = 1;
 
 		params[0] = (bm_param){ .key = "size", .num = (double)size };
-		params[1] = (bm_param){ .key = "line", .num = (double)o.m.line };
+		params[1] = (bm_param){ .key = "line",
+		    .num = (double)o.m.line };
 		found[0] = (bm_param){ .key = "chains", .num = (double)par.k };
 		found[1] = (bm_param){ .key = "load_ns", .num = par.one_ns };
 		found[2] = (bm_param){ .key = "llc", .num = (double)tp.llc };

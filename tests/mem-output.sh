@@ -343,9 +343,10 @@ run "$bin/par_mem" --role=top -M 64k
     grep -Eq "^0\.065536 $num\$" "$tmp/out" ||
 	fail "par_mem --role=top: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 if have_jq; then
+	want=$(jq -s -c '[.[] | select(.params.size == 65536)]' \
+	    "$tmp/par1.jsonl")
 	run "$bin/par_mem" --json --role=top -M 100k
-	[ "$rc" -eq 0 ] && jq -se --argjson want \
-	    "$(jq -s -c '[.[] | select(.params.size == 65536)]' "$tmp/par1.jsonl")" \
+	[ "$rc" -eq 0 ] && jq -se --argjson want "$want" \
 	    'length == 1 and ([.[] | [.tool, .case, .params]] ==
 	    [$want[] | [.tool, .case, .params]]) and .[0].measured.role == "top"' \
 	    "$tmp/out" >/dev/null ||

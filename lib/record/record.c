@@ -615,7 +615,8 @@ rec_figure(struct rec_buf *b, const bm_decision *d)
 	}
 	record_levels(b, &d->f, d->noisy, d->has_robust ? &d->rb : NULL,
 	    d->served || d->derived ? next : NULL,
-	    (d->derived ? LEVELS_DERIVED : 0) | (d->unsteady ? LEVELS_NONE : 0));
+	    (d->derived ? LEVELS_DERIVED : 0) |
+	    (d->unsteady ? LEVELS_NONE : 0));
 	if (d->has_robust) {
 		rec_printf(b, ",\"robust\":");
 		bm__record_robust(b, &d->rb);

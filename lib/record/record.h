@@ -74,8 +74,8 @@ struct bm_decision {
 	int has_robust;		/* 1: shown as rb, its best process */
 	bm__robust rb;
 	int served;		/* 1: shown as a served figure's next run */
-	int derived;		/* 1: shown as a derived figure's next run */
-	int unsteady;		/* 1: shown with no interval (unsteady) */
+	int derived;		/* 1: shown as a sweep's figure's next run */
+	int unsteady;		/* 1: shown with no interval */
 	int flagged;		/* the judgement, as bm__figure_noisy takes */
 	int noisy;
 	unsigned reasons;	/* BM_NOISY_* */

@@ -140,9 +140,9 @@ typedef struct bm__robust {
  * meets one moment of the host).  On the eighteen sets of three suites
  * recorded on a 2-vCPU Intel Xeon KVM guest from 2026-12-01 03:08 UTC
  * to 2026-12-02 00:31 UTC (245 pairs of a run and the next) it held the
- * next run 73% of the time, the median's interval 60% (doc/measurements.md,
- * "2026-12-02, from 02:22 UTC: the sweeps' figures"): the level the
- * record states.
+ * next run 73% of the time, the median's interval 60%
+ * (doc/measurements.md, "2026-12-02, from 02:22 UTC: the sweeps'
+ * figures"): the level the record states.
  */
 #define BM__DERIVED_LEVEL	0.73
 /*
