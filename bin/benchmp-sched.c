@@ -493,10 +493,11 @@ sched_write_stats(const struct sched *s)
 	    "\"budget_s\":%g,\"visit_us\":%llu,\"memory_mb\":%.0f,"
 	    "\"releases\":%u,\"start_s\":%.3f,\"end_s\":%.3f,"
 	    "\"once_s\":%.3f,\"pool_mb\":%.0f,\"pool_s\":%.3f,"
-	    "\"figures\":[", s->wall, s->timed_ns / 1e9,
-	    s->visits, s->o.budget, (unsigned long long)s->o.visit_us,
-	    s->o.memory_kb / 1024, s->releases, s->start_s, s->end_s,
-	    s->once_s, s->pool_fd >= 0 ? s->o.pool_mb : 0, s->pool_s);
+	    "\"least_visits\":%u,\"figures\":[", s->wall,
+	    s->timed_ns / 1e9, s->visits, s->o.budget,
+	    (unsigned long long)s->o.visit_us, s->o.memory_kb / 1024,
+	    s->releases, s->start_s, s->end_s, s->once_s,
+	    s->pool_fd >= 0 ? s->o.pool_mb : 0, s->pool_s, s->least);
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
 		    "\"visits\":%u,\"sets\":%u,\"set_s\":%.4f,"

@@ -29,6 +29,18 @@
 /* The fewest visits a figure is judged on, and paired on in an A/B. */
 #define SCHED_MIN_VISITS 5
 /*
+ * Outside an A/B, the fewest a figure gets when the budget cannot hold
+ * SCHED_MIN_VISITS for every figure (run_floor): a median of three still
+ * says where the figure was, its record too few to bound it.
+ */
+#define SCHED_LEAST_VISITS 3
+/*
+ * How far past the budget SCHED_MIN_VISITS of every figure may take a
+ * run before it gets fewer: a second, so that a tool's own budget of a
+ * fraction of one still gives its figure five visits and an interval.
+ */
+#define SCHED_FLOOR_SLACK_S 1.0
+/*
  * The most visits a figure gets unless --max-visits says (about 10 s of
  * measuring): a run given a day's budget still ends.
  */
@@ -257,6 +269,8 @@ struct sched {
 	size_t npairs;
 	double t0, last_progress, wall;
 	double expect;		/* the visits a slot can expect in the budget */
+	unsigned least;		/* the visits every figure gets (run_floor) */
+	double least_at;	/* when it fell below SCHED_MIN_VISITS (s) */
 	int sigpipe[2];
 	volatile sig_atomic_t caught;
 	unsigned visits;

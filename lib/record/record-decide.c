@@ -154,11 +154,13 @@ decide_robust(struct bm_decision *d)
  * by an agreement rule: cache's levels, par_mem's parallelism, tlb's
  * reach, line's knee), whose runs move more than their processes do.
  * A served figure is noisy when that reaches past the precision on
- * either side, the reason in *stat (BM_NOISY_FEW with too few visits
- * for its level).  A derived one stays as bm__figure_noisy() decided it
- * (*stat as it comes: three processes are too few, agreed answers are
- * the agreement rule's to judge), and is noisy too, its interval wide,
- * when that reaches past the precision.
+ * either side (BM_NOISY_WIDE in *stat), or when its visits are too few
+ * for its median's interval to cover BM__SETTLED_LEVEL (BM_NOISY_FEW:
+ * fewer than five, where a scheduler's budget held no more).  A derived
+ * one stays as bm__figure_noisy() decided it (*stat as it comes: three
+ * processes are too few, agreed answers are the agreement rule's to
+ * judge), and is noisy too, its interval wide, when that reaches past
+ * the precision.
  */
 static void
 decide_next(struct bm_decision *d, unsigned *stat)
@@ -177,9 +179,10 @@ decide_next(struct bm_decision *d, unsigned *stat)
 		return;
 	}
 	*stat = 0;
-	if (wide)
-		*stat = d->f.proc.ci_level < BM__SETTLED_LEVEL ?
-		    BM_NOISY_FEW : BM_NOISY_WIDE;
+	if (d->f.proc.ci_level < BM__SETTLED_LEVEL)
+		*stat = BM_NOISY_FEW;
+	else if (wide)
+		*stat = BM_NOISY_WIDE;
 	d->noisy = d->flagged > 0 || *stat != 0;
 }
 
