@@ -265,14 +265,30 @@ fi
 doubled 'a halved rate' SPIN_RECORD=1
 grep -Eq '^serve-spin .* B/A 0\.[3-6][0-9]* .*\(A [0-9.e+]+, B [0-9.e+]+ ops/s\)$' \
     "$tmp/out" || fail "the halved rate's line: $(cat "$tmp/out")"
+# An A/A: its one figure judged, the verdict the one its interval gives.
+# How often an A/A calls a change is scripts/bench/bench-ab.sh's to
+# measure (20 trials and more): at a 95% level, a loaded machine's A/A
+# may call one, and the exit status then says so (1).
 run "$sched" --budget 2 --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' \
     "$tmp/one"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) ;;
 *) fail "an A/A exited $rc: $(cat "$tmp/out")" ;;
 esac
-grep -q ' 0 worse, 0 better' "$tmp/out" ||
-	fail "an A/A found a change: $(cat "$tmp/out")"
+# aa_verdict: whether $tmp/out holds figures judged, each verdict the one
+# its interval gives, and $rc is 1 exactly when one is worse.
+aa_verdict() {
+	awk -v rc="$rc" '
+	    / B\/A / { n++; for (i = 1; i < NF && $i != "B/A"; i++) ;
+		lo = $(i + 2); hi = $(i + 3); v = $(i + 5)
+		gsub(/[\[,\]]/, "", lo); gsub(/[\[,\]]/, "", hi)
+		if (v == "worse") { w = 1; if (!(lo + 0 > 1)) bad = 1 }
+		else if (v == "better") { if (!(hi + 0 < 1)) bad = 1 }
+		else if (v != "same" && v != "undecided") bad = 1 }
+	    END { exit !(n >= 1 && !bad && (w == 1) == (rc == 1)) }' \
+	    "$tmp/out"
+}
+aa_verdict || fail "an A/A's verdict: exit $rc: $(cat "$tmp/out")"
 
 # restart: both arms' tools started afresh for every pair of visits,
 # each going on with its figure; refused outside an A/B and for a line
@@ -281,7 +297,7 @@ printf 'restart %s\n' "$spin" >"$tmp/restart"
 run "$sched" --budget 2 --json --a 'env SPIN_NS=2000 SPIN_SAY=1' \
     --b 'env SPIN_NS=2000 SPIN_SAY=1' "$tmp/restart"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) ;;
 *) fail "a restart A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
 esac
 if have_jq; then
@@ -289,8 +305,13 @@ if have_jq; then
 	starts=$(grep -c '^serve-spin: started' "$tmp/err")
 	[ "$pairs" -ge 5 ] && [ "$starts" -eq $((2 * pairs)) ] ||
 		fail "restart: $starts starts for $pairs pairs: $(cat "$tmp/out")"
-	jq -e '.verdict != "worse" and .verdict != "better"' "$tmp/out" \
-	    >/dev/null || fail "a restart A/A found a change: $(cat "$tmp/out")"
+	# A change called only where its interval is past 1 (see the A/A
+	# above).
+	jq -e --argjson rc "$rc" '(.verdict == "worse" and .lo > 1 and
+	    $rc == 1) or (.verdict == "better" and .hi < 1 and $rc != 1) or
+	    ((.verdict == "same" or .verdict == "undecided") and $rc != 1)' \
+	    "$tmp/out" >/dev/null ||
+		fail "a restart A/A's verdict: exit $rc: $(cat "$tmp/out")"
 fi
 # Generations: an A/B's tools of one figure are started afresh from time
 # to time (the first time after four calls of four turns, a visit of
@@ -301,7 +322,7 @@ run "$sched" --budget 600 --max-visits 48 --json \
     --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
     "$tmp/one"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) ;;
 *) fail "a generations A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
 esac
 if have_jq; then
@@ -319,7 +340,7 @@ run "$sched" --budget 600 --max-visits 48 --json \
     --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
     "$tmp/two"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) ;;
 *) fail "a two-figure A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
 esac
 if have_jq; then
@@ -369,7 +390,7 @@ printf 'figures=2 parts=1 %s 2\n' "$spin" >"$tmp/parts"
 run "$sched" --budget 600 --max-visits 12 --json \
     --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' "$tmp/parts"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) ;;
 *) fail "an A/A with a part exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
 esac
 if have_jq; then
@@ -418,11 +439,10 @@ fi
 run "$bin/benchmp-ab" --served --control --a 'env SPIN_NS=2000' --budget 2 \
     "$spin"
 case $rc in
-0 | 3) ;;
+0 | 1 | 3) aa_verdict ||
+	fail "benchmp-ab --served A/A's verdict: exit $rc: $(cat "$tmp/out")" ;;
 *) fail "benchmp-ab --served A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
 esac
-grep -q ' 0 worse, 0 better' "$tmp/out" ||
-	fail "benchmp-ab --served A/A found a change: $(cat "$tmp/out")"
 expect_exit 2 'not with --served' "$bin/benchmp-ab" --served --control \
     --a '' --max-rounds 10 "$spin"
 expect_exit 2 '--served and --rounds: give one' "$bin/benchmp-ab" --served \
@@ -431,7 +451,7 @@ expect_exit 2 '--served and --rounds: give one' "$bin/benchmp-ab" --served \
 # fails (exit 4, named), never an A/B of no change.
 run "$bin/benchmp-ab" --control --a 'env SPIN_NS=2000' --budget 2 "$spin"
 case $rc in
-0 | 3) grep -q '^benchmp-sched: A: env SPIN_NS=2000 | B: ' "$tmp/out" ||
+0 | 1 | 3) grep -q '^benchmp-sched: A: env SPIN_NS=2000 | B: ' "$tmp/out" ||
 	fail "benchmp-ab's default is not the visits: $(cat "$tmp/out")" ;;
 *) fail "benchmp-ab's default A/A exited $rc: $(cat "$tmp/err")" ;;
 esac
@@ -440,8 +460,7 @@ esac
     <"$tmp/one" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 case $rc in
-0 | 3) grep -q ' 0 worse, 0 better' "$tmp/out" ||
-	fail "a plan on stdin: $(cat "$tmp/out")" ;;
+0 | 1 | 3) aa_verdict || fail "a plan on stdin: $(cat "$tmp/out")" ;;
 *) fail "a plan on stdin: exit $rc: $(cat "$tmp/err")" ;;
 esac
 printf '#!/bin/sh\necho "{\\"tool\\":\\"x\\",\\"value\\":1}"\n' >"$tmp/rec"
@@ -456,8 +475,8 @@ chmod +x "$tmp/armdir/serve-spin"
 run "$bin/benchmp-ab" --served --a "env SPIN_NS=2000 $tmp/armdir/" \
     --b "env SPIN_NS=2000 $tmp/armdir/" --budget 2 serve-spin 1
 case $rc in
-0 | 3) grep -q ' 0 worse, 0 better' "$tmp/out" ||
-	fail "a directory prefix's A/A found a change: $(cat "$tmp/out")" ;;
+0 | 1 | 3) aa_verdict ||
+	fail "a directory prefix's A/A's verdict: $(cat "$tmp/out")" ;;
 *) fail "a directory prefix, --served: exit $rc: $(cat "$tmp/err")" ;;
 esac
 expect_exit 2 "arm A .*cannot find '$tmp/nodir/serve-spin'" \
