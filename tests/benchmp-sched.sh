@@ -276,15 +276,29 @@ case $rc in
 *) fail "an A/A exited $rc: $(cat "$tmp/out")" ;;
 esac
 # aa_verdict: whether $tmp/out holds figures judged, each verdict the one
-# its interval gives, and $rc is 1 exactly when one is worse.
+# its interval gives ("B/A 1.0006 [0.9989, 1.0023] 95%  same", or "B/A
+# 1.0077 (no interval)  undecided"), and $rc is 1 exactly when one is
+# worse.
 aa_verdict() {
 	awk -v rc="$rc" '
 	    / B\/A / { n++; for (i = 1; i < NF && $i != "B/A"; i++) ;
-		lo = $(i + 2); hi = $(i + 3); v = $(i + 5)
-		gsub(/[\[,\]]/, "", lo); gsub(/[\[,\]]/, "", hi)
-		if (v == "worse") { w = 1; if (!(lo + 0 > 1)) bad = 1 }
-		else if (v == "better") { if (!(hi + 0 < 1)) bad = 1 }
-		else if (v != "same" && v != "undecided") bad = 1 }
+		lo = hi = v = ""
+		if (substr($(i + 2), 1, 1) == "[") {
+			lo = $(i + 2); hi = $(i + 3)
+			gsub(/[\[,\]]/, "", lo); gsub(/[\[,\]]/, "", hi)
+		}
+		for (j = i + 2; j <= NF && v == ""; j++)
+			if ($j ~ /^(worse|better|same|undecided)$/)
+				v = $j
+		if (v == "worse") {
+			w = 1
+			if (lo == "" || !(lo + 0 > 1))
+				bad = 1
+		} else if (v == "better") {
+			if (hi == "" || !(hi + 0 < 1))
+				bad = 1
+		} else if (v == "")
+			bad = 1 }
 	    END { exit !(n >= 1 && !bad && (w == 1) == (rc == 1)) }' \
 	    "$tmp/out"
 }
