@@ -527,33 +527,30 @@ run_unit_over(const struct sched *s, void *u)
 
 /*
  * Outside an A/B, the units whose figures have fewer than
- * SCHED_MIN_VISITS visits first, each group in its shuffled order: a
- * figure its process started late (the ring after lat_ctx's overhead,
- * par_ops's chains after their search) is visited before those that have
- * their five, so that a budget that ends a sweep part way leaves the
- * figures with more visits short, not those with fewer.  On the EPYC
- * guest of 2026-12-02 a suite whose budget held no more than three
- * visits of every figure gave 26 such figures 3 and 65 others 6.
+ * SCHED_MIN_VISITS visits first (swapped to the front of the shuffled
+ * order, which each group keeps at random): a figure its process started
+ * late (the ring after lat_ctx's overhead, par_ops's chains after their
+ * search) is visited before those that have their five, so that a budget
+ * that ends a sweep part way leaves the figures with more visits short,
+ * not those with fewer.  On the EPYC guest of 2026-12-02 a suite whose
+ * budget held no more than three visits of every figure gave 26 such
+ * figures 3 and 65 others 6.
  */
 static void
 run_short_first(const struct sched *s, void **units, size_t n)
 {
-	void **later;
-	size_t i, a = 0, b = 0;
+	size_t i, a = 0;
+	void *t;
 
-	if (s->o.a != NULL || n < 2 ||
-	    (later = calloc(n, sizeof(*later))) == NULL)
+	if (s->o.a != NULL)
 		return;
-	for (i = 0; i < n; i++) {
-		const struct sched_fig *f = ((struct sched_proc *)units[i])->cur;
-
-		if (f->visits < SCHED_MIN_VISITS)
+	for (i = 0; i < n; i++)
+		if (((struct sched_proc *)units[i])->cur->visits <
+		    SCHED_MIN_VISITS) {
+			t = units[a];
 			units[a++] = units[i];
-		else
-			later[b++] = units[i];
-	}
-	memcpy(units + a, later, b * sizeof(*later));
-	free(later);
+			units[i] = t;
+		}
 }
 
 /* Whether unit u's figure has fewer than its least visits (s->least). */
