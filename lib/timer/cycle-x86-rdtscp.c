@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <cpuid.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +70,45 @@ bm__x86_tsc_constant(char *detail, size_t len)
 	return 0;
 }
 
-/* Check for RDTSCP (CPUID 0x80000001 EDX bit 27). */
+static _Thread_local sigjmp_buf rdtscp_probe_env;
+
+static void
+rdtscp_probe_trap(int sig)
+{
+	(void)sig;
+	siglongjmp(rdtscp_probe_env, 1);
+}
+
+/*
+ * Run RDTSCP once with SIGILL caught: a CPU may report it in CPUID while
+ * what executes the program does not decode it (valgrind on some AMD
+ * CPUs).  Returns 1 when it ran.
+ */
+static int
+rdtscp_runs(void)
+{
+	struct sigaction sa, old;
+	uint32_t lo, hi, aux;
+	volatile int ran = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rdtscp_probe_trap;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGILL, &sa, &old) != 0)
+		return 0;
+	if (sigsetjmp(rdtscp_probe_env, 1) == 0) {
+		__asm__ volatile("rdtscp"
+		    : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+		ran = 1;
+	}
+	(void)sigaction(SIGILL, &old, NULL);
+	return ran;
+}
+
+/*
+ * Check for RDTSCP (CPUID 0x80000001 EDX bit 27), and that it executes
+ * here.
+ */
 static int
 rdtscp_init(void **priv, char *detail, size_t len)
 {
@@ -78,6 +118,11 @@ rdtscp_init(void **priv, char *detail, size_t len)
 	*priv = NULL;
 	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !((d >> 27) & 1)) {
 		snprintf(detail, len, "CPU lacks RDTSCP");
+		return BM_ENOTSUP;
+	}
+	if (!rdtscp_runs()) {
+		snprintf(detail, len, "RDTSCP is in CPUID but raised SIGILL "
+		    "(an emulator that does not decode it)");
 		return BM_ENOTSUP;
 	}
 	snprintf(detail, len, "TSC reference cycles (rdtscp; lfence)%s",
