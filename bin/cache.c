@@ -41,6 +41,7 @@ struct cache_sweep {
 	double lat[CACHE_MAX_POINTS];
 	size_t np;
 	double proc[CACHE_MAX_PROCS][CACHE_MAX_POINTS];
+	double took[CACHE_MAX_POINTS];	/* each point's seconds */
 	struct sweep sw;	/* the plan and the time bound */
 	size_t next;		/* the first size not measured, if cut */
 };
@@ -135,7 +136,7 @@ static void
 cache_report(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, unsigned level, size_t size,
     const struct cache_sweep *w, size_t from, size_t to, size_t at,
-    const struct cache_judge *j)
+    int apart, const struct cache_judge *j)
 {
 	struct mem_chase c;
 	bm_param params[3], found[4], measured[7];
@@ -146,7 +147,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	int rc, phit;
 
 	mem_chase_paged(&c, at, (size_t)o->line, tp->page);
-	mem_chase_parallelism(t, &c, 0, &mp);
+	mem_chase_parallelism(t, &c, apart, &mp);
 	par = mp.value;
 	phit = mp.r.budget_hit;
 	mem_chase_parallelism_free(&mp);
@@ -184,6 +185,51 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	bm_result_free(&lr);
 }
 
+/* The seconds the sweep's point nearest size (in ratio) took. */
+static double
+cache_point_s(const struct cache_sweep *w, size_t size)
+{
+	size_t i, best = 0;
+	double d, bd = HUGE_VAL;
+
+	for (i = 0; i < w->n; i++) {
+		d = fabs(log((double)w->sizes[i] / (double)size));
+		if (d < bd) {
+			bd = d;
+			best = i;
+		}
+	}
+	return w->took[best];
+}
+
+/*
+ * Whether the parallelism of level i of n, each measured at at[], is
+ * measured apart (one chain and the most chains: two measures instead of
+ * up to five, par_mem(8)): when all of its chains, and the levels after
+ * it measured apart, would not end within --max-time.  Each measure is
+ * expected to take as long as the sweep's point of that size.  Beyond
+ * the caches the most chains did best in each of 60 suites (par_mem(8)),
+ * where a large buffer's measure takes a second or more on a guest whose
+ * pages cost 6-13 us to fault (a 2-vCPU AMD EPYC KVM guest, 2026-12-02):
+ * measured in full, cache's suite bound of 7.4 s became 10.5-11.5 s.
+ */
+static int
+cache_par_apart(const struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, const struct cache_sweep *w,
+    const size_t *at, size_t i, size_t n)
+{
+	struct mem_chase c;
+	double need;
+	size_t j;
+
+	mem_chase_paged(&c, at[i], (size_t)o->line, tp->page);
+	need = mem_chase_parallel_ks(c.size, c.stride) *
+	    cache_point_s(w, at[i]);
+	for (j = i + 1; j < n; j++)
+		need += 2 * cache_point_s(w, at[j]);
+	return need > sweep_left_s(t);
+}
+
 /*
  * Chase buffers from tp's L1 / 8 up to o->len: the sizes, the median
  * curve and each process's (round p of every size, a fresh process).
@@ -195,6 +241,7 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	struct mem_chase c;
 	struct progress prog;
 	bm_result r;
+	uint64_t t0;
 	size_t n = 0, npoints = 0, s, size, p;
 	char sz[32];
 	int more;
@@ -210,6 +257,7 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
 		    sizeof sz, (double)size), n + 1, npoints);
 		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
+		t0 = w->sw.last_ns;
 		mem_chase_measure(t, &c, &r);
 		w->sizes[n] = size;
 		w->lat[n] = r.per_op_ns.median;
@@ -220,6 +268,7 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 			w->proc[p][n] = r.process_ns != NULL ?
 			    r.process_ns[p] : (double)NAN;
 		more = sweep_point(t, &w->sw, r.budget_hit);
+		w->took[n] = (double)(w->sw.last_ns - t0) / 1e9;
 		bm_result_free(&r);
 		n++;
 	}
@@ -413,7 +462,7 @@ main(int argc, char **argv)
 	struct cache_judge j;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	struct mem_topo tp;
-	size_t s, b;
+	size_t s, b, n, at[CACHE_MAX_POINTS];
 	int memory;
 
 	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);
@@ -429,18 +478,27 @@ main(int argc, char **argv)
 	/* A sweep cut short is memory only if it went that far itself. */
 	memory = m.nseg > 1 && o.len >= 2 * tp.llc &&
 	    (!w.sw.cut || w.sizes[w.n - 1] >= 2 * tp.llc);
-	for (s = 0; s < m.nseg - (size_t)memory; s++) {
+	/* Where each level's parallelism is measured, memory's last. */
+	n = m.nseg;
+	for (s = 0; s < n - (size_t)memory; s++) {
+		b = m.bound[s];
+		at[s] = w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
+		    w.sizes[b] / 2 : w.sizes[m.start[s]];
+	}
+	if (memory)
+		at[n - 1] = w.sizes[w.n - 1];
+	for (s = 0; s < n - (size_t)memory; s++) {
 		b = m.bound[s];
 		cache_judge(&t, &tp, &w, &m, s, (unsigned)s + 1, &j);
 		cache_report(&t, &tp, &o, (unsigned)s + 1, w.sizes[b], &w,
-		    m.start[s], m.end[s],
-		    w.sizes[b] / 2 >= w.sizes[m.start[s]] ?
-		    w.sizes[b] / 2 : w.sizes[m.start[s]], &j);
+		    m.start[s], m.end[s], at[s],
+		    cache_par_apart(&t, &tp, &o, &w, at, s, n), &j);
 	}
 	if (memory) {
-		cache_judge(&t, &tp, &w, &m, m.nseg - 1, 0, &j);
-		cache_report(&t, &tp, &o, 0, 0, &w, m.start[m.nseg - 1],
-		    m.end[m.nseg - 1], w.sizes[w.n - 1], &j);
+		cache_judge(&t, &tp, &w, &m, n - 1, 0, &j);
+		cache_report(&t, &tp, &o, 0, 0, &w, m.start[n - 1],
+		    m.end[n - 1], at[n - 1],
+		    cache_par_apart(&t, &tp, &o, &w, at, n - 1, n), &j);
 	}
 	return tool_finish(&t);
 }

@@ -302,6 +302,21 @@ else
 	    "$(sed 's/.* \([0-9.]*\) nanoseconds.*/\1/' "$tmp/out")" ] ||
 		fail "cache: the lines' nanoseconds are not the records' values"
 fi
+# Under a tight bound the levels' parallelism is measured with fewer
+# chains when all would not fit: the lines and records stay whole, or
+# the bound left fewer than 3 sizes (exit 1, named), whatever the timing.
+run env BENCHMP_OUTPUT="file:$tmp/cache-bound.jsonl" "$bin/cache" -M 4m \
+    --max-time=0.5
+if [ "$rc" -eq 0 ]; then
+	check_all "$tmp/out" "^(L[1-4] cache: [0-9]+ bytes $num nanoseconds [0-9]+ linesize $num parallelism|Memory latency: $num nanoseconds $num parallelism)\$" "cache --max-time"
+	! have_jq || jq -se 'length > 0 and
+	    all(.[]; .measured.parallelism >= 1)' \
+	    "$tmp/cache-bound.jsonl" >/dev/null ||
+		fail "cache --max-time records: $(cut -c1-300 "$tmp/cache-bound.jsonl")"
+elif [ "$rc" -ne 1 ] ||
+    ! grep -q 'left fewer than 3 sizes measured' "$tmp/err"; then
+	fail "cache --max-time=0.5: exit $rc: $(head -n 2 "$tmp/err")"
+fi
 
 # par_mem: one "MB parallelism" line per size, 4k to 64k; run twice, the
 # records of the two runs have the same keys (tool, case, params).

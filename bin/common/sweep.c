@@ -1,6 +1,7 @@
 /* sweep.c: a sweeping tool's fixed plan and its time bound (--max-time). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -63,6 +64,15 @@ sweep_point(const struct tool *t, struct sweep *s, int point_hit)
 	s->cut = 1;
 	s->hit = 1;
 	return 0;
+}
+
+/* The seconds --max-time leaves from now, or HUGE_VAL without a bound. */
+double
+sweep_left_s(const struct tool *t)
+{
+	if (t->max_time_s <= 0)
+		return HUGE_VAL;
+	return t->max_time_s - (double)(sweep_now_ns() - t->started_ns) / 1e9;
 }
 
 /*

@@ -34,6 +34,7 @@ void sweep_begin(struct sweep *s, const char *unit, size_t planned);
 int sweep_point(const struct tool *t, struct sweep *s, int point_hit);
 void sweep_say(const struct tool *t, const struct sweep *s,
     const char *from);
+double sweep_left_s(const struct tool *t);
 size_t sweep_measured(const bm_param *base, size_t n, bm_param *out,
     size_t max, const struct sweep *s, double from);
 
