@@ -638,6 +638,8 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	if (l->parts > 0)
 		printf(",\"parts\":%u,\"part\":%s", l->parts,
 		    sched_pair_part(pr) ? "true" : "false");
+	if (pr->out_of_reach)
+		printf(",\"out_of_reach\":true,\"reach_s\":%.3f", pr->reach_s);
 	if (ok)
 		printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
 		    "\"level\":%.4f", r, lo, hi, pr->st.level);
@@ -720,6 +722,9 @@ sched_report_ab(const struct sched *s)
 			    ab_median(f->b, f->n), f->unit);
 		else if (f == NULL && pr->n > 0)
 			printf(" (of the time per operation)");
+		if (pr->out_of_reach)
+			printf(" (out of reach: %u clusters would take %.1f s "
+			    "more)", SCHED_MIN_CLUSTERS, pr->reach_s);
 		putchar('\n');
 	}
 	if (!s->o.json)

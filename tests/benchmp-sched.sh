@@ -346,6 +346,26 @@ if have_jq; then
 	    jq -e '.pairs >= 20 and .pairs <= 48' "$tmp/out" >/dev/null ||
 		fail "generations: $starts starts, $clusters clusters: $(cat "$tmp/out")"
 fi
+# A pair whose restarts cost more than the budget holds for the six
+# generations a verdict needs (a second's set-up an arm, a 4 s budget) is
+# not restarted: undecided, said so when it was judged out of reach (it
+# may not be, if the budget ends first on a loaded machine).
+run "$sched" --budget 4 --json \
+    --a 'env SPIN_NS=2000 SPIN_SAY=1 SPIN_SETUP_MS=1000' \
+    --b 'env SPIN_NS=2000 SPIN_SAY=1 SPIN_SETUP_MS=1000' "$tmp/one"
+[ "$rc" -eq 3 ] ||
+	fail "an A/A out of reach exited $rc: $(cat "$tmp/out" "$tmp/err")"
+if have_jq; then
+	starts=$(grep -c '^serve-spin: started' "$tmp/err")
+	[ "$starts" -eq 2 ] && jq -e '.verdict == "undecided" and
+	    .clusters == 1 and ((has("out_of_reach") | not) or
+	    (.out_of_reach and .reach_s > 0))' "$tmp/out" >/dev/null ||
+		fail "out of reach: $starts starts: $(cat "$tmp/out")"
+fi
+run "$sched" --budget 4 --a 'env SPIN_NS=2000 SPIN_SETUP_MS=1000' \
+    --b 'env SPIN_NS=2000 SPIN_SETUP_MS=1000' "$tmp/one"
+[ "$rc" -eq 3 ] && grep -q ' undecided .* 1 clusters' "$tmp/out" ||
+	fail "an A/A out of reach's line: exit $rc: $(cat "$tmp/out")"
 # A line's last figure has generations too: each start passes the
 # figure before it with one visit (a tool's part, as lat_ctx's overhead),
 # three starts an arm for two generations; the first figure has none.

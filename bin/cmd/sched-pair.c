@@ -217,6 +217,42 @@ pair_generations(const struct sched *s, const struct sched_fig *f)
 }
 
 /*
+ * Whether pair pr cannot reach SCHED_MIN_CLUSTERS generations in the
+ * budget: what they would still take, each a restart (its last cost,
+ * else its first visits' extra over a kept pair's) and two pairs, is
+ * more than SCHED_AB_HOT times its share of the time left (the most a
+ * pair near a verdict gets).  Such a pair stays undecided however it is
+ * visited, and its restarts take the others' time: on a 2-vCPU AMD EPYC
+ * KVM guest whose pages cost 6-13 us to fault (2026-12-02), the restarts
+ * of the suite's A/B at 240 s took 135-149 s, a 256 MB figure's 2-4 s,
+ * and left lat_syscall null 5 generations, no verdict.  A pair judged
+ * out of reach is ended (out_of_reach, reach_s).
+ */
+static int
+pair_out_of_reach(struct sched *s, struct sched_pair *pr)
+{
+	unsigned want = SCHED_MIN_CLUSTERS, live = 0;
+	double call, cost, left;
+	size_t i;
+
+	if (pr->gens + 1 >= want || pr->on_gen < 2)
+		return 0;
+	call = pr->gen_wall / (pr->on_gen - 1);
+	cost = pr->gen_cost > 0 ? pr->gen_cost : pr->first_s - call;
+	if (cost <= 0)
+		return 0;
+	for (i = 0; i < s->npairs; i++)
+		live += !s->pairs[i]->fa->done && !sched_pair_part(s->pairs[i]);
+	left = s->t0 + s->o.budget - sched_now();
+	pr->reach_s = (want - pr->gens - 1) * (cost + 2 * call);
+	if (live == 0 || (left > 0 &&
+	    pr->reach_s <= SCHED_AB_HOT * left / live))
+		return 0;
+	pr->out_of_reach = 1;
+	return 1;
+}
+
+/*
  * Whether pair pr's tools are started afresh before its next pair of
  * visits: a restart line's before every pair but the first; a line's
  * last figure's once the last restart's cost is at most
@@ -228,7 +264,7 @@ pair_generations(const struct sched *s, const struct sched_fig *f)
  * the budget is spent (the run's close only completes the least visits).
  */
 static int
-pair_new_generation(const struct sched *s, const struct sched_pair *pr)
+pair_new_generation(struct sched *s, struct sched_pair *pr)
 {
 	const struct sched_proc *p = pr->fa->p;
 	double want = s->expect / SCHED_AB_GENS;
@@ -237,7 +273,7 @@ pair_new_generation(const struct sched *s, const struct sched_pair *pr)
 		return 0;
 	if (p->restart)
 		return 1;
-	if (pr->on_gen < 2)
+	if (pr->on_gen < 2 || pair_out_of_reach(s, pr))
 		return 0;
 	if (pr->on_gen >= SCHED_AB_GEN_MAX ||
 	    (want > 0 && (double)pr->on_gen >= want))
@@ -362,6 +398,8 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 		pr->gen_wall += sched_now() - t1;
 	else if (regen)
 		pr->gen_cost += sched_now() - t1;
+	else if (pr->gens == 0)
+		pr->first_s = sched_now() - t1;
 	pr->on_gen++;
 	if (sched_pair_part(pr) || sched_pair_interval(pr, 1 -
 	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st) != 0)

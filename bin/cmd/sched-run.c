@@ -603,7 +603,8 @@ run_visit_unit(struct sched *s, void *u, double expect)
 		return -1;
 	if (pr->fa->done)
 		return 0;
-	if (pr->settled || pr->fa->visits >= run_quota(s, pr->fa, expect *
+	if (pr->settled || pr->out_of_reach ||
+	    pr->fa->visits >= run_quota(s, pr->fa, expect *
 	    sched_pair_alt(pr)) || pr->fa->visits >= s->o.max_visits)
 		run_end_unit(s, pr);
 	return 0;

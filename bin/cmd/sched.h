@@ -247,6 +247,14 @@ struct sched_pair {
 	unsigned on_gen;	/* pairs since the last restart */
 	double gen_wall;	/* those pairs' wall time (s), the first excluded */
 	double gen_cost;	/* what the last restart cost (s), 0: not known */
+	double first_s;		/* its first pair of visits' wall time (s) */
+	/*
+	 * Its restarts cost more than the budget holds for the generations
+	 * a verdict needs (pair_out_of_reach): ended, undecided; what reaching
+	 * them would have taken (s).
+	 */
+	int out_of_reach;
+	double reach_s;
 	double look_p;		/* the last look's p of no change, 1: none */
 	double threshold;
 	int settled;
