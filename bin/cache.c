@@ -211,7 +211,9 @@ cache_point_s(const struct cache_sweep *w, size_t size)
  * the caches the most chains did best in each of 60 suites (par_mem(8)),
  * where a large buffer's measure takes a second or more on a guest whose
  * pages cost 6-13 us to fault (a 2-vCPU AMD EPYC KVM guest, 2026-12-02):
- * measured in full, cache's suite bound of 7.4 s became 10.5-11.5 s.
+ * measured in full, cache's suite bound of 7.4 s became 8.3-11.5 s
+ * (doc/measurements.md, "2026-12-02, from 09:09 UTC: cache within its
+ * bound, an A/B's figures out of reach").
  */
 static int
 cache_par_apart(const struct tool *t, const struct mem_topo *tp,
