@@ -425,8 +425,15 @@ bm__stats_next_run(const bm_stats *st, double floor, double precision,
 {
 	double m = st->median, f = fabs(m) * floor;
 	double l = m - st->ci_lo, h = st->ci_hi - m;
+	double dl = sqrt(2 * l * l + f * f), ll;
 
-	*lo = m - sqrt(2 * l * l + f * f);
+	*lo = m - dl;
+	if (m > 0 && *lo <= 0) {
+		/* In ratios: the lower side's log ratio, sqrt 2 times. */
+		ll = st->ci_lo > 0 && st->ci_lo < m ? log(m / st->ci_lo) : 0;
+		*lo = ll > 0 ? m * exp(-sqrt(2 * ll * ll +
+		    log1p(floor) * log1p(floor))) : m * m / (m + dl);
+	}
 	*hi = m + sqrt(2 * h * h + f * f);
 	return m - *lo > precision * fabs(m) || *hi - m > precision * fabs(m);
 }
