@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <cpuid.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,8 +71,10 @@ bm__x86_tsc_constant(char *detail, size_t len)
 	return 0;
 }
 
+/* Where the probe's SIGILL returns to: each thread's own. */
 static _Thread_local sigjmp_buf rdtscp_probe_env;
 
+/* SIGILL's handler while the probe runs: back to the probe. */
 static void
 rdtscp_probe_trap(int sig)
 {
@@ -82,7 +85,8 @@ rdtscp_probe_trap(int sig)
 /*
  * Run RDTSCP once with SIGILL caught: a CPU may report it in CPUID while
  * what executes the program does not decode it (valgrind on some AMD
- * CPUs).  Returns 1 when it ran.
+ * CPUs).  Returns 1 when it ran, 0 when it trapped, -1 when SIGILL's
+ * handler could not be set to try it.
  */
 static int
 rdtscp_runs(void)
@@ -95,7 +99,7 @@ rdtscp_runs(void)
 	sa.sa_handler = rdtscp_probe_trap;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGILL, &sa, &old) != 0)
-		return 0;
+		return -1;
 	if (sigsetjmp(rdtscp_probe_env, 1) == 0) {
 		__asm__ volatile("rdtscp"
 		    : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
@@ -120,9 +124,16 @@ rdtscp_init(void **priv, char *detail, size_t len)
 		snprintf(detail, len, "CPU lacks RDTSCP");
 		return BM_ENOTSUP;
 	}
-	if (!rdtscp_runs()) {
+	switch (rdtscp_runs()) {
+	case 1:
+		break;
+	case 0:
 		snprintf(detail, len, "RDTSCP is in CPUID but raised SIGILL "
 		    "(an emulator that does not decode it)");
+		return BM_ENOTSUP;
+	default:
+		snprintf(detail, len, "RDTSCP is in CPUID but could not be "
+		    "tried (sigaction: %s)", strerror(errno));
 		return BM_ENOTSUP;
 	}
 	snprintf(detail, len, "TSC reference cycles (rdtscp; lfence)%s",
