@@ -70,14 +70,15 @@ done
 expect_exit 2 'BENCHMP_PRECISION' env BENCHMP_PRECISION=x "$bin/lat_syscall" null
 
 # --served=S: the same line, measured in visits under benchmp-sched (which
-# says so on stderr); the record says served and counts the visits.
+# says so on stderr); the record says served and counts the visits (5,
+# or 3 at least where the budget held no more on a loaded machine).
 run "$bin/lat_syscall" --served=1 null
 [ "$rc" -eq 0 ] &&
     grep -Eq '^Simple syscall: [0-9]+\.[0-9]{4} microseconds( \(noisy \+-[0-9]+%\))?$' "$tmp/out.raw" &&
     grep -q '^benchmp-sched: 1 figure, [0-9]* visits' "$tmp/err" ||
 	fail "lat_syscall --served: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
 if have_jq; then
-	expect_json '.served == true and .processes >= 5 and
+	expect_json '.served == true and .processes >= 3 and
 	    .stat == "median of visits" and .ci_kind == "next run" and
 	    .ci_lo <= .value and .value <= .ci_hi' \
 	    "$bin/lat_syscall" --served=0.2 --json null

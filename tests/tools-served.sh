@@ -93,9 +93,11 @@ expect_words '' "$bin/lat_pipe" --served=20 --placement=cross
 expect_words '' "$bin/lat_syscall" --served=20 null
 
 # A served run of a part and a figure ends, each figure with its visits:
-# the ring's record says served, with 5 visits or more.
+# the ring's record says served, with 5 visits or more, or 3 at least
+# where the budget held no more (benchmp-sched's floor, on a loaded
+# machine).
 if have_jq; then
-	expect_json '.served == true and .processes >= 5 and .value > 0' \
+	expect_json '.served == true and .processes >= 3 and .value > 0' \
 	    "$bin/lat_ctx" --served=0.3 --json -s 0 2
 	# par_ops's chains searched in the process, then visited.
 	expect_json '.served == true and .case == "integer add" and
@@ -108,7 +110,7 @@ if have_jq; then
 	    .measured.ratio_2 == null and .measured.ratio_8 == null and
 	    ((.measured.chains == 16 and .measured.ratio_16 == .value and
 	    .served == true and .stat == "median of visits" and
-	    .processes >= 5) or (.measured.chains == 1 and .value == 1)) and
+	    .processes >= 3) or (.measured.chains == 1 and .value == 1)) and
 	    (has("disagree") | not)' \
 	    "$bin/par_mem" --served=0.5 --json --role=top -M 1m
 fi
