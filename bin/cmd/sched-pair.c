@@ -219,7 +219,7 @@ pair_generations(const struct sched *s, const struct sched_fig *f)
 /*
  * Whether pair pr cannot reach SCHED_MIN_CLUSTERS generations in the
  * budget: what they would still take, each a restart (its last cost,
- * else its first visits' extra over a kept pair's) and two pairs, is
+ * else its first call's extra over a kept call's) and two calls, is
  * more than SCHED_AB_HOT times its share of the time left (the most a
  * pair near a verdict gets).  Such a pair stays undecided however it is
  * visited, and its restarts take the others' time: on a 2-vCPU AMD EPYC

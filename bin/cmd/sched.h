@@ -247,7 +247,7 @@ struct sched_pair {
 	unsigned on_gen;	/* pairs since the last restart */
 	double gen_wall;	/* those pairs' wall time (s), the first excluded */
 	double gen_cost;	/* what the last restart cost (s), 0: not known */
-	double first_s;		/* its first pair of visits' wall time (s) */
+	double first_s;		/* its first call's wall time (s) */
 	/*
 	 * Its restarts cost more than the budget holds for the generations
 	 * a verdict needs (pair_out_of_reach): ended, undecided; what reaching
