@@ -384,7 +384,8 @@ tool_exit_lib(const struct tool *t, int rc, const char *doing)
 	 */
 	progress_clear_any();
 	if (rc != BM_ERANK || cluster_rank() == 0) {
-		char line[16384];
+		/* Static, as tool_exit_vwarn's: no 16 KB on a small stack. */
+		static char line[16384];
 		size_t len;
 
 		len = (size_t)snprintf(line, sizeof(line) - 8, "%s: %s",

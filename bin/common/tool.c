@@ -117,16 +117,25 @@ tool_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Print the one-line usage. */
+/*
+ * Print the one-line usage.  It is formatted into a static buffer and
+ * written with fputs: fprintf on unbuffered stderr formats through a
+ * buffer of BUFSIZ on the stack, and under ulimit -s 32 lat_proc's usage
+ * error died of that (SIGSEGV after its message, in a make check whose
+ * environment took more of the stack), where its measurement runs in 20
+ * KB.  A tool prints from one thread.
+ */
 void
 tool_usage_line(const struct tool *t, FILE *f)
 {
-	fprintf(f, "usage: %s [-P n] [-W us] [-N reps] [--json] "
-	    "[--timer=CONFIG] [--output=SINK] [--events=LIST] "
-	    "[--percentiles[=N]] [--processes=MIN[:MAX]] [--force] "
-	    "[--no-interference] [--max-time=S] [--later-warmup=us] "
-	    "[--served=S] %s\n",
-	    t->name, t->args);
+	static char line[2048];
+
+	(void)snprintf(line, sizeof(line), "usage: %s [-P n] [-W us] "
+	    "[-N reps] [--json] [--timer=CONFIG] [--output=SINK] "
+	    "[--events=LIST] [--percentiles[=N]] [--processes=MIN[:MAX]] "
+	    "[--force] [--no-interference] [--max-time=S] "
+	    "[--later-warmup=us] [--served=S] %s\n", t->name, t->args);
+	fputs(line, f);
 }
 
 /* Print the full help to stdout and exit 0. */
