@@ -9,6 +9,7 @@
 
 #include "benchmp/figures.h"
 #include "common/mem.h"
+#include "common/cluster.h"
 #include "common/progress.h"
 #include "common/sweep.h"
 
@@ -229,7 +230,8 @@ cache_par_apart(const struct tool *t, const struct mem_topo *tp,
 	    cache_point_s(w, at[i]);
 	for (j = i + 1; j < n; j++)
 		need += 2 * cache_point_s(w, at[j]);
-	return need > sweep_left_s(t);
+	/* Every rank of an MPI job measures the level the same way. */
+	return !cluster_all(need <= sweep_left_s(t));
 }
 
 /*

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -17,6 +18,11 @@
 #define CLUSTER_HOST_MAX 256
 /* The most measured params whose median the aggregate takes. */
 #define CLUSTER_MEASURED_MAX 16
+/*
+ * How long a rank waits at cluster_all for the others, in s: they come
+ * from the same meeting of the engine, a point's analysis apart.
+ */
+#define CLUSTER_AGREE_TIMEOUT_S 120
 
 /* This process's place in the job. */
 static struct {
@@ -24,9 +30,10 @@ static struct {
 	int rank;
 	int size;
 	pid_t pid;		/* the process that initialised MPI */
+	const char *name;	/* the tool's, for messages */
 	char host[CLUSTER_HOST_MAX];
 	char where[CLUSTER_HOST_MAX + 32];
-} cluster = { 0, 0, 1, 0, "", "" };
+} cluster = { 0, 0, 1, 0, "", "", "" };
 
 /* The aggregate's measured params: the last aggregate's, on rank 0. */
 static bm_param cluster_measured[CLUSTER_MEASURED_MAX];
@@ -64,6 +71,7 @@ cluster_init(const char *name)
 	}
 	cluster.active = 1;
 	cluster.pid = getpid();
+	cluster.name = name;
 	(void)MPI_Comm_rank(MPI_COMM_WORLD, &cluster.rank);
 	(void)MPI_Comm_size(MPI_COMM_WORLD, &cluster.size);
 	if (gethostname(cluster.host, sizeof cluster.host) != 0)
@@ -140,6 +148,57 @@ cluster_exit(int status, int agreed)
 	fflush(NULL);
 	(void)MPI_Abort(MPI_COMM_WORLD, status);
 	exit(status);
+}
+
+/* Monotonic time in s. */
+static double
+cluster_now_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Whether every rank says yes; see cluster.h.  The reduction is
+ * non-blocking so that the wait is bounded: a rank that does not come
+ * (out of step, or gone) ends the job rather than hanging it.
+ */
+int
+cluster_all(int yes)
+{
+	struct timespec nap = { 0, 1000000 };
+	int in = yes != 0, out = 0, done = 0;
+	MPI_Request req;
+	double deadline;
+
+	if (!cluster.active || cluster.size == 1 || cluster.pid != getpid())
+		return in;
+	if (MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD,
+	    &req) != MPI_SUCCESS) {
+		fprintf(stderr, "%s: %sMPI failed to agree with the other "
+		    "ranks\n", cluster.name, cluster.where);
+		cluster_exit(1, 0);
+	}
+	deadline = cluster_now_s() + CLUSTER_AGREE_TIMEOUT_S;
+	for (;;) {
+		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+			fprintf(stderr, "%s: %sMPI failed while agreeing with "
+			    "the other ranks\n", cluster.name, cluster.where);
+			cluster_exit(1, 0);
+		}
+		if (done)
+			return out;
+		if (cluster_now_s() >= deadline) {
+			fprintf(stderr, "%s: %sthe other ranks did not come to "
+			    "agree within %d s\n", cluster.name,
+			    cluster.where, CLUSTER_AGREE_TIMEOUT_S);
+			cluster_exit(1, 0);
+		}
+		(void)nanosleep(&nap, NULL);
+	}
 }
 
 /* Join a's and b's text into a new string; NULL without memory. */

@@ -37,6 +37,16 @@ const char *cluster_feature(void);
  */
 void cluster_exit(int status, int agreed) __attribute__((noreturn));
 
+/*
+ * 1 when every rank says yes (a collective: every rank calls it at the
+ * same point), yes itself without MPI.  A choice that rests on time
+ * (another run of mhz, another point of a sweep) must be the same on
+ * every rank: ranks that chose apart would call the next collective out
+ * of step and wait for each other for ever.  A rank that does not come
+ * within 120 s, or an MPI failure, ends the job (cluster_exit).
+ */
+int cluster_all(int yes);
+
 /* End MPI in order after a successful run (no-op without MPI). */
 void cluster_finish(void);
 

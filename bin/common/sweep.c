@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
 #include "sweep.h"
 
 /* Monotonic time in ns. */
@@ -38,7 +39,8 @@ sweep_begin(struct sweep *s, const char *unit, size_t planned)
  * left: s->fits): the points grow, so this may be short, and then the
  * engine still stops that point's rounds at the bound (at most one round
  * of one point past it).  The first point always runs: a sweep cut before
- * it would say nothing at all.
+ * it would say nothing at all.  The ranks of an MPI job go on only
+ * together (cluster_all): each measures every point the others do.
  */
 int
 sweep_point(const struct tool *t, struct sweep *s, int point_hit)
@@ -59,7 +61,7 @@ sweep_point(const struct tool *t, struct sweep *s, int point_hit)
 	if (t->max_time_s <= 0)
 		return 1;
 	left = t->max_time_s - (double)(now - t->started_ns) / 1e9;
-	if (left >= (s->fits ? s->shortest_s : s->longest_s))
+	if (cluster_all(left >= (s->fits ? s->shortest_s : s->longest_s)))
 		return 1;
 	s->cut = 1;
 	s->hit = 1;
