@@ -250,7 +250,7 @@ int
 calib_store(const char *path, const char *clock, bm_calibration *cal,
     struct calib_stored *st, char *why, size_t size)
 {
-	char machine[STORE_LINE - 16];
+	char machine[CALIB_MACHINE_MAX];
 	struct store_run run[STORE_KEEP];
 	size_t n;
 	int other;
@@ -258,6 +258,7 @@ calib_store(const char *path, const char *clock, bm_calibration *cal,
 	memset(st, 0, sizeof(*st));
 	st->measured = *cal;
 	store_machine(clock, machine, sizeof(machine));
+	memcpy(st->machine, machine, sizeof(st->machine));
 	if (store_load(path, machine, run, &n, &other, why, size) != 0)
 		return -1;
 	st->other_machine = other;

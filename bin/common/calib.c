@@ -78,6 +78,24 @@ calib_print_clock(const struct tool *t)
 		printf("export BENCHMP_OVERHEAD_CLOCK=%s\n", clock);
 }
 
+/* Print s as a JSON string, its quotes, backslashes and controls escaped. */
+static void
+calib_json_string(const char *s)
+{
+	const unsigned char *c;
+
+	putchar('"');
+	for (c = (const unsigned char *)s; *c != '\0'; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
 /* Print the whole calibration as one JSON object (st: stored, or NULL). */
 static void
 calib_json(const bm_calibration *cal, const struct calib_stored *st)
@@ -90,14 +108,17 @@ calib_json(const bm_calibration *cal, const struct calib_stored *st)
 	    cal->from_env & BM_CAL_TIMING_O ? "true" : "false",
 	    cal->from_env & BM_CAL_LOOP_O ? "true" : "false",
 	    cal->settled ? "true" : "false", cal->disturbed, cal->seconds);
-	if (st != NULL)
+	if (st != NULL) {
 		printf(",\"stored\":{\"runs\":%u,\"kept\":%s,"
 		    "\"other_machine\":%s,\"measured\":{\"enough_us\":%llu,"
-		    "\"timing_o_us\":%.6f,\"loop_o_us\":%.6f}}", st->runs,
-		    st->kept ? "true" : "false",
+		    "\"timing_o_us\":%.6f,\"loop_o_us\":%.6f},\"machine\":",
+		    st->runs, st->kept ? "true" : "false",
 		    st->other_machine ? "true" : "false",
 		    (unsigned long long)st->measured.enough_us,
 		    st->measured.timing_o_us, st->measured.loop_o_us);
+		calib_json_string(st->machine);
+		putchar('}');
+	}
 	printf("}\n");
 }
 

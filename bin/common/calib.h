@@ -4,9 +4,13 @@
 
 #include "benchmp/calibration.h"
 
+/* The longest machine line a store holds, its NUL in. */
+#define CALIB_MACHINE_MAX 496
+
 /* What a stored calibration was chosen from. */
 struct calib_stored {
 	bm_calibration measured;	/* this run's own values */
+	char machine[CALIB_MACHINE_MAX];	/* this machine's line */
 	unsigned runs;		/* stored runs of this machine, this one in */
 	int kept;		/* this run was stored (settled, measured) */
 	int other_machine;	/* the file held another machine's runs */
