@@ -250,16 +250,14 @@ int
 calib_store(const char *path, const char *clock, bm_calibration *cal,
     struct calib_stored *st, char *why, size_t size)
 {
-	char machine[CALIB_MACHINE_MAX];
 	struct store_run run[STORE_KEEP];
 	size_t n;
 	int other;
 
 	memset(st, 0, sizeof(*st));
 	st->measured = *cal;
-	store_machine(clock, machine, sizeof(machine));
-	memcpy(st->machine, machine, sizeof(st->machine));
-	if (store_load(path, machine, run, &n, &other, why, size) != 0)
+	store_machine(clock, st->machine, sizeof(st->machine));
+	if (store_load(path, st->machine, run, &n, &other, why, size) != 0)
 		return -1;
 	st->other_machine = other;
 	/*
@@ -278,7 +276,7 @@ calib_store(const char *path, const char *clock, bm_calibration *cal,
 		run[n].loop_o_us = cal->loop_o_us;
 		n++;
 		st->kept = 1;
-		if (store_save(path, machine, run, n, why, size) != 0)
+		if (store_save(path, st->machine, run, n, why, size) != 0)
 			return -1;
 	} else if (store_writable(path, why, size) != 0) {
 		return -1;
