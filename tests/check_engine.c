@@ -964,6 +964,192 @@ START_TEST(test_served_alone)
 }
 END_TEST
 
+/* A group's shared state: set-ups, and each benchmark's timed calls. */
+struct group_calls {
+	unsigned inits;
+	unsigned timed[3];
+};
+
+/* Count a worker's set-up: one per worker set. */
+static int
+group_init(bm_iter_t n, void *cookie)
+{
+	struct group_calls *c = cookie;
+
+	(void)n;
+	__atomic_add_fetch(&c->inits, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* Benchmark k of the group: operations of (k + 1) ms, timed calls counted. */
+static int
+group_run(bm_iter_t n, void *cookie, unsigned k)
+{
+	struct group_calls *c = cookie;
+
+	if (bm__state_phase(bm_state_current()) == BM__STATE_TIMING)
+		__atomic_add_fetch(&c->timed[k], 1, __ATOMIC_SEQ_CST);
+	while (n-- > 0)
+		check_spin_ns((k + 1) * 1000000u);
+	return 0;
+}
+
+static int
+group_run0(bm_iter_t n, void *cookie)
+{
+	return group_run(n, cookie, 0);
+}
+
+static int
+group_run1(bm_iter_t n, void *cookie)
+{
+	return group_run(n, cookie, 1);
+}
+
+static int
+group_run2(bm_iter_t n, void *cookie)
+{
+	return group_run(n, cookie, 2);
+}
+
+/*
+ * Serve a group of three figures on command lines cmds (BENCHMP_SERVE)
+ * into r; the scheduler's side of the pipe in buf (size bytes).  Returns
+ * bm_run_group's status.
+ */
+static int
+group_serve(struct group_calls *c, const char *cmds, bm_result *r,
+    char *buf, size_t size)
+{
+	bm_bench b[3] = {
+		{ .initialize = group_init, .benchmark = group_run0 },
+		{ .initialize = group_init, .benchmark = group_run1 },
+		{ .initialize = group_init, .benchmark = group_run2 },
+	};
+	bm_options o;
+	bm_ctx *ctx;
+	int cmd[2], rsp[2], rc;
+	char env[64];
+	ssize_t got;
+	size_t len = 0;
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		b[k].cookie = c;
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(rsp), 0);
+	ck_assert_int_eq(write(cmd[1], cmds, strlen(cmds)),
+	    (ssize_t)strlen(cmds));
+	close(cmd[1]);
+	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
+	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+	ctx = check_ctx(1000);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.warmup_us = 1000;
+	rc = bm_run_group(ctx, b, 3, &o, r);
+	ck_assert_int_eq(unsetenv("BENCHMP_SERVE"), 0);
+	bm_ctx_free(ctx);
+	close(rsp[1]);
+	while ((got = read(rsp[0], buf + len, size - 1 - len)) > 0)
+		len += (size_t)got;
+	buf[len] = '\0';
+	close(cmd[0]);
+	close(rsp[0]);
+	return rc;
+}
+
+/*
+ * A group served (bm_run_group under BENCHMP_SERVE): its three figures
+ * announced together, each visit measuring the figure its command
+ * names on one set of workers (set up once, and again on "fresh"), each
+ * end but the last answered "ended"; each result holds its figure's
+ * visits, each visit's operations its own benchmark's ((k + 1) ms).
+ */
+START_TEST(test_served_group)
+{
+	struct group_calls *c;
+	bm_result r[3];
+	char buf[4096];
+	unsigned k;
+	static const char cmds[] = "visit 1\nvisit 3\nvisit 2\nvisit 1\n"
+	    "end 2\nvisit 3\nfresh 1\nend 1\nrelease\nvisit 3\nend 3\n";
+
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert(c != MAP_FAILED);
+	memset(c, 0, sizeof(*c));
+	ck_assert_int_eq(group_serve(c, cmds, r, buf, sizeof(buf)), 0);
+	ck_assert_msg(strncmp(buf, "group 1 3\nfigure 1 1 3 ", 23) == 0,
+	    "%s", buf);
+	ck_assert_msg(strstr(buf, "\nfigure 3 1 3 ") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\nended 2\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\nended 1\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\nreleased 1\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "ended 3") == NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "\nvisit 3 2 ") != NULL, "%s", buf);
+	/* One set, a fresh one, and one after the release. */
+	ck_assert_uint_eq(c->inits, 3);
+	ck_assert_uint_eq(r[0].processes, 3);
+	ck_assert_uint_eq(r[1].processes, 1);
+	ck_assert_uint_eq(r[2].processes, 3);
+	for (k = 0; k < 3; k++) {
+		ck_assert_uint_ge(c->timed[k], 3 * r[k].processes);
+		/* A spin lasts at least its length, less the overheads. */
+		ck_assert_msg(r[k].per_op_ns.median > 0.9e6 * (k + 1),
+		    "figure %u: %g ns", k + 1, r[k].per_op_ns.median);
+		bm_result_free(&r[k]);
+	}
+
+	/* A command naming a figure not the group's, or ended, fails. */
+	ck_assert_int_eq(group_serve(c, "visit 4\n", r, buf, sizeof(buf)),
+	    BM_EPROTO);
+	ck_assert_int_eq(group_serve(c, "visit 1\nend 1\nvisit 1\n", r, buf,
+	    sizeof(buf)), BM_EPROTO);
+	ck_assert_int_eq(group_serve(c, "end 2\n", r, buf, sizeof(buf)),
+	    BM_EPROTO);
+	ck_assert_int_eq(group_serve(c, "visit 1 x\n", r, buf, sizeof(buf)),
+	    BM_EPROTO);
+	munmap(c, sizeof(*c));
+}
+END_TEST
+
+/*
+ * Not served, bm_run_group runs each benchmark as bm_run would, in its
+ * rounds of fresh workers; benchmarks that do not share their set-up
+ * and cookie are refused.
+ */
+START_TEST(test_group_unserved)
+{
+	struct group_calls c;
+	bm_bench b[2] = {
+		{ .initialize = group_init, .benchmark = group_run0 },
+		{ .initialize = group_init, .benchmark = group_run1 },
+	};
+	bm_options o;
+	bm_result r[2];
+	bm_ctx *ctx;
+
+	memset(&c, 0, sizeof(c));
+	b[0].cookie = b[1].cookie = &c;
+	ctx = check_ctx(1000);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.processes = 2;
+	o.warmup_us = 1000;
+	ck_assert_int_eq(bm_run_group(ctx, b, 2, &o, r), 0);
+	ck_assert_uint_eq(r[0].processes, 2);
+	ck_assert_uint_eq(r[1].processes, 2);
+	ck_assert(r[1].per_op_ns.median > 1.8e6);
+	bm_result_free(&r[0]);
+	bm_result_free(&r[1]);
+	b[1].cookie = NULL;
+	ck_assert_int_eq(bm_run_group(ctx, b, 2, &o, r), -EINVAL);
+	ck_assert_int_eq(bm_run_group(ctx, b, 0, &o, r), -EINVAL);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /*
  * bm_cpus_allowed() counts the affinity mask: all of it here, and one
  * CPU once this test process (forked by Check) is pinned to one.
@@ -2235,6 +2421,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_later_warmup);
 	tcase_add_loop_test(tc, test_served_alone, 0, 2);
+	tcase_add_test(tc, test_served_group);
+	tcase_add_test(tc, test_group_unserved);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cpus_allowed);
 	tcase_add_test(tc, test_cleanup_runs);

@@ -1,4 +1,4 @@
-/* benchmp/worker.h: what a callback may ask of its worker. */
+/* benchmp/worker.h: what a callback may ask of its worker; a group's workers. */
 #ifndef BENCHMP_WORKER_H
 #define BENCHMP_WORKER_H
 
@@ -29,6 +29,17 @@ BM_EXTERN unsigned bm_worker_index(const bm_state *s);
  * with the accounting off, or -errno when /proc has no such process.
  */
 BM_EXTERN int bm_state_watch(bm_state *s, long pid);
+
+/*
+ * Run n benchmarks that share initialize, cleanup and cookie (a tool's
+ * modes over the same buffers) into res[0..n-1]: one after another as
+ * bm_run() would, or, when a scheduler serves the process (benchmp-sched),
+ * as one group whose figures it visits in any order on one set of
+ * workers, set up once.  On failure no result is left to free.
+ */
+#define BM_MAX_GROUP 64
+BM_EXTERN int bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n,
+    const bm_options *o, bm_result *res);
 
 #ifdef __cplusplus
 }

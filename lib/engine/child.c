@@ -61,7 +61,9 @@ enum child_phase {
 struct bm_state {
 	const struct bm__plan *plan;	/* the engine's, shared by all */
 	bm_ctx *ctx;			/* plan->ctx */
-	const bm_bench *bench;		/* plan->bench */
+	const bm_bench *bench;		/* plan->bench, or the group's current */
+	unsigned gi;			/* a group's: bench's index */
+	bm_iter_t *group_n;		/* a group's: each one's count, or 0 */
 	unsigned worker;
 	int ctl_fd;
 	int resp_fd;
@@ -304,6 +306,31 @@ child_wait_cmd(bm_state *s)
 }
 
 /*
+ * A kept worker of a group told to measure another of its benchmarks
+ * (BM__CMD_BENCH and its payload): the count found for the one it leaves
+ * is kept for its next visit, and the other starts from its own (1 the
+ * first time, grown in the warmup the payload gives).  Returns that
+ * warmup.
+ */
+static uint64_t
+child_switch(bm_state *s)
+{
+	struct bm__cmd_bench c;
+
+	if (bm__pipeio_read(s->ctl_fd, &c, sizeof(c), CHILD_KEEP_WAIT_MS) != 0)
+		_exit(BM__EXIT_PARENT);
+	if (s->group_n == NULL || c.index >= s->plan->ngroup)
+		child_fail(s, -EPROTO);
+	s->group_n[s->gi] = s->n;
+	s->gi = c.index;
+	s->bench = &s->plan->group[c.index];
+	s->n = s->group_n[c.index] > 0 ? s->group_n[c.index] : 1;
+	/* Its shortest call is not known: it warms up as the parent says. */
+	s->short_ns = 0;
+	return c.warmup_us;
+}
+
+/*
  * A kept worker's end of a visit: send the record, then wait for the
  * parent.  On BM__CMD_AGAIN the worker forgets the visit and warms up
  * again (the buffers, files and partners that initialize set up stay),
@@ -313,6 +340,7 @@ child_wait_cmd(bm_state *s)
 static void
 child_visit_end(bm_state *s)
 {
+	uint64_t warm_us;
 	int cmd;
 
 	child_send_record(s, BM__MSG_RESULT, 0);
@@ -321,11 +349,14 @@ child_visit_end(bm_state *s)
 		child_cleanup(s);
 		_exit(BM__EXIT_OK);
 	}
-	if (cmd != BM__CMD_AGAIN)
+	warm_us = s->plan->later_warmup_us;
+	if (cmd == BM__CMD_BENCH)
+		warm_us = child_switch(s);
+	else if (cmd != BM__CMD_AGAIN)
 		child_fail(s, -EPROTO);
 	s->phase = CHILD_WARMUP;
 	s->warm0 = bm__clock_now(&s->ctx->timer);
-	s->warm_ns = s->plan->later_warmup_us * 1000u;
+	s->warm_ns = warm_us * 1000u;
 	s->ready_sent = 0;
 	s->count = 0;
 	s->nops = 0;
@@ -730,6 +761,7 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	const bm_bench *b = p->bench;
 	bm_state s;
 	unsigned char go = 0;
+	bm_iter_t n;
 	int rc;
 
 	bm__signals_restore_in_child();
@@ -750,6 +782,11 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	s.samples = calloc(p->repetitions, sizeof(*s.samples));
 	if (s.samples == NULL)
 		child_fail(&s, -ENOMEM);
+	if (p->group != NULL) {
+		s.gi = (unsigned)(b - p->group);
+		if ((s.group_n = calloc(p->ngroup, sizeof(*s.group_n))) == NULL)
+			child_fail(&s, -ENOMEM);
+	}
 	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
 		child_fail(&s, rc);
 	s.cycles = bm__timer_has_cycles(&ctx->timer);
@@ -777,7 +814,9 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	s.warm0 = bm__clock_now(&ctx->timer);
 	s.warm_ns = p->warmup_us * 1000u;
 	for (;;) {
-		rc = b->benchmark(bm_interval(&s), b->cookie);
+		/* (The count first: a group's visit may switch s.bench.) */
+		n = bm_interval(&s);
+		rc = s.bench->benchmark(n, s.bench->cookie);
 		if (rc < 0)
 			child_fail(&s, rc);
 		if (s.phase == CHILD_COOLDOWN && s.plan->percentiles > 0 &&

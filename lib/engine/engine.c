@@ -97,6 +97,19 @@ struct engine {
 	uint64_t t0;		/* when the rounds started */
 	uint64_t t1;		/* when the second round started, or 0 */
 	int serving;		/* a scheduler asks for visits (serve.c) */
+	/*
+	 * A group served (bm_run_group): its benchmarks, their results and
+	 * visits so far; res and round are those of figure cur, the one
+	 * visited, and bench in the plan is its benchmark.
+	 */
+	const bm_bench *group;
+	unsigned ngroup, cur;
+	bm_result *results;
+	unsigned *rounds;
+	unsigned char *on_set;	/* each has been visited on these workers */
+	unsigned char *ended;	/* each has been ended by the scheduler */
+	unsigned last;		/* the benchmark the workers ran last */
+	unsigned group_visits;	/* visits of all the group's figures */
 };
 
 static uint64_t engine_phase_timeout(const bm_options *o, unsigned reps,
@@ -597,15 +610,15 @@ engine_wait(struct engine *e, unsigned char want, unsigned flag,
 	}
 }
 
-/* Send one command byte to every worker. */
+/* Send a command (its byte, and any payload) to every worker. */
 static int
-engine_send_all(struct engine *e, unsigned char cmd)
+engine_send_all_buf(struct engine *e, const void *buf, size_t len)
 {
 	unsigned i;
 	int rc;
 
 	for (i = 0; i < e->nw; i++) {
-		rc = bm__pipeio_write(e->w[i].ctl, &cmd, 1);
+		rc = bm__pipeio_write(e->w[i].ctl, buf, len);
 		if (rc == -EPIPE)
 			return engine_died(e, i);
 		if (rc != 0)
@@ -613,6 +626,13 @@ engine_send_all(struct engine *e, unsigned char cmd)
 			    bm_strerror(rc));
 	}
 	return 0;
+}
+
+/* Send one command byte to every worker. */
+static int
+engine_send_all(struct engine *e, unsigned char cmd)
+{
+	return engine_send_all_buf(e, &cmd, 1);
 }
 
 /*
@@ -1218,13 +1238,25 @@ engine_visit_median(const struct engine *e)
 static int
 engine_again(struct engine *e, uint64_t *pass_us)
 {
+	unsigned char buf[1 + sizeof(struct bm__cmd_bench)];
+	struct bm__cmd_bench c;
 	uint64_t t0 = bm__deadline_now();
 	unsigned i;
 	int rc;
 
 	for (i = 0; i < e->nw; i++)
 		e->w[i].seen &= ~(unsigned)(W_READY | W_DONE | W_RESULT);
-	rc = engine_send_all(e, BM__CMD_AGAIN);
+	if (e->group != NULL && e->last != e->cur) {
+		/* Another of the group's benchmarks, with its warmup. */
+		memset(&c, 0, sizeof(c));
+		c.index = e->cur;
+		c.warmup_us = e->plan.warmup_us;
+		buf[0] = BM__CMD_BENCH;
+		memcpy(buf + 1, &c, sizeof(c));
+		rc = engine_send_all_buf(e, buf, sizeof(buf));
+	} else {
+		rc = engine_send_all(e, BM__CMD_AGAIN);
+	}
 	if (rc == 0)
 		rc = engine_wait(e, BM__MSG_READY, W_READY,
 		    e->phase_timeout_ns, "finish its first pass");
@@ -1244,6 +1276,7 @@ static int
 engine_visit_fit(struct engine *e, uint64_t *pass_us)
 {
 	uint64_t visit = e->ctx->serve.visit_us, reps;
+	unsigned i;
 	int rc;
 
 	if (*pass_us * e->plan.repetitions <= ENGINE_SERVE_LONG * visit ||
@@ -1262,6 +1295,8 @@ engine_visit_fit(struct engine *e, uint64_t *pass_us)
 	engine_forget(e);
 	e->plan.repetitions = (unsigned)reps;
 	e->res->repetitions = (unsigned)reps;
+	for (i = 0; i < e->ngroup; i++)
+		e->results[i].repetitions = (unsigned)reps;
 	if ((rc = engine_grow(e)) != 0)
 		return rc;
 	return engine_start(e, pass_us);
@@ -1291,14 +1326,89 @@ engine_visit(struct engine *e, int fresh)
 	e->plan.warmup_us = e->nw == 0 ? engine_warmup_us(e->o, e->round) :
 	    e->plan.later_warmup_us;
 	e->plan.percentiles = e->round == 0 ? e->o->percentiles : 0;
+	if (e->group != NULL) {
+		/*
+		 * A group's figure warms up fully on its first visit to a
+		 * worker set (its count grows from 1 there), and none of
+		 * them times single operations.
+		 */
+		if (e->nw == 0)
+			memset(e->on_set, 0, e->ngroup);
+		else if (!e->on_set[e->cur])
+			e->plan.warmup_us = engine_warmup_us(e->o, 0);
+		e->plan.percentiles = 0;
+	}
 	if (e->nw == 0)
 		rc = engine_start(e, &pass_us);
 	else
 		rc = engine_again(e, &pass_us);
-	if (rc == 0 && e->round == 0)
+	if (e->group != NULL) {
+		uint64_t bound;
+
+		e->on_set[e->cur] = 1;
+		e->last = e->cur;
+		/* A benchmark's pass longer than the first's: its bound. */
+		bound = engine_phase_timeout(e->o, e->plan.repetitions,
+		    pass_us);
+		if (rc == 0 && e->o->timeout_us == 0 &&
+		    pass_us > e->plan.enough_us && bound > e->phase_timeout_ns)
+			e->phase_timeout_ns = bound;
+	}
+	/* (A group's intervals a visit are fitted on its first visit.) */
+	if (rc == 0 && e->round == 0 && (e->group == NULL ||
+	    e->group_visits == 0))
 		rc = engine_visit_fit(e, &pass_us);
 	if (rc == 0)
 		rc = engine_measure(e, pass_us);
+	return rc;
+}
+
+/*
+ * Visit the figure e->res is, e->round its visit, on fresh workers or
+ * the kept ones, and answer the scheduler with the visit's median and
+ * times (seq: the figure's number).
+ */
+static int
+engine_serve_visit(struct engine *e, int fresh, unsigned seq)
+{
+	uint64_t t0 = bm__deadline_now();
+	double timed0 = e->res->interference.timed_s, med;
+	size_t per;
+	int rc;
+
+	rc = engine_visit(e, fresh);
+	if (rc == 0 && bm__signals_caught())
+		rc = engine_interrupted(e);
+	if (rc != 0)
+		return rc;
+	e->group_visits++;
+	/* (The first visit may have fitted the intervals a visit.) */
+	per = (size_t)e->o->parallel * e->plan.repetitions;
+	e->res->processes = e->round + 1;
+	e->res->nsamples = (size_t)(e->round + 1) * per;
+	rc = bm__result_check_overhead(e->ctx,
+	    e->res->samples + e->round * per, per);
+	med = engine_visit_median(e);
+	if (rc == 0 && !(med >= 0))
+		rc = bm__fail(e->ctx, -ENOMEM, "a visit without a median (no "
+		    "sample, or no memory)");
+	if (rc == 0)
+		rc = bm__serve_say(e->ctx, "visit %u %u %.6g %.0f %llu", seq,
+		    e->round, med, (e->res->interference.timed_s - timed0) *
+		    1e9, (unsigned long long)(bm__deadline_now() - t0));
+	return rc;
+}
+
+/* Let the workers go (their memory with them); 0 or the failure. */
+static int
+engine_release(struct engine *e)
+{
+	int rc = 0;
+
+	if (e->nw > 0) {
+		rc = engine_finish(e, 1);
+		engine_forget(e);
+	}
 	return rc;
 }
 
@@ -1311,10 +1421,7 @@ engine_visit(struct engine *e, int fresh)
 static int
 engine_serve(struct engine *e)
 {
-	size_t per;
 	unsigned seq = ++e->ctx->serve.figures;
-	uint64_t t0;
-	double timed0, med;
 	int rc, cmd;
 
 	rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
@@ -1325,10 +1432,7 @@ engine_serve(struct engine *e)
 		    cmd == BM__SERVE_END)
 			break;
 		while (cmd == BM__SERVE_RELEASE && rc == 0) {
-			if (e->nw > 0) {
-				rc = engine_finish(e, 1);
-				engine_forget(e);
-			}
+			rc = engine_release(e);
 			if (rc == 0)
 				rc = bm__serve_say(e->ctx, "released %u", seq);
 			if (rc == 0)
@@ -1336,28 +1440,7 @@ engine_serve(struct engine *e)
 		}
 		if (rc != 0 || cmd == BM__SERVE_END)
 			break;
-		t0 = bm__deadline_now();
-		timed0 = e->res->interference.timed_s;
-		rc = engine_visit(e, cmd == BM__SERVE_FRESH);
-		if (rc == 0 && bm__signals_caught())
-			rc = engine_interrupted(e);
-		if (rc != 0)
-			break;
-		/* (The first visit may have fitted the intervals a visit.) */
-		per = (size_t)e->o->parallel * e->plan.repetitions;
-		e->res->processes = e->round + 1;
-		e->res->nsamples = (size_t)(e->round + 1) * per;
-		rc = bm__result_check_overhead(e->ctx,
-		    e->res->samples + e->round * per, per);
-		med = engine_visit_median(e);
-		if (rc == 0 && !(med >= 0))
-			rc = bm__fail(e->ctx, -ENOMEM, "a visit without "
-			    "a median (no sample, or no memory)");
-		if (rc == 0)
-			rc = bm__serve_say(e->ctx, "visit %u %u %.6g %.0f "
-			    "%llu", seq, e->round, med,
-			    (e->res->interference.timed_s - timed0) * 1e9,
-			    (unsigned long long)(bm__deadline_now() - t0));
+		rc = engine_serve_visit(e, cmd == BM__SERVE_FRESH, seq);
 	}
 	if (rc == 0 && e->nw > 0)
 		rc = engine_finish(e, 1);
@@ -1366,6 +1449,79 @@ engine_serve(struct engine *e)
 	if (rc == 0 && e->round == 0)
 		rc = bm__fail(e->ctx, BM_EPROTO, "the scheduler ended the "
 		    "figure before its first visit");
+	return rc;
+}
+
+/* Make figure k of a group the one visited: its result, visits, benchmark. */
+static void
+engine_group_pick(struct engine *e, unsigned k)
+{
+	e->rounds[e->cur] = e->round;
+	e->cur = k;
+	e->res = &e->results[k];
+	e->round = e->rounds[k];
+	e->plan.bench = &e->group[k];
+}
+
+/*
+ * Serve a group to a scheduler: its figures announced together ("group
+ * FIRST N", then each figure's line), then one visit of the figure each
+ * command names, on one set of workers that switch between the group's
+ * benchmarks, until the scheduler has ended every figure ("ended SEQ"
+ * answers each end but the last).  The workers' buffers so serve every
+ * figure: set up once, where a set each cost 0.6 s for every 256 MB on
+ * a guest whose hypervisor fills its page tables page by page.
+ */
+static int
+engine_serve_group(struct engine *e)
+{
+	unsigned first = e->ctx->serve.figures + 1, live = e->ngroup, k;
+	unsigned seq;
+	int rc, cmd;
+
+	e->ctx->serve.figures += e->ngroup;
+	rc = bm__serve_say(e->ctx, "group %u %u", first, e->ngroup);
+	for (k = 0; rc == 0 && k < e->ngroup; k++)
+		rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", first + k,
+		    e->plan.parallel, e->plan.repetitions,
+		    (unsigned long long)e->plan.enough_us);
+	while (rc == 0 && live > 0) {
+		if ((rc = bm__serve_next_fig(e->ctx, &cmd, &seq)) != 0)
+			break;
+		if (cmd == BM__SERVE_RELEASE) {
+			rc = engine_release(e);
+			if (rc == 0)
+				rc = bm__serve_say(e->ctx, "released %u",
+				    first);
+			continue;
+		}
+		if (seq < first || seq - first >= e->ngroup ||
+		    e->ended[seq - first]) {
+			rc = bm__fail(e->ctx, BM_EPROTO, "the scheduler named "
+			    "figure %u, not one of the group's %u to %u it "
+			    "still serves", seq, first, first + e->ngroup - 1);
+			break;
+		}
+		engine_group_pick(e, seq - first);
+		if (cmd != BM__SERVE_END) {
+			rc = engine_serve_visit(e, cmd == BM__SERVE_FRESH, seq);
+			e->round++;
+			continue;
+		}
+		if (e->round == 0) {
+			rc = bm__fail(e->ctx, BM_EPROTO, "the scheduler ended "
+			    "figure %u before its first visit", seq);
+			break;
+		}
+		e->ended[seq - first] = 1;
+		if (--live > 0)
+			rc = bm__serve_say(e->ctx, "ended %u", seq);
+	}
+	engine_group_pick(e, e->cur);
+	if (rc == 0 && e->nw > 0)
+		rc = engine_finish(e, 1);
+	engine_kill_all(e);
+	engine_close_all(e);
 	return rc;
 }
 
@@ -1466,32 +1622,34 @@ engine_throttle(const struct bm__throttle *thr0, bm_result *res)
 }
 
 /*
- * Run a benchmark in rounds of parallel workers and collect their samples.
- * Every failure goes to out, the one way back: it tells the meeting hook
- * (BM__PHASE_FAILED), restores the signals, frees, and forgets a partial
- * result; the rounds reap their own workers.
+ * Run n benchmarks (n > 1: a group served, engine_serve_group) in rounds
+ * of parallel workers or in visits, and collect their samples into
+ * res[0..n-1].  Every failure goes to out, the one way back: it tells
+ * the meeting hook (BM__PHASE_FAILED), restores the signals, frees, and
+ * forgets the partial results; the rounds reap their own workers.
  */
-int
-bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
+static int
+engine_run(bm_ctx *ctx, const bm_bench *b, unsigned n, const bm_options *o,
+    bm_result *res)
 {
 	struct engine e;
 	bm_calibration cal;
 	struct bm__throttle thr0;
 	int signals = 0;
 	uint64_t t0;
+	unsigned i;
 	int rc;
 
-	if (ctx == NULL || res == NULL)
-		return -EINVAL;
-	memset(res, 0, sizeof(*res));
+	memset(res, 0, n * sizeof(*res));
 	memset(&e, 0, sizeof(e));
 	e.ctx = ctx;
 	ctx->err[0] = '\0';
 	ctx->last_signal = 0;
 	if ((rc = engine_phase(&e, BM__PHASE_BEGIN, 0, NULL)) != 0)
 		goto out;
-	if ((rc = engine_check(ctx, b, o)) != 0)
-		goto out;
+	for (i = 0; i < n; i++)
+		if ((rc = engine_check(ctx, b == NULL ? NULL : &b[i], o)) != 0)
+			goto out;
 	(void)bm__throttle_read("", &thr0);
 	if ((rc = bm_calibrate(ctx, &cal)) != 0)
 		goto out;
@@ -1502,6 +1660,19 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	e.serving = rc;
 	rc = 0;
 	engine_plan(&e, b, o, &cal);
+	if (n > 1) {
+		e.group = e.plan.group = b;
+		e.ngroup = e.plan.ngroup = n;
+		e.results = res;
+		e.rounds = calloc(n, sizeof(*e.rounds));
+		e.on_set = calloc(n, 1);
+		e.ended = calloc(n, 1);
+		if (e.rounds == NULL || e.on_set == NULL || e.ended == NULL) {
+			rc = bm__fail(ctx, -ENOMEM, "no memory for a group of "
+			    "%u", n);
+			goto out;
+		}
+	}
 
 	e.o = o;
 	e.res = res;
@@ -1515,15 +1686,18 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 		    o->parallel);
 		goto out;
 	}
-	res->parallel = o->parallel;
-	res->repetitions = e.plan.repetitions;
-	res->warmup_us = o->warmup_us;
-	res->later_warmup_us = engine_warmup_us(o, 1);
-	res->enough_us = e.plan.enough_us;
-	BM__RESULT_SERVED(res) = (uint64_t)e.serving;
-	res->nevents = ctx->events.n;
-	res->interference.off = ctx->interference_off;
-	memcpy(res->events, ctx->events.info, sizeof(res->events));
+	for (i = 0; i < n; i++) {
+		res[i].parallel = o->parallel;
+		res[i].repetitions = e.plan.repetitions;
+		res[i].warmup_us = o->warmup_us;
+		res[i].later_warmup_us = engine_warmup_us(o, 1);
+		res[i].enough_us = e.plan.enough_us;
+		BM__RESULT_SERVED(&res[i]) = (uint64_t)e.serving;
+		res[i].nevents = ctx->events.n;
+		res[i].interference.off = ctx->interference_off;
+		memcpy(res[i].events, ctx->events.info,
+		    sizeof(res[i].events));
+	}
 
 	if ((rc = bm__signals_install()) != 0) {
 		rc = bm__fail(ctx, rc, "signal pipe: %s", bm_strerror(rc));
@@ -1532,11 +1706,15 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 	signals = 1;
 	t0 = bm__deadline_now();
 	e.t0 = t0;
-	rc = e.serving ? engine_serve(&e) : engine_rounds_run(&e);
-	res->wall_s = (double)(bm__deadline_now() - t0) / 1e9;
-	engine_throttle(&thr0, res);
-	if (rc == 0)
-		rc = bm__result_merge(ctx, res, e.plan.repetitions);
+	rc = !e.serving ? engine_rounds_run(&e) : n > 1 ?
+	    engine_serve_group(&e) : engine_serve(&e);
+	for (i = 0; i < n; i++) {
+		res[i].wall_s = (double)(bm__deadline_now() - t0) / 1e9;
+		engine_throttle(&thr0, &res[i]);
+		if (rc == 0)
+			rc = bm__result_merge(ctx, &res[i],
+			    e.plan.repetitions);
+	}
 	if (rc == 0)
 		rc = engine_phase(&e, BM__PHASE_MEASURED, 0, NULL);
 out:
@@ -1547,7 +1725,56 @@ out:
 	free(e.w);
 	free(e.pfd);
 	free(e.pidx);
+	free(e.rounds);
+	free(e.on_set);
+	free(e.ended);
 	if (rc != 0)
-		bm_result_free(res);
+		for (i = 0; i < n; i++)
+			bm_result_free(&res[i]);
 	return rc;
+}
+
+/*
+ * Run a benchmark in rounds of parallel workers and collect their samples.
+ */
+int
+bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
+{
+	if (ctx == NULL || res == NULL)
+		return -EINVAL;
+	return engine_run(ctx, b, 1, o, res);
+}
+
+/*
+ * Run n benchmarks that share their initialize, cleanup and cookie: one
+ * after another as bm_run() runs each, or, served by a scheduler, as one
+ * group on one set of workers.
+ */
+int
+bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n, const bm_options *o,
+    bm_result *res)
+{
+	size_t i;
+	int rc;
+
+	if (ctx == NULL || b == NULL || res == NULL || n == 0 ||
+	    n > BM_MAX_GROUP)
+		return -EINVAL;
+	for (i = 1; i < n; i++)
+		if (b[i].initialize != b[0].initialize ||
+		    b[i].cleanup != b[0].cleanup ||
+		    b[i].cookie != b[0].cookie)
+			return bm__fail(ctx, -EINVAL, "a group's benchmarks "
+			    "share their initialize, cleanup and cookie");
+	if ((rc = bm__serve_open(ctx)) < 0)
+		return rc;
+	if (rc == 1 && n > 1)
+		return engine_run(ctx, b, (unsigned)n, o, res);
+	for (i = 0; i < n; i++)
+		if ((rc = engine_run(ctx, &b[i], 1, o, &res[i])) != 0) {
+			while (i-- > 0)
+				bm_result_free(&res[i]);
+			return rc;
+		}
+	return 0;
 }

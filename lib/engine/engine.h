@@ -141,6 +141,8 @@ int bm__serve_say(bm_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Wait for the scheduler's next command (enum bm__serve_cmd) in *cmd. */
 int bm__serve_next(bm_ctx *ctx, int *cmd);
+/* The same, *seq the figure the command names (a group's), or 0. */
+int bm__serve_next_fig(bm_ctx *ctx, int *cmd, unsigned *seq);
 
 /*
  * The worker plan: what every worker of a run is to do, built once by
@@ -164,6 +166,19 @@ struct bm__plan {
 	int interference;		/* account for interference */
 	int keep;			/* served: a worker stays for visits */
 	uint64_t later_warmup_us;	/* served: a kept worker's next visits' */
+	/*
+	 * A group (bm_run_group): ngroup benchmarks that share initialize,
+	 * cleanup and cookie, bench among them; BM__CMD_BENCH switches a kept
+	 * worker from one to another.  NULL and 0 outside a group.
+	 */
+	const bm_bench *group;
+	unsigned ngroup;
+};
+
+/* BM__CMD_BENCH's payload: the group's benchmark and the warmup it gets. */
+struct bm__cmd_bench {
+	uint32_t index;
+	uint64_t warmup_us;
 };
 
 /*
@@ -190,6 +205,7 @@ enum {
 	BM__CMD_EXIT = 'X',	/* exit */
 	BM__CMD_AGAIN = 'A',	/* kept worker: warm up and time a visit */
 	BM__CMD_QUIT = 'Q',	/* kept worker: clean up, then exit */
+	BM__CMD_BENCH = 'B',	/* kept worker: AGAIN on another benchmark */
 	BM__MSG_INIT = 'i',	/* initialize returned */
 	BM__MSG_READY = 'r',	/* first untimed pass done, warming up */
 	BM__MSG_DONE = 'd',	/* all intervals recorded, cooling down */

@@ -14,6 +14,12 @@
  * "release" lets the figure's workers go (their memory with them); its
  * next visit starts fresh ones.  The scheduler so keeps the working set
  * of the figures it holds within the machine.
+ *
+ * A group (bm_run_group) announces its N figures together, "group FIRST
+ * N" and then each one's "figure" line; the scheduler's commands then
+ * name the figure ("visit SEQ", "fresh SEQ", "end SEQ"; "release" lets
+ * the group's one set of workers go, answered "released FIRST"), and
+ * each end but the last is answered "ended SEQ".
  * MEDIAN_NS is the visit's median time per operation; TIMED_NS the time
  * inside its timed intervals and WALL_NS the visit's wall time.
  */
@@ -124,18 +130,38 @@ bm__serve_say(bm_ctx *ctx, const char *fmt, ...)
 	return 0;
 }
 
-/* The command a whole line names, or 0. */
+/*
+ * The command a whole line names, or 0; *seq the figure it names ("visit
+ * 3", a group's), 0 when it names none.
+ */
 static int
-serve_word(const char *line)
+serve_word(const char *line, unsigned *seq)
 {
-	if (strcmp(line, "visit") == 0)
-		return BM__SERVE_VISIT;
-	if (strcmp(line, "fresh") == 0)
-		return BM__SERVE_FRESH;
-	if (strcmp(line, "release") == 0)
-		return BM__SERVE_RELEASE;
-	if (strcmp(line, "end") == 0)
-		return BM__SERVE_END;
+	static const struct {
+		const char *word;
+		int cmd;
+	} words[] = {
+		{ "visit", BM__SERVE_VISIT },
+		{ "fresh", BM__SERVE_FRESH },
+		{ "release", BM__SERVE_RELEASE },
+		{ "end", BM__SERVE_END },
+	};
+	uint64_t v;
+	size_t i, len;
+
+	*seq = 0;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		len = strlen(words[i].word);
+		if (strncmp(line, words[i].word, len) != 0)
+			continue;
+		if (line[len] == '\0')
+			return words[i].cmd;
+		if (line[len] != ' ' || words[i].cmd == BM__SERVE_RELEASE ||
+		    bm_parse_uint(line + len + 1, 1, UINT32_MAX, &v) != 0)
+			return 0;
+		*seq = (unsigned)v;
+		return words[i].cmd;
+	}
 	return 0;
 }
 
@@ -146,7 +172,7 @@ serve_word(const char *line)
  * failure and end the run.
  */
 int
-bm__serve_next(bm_ctx *ctx, int *cmd)
+bm__serve_next_fig(bm_ctx *ctx, int *cmd, unsigned *seq)
 {
 	struct bm__serve *sv = &ctx->serve;
 	struct pollfd pfd[2];
@@ -160,7 +186,7 @@ bm__serve_next(bm_ctx *ctx, int *cmd)
 			size_t used = (size_t)(nl - sv->buf) + 1;
 
 			*nl = '\0';
-			*cmd = serve_word(sv->buf);
+			*cmd = serve_word(sv->buf, seq);
 			memmove(sv->buf, sv->buf + used, sv->len - used);
 			sv->len -= used;
 			if (*cmd == 0)
@@ -201,4 +227,17 @@ bm__serve_next(bm_ctx *ctx, int *cmd)
 			    "its pipe");
 		sv->len += (size_t)got;
 	}
+}
+
+/* The same for a figure alone: a command that names a figure is wrong. */
+int
+bm__serve_next(bm_ctx *ctx, int *cmd)
+{
+	unsigned seq;
+	int rc;
+
+	if ((rc = bm__serve_next_fig(ctx, cmd, &seq)) == 0 && seq != 0)
+		return bm__fail(ctx, BM_EPROTO, "the scheduler named a figure "
+		    "of a group where this run serves one figure");
+	return rc;
 }
