@@ -342,6 +342,7 @@ sched_free(struct sched *s)
 		free(s->procs[i].argv);
 		free(s->procs[i].text);
 		free(s->procs[i].seg);
+		free(s->procs[i].grp);
 	}
 	ab_table_free(&s->recs);
 	free(s->procs);

@@ -184,6 +184,25 @@ if have_jq; then
 	    fail "--pool past the memory: exit $rc: $(cat "$tmp/err")"
 fi
 
+# A group (bw_mem's modes over one buffer): every figure announced
+# together and visited in each sweep, its record in the tool's order;
+# one set of workers serves them all, fresh no oftener than a figure's
+# own set would be (--fresh-every 10: every 10 visits of each).  An A/B
+# does not pair a group's figures: each arm's line fails.
+if have_jq; then
+	run "$sched" --budget 2 --fresh-every 10 --stats "$tmp/grp.json" -- \
+	    bw_mem --json 4m rd wr cp
+	[ "$rc" -eq 0 ] && [ "$(jq -r .case "$tmp/out" | paste -sd, -)" = \
+	    rd,wr,cp ] && jq -e '(.figures | length) == 3 and
+	    all(.figures[]; .visits >= 3) and
+	    ([.figures[].sets] | add) >= 1 and
+	    ([.figures[].sets] | add) <= (.visits / 30 | floor) + 1' \
+	    "$tmp/grp.json" >/dev/null ||
+		fail "a group: exit $rc: $(cat "$tmp/err" "$tmp/grp.json")"
+fi
+expect_exit 4 'a group of figures, which an A/B does not pair' "$sched" \
+    --budget 1 --a '' --b '' -- bw_mem --json 4m rd wr
+
 # --precision: a figure ends once its interval is within it, and the
 # run says how many did (a spin of fixed cost reaches +-50% at once).
 run env SPIN_NS=2000 "$sched" --budget 5 --precision 50 \

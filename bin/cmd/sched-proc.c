@@ -171,6 +171,22 @@ proc_bad(struct sched_proc *p, const char *what)
 	sched_proc_kill(p, SIGTERM);
 }
 
+/*
+ * Take ended figure f out of p's group; cur becomes the first left (or
+ * NULL, the group over).
+ */
+void
+sched_proc_drop(struct sched_proc *p, const struct sched_fig *f)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < p->ngrp; i++)
+		if (p->grp[i] != f)
+			p->grp[k++] = p->grp[i];
+	p->ngrp = k;
+	p->cur = k > 0 ? p->grp[0] : NULL;
+}
+
 /* Handle one complete line from a served process. */
 static void
 proc_line(struct sched_proc *p, char *line,
@@ -180,12 +196,48 @@ proc_line(struct sched_proc *p, char *line,
 	unsigned seq, visit;
 	double med, timed, wall;
 
+	if (sscanf(line, "group %u %u", &seq, &visit) == 2 &&
+	    (p->state == SCHED_P_START || p->state == SCHED_P_END) &&
+	    p->gwant == 0) {
+		if (p->arm != 0) {
+			proc_bad(p, "a group of figures, which an A/B does not "
+			    "pair");
+			return;
+		}
+		if (visit < 1 || visit > SCHED_MAX_GROUP) {
+			proc_bad(p, "a group's size out of range on the serve "
+			    "pipe");
+			return;
+		}
+		free(p->grp);
+		p->ngrp = 0;
+		if ((p->grp = calloc(visit, sizeof(*p->grp))) == NULL) {
+			proc_bad(p, "out of memory");
+			return;
+		}
+		p->gwant = visit;
+		return;
+	}
 	if (sscanf(line, "figure %u", &seq) == 1 &&
 	    (p->state == SCHED_P_START || p->state == SCHED_P_END)) {
 		if ((p->cur = newfig(arg, p, seq)) == NULL) {
 			proc_bad(p, "out of memory");
 			return;
 		}
+		/* A group's figures: all announced before the first visit. */
+		if (p->gwant > 0) {
+			p->grp[p->ngrp++] = p->cur;
+			if (--p->gwant > 0)
+				return;
+			p->cur = p->grp[0];
+		}
+		p->state = SCHED_P_IDLE;
+		return;
+	}
+	if (sscanf(line, "ended %u", &seq) == 1 &&
+	    p->state == SCHED_P_END && p->ngrp > 1 && p->cur != NULL &&
+	    seq == p->cur->seq) {
+		sched_proc_drop(p, p->cur);
 		p->state = SCHED_P_IDLE;
 		return;
 	}
@@ -217,7 +269,7 @@ proc_line(struct sched_proc *p, char *line,
 	}
 	if (sscanf(line, "released %u", &seq) == 1 &&
 	    p->state == SCHED_P_RELEASE && p->cur != NULL &&
-	    seq == p->cur->seq) {
+	    (seq == p->cur->seq || p->ngrp > 0)) {
 		p->state = SCHED_P_IDLE;
 		return;
 	}

@@ -297,20 +297,53 @@ visit_spacing(const struct sched *s, const struct sched_fig *f)
 	return n < SCHED_MAX_VISITS ? (unsigned)n : SCHED_MAX_VISITS;
 }
 
-/* Ask p's figure for one visit and wait for it; 0 or -1. */
+/*
+ * Whether p's figure f is due a fresh worker set (visit_spacing).  A
+ * group's set serves all its figures: its visits between sets are the
+ * spacing its figures' sets and kept visits together give, for each of
+ * them.
+ */
+static int
+fresh_due(const struct sched *s, const struct sched_proc *p,
+    const struct sched_fig *f)
+{
+	struct sched_fig all;
+	unsigned i;
+
+	if (s->o.fresh_every == 0 || f->visits == 0)
+		return 0;
+	if (p->ngrp == 0)
+		return f->on_set >= visit_spacing(s, f);
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < p->ngrp; i++) {
+		all.nset += p->grp[i]->nset;
+		all.nkept += p->grp[i]->nkept;
+		all.set_ns += p->grp[i]->set_ns;
+		all.kept_ns += p->grp[i]->kept_ns;
+	}
+	return p->on_set >= visit_spacing(s, &all) * p->ngrp;
+}
+
+/* Ask p's figure (cur) for one visit and wait for it; 0 or -1. */
 int
 sched_visit(struct sched *s, struct sched_proc *p)
 {
 	struct sched_fig *f = p->cur;
-	int fresh = s->o.fresh_every > 0 && f->visits > 0 &&
-	    f->on_set >= visit_spacing(s, f), set;
+	int fresh = fresh_due(s, p, f), set;
 	double timed = f->timed_ns, wall = f->wall_ns;
+	char cmd[32];
 
 	if (fresh)
 		p->held = 0;
 	sched_mem_room(s, p);
 	set = !p->held;
-	if (sched_proc_send(p, fresh ? "fresh\n" : "visit\n") != 0)
+	/* A group's commands name the figure. */
+	if (p->ngrp > 0)
+		snprintf(cmd, sizeof(cmd), "%s %u\n", fresh ? "fresh" :
+		    "visit", f->seq);
+	else
+		snprintf(cmd, sizeof(cmd), "%s\n", fresh ? "fresh" : "visit");
+	if (sched_proc_send(p, cmd) != 0)
 		return -1;
 	p->state = SCHED_P_VISIT;
 	if (sched_wait(s, p, SCHED_P_VISIT, f->visits == 0 ?
@@ -326,6 +359,7 @@ sched_visit(struct sched *s, struct sched_proc *p)
 		f->nkept++;
 	}
 	f->on_set = set ? 1 : f->on_set + 1;
+	p->on_set = set ? 1 : p->on_set + 1;
 	sched_mem_note(s, p);
 	return 0;
 }
@@ -337,8 +371,25 @@ sched_visit(struct sched *s, struct sched_proc *p)
 int
 sched_end_ask(struct sched_proc *p)
 {
+	char cmd[32];
+
 	if (p->cur != NULL)
 		p->cur->done = 1;
+	/*
+	 * A group's figure: its workers stay for the others, which answer
+	 * "ended"; the last one's end is the group's, as a figure's alone.
+	 */
+	if (p->ngrp > 0 && p->cur != NULL) {
+		snprintf(cmd, sizeof(cmd), "end %u\n", p->cur->seq);
+		if (p->ngrp == 1) {
+			sched_proc_drop(p, p->cur);
+			p->held = 0;
+		}
+		if (sched_proc_send(p, cmd) != 0)
+			return -1;
+		p->state = SCHED_P_END;
+		return 0;
+	}
 	p->held = 0;
 	if (sched_proc_send(p, "end\n") != 0)
 		return -1;
@@ -419,6 +470,27 @@ run_shuffle(void **v, size_t n)
 	}
 }
 
+/* The mean wall time of a visit of figure f so far (s), or a guess. */
+static double
+fig_cost(const struct sched_fig *f)
+{
+	return f->visits > 0 ? f->wall_ns / 1e9 / f->visits : 0.1;
+}
+
+/* The fewest visits of the figures p serves now (cur, or its group's). */
+static unsigned
+proc_least(const struct sched_proc *p)
+{
+	unsigned i, v;
+
+	if (p->ngrp == 0)
+		return p->cur->visits;
+	for (i = 1, v = p->grp[0]->visits; i < p->ngrp; i++)
+		if (p->grp[i]->visits < v)
+			v = p->grp[i]->visits;
+	return v;
+}
+
 /*
  * The units a sweep visits, in *units (n of them): the processes serving
  * a figure, or in an A/B the pairs whose two arms serve one, not settled.
@@ -458,6 +530,15 @@ run_cost(const struct sched *s, void *u)
 	double c = 0;
 	int k, n;
 
+	if (s->o.a == NULL && ((struct sched_proc *)u)->ngrp > 0) {
+		const struct sched_proc *p = u;
+		unsigned i;
+
+		/* A group's: a visit of each of its figures. */
+		for (i = 0; i < p->ngrp; i++)
+			c += fig_cost(p->grp[i]);
+		return c;
+	}
 	if (s->o.a == NULL) {
 		f[0] = ((struct sched_proc *)u)->cur;
 		n = 1;
@@ -467,8 +548,7 @@ run_cost(const struct sched *s, void *u)
 		n = 2;
 	}
 	for (k = 0; k < n; k++)
-		c += f[k]->visits > 0 ? f[k]->wall_ns / 1e9 / f[k]->visits :
-		    0.1;
+		c += fig_cost(f[k]);
 	return n == 2 ? c * sched_pair_alt(u) : c;
 }
 
@@ -545,8 +625,7 @@ run_short_first(const struct sched *s, void **units, size_t n)
 	if (s->o.a != NULL)
 		return;
 	for (i = 0; i < n; i++)
-		if (((struct sched_proc *)units[i])->cur->visits <
-		    SCHED_MIN_VISITS) {
+		if (proc_least(units[i]) < SCHED_MIN_VISITS) {
 			t = units[a];
 			units[a++] = units[i];
 			units[i] = t;
@@ -557,10 +636,9 @@ run_short_first(const struct sched *s, void **units, size_t n)
 static int
 run_short(const struct sched *s, void *u)
 {
-	const struct sched_fig *f = s->o.a == NULL ?
-	    ((struct sched_proc *)u)->cur : ((struct sched_pair *)u)->fa;
-
-	return f->visits < s->least;
+	if (s->o.a == NULL)
+		return proc_least(u) < s->least;
+	return ((struct sched_pair *)u)->fa->visits < s->least;
 }
 
 /* End the figure of unit u: its process's, or both arms' of a pair. */
@@ -576,28 +654,55 @@ run_end_unit(struct sched *s, void *u)
 }
 
 /*
- * Visit unit u once; end its figure when it has had its quota, reached
+ * Visit p's figure (cur) once; end it when it has had its quota or
+ * reached the precision.  0, or -1 when the process failed.
+ */
+static int
+run_visit_fig(struct sched *s, struct sched_proc *p, double expect)
+{
+	if (sched_visit(s, p) != 0)
+		return -1;
+	if (sched_precise(s, p->cur)) {
+		p->cur->precise = 1;
+		sched_end(s, p);
+	} else if (p->cur->visits >= run_quota(s, p->cur, expect) ||
+	    p->cur->visits >= s->o.max_visits) {
+		sched_end(s, p);
+	}
+	return 0;
+}
+
+/*
+ * Visit unit u once (a group: each of its figures); end its figure when
+ * it has had its quota, reached
  * the precision, or (A/B) settled.  0, or -1 when a process failed.
  */
 static int
 run_visit_unit(struct sched *s, void *u, double expect)
 {
+	void *grp[SCHED_MAX_GROUP];
 	struct sched_proc *p;
 	struct sched_pair *pr;
+	unsigned i, n;
 
-	if (s->o.a == NULL) {
+	if (s->o.a == NULL && ((struct sched_proc *)u)->ngrp > 0) {
+		/* A group: each of its figures once, in a random order. */
 		p = u;
-		if (sched_visit(s, p) != 0)
-			return -1;
-		if (sched_precise(s, p->cur)) {
-			p->cur->precise = 1;
-			sched_end(s, p);
-		} else if (p->cur->visits >= run_quota(s, p->cur, expect) ||
-		    p->cur->visits >= s->o.max_visits) {
-			sched_end(s, p);
+		for (i = n = 0; i < p->ngrp; i++)
+			grp[n++] = p->grp[i];
+		run_shuffle(grp, n);
+		for (i = 0; i < n && p->state == SCHED_P_IDLE && !s->caught;
+		    i++) {
+			if (((struct sched_fig *)grp[i])->done)
+				continue;
+			p->cur = grp[i];
+			if (run_visit_fig(s, p, expect) != 0)
+				return -1;
 		}
 		return 0;
 	}
+	if (s->o.a == NULL)
+		return run_visit_fig(s, u, expect);
 	pr = u;
 	if (sched_pair_visit(s, pr) != 0)
 		return -1;
@@ -647,13 +752,19 @@ run_close_reserve(const struct sched *s, unsigned least)
 	for (i = 0; i < s->np; i++) {
 		const struct sched_proc *p = &s->procs[i];
 		const struct sched_fig *f = p->cur;
+		unsigned k;
 
 		if (p->once || f == NULL || p->state == SCHED_P_GONE)
 			continue;
-		cost = f->nkept > 0 ? f->kept_ns / 1e9 / f->nkept :
-		    f->visits > 0 ? f->wall_ns / 1e9 / f->visits : 0.1;
-		if (f->visits < least)
-			t += (least - f->visits) * cost;
+		/* A group's figures: each one's least visits. */
+		for (k = 0; k < (p->ngrp > 0 ? p->ngrp : 1); k++) {
+			if (p->ngrp > 0)
+				f = p->grp[k];
+			cost = f->nkept > 0 ? f->kept_ns / 1e9 / f->nkept :
+			    fig_cost(f);
+			if (f->visits < least)
+				t += (least - f->visits) * cost;
+		}
 		if (p->figures > f->seq)
 			t += (double)(p->figures - f->seq) * least * cost;
 	}
@@ -705,6 +816,28 @@ run_floor(struct sched *s, double deadline)
 }
 
 /*
+ * After the budget, group p: each of its figures short of its least
+ * visits gets one more, the others are ended (the caller comes back
+ * until all are).
+ */
+static void
+close_group(struct sched *s, struct sched_proc *p)
+{
+	struct sched_fig *f;
+	unsigned i;
+
+	for (i = 0; i < p->ngrp; i++)
+		if (p->grp[i]->visits < s->least) {
+			p->cur = p->grp[i];
+			(void)run_visit_fig(s, p, 0);
+			return;
+		}
+	f = p->grp[0];
+	p->cur = f;
+	sched_end(s, p);
+}
+
+/*
  * After the budget: every figure still served gets its least visits
  * (s->least) and is ended, and so are the figures its process announces
  * after (a process that serves several, one after another).
@@ -728,6 +861,11 @@ run_close(struct sched *s)
 			    ((struct sched_pair *)units[i])->fa;
 
 			any = 1;
+			if (s->o.a == NULL &&
+			    ((struct sched_proc *)units[i])->ngrp > 0) {
+				close_group(s, units[i]);
+				continue;
+			}
 			if (f->visits < s->least) {
 				if (run_visit_unit(s, units[i], 0) != 0)
 					continue;

@@ -20,6 +20,8 @@
 #define SCHED_VISIT_S 120.0
 /* A process's wait to announce its first figure (calibration included). */
 #define SCHED_START_S 300.0
+/* The most figures a group may announce (BM_MAX_GROUP). */
+#define SCHED_MAX_GROUP 64
 /* The most visits a burst= line gives each figure in a row. */
 #define SCHED_MAX_BURST 100
 /* A process's wait to end once its last figure has ended. */
@@ -158,6 +160,15 @@ struct sched_proc {
 	char *text;		/* what it printed on stdout */
 	size_t tlen, tcap;
 	struct sched_fig *cur;	/* the figure it serves now */
+	/*
+	 * A group (bm_run_group): figures served together on one set of
+	 * workers, visited in any order: those announced and not ended
+	 * (cur among them, the one visited), and how many are still to be
+	 * announced after its "group" line.
+	 */
+	struct sched_fig **grp;
+	unsigned ngrp, gwant;
+	unsigned on_set;	/* visits of its figures on its worker set */
 	int held;		/* its figure's workers are set up */
 	double rss_kb;		/* their memory when last measured */
 	double last_visit;	/* when it was last visited (s) */
@@ -201,6 +212,8 @@ void sched_plan_free(struct sched_plan *plan);
 int sched_proc_start(struct sched_proc *p, uint64_t visit_us,
     const char *outdir, int pool);
 int sched_proc_send(struct sched_proc *p, const char *cmd);
+/* Take an ended figure out of p's group. */
+void sched_proc_drop(struct sched_proc *p, const struct sched_fig *f);
 void sched_proc_pump(struct sched_proc **ps, size_t n, int sigfd, int ms,
     struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
     void *arg);
