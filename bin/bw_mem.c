@@ -261,6 +261,20 @@ static const struct bw_mode {
 	{ "bcopy", bw_bcopy, 1 },
 };
 
+#define BW_NMODES (sizeof(bw_modes) / sizeof(bw_modes[0]))
+
+/* Whether word names one of the modes. */
+static int
+bw_is_mode(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < BW_NMODES; i++)
+		if (strcmp(word, bw_modes[i].name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * Check that the buffers can be mapped at all before forking workers, so
  * that an impossible size is one clear message, not one per worker.
@@ -285,24 +299,32 @@ bw_precheck(const struct tool *t, const struct bw_state *s)
 	mem_topo_fits(t, len, t->opts.parallel, 0, 0);
 }
 
-/* Measure one mode's bandwidth and print "MB MB/s". */
+/*
+ * Measure each mode's bandwidth and print "MB MB/s" for it, in the order
+ * given.  Several modes share one worker's buffers (two when one of them
+ * copies): served (benchmp-sched), one set of workers serves them all,
+ * its buffers faulted once; run by hand, each mode runs as it would
+ * alone, one after another.
+ */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "bw_mem",
-		.args = "size rd|wr|rdwr|cp|frd|fwr|fcp|bzero|bcopy [conflict]",
-		.extra_usage = "\nsize takes a k, m or g suffix (powers of "
+		.args = "size mode [mode...] [conflict]",
+		.extra_usage = "\nmode is rd, wr, rdwr, cp, frd, fwr, fcp, bzero "
+		    "or bcopy.  size takes a k, m or g\nsuffix (powers of "
 		    "1024) and is rounded down to a multiple of 512 bytes.\n"
 	};
 	struct bw_state s;
-	const struct bw_mode *m = NULL;
+	const struct bw_mode *m[BW_NMODES];
+	bm_bench b[BW_NMODES];
+	bm_result r[BW_NMODES];
 	bm_param params[2], found;
 	bm_record rec;
-	bm_result r;
-	bm_bench b;
 	char line[128];
 	uint64_t size;
+	size_t n = 0, i, j;
 	int first;
 
 	memset(&s, 0, sizeof s);
@@ -310,38 +332,64 @@ main(int argc, char **argv)
 	if (argc - first < 2)
 		tool_exit_usage(&t, "missing %s", argc - first == 0 ?
 		    "the size and the mode" : "the mode");
-	if (argc - first > 3)
-		tool_exit_usage(&t, "too many arguments");
 	size = tool_size(&t, "size", argv[first], BW_BLOCK, BW_MAX_SIZE);
-	m = tool_mode(&t, "mode", argv[first + 1], TOOL_TABLE(bw_modes));
-	if (argc - first == 3) {
-		if (strcmp(argv[first + 2], "conflict") != 0)
+	m[n++] = tool_mode(&t, "mode", argv[first + 1], TOOL_TABLE(bw_modes));
+	s.two = m[0]->two;
+	for (i = (size_t)first + 2; i < (size_t)argc; i++) {
+		if (strcmp(argv[i], "conflict") == 0) {
+			if (i + 1 < (size_t)argc)
+				tool_exit_usage(&t, "too many arguments "
+				    "(conflict comes last)");
+			s.conflict = 1;
+			break;
+		}
+		if (!bw_is_mode(argv[i]))
 			tool_exit_usage(&t, "unknown argument '%s' (expected "
-			    "conflict)", argv[first + 2]);
-		s.conflict = 1;
+			    "a mode or conflict)", argv[i]);
+		if (n == BW_NMODES)
+			tool_exit_usage(&t, "too many arguments");
+		m[n] = tool_mode(&t, "mode", argv[i], TOOL_TABLE(bw_modes));
+		for (j = 0; j < n; j++)
+			if (m[j] == m[n])
+				tool_exit_usage(&t, "mode '%s' given twice",
+				    argv[i]);
+		s.two |= m[n]->two;
+		n++;
 	}
 	s.size = (size_t)(size / BW_BLOCK * BW_BLOCK);
-	s.two = m->two;
 	tool_big_run(&t, (uint64_t)bw_maplen(&s));
 	tool_setup(&t);
 	bw_precheck(&t, &s);
 
-	b.initialize = bw_init;
-	b.benchmark = m->fn;
-	b.cleanup = bw_cleanup;
-	b.cookie = &s;
-	tool_run(&t, &b, &r);
+	for (i = 0; i < n; i++) {
+		b[i].initialize = bw_init;
+		b[i].benchmark = m[i]->fn;
+		b[i].cleanup = bw_cleanup;
+		b[i].cookie = &s;
+	}
+	/* By hand, each mode maps what it alone needs, as it would alone. */
+	if (n == 1 || tool_served_inside()) {
+		tool_run_group(&t, b, n, r);
+	} else {
+		for (i = 0; i < n; i++) {
+			s.two = m[i]->two;
+			tool_run(&t, &b[i], &r[i]);
+		}
+	}
 
 	params[0] = tool_record_param("size", NULL, (double)s.size);
 	params[1] = tool_record_param("conflict", s.conflict ? "yes" : "no", 0);
-	tool_record_bw(&rec, &t, m->name, params, 2, &r, (double)s.size);
-	/* Where the workers' buffers came from: a scheduler's pool or not. */
-	found = tool_record_param("buffer", mem_pool_holds(bw_maplen(&s),
-	    t.opts.parallel) ? "pool" : "private", 0);
-	rec.measured = &found;
-	rec.nmeasured = 1;
-	snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
-	tool_report_value(&t, &rec, line, 2, "");
-	bm_result_free(&r);
+	for (i = 0; i < n; i++) {
+		tool_record_bw(&rec, &t, m[i]->name, params, 2, &r[i],
+		    (double)s.size);
+		/* Where the buffers came from: a scheduler's pool or not. */
+		found = tool_record_param("buffer", mem_pool_holds(bw_maplen(&s),
+		    t.opts.parallel) ? "pool" : "private", 0);
+		rec.measured = &found;
+		rec.nmeasured = 1;
+		snprintf(line, sizeof line, "%.2f ", (double)s.size / 1e6);
+		tool_report_value(&t, &rec, line, 2, "");
+		bm_result_free(&r[i]);
+	}
 	return tool_finish(&t);
 }

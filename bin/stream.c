@@ -51,6 +51,7 @@ struct stream_state {
 	size_t maplen;
 	double *arr[3];		/* a, b, c */
 	const struct stream_kernel *k;
+	const struct stream_kernel *ks;	/* a group's: the version's four */
 	volatile double sink;
 };
 
@@ -99,6 +100,47 @@ stream_run(bm_iter_t n, void *cookie)
 	s->sink = sum;
 	return 0;
 }
+
+/*
+ * A group's four benchmarks (served: the version's kernels on one set of
+ * workers, its arrays filled once): kernel i of the version, each.
+ */
+static int
+stream_run_at(bm_iter_t n, void *cookie, unsigned i)
+{
+	struct stream_state *s = cookie;
+
+	s->k = &s->ks[i];
+	return stream_run(n, cookie);
+}
+
+static int
+stream_k0(bm_iter_t n, void *cookie)
+{
+	return stream_run_at(n, cookie, 0);
+}
+
+static int
+stream_k1(bm_iter_t n, void *cookie)
+{
+	return stream_run_at(n, cookie, 1);
+}
+
+static int
+stream_k2(bm_iter_t n, void *cookie)
+{
+	return stream_run_at(n, cookie, 2);
+}
+
+static int
+stream_k3(bm_iter_t n, void *cookie)
+{
+	return stream_run_at(n, cookie, 3);
+}
+
+static const bm_fn stream_group_fns[4] = {
+	stream_k0, stream_k1, stream_k2, stream_k3
+};
 
 /* Map and fill the three arrays. */
 static int
@@ -161,20 +203,47 @@ stream_option(struct tool *t, int opt, const char *arg, void *cookie)
 	}
 }
 
+/* Print kernel k's latency and bandwidth lines from its result rp. */
+static void
+stream_report(struct tool *t, struct stream_state *s,
+    const struct stream_kernel *k, const struct mem_topo *tp,
+    unsigned version, bm_result *rp)
+{
+	const char *label = version == 1 ? "STREAM" : "STREAM2";
+	bm_param params[4];
+	bm_record rec;
+	char line[128];
+	int rc;
+	double bytes = (double)s->n * 8.0 * k->arrays;
+
+	params[0] = (bm_param){ .key = "len",
+	    .num = (double)(s->n * sizeof(double)) };
+	params[1] = (bm_param){ .key = "version", .num = (double)version };
+	params[2] = (bm_param){ .key = "llc", .num = (double)tp->llc };
+	params[3] = (bm_param){ .key = "topology", .str = tp->source };
+	/* One operation is the kernel over all n elements. */
+	if ((rc = bm_record_latency_per(&rec, t->name, k->name, "ns", rp,
+	    (double)s->n, 0)) != 0)
+		tool_exit_lib(t, rc, "building the record");
+	rec.params = params;
+	rec.nparams = 4;
+	snprintf(line, sizeof line, "%s %s latency: ", label, k->name);
+	tool_report_value(t, &rec, line, 2, " nanoseconds");
+
+	tool_record_bw(&rec, t, k->name, params, 4, rp, bytes);
+	snprintf(line, sizeof line, "%s %s bandwidth: ", label, k->name);
+	tool_report_value(t, &rec, line, 2, " MB/sec");
+	bm_result_free(rp);
+}
+
 /* Measure one kernel and print its latency and bandwidth lines. */
 static void
 stream_one(struct tool *t, struct stream_state *s,
     const struct stream_kernel *k, const struct mem_topo *tp,
     unsigned version)
 {
-	const char *label = version == 1 ? "STREAM" : "STREAM2";
-	bm_param params[4];
-	bm_record rec;
 	bm_result r;
 	bm_bench b;
-	char line[128];
-	int rc;
-	double bytes = (double)s->n * 8.0 * k->arrays;
 
 	s->k = k;
 	b.initialize = stream_init;
@@ -183,25 +252,34 @@ stream_one(struct tool *t, struct stream_state *s,
 	b.cookie = s;
 	tool_big_run(t, (uint64_t)(3 * s->n * sizeof(double)));
 	tool_run(t, &b, &r);
+	stream_report(t, s, k, tp, version, &r);
+}
 
-	params[0] = (bm_param){ .key = "len",
-	    .num = (double)(s->n * sizeof(double)) };
-	params[1] = (bm_param){ .key = "version", .num = (double)version };
-	params[2] = (bm_param){ .key = "llc", .num = (double)tp->llc };
-	params[3] = (bm_param){ .key = "topology", .str = tp->source };
-	/* One operation is the kernel over all n elements. */
-	if ((rc = bm_record_latency_per(&rec, t->name, k->name, "ns", &r,
-	    (double)s->n, 0)) != 0)
-		tool_exit_lib(t, rc, "building the record");
-	rec.params = params;
-	rec.nparams = 4;
-	snprintf(line, sizeof line, "%s %s latency: ", label, k->name);
-	tool_report_value(t, &rec, line, 2, " nanoseconds");
+/*
+ * Served, the version's four kernels as one group: one set of workers,
+ * its arrays filled once, serves them all.
+ */
+static void
+stream_group(struct tool *t, struct stream_state *s,
+    const struct stream_kernel *ks, const struct mem_topo *tp,
+    unsigned version)
+{
+	bm_result r[4];
+	bm_bench b[4];
+	size_t i;
 
-	tool_record_bw(&rec, t, k->name, params, 4, &r, bytes);
-	snprintf(line, sizeof line, "%s %s bandwidth: ", label, k->name);
-	tool_report_value(t, &rec, line, 2, " MB/sec");
-	bm_result_free(&r);
+	s->ks = ks;
+	s->k = &ks[0];
+	for (i = 0; i < 4; i++) {
+		b[i].initialize = stream_init;
+		b[i].benchmark = stream_group_fns[i];
+		b[i].cleanup = stream_cleanup;
+		b[i].cookie = s;
+	}
+	tool_big_run(t, (uint64_t)(3 * s->n * sizeof(double)));
+	tool_run_group(t, b, 4, r);
+	for (i = 0; i < 4; i++)
+		stream_report(t, s, &ks[i], tp, version, &r[i]);
 }
 
 /*
@@ -226,27 +304,12 @@ stream_pick(struct tool *t, const struct stream_kernel *ks,
 	return 4;
 }
 
-/* --served: the version's four kernels one after another, or -k's alone. */
-static unsigned
-stream_served_figures(const struct tool *t, char *const *ops, int nops,
-    const void *cookie, unsigned *parts)
-{
-	const struct stream_opts *o = cookie;
-
-	(void)t;
-	(void)ops;
-	(void)nops;
-	*parts = 0;
-	return o->kernel != NULL ? 1 : 4;
-}
-
 /* Run the four kernels of the chosen version, or the one -k names. */
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "stream",
-		.served_figures = stream_served_figures,
 		.args = "[-v 1|2] [-M len] [-k kernel]",
 		.extra_usage = "  -v 1|2          STREAM (copy, scale, add, "
 		    "triad) or STREAM2 (fill, copy, daxpy, sum)\n"
@@ -274,8 +337,11 @@ main(int argc, char **argv)
 	s.n = (size_t)(o.len / sizeof(double));
 	tool_setup(&t);
 	mem_topo_precheck(&t, 3 * s.n * sizeof(double));
-	for (i = 0; i < 4; i++)
-		if (one == 4 || i == one)
-			stream_one(&t, &s, &ks[i], &tp, o.version);
+	if (one == 4 && tool_served_inside())
+		stream_group(&t, &s, ks, &tp, o.version);
+	else
+		for (i = 0; i < 4; i++)
+			if (one == 4 || i == one)
+				stream_one(&t, &s, &ks[i], &tp, o.version);
 	return tool_finish(&t);
 }

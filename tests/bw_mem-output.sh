@@ -32,6 +32,21 @@ else
 	echo "$me: jq not found: JSON checks skipped" >&2
 fi
 
+# Several modes: one line each, in the order given, as each alone
+# would print it; a mode given twice, or "conflict" anywhere but last,
+# is refused.  (tools-usage.sh has the other words refused.)
+run "$bin/bw_mem" -N 3 64k rd fcp bcopy conflict
+lines=$(grep -Ec '^0\.07 [0-9]+\.[0-9]{2}$' "$tmp/out")
+[ "$rc" -eq 0 ] && [ "$lines" -eq 3 ] && [ "$(wc -l <"$tmp/out")" -eq 3 ] ||
+	fail "bw_mem 64k rd fcp bcopy conflict: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+if have_jq; then
+	run "$bin/bw_mem" --json -N 3 64k wr cp
+	[ "$rc" -eq 0 ] && [ "$(jq -r .case "$tmp/out" | paste -sd, -)" = wr,cp ] ||
+		fail "bw_mem --json 64k wr cp: exit $rc: $(cut -c1-200 "$tmp/out")"
+fi
+expect_exit 2 "mode 'rd' given twice" "$bin/bw_mem" 64k rd wr rd
+expect_exit 2 'too many arguments' "$bin/bw_mem" 64k rd conflict wr
+
 # Runtime refusal: a size no machine has.
 expect_exit 1 '^bw_mem: cannot allocate [0-9]+ MB: ' "$bin/bw_mem" 1000000g rd
 no_children

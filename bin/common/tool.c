@@ -708,12 +708,13 @@ tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n)
 	return now + (end_ns - now) / (n > 0 ? n : 1);
 }
 
-/* Run the benchmark; on failure report it and exit (tool_exit_run). */
-void
-tool_run(struct tool *t, const bm_bench *b, bm_result *res)
+/* Run the benchmarks; on failure report it and exit (tool_exit_run). */
+static void
+tool_run_n(struct tool *t, const bm_bench *b, size_t n, bm_result *res)
 {
 	uint64_t now = tool_now_ns();
 	double left, part;
+	size_t i;
 	int rc;
 
 	/* What is left of the tool's bound; 1 us still runs one round. */
@@ -725,11 +726,13 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 	}
 	t->opts.max_time_us = left >= 1 ? (uint64_t)left : 1;
 	tool_exit_fatal_in_run(1);
-	rc = bm_run(t->ctx, b, &t->opts, res);
+	rc = n == 1 ? bm_run(t->ctx, b, &t->opts, res) :
+	    bm_run_group(t->ctx, b, n, &t->opts, res);
 	tool_exit_fatal_in_run(0);
 	if (rc == 0 && tool_exit_fatal_run_signal(0) != 0) {
 		/* The SIGTERM it became was ignored: die of it now. */
-		bm_result_free(res);
+		for (i = 0; i < n; i++)
+			bm_result_free(&res[i]);
 		rc = BM_EINTR;
 	}
 	if (rc == 0) {
@@ -737,6 +740,26 @@ tool_run(struct tool *t, const bm_bench *b, bm_result *res)
 		return;
 	}
 	tool_exit_run(t, rc);
+}
+
+/* Run the benchmark; on failure report it and exit (tool_exit_run). */
+void
+tool_run(struct tool *t, const bm_bench *b, bm_result *res)
+{
+	tool_run_n(t, b, 1, res);
+}
+
+void
+tool_run_group(struct tool *t, const bm_bench *b, size_t n, bm_result *res)
+{
+	size_t i;
+
+	if (tool_served_inside()) {
+		tool_run_n(t, b, n, res);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		tool_run_n(t, &b[i], 1, &res[i]);
 }
 
 /* Release the context and check that stdout was written. */

@@ -13,6 +13,7 @@
 #include "benchmp.h"
 #include "benchmp/figures.h"
 #include "benchmp/sinks.h"
+#include "benchmp/worker.h"
 
 /* A tool's run: its name, options, context and output mode. */
 struct tool {
@@ -241,6 +242,13 @@ uint64_t tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n);
  * (re-raising an interrupting signal).
  */
 void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
+/*
+ * Run n benchmarks that share initialize, cleanup and cookie into
+ * res[0..n-1]: served (benchmp-sched), as one group on one set of
+ * workers (bm_run_group); else one after another, as tool_run runs each.
+ */
+void tool_run_group(struct tool *t, const bm_bench *b, size_t n,
+    bm_result *res);
 
 /*
  * Exit after a failed run (rc from the library): "interrupted by SIGx"
