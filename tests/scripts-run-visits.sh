@@ -53,6 +53,31 @@ for role in 'L1' 'main mem' 'rand mem'; do
 		fail "no $role row: $(cat "$tmp/out")"
 done
 
+# bw_mem's modes at the memory size served as one group, one line of
+# the plan, and stream's four kernels as another: each mode's record
+# taken in once, as its own run's, with its visits.
+run "$brun" --installed --quick --only memory --budget 10 --no-check \
+    --results "$tmp/res-mem"
+[ "$rc" -eq 0 ] ||
+	fail "benchmp-run --only memory: exit $rc: $(tail -n 3 "$tmp/err")"
+least "$tmp/res-mem"
+set -- "$tmp"/res-mem/*/*.visits.json
+modes='rd wr cp frd fwr fcp bzero'
+[ -f "$1" ] && jq -e --arg m "$modes" '[.plan[] |
+    select(test("(^|/)bw_mem --json +[0-9]+[km] " + $m + "$"))] |
+    length == 1' "$1" >/dev/null && jq -e '[.plan[] |
+    select(test("(^|/)stream --json +$"))] | length == 1' "$1" >/dev/null ||
+	fail "no group line: $(jq -c .plan "$1")"
+set -- "$tmp"/res-mem/*/*.jsonl
+[ -f "$1" ] && jq -e -s --argjson l "$l" '
+    [.[] | select(.tool == "bw_mem")] | (map(.params.size) | max) as $m |
+    [.[] | select(.params.size == $m)] |
+    (map(.case) | sort) == ["bzero", "cp", "fcp", "frd", "fwr", "rd", "wr"]
+    and all(.processes >= $l and .suite.group == "memory")' "$1" \
+    >/dev/null && jq -e -s --argjson l "$l" '[.[] | select(.tool ==
+    "stream")] | length == 8 and all(.processes >= $l)' "$1" >/dev/null ||
+	fail "the group's records: $(jq -c '[.tool, .case, .processes]' "$1")"
+
 # par_mem's largest size, "mem par", served apart (--role=top) in place
 # of its sweep's own point: one record of that size, a served figure.
 run "$brun" --installed --quick --only basic --budget 8 --no-check \
