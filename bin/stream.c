@@ -103,7 +103,11 @@ stream_run(bm_iter_t n, void *cookie)
 
 /*
  * A group's four benchmarks (served: the version's kernels on one set of
- * workers, its arrays filled once): kernel i of the version, each.
+ * workers, its arrays filled once): kernel i of the version, each.  Each
+ * kernel alone writes the same values every pass; alternating, they
+ * carry each other's on (a triad after a scale after a copy), so the
+ * values may grow to infinity or fall to zero, but being whole numbers
+ * never become denormals, the values a processor computes slowly.
  */
 static int
 stream_run_at(bm_iter_t n, void *cookie, unsigned i)
