@@ -263,18 +263,6 @@ static const struct bw_mode {
 
 #define BW_NMODES (sizeof(bw_modes) / sizeof(bw_modes[0]))
 
-/* Whether word names one of the modes. */
-static int
-bw_is_mode(const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < BW_NMODES; i++)
-		if (strcmp(word, bw_modes[i].name) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * Check that the buffers can be mapped at all before forking workers, so
  * that an impossible size is one clear message, not one per worker.
@@ -343,12 +331,12 @@ main(int argc, char **argv)
 			s.conflict = 1;
 			break;
 		}
-		if (!bw_is_mode(argv[i]))
-			tool_exit_usage(&t, "unknown argument '%s' (expected "
-			    "a mode or conflict)", argv[i]);
 		if (n == BW_NMODES)
 			tool_exit_usage(&t, "too many arguments");
-		m[n] = tool_mode(&t, "mode", argv[i], TOOL_TABLE(bw_modes));
+		m[n] = tool_mode_find(argv[i], TOOL_TABLE(bw_modes));
+		if (m[n] == NULL)
+			tool_exit_usage(&t, "unknown argument '%s' (expected "
+			    "a mode or conflict)", argv[i]);
 		for (j = 0; j < n; j++)
 			if (m[j] == m[n])
 				tool_exit_usage(&t, "mode '%s' given twice",

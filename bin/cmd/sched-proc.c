@@ -193,10 +193,10 @@ proc_line(struct sched_proc *p, char *line,
     struct sched_fig *(*newfig)(void *, struct sched_proc *, unsigned),
     void *arg)
 {
-	unsigned seq, visit;
+	unsigned seq, visit, size;
 	double med, timed, wall;
 
-	if (sscanf(line, "group %u %u", &seq, &visit) == 2 &&
+	if (sscanf(line, "group %u %u", &seq, &size) == 2 &&
 	    (p->state == SCHED_P_START || p->state == SCHED_P_END) &&
 	    p->gwant == 0) {
 		if (p->arm != 0) {
@@ -204,18 +204,18 @@ proc_line(struct sched_proc *p, char *line,
 			    "pair");
 			return;
 		}
-		if (visit < 1 || visit > SCHED_MAX_GROUP) {
+		if (size < 1 || size > SCHED_MAX_GROUP) {
 			proc_bad(p, "a group's size out of range on the serve "
 			    "pipe");
 			return;
 		}
 		free(p->grp);
 		p->ngrp = 0;
-		if ((p->grp = calloc(visit, sizeof(*p->grp))) == NULL) {
+		if ((p->grp = calloc(size, sizeof(*p->grp))) == NULL) {
 			proc_bad(p, "out of memory");
 			return;
 		}
-		p->gwant = visit;
+		p->gwant = size;
 		return;
 	}
 	if (sscanf(line, "figure %u", &seq) == 1 &&

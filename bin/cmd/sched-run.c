@@ -376,22 +376,19 @@ sched_end_ask(struct sched_proc *p)
 	if (p->cur != NULL)
 		p->cur->done = 1;
 	/*
-	 * A group's figure: its workers stay for the others, which answer
-	 * "ended"; the last one's end is the group's, as a figure's alone.
+	 * A group's figure, named: its workers stay for the others, which
+	 * answer "ended"; the last one's end is the group's, as a figure's
+	 * alone.
 	 */
+	snprintf(cmd, sizeof(cmd), "end\n");
 	if (p->ngrp > 0 && p->cur != NULL) {
 		snprintf(cmd, sizeof(cmd), "end %u\n", p->cur->seq);
-		if (p->ngrp == 1) {
+		if (p->ngrp == 1)
 			sched_proc_drop(p, p->cur);
-			p->held = 0;
-		}
-		if (sched_proc_send(p, cmd) != 0)
-			return -1;
-		p->state = SCHED_P_END;
-		return 0;
 	}
-	p->held = 0;
-	if (sched_proc_send(p, "end\n") != 0)
+	if (p->ngrp == 0)
+		p->held = 0;
+	if (sched_proc_send(p, cmd) != 0)
 		return -1;
 	p->state = SCHED_P_END;
 	return 0;

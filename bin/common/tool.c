@@ -234,6 +234,17 @@ const void *
 tool_mode(const struct tool *t, const char *what, const char *name,
     const void *table, size_t n, size_t size)
 {
+	const void *entry = tool_mode_find(name, table, n, size);
+
+	if (entry == NULL)
+		tool_exit_usage(t, "unknown %s '%s'", what, name);
+	return entry;
+}
+
+/* The entry of table (n of size bytes) that name names, or NULL. */
+const void *
+tool_mode_find(const char *name, const void *table, size_t n, size_t size)
+{
 	const char *entry = table;
 	size_t i;
 
@@ -241,7 +252,7 @@ tool_mode(const struct tool *t, const char *what, const char *name,
 	for (i = 0; i < n; i++, entry += size)
 		if (strcmp(name, *(const char *const *)(const void *)entry) == 0)
 			return entry;
-	tool_exit_usage(t, "unknown %s '%s'", what, name);
+	return NULL;
 }
 
 /* Parse a size with k/m/g within [min, max] or exit 2 naming it. */

@@ -156,6 +156,9 @@ uint64_t tool_size(const struct tool *t, const char *what, const char *s,
  */
 const void *tool_mode(const struct tool *t, const char *what,
     const char *name, const void *table, size_t n, size_t size);
+/* The same without exiting: the entry, or NULL when none has the name. */
+const void *tool_mode_find(const char *name, const void *table, size_t n,
+    size_t size);
 
 /* A table's address, entry count and entry size, as tool_mode takes them. */
 #define TOOL_TABLE(a) (a), sizeof (a) / sizeof (a)[0], sizeof (a)[0]
