@@ -29,6 +29,17 @@
  */
 #define BOUND_AT_ONCE_NS 9000000000u
 
+/* Map len bytes shared with the workers, zeroed (anonymous memory). */
+static void *
+shared_new(size_t len)
+{
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert(m != MAP_FAILED);
+	return m;
+}
+
 /* Each operation spins until 5 microseconds of wall time have passed. */
 static int
 bench_spin5us(bm_iter_t n, void *cookie)
@@ -914,10 +925,7 @@ START_TEST(test_served_alone)
 	unsigned nvisit = 0;
 	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
 
-	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert(c != MAP_FAILED);
-	memset(c, 0, sizeof(*c));
+	c = shared_new(sizeof(*c));
 	c->spin_ns = _i == 0 ? 3000000 : 12000000;
 	b.cookie = c;
 	ck_assert_int_eq(pipe(cmd), 0);
@@ -964,10 +972,21 @@ START_TEST(test_served_alone)
 }
 END_TEST
 
-/* A group's shared state: set-ups, and each benchmark's timed calls. */
+/*
+ * A group's shared state: set-ups, and each benchmark's timed calls;
+ * with set-ups of their own, each one's initialize and cleanup calls,
+ * which one is set up (k + 1, 0 none) and the calls that found another.
+ */
 struct group_calls {
 	unsigned inits;
 	unsigned timed[3];
+	unsigned own_init[3], own_clean[3], live, wrong;
+};
+
+/* A benchmark of a group whose set-up is its own: its cookie. */
+struct group_own {
+	struct group_calls *c;
+	unsigned k;
 };
 
 /* Count a worker's set-up: one per worker set. */
@@ -1012,30 +1031,60 @@ group_run2(bm_iter_t n, void *cookie)
 	return group_run(n, cookie, 2);
 }
 
+/* Set up benchmark k alone (what a sweep's point does). */
+static int
+group_own_init(bm_iter_t n, void *cookie)
+{
+	struct group_own *g = cookie;
+
+	(void)n;
+	__atomic_add_fetch(&g->c->inits, 1, __ATOMIC_SEQ_CST);
+	g->c->own_init[g->k]++;
+	g->c->live = g->k + 1;
+	return 0;
+}
+
+/* Clean up benchmark k: counted, and wrong unless it was the one set up. */
+static int
+group_own_clean(bm_iter_t n, void *cookie)
+{
+	struct group_own *g = cookie;
+
+	(void)n;
+	g->c->own_clean[g->k]++;
+	if (g->c->live != g->k + 1)
+		g->c->wrong++;
+	g->c->live = 0;
+	return 0;
+}
+
+/* Benchmark k over its own set-up: wrong when another one's is live. */
+static int
+group_own_run(bm_iter_t n, void *cookie)
+{
+	struct group_own *g = cookie;
+
+	if (g->c->live != g->k + 1)
+		g->c->wrong++;
+	return group_run(n, g->c, g->k);
+}
+
 /*
- * Serve a group of three figures on command lines cmds (BENCHMP_SERVE)
+ * Serve the group b of three figures on command lines cmds (BENCHMP_SERVE)
  * into r; the scheduler's side of the pipe in buf (size bytes).  Returns
  * bm_run_group's status.
  */
 static int
-group_serve(struct group_calls *c, const char *cmds, bm_result *r,
-    char *buf, size_t size)
+group_serve_b(const bm_bench *b, const char *cmds, bm_result *r, char *buf,
+    size_t size)
 {
-	bm_bench b[3] = {
-		{ .initialize = group_init, .benchmark = group_run0 },
-		{ .initialize = group_init, .benchmark = group_run1 },
-		{ .initialize = group_init, .benchmark = group_run2 },
-	};
 	bm_options o;
 	bm_ctx *ctx;
 	int cmd[2], rsp[2], rc;
 	char env[64];
 	ssize_t got;
 	size_t len = 0;
-	unsigned k;
 
-	for (k = 0; k < 3; k++)
-		b[k].cookie = c;
 	ck_assert_int_eq(pipe(cmd), 0);
 	ck_assert_int_eq(pipe(rsp), 0);
 	ck_assert_int_eq(write(cmd[1], cmds, strlen(cmds)),
@@ -1059,6 +1108,23 @@ group_serve(struct group_calls *c, const char *cmds, bm_result *r,
 	return rc;
 }
 
+/* The same for a group that shares one set-up: group_init over c. */
+static int
+group_serve(struct group_calls *c, const char *cmds, bm_result *r,
+    char *buf, size_t size)
+{
+	bm_bench b[3] = {
+		{ .initialize = group_init, .benchmark = group_run0 },
+		{ .initialize = group_init, .benchmark = group_run1 },
+		{ .initialize = group_init, .benchmark = group_run2 },
+	};
+	unsigned k;
+
+	for (k = 0; k < 3; k++)
+		b[k].cookie = c;
+	return group_serve_b(b, cmds, r, buf, size);
+}
+
 /*
  * A group served (bm_run_group under BENCHMP_SERVE): its three figures
  * announced together, each visit measuring the figure its command
@@ -1075,10 +1141,7 @@ START_TEST(test_served_group)
 	static const char cmds[] = "visit 1\nvisit 3\nvisit 2\nvisit 1\n"
 	    "end 2\nvisit 3\nfresh 1\nend 1\nrelease\nvisit 3\nend 3\n";
 
-	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert(c != MAP_FAILED);
-	memset(c, 0, sizeof(*c));
+	c = shared_new(sizeof(*c));
 	ck_assert_int_eq(group_serve(c, cmds, r, buf, sizeof(buf)), 0);
 	ck_assert_msg(strncmp(buf, "group 1 3\nfigure 1 1 3 ", 23) == 0,
 	    "%s", buf);
@@ -1115,13 +1178,58 @@ START_TEST(test_served_group)
 END_TEST
 
 /*
+ * A served group whose benchmarks have set-ups of their own (a sweep's
+ * points): a kept worker switching from one to another cleans the one
+ * up and initializes the other before the other's first call, and only
+ * then; the last set-up is cleaned up when the group ends.
+ */
+START_TEST(test_served_group_own)
+{
+	struct group_calls *c;
+	struct group_own g[3];
+	bm_bench b[3];
+	bm_result r[3];
+	char buf[4096];
+	unsigned k;
+	static const char cmds[] = "visit 1\nvisit 3\nvisit 3\nvisit 2\n"
+	    "end 2\nvisit 1\nend 1\nend 3\n";
+
+	c = shared_new(sizeof(*c));
+	for (k = 0; k < 3; k++) {
+		g[k] = (struct group_own){ .c = c, .k = k };
+		b[k] = (bm_bench){ .initialize = group_own_init,
+		    .benchmark = group_own_run, .cleanup = group_own_clean,
+		    .cookie = &g[k] };
+	}
+	ck_assert_int_eq(group_serve_b(b, cmds, r, buf, sizeof(buf)), 0);
+	ck_assert_msg(strncmp(buf, "group 1 3\n", 10) == 0, "%s", buf);
+	/* One set: 1 set up, then 3, 2 and 1 again on the switches. */
+	ck_assert_uint_eq(c->own_init[0], 2);
+	ck_assert_uint_eq(c->own_init[1], 1);
+	ck_assert_uint_eq(c->own_init[2], 1);
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_eq(c->own_clean[k], c->own_init[k]);
+	ck_assert_uint_eq(c->wrong, 0);
+	ck_assert_uint_eq(c->live, 0);
+	ck_assert_uint_eq(r[0].processes, 2);
+	ck_assert_uint_eq(r[1].processes, 1);
+	ck_assert_uint_eq(r[2].processes, 2);
+	for (k = 0; k < 3; k++) {
+		ck_assert_msg(r[k].per_op_ns.median > 0.9e6 * (k + 1),
+		    "figure %u: %g ns", k + 1, r[k].per_op_ns.median);
+		bm_result_free(&r[k]);
+	}
+	munmap(c, sizeof(*c));
+}
+END_TEST
+
+/*
  * Not served, bm_run_group runs each benchmark as bm_run would, in its
- * rounds of fresh workers; benchmarks that do not share their set-up
- * and cookie are refused.
+ * rounds of fresh workers, whether or not they share their set-up.
  */
 START_TEST(test_group_unserved)
 {
-	struct group_calls c;
+	struct group_calls c, c2;
 	bm_bench b[2] = {
 		{ .initialize = group_init, .benchmark = group_run0 },
 		{ .initialize = group_init, .benchmark = group_run1 },
@@ -1143,8 +1251,12 @@ START_TEST(test_group_unserved)
 	ck_assert(r[1].per_op_ns.median > 1.8e6);
 	bm_result_free(&r[0]);
 	bm_result_free(&r[1]);
-	b[1].cookie = NULL;
-	ck_assert_int_eq(bm_run_group(ctx, b, 2, &o, r), -EINVAL);
+	memset(&c2, 0, sizeof(c2));
+	b[1].cookie = &c2;
+	ck_assert_int_eq(bm_run_group(ctx, b, 2, &o, r), 0);
+	ck_assert_uint_eq(r[1].processes, 2);
+	bm_result_free(&r[0]);
+	bm_result_free(&r[1]);
 	ck_assert_int_eq(bm_run_group(ctx, b, 0, &o, r), -EINVAL);
 	bm_ctx_free(ctx);
 }
@@ -1410,11 +1522,7 @@ struct round_log {
 static struct round_log *
 round_log_new(void)
 {
-	void *m = mmap(NULL, sizeof(struct round_log), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-
-	ck_assert(m != MAP_FAILED);
-	return m;
+	return shared_new(sizeof(struct round_log));
 }
 
 /*
@@ -1792,9 +1900,7 @@ START_TEST(test_stop_continue)
 	int rc, status;
 	char c;
 
-	stop_share = mmap(NULL, sizeof(*stop_share), PROT_READ | PROT_WRITE,
-	    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ck_assert(stop_share != MAP_FAILED);
+	stop_share = shared_new(sizeof(*stop_share));
 	stop_share->armed = 1;
 	ck_assert_int_eq(pipe(stop_share->pipe), 0);
 	/* The test and its workers in a group of their own, the helper not. */
@@ -2422,6 +2528,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_later_warmup);
 	tcase_add_loop_test(tc, test_served_alone, 0, 2);
 	tcase_add_test(tc, test_served_group);
+	tcase_add_test(tc, test_served_group_own);
 	tcase_add_test(tc, test_group_unserved);
 	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_cpus_allowed);

@@ -31,11 +31,13 @@ BM_EXTERN unsigned bm_worker_index(const bm_state *s);
 BM_EXTERN int bm_state_watch(bm_state *s, long pid);
 
 /*
- * Run n benchmarks that share initialize, cleanup and cookie (a tool's
- * modes over the same buffers) into res[0..n-1]: one after another as
- * bm_run() would, or, when a scheduler serves the process (benchmp-sched),
- * as one group whose figures it visits in any order on one set of
- * workers, set up once.  On failure no result is left to free.
+ * Run n benchmarks into res[0..n-1]: one after another as bm_run() would,
+ * or, when a scheduler serves the process (benchmp-sched), as one group
+ * whose figures it visits in any order on one set of workers.  Those that
+ * share initialize, cleanup and cookie (a tool's modes over the same
+ * buffers) are set up once a set; a worker switching between two that do
+ * not runs the one's cleanup and the other's initialize, untimed.  On
+ * failure no result is left to free.
  */
 #define BM_MAX_GROUP 64
 BM_EXTERN int bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n,

@@ -309,21 +309,37 @@ child_wait_cmd(bm_state *s)
  * A kept worker of a group told to measure another of its benchmarks
  * (BM__CMD_BENCH and its payload): the count found for the one it leaves
  * is kept for its next visit, and the other starts from its own (1 the
- * first time, grown in the warmup the payload gives).  Returns that
- * warmup.
+ * first time, grown in the warmup the payload gives).  Where the two do
+ * not share their set-up, the one left is cleaned up and the other
+ * initialized first, untimed (a sweep's points: each its own chain over
+ * one buffer the worker keeps).  Returns that warmup.
  */
 static uint64_t
 child_switch(bm_state *s)
 {
 	struct bm__cmd_bench c;
+	const bm_bench *to;
+	int rc;
 
 	if (bm__pipeio_read(s->ctl_fd, &c, sizeof(c), CHILD_KEEP_WAIT_MS) != 0)
 		_exit(BM__EXIT_PARENT);
 	if (s->group_n == NULL || c.index >= s->plan->ngroup)
 		child_fail(s, -EPROTO);
+	to = &s->plan->group[c.index];
+	if (!bm__bench_shares(s->bench, to)) {
+		s->initialized = 0;
+		if (s->bench->cleanup != NULL &&
+		    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
+			child_fail(s, rc);
+		s->bench = to;
+		if (to->initialize != NULL &&
+		    (rc = to->initialize(0, to->cookie)) < 0)
+			child_fail(s, rc);
+		s->initialized = 1;
+	}
 	s->group_n[s->gi] = s->n;
 	s->gi = c.index;
-	s->bench = &s->plan->group[c.index];
+	s->bench = to;
 	s->n = s->group_n[c.index] > 0 ? s->group_n[c.index] : 1;
 	/* Its shortest call is not known: it warms up as the parent says. */
 	s->short_ns = 0;

@@ -1240,14 +1240,21 @@ engine_again(struct engine *e, uint64_t *pass_us)
 {
 	unsigned char buf[1 + sizeof(struct bm__cmd_bench)];
 	struct bm__cmd_bench c;
-	uint64_t t0 = bm__deadline_now();
+	uint64_t t0 = bm__deadline_now(), timeout = e->phase_timeout_ns;
 	unsigned i;
 	int rc;
 
 	for (i = 0; i < e->nw; i++)
 		e->w[i].seen &= ~(unsigned)(W_READY | W_DONE | W_RESULT);
 	if (e->group != NULL && e->last != e->cur) {
-		/* Another of the group's benchmarks, with its warmup. */
+		/*
+		 * Another of the group's benchmarks, with its warmup (and
+		 * its initialize first where it has its own: the bound on
+		 * initialize, if longer).
+		 */
+		if (!bm__bench_shares(&e->group[e->last], &e->group[e->cur]) &&
+		    timeout < bm__engine_init_timeout_ns)
+			timeout = bm__engine_init_timeout_ns;
 		memset(&c, 0, sizeof(c));
 		c.index = e->cur;
 		c.warmup_us = e->plan.warmup_us;
@@ -1258,8 +1265,8 @@ engine_again(struct engine *e, uint64_t *pass_us)
 		rc = engine_send_all(e, BM__CMD_AGAIN);
 	}
 	if (rc == 0)
-		rc = engine_wait(e, BM__MSG_READY, W_READY,
-		    e->phase_timeout_ns, "finish its first pass");
+		rc = engine_wait(e, BM__MSG_READY, W_READY, timeout,
+		    "finish its first pass");
 	/* That pass warmed up too (engine_measure() counts it). */
 	*pass_us = (bm__deadline_now() - t0) / 1000u;
 	return rc;
@@ -1746,9 +1753,9 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 }
 
 /*
- * Run n benchmarks that share their initialize, cleanup and cookie: one
- * after another as bm_run() runs each, or, served by a scheduler, as one
- * group on one set of workers.
+ * Run n benchmarks one after another as bm_run() runs each, or, served by
+ * a scheduler, as one group on one set of workers (switching between two
+ * that do not share their set-up through cleanup and initialize).
  */
 int
 bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n, const bm_options *o,
@@ -1760,12 +1767,6 @@ bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n, const bm_options *o,
 	if (ctx == NULL || b == NULL || res == NULL || n == 0 ||
 	    n > BM_MAX_GROUP)
 		return -EINVAL;
-	for (i = 1; i < n; i++)
-		if (b[i].initialize != b[0].initialize ||
-		    b[i].cleanup != b[0].cleanup ||
-		    b[i].cookie != b[0].cookie)
-			return bm__fail(ctx, -EINVAL, "a group's benchmarks "
-			    "share their initialize, cleanup and cookie");
 	if ((rc = bm__serve_open(ctx)) < 0)
 		return rc;
 	if (rc == 1 && n > 1)

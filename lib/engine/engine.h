@@ -167,13 +167,25 @@ struct bm__plan {
 	int keep;			/* served: a worker stays for visits */
 	uint64_t later_warmup_us;	/* served: a kept worker's next visits' */
 	/*
-	 * A group (bm_run_group): ngroup benchmarks that share initialize,
-	 * cleanup and cookie, bench among them; BM__CMD_BENCH switches a kept
-	 * worker from one to another.  NULL and 0 outside a group.
+	 * A group (bm_run_group): ngroup benchmarks, bench among them;
+	 * BM__CMD_BENCH switches a kept worker from one to another (through
+	 * the one's cleanup and the other's initialize where they do not
+	 * share them: bm__bench_shares).  NULL and 0 outside a group.
 	 */
 	const bm_bench *group;
 	unsigned ngroup;
 };
+
+/*
+ * Whether benchmarks a and b share their set-up (initialize, cleanup and
+ * cookie): a worker switches between them without either.
+ */
+static inline int
+bm__bench_shares(const bm_bench *a, const bm_bench *b)
+{
+	return a->initialize == b->initialize && a->cleanup == b->cleanup &&
+	    a->cookie == b->cookie;
+}
 
 /* BM__CMD_BENCH's payload: the group's benchmark and the warmup it gets. */
 struct bm__cmd_bench {
