@@ -147,50 +147,35 @@ lmr_order(struct tool *t, struct lmr_roles *ro, size_t size, double ns)
 	return rc;
 }
 
+/* Lay out the chase of one size and stride. */
+static void
+lmr_chase(struct mem_chase *c, const struct lmr_opts *o,
+    const struct mem_topo *tp, size_t size, size_t stride)
+{
+	memset(c, 0, sizeof *c);
+	c->size = size;
+	c->stride = stride;
+	c->page = tp->page;
+	c->order = o->order;
+	c->k = 1;
+}
+
 /*
- * Measure one size and stride and print "MB ns"; next is the point after
- * it (0 if none), named by a cut sweep's last record.  Returns 1 when the
- * sweep goes on (sweep_point).
+ * Print the point measured in r (its result freed) as "MB ns" and its
+ * record; mbps is what the load moved meanwhile, next the point after it
+ * (0 if none), named by a cut sweep's last record.
  */
-static int
-lmr_point(struct tool *t, const struct lmr_opts *o,
+static void
+lmr_report(struct tool *t, const struct lmr_opts *o,
     const struct mem_topo *tp, size_t size, size_t stride, size_t len,
     size_t next, struct progress *prog, struct lmr_roles *ro,
-    struct sweep *sw)
+    const struct sweep *sw, bm_result *r, double mbps)
 {
-	struct mem_chase c;
 	bm_param params[13];
 	bm_record rec;
-	bm_result r;
 	char prefix[64];
 	int rc;
-	uint64_t b0 = 0;
-	double t0 = 0, mbps = 0;
 	size_t np = 0, nm;
-	int more;
-
-	memset(&c, 0, sizeof c);
-	c.size = size;
-	c.stride = stride;
-	c.page = tp->page;
-	c.order = o->order;
-	c.k = 1;
-	if (o->load > 0) {
-		lmr_check_load(t);
-		b0 = mem_load_bytes(&lmr_loaders);
-		t0 = mem_load_now();
-	}
-	mem_chase_measure(t, &c, &r);
-	if (o->load > 0) {
-		/* A load that ended meanwhile voids this point too. */
-		lmr_check_load(t);
-		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
-		    (mem_load_now() - t0);
-	}
-	/* The last point of a cut sweep says so, and what is missing. */
-	more = sweep_point(t, sw, r.budget_hit);
-	if (sw->cut)
-		r.budget_hit = 1;
 
 	params[np++] = (bm_param){ .key = "size", .num = (double)size };
 	params[np++] = (bm_param){ .key = "stride", .num = (double)stride };
@@ -216,7 +201,7 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 		params[np + nm++] = (bm_param){ .key = "role",
 		    .str = lmr_role_names[o->role] };
 	if ((rc = bm_record_latency(&rec, t->name, lmr_case(o->order), "ns",
-	    &r)) != 0)
+	    r)) != 0)
 		tool_exit_lib(t, rc, "building the record");
 	rec.params = params;
 	rec.nparams = np;
@@ -228,8 +213,79 @@ lmr_point(struct tool *t, const struct lmr_opts *o,
 	snprintf(prefix, sizeof prefix, "%.5f ",
 	    (double)size / (1024.0 * 1024.0));
 	tool_report_value(t, &rec, prefix, 3, "");
-	bm_result_free(&r);
+	bm_result_free(r);
+}
+
+/*
+ * Measure one size and stride and print it (lmr_report).  Returns 1 when
+ * the sweep goes on (sweep_point).
+ */
+static int
+lmr_point(struct tool *t, const struct lmr_opts *o,
+    const struct mem_topo *tp, size_t size, size_t stride, size_t len,
+    size_t next, struct progress *prog, struct lmr_roles *ro,
+    struct sweep *sw)
+{
+	struct mem_chase c;
+	bm_result r;
+	uint64_t b0 = 0;
+	double t0 = 0, mbps = 0;
+	int more;
+
+	lmr_chase(&c, o, tp, size, stride);
+	if (o->load > 0) {
+		lmr_check_load(t);
+		b0 = mem_load_bytes(&lmr_loaders);
+		t0 = mem_load_now();
+	}
+	mem_chase_measure(t, &c, &r);
+	if (o->load > 0) {
+		/* A load that ended meanwhile voids this point too. */
+		lmr_check_load(t);
+		mbps = (double)(mem_load_bytes(&lmr_loaders) - b0) / 1e6 /
+		    (mem_load_now() - t0);
+	}
+	/* The last point of a cut sweep says so, and what is missing. */
+	more = sweep_point(t, sw, r.budget_hit);
+	if (sw->cut)
+		r.budget_hit = 1;
+	lmr_report(t, o, tp, size, stride, len, next, prog, ro, sw, &r, mbps);
 	return more;
+}
+
+/*
+ * Served by a scheduler (and without --load), a stride's points from
+ * size on form groups of up to BM_MAX_GROUP, each point's chain over the
+ * start of one buffer of len bytes that each worker maps once: the
+ * scheduler visits them on one set of workers, where each point's own
+ * set would fault its own buffer again (benchmp-sched(1), burst=).
+ * Prints them in order as lmr_point() does; returns the size after the
+ * last.
+ */
+static size_t
+lmr_group(struct tool *t, const struct lmr_opts *o,
+    const struct mem_topo *tp, size_t size, size_t stride, size_t len,
+    struct progress *prog, struct lmr_roles *ro, struct sweep *sw)
+{
+	struct mem_chase c[BM_MAX_GROUP];
+	bm_result r[BM_MAX_GROUP];
+	size_t sizes[BM_MAX_GROUP], n = 0, i;
+
+	for (; n < BM_MAX_GROUP && size <= len;
+	    size = mem_topo_next_size(size)) {
+		sizes[n] = size;
+		lmr_chase(&c[n++], o, tp, size, stride);
+	}
+	progress_show(prog, "%zu sizes, stride %zu (%zu/%zu)", n, stride,
+	    sw->done + n, sw->planned);
+	mem_chase_group(t, c, n, (len + tp->page - 1) / tp->page * tp->page,
+	    r);
+	for (i = 0; i < n; i++) {
+		sw->done++;
+		lmr_report(t, o, tp, sizes[i], stride, len, 0, prog, ro, sw,
+		    &r[i], 0);
+	}
+	return size;
 }
 
 /* Parse len_MB and the strides (default: the cache's line); returns the length. */
@@ -351,6 +407,17 @@ lmr_sweep(struct tool *t, const struct lmr_opts *o, const struct mem_topo *tp,
 		if (!t->json)
 			printf("\"stride=%zu\n", strides[i]);
 		lmr_roles_find(tp, strides[i], len, &ro);
+		if (tool_served_inside() && o->role == LMR_ROLE_ALL &&
+		    o->load == 0) {
+			size = lmr_first(tp, strides[i], len, o->role);
+			while (size <= len)
+				size = lmr_group(t, o, tp, size, strides[i],
+				    len, &prog, &ro, &sw);
+			progress_clear(&prog);
+			if (!t->json)
+				printf("\n");
+			continue;
+		}
 		for (size = LMR_LOWER; more && size <= len;
 		    size = mem_topo_next_size(size)) {
 			if (size < strides[i] ||

@@ -112,6 +112,34 @@ if have_jq; then
 	    >/dev/null || fail "the burst's stats: $(cat "$tmp/bst.json")"
 fi
 
+sizes() { jq -r 'select(.tool == "lat_mem_rd") | .params.size' "$1"; }
+
+# A burst line's sweep: lat_mem_rd serves each stride's points as one
+# group, whose figures get their visits in the order announced on one set
+# of workers (with --fresh-every 0, never another), every point of the
+# sweep run by hand measured.
+if have_jq; then
+	printf 'burst=2 visit=2 %s --json 1 128\n' "$bin/lat_mem_rd" \
+	    >"$tmp/sweep"
+	run "$sched" --budget 30 --fresh-every 0 --stats "$tmp/sw.json" \
+	    "$tmp/sweep"
+	[ "$rc" -eq 0 ] || fail "the sweep's burst line exited $rc: $(head \
+	    -n 3 "$tmp/err")"
+	cp "$tmp/out" "$tmp/sw.out"
+	run env BENCHMP_MAX_TIME=86400 "$bin/lat_mem_rd" --json 1 128
+	if [ "$rc" -ne 0 ]; then
+		fail "lat_mem_rd 1 128 by hand exited $rc: $(head -n 3 \
+		    "$tmp/err")"
+	elif [ "$(sizes "$tmp/sw.out")" != "$(sizes "$tmp/out")" ]; then
+		fail "the served sweep's points: $(sizes "$tmp/sw.out" |
+		    tr '\n' ' '), by hand: $(sizes "$tmp/out" | tr '\n' ' ')"
+	fi
+	jq -e --argjson n "$(sizes "$tmp/out" | wc -l)" '(.figures |
+	    length) == $n and all(.figures[]; .visits == 2) and
+	    ([.figures[].sets] | add) == 1' "$tmp/sw.json" >/dev/null ||
+		fail "the sweep's group: $(cat "$tmp/sw.json")"
+fi
+
 # A budget of a fifth of a second still gives a figure its five visits;
 # a tenth is refused.
 run env SPIN_NS=2000 "$sched" --budget 0.2 -- "$spin" 1

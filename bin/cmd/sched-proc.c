@@ -215,7 +215,7 @@ proc_line(struct sched_proc *p, char *line,
 			proc_bad(p, "out of memory");
 			return;
 		}
-		p->gwant = size;
+		p->gwant = p->gsize = size;
 		return;
 	}
 	if (sscanf(line, "figure %u", &seq) == 1 &&

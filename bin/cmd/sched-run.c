@@ -321,7 +321,12 @@ fresh_due(const struct sched *s, const struct sched_proc *p,
 		all.set_ns += p->grp[i]->set_ns;
 		all.kept_ns += p->grp[i]->kept_ns;
 	}
-	return p->on_set >= visit_spacing(s, &all) * p->ngrp;
+	/*
+	 * A burst line's group visits its figures one after another: the
+	 * set stays for the spacing of all it announced, not of those left.
+	 */
+	return p->on_set >= visit_spacing(s, &all) *
+	    (p->burst > 0 ? p->gsize : p->ngrp);
 }
 
 /* Ask p's figure (cur) for one visit and wait for it; 0 or -1. */

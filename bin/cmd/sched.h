@@ -163,11 +163,11 @@ struct sched_proc {
 	/*
 	 * A group (bm_run_group): figures served together on one set of
 	 * workers, visited in any order: those announced and not ended
-	 * (cur among them, the one visited), and how many are still to be
-	 * announced after its "group" line.
+	 * (cur among them, the one visited), how many are still to be
+	 * announced after its "group" line, and how many it announced.
 	 */
 	struct sched_fig **grp;
-	unsigned ngrp, gwant;
+	unsigned ngrp, gwant, gsize;
 	unsigned on_set;	/* visits of its figures on its worker set */
 	int held;		/* its figure's workers are set up */
 	double rss_kb;		/* their memory when last measured */

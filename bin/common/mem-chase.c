@@ -229,6 +229,24 @@ mem_chase_unmap(char **map, size_t len)
 	return 0;
 }
 
+/* The bytes chase c maps: its size (a stride at least) in whole pages. */
+static size_t
+mem_chase_maplen(const struct mem_chase *c)
+{
+	size_t page = c->page > 0 ? c->page : 4096;
+	size_t len = c->size > c->stride ? c->size : c->stride;
+
+	return (len + page - 1) / page * page;
+}
+
+/*
+ * The buffer a worker keeps for a group's points (mem_chase.keep): mapped
+ * by the first point's initialize, reused by the next ones' and unmapped
+ * only with the process.
+ */
+static char *mem_kept;
+static size_t mem_kept_len;
+
 /* Map the buffer, build the chains and walk them once. */
 int
 mem_chase_init(bm_iter_t n, void *cookie)
@@ -238,11 +256,21 @@ mem_chase_init(bm_iter_t n, void *cookie)
 	int rc;
 
 	(void)n;
-	c->maplen = (c->size + c->page - 1) / c->page * c->page;
-	if (c->maplen < c->stride)
-		c->maplen = (c->stride + c->page - 1) / c->page * c->page;
-	if ((rc = mem_chase_map(c->maplen, &c->map)) != 0)
+	c->maplen = mem_chase_maplen(c);
+	if (c->keep >= c->maplen && c->pages == 0) {
+		/* A group's point: the start of the buffer kept. */
+		if (mem_kept == NULL || mem_kept_len != c->keep) {
+			if (mem_kept != NULL &&
+			    (rc = mem_chase_unmap(&mem_kept, mem_kept_len)) != 0)
+				return rc;
+			if ((rc = mem_chase_map(c->keep, &mem_kept)) != 0)
+				return rc;
+			mem_kept_len = c->keep;
+		}
+		c->map = mem_kept;
+	} else if ((rc = mem_chase_map(c->maplen, &c->map)) != 0) {
 		return rc;
+	}
 #if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
 	if (c->pages != 0)
 		(void)madvise(c->map, c->maplen, c->pages < 0 ?
@@ -352,6 +380,11 @@ mem_chase_cleanup(bm_iter_t n, void *cookie)
 	struct mem_chase *c = cookie;
 
 	(void)n;
+	if (c->map != NULL && c->map == mem_kept) {
+		/* The buffer kept stays for the group's next point. */
+		c->map = NULL;
+		return 0;
+	}
 	return mem_chase_unmap(&c->map, c->maplen);
 }
 
@@ -385,6 +418,39 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 	b.cleanup = mem_chase_cleanup;
 	b.cookie = c;
 	tool_run(t, &b, r);
+}
+
+/*
+ * Run n chases c[0..n-1] (1 to BM_MAX_GROUP) into r[0..n-1] as one group
+ * (tool_run_group): a sweep's points, each over the start of one buffer
+ * of keep bytes that a served worker maps once for all of them (each
+ * point's chain is built again when the worker turns to it, untimed), as
+ * lmbench maps its sweep's whole length for every point.
+ */
+void
+mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
+    bm_result *r)
+{
+	bm_bench b[BM_MAX_GROUP];
+	size_t i;
+	int rc;
+
+	if (n == 0 || n > BM_MAX_GROUP)
+		tool_exit_fail(t, "a group of %zu chases (1 to %d)", n,
+		    BM_MAX_GROUP);
+	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
+		tool_exit_lib(t, rc, "LOOP_O");
+	for (i = 0; i < n; i++) {
+		if (c[i].k < 1 || c[i].k > MEM_MAX_CHAINS)
+			c[i].k = 1;
+		if (c[i].page == 0)
+			c[i].page = 4096;
+		c[i].keep = keep;
+		b[i] = (bm_bench){ .initialize = mem_chase_init,
+		    .benchmark = mem_chase_run, .cleanup = mem_chase_cleanup,
+		    .cookie = &c[i] };
+	}
+	tool_run_group(t, b, n, r);
 }
 
 /* Run a chase and return its median time per step. */
@@ -612,9 +678,9 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
     struct mem_parallel *p)
 {
 	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
-	struct mem_chase w;
-	bm_result r1, rk, ratio;
-	size_t i, nk;
+	struct mem_chase w[MEM_PAR_KS];
+	bm_result rs[MEM_PAR_KS], *r1 = &rs[0], *rk, ratio;
+	size_t i, nk, first, n = 0;
 	int rc;
 
 	memset(p, 0, sizeof *p);
@@ -622,25 +688,37 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
 	p->value = 1;
 	for (i = 0; i < MEM_PAR_KS; i++)
 		p->ratio[i] = (double)NAN;
-	w = *c;
-	w.k = 1;
-	mem_chase_measure(t, &w, &r1);
-	p->one_ns = r1.per_op_ns.median;
+	/* The chains measured: one, then each k from first on. */
+	nk = mem_chase_parallel_ks(c->size, c->stride);
+	first = apart && nk > 1 ? nk - 1 : 1;
+	w[n] = *c;
+	w[n++].k = 1;
+	for (i = first; i < nk; i++) {
+		w[n] = *c;
+		w[n++].k = ks[i];
+	}
+	/*
+	 * Served, the chases of one size are a group on one set of workers
+	 * that faults the size's buffer once for them all (mem_chase_group).
+	 */
+	if (tool_served_inside() && !apart && n > 1)
+		mem_chase_group(t, w, n, mem_chase_maplen(c), rs);
+	else
+		for (i = 0; i < n; i++)
+			mem_chase_measure(t, &w[i], &rs[i]);
+	p->one_ns = r1->per_op_ns.median;
 	p->ratio[0] = 1;
 	/* k = 1 against itself: ratios of exactly 1, the floor. */
-	if ((rc = mem_chase_ratio_pair(&r1, &r1, 1, &p->r)) != 0 ||
+	if ((rc = mem_chase_ratio_pair(r1, r1, 1, &p->r)) != 0 ||
 	    (rc = mem_chase_result_stats(&p->r)) != 0)
 		tool_exit_lib(t, rc, "the parallelism's statistics");
-	nk = mem_chase_parallel_ks(c->size, c->stride);
-	for (i = apart && nk > 1 ? nk - 1 : 1; i < nk; i++) {
-		w = *c;
-		w.k = ks[i];
-		mem_chase_measure(t, &w, &rk);
-		rc = apart ? mem_chase_ratio_median(p->one_ns, &rk, ks[i],
-		    &ratio) : mem_chase_ratio_pair(&r1, &rk, ks[i], &ratio);
+	for (i = first; i < nk; i++) {
+		rk = &rs[1 + i - first];
+		rc = apart ? mem_chase_ratio_median(p->one_ns, rk, ks[i],
+		    &ratio) : mem_chase_ratio_pair(r1, rk, ks[i], &ratio);
 		if (rc == 0)
 			rc = mem_chase_result_stats(&ratio);
-		bm_result_free(&rk);
+		bm_result_free(rk);
 		if (rc != 0)
 			tool_exit_lib(t, rc, "the parallelism's statistics");
 		p->ratio[i] = ratio.per_op_ns.median;
@@ -652,7 +730,7 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
 		} else
 			bm_result_free(&ratio);
 	}
-	bm_result_free(&r1);
+	bm_result_free(r1);
 }
 
 /* Free what mem_chase_parallelism() kept. */

@@ -70,6 +70,12 @@ struct mem_chase {
 	int order;		/* enum mem_order */
 	int pages;		/* -1 small pages, 1 huge, 0 as the system */
 	unsigned k;		/* chains, 1 to MEM_MAX_CHAINS */
+	/*
+	 * A sweep's points served as one group (mem_chase_group): the
+	 * prefix of one buffer of keep bytes the worker maps once and keeps
+	 * from point to point; 0, a buffer of the chase's own.
+	 */
+	size_t keep;
 	char *map;
 	size_t maplen;
 	void *p[MEM_MAX_CHAINS];
@@ -172,6 +178,8 @@ int mem_chase_init(bm_iter_t n, void *cookie);
 int mem_chase_run(bm_iter_t n, void *cookie);
 int mem_chase_cleanup(bm_iter_t n, void *cookie);
 void mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r);
+void mem_chase_group(struct tool *t, struct mem_chase *c, size_t n,
+    size_t keep, bm_result *r);
 double mem_chase_latency(struct tool *t, struct mem_chase *c);
 uint64_t mem_sweep_line_arg(const struct tool *t, const char *arg);
 /* The k tried by mem_chase_parallelism: 1, 2, 4, 8, 16 (index log2 k). */
