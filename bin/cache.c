@@ -234,9 +234,66 @@ cache_par_apart(const struct tool *t, const struct mem_topo *tp,
 	return !cluster_all(need <= sweep_left_s(t));
 }
 
+/* Keep point n of the sweep (size, its result r, freed) in w. */
+static void
+cache_take(struct cache_sweep *w, size_t n, size_t size, bm_result *r)
+{
+	size_t p;
+
+	w->sizes[n] = size;
+	w->lat[n] = r->per_op_ns.median;
+	if (n == 0 || r->processes < w->np)
+		w->np = r->processes < CACHE_MAX_PROCS ? r->processes :
+		    CACHE_MAX_PROCS;
+	for (p = 0; p < w->np; p++)
+		w->proc[p][n] = r->process_ns != NULL ? r->process_ns[p] :
+		    (double)NAN;
+	bm_result_free(r);
+}
+
+/*
+ * Served by a scheduler, the sweep's npoints sizes from size on as groups
+ * of up to BM_MAX_GROUP (mem_chase_group): one set of workers maps the
+ * largest size's buffer once and chases each size over its start, as
+ * lat_mem_rd's served sweep; the scheduler's visits bound it.  Returns
+ * the size after the last.
+ */
+static size_t
+cache_sweep_group(struct tool *t, const struct mem_topo *tp,
+    const struct mem_sweep_opts *o, struct cache_sweep *w, size_t size,
+    size_t npoints, struct progress *prog)
+{
+	struct mem_chase c[BM_MAX_GROUP];
+	bm_result r[BM_MAX_GROUP];
+	size_t sizes[CACHE_MAX_POINTS], n, i, m;
+	double each;
+	int hit;
+
+	for (n = 0; n < npoints; n++, size = mem_topo_next_size(size))
+		sizes[n] = size;
+	for (n = 0; n < npoints; n += m) {
+		m = npoints - n < BM_MAX_GROUP ? npoints - n : BM_MAX_GROUP;
+		progress_show(prog, "%zu sizes (%zu/%zu)", m, n + m,
+		    npoints);
+		for (i = 0; i < m; i++)
+			mem_chase_paged(&c[i], sizes[n + i], (size_t)o->line,
+			    tp->page);
+		mem_chase_group(t, c, m, sizes[npoints - 1], r);
+		for (i = hit = 0; i < m; i++)
+			hit = hit || r[i].budget_hit;
+		each = sweep_group(&w->sw, m, hit);
+		for (i = 0; i < m; i++) {
+			w->took[n + i] = each;
+			cache_take(w, n + i, sizes[n + i], &r[i]);
+		}
+	}
+	return size;
+}
+
 /*
  * Chase buffers from tp's L1 / 8 up to o->len: the sizes, the median
- * curve and each process's (round p of every size, a fresh process).
+ * curve and each process's (round p of every size, a fresh process; a
+ * visit, served).
  */
 static void
 cache_sweep(struct tool *t, const struct mem_topo *tp,
@@ -246,7 +303,7 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	struct progress prog;
 	bm_result r;
 	uint64_t t0;
-	size_t n = 0, npoints = 0, s, size, p;
+	size_t n = 0, npoints = 0, s, size;
 	char sz[32];
 	int more;
 
@@ -256,6 +313,10 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 	    s = mem_topo_next_size(s))
 		npoints++;
 	sweep_begin(&w->sw, "sizes", npoints);
+	if (tool_served_inside() && npoints >= 3) {
+		size = cache_sweep_group(t, tp, o, w, size, npoints, &prog);
+		n = npoints;
+	}
 	for (more = 1; more && size <= o->len && n < CACHE_MAX_POINTS;
 	    size = mem_topo_next_size(size)) {
 		progress_show(&prog, "%s (%zu/%zu)", progress_size(sz,
@@ -263,17 +324,9 @@ cache_sweep(struct tool *t, const struct mem_topo *tp,
 		mem_chase_paged(&c, size, (size_t)o->line, tp->page);
 		t0 = w->sw.last_ns;
 		mem_chase_measure(t, &c, &r);
-		w->sizes[n] = size;
-		w->lat[n] = r.per_op_ns.median;
-		if (n == 0 || r.processes < w->np)
-			w->np = r.processes < CACHE_MAX_PROCS ? r.processes :
-			    CACHE_MAX_PROCS;
-		for (p = 0; p < w->np; p++)
-			w->proc[p][n] = r.process_ns != NULL ?
-			    r.process_ns[p] : (double)NAN;
 		more = sweep_point(t, &w->sw, r.budget_hit);
 		w->took[n] = (double)(w->sw.last_ns - t0) / 1e9;
-		bm_result_free(&r);
+		cache_take(w, n, size, &r);
 		n++;
 	}
 	progress_clear(&prog);

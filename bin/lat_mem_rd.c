@@ -270,6 +270,7 @@ lmr_group(struct tool *t, const struct lmr_opts *o,
 	struct mem_chase c[BM_MAX_GROUP];
 	bm_result r[BM_MAX_GROUP];
 	size_t sizes[BM_MAX_GROUP], n = 0, i;
+	int hit = 0;
 
 	for (; n < BM_MAX_GROUP && size <= len;
 	    size = mem_topo_next_size(size)) {
@@ -280,11 +281,12 @@ lmr_group(struct tool *t, const struct lmr_opts *o,
 	    sw->done + n, sw->planned);
 	mem_chase_group(t, c, n, (len + tp->page - 1) / tp->page * tp->page,
 	    r);
-	for (i = 0; i < n; i++) {
-		sw->done++;
+	for (i = 0; i < n; i++)
+		hit = hit || r[i].budget_hit;
+	(void)sweep_group(sw, n, hit);
+	for (i = 0; i < n; i++)
 		lmr_report(t, o, tp, sizes[i], stride, len, 0, prog, ro, sw,
 		    &r[i], 0);
-	}
 	return size;
 }
 

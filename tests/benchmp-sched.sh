@@ -138,6 +138,17 @@ if have_jq; then
 	    length) == $n and all(.figures[]; .visits == 2) and
 	    ([.figures[].sets] | add) == 1' "$tmp/sw.json" >/dev/null ||
 		fail "the sweep's group: $(cat "$tmp/sw.json")"
+
+	# cache's sizes so too: one set for all the sweep's points, a set
+	# for each level's chains at most.
+	printf 'burst=2 visit=2 %s -M 4m\n' "$bin/cache" >"$tmp/sweep"
+	run "$sched" --budget 30 --fresh-every 0 --stats "$tmp/sw.json" \
+	    "$tmp/sweep"
+	[ "$rc" -eq 0 ] && grep -q '^L1 cache: ' "$tmp/out" &&
+	    jq -e '([.figures[].sets] | add) as $sets | $sets >= 1 and
+	    $sets < (.figures | length) - 2' "$tmp/sw.json" >/dev/null ||
+		fail "cache's sizes served: exit $rc: $(cat "$tmp/out" \
+		    "$tmp/sw.json" "$tmp/err")"
 fi
 
 # A budget of a fifth of a second still gives a figure its five visits;

@@ -246,6 +246,22 @@ mem_chase_maplen(const struct mem_chase *c)
  */
 static char *mem_kept;
 static size_t mem_kept_len;
+static int mem_kept_pages;
+
+/* Ask for huge pages (pages 1), small ones (-1) or the system's (0). */
+static void
+mem_chase_advise(char *map, size_t len, int pages)
+{
+#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
+	if (pages != 0)
+		(void)madvise(map, len, pages < 0 ? MADV_NOHUGEPAGE :
+		    MADV_HUGEPAGE);
+#else
+	(void)map;
+	(void)len;
+	(void)pages;
+#endif
+}
 
 /* Map the buffer, build the chains and walk them once. */
 int
@@ -257,25 +273,28 @@ mem_chase_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	c->maplen = mem_chase_maplen(c);
-	if (c->keep >= c->maplen && c->pages == 0) {
-		/* A group's point: the start of the buffer kept. */
-		if (mem_kept == NULL || mem_kept_len != c->keep) {
+	if (c->keep >= c->maplen) {
+		/*
+		 * A group's point: the start of the buffer kept, advised as
+		 * a whole before its first touch.
+		 */
+		if (mem_kept == NULL || mem_kept_len != c->keep ||
+		    mem_kept_pages != c->pages) {
 			if (mem_kept != NULL &&
 			    (rc = mem_chase_unmap(&mem_kept, mem_kept_len)) != 0)
 				return rc;
 			if ((rc = mem_chase_map(c->keep, &mem_kept)) != 0)
 				return rc;
 			mem_kept_len = c->keep;
+			mem_kept_pages = c->pages;
+			mem_chase_advise(mem_kept, mem_kept_len, c->pages);
 		}
 		c->map = mem_kept;
 	} else if ((rc = mem_chase_map(c->maplen, &c->map)) != 0) {
 		return rc;
+	} else {
+		mem_chase_advise(c->map, c->maplen, c->pages);
 	}
-#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
-	if (c->pages != 0)
-		(void)madvise(c->map, c->maplen, c->pages < 0 ?
-		    MADV_NOHUGEPAGE : MADV_HUGEPAGE);
-#endif
 	if ((rc = mem_chase_build(c)) != 0)
 		return rc;
 	units = c->size / c->stride;
@@ -423,9 +442,11 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 /*
  * Run n chases c[0..n-1] (1 to BM_MAX_GROUP) into r[0..n-1] as one group
  * (tool_run_group): a sweep's points, each over the start of one buffer
- * of keep bytes that a served worker maps once for all of them (each
- * point's chain is built again when the worker turns to it, untimed), as
- * lmbench maps its sweep's whole length for every point.
+ * of keep bytes (the largest chase's at least: 0 for just that) that a
+ * served worker maps once for all of them (each point's chain is built
+ * again when the worker turns to it, untimed), as lmbench maps its
+ * sweep's whole length for every point.  The chases share their pages
+ * setting.
  */
 void
 mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
@@ -445,6 +466,10 @@ mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
 			c[i].k = 1;
 		if (c[i].page == 0)
 			c[i].page = 4096;
+		if (keep < mem_chase_maplen(&c[i]))
+			keep = mem_chase_maplen(&c[i]);
+	}
+	for (i = 0; i < n; i++) {
 		c[i].keep = keep;
 		b[i] = (bm_bench){ .initialize = mem_chase_init,
 		    .benchmark = mem_chase_run, .cleanup = mem_chase_cleanup,

@@ -68,6 +68,31 @@ sweep_point(const struct tool *t, struct sweep *s, int point_hit)
 	return 0;
 }
 
+/*
+ * Count n points just measured together (a group a scheduler served, its
+ * visits bounding it: no cut), hit when any one's rounds were cut; returns
+ * the seconds each took, the group's share.
+ */
+double
+sweep_group(struct sweep *s, size_t n, int hit)
+{
+	uint64_t now = sweep_now_ns();
+	double each = n > 0 ? (double)(now - s->last_ns) / 1e9 / (double)n :
+	    0;
+
+	s->last_ns = now;
+	if (n == 0)
+		return 0;
+	if (s->done == 0 || each < s->shortest_s)
+		s->shortest_s = each;
+	if (each > s->longest_s)
+		s->longest_s = each;
+	s->done += n;
+	if (hit)
+		s->hit = 1;
+	return each;
+}
+
 /* The seconds --max-time leaves from now, or HUGE_VAL without a bound. */
 double
 sweep_left_s(const struct tool *t)

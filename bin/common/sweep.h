@@ -32,6 +32,7 @@ struct sweep {
 
 void sweep_begin(struct sweep *s, const char *unit, size_t planned);
 int sweep_point(const struct tool *t, struct sweep *s, int point_hit);
+double sweep_group(struct sweep *s, size_t n, int hit);
 void sweep_say(const struct tool *t, const struct sweep *s,
     const char *from);
 double sweep_left_s(const struct tool *t);
