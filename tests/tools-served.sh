@@ -114,6 +114,21 @@ if have_jq; then
 	    .processes >= 3) or (.measured.chains == 1 and .value == 1)) and
 	    (has("disagree") | not)' \
 	    "$bin/par_mem" --served=0.5 --json --role=top -M 1m
+	# A fresh worker set's first warmup: 10 ms served, the full 50 ms
+	# across CPUs and by hand, and what BENCHMP_WARMUP says.
+	expect_json '.served == true and .warmup_us == 10000' \
+	    "$bin/lat_syscall" --served=0.3 --json null
+	# (On one CPU a cross figure falls back to one.)
+	expect_json '(.params.placement == "cross" and .warmup_us == 50000) or
+	    (.params.placement == "same" and .warmup_us == 10000)' \
+	    "$bin/lat_pipe" --served=0.3 --json --placement=cross
+	expect_json '.params.placement == "same" and .warmup_us == 10000' \
+	    "$bin/lat_pipe" --served=0.3 --json --placement=same
+	expect_json '(has("served") | not) and .warmup_us == 50000' \
+	    "$bin/lat_syscall" --json null
+	expect_json '.served == true and .warmup_us == 20000' \
+	    env BENCHMP_WARMUP=20000 "$bin/lat_syscall" --served=0.3 \
+	    --json null
 fi
 no_children
 finish

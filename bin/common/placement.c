@@ -128,6 +128,7 @@ placement_begin(struct placement *p, unsigned run, unsigned group)
 	p->tool->opts.enough_us = p->enough_us;
 	p->tool->opts.repetitions = p->repetitions;
 	p->tool->opts.later_warmup_us = p->tool->later_warmup_us;
+	tool_served_warmup(p->tool, p->mode == PLACEMENT_CROSS);
 	if (p->mode != PLACEMENT_CROSS)
 		return;
 	/* Every round of a cross figure warms up fully (tool.h). */

@@ -66,6 +66,16 @@ enum {
  * lmbench's default is none.
  */
 #define TOOL_DEFAULT_WARMUP_US 50000
+/*
+ * The same, served (benchmp-sched): a fresh worker set's first visit
+ * follows other figures' visits on a machine the scheduler keeps busy.
+ * 10 ms, as a figure across CPUs gets before each later visit, left the
+ * figures' medians where 50 ms put them, and a suite measured for 2 to 3
+ * points more of its time (doc/measurements.md, "2026-12-03, from 07:32
+ * UTC: a fresh set's first warmup, served").  A figure across CPUs keeps
+ * the full warmup.
+ */
+#define TOOL_SERVED_WARMUP_US 10000
 
 /*
  * The warmup of each round after a figure's first, unless -W or
@@ -542,6 +552,20 @@ tool_big_run(struct tool *t, uint64_t bytes)
 		t->opts.repetitions = TOOL_BIG_REPETITIONS;
 }
 
+/*
+ * Served and without -W or BENCHMP_WARMUP, the first warmup of a fresh
+ * worker set: TOOL_SERVED_WARMUP_US, or the tool's default where the
+ * figure warms up fully (full: its processes cross CPUs).
+ */
+void
+tool_served_warmup(struct tool *t, int full)
+{
+	if (t->warmup_given || !tool_served_inside())
+		return;
+	t->opts.warmup_us = full ? TOOL_DEFAULT_WARMUP_US :
+	    TOOL_SERVED_WARMUP_US;
+}
+
 /* Cap the warmup of the later runs at us unless -W was given. */
 void
 tool_later_warmup(struct tool *t, uint64_t us)
@@ -664,6 +688,7 @@ tool_setup(struct tool *t)
 			t->later_warmup_us = TOOL_LATER_WARMUP_US;
 	}
 	t->opts.later_warmup_us = t->later_warmup_us;
+	tool_served_warmup(t, 0);
 	if (t->precision == 0) {
 		const char *env = getenv("BENCHMP_PRECISION");
 

@@ -229,6 +229,7 @@ void tool_min_enough(struct tool *t, uint64_t us);
 void tool_big_run(struct tool *t, uint64_t bytes);
 
 /* Cap the warmup of the runs after the first at us, unless -W was given. */
+void tool_served_warmup(struct tool *t, int full);
 void tool_later_warmup(struct tool *t, uint64_t us);
 
 /*
