@@ -247,9 +247,10 @@ uint64_t tool_share_end(const struct tool *t, uint64_t end_ns, unsigned n);
  */
 void tool_run(struct tool *t, const bm_bench *b, bm_result *res);
 /*
- * Run n benchmarks that share initialize, cleanup and cookie into
- * res[0..n-1]: served (benchmp-sched), as one group on one set of
- * workers (bm_run_group); else one after another, as tool_run runs each.
+ * Run n benchmarks into res[0..n-1]: served (benchmp-sched), as one group
+ * on one set of workers (bm_run_group: those that share initialize,
+ * cleanup and cookie set up once a set, the others each on a switch);
+ * else one after another, as tool_run runs each.
  */
 void tool_run_group(struct tool *t, const bm_bench *b, size_t n,
     bm_result *res);
