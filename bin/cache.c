@@ -278,7 +278,7 @@ cache_sweep_group(struct tool *t, const struct mem_topo *tp,
 		for (i = 0; i < m; i++)
 			mem_chase_paged(&c[i], sizes[n + i], (size_t)o->line,
 			    tp->page);
-		mem_chase_group(t, c, m, sizes[npoints - 1], r);
+		mem_chase_group(t, c, m, 0, r);
 		for (i = hit = 0; i < m; i++)
 			hit = hit || r[i].budget_hit;
 		each = sweep_group(&w->sw, m, hit);

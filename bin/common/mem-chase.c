@@ -246,22 +246,6 @@ mem_chase_maplen(const struct mem_chase *c)
  */
 static char *mem_kept;
 static size_t mem_kept_len;
-static int mem_kept_pages;
-
-/* Ask for huge pages (pages 1), small ones (-1) or the system's (0). */
-static void
-mem_chase_advise(char *map, size_t len, int pages)
-{
-#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
-	if (pages != 0)
-		(void)madvise(map, len, pages < 0 ? MADV_NOHUGEPAGE :
-		    MADV_HUGEPAGE);
-#else
-	(void)map;
-	(void)len;
-	(void)pages;
-#endif
-}
 
 /* Map the buffer, build the chains and walk them once. */
 int
@@ -273,28 +257,25 @@ mem_chase_init(bm_iter_t n, void *cookie)
 
 	(void)n;
 	c->maplen = mem_chase_maplen(c);
-	if (c->keep >= c->maplen) {
-		/*
-		 * A group's point: the start of the buffer kept, advised as
-		 * a whole before its first touch.
-		 */
-		if (mem_kept == NULL || mem_kept_len != c->keep ||
-		    mem_kept_pages != c->pages) {
+	if (c->keep >= c->maplen && c->pages == 0) {
+		/* A group's point: the start of the buffer kept. */
+		if (mem_kept == NULL || mem_kept_len != c->keep) {
 			if (mem_kept != NULL &&
 			    (rc = mem_chase_unmap(&mem_kept, mem_kept_len)) != 0)
 				return rc;
 			if ((rc = mem_chase_map(c->keep, &mem_kept)) != 0)
 				return rc;
 			mem_kept_len = c->keep;
-			mem_kept_pages = c->pages;
-			mem_chase_advise(mem_kept, mem_kept_len, c->pages);
 		}
 		c->map = mem_kept;
 	} else if ((rc = mem_chase_map(c->maplen, &c->map)) != 0) {
 		return rc;
-	} else {
-		mem_chase_advise(c->map, c->maplen, c->pages);
 	}
+#if defined(MADV_NOHUGEPAGE) && defined(MADV_HUGEPAGE)
+	if (c->pages != 0)
+		(void)madvise(c->map, c->maplen, c->pages < 0 ?
+		    MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+#endif
 	if ((rc = mem_chase_build(c)) != 0)
 		return rc;
 	units = c->size / c->stride;
@@ -408,6 +389,26 @@ mem_chase_cleanup(bm_iter_t n, void *cookie)
 }
 
 /*
+ * Chase c as a benchmark, its chains and page defaulted, with LOOP_O
+ * calibrated (mem_chase_measure says why).
+ */
+static bm_bench
+mem_chase_bench(struct tool *t, struct mem_chase *c)
+{
+	int rc;
+
+	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
+		tool_exit_lib(t, rc, "LOOP_O");
+	if (c->k < 1 || c->k > MEM_MAX_CHAINS)
+		c->k = 1;
+	if (c->page == 0)
+		c->page = 4096;
+	return (bm_bench){ .initialize = mem_chase_init,
+	    .benchmark = mem_chase_run, .cleanup = mem_chase_cleanup,
+	    .cookie = c };
+}
+
+/*
  * Run a chase in the engine's workers: per_op_ns is one step of k loads.
  *
  * No loop overhead is subtracted (LOOP_O is 0 for every chase, whatever
@@ -422,20 +423,8 @@ mem_chase_cleanup(bm_iter_t n, void *cookie)
 void
 mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
 {
-	bm_bench b;
-	int rc;
+	bm_bench b = mem_chase_bench(t, c);
 
-	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
-		tool_exit_lib(t, rc, "LOOP_O");
-
-	if (c->k < 1 || c->k > MEM_MAX_CHAINS)
-		c->k = 1;
-	if (c->page == 0)
-		c->page = 4096;
-	b.initialize = mem_chase_init;
-	b.benchmark = mem_chase_run;
-	b.cleanup = mem_chase_cleanup;
-	b.cookie = c;
 	tool_run(t, &b, r);
 }
 
@@ -445,8 +434,8 @@ mem_chase_measure(struct tool *t, struct mem_chase *c, bm_result *r)
  * of keep bytes (the largest chase's at least: 0 for just that) that a
  * served worker maps once for all of them (each point's chain is built
  * again when the worker turns to it, untimed), as lmbench maps its
- * sweep's whole length for every point.  The chases share their pages
- * setting.
+ * sweep's whole length for every point.  A chase that asks for huge or
+ * small pages maps a buffer of its own.
  */
 void
 mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
@@ -454,27 +443,17 @@ mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
 {
 	bm_bench b[BM_MAX_GROUP];
 	size_t i;
-	int rc;
 
 	if (n == 0 || n > BM_MAX_GROUP)
 		tool_exit_fail(t, "a group of %zu chases (1 to %d)", n,
 		    BM_MAX_GROUP);
-	if ((rc = bm_ctx_force_calibration(t->ctx, BM_CAL_LOOP_O, 0)) != 0)
-		tool_exit_lib(t, rc, "LOOP_O");
 	for (i = 0; i < n; i++) {
-		if (c[i].k < 1 || c[i].k > MEM_MAX_CHAINS)
-			c[i].k = 1;
-		if (c[i].page == 0)
-			c[i].page = 4096;
+		b[i] = mem_chase_bench(t, &c[i]);
 		if (keep < mem_chase_maplen(&c[i]))
 			keep = mem_chase_maplen(&c[i]);
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		c[i].keep = keep;
-		b[i] = (bm_bench){ .initialize = mem_chase_init,
-		    .benchmark = mem_chase_run, .cleanup = mem_chase_cleanup,
-		    .cookie = &c[i] };
-	}
 	tool_run_group(t, b, n, r);
 }
 
@@ -727,7 +706,7 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
 	 * that faults the size's buffer once for them all (mem_chase_group).
 	 */
 	if (tool_served_inside() && !apart && n > 1)
-		mem_chase_group(t, w, n, mem_chase_maplen(c), rs);
+		mem_chase_group(t, w, n, 0, rs);
 	else
 		for (i = 0; i < n; i++)
 			mem_chase_measure(t, &w[i], &rs[i]);

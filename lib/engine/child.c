@@ -331,7 +331,6 @@ child_switch(bm_state *s)
 		if (s->bench->cleanup != NULL &&
 		    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
 			child_fail(s, rc);
-		s->bench = to;
 		if (to->initialize != NULL &&
 		    (rc = to->initialize(0, to->cookie)) < 0)
 			child_fail(s, rc);
