@@ -50,6 +50,11 @@ run "$rep" --quick --only latency
 [ "$(cat "$FAKE_STATE")" = 3 ] || fail "not 3 runs of benchmp-run"
 grep -q -- '--quick --only latency$' "$FAKE_STATE.args" ||
 	fail "options not passed to benchmp-run: $(cat "$FAKE_STATE.args")"
+# The runs take one calibration store, their own directory's.
+[ "$(sed -n 's/.* --calibration \([^ ]*\/calibration\) .*/\1/p' \
+    "$FAKE_STATE.args" | sort -u | wc -l)" -eq 1 ] &&
+    [ "$(grep -c -- ' --calibration ' "$FAKE_STATE.args")" -eq 3 ] ||
+	fail "the runs do not share one calibration: $(cat "$FAKE_STATE.args")"
 grep -q '^figure  *cv  *in CI  verdicts 1-2 1-3 2-3$' "$tmp/out" ||
 	fail "no header: $(cat "$tmp/out")"
 grep -Eq '^lat_syscall null \(us\) +0\.0% +6/6  same same same$' "$tmp/out" ||
@@ -122,6 +127,9 @@ rm -f "$FAKE_STATE"
 run "$rep" -k 3 --keep "$tmp/kept"
 [ "$rc" -eq 0 ] && grep -Eq '^  of them off by >10% in a run that did not flag it: 0 ' \
     "$tmp/out" || fail "a flagged mover counted: $(cat "$tmp/out")"
+[ "$(tail -n 3 "$FAKE_STATE.args" |
+    grep -c -- " --calibration $tmp/kept/calibration\$")" -eq 3 ] ||
+	fail "--keep: the calibration not kept there: $(tail -n 3 "$FAKE_STATE.args")"
 # The seconds measuring, from each run's summary, against its wall time
 # (a run of no time at all has no share).
 grep -Eq '^measuring per run:( (0%|-)){3} +>= 60% +(MISS|-)$' "$tmp/out" ||
@@ -207,4 +215,14 @@ expect_exit 1 'run1: no records' "$rep" --from "$tmp/kept"
 run "$rep" --help
 [ "$rc" -eq 0 ] && grep -q '^usage: benchmp-repeat' "$tmp/out" ||
 	fail "--help: exit $rc"
+# A store the caller names is the runs' one, and the only one.
+FAKE_RUNS="$aa1 $aa1"
+rm -f "$FAKE_STATE"
+run "$rep" -k 2 --calibration "$tmp/mine"
+[ "$rc" -eq 0 ] || fail "--calibration: exit $rc: $(cat "$tmp/err")"
+[ "$(tail -n 2 "$FAKE_STATE.args" | grep -c -- '--calibration')" -eq 2 ] &&
+    [ "$(tail -n 2 "$FAKE_STATE.args" |
+    grep -c -- " --calibration $tmp/mine\$")" -eq 2 ] ||
+	fail "--calibration not the runs' only one: $(tail -n 2 "$FAKE_STATE.args")"
+
 finish

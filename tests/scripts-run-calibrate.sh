@@ -70,4 +70,22 @@ run "$brun" --installed --quick --only basic --no-check --passes 1 \
 grep -q ' LOOP_O=0.000900$' "$tmp/err" ||
 	fail "the caller's LOOP_O not kept: $(grep LOOP_O "$tmp/err")"
 [ ! -e "$tmp/count" ] || fail "loop_o ran with LOOP_O exported"
+
+# --calibration FILE: the store is that file, wherever the records go;
+# a directory, or a file in none, is a usage error.
+rm -f "$tmp/count.enough"
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --results "$tmp/res" --calibration "$tmp/nodir/store"
+[ "$rc" -eq 2 ] || fail "--calibration in no directory: exit $rc"
+grep -q 'no directory for' "$tmp/err" ||
+	fail "--calibration in no directory: $(cat "$tmp/err")"
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --results "$tmp/res" --calibration "$tmp"
+[ "$rc" -eq 2 ] || fail "--calibration DIR: exit $rc"
+[ ! -e "$tmp/count.enough" ] || fail "enough ran on a usage error"
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --budget 3600 --results "$tmp/res" --calibration "$tmp/store"
+[ "$rc" -eq 0 ] || fail "benchmp-run --calibration: exit $rc: $(tail -n 3 "$tmp/err")"
+[ "$(cat "$tmp/count.enough")" = "--all --store $tmp/store" ] ||
+	fail "enough was run as: $(cat "$tmp/count.enough")"
 finish
