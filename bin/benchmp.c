@@ -11,6 +11,7 @@
 #include "cmd/ab.h"
 #include "cmd/check.h"
 #include "cmd/compare.h"
+#include "cmd/history.h"
 #include "cmd/merge.h"
 #include "cmd/report.h"
 #include "cmd/scaling.h"
@@ -49,6 +50,8 @@ static const struct benchmp_sub benchmp_subs[] = {
 	    spread_main, spread_usage },
 	{ "merge", NULL, "merge the passes' records of each figure",
 	    merge_main, merge_usage },
+	{ "history", NULL, "widen intervals to the machine's past runs",
+	    history_main, history_usage },
 	{ "report", NULL, "the HTML report of a run", report_main,
 	    report_usage },
 	BENCHMP_PROGRAM("plot", "gnuplot charts of records"),

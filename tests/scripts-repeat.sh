@@ -55,6 +55,11 @@ grep -q -- '--quick --only latency$' "$FAKE_STATE.args" ||
     "$FAKE_STATE.args" | sort -u | wc -l)" -eq 1 ] &&
     [ "$(grep -c -- ' --calibration ' "$FAKE_STATE.args")" -eq 3 ] ||
 	fail "the runs do not share one calibration: $(cat "$FAKE_STATE.args")"
+# And one store of past runs, beside it.
+[ "$(sed -n 's/.*--history \([^ ]*\/history\) .*/\1/p' \
+    "$FAKE_STATE.args" | sort -u | wc -l)" -eq 1 ] &&
+    [ "$(grep -c -- '--history ' "$FAKE_STATE.args")" -eq 3 ] ||
+	fail "the runs do not share one history: $(cat "$FAKE_STATE.args")"
 grep -q '^figure  *cv  *in CI  verdicts 1-2 1-3 2-3$' "$tmp/out" ||
 	fail "no header: $(cat "$tmp/out")"
 grep -Eq '^lat_syscall null \(us\) +0\.0% +6/6  same same same$' "$tmp/out" ||
@@ -130,6 +135,9 @@ run "$rep" -k 3 --keep "$tmp/kept"
 [ "$(tail -n 3 "$FAKE_STATE.args" |
     grep -c -- " --calibration $tmp/kept/calibration\$")" -eq 3 ] ||
 	fail "--keep: the calibration not kept there: $(tail -n 3 "$FAKE_STATE.args")"
+[ "$(tail -n 3 "$FAKE_STATE.args" |
+    grep -c -- "--history $tmp/kept/history ")" -eq 3 ] ||
+	fail "--keep: the history not kept there: $(tail -n 3 "$FAKE_STATE.args")"
 # The seconds measuring, from each run's summary, against its wall time
 # (a run of no time at all has no share).
 grep -Eq '^measuring per run:( (0%|-)){3} +>= 60% +(MISS|-)$' "$tmp/out" ||
@@ -224,5 +232,18 @@ run "$rep" -k 2 --calibration "$tmp/mine"
     [ "$(tail -n 2 "$FAKE_STATE.args" |
     grep -c -- " --calibration $tmp/mine\$")" -eq 2 ] ||
 	fail "--calibration not the runs' only one: $(tail -n 2 "$FAKE_STATE.args")"
+# So is a store of past runs, and --no-history leaves them without one.
+rm -f "$FAKE_STATE"
+run "$rep" -k 2 --history "$tmp/hist"
+[ "$rc" -eq 0 ] && [ "$(tail -n 2 "$FAKE_STATE.args" |
+    grep -c -- '--history')" -eq 2 ] && [ "$(tail -n 2 "$FAKE_STATE.args" |
+    grep -c -- "--history $tmp/hist")" -eq 2 ] ||
+	fail "--history not the runs' only one: $(tail -n 2 "$FAKE_STATE.args")"
+rm -f "$FAKE_STATE"
+run "$rep" -k 2 --no-history
+[ "$rc" -eq 0 ] && [ "$(tail -n 2 "$FAKE_STATE.args" |
+    grep -c -- '--no-history')" -eq 2 ] && [ "$(tail -n 2 "$FAKE_STATE.args" |
+    grep -c -- '--history ')" -eq 0 ] ||
+	fail "--no-history: a store given: $(tail -n 2 "$FAKE_STATE.args")"
 
 finish

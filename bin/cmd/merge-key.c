@@ -26,8 +26,8 @@ key_part(const struct bm__jval *obj, const char *name, int alt)
  * false is null for the last four but parallel, as benchmp-run's key
  * had them).
  */
-static int
-key_of(const struct bm__jval *rec, char **key)
+int
+merge_key_of(const struct bm__jval *rec, char **key)
 {
 	const struct bm__jval *v[8];
 	struct bm__jval part[8], list;
@@ -85,7 +85,7 @@ merge_key_group(struct merge *m)
 		return -1;
 	}
 	for (i = 0; i < m->n; i++) {
-		if (key_of(m->rec[i].rec, &m->rec[i].key) != 0) {
+		if (merge_key_of(m->rec[i].rec, &m->rec[i].key) != 0) {
 			free(s);
 			fprintf(stderr, "%s: out of memory\n", m->prog);
 			return -1;

@@ -70,6 +70,12 @@ void merge_usage(FILE *f, const char *prog);
  */
 int merge_key_group(struct merge *m);
 /*
+ * The key of a record's figure as compact JSON into *key (malloc'd):
+ * [suite.figure, tool, case, metric, params.placement, parallel, rank,
+ * aggregate]; 0 or -ENOMEM.
+ */
+int merge_key_of(const struct bm__jval *rec, char **key);
+/*
  * merge-figure.c: merge the records of each figure recorded more than once, setting
  * each first record's out (a figure that cannot be merged keeps its last
  * pass, with a warning); 0, or -1 with a message (out of memory).

@@ -263,8 +263,8 @@ bm__student_tail(double t, double df)
 }
 
 /* The t with P(|T| >= t) = tail, by bisection (tail in (0, 1)). */
-static double
-paired_student_quantile(double tail, double df)
+double
+bm__student_quantile(double tail, double df)
 {
 	double lo = 0, hi = 1, mid;
 	int i;
@@ -326,7 +326,7 @@ paired_t(double *d, size_t n, size_t g, double level, bm__paired *out)
 	}
 	t = mean / se;
 	out->p = bm__student_tail(fabs(t), (double)(h - 1));
-	q = paired_student_quantile(1 - level, (double)(h - 1));
+	q = bm__student_quantile(1 - level, (double)(h - 1));
 	out->lo = mean - q * se;
 	out->hi = mean + q * se;
 	return 0;

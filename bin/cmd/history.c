@@ -1,0 +1,752 @@
+/*
+ * history.c: benchmp history: each figure's interval of the next run
+ * widened to how the figure moved from one run to the next on this
+ * machine, and this run's figures kept with the machine's past runs.
+ *
+ * A run's interval comes from its own visits, tens of seconds of one
+ * host; between runs the host moves too.  On a 2-vCPU Intel Xeon KVM
+ * guest, 2026-12-03, bw_mem 256m rd moved -17% to +7.5% between suites
+ * whose intervals said +-4%, and the next run fell inside the previous
+ * run's interval for 85-91% of the figures.  The store keeps each
+ * figure's values, one line a figure and run, in the order run:
+ *
+ *	STAMP <tab> VALUE <tab> KEY
+ *
+ * (KEY the figure's key as benchmp merge makes it, compact JSON).  A
+ * figure's move is the median of |log(v[i+1] / v[i])| over its last runs
+ * in order: a change of build or settings between two of them is one
+ * move among several, not a spread of all of them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "benchmp.h"
+#include "history.h"
+#include "merge.h"
+#include "opts.h"
+#include "record/record.h"
+#include "stats/stats.h"
+#include "whole.h"
+
+/* The exit statuses. */
+enum {
+	HISTORY_OK = 0,
+	HISTORY_FAILED = 1,
+	HISTORY_USAGE = 2
+};
+
+/* The runs of a figure read by default, the bounds of --runs. */
+#define HISTORY_RUNS		10
+#define HISTORY_RUNS_MIN	3
+#define HISTORY_RUNS_MAX	100
+/* The runs the store keeps: the last ones. */
+#define HISTORY_KEEP		100
+/* The largest store read (100 runs of a suite take about 2 MB). */
+#define HISTORY_STORE_MAX	(64u << 20)
+/* The copies beside the outputs, renamed over them. */
+#define HISTORY_PART		"/.benchmp-history.XXXXXX"
+
+/* A line of the store: its run, the figure's value and key. */
+struct history_line {
+	char *stamp;
+	double value;
+	char *key;
+};
+
+/* A record read, its key (NULL when it has no figure to keep). */
+struct history_rec {
+	struct bm__jval *rec;
+	char *key;
+};
+
+/* benchmp history: its options, the store and the records. */
+struct history {
+	const char *prog;
+	const char *store;
+	const char *input;
+	const char *output;
+	const char *stamp;
+	unsigned runs;
+	double precision;
+	int add;
+	struct history_line *line;
+	size_t nline;
+	char *text;
+	struct history_rec *rec;
+	size_t nrec;
+	size_t cap;
+	size_t figures;
+	size_t past;
+	size_t widened;
+	size_t flagged;
+};
+
+/* Print the usage text to f. */
+void
+history_usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"usage: %s --store FILE [--runs N] [--precision P] [--stamp NAME]\n"
+"       [--no-add] [-o FILE] RECORDS.jsonl\n"
+"\n"
+"Widen each figure's interval of the next run (ci_lo, ci_hi) to how the\n"
+"figure moved from one run to the next on this machine, as FILE keeps its\n"
+"past runs, then keep this run's figures there.  A figure of three runs\n"
+"or more in FILE gets \"history\": its runs, its move (the median over\n"
+"its last runs of how far one run's value lay from the one before, as a\n"
+"share) and the interval that move gives the next run, at the record's\n"
+"ci_level (Student's t); its ci_lo and ci_hi become the wider of the\n"
+"two.  A figure that moves by more than the precision from one run to\n"
+"the next is noisy, with that reason in its noisy_why.  A record already\n"
+"widened (it has \"history\") is written as it is.  The records are\n"
+"written in their order; \"-\" reads standard input.\n"
+"\n"
+"  --store FILE     the machine's past runs, one line a figure and run;\n"
+"                   created when missing (its directory must exist), at\n"
+"                   most its last %u runs kept\n"
+"  --runs N         a figure's last N runs (%u to %u; default %u)\n"
+"  --precision P    the move, in percent, past which a figure is noisy\n"
+"                   (over 0 to 100; default 3)\n"
+"  --stamp NAME     this run's name in FILE (default: the earliest\n"
+"                   timestamp of its records); a run kept under the same\n"
+"                   name before is replaced, not read\n"
+"  --no-add         read FILE, do not keep this run in it\n"
+"  -o, --output FILE\n"
+"                   write to FILE, through a copy beside it renamed over\n"
+"                   it, not to standard output (FILE may be the input)\n"
+"  -h, --help       print this help and exit\n"
+"  -V, --version    print the version and exit\n"
+"\n"
+"After a change to what the figures measure (another build, kernel or\n"
+"setting), the change counts as one move of each figure it changed;\n"
+"give another store to start the figures' history again.\n"
+"\n"
+"Exit status: 0 when the records and FILE were written, 1 when the input\n"
+"or FILE cannot be read (or FILE holds a line that is not STAMP, VALUE\n"
+"and KEY) or an output cannot be written, 2 on a usage error.\n",
+	    prog, HISTORY_KEEP, HISTORY_RUNS_MIN, HISTORY_RUNS_MAX,
+	    HISTORY_RUNS);
+}
+
+/* Say what was wrong with the arguments, and the usage line; the usage status. */
+static int
+history_bad(const char *prog, const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s%s%s\n", prog, what, arg ? " '" : "",
+	    arg ? arg : "", arg ? "'" : "");
+	fprintf(stderr, "usage: %s --store FILE [-o FILE] RECORDS.jsonl "
+	    "(--help says more)\n", prog);
+	return HISTORY_USAGE;
+}
+
+/* A number of arg in (lo, hi] (or [lo, hi] with closed) into *x; 0 or -1. */
+static int
+history_number(const char *arg, double lo, double hi, int closed, double *x)
+{
+	char *end;
+
+	errno = 0;
+	*x = strtod(arg, &end);
+	if (errno != 0 || end == arg || *end != '\0' || !isfinite(*x))
+		return -1;
+	if (closed ? *x < lo : *x <= lo)
+		return -1;
+	return *x <= hi ? 0 : -1;
+}
+
+/* Whether a stamp is a name the store can keep: printable, no tab. */
+static int
+history_stamp_ok(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Read the options into h; -1 to go on, else the exit status. */
+static int
+history_options(struct history *h, int argc, char **argv)
+{
+	enum { O_STORE = 256, O_RUNS, O_PRECISION, O_STAMP, O_NO_ADD };
+	static const struct option lo[] = {
+		{ "store", required_argument, NULL, O_STORE },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "precision", required_argument, NULL, O_PRECISION },
+		{ "stamp", required_argument, NULL, O_STAMP },
+		{ "no-add", no_argument, NULL, O_NO_ADD },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct opts_cmd cmd = { h->prog, history_usage, history_bad };
+	double x;
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:ho:V", lo, NULL)) != -1) {
+		switch (c) {
+		case O_STORE:
+			if (optarg[0] == '\0')
+				return history_bad(h->prog, "an empty store "
+				    "name", NULL);
+			h->store = optarg;
+			break;
+		case O_RUNS:
+			if (history_number(optarg, HISTORY_RUNS_MIN,
+			    HISTORY_RUNS_MAX, 1, &x) != 0 || x != floor(x))
+				return history_bad(h->prog, "--runs: not a "
+				    "whole number from 3 to 100:", optarg);
+			h->runs = (unsigned)x;
+			break;
+		case O_PRECISION:
+			if (history_number(optarg, 0, 100, 0, &x) != 0)
+				return history_bad(h->prog, "--precision: not "
+				    "a percentage over 0 up to 100:", optarg);
+			h->precision = x / 100;
+			break;
+		case O_STAMP:
+			if (!history_stamp_ok(optarg))
+				return history_bad(h->prog, "--stamp: empty, "
+				    "or with a tab or control character:",
+				    optarg);
+			h->stamp = optarg;
+			break;
+		case O_NO_ADD:
+			h->add = 0;
+			break;
+		case 'o':
+			if (optarg[0] == '\0')
+				return history_bad(h->prog, "an empty output "
+				    "name", NULL);
+			h->output = optarg;
+			break;
+		default:
+			return opts_common(c, &cmd, argv);
+		}
+	}
+	if (h->store == NULL)
+		return history_bad(h->prog, "missing --store FILE", NULL);
+	if (optind == argc)
+		return history_bad(h->prog, "missing the records file", NULL);
+	if (argc - optind > 1)
+		return history_bad(h->prog, "one records file, not more:",
+		    argv[optind + 1]);
+	h->input = strcmp(argv[optind], "-") == 0 ? "/dev/stdin" :
+	    argv[optind];
+	return -1;
+}
+
+/*
+ * Split the store's text (h->text, changed in place) into its lines;
+ * 0, or -1 with a message (a line that is not STAMP, VALUE and KEY,
+ * or memory).
+ */
+static int
+history_parse(struct history *h, size_t len)
+{
+	char *p = h->text, *end = h->text + len, *nl, *t1, *t2, *e;
+	size_t n = 0, cap = 0, at = 0;
+	struct history_line *grown;
+
+	while (p < end) {
+		at++;
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL) {
+			fprintf(stderr, "%s: %s: line %zu: cut off (no end "
+			    "of line)\n", h->prog, h->store, at);
+			return -1;
+		}
+		*nl = '\0';
+		t1 = strchr(p, '\t');
+		t2 = t1 != NULL ? strchr(t1 + 1, '\t') : NULL;
+		if (t2 == NULL || t1 == p || memchr(p, '\0', (size_t)(nl -
+		    p)) != NULL || t2[1] != '[') {
+			fprintf(stderr, "%s: %s: line %zu: not STAMP, VALUE "
+			    "and KEY\n", h->prog, h->store, at);
+			return -1;
+		}
+		*t1 = *t2 = '\0';
+		errno = 0;
+		if (n == cap) {
+			cap = cap > 0 ? 2 * cap : 1024;
+			if ((grown = realloc(h->line, cap * sizeof *grown)) ==
+			    NULL) {
+				fprintf(stderr, "%s: out of memory\n", h->prog);
+				return -1;
+			}
+			h->line = grown;
+		}
+		h->line[n].stamp = p;
+		h->line[n].value = strtod(t1 + 1, &e);
+		h->line[n].key = t2 + 1;
+		if (errno != 0 || e == t1 + 1 || *e != '\0' ||
+		    !isfinite(h->line[n].value) || !(h->line[n].value > 0)) {
+			fprintf(stderr, "%s: %s: line %zu: the value is not "
+			    "a number over 0\n", h->prog, h->store, at);
+			return -1;
+		}
+		h->nline = ++n;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+/* Read the store (a missing one is empty); 0, or -1 with a message. */
+static int
+history_read_store(struct history *h)
+{
+	FILE *f = fopen(h->store, "r");
+	size_t len = 0, got;
+
+	if (f == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "%s: %s: cannot read: %s\n", h->prog,
+		    h->store, strerror(errno));
+		return -1;
+	}
+	if ((h->text = malloc(HISTORY_STORE_MAX + 1)) == NULL) {
+		fclose(f);
+		fprintf(stderr, "%s: out of memory\n", h->prog);
+		return -1;
+	}
+	while ((got = fread(h->text + len, 1, HISTORY_STORE_MAX + 1 - len,
+	    f)) > 0)
+		len += got;
+	if (ferror(f) || len > HISTORY_STORE_MAX) {
+		fprintf(stderr, "%s: %s: %s\n", h->prog, h->store,
+		    ferror(f) ? "cannot read it" : "larger than 64 MB: not "
+		    "a store of benchmp history");
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return history_parse(h, len);
+}
+
+/* Keep one record read (the bm__reader_records callback). */
+static int
+history_add(void *arg, struct bm__jval *rec, size_t line, char *why,
+    size_t size)
+{
+	struct history *h = arg;
+	struct history_rec *grown;
+	size_t cap;
+
+	if (h->nrec == h->cap) {
+		cap = h->cap > 0 ? 2 * h->cap : 256;
+		if ((grown = realloc(h->rec, cap * sizeof *grown)) == NULL) {
+			snprintf(why, size, "line %zu: out of memory", line);
+			bm__jval_free(rec);
+			return -ENOMEM;
+		}
+		h->rec = grown;
+		h->cap = cap;
+	}
+	h->rec[h->nrec].rec = rec;
+	h->rec[h->nrec].key = NULL;
+	h->nrec++;
+	return 0;
+}
+
+/*
+ * The stamp of this run when none was given: the earliest "timestamp"
+ * of its records (they sort as text), else the time now; 0 or -1.
+ */
+static int
+history_default_stamp(struct history *h, char *buf, size_t size)
+{
+	const char *first = NULL, *t;
+	time_t now;
+	struct tm tm;
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++) {
+		t = bm__jstr(h->rec[i].rec, "timestamp");
+		if (t != NULL && history_stamp_ok(t) &&
+		    (first == NULL || strcmp(t, first) < 0))
+			first = t;
+	}
+	if (first != NULL) {
+		snprintf(buf, size, "%s", first);
+		return 0;
+	}
+	now = time(NULL);
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A record's value, when it is one the store keeps: finite, over 0, of
+ * a figure that does not contradict what the machine states (a line
+ * size sysfs does not have is no run of the figure).
+ */
+static double
+history_value(const struct bm__jval *rec)
+{
+	const struct bm__jval *c = bm__jget(rec, "contradicts");
+	double v = bm__jnum(rec, "value");
+
+	if (c != NULL && c->type == BM__J_ARRAY && c->n > 0)
+		return NAN;
+	return isfinite(v) && v > 0 ? v : NAN;
+}
+
+/*
+ * The values of key in the store, its last runs but this one's, oldest
+ * first, into v (at most h->runs); their count.
+ */
+static size_t
+history_past(const struct history *h, const char *key, double *v)
+{
+	size_t i, n = 0;
+
+	for (i = h->nline; i-- > 0 && n < h->runs;)
+		if (strcmp(h->line[i].key, key) == 0 &&
+		    strcmp(h->line[i].stamp, h->stamp) != 0)
+			v[n++] = h->line[i].value;
+	/* Newest first: turn them round. */
+	for (i = 0; i < n / 2; i++) {
+		double t = v[i];
+
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+	return n;
+}
+
+/* Order doubles, for the median. */
+static int
+history_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A figure's move from one run to the next over its n values in order:
+ * the median of |log(v[i+1] / v[i])|.
+ */
+static double
+history_move(const double *v, size_t n)
+{
+	double d[HISTORY_RUNS_MAX] = { 0 };
+	size_t i, k = n - 1;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < k; i++)
+		d[i] = fabs(log(v[i + 1] / v[i]));
+	qsort(d, k, sizeof *d, history_cmp);
+	return k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
+}
+
+/* Set an object's member name to the JSON text json; 0 or -ENOMEM. */
+static int
+history_set_json(struct bm__jval *obj, const char *name, const char *json)
+{
+	struct bm__jval *v;
+	const char *why;
+	size_t at;
+	int rc;
+
+	if ((rc = bm__jparse(json, strlen(json), &v, &at, &why)) != 0)
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	rc = merge_json_set(obj, name, v);
+	bm__jval_free(v);
+	return rc;
+}
+
+/*
+ * Append the string why to the record's noisy_why (made when missing)
+ * and make it noisy; 0 or -ENOMEM.
+ */
+static int
+history_flag(struct bm__jval *rec, const char *why)
+{
+	const struct bm__jval *old = bm__jget(rec, "noisy_why");
+	struct bm__json b;
+	char *text = NULL;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	if (old != NULL && old->type == BM__J_ARRAY && old->n > 0) {
+		if ((rc = bm__jwrite(old, &text)) != 0)
+			return rc;
+		text[strlen(text) - 1] = '\0';
+		bm__json_printf(&b, "%s,", text);
+		free(text);
+	} else {
+		bm__json_printf(&b, "[");
+	}
+	bm__json_string(&b, why);
+	bm__json_printf(&b, "]");
+	if (b.err != 0 || b.s == NULL) {
+		free(b.s);
+		return -ENOMEM;
+	}
+	if ((rc = history_set_json(rec, "noisy", "true")) == 0)
+		rc = history_set_json(rec, "noisy_why", b.s);
+	free(b.s);
+	return rc;
+}
+
+/*
+ * Widen one record's interval to its figure's past runs, and flag it
+ * when the figure moves by more than the precision; 0 or -ENOMEM.
+ */
+static int
+history_widen(struct history *h, struct history_rec *r)
+{
+	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
+	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi;
+	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
+	    "ci_hi");
+	char json[400], why[200];
+	size_t n;
+	int rc;
+
+	if (isnan(x) || bm__jget(r->rec, "history") != NULL)
+		return 0;
+	h->figures++;
+	if ((n = history_past(h, r->key, v)) == 0)
+		return 0;
+	if (n < HISTORY_RUNS_MIN || !(level > 0 && level < 1) ||
+	    !isfinite(clo) || !isfinite(chi)) {
+		snprintf(json, sizeof json, "{\"runs\":%zu}", n);
+		return history_set_json(r->rec, "history", json);
+	}
+	/*
+	 * The median |difference| of two normal values is 0.6745 sqrt(2)
+	 * sigma; the next run is one more, from this run's value: Student's
+	 * t on the differences' degrees, sqrt(1 + 1/n) for the centre.
+	 */
+	h->past++;
+	move = history_move(v, n);
+	sd = move / (0.674489750196 * sqrt(2.0));
+	q = bm__student_quantile(1 - level, (double)(n - 1));
+	w = q * sd * sqrt(1 + 1.0 / (double)n);
+	lo = x * exp(-w);
+	hi = x * exp(w);
+	snprintf(json, sizeof json, "{\"runs\":%zu,\"move\":%.6g,"
+	    "\"ci_lo\":%.17g,\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,"
+	    "\"run_ci_hi\":%.17g,\"run_noisy\":%s}", n, expm1(move), lo, hi,
+	    clo, chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
+	if ((rc = history_set_json(r->rec, "history", json)) != 0)
+		return rc;
+	if (lo < clo || hi > chi) {
+		h->widened++;
+		snprintf(json, sizeof json, "%.17g", fmin(lo, clo));
+		if ((rc = history_set_json(r->rec, "ci_lo", json)) != 0)
+			return rc;
+		snprintf(json, sizeof json, "%.17g", fmax(hi, chi));
+		if ((rc = history_set_json(r->rec, "ci_hi", json)) != 0)
+			return rc;
+	}
+	if (expm1(move) <= h->precision)
+		return 0;
+	h->flagged++;
+	snprintf(why, sizeof why, "its runs on this machine move +-%.3g%% "
+	    "from one to the next (the median of its last %zu), past the "
+	    "precision of +-%.3g%%", 100 * expm1(move), n,
+	    100 * h->precision);
+	return history_flag(r->rec, why);
+}
+
+/*
+ * The store as written: its lines of the last HISTORY_KEEP runs but
+ * this one, then this run's figures; into *buf and *size; 0 or -1.
+ */
+static int
+history_store_text(struct history *h, char **buf, size_t *size)
+{
+	const char *seen[HISTORY_KEEP];
+	size_t i, k, nseen = 0, from = 0;
+	FILE *f;
+	int rc = 0;
+
+	/* The first line of the oldest run kept. */
+	for (i = h->nline; i-- > 0;) {
+		if (strcmp(h->line[i].stamp, h->stamp) == 0)
+			continue;
+		for (k = 0; k < nseen; k++)
+			if (strcmp(seen[k], h->line[i].stamp) == 0)
+				break;
+		if (k < nseen)
+			continue;
+		if (nseen == HISTORY_KEEP - 1) {
+			from = i + 1;
+			break;
+		}
+		seen[nseen++] = h->line[i].stamp;
+	}
+	if ((f = open_memstream(buf, size)) == NULL)
+		return -1;
+	for (i = from; i < h->nline && rc >= 0; i++)
+		if (strcmp(h->line[i].stamp, h->stamp) != 0)
+			rc = fprintf(f, "%s\t%.17g\t%s\n", h->line[i].stamp,
+			    h->line[i].value, h->line[i].key);
+	for (i = 0; i < h->nrec && rc >= 0; i++)
+		if (h->rec[i].key != NULL)
+			rc = fprintf(f, "%s\t%.17g\t%s\n", h->stamp,
+			    history_value(h->rec[i].rec), h->rec[i].key);
+	if (fclose(f) != 0 || rc < 0) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The records as JSON lines into *buf and *size; 0 or -1. */
+static int
+history_records_text(struct history *h, char **buf, size_t *size)
+{
+	FILE *f;
+	char *text;
+	size_t i;
+	int rc = 0;
+
+	if ((f = open_memstream(buf, size)) == NULL)
+		return -1;
+	for (i = 0; i < h->nrec && rc == 0; i++) {
+		if (bm__jwrite(h->rec[i].rec, &text) != 0) {
+			rc = -1;
+			break;
+		}
+		if (fputs(text, f) == EOF || putc('\n', f) == EOF)
+			rc = -1;
+		free(text);
+	}
+	if (fclose(f) != 0 || rc != 0) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write the records, then the store; the exit status. */
+static int
+history_write(struct history *h, int through, int store_through)
+{
+	char *rbuf = NULL, *sbuf = NULL;
+	size_t rsize = 0, ssize = 0;
+	int rc = HISTORY_OK;
+
+	if (history_records_text(h, &rbuf, &rsize) != 0 || (h->add &&
+	    history_store_text(h, &sbuf, &ssize) != 0)) {
+		free(rbuf);
+		fprintf(stderr, "%s: out of memory\n", h->prog);
+		return HISTORY_FAILED;
+	}
+	if (h->output != NULL) {
+		if (whole_write(h->prog, h->output, HISTORY_PART, through,
+		    rbuf, rsize) != 0)
+			rc = HISTORY_FAILED;
+	} else if (rsize > 0 && fwrite(rbuf, 1, rsize, stdout) != rsize) {
+		fprintf(stderr, "%s: writing to standard output: %s\n",
+		    h->prog, strerror(errno));
+		rc = HISTORY_FAILED;
+	} else if (opts_printed(h->prog) != 0) {
+		rc = HISTORY_FAILED;
+	}
+	/* The store only after the records: a failed run adds nothing. */
+	if (rc == HISTORY_OK && h->add && whole_write(h->prog, h->store,
+	    HISTORY_PART, store_through, sbuf, ssize) != 0)
+		rc = HISTORY_FAILED;
+	free(rbuf);
+	free(sbuf);
+	return rc;
+}
+
+/* Read the store and the records, widen, write; the exit status. */
+static int
+history_run(struct history *h)
+{
+	char why[512], stamp[64];
+	int through = 0, store_through = 0, rc;
+	size_t i;
+
+	if (h->output != NULL && whole_check(h->prog, h->output,
+	    &through) != 0)
+		return HISTORY_FAILED;
+	if (h->add && whole_check(h->prog, h->store, &store_through) != 0)
+		return HISTORY_FAILED;
+	if (history_read_store(h) != 0)
+		return HISTORY_FAILED;
+	if (bm__reader_records(h->input, history_add, h, why,
+	    sizeof why) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", h->prog, h->input, why);
+		return HISTORY_FAILED;
+	}
+	if (h->stamp == NULL) {
+		if (history_default_stamp(h, stamp, sizeof stamp) != 0) {
+			fprintf(stderr, "%s: no name for this run: give "
+			    "--stamp\n", h->prog);
+			return HISTORY_FAILED;
+		}
+		h->stamp = stamp;
+	}
+	for (i = 0; i < h->nrec; i++) {
+		if (isnan(history_value(h->rec[i].rec)))
+			continue;
+		if (merge_key_of(h->rec[i].rec, &h->rec[i].key) != 0 ||
+		    history_widen(h, &h->rec[i]) != 0) {
+			fprintf(stderr, "%s: out of memory\n", h->prog);
+			return HISTORY_FAILED;
+		}
+	}
+	if ((rc = history_write(h, through, store_through)) != HISTORY_OK)
+		return rc;
+	/* What it did, on stderr: the records went to the output. */
+	if (h->past == 0)
+		fprintf(stderr, "%s: no figure has %u runs in %s yet%s\n",
+		    h->prog, HISTORY_RUNS_MIN, h->store, h->add ? ": this "
+		    "run is kept there" : "");
+	else
+		fprintf(stderr, "%s: %zu of %zu figures with past runs in %s: "
+		    "%zu intervals widened to their moves, %zu noisy by "
+		    "them\n", h->prog, h->past, h->figures, h->store,
+		    h->widened, h->flagged);
+	return HISTORY_OK;
+}
+
+/* Run benchmp history with its arguments. */
+int
+history_main(const char *prog, int argc, char **argv)
+{
+	struct history h;
+	size_t i;
+	int rc;
+
+	memset(&h, 0, sizeof h);
+	h.prog = prog;
+	h.runs = HISTORY_RUNS;
+	h.precision = BM__PRECISION_DEFAULT;
+	h.add = 1;
+	if ((rc = history_options(&h, argc, argv)) < 0)
+		rc = history_run(&h);
+	for (i = 0; i < h.nrec; i++) {
+		bm__jval_free(h.rec[i].rec);
+		free(h.rec[i].key);
+	}
+	free(h.rec);
+	free(h.line);
+	free(h.text);
+	return rc;
+}

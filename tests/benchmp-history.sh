@@ -1,0 +1,176 @@
+#!/bin/sh
+# benchmp-history.sh: benchmp history on made-up runs: the store kept
+# (one line a figure and run, a run replaced under its own name, the
+# last 100 runs), a figure widened and flagged from its third past run
+# on by the median of its moves (a step counted once), one that does not
+# move left as it was, a record read twice not widened twice, --no-add,
+# --precision, --runs, and what it refuses.
+. "$top_srcdir/tests/lib.sh"
+
+bm=$bin/benchmp
+if [ ! -x "$bm" ] || ! have_jq; then
+	echo "$me: no $bm or no jq: skipped" >&2
+	exit 77
+fi
+
+# rec TOOL VALUE [MEMBERS]: a record of a figure of TOOL with VALUE and
+# an interval of +-1% at 0.87, and MEMBERS (JSON members, with a comma).
+rec() {
+	awk -v t="$1" -v v="$2" -v m="${3:-}" 'BEGIN {
+	    printf "{\"tool\":\"%s\",\"case\":\"c\",\"params\":{},", t
+	    printf "\"metric\":\"latency\",\"unit\":\"us\",\"better\":\"lower\","
+	    if (v == "null")
+		printf "\"value\":null,\"ci_lo\":null,\"ci_hi\":null,"
+	    else
+		printf "\"value\":%s,\"ci_lo\":%.10g,\"ci_hi\":%.10g,", v, v * 0.99, v * 1.01
+	    printf "\"ci_level\":0.87,\"ci_kind\":\"next run\",\"noisy\":false,"
+	    printf "\"samples\":5,\"processes\":1,\"values\":[1,1,1,1,1],"
+	    printf "\"parallel\":1%s,\"timestamp\":\"2026-01-02T03:04:05Z\"}\n", m
+	}'
+}
+
+# runfile A B: a run of lat_a at A and bw_b at B, with a figure that
+# contradicts the machine and one without a value (neither kept).
+runfile() {
+	rec lat_a "$1"
+	rec bw_b "$2"
+	rec line 16 ',"contradicts":[{"what":"line"}]'
+	rec lat_d null
+}
+
+st=$tmp/store
+runfile 10 100 >"$tmp/r1.jsonl"
+run "$bm" history --store "$st" --stamp r1 "$tmp/r1.jsonl"
+[ "$rc" -eq 0 ] && cmp -s "$tmp/r1.jsonl" "$tmp/out.raw" ||
+	fail "a first run is not written as read: exit $rc: $(cat "$tmp/err")"
+grep -qx "benchmp history: no figure has 3 runs in $st yet: this run is kept there" \
+    "$tmp/err" || fail "the first run's message: $(cat "$tmp/err")"
+[ "$(cut -f 1,2 "$st" | tr '\t\n' ' ')" = "r1 10 r1 100 " ] ||
+	fail "the store after one run: $(cat "$st")"
+grep -q '^r1	10	\[null,"lat_a","c","latency",null,1,null,null\]$' "$st" ||
+	fail "lat_a's key: $(cat "$st")"
+
+# Two more past runs: lat_a's record says it has them, nothing else.
+runfile 10.5 100 >"$tmp/r2.jsonl"
+runfile 10 100 >"$tmp/r3.jsonl"
+"$bm" history --store "$st" --stamp r2 "$tmp/r2.jsonl" >/dev/null 2>&1 ||
+	fail "the second run"
+run "$bm" history --store "$st" --stamp r3 "$tmp/r3.jsonl"
+[ "$rc" -eq 0 ] || fail "the third run: exit $rc: $(cat "$tmp/err")"
+jq -e -s '.[0].history == {runs: 2} and .[0].ci_lo == 9.9 and
+    .[0].noisy == false and .[1].history == {runs: 2} and
+    (.[2] | has("history") | not) and (.[3] | has("history") | not)' \
+    "$tmp/out.raw" >/dev/null || fail "the third run: $(cat "$tmp/out.raw")"
+
+# The fourth: lat_a moved 5% from run to run (10, 10.5, 10): its interval
+# is widened to Student's t on two degrees at 0.87 (t / sqrt(2 + t^2) =
+# 0.87: t = 2.4954), and it is noisy; bw_b never moved and stays as it was.
+runfile 10 100 >"$tmp/r4.jsonl"
+run "$bm" history --store "$st" --stamp r4 -o "$tmp/o4.jsonl" "$tmp/r4.jsonl"
+[ "$rc" -eq 0 ] || fail "the fourth run: exit $rc: $(cat "$tmp/err")"
+grep -qx "benchmp history: 2 of 2 figures with past runs in $st: 1 intervals widened to their moves, 1 noisy by them" \
+    "$tmp/err" || fail "the fourth run's message: $(cat "$tmp/err")"
+jq -e -s '.[0] as $a | ($a.history.move - 0.05 | fabs) < 1e-4 and
+    $a.history.runs == 3 and $a.ci_lo == $a.history.ci_lo and
+    $a.ci_hi == $a.history.ci_hi and $a.history.run_ci_lo == 9.9 and
+    $a.history.run_ci_hi == 10.1 and $a.history.run_noisy == false and
+    ((10 / $a.ci_lo | log) / ((1.05 | log) / 0.6745 / (2 | sqrt) *
+        (4 / 3 | sqrt)) - 2.4954 | fabs) < 0.002 and
+    ($a.ci_hi * $a.ci_lo - 100 | fabs) < 1e-9 and $a.noisy == true and
+    $a.noisy_why == ["its runs on this machine move +-5% from one to the next (the median of its last 3), past the precision of +-3%"] and
+    .[1].history.move == 0 and .[1].ci_lo == 99 and .[1].ci_hi == 101 and
+    .[1].noisy == false and (.[1] | has("noisy_why") | not)' \
+    "$tmp/o4.jsonl" >/dev/null || fail "the fourth run: $(head -n 2 "$tmp/o4.jsonl")"
+# The rest of each record is as read.
+jq -c 'del(.history, .ci_lo, .ci_hi, .noisy, .noisy_why)' "$tmp/o4.jsonl" \
+    >"$tmp/rest" && jq -c 'del(.ci_lo, .ci_hi, .noisy)' "$tmp/r4.jsonl" |
+    cmp -s - "$tmp/rest" || fail "other members changed: $(cat "$tmp/rest")"
+
+# Read again under its own name: the run replaces itself in the store,
+# is not a past run of itself, and a widened record is not widened twice.
+cp "$st" "$tmp/st4" || exit 99
+run "$bm" history --store "$st" --stamp r4 "$tmp/o4.jsonl"
+[ "$rc" -eq 0 ] && cmp -s "$tmp/o4.jsonl" "$tmp/out.raw" && cmp -s "$st" "$tmp/st4" ||
+	fail "read twice: exit $rc: $(diff "$tmp/o4.jsonl" "$tmp/out.raw" | head -n 3) $(diff "$st" "$tmp/st4")"
+# A noisy reason already there is kept first.
+rec lat_a 10 ',"noisy_why":["its processes disagree"]' >"$tmp/why.jsonl"
+run "$bm" history --store "$st" --stamp r5 --no-add "$tmp/why.jsonl"
+jq -e '.noisy == true and (.noisy_why | length) == 2 and
+    .noisy_why[0] == "its processes disagree"' "$tmp/out.raw" >/dev/null ||
+	fail "a second reason: $(cat "$tmp/out.raw")"
+cmp -s "$st" "$tmp/st4" || fail "--no-add wrote the store"
+# --precision: a 5% move is within 10%.
+run "$bm" history --store "$st" --stamp r5 --no-add --precision 10 "$tmp/r4.jsonl"
+jq -e -s '.[0].noisy == false and .[0].history.runs == 4' "$tmp/out.raw" \
+    >/dev/null || fail "--precision 10: $(head -n 1 "$tmp/out.raw")"
+# --runs 3: the last three runs (10.5, 10, 10), one move of two.
+run "$bm" history --store "$st" --stamp r5 --no-add --runs 3 "$tmp/r4.jsonl"
+jq -e -s '.[0].history.runs == 3 and
+    (.[0].history.move - 0.0244 | fabs) < 1e-3' "$tmp/out.raw" >/dev/null ||
+	fail "--runs 3: $(head -n 1 "$tmp/out.raw")"
+
+# A step (10 four times, then 20) is one move: the median is none.
+: >"$tmp/step"
+for v in 10 10 10 10 20; do
+	runfile "$v" 100 >"$tmp/s.jsonl"
+	"$bm" history --store "$tmp/step" --stamp "s$v.$(wc -l <"$tmp/step")" \
+	    "$tmp/s.jsonl" >/dev/null 2>&1 || fail "the step's run at $v"
+done
+runfile 20 100 >"$tmp/s.jsonl"
+run "$bm" history --store "$tmp/step" --stamp last "$tmp/s.jsonl"
+jq -e -s '.[0].history == {runs: 5, move: 0, ci_lo: 20, ci_hi: 20,
+    run_ci_lo: 19.8, run_ci_hi: 20.2, run_noisy: false} and
+    .[0].noisy == false and .[0].ci_lo == 19.8' "$tmp/out.raw" >/dev/null ||
+	fail "a step: $(head -n 1 "$tmp/out.raw")"
+
+# The store keeps the last 100 runs: 99 past and this one.
+awk 'BEGIN { for (i = 1; i <= 105; i++)
+    printf "p%03d\t10\t[null,\"lat_a\",\"c\",\"latency\",null,1,null,null]\n", i }' \
+    >"$tmp/many"
+run "$bm" history --store "$tmp/many" --stamp now "$tmp/r4.jsonl"
+[ "$rc" -eq 0 ] && [ "$(cut -f 1 "$tmp/many" | uniq | wc -l)" -eq 100 ] &&
+    [ "$(head -n 1 "$tmp/many" | cut -f 1)" = p007 ] &&
+    [ "$(tail -n 1 "$tmp/many" | cut -f 1)" = now ] ||
+	fail "the last 100 runs: exit $rc, $(cut -f 1 "$tmp/many" | uniq | wc -l) runs from $(head -n 1 "$tmp/many" | cut -f 1)"
+# The default name is the earliest timestamp of the records.
+rm -f "$tmp/st0"
+"$bm" history --store "$tmp/st0" "$tmp/r1.jsonl" >/dev/null 2>&1 &&
+    [ "$(cut -f 1 "$tmp/st0" | uniq)" = 2026-01-02T03:04:05Z ] ||
+	fail "the default name: $(cat "$tmp/st0")"
+
+# What it refuses: usage errors (2), a store of the wrong shape, an
+# input that is not records (1, the output and the store as they were).
+for a in "--runs 2" "--runs 101" "--runs 3.5" "--runs x" "--precision 0" \
+    "--precision 101" "--precision -1" "--stamp=" "--bad"; do
+	# shellcheck disable=SC2086 # (the option and its value)
+	expect_exit 2 "^benchmp history: " "$bm" history --store "$st" $a "$tmp/r1.jsonl"
+done
+expect_exit 2 "^benchmp history: --stamp: " "$bm" history --store "$st" \
+    --stamp "$(printf 'a\tb')" "$tmp/r1.jsonl"
+expect_exit 2 "^benchmp history: missing --store FILE" "$bm" history "$tmp/r1.jsonl"
+expect_exit 2 "^benchmp history: missing the records file" "$bm" history --store "$st"
+expect_exit 2 "^benchmp history: one records file, not more" "$bm" history \
+    --store "$st" "$tmp/r1.jsonl" "$tmp/r2.jsonl"
+cp "$st" "$tmp/bad" && printf 'r9\tten\t[null]\n' >>"$tmp/bad" || exit 99
+echo old >"$tmp/kept.jsonl" || exit 99
+expect_exit 1 "^benchmp history: $tmp/bad: line 9: the value is not a number over 0" \
+    "$bm" history --store "$tmp/bad" -o "$tmp/kept.jsonl" "$tmp/r1.jsonl"
+printf 'r9\t10\n' >"$tmp/bad2" || exit 99
+expect_exit 1 "^benchmp history: $tmp/bad2: line 1: not STAMP, VALUE and KEY" \
+    "$bm" history --store "$tmp/bad2" "$tmp/r1.jsonl"
+printf 'r9\t10\t[null]' >"$tmp/bad3" || exit 99
+expect_exit 1 "^benchmp history: $tmp/bad3: line 1: cut off" \
+    "$bm" history --store "$tmp/bad3" "$tmp/r1.jsonl"
+printf '{"tool":\n' >"$tmp/notjson.jsonl" || exit 99
+cp "$st" "$tmp/st.before" || exit 99
+expect_exit 1 "^benchmp history: $tmp/notjson\\.jsonl: line 1: " \
+    "$bm" history --store "$st" -o "$tmp/kept.jsonl" "$tmp/notjson.jsonl"
+[ "$(cat "$tmp/kept.jsonl")" = old ] && cmp -s "$st" "$tmp/st.before" ||
+	fail "a failed run touched its output or the store"
+expect_exit 1 "^benchmp history: cannot write $tmp/no/such: " \
+    "$bm" history --store "$tmp/no/such" "$tmp/r1.jsonl"
+# No copy is left beside the outputs.
+set -- "$tmp"/.benchmp-history.*
+[ ! -e "$1" ] || fail "a copy left behind: $*"
+
+exit "$((failures > 0))"
