@@ -471,7 +471,54 @@ START_TEST(test_served)
 	BM__RESULT_SERVED(&result) = 1;
 	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
 	    &result), 0);
-	bm_decision_free(decide_expect(NULL, &rec, 1, BM_NOISY_WIDE));
+	d = decide_expect(NULL, &rec, 1, BM_NOISY_WIDE);
+	ck_assert_int_eq(bm_decision_json(d, &json), 0);
+	ck_assert_msg(strstr(json, ": the next run is expected to move +-") !=
+	    NULL && strstr(json, "(one standard deviation), past the "
+	    "precision of +-3%") != NULL, "%s", json);
+	free(json);
+	bm_decision_free(d);
+}
+END_TEST
+
+/*
+ * A served figure is noisy when the next run is expected to move by more
+ * than the precision: its interval over the normal quantile of its level
+ * (1.51 for 0.87).  Visits 0.66% apart each (100 to 104.6) reach past 3%
+ * but not past 1.51 times 3%: not noisy; at a precision of 2% they are.
+ */
+START_TEST(test_served_move)
+{
+	bm_record rec;
+	bm_decision *d;
+	bm_ctx *ctx;
+	bm_stats st;
+	double lo, hi, m, reach, med[8], z = bm__decide_move_z(0);
+	unsigned k;
+	int noisy;
+
+	ck_assert(fabs(z - 1.514) < 0.001);
+	ck_assert(fabs(bm__decide_move_z(1) - 1.103) < 0.001);
+	decide_result(8, 0.0066);
+	BM__RESULT_SERVED(&result) = 1;
+	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
+	    &result), 0);
+	d = decide_expect(NULL, &rec, 0, 0);
+	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	/* How far it reaches from the median of the visits' medians. */
+	for (k = 0; k < 8; k++)
+		med[k] = 0.1 * (1 + 0.0066 * k) * 1.001;
+	ck_assert_int_eq(bm_stats_compute(med, 8, &st), 0);
+	m = st.median;
+	reach = fmax(hi - m, m - lo) / m;
+	ck_assert_msg(reach > BM__PRECISION_DEFAULT &&
+	    reach < z * BM__PRECISION_DEFAULT, "reach %g", reach);
+	bm_decision_free(d);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_ctx_set_precision(ctx, 0.02), 0);
+	ck_assert_msg(reach > z * 0.02, "reach %g", reach);
+	bm_decision_free(decide_expect(ctx, &rec, 1, BM_NOISY_WIDE));
+	bm_ctx_free(ctx);
 }
 END_TEST
 
@@ -570,6 +617,7 @@ decide_suite(void)
 	tcase_add_test(tc, test_levels_once);
 	tcase_add_test(tc, test_json_unchanged);
 	tcase_add_test(tc, test_served);
+	tcase_add_test(tc, test_served_move);
 	tcase_add_test(tc, test_derived);
 	tcase_add_test(tc, test_unsteady);
 	suite_add_tcase(s, tc);

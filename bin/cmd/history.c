@@ -50,6 +50,8 @@ enum {
 #define HISTORY_KEEP		100
 /* The largest store read (100 runs of a suite take about 2 MB). */
 #define HISTORY_STORE_MAX	(64u << 20)
+/* The median of |d| for a normal d of standard deviation 1. */
+#define HISTORY_MEDIAN_SD	0.674489750196
 /* The copies beside the outputs, renamed over them. */
 #define HISTORY_PART		"/.benchmp-history.XXXXXX"
 
@@ -103,16 +105,18 @@ history_usage(FILE *f, const char *prog)
 "its last runs of how far one run's value lay from the one before, as a\n"
 "share) and the interval that move gives the next run, at the record's\n"
 "ci_level (Student's t); its ci_lo and ci_hi become the wider of the\n"
-"two.  A figure that moves by more than the precision from one run to\n"
-"the next is noisy, with that reason in its noisy_why.  A record already\n"
-"widened (it has \"history\") is written as it is.  The records are\n"
-"written in their order; \"-\" reads standard input.\n"
+"two.  A figure whose move from one run to the next is past the\n"
+"precision at one standard deviation is noisy, with that reason in its\n"
+"noisy_why.  A record already widened (it has \"history\") is written\n"
+"as it is.  The records are written in their order; \"-\" reads\n"
+"standard input.\n"
 "\n"
 "  --store FILE     the machine's past runs, one line a figure and run;\n"
 "                   created when missing (its directory must exist), at\n"
 "                   most its last %u runs kept\n"
 "  --runs N         a figure's last N runs (%u to %u; default %u)\n"
-"  --precision P    the move, in percent, past which a figure is noisy\n"
+"  --precision P    the move's standard deviation, in percent, past\n"
+"                   which a figure is noisy\n"
 "                   (over 0 to 100; default 3)\n"
 "  --stamp NAME     this run's name in FILE (default: the earliest\n"
 "                   timestamp of its records); a run kept under the same\n"
@@ -513,10 +517,10 @@ static int
 history_widen(struct history *h, struct history_rec *r)
 {
 	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
-	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi;
+	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove;
 	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
 	    "ci_hi");
-	char json[400], why[200];
+	char json[400], why[224];
 	size_t n;
 	int rc;
 
@@ -537,15 +541,16 @@ history_widen(struct history *h, struct history_rec *r)
 	 */
 	h->past++;
 	move = history_move(v, n);
-	sd = move / (0.674489750196 * sqrt(2.0));
+	sd = move / (HISTORY_MEDIAN_SD * sqrt(2.0));
 	q = bm__student_quantile(1 - level, (double)(n - 1));
 	w = q * sd * sqrt(1 + 1.0 / (double)n);
 	lo = x * exp(-w);
 	hi = x * exp(w);
 	snprintf(json, sizeof json, "{\"runs\":%zu,\"move\":%.6g,"
-	    "\"ci_lo\":%.17g,\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,"
-	    "\"run_ci_hi\":%.17g,\"run_noisy\":%s}", n, expm1(move), lo, hi,
-	    clo, chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
+	    "\"move_sd\":%.6g,\"ci_lo\":%.17g,\"ci_hi\":%.17g,"
+	    "\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,\"run_noisy\":%s}",
+	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), lo, hi, clo, chi,
+	    bm__jtrue(r->rec, "noisy") ? "true" : "false");
 	if ((rc = history_set_json(r->rec, "history", json)) != 0)
 		return rc;
 	if (lo < clo || hi > chi) {
@@ -557,13 +562,20 @@ history_widen(struct history *h, struct history_rec *r)
 		if ((rc = history_set_json(r->rec, "ci_hi", json)) != 0)
 			return rc;
 	}
-	if (expm1(move) <= h->precision)
+	/*
+	 * Noisy when the next run is expected to move by more than the
+	 * precision: the move's standard deviation, the median |log ratio|
+	 * over 0.6745, as the run's own interval is judged
+	 * (bm__decide_move_z).
+	 */
+	if (expm1(move / HISTORY_MEDIAN_SD) <= h->precision)
 		return 0;
 	h->flagged++;
-	snprintf(why, sizeof why, "its runs on this machine move +-%.3g%% "
-	    "from one to the next (the median of its last %zu), past the "
-	    "precision of +-%.3g%%", 100 * expm1(move), n,
-	    100 * h->precision);
+	sdmove = 100 * expm1(move / HISTORY_MEDIAN_SD);
+	snprintf(why, sizeof why, "its runs on this machine move +-%.*f%% "
+	    "from one to the next (one standard deviation, from the median "
+	    "of its last %zu), past the precision of +-%.3g%%",
+	    sdmove < 10 ? 2 : 0, sdmove, n, 100 * h->precision);
 	return history_flag(r->rec, why);
 }
 

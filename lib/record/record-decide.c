@@ -148,13 +148,36 @@ decide_robust(struct bm_decision *d)
 }
 
 /*
+ * How far a served or derived figure's interval of the next run reaches,
+ * in standard deviations of the next run's move: the normal quantile of
+ * the level it states (BM__SERVED_LEVEL, BM__DERIVED_LEVEL, what such
+ * intervals held on recorded suites).
+ */
+double
+bm__decide_move_z(int derived)
+{
+	return bm__normal_quantile(1 - (derived ? BM__DERIVED_LEVEL :
+	    BM__SERVED_LEVEL));
+}
+
+/*
  * A figure whose interval is where the next run's figure falls
  * (bm__stats_next_run): a served one (its rounds a scheduler's visits)
  * and one read off each process's sweep (its processes' answers judged
  * by an agreement rule: cache's levels, par_mem's parallelism, tlb's
  * reach, line's knee), whose runs move more than their processes do.
- * A served figure is noisy when that reaches past the precision on
- * either side (BM_NOISY_WIDE in *stat), or when its visits are too few
+ * A served figure is noisy when the next run is expected to move by
+ * more than the precision: when its interval, divided by the normal
+ * quantile of its level (bm__decide_move_z), reaches past the precision
+ * on either side, i.e. the move's standard deviation does (BM_NOISY_WIDE
+ * in *stat).  On three sets of three standard suites of a 2-vCPU Intel
+ * Xeon KVM guest (model 167), 2026-12-04, an interval that reached past
+ * the precision flagged 41-54% of the figures, was right about a move of
+ * more than 3% for 39-71% of them and caught 74-99% of the moves; this
+ * rule flagged 31-33%, was right for 60-78% and caught 60-97%
+ * (doc/measurements.md, "2026-12-03, from 23:58 UTC: the machine's past
+ * runs, the flag of an expected move").  It is noisy too when its
+ * visits are too few
  * for its median's interval to cover BM__SETTLED_LEVEL (BM_NOISY_FEW:
  * fewer than five, where a scheduler's budget held no more).  A derived
  * one stays as bm__figure_noisy() decided it (*stat as it comes: three
@@ -170,8 +193,8 @@ decide_next(struct bm_decision *d, unsigned *stat)
 	    BM__PRECISION_DEFAULT;
 	int wide;
 
-	wide = bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR, p, &d->lo,
-	    &d->hi);
+	wide = bm__stats_next_run(&d->f.proc, BM__SERVED_FLOOR,
+	    p * bm__decide_move_z(d->derived), &d->lo, &d->hi);
 	if (d->derived) {
 		if (wide && !(*stat & (BM_NOISY_FEW | BM_NOISY_WIDE)))
 			*stat |= BM_NOISY_WIDE;

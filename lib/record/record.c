@@ -646,8 +646,8 @@ rec_noisy_why(struct rec_buf *b, const bm_decision *d)
 		    "than a quarter of its intervals" },
 	};
 	const char *unsteady = bm_record_unsteady_why(d->rec);
-	double v = d->rec->value, p, reach;
-	char wide[96];
+	double v = d->rec->value, p, reach, move;
+	char wide[160];
 	size_t i;
 	int n = 0;
 
@@ -658,7 +658,14 @@ rec_noisy_why(struct rec_buf *b, const bm_decision *d)
 		p = d->ctx != NULL && d->ctx->precision > 0 ?
 		    d->ctx->precision : BM__PRECISION_DEFAULT;
 		reach = fmax(d->hi - v, v - d->lo) / fabs(v);
-		if (isfinite(reach))
+		move = 100 * reach / bm__decide_move_z(d->derived);
+		if (isfinite(reach) && (d->served || d->derived))
+			snprintf(wide, sizeof wide, "its interval reaches "
+			    "+-%.0f%% of it: the next run is expected to move "
+			    "+-%.*f%% (one standard deviation), past the "
+			    "precision of +-%.3g%%", 100 * reach < 1 ? 1 :
+			    100 * reach, move < 10 ? 2 : 0, move, 100 * p);
+		else if (isfinite(reach))
 			snprintf(wide, sizeof wide, "its interval reaches "
 			    "+-%.0f%% of it, past the precision of +-%.3g%%",
 			    100 * reach < 1 ? 1 : 100 * reach, 100 * p);

@@ -90,6 +90,11 @@ struct bm_decision {
 int bm__record_decide(struct bm_decision *d, const bm_ctx *ctx,
     const bm_record *rec);
 void bm__decision_release(struct bm_decision *d);
+/*
+ * The standard deviations of the next run's move that a served (derived
+ * 0) or derived (1) figure's interval reaches (record-decide.c).
+ */
+double bm__decide_move_z(int derived);
 /* 0 when a record can be formatted, else -EINVAL (record.c). */
 int bm__record_check(const bm_record *rec);
 

@@ -262,6 +262,25 @@ bm__student_tail(double t, double df)
 	return paired_incbeta(df / (df + t * t), df / 2, 0.5);
 }
 
+/* The z with P(|Z| >= z) = tail for a normal Z, by bisection. */
+double
+bm__normal_quantile(double tail)
+{
+	double lo = 0, hi = 40, mid;
+	int i;
+
+	if (!(tail > 0 && tail < 1))
+		return NAN;
+	for (i = 0; i < 200 && hi - lo > 1e-12; i++) {
+		mid = (lo + hi) / 2;
+		if (erfc(mid / sqrt(2.0)) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 /* The t with P(|T| >= t) = tail, by bisection (tail in (0, 1)). */
 double
 bm__student_quantile(double tail, double df)

@@ -228,6 +228,8 @@ enum bm__paired_test {
 #define BM__TRIM_FROM		10
 /* P(|T| >= t) for Student's t with df degrees of freedom. */
 double bm__student_tail(double t, double df);
+/* The z with P(|Z| >= z) = tail for a normal Z (tail in (0, 1)). */
+double bm__normal_quantile(double tail);
 /* The t with P(|T| >= t) = tail for Student's t (tail in (0, 1)). */
 double bm__student_quantile(double tail, double df);
 /* Paired rounds a[i], b[i] by test.  0, BM_ERANGE, -ENOMEM. */

@@ -31,8 +31,8 @@
  * scripts/bench/bench-frontier.sh writes them: its median and the
  * median's interval (tab-separated), and writes its next-run interval
  * with FLOOR as the floor and whether it is noisy at the default
- * precision (1 or 0), as bm__stats_next_run() and decide_served()
- * (record-decide.c) make them.
+ * precision (1 or 0: the move's standard deviation past it), as
+ * bm__stats_next_run() and decide_next() (record-decide.c) make them.
  *
  * Exit 0, 1 on a line it cannot read, 2 on bad usage.
  */
@@ -252,8 +252,8 @@ rederive_next(char *line, double fl)
 	st.median = x[0];
 	st.ci_lo = x[1];
 	st.ci_hi = x[2];
-	noisy = bm__stats_next_run(&st, fl, BM__PRECISION_DEFAULT, &lo,
-	    &hi);
+	noisy = bm__stats_next_run(&st, fl, BM__PRECISION_DEFAULT *
+	    bm__decide_move_z(0), &lo, &hi);
 	printf("%.17g\t%.17g\t%d\n", lo, hi, noisy);
 	return 0;
 }
