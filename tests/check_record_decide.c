@@ -421,6 +421,26 @@ END_TEST
 
 /* The suite. */
 /*
+ * A served latency record of eight visits spread apart each into rec,
+ * and the statistics of the visits' medians (in us, as the record's) in
+ * st.
+ */
+static void
+decide_served_record(bm_record *rec, double spread, bm_stats *st)
+{
+	double med[8];
+	unsigned k;
+
+	decide_result(8, spread);
+	BM__RESULT_SERVED(&result) = 1;
+	ck_assert_int_eq(bm_record_latency(rec, "lat_test", "null", "us",
+	    &result), 0);
+	for (k = 0; k < 8; k++)
+		med[k] = 0.1 * (1 + spread * k) * 1.001;
+	ck_assert_int_eq(bm_stats_compute(med, 8, st), 0);
+}
+
+/*
  * A served figure (its rounds a scheduler's visits): its interval is
  * where the next run's median of visits falls:
  * the median's interval times sqrt 2 each side, with a floor of
@@ -433,21 +453,14 @@ START_TEST(test_served)
 	bm_record rec;
 	bm_decision *d;
 	bm_stats st;
-	double lo, hi, m, want_lo, want_hi, med[8];
+	double lo, hi, m, want_lo, want_hi;
 	char *json = NULL;
-	unsigned k;
 	int noisy;
 
-	decide_result(8, 0.001);
-	BM__RESULT_SERVED(&result) = 1;
-	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
-	    &result), 0);
+	decide_served_record(&rec, 0.001, &st);
 	d = decide_expect(NULL, &rec, 0, 0);
 	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
-	/* Around the median of the visits' medians (in us). */
-	for (k = 0; k < 8; k++)
-		med[k] = 0.1 * (1 + 0.001 * k) * 1.001;
-	ck_assert_int_eq(bm_stats_compute(med, 8, &st), 0);
+	/* Around the median of the visits' medians. */
 	m = st.median;
 	want_lo = m - sqrt(2 * (m - st.ci_lo) * (m - st.ci_lo) +
 	    (BM__SERVED_FLOOR * m) * (BM__SERVED_FLOOR * m));
@@ -493,22 +506,15 @@ START_TEST(test_served_move)
 	bm_decision *d;
 	bm_ctx *ctx;
 	bm_stats st;
-	double lo, hi, m, reach, med[8], z = bm__decide_move_z(0);
-	unsigned k;
+	double lo, hi, m, reach, z = bm__decide_move_z(0);
 	int noisy;
 
 	ck_assert(fabs(z - 1.514) < 0.001);
 	ck_assert(fabs(bm__decide_move_z(1) - 1.103) < 0.001);
-	decide_result(8, 0.0066);
-	BM__RESULT_SERVED(&result) = 1;
-	ck_assert_int_eq(bm_record_latency(&rec, "lat_test", "null", "us",
-	    &result), 0);
+	decide_served_record(&rec, 0.0066, &st);
 	d = decide_expect(NULL, &rec, 0, 0);
 	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
 	/* How far it reaches from the median of the visits' medians. */
-	for (k = 0; k < 8; k++)
-		med[k] = 0.1 * (1 + 0.0066 * k) * 1.001;
-	ck_assert_int_eq(bm_stats_compute(med, 8, &st), 0);
 	m = st.median;
 	reach = fmax(hi - m, m - lo) / m;
 	ck_assert_msg(reach > BM__PRECISION_DEFAULT &&
