@@ -311,7 +311,8 @@ static int
 history_read_store(struct history *h)
 {
 	FILE *f = fopen(h->store, "r");
-	size_t len = 0, got;
+	size_t len = 0, cap = 0, got;
+	char *grown;
 
 	if (f == NULL) {
 		if (errno == ENOENT)
@@ -320,14 +321,21 @@ history_read_store(struct history *h)
 		    h->store, strerror(errno));
 		return -1;
 	}
-	if ((h->text = malloc(HISTORY_STORE_MAX + 1)) == NULL) {
-		fclose(f);
-		fprintf(stderr, "%s: out of memory\n", h->prog);
-		return -1;
-	}
-	while ((got = fread(h->text + len, 1, HISTORY_STORE_MAX + 1 - len,
-	    f)) > 0)
+	do {
+		if (len == cap) {
+			cap = cap > 0 ? 2 * cap : 1 << 16;
+			if (cap > HISTORY_STORE_MAX + 1)
+				cap = HISTORY_STORE_MAX + 1;
+			if ((grown = realloc(h->text, cap)) == NULL) {
+				fclose(f);
+				fprintf(stderr, "%s: out of memory\n", h->prog);
+				return -1;
+			}
+			h->text = grown;
+		}
+		got = fread(h->text + len, 1, cap - len, f);
 		len += got;
+	} while (got > 0 && len <= HISTORY_STORE_MAX);
 	if (ferror(f) || len > HISTORY_STORE_MAX) {
 		fprintf(stderr, "%s: %s: %s\n", h->prog, h->store,
 		    ferror(f) ? "cannot read it" : "larger than 64 MB: not "
