@@ -554,6 +554,11 @@ history_widen(struct history *h, struct history_rec *r)
 	w = q * sd * sqrt(1 + 1.0 / (double)n);
 	lo = x * exp(-w);
 	hi = x * exp(w);
+	/* Moves no double can hold (values e^700 apart) give no interval. */
+	if (!isfinite(hi) || !(lo > 0)) {
+		snprintf(json, sizeof json, "{\"runs\":%zu}", n);
+		return history_set_json(r->rec, "history", json);
+	}
 	snprintf(json, sizeof json, "{\"runs\":%zu,\"move\":%.6g,"
 	    "\"move_sd\":%.6g,\"ci_lo\":%.17g,\"ci_hi\":%.17g,"
 	    "\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,\"run_noisy\":%s}",
