@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,21 +151,6 @@ history_bad(const char *prog, const char *what, const char *arg)
 	return HISTORY_USAGE;
 }
 
-/* A number of arg in (lo, hi] (or [lo, hi] with closed) into *x; 0 or -1. */
-static int
-history_number(const char *arg, double lo, double hi, int closed, double *x)
-{
-	char *end;
-
-	errno = 0;
-	*x = strtod(arg, &end);
-	if (errno != 0 || end == arg || *end != '\0' || !isfinite(*x))
-		return -1;
-	if (closed ? *x < lo : *x <= lo)
-		return -1;
-	return *x <= hi ? 0 : -1;
-}
-
 /* Whether a stamp is a name the store can keep: printable, no tab. */
 static int
 history_stamp_ok(const char *s)
@@ -194,6 +180,7 @@ history_options(struct history *h, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct opts_cmd cmd = { h->prog, history_usage, history_bad };
+	uint64_t u;
 	double x;
 	int c;
 
@@ -208,14 +195,15 @@ history_options(struct history *h, int argc, char **argv)
 			h->store = optarg;
 			break;
 		case O_RUNS:
-			if (history_number(optarg, HISTORY_RUNS_MIN,
-			    HISTORY_RUNS_MAX, 1, &x) != 0 || x != floor(x))
+			if (bm_parse_uint(optarg, HISTORY_RUNS_MIN,
+			    HISTORY_RUNS_MAX, &u) != 0)
 				return history_bad(h->prog, "--runs: not a "
 				    "whole number from 3 to 100:", optarg);
-			h->runs = (unsigned)x;
+			h->runs = (unsigned)u;
 			break;
 		case O_PRECISION:
-			if (history_number(optarg, 0, 100, 0, &x) != 0)
+			if (bm_parse_double(optarg, 0, 100, &x) != 0 ||
+			    !(x > 0))
 				return history_bad(h->prog, "--precision: not "
 				    "a percentage over 0 up to 100:", optarg);
 			h->precision = x / 100;
