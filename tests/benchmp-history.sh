@@ -3,8 +3,9 @@
 # (one line a figure and run, a run replaced under its own name, the
 # last 100 runs), a figure widened and flagged from its third past run
 # on by the median of its moves (a step counted once), one that does not
-# move left as it was, a record read twice not widened twice, --no-add,
-# --precision, --runs, and what it refuses.
+# move left as it was, two identities taken in turns read apart, a
+# record read twice not widened twice, --no-add, --precision, --runs,
+# and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
 bm=$bin/benchmp
@@ -148,6 +149,34 @@ rm -f "$tmp/st0"
     [ "$(cut -f 1 "$tmp/st0" | uniq)" = 2026-01-02T03:04:05Z ] ||
 	fail "the default name: $(cat "$tmp/st0")"
 
+# Two builds taken in turns (lat_a at 10 and 20): without --identity
+# every run moves by a factor of two; with it, each build's runs are a
+# series of their own that does not move, and the store names them.
+: >"$tmp/turns"
+: >"$tmp/plain"
+for r in 1 2 3 4 5 6; do
+	if [ $((r % 2)) -eq 1 ]; then id=a; v=10; else id=b; v=20; fi
+	runfile "$v" 100 >"$tmp/t.jsonl"
+	"$bm" history --store "$tmp/turns" --stamp "t$r" --identity "build $id" 	    "$tmp/t.jsonl" >/dev/null 2>&1 || fail "the turns' run $r"
+	"$bm" history --store "$tmp/plain" --stamp "t$r" "$tmp/t.jsonl" 	    >/dev/null 2>&1 || fail "the plain turns' run $r"
+done
+runfile 10 100 >"$tmp/t.jsonl"
+run "$bm" history --store "$tmp/turns" --stamp t7 --identity "build a" "$tmp/t.jsonl"
+[ "$rc" -eq 0 ] && jq -e -s '.[0].history.runs == 3 and
+    .[0].history.move == 0 and .[0].noisy == false and .[0].ci_lo == 9.9'     "$tmp/out.raw" >/dev/null ||
+	fail "two identities in turns: exit $rc: $(head -n 1 "$tmp/out.raw")"
+grep -qx "benchmp history: 2 of 2 figures with past runs of this identity in $tmp/turns: 0 intervals widened to their moves, 0 noisy by them"     "$tmp/err" || fail "the identity's message: $(cat "$tmp/err")"
+[ "$(grep -c '	build a$' "$tmp/turns")" -eq 8 ] &&
+    [ "$(grep -c '	build b$' "$tmp/turns")" -eq 6 ] ||
+	fail "the store's identities: $(cat "$tmp/turns")"
+run "$bm" history --store "$tmp/plain" --stamp t7 "$tmp/t.jsonl"
+jq -e -s '(.[0].history.move - 1 | fabs) < 1e-9 and .[0].noisy == true'     "$tmp/out.raw" >/dev/null ||
+	fail "the same turns as one series: $(head -n 1 "$tmp/out.raw")"
+# Lines without an identity are the runs of none: not read under one.
+run "$bm" history --store "$tmp/plain" --stamp t8 --identity "build a"     --no-add "$tmp/t.jsonl"
+jq -e -s '(.[0] | has("history") | not)' "$tmp/out.raw" >/dev/null ||
+	fail "an identity read lines of none: $(head -n 1 "$tmp/out.raw")"
+
 # What it refuses: usage errors (2), a store of the wrong shape, an
 # input that is not records (1, the output and the store as they were).
 for a in "--runs 2" "--runs 101" "--runs 3.5" "--runs x" "--precision 0" \
@@ -157,6 +186,8 @@ for a in "--runs 2" "--runs 101" "--runs 3.5" "--runs x" "--precision 0" \
 done
 expect_exit 2 "^benchmp history: --stamp: " "$bm" history --store "$st" \
     --stamp "$(printf 'a\tb')" "$tmp/r1.jsonl"
+expect_exit 2 "^benchmp history: --identity: " "$bm" history --store "$st" \
+    --identity "$(printf 'a\nb')" "$tmp/r1.jsonl"
 expect_exit 2 "^benchmp history: missing --store FILE" "$bm" history "$tmp/r1.jsonl"
 expect_exit 2 "^benchmp history: missing the records file" "$bm" history --store "$st"
 expect_exit 2 "^benchmp history: one records file, not more" "$bm" history \
@@ -168,6 +199,9 @@ expect_exit 1 "^benchmp history: $tmp/bad: line 9: the value is not a number ove
 printf 'r9\t10\n' >"$tmp/bad2" || exit 99
 expect_exit 1 "^benchmp history: $tmp/bad2: line 1: not STAMP, VALUE and KEY" \
     "$bm" history --store "$tmp/bad2" "$tmp/r1.jsonl"
+printf 'r9\t10\t[null]\t\n' >"$tmp/bad4" || exit 99
+expect_exit 1 "^benchmp history: $tmp/bad4: line 1: an empty identity" \
+    "$bm" history --store "$tmp/bad4" "$tmp/r1.jsonl"
 printf 'r9\t10\t[null]' >"$tmp/bad3" || exit 99
 expect_exit 1 "^benchmp history: $tmp/bad3: line 1: cut off" \
     "$bm" history --store "$tmp/bad3" "$tmp/r1.jsonl"

@@ -26,8 +26,16 @@ stamp=$(basename "$rec" .jsonl)
 	fail "not one line a figure: $(wc -l <"$st") lines"
 jq -e -s 'all(has("history") | not)' "$rec" >/dev/null ||
 	fail "a first run with history"
-grep -q "^benchmp history: no figure has 3 runs in $st yet" "$tmp/err" ||
-	fail "no message of the store: $(tail -n 3 "$tmp/err")"
+grep -q "^benchmp history: no figure has 3 runs of this identity in $st yet" \
+    "$tmp/err" || fail "no message of the store: $(tail -n 3 "$tmp/err")"
+# Its lines name what was measured: one identity, the kernel's among it.
+ident=$(cut -f 4 "$st" | sort -u)
+case $ident in
+*"; $(uname -sr); benchmp "*"; CFLAGS "*) ;;
+*) fail "the store's identity: $ident" ;;
+esac
+[ "$(printf '%s\n' "$ident" | wc -l)" -eq 1 ] ||
+	fail "more than one identity in one run: $ident"
 
 # Three past runs made of the first, mhz 10% higher in the second: the
 # next run's mhz moves 10% from run to run (15% at one standard
@@ -51,6 +59,18 @@ jq -e -s 'map(select(.tool == "mhz")) | length == 1 and
 # The summary shows it flagged.
 grep -Eq '^  mhz .*noisy' "$tmp/out.raw" ||
 	fail "mhz not flagged in the summary: $(grep mhz "$tmp/out.raw")"
+
+# Another setting of the environment is another identity: none of the
+# past runs is read, and its lines are kept under it.
+run env GLIBC_TUNABLES=glibc.malloc.perturb=0 "$brun" "$@" \
+    --results "$tmp/res5" --history "$tmp/past"
+[ "$rc" -eq 0 ] && jq -e -s 'all(has("history") | not)' \
+    "$tmp/res5/$host/"*.jsonl >/dev/null ||
+	fail "another identity read the past runs: exit $rc: $(tail -n 3 "$tmp/err")"
+stamp5=$(basename "$(echo "$tmp/res5/$host/"*.jsonl)" .jsonl)
+n5=$(grep -c "^$stamp5	.*; GLIBC_TUNABLES glibc.malloc.perturb=0\$" "$tmp/past")
+[ "$n5" -gt 0 ] && [ "$n5" -eq "$(grep -c "^$stamp5	" "$tmp/past")" ] ||
+	fail "the run under its identity: $(tail -n 1 "$tmp/past")"
 
 # --no-history: no store, the run's own intervals.
 run "$brun" "$@" --results "$tmp/res3" --no-history

@@ -10,12 +10,14 @@
  * run's interval for 85-91% of the figures.  The store keeps each
  * figure's values, one line a figure and run, in the order run:
  *
- *	STAMP <tab> VALUE <tab> KEY
+ *	STAMP <tab> VALUE <tab> KEY [<tab> IDENTITY]
  *
- * (KEY the figure's key as benchmp merge makes it, compact JSON).  A
- * figure's move is the median of |log(v[i+1] / v[i])| over its last runs
- * in order: a change of build or settings between two of them is one
- * move among several, not a spread of all of them.
+ * (KEY the figure's key as benchmp merge makes it, compact JSON; IDENTITY
+ * what was measured, --identity, absent when empty).  A figure's move is
+ * the median of |log(v[i+1] / v[i])| over its last runs of this run's
+ * identity, in order: runs of two builds taken in turns are two series,
+ * not one that moves at every run, and a change the identity does not
+ * name is one move among several, not a spread of all of them.
  */
 #include "config.h"
 
@@ -56,11 +58,12 @@ enum {
 /* The copies beside the outputs, renamed over them. */
 #define HISTORY_PART		"/.benchmp-history.XXXXXX"
 
-/* A line of the store: its run, the figure's value and key. */
+/* A line of the store: its run, the figure's value and key, the identity. */
 struct history_line {
 	char *stamp;
 	double value;
 	char *key;
+	const char *identity;
 };
 
 /* A record read, its key (NULL when it has no figure to keep). */
@@ -76,6 +79,7 @@ struct history {
 	const char *input;
 	const char *output;
 	const char *stamp;
+	const char *identity;
 	unsigned runs;
 	double precision;
 	int add;
@@ -97,7 +101,7 @@ history_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "usage: %s --store FILE [--runs N] [--precision P] [--stamp NAME]\n"
-"       [--no-add] [-o FILE] RECORDS.jsonl\n"
+"       [--identity TEXT] [--no-add] [-o FILE] RECORDS.jsonl\n"
 "\n"
 "Widen each figure's interval of the next run (ci_lo, ci_hi) to how the\n"
 "figure moved from one run to the next on this machine, as FILE keeps its\n"
@@ -122,6 +126,9 @@ history_usage(FILE *f, const char *prog)
 "  --stamp NAME     this run's name in FILE (default: the earliest\n"
 "                   timestamp of its records); a run kept under the same\n"
 "                   name before is replaced, not read\n"
+"  --identity TEXT  what this run measured (a build, kernel, setting):\n"
+"                   the moves are read from the runs of this TEXT only,\n"
+"                   and this run is kept with it (default: none)\n"
 "  --no-add         read FILE, do not keep this run in it\n"
 "  -o, --output FILE\n"
 "                   write to FILE, through a copy beside it renamed over\n"
@@ -129,9 +136,10 @@ history_usage(FILE *f, const char *prog)
 "  -h, --help       print this help and exit\n"
 "  -V, --version    print the version and exit\n"
 "\n"
-"After a change to what the figures measure (another build, kernel or\n"
-"setting), the change counts as one move of each figure it changed;\n"
-"give another store to start the figures' history again.\n"
+"A change to what the figures measure (another build, kernel or setting)\n"
+"that --identity does not name counts as one move of each figure it\n"
+"changed; runs under two identities taken in turns are read as two\n"
+"series.\n"
 "\n"
 "Exit status: 0 when the records and FILE were written, 1 when the input\n"
 "or FILE cannot be read (or FILE holds a line that is not STAMP, VALUE\n"
@@ -167,12 +175,14 @@ history_stamp_ok(const char *s)
 static int
 history_options(struct history *h, int argc, char **argv)
 {
-	enum { O_STORE = 256, O_RUNS, O_PRECISION, O_STAMP, O_NO_ADD };
+	enum { O_STORE = 256, O_RUNS, O_PRECISION, O_STAMP, O_IDENTITY,
+	    O_NO_ADD };
 	static const struct option lo[] = {
 		{ "store", required_argument, NULL, O_STORE },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "precision", required_argument, NULL, O_PRECISION },
 		{ "stamp", required_argument, NULL, O_STAMP },
+		{ "identity", required_argument, NULL, O_IDENTITY },
 		{ "no-add", no_argument, NULL, O_NO_ADD },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -215,6 +225,12 @@ history_options(struct history *h, int argc, char **argv)
 				    optarg);
 			h->stamp = optarg;
 			break;
+		case O_IDENTITY:
+			if (optarg[0] != '\0' && !history_stamp_ok(optarg))
+				return history_bad(h->prog, "--identity: with "
+				    "a tab or control character:", optarg);
+			h->identity = optarg;
+			break;
 		case O_NO_ADD:
 			h->add = 0;
 			break;
@@ -242,13 +258,13 @@ history_options(struct history *h, int argc, char **argv)
 
 /*
  * Split the store's text (h->text, changed in place) into its lines;
- * 0, or -1 with a message (a line that is not STAMP, VALUE and KEY,
- * or memory).
+ * 0, or -1 with a message (a line that is not STAMP, VALUE and KEY, and
+ * maybe IDENTITY, or memory).
  */
 static int
 history_parse(struct history *h, size_t len)
 {
-	char *p = h->text, *end = h->text + len, *nl, *t1, *t2, *e;
+	char *p = h->text, *end = h->text + len, *nl, *t1, *t2, *t3, *e;
 	size_t n = 0, cap = 0, at = 0;
 	struct history_line *grown;
 
@@ -269,6 +285,16 @@ history_parse(struct history *h, size_t len)
 			return -1;
 		}
 		*t1 = *t2 = '\0';
+		/* (Compact JSON holds no tab: one past the key is IDENTITY.) */
+		if ((t3 = strchr(t2 + 1, '\t')) != NULL) {
+			*t3 = '\0';
+			if (!history_stamp_ok(t3 + 1)) {
+				fprintf(stderr, "%s: %s: line %zu: an empty "
+				    "identity, or one with a tab or control "
+				    "character\n", h->prog, h->store, at);
+				return -1;
+			}
+		}
 		errno = 0;
 		if (n == cap) {
 			cap = cap > 0 ? 2 * cap : 1024;
@@ -282,6 +308,7 @@ history_parse(struct history *h, size_t len)
 		h->line[n].stamp = p;
 		h->line[n].value = strtod(t1 + 1, &e);
 		h->line[n].key = t2 + 1;
+		h->line[n].identity = t3 != NULL ? t3 + 1 : "";
 		if (errno != 0 || e == t1 + 1 || *e != '\0' ||
 		    !isfinite(h->line[n].value) || !(h->line[n].value > 0)) {
 			fprintf(stderr, "%s: %s: line %zu: the value is not "
@@ -406,8 +433,8 @@ history_value(const struct bm__jval *rec)
 }
 
 /*
- * The values of key in the store, its last runs but this one's, oldest
- * first, into v (at most h->runs); their count.
+ * The values of key in the store, its last runs of this identity but
+ * this one's, oldest first, into v (at most h->runs); their count.
  */
 static size_t
 history_past(const struct history *h, const char *key, double *v)
@@ -416,6 +443,7 @@ history_past(const struct history *h, const char *key, double *v)
 
 	for (i = h->nline; i-- > 0 && n < h->runs;)
 		if (strcmp(h->line[i].key, key) == 0 &&
+		    strcmp(h->line[i].identity, h->identity) == 0 &&
 		    strcmp(h->line[i].stamp, h->stamp) != 0)
 			v[n++] = h->line[i].value;
 	/* Newest first: turn them round. */
@@ -611,12 +639,15 @@ history_store_text(struct history *h, char **buf, size_t *size)
 		return -1;
 	for (i = from; i < h->nline && rc >= 0; i++)
 		if (strcmp(h->line[i].stamp, h->stamp) != 0)
-			rc = fprintf(f, "%s\t%.17g\t%s\n", h->line[i].stamp,
-			    h->line[i].value, h->line[i].key);
+			rc = fprintf(f, "%s\t%.17g\t%s%s%s\n",
+			    h->line[i].stamp, h->line[i].value,
+			    h->line[i].key, *h->line[i].identity ? "\t" : "",
+			    h->line[i].identity);
 	for (i = 0; i < h->nrec && rc >= 0; i++)
 		if (h->rec[i].key != NULL)
-			rc = fprintf(f, "%s\t%.17g\t%s\n", h->stamp,
-			    history_value(h->rec[i].rec), h->rec[i].key);
+			rc = fprintf(f, "%s\t%.17g\t%s%s%s\n", h->stamp,
+			    history_value(h->rec[i].rec), h->rec[i].key,
+			    *h->identity ? "\t" : "", h->identity);
 	if (fclose(f) != 0 || rc < 0) {
 		free(*buf);
 		*buf = NULL;
@@ -692,6 +723,7 @@ static int
 history_run(struct history *h)
 {
 	char why[512], stamp[64];
+	const char *ident;
 	int through = 0, store_through = 0, rc;
 	size_t i;
 
@@ -727,14 +759,15 @@ history_run(struct history *h)
 	if ((rc = history_write(h, through, store_through)) != HISTORY_OK)
 		return rc;
 	/* What it did, on stderr: the records went to the output. */
+	ident = *h->identity ? " of this identity" : "";
 	if (h->past == 0)
-		fprintf(stderr, "%s: no figure has %u runs in %s yet%s\n",
-		    h->prog, HISTORY_RUNS_MIN, h->store, h->add ? ": this "
-		    "run is kept there" : "");
+		fprintf(stderr, "%s: no figure has %u runs%s in %s yet%s\n",
+		    h->prog, HISTORY_RUNS_MIN, ident, h->store, h->add ?
+		    ": this run is kept there" : "");
 	else
-		fprintf(stderr, "%s: %zu of %zu figures with past runs in %s: "
-		    "%zu intervals widened to their moves, %zu noisy by "
-		    "them\n", h->prog, h->past, h->figures, h->store,
+		fprintf(stderr, "%s: %zu of %zu figures with past runs%s in "
+		    "%s: %zu intervals widened to their moves, %zu noisy by "
+		    "them\n", h->prog, h->past, h->figures, ident, h->store,
 		    h->widened, h->flagged);
 	return HISTORY_OK;
 }
@@ -750,6 +783,7 @@ history_main(const char *prog, int argc, char **argv)
 	memset(&h, 0, sizeof h);
 	h.prog = prog;
 	h.runs = HISTORY_RUNS;
+	h.identity = "";
 	h.precision = BM__PRECISION_DEFAULT;
 	h.add = 1;
 	if ((rc = history_options(&h, argc, argv)) < 0)
