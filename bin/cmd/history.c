@@ -51,7 +51,7 @@ enum {
 #define HISTORY_RUNS_MAX	100
 /* The runs the store keeps: the last ones. */
 #define HISTORY_KEEP		100
-/* The largest store read (100 runs of a suite take about 2 MB). */
+/* The largest store read (100 runs of a suite take 2-5 MB with identities). */
 #define HISTORY_STORE_MAX	(64u << 20)
 /* The median of |d| for a normal d of standard deviation 1. */
 #define HISTORY_MEDIAN_SD	0.674489750196
@@ -142,8 +142,9 @@ history_usage(FILE *f, const char *prog)
 "series.\n"
 "\n"
 "Exit status: 0 when the records and FILE were written, 1 when the input\n"
-"or FILE cannot be read (or FILE holds a line that is not STAMP, VALUE\n"
-"and KEY) or an output cannot be written, 2 on a usage error.\n",
+"or FILE cannot be read (or FILE holds a line that is not STAMP, VALUE,\n"
+"KEY and maybe IDENTITY) or an output cannot be written, 2 on a usage\n"
+"error.\n",
 	    prog, HISTORY_KEEP, HISTORY_RUNS_MIN, HISTORY_RUNS_MAX,
 	    HISTORY_RUNS);
 }
