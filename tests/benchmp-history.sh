@@ -157,23 +157,29 @@ rm -f "$tmp/st0"
 for r in 1 2 3 4 5 6; do
 	if [ $((r % 2)) -eq 1 ]; then id=a; v=10; else id=b; v=20; fi
 	runfile "$v" 100 >"$tmp/t.jsonl"
-	"$bm" history --store "$tmp/turns" --stamp "t$r" --identity "build $id" 	    "$tmp/t.jsonl" >/dev/null 2>&1 || fail "the turns' run $r"
-	"$bm" history --store "$tmp/plain" --stamp "t$r" "$tmp/t.jsonl" 	    >/dev/null 2>&1 || fail "the plain turns' run $r"
+	"$bm" history --store "$tmp/turns" --stamp "t$r" --identity "build $id" \
+	    "$tmp/t.jsonl" >/dev/null 2>&1 || fail "the turns' run $r"
+	"$bm" history --store "$tmp/plain" --stamp "t$r" "$tmp/t.jsonl" \
+	    >/dev/null 2>&1 || fail "the plain turns' run $r"
 done
 runfile 10 100 >"$tmp/t.jsonl"
 run "$bm" history --store "$tmp/turns" --stamp t7 --identity "build a" "$tmp/t.jsonl"
 [ "$rc" -eq 0 ] && jq -e -s '.[0].history.runs == 3 and
-    .[0].history.move == 0 and .[0].noisy == false and .[0].ci_lo == 9.9'     "$tmp/out.raw" >/dev/null ||
+    .[0].history.move == 0 and .[0].noisy == false and .[0].ci_lo == 9.9' \
+    "$tmp/out.raw" >/dev/null ||
 	fail "two identities in turns: exit $rc: $(head -n 1 "$tmp/out.raw")"
-grep -qx "benchmp history: 2 of 2 figures with past runs of this identity in $tmp/turns: 0 intervals widened to their moves, 0 noisy by them"     "$tmp/err" || fail "the identity's message: $(cat "$tmp/err")"
+grep -qx "benchmp history: 2 of 2 figures with past runs of this identity in $tmp/turns: 0 intervals widened to their moves, 0 noisy by them" \
+    "$tmp/err" || fail "the identity's message: $(cat "$tmp/err")"
 [ "$(grep -c '	build a$' "$tmp/turns")" -eq 8 ] &&
     [ "$(grep -c '	build b$' "$tmp/turns")" -eq 6 ] ||
 	fail "the store's identities: $(cat "$tmp/turns")"
 run "$bm" history --store "$tmp/plain" --stamp t7 "$tmp/t.jsonl"
-jq -e -s '(.[0].history.move - 1 | fabs) < 1e-9 and .[0].noisy == true'     "$tmp/out.raw" >/dev/null ||
+jq -e -s '(.[0].history.move - 1 | fabs) < 1e-9 and .[0].noisy == true' \
+    "$tmp/out.raw" >/dev/null ||
 	fail "the same turns as one series: $(head -n 1 "$tmp/out.raw")"
 # Lines without an identity are the runs of none: not read under one.
-run "$bm" history --store "$tmp/plain" --stamp t8 --identity "build a"     --no-add "$tmp/t.jsonl"
+run "$bm" history --store "$tmp/plain" --stamp t8 --identity "build a" \
+    --no-add "$tmp/t.jsonl"
 jq -e -s '(.[0] | has("history") | not)' "$tmp/out.raw" >/dev/null ||
 	fail "an identity read lines of none: $(head -n 1 "$tmp/out.raw")"
 

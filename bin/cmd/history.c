@@ -60,9 +60,9 @@ enum {
 
 /* A line of the store: its run, the figure's value and key, the identity. */
 struct history_line {
-	char *stamp;
+	const char *stamp;
 	double value;
-	char *key;
+	const char *key;
 	const char *identity;
 };
 
@@ -160,9 +160,9 @@ history_bad(const char *prog, const char *what, const char *arg)
 	return HISTORY_USAGE;
 }
 
-/* Whether a stamp is a name the store can keep: printable, no tab. */
+/* Whether a stamp or identity can be kept: printable, no tab. */
 static int
-history_stamp_ok(const char *s)
+history_name_ok(const char *s)
 {
 	if (*s == '\0')
 		return 0;
@@ -220,14 +220,14 @@ history_options(struct history *h, int argc, char **argv)
 			h->precision = x / 100;
 			break;
 		case O_STAMP:
-			if (!history_stamp_ok(optarg))
+			if (!history_name_ok(optarg))
 				return history_bad(h->prog, "--stamp: empty, "
 				    "or with a tab or control character:",
 				    optarg);
 			h->stamp = optarg;
 			break;
 		case O_IDENTITY:
-			if (optarg[0] != '\0' && !history_stamp_ok(optarg))
+			if (optarg[0] != '\0' && !history_name_ok(optarg))
 				return history_bad(h->prog, "--identity: with "
 				    "a tab or control character:", optarg);
 			h->identity = optarg;
@@ -289,7 +289,7 @@ history_parse(struct history *h, size_t len)
 		/* (Compact JSON holds no tab: one past the key is IDENTITY.) */
 		if ((t3 = strchr(t2 + 1, '\t')) != NULL) {
 			*t3 = '\0';
-			if (!history_stamp_ok(t3 + 1)) {
+			if (!history_name_ok(t3 + 1)) {
 				fprintf(stderr, "%s: %s: line %zu: an empty "
 				    "identity, or one with a tab or control "
 				    "character\n", h->prog, h->store, at);
@@ -402,7 +402,7 @@ history_default_stamp(struct history *h, char *buf, size_t size)
 
 	for (i = 0; i < h->nrec; i++) {
 		t = bm__jstr(h->rec[i].rec, "timestamp");
-		if (t != NULL && history_stamp_ok(t) &&
+		if (t != NULL && history_name_ok(t) &&
 		    (first == NULL || strcmp(t, first) < 0))
 			first = t;
 	}
@@ -609,6 +609,14 @@ history_widen(struct history *h, struct history_rec *r)
 	return history_flag(r->rec, why);
 }
 
+/* Write one line of the store to f; fprintf's count, under 0 on failure. */
+static int
+history_put(FILE *f, const struct history_line *l)
+{
+	return fprintf(f, "%s\t%.17g\t%s%s%s\n", l->stamp, l->value, l->key,
+	    *l->identity != '\0' ? "\t" : "", l->identity);
+}
+
 /*
  * The store as written: its lines of the last HISTORY_KEEP runs but
  * this one, then this run's figures; into *buf and *size; 0 or -1.
@@ -640,15 +648,15 @@ history_store_text(struct history *h, char **buf, size_t *size)
 		return -1;
 	for (i = from; i < h->nline && rc >= 0; i++)
 		if (strcmp(h->line[i].stamp, h->stamp) != 0)
-			rc = fprintf(f, "%s\t%.17g\t%s%s%s\n",
-			    h->line[i].stamp, h->line[i].value,
-			    h->line[i].key, *h->line[i].identity ? "\t" : "",
-			    h->line[i].identity);
+			rc = history_put(f, &h->line[i]);
 	for (i = 0; i < h->nrec && rc >= 0; i++)
-		if (h->rec[i].key != NULL)
-			rc = fprintf(f, "%s\t%.17g\t%s%s%s\n", h->stamp,
+		if (h->rec[i].key != NULL) {
+			struct history_line l = { h->stamp,
 			    history_value(h->rec[i].rec), h->rec[i].key,
-			    *h->identity ? "\t" : "", h->identity);
+			    h->identity };
+
+			rc = history_put(f, &l);
+		}
 	if (fclose(f) != 0 || rc < 0) {
 		free(*buf);
 		*buf = NULL;
