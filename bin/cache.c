@@ -153,7 +153,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
     int apart, const struct cache_judge *j)
 {
 	struct mem_chase c;
-	bm_param params[3], found[4], measured[7];
+	bm_param params[3], found[5], measured[8];
 	bm_record rec;
 	bm_result lr;
 	struct mem_parallel mp;
@@ -175,6 +175,9 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	    .num = level > 0 && level <= tp->n ?
 	    (double)tp->lv[level - 1].size : 0 };
 	found[3] = (bm_param){ .key = "topology", .str = tp->source };
+	/* A level that lasts to the sweep's end is at least that size. */
+	found[4] = (bm_param){ .key = "size_at_least",
+	    .num = level > 0 && w->n > 0 && size == w->sizes[w->n - 1] };
 	if ((rc = level == 0 && cache_procs_whole(j) ?
 	    cache_level_result(j->lat, j->np, &lr) :
 	    cache_level_result(w->lat + from, to - from + 1, &lr)) != 0)
@@ -189,7 +192,7 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	rec.params = params;
 	rec.nparams = 3;
 	rec.measured = measured;
-	rec.nmeasured = sweep_measured(found, 4, measured, 7, &w->sw,
+	rec.nmeasured = sweep_measured(found, 5, measured, 8, &w->sw,
 	    (double)w->next);
 	if ((rc = bm_record_agreement(&rec, j->lat, j->np,
 	    CACHE_LATENCY_TOLERANCE)) < 0)
@@ -473,7 +476,7 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 {
 	struct cache_cut k;
 	double sizes[CACHE_MAX_PROCS];
-	size_t p;
+	size_t p, size;
 	int rc;
 
 	memset(j, 0, sizeof *j);
@@ -487,11 +490,16 @@ cache_judge(struct tool *t, const struct mem_topo *tp,
 	j->sizes_agree = level == 0 || w->np == 0 ||
 	    bm_agree(sizes, w->np, CACHE_SIZE_TOLERANCE, NULL, NULL) == 1;
 	if (level > 0) {
-		rc = mem_rules_level_size_check(tp, level,
-		    w->sizes[m->bound[s]],
+		size = w->sizes[m->bound[s]];
+		rc = mem_rules_level_size_check(tp, level, size,
 		    &j->c[j->nc], j->what[0], sizeof j->what[0]);
 		if (rc < 0)
 			tool_exit_lib(t, rc, "checking the level's size");
+		/* A level to the sweep's end is at least its size: below
+		 * the stated one it agrees. */
+		if (rc == 1 && size == w->sizes[w->n - 1] &&
+		    size < tp->lv[level - 1].size)
+			rc = 0;
 		j->nc += (size_t)rc;
 	}
 	if (s > 0) {
