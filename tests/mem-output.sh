@@ -303,12 +303,13 @@ else
 		fail "cache: the lines' nanoseconds are not the records' values"
 fi
 # cache to 64 MB: memory is the largest size alone, its latency the
-# median of the processes' there (their answers); and where the last
-# level the system states is too large to believe (above 128 MB: 32 MB
-# is assumed), memory needs more plateaus than the caches stated, else
-# the last one is that cache (a 480 MB L3 stated and 16.5 ns up to
-# 48 MB was called memory at 17 ns).  True of every timing: with fewer
-# levels found there is no memory line.
+# median of the processes' there (their answers, one or more: one in a
+# make distcheck run); and where the last level the system states is
+# too large to believe (above 128 MB: 32 MB is assumed), memory needs
+# more plateaus than the caches stated, else the last one is that cache
+# (a 480 MB L3 stated and 16.5 ns up to 48 MB was called memory at
+# 17 ns).  True of every timing: with fewer levels found there is no
+# memory line.
 stated=0
 big=0
 for d in /sys/devices/system/cpu/cpu0/cache/index*; do
@@ -333,7 +334,7 @@ elif have_jq; then
 	     (($m[0].answers | sort) as $a | ($a | length) as $k |
 	      (if $k % 2 == 1 then $a[($k - 1) / 2]
 	       else ($a[$k / 2 - 1] + $a[$k / 2]) / 2 end) as $med |
-	      $k >= 2 and (($m[0].value - $med) | fabs) <= 1e-9 * $med and
+	      $k >= 1 and (($m[0].value - $med) | fabs) <= 1e-9 * $med and
 	      ($big == 0 or $c >= $n)))' \
 	    "$tmp/cache64.jsonl" >/dev/null ||
 		fail "cache -M 64m: memory (stated $stated levels, too large $big): $(jq -c '{level: .params.level, value, answers}' "$tmp/cache64.jsonl")"
