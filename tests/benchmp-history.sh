@@ -4,8 +4,8 @@
 # last 100 runs), a figure widened and flagged from its third past run
 # on by the median of its moves (a step counted once), one that does not
 # move left as it was, two identities taken in turns read apart, a
-# record read twice not widened twice, --no-add, --precision, --runs,
-# and what it refuses.
+# record read twice not widened twice, a jump flagged and reached,
+# --no-add, --precision, --jump, --runs, and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
 bm=$bin/benchmp
@@ -112,7 +112,9 @@ jq -e -s '.[0].history.runs == 3 and
     (.[0].history.move - 0.0244 | fabs) < 1e-3' "$tmp/out.raw" >/dev/null ||
 	fail "--runs 3: $(head -n 1 "$tmp/out.raw")"
 
-# A step (10 four times, then 20) is one move: the median is none.
+# A step (10 four times, then 20) is one move: the median is none, but
+# it is a jump past 10%: noisy, its interval as wide as the jump (a
+# factor of two each way); with --jump 0 (or 150) it is as its run says.
 : >"$tmp/step"
 for v in 10 10 10 10 20; do
 	runfile "$v" 100 >"$tmp/s.jsonl"
@@ -120,11 +122,23 @@ for v in 10 10 10 10 20; do
 	    "$tmp/s.jsonl" >/dev/null 2>&1 || fail "the step's run at $v"
 done
 runfile 20 100 >"$tmp/s.jsonl"
-run "$bm" history --store "$tmp/step" --stamp last "$tmp/s.jsonl"
-jq -e -s '.[0].history == {runs: 5, move: 0, move_sd: 0, ci_lo: 20, ci_hi: 20,
-    run_ci_lo: 19.8, run_ci_hi: 20.2, run_noisy: false} and
-    .[0].noisy == false and .[0].ci_lo == 19.8' "$tmp/out.raw" >/dev/null ||
-	fail "a step: $(head -n 1 "$tmp/out.raw")"
+run "$bm" history --store "$tmp/step" --stamp last --no-add "$tmp/s.jsonl"
+jq -e -s '.[0].history as $h | $h.runs == 5 and $h.move == 0 and
+    $h.move_sd == 0 and $h.jump == 1 and ($h.ci_lo - 10 | fabs) < 1e-9 and
+    ($h.ci_hi - 40 | fabs) < 1e-9 and .[0].ci_lo == $h.ci_lo and
+    .[0].noisy == true and
+    .[0].noisy_why == ["its runs on this machine jumped by 100% from one to the next within its last 5, past 10%: the next may jump as far"] and
+    .[1].history.jump == 0 and .[1].noisy == false' "$tmp/out.raw" \
+    >/dev/null || fail "a step: $(head -n 1 "$tmp/out.raw")"
+for j in 0 150; do
+	run "$bm" history --store "$tmp/step" --stamp last --jump "$j" \
+	    --no-add "$tmp/s.jsonl"
+	jq -e -s '.[0].history == {runs: 5, move: 0, move_sd: 0, jump: 1,
+	    ci_lo: 20, ci_hi: 20, run_ci_lo: 19.8, run_ci_hi: 20.2,
+	    run_noisy: false} and .[0].noisy == false and .[0].ci_lo == 19.8' \
+	    "$tmp/out.raw" >/dev/null ||
+		fail "a step, --jump $j: $(head -n 1 "$tmp/out.raw")"
+done
 
 # Values no interval can hold (1e-300, 1e300, 1e-300): runs alone.
 printf 'x%s\t%s\t[null,"lat_a","c","latency",null,1,null,null]\n' \
@@ -186,7 +200,8 @@ jq -e -s '(.[0] | has("history") | not)' "$tmp/out.raw" >/dev/null ||
 # What it refuses: usage errors (2), a store of the wrong shape, an
 # input that is not records (1, the output and the store as they were).
 for a in "--runs 2" "--runs 101" "--runs 3.5" "--runs x" "--precision 0" \
-    "--precision 101" "--precision -1" "--stamp=" "--bad"; do
+    "--precision 101" "--precision -1" "--jump -1" "--jump 1001" \
+    "--jump x" "--stamp=" "--bad"; do
 	# shellcheck disable=SC2086 # (the option and its value)
 	expect_exit 2 "^benchmp history: " "$bm" history --store "$st" $a "$tmp/r1.jsonl"
 done

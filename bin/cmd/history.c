@@ -55,6 +55,14 @@ enum {
 #define HISTORY_STORE_MAX	(64u << 20)
 /* The median of |d| for a normal d of standard deviation 1. */
 #define HISTORY_MEDIAN_SD	0.674489750196
+/*
+ * A past move from one run to the next past this share is a jump: the
+ * figure has two states or more on this machine, and the next run may
+ * jump again.  On a 2-vCPU AMD EPYC KVM guest, 2026-12-04, nine suites:
+ * lat_tcp across CPUs read 28 us and 33 us in turns of minutes, its
+ * median move 1.4%; doc/measurements.md, "the jumps of a figure's past".
+ */
+#define HISTORY_JUMP		0.10
 /* The copies beside the outputs, renamed over them. */
 #define HISTORY_PART		"/.benchmp-history.XXXXXX"
 
@@ -82,6 +90,7 @@ struct history {
 	const char *identity;
 	unsigned runs;
 	double precision;
+	double jump;
 	int add;
 	struct history_line *line;
 	size_t nline;
@@ -100,8 +109,8 @@ void
 history_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
-"usage: %s --store FILE [--runs N] [--precision P] [--stamp NAME]\n"
-"       [--identity TEXT] [--no-add] [-o FILE] RECORDS.jsonl\n"
+"usage: %s --store FILE [--runs N] [--precision P] [--jump J]\n"
+"       [--stamp NAME] [--identity TEXT] [--no-add] [-o FILE] RECORDS.jsonl\n"
 "\n"
 "Widen each figure's interval of the next run (ci_lo, ci_hi) to how the\n"
 "figure moved from one run to the next on this machine, as FILE keeps its\n"
@@ -112,9 +121,11 @@ history_usage(FILE *f, const char *prog)
 "ci_level (Student's t); its ci_lo and ci_hi become the wider of the\n"
 "two.  A figure whose move from one run to the next is past the\n"
 "precision at one standard deviation is noisy, with that reason in its\n"
-"noisy_why.  A record already widened (it has \"history\") is written\n"
-"as it is.  The records are written in their order; \"-\" reads\n"
-"standard input.\n"
+"noisy_why; so is one that jumped by more than J from one run to the\n"
+"next within its last runs (two states or more on this machine), whose\n"
+"interval then reaches as far as that jump (\"jump\", the largest move).\n"
+"A record already widened (it has \"history\") is written as it is.  The\n"
+"records are written in their order; \"-\" reads standard input.\n"
 "\n"
 "  --store FILE     the machine's past runs, one line a figure and run;\n"
 "                   created when missing (its directory must exist), at\n"
@@ -123,6 +134,9 @@ history_usage(FILE *f, const char *prog)
 "  --precision P    the move's standard deviation, in percent, past\n"
 "                   which a figure is noisy\n"
 "                   (over 0 to 100; default 3)\n"
+"  --jump J         a move from one run to the next, in percent, past\n"
+"                   which a figure is noisy until it leaves its last\n"
+"                   runs (0 to 1000; 0: none; default %.0f)\n"
 "  --stamp NAME     this run's name in FILE (default: the earliest\n"
 "                   timestamp of its records); a run kept under the same\n"
 "                   name before is replaced, not read\n"
@@ -146,7 +160,7 @@ history_usage(FILE *f, const char *prog)
 "KEY and maybe IDENTITY) or an output cannot be written, 2 on a usage\n"
 "error.\n",
 	    prog, HISTORY_KEEP, HISTORY_RUNS_MIN, HISTORY_RUNS_MAX,
-	    HISTORY_RUNS);
+	    HISTORY_RUNS, 100 * HISTORY_JUMP);
 }
 
 /* Say what was wrong with the arguments, and the usage line; the usage status. */
@@ -176,12 +190,13 @@ history_name_ok(const char *s)
 static int
 history_options(struct history *h, int argc, char **argv)
 {
-	enum { O_STORE = 256, O_RUNS, O_PRECISION, O_STAMP, O_IDENTITY,
-	    O_NO_ADD };
+	enum { O_STORE = 256, O_RUNS, O_PRECISION, O_JUMP, O_STAMP,
+	    O_IDENTITY, O_NO_ADD };
 	static const struct option lo[] = {
 		{ "store", required_argument, NULL, O_STORE },
 		{ "runs", required_argument, NULL, O_RUNS },
 		{ "precision", required_argument, NULL, O_PRECISION },
+		{ "jump", required_argument, NULL, O_JUMP },
 		{ "stamp", required_argument, NULL, O_STAMP },
 		{ "identity", required_argument, NULL, O_IDENTITY },
 		{ "no-add", no_argument, NULL, O_NO_ADD },
@@ -218,6 +233,12 @@ history_options(struct history *h, int argc, char **argv)
 				return history_bad(h->prog, "--precision: not "
 				    "a percentage over 0 up to 100:", optarg);
 			h->precision = x / 100;
+			break;
+		case O_JUMP:
+			if (bm_parse_double(optarg, 0, 1000, &x) != 0)
+				return history_bad(h->prog, "--jump: not a "
+				    "percentage from 0 to 1000:", optarg);
+			h->jump = x / 100;
 			break;
 		case O_STAMP:
 			if (!history_name_ok(optarg))
@@ -468,19 +489,21 @@ history_cmp(const void *a, const void *b)
 
 /*
  * A figure's move from one run to the next over its n values in order:
- * the median of |log(v[i+1] / v[i])|.
+ * the median of |log(v[i+1] / v[i])|, and in *max the largest.
  */
 static double
-history_move(const double *v, size_t n)
+history_move(const double *v, size_t n, double *max)
 {
 	double d[HISTORY_RUNS_MAX] = { 0 };
 	size_t i, k = n - 1;
 
+	*max = 0;
 	if (n < 2)
 		return 0;
 	for (i = 0; i < k; i++)
 		d[i] = fabs(log(v[i + 1] / v[i]));
 	qsort(d, k, sizeof *d, history_cmp);
+	*max = d[k - 1];
 	return k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
 }
 
@@ -542,12 +565,12 @@ static int
 history_widen(struct history *h, struct history_rec *r)
 {
 	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
-	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove;
+	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove, max;
 	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
 	    "ci_hi");
-	char json[400], why[224];
+	char json[440], why[224];
 	size_t n;
-	int rc;
+	int rc, jumped;
 
 	if (isnan(x) || bm__jget(r->rec, "history") != NULL)
 		return 0;
@@ -565,10 +588,17 @@ history_widen(struct history *h, struct history_rec *r)
 	 * t on the differences' degrees, sqrt(1 + 1/n) for the centre.
 	 */
 	h->past++;
-	move = history_move(v, n);
+	move = history_move(v, n, &max);
 	sd = move / (HISTORY_MEDIAN_SD * sqrt(2.0));
 	q = bm__student_quantile(1 - level, (double)(n - 1));
 	w = q * sd * sqrt(1 + 1.0 / (double)n);
+	/*
+	 * A figure that jumped may jump as far again: the next run's
+	 * interval reaches that far at least.
+	 */
+	jumped = h->jump > 0 && expm1(max) > h->jump;
+	if (jumped)
+		w = fmax(w, max);
 	lo = x * exp(-w);
 	hi = x * exp(w);
 	/* Moves no double can hold (values e^700 apart) give no interval. */
@@ -577,10 +607,11 @@ history_widen(struct history *h, struct history_rec *r)
 		return history_set_json(r->rec, "history", json);
 	}
 	snprintf(json, sizeof json, "{\"runs\":%zu,\"move\":%.6g,"
-	    "\"move_sd\":%.6g,\"ci_lo\":%.17g,\"ci_hi\":%.17g,"
-	    "\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,\"run_noisy\":%s}",
-	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), lo, hi, clo, chi,
-	    bm__jtrue(r->rec, "noisy") ? "true" : "false");
+	    "\"move_sd\":%.6g,\"jump\":%.6g,\"ci_lo\":%.17g,"
+	    "\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,"
+	    "\"run_noisy\":%s}",
+	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), expm1(max), lo,
+	    hi, clo, chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
 	if ((rc = history_set_json(r->rec, "history", json)) != 0)
 		return rc;
 	if (lo < clo || hi > chi) {
@@ -598,14 +629,21 @@ history_widen(struct history *h, struct history_rec *r)
 	 * over 0.6745, as the run's own interval is judged
 	 * (bm__decide_move_z).
 	 */
-	if (expm1(move / HISTORY_MEDIAN_SD) <= h->precision)
+	sdmove = 100 * expm1(move / HISTORY_MEDIAN_SD);
+	if (sdmove > 100 * h->precision)
+		snprintf(why, sizeof why, "its runs on this machine move "
+		    "+-%.*f%% from one to the next (one standard deviation, "
+		    "from the median of its last %zu), past the precision of "
+		    "+-%.3g%%", sdmove < 10 ? 2 : 0, sdmove, n,
+		    100 * h->precision);
+	else if (jumped)
+		snprintf(why, sizeof why, "its runs on this machine jumped "
+		    "by %.0f%% from one to the next within its last %zu, past "
+		    "%.3g%%: the next may jump as far", 100 * expm1(max), n,
+		    100 * h->jump);
+	else
 		return 0;
 	h->flagged++;
-	sdmove = 100 * expm1(move / HISTORY_MEDIAN_SD);
-	snprintf(why, sizeof why, "its runs on this machine move +-%.*f%% "
-	    "from one to the next (one standard deviation, from the median "
-	    "of its last %zu), past the precision of +-%.3g%%",
-	    sdmove < 10 ? 2 : 0, sdmove, n, 100 * h->precision);
 	return history_flag(r->rec, why);
 }
 
@@ -794,6 +832,7 @@ history_main(const char *prog, int argc, char **argv)
 	h.runs = HISTORY_RUNS;
 	h.identity = "";
 	h.precision = BM__PRECISION_DEFAULT;
+	h.jump = HISTORY_JUMP;
 	h.add = 1;
 	if ((rc = history_options(&h, argc, argv)) < 0)
 		rc = history_run(&h);
