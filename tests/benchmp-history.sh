@@ -143,10 +143,13 @@ done
 # Values no interval can hold (1e-300, 1e300, 1e-300): runs alone.
 printf 'x%s\t%s\t[null,"lat_a","c","latency",null,1,null,null]\n' \
     1 1e-300 2 1e300 3 1e-300 >"$tmp/huge" || exit 99
-run "$bm" history --store "$tmp/huge" --stamp now "$tmp/r4.jsonl"
-[ "$rc" -eq 0 ] && jq -e -s '.[0].history == {runs: 3} and
-    .[0].ci_lo == 9.9' "$tmp/out.raw" >/dev/null ||
-	fail "huge moves: exit $rc: $(head -n 1 "$tmp/out.raw") $(cat "$tmp/err")"
+for j in 10 0; do
+	run "$bm" history --store "$tmp/huge" --stamp now --jump "$j" \
+	    --no-add "$tmp/r4.jsonl"
+	[ "$rc" -eq 0 ] && jq -e -s '.[0].history == {runs: 3} and
+	    .[0].ci_lo == 9.9' "$tmp/out.raw" >/dev/null ||
+		fail "huge moves, --jump $j: exit $rc: $(head -n 1 "$tmp/out.raw") $(cat "$tmp/err")"
+done
 
 # The store keeps the last 100 runs: 99 past and this one.
 awk 'BEGIN { for (i = 1; i <= 105; i++)

@@ -60,7 +60,8 @@ enum {
  * figure has two states or more on this machine, and the next run may
  * jump again.  On a 2-vCPU AMD EPYC KVM guest, 2026-12-04, nine suites:
  * lat_tcp across CPUs read 28 us and 33 us in turns of minutes, its
- * median move 1.4%; doc/measurements.md, "the jumps of a figure's past".
+ * median move 1.4%; doc/measurements.md, "the EPYC guest again, a
+ * figure's jumps".
  */
 #define HISTORY_JUMP		0.10
 /* The copies beside the outputs, renamed over them. */
@@ -602,7 +603,7 @@ history_widen(struct history *h, struct history_rec *r)
 	lo = x * exp(-w);
 	hi = x * exp(w);
 	/* Moves no double can hold (values e^700 apart) give no interval. */
-	if (!isfinite(hi) || !(lo > 0)) {
+	if (!isfinite(hi) || !(lo > 0) || !isfinite(expm1(max))) {
 		snprintf(json, sizeof json, "{\"runs\":%zu}", n);
 		return history_set_json(r->rec, "history", json);
 	}
