@@ -60,8 +60,8 @@ enum {
  * figure has two states or more on this machine, and the next run may
  * jump again.  On a 2-vCPU AMD EPYC KVM guest, 2026-12-04, nine suites:
  * lat_tcp across CPUs read 28 us and 33 us in turns of minutes, its
- * median move 1.4%; doc/measurements.md, "the EPYC guest again, a
- * figure's jumps".
+ * median move 1.4%; doc/measurements.md, "2026-12-04, from 10:40 UTC:
+ * the EPYC guest again, a figure's jumps".
  */
 #define HISTORY_JUMP		0.10
 /* The copies beside the outputs, renamed over them. */
