@@ -140,6 +140,18 @@ for j in 0 150; do
 		fail "a step, --jump $j: $(head -n 1 "$tmp/out.raw")"
 done
 
+# A jump of 12.5% (8, 8, 9) past --jump 12 is said to a tenth.
+: >"$tmp/j"
+for v in 8 8 9; do
+	runfile "$v" 100 >"$tmp/s.jsonl"
+	"$bm" history --store "$tmp/j" --stamp "j$(wc -l <"$tmp/j")" \
+	    "$tmp/s.jsonl" >/dev/null 2>&1 || fail "the jump's run at $v"
+done
+run "$bm" history --store "$tmp/j" --stamp last --jump 12 --precision 50 \
+    --no-add "$tmp/s.jsonl"
+jq -e -s '.[0].noisy_why == ["its runs on this machine jumped by 12.5% from one to the next within its last 3, past 12%: the next may jump as far"]' \
+    "$tmp/out.raw" >/dev/null || fail "a jump of 12.5%: $(head -n 1 "$tmp/out.raw")"
+
 # Values no interval can hold (1e-300, 1e300, 1e-300): runs alone.
 printf 'x%s\t%s\t[null,"lat_a","c","latency",null,1,null,null]\n' \
     1 1e-300 2 1e300 3 1e-300 >"$tmp/huge" || exit 99

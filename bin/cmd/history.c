@@ -639,9 +639,9 @@ history_widen(struct history *h, struct history_rec *r)
 		    100 * h->precision);
 	else if (jumped)
 		snprintf(why, sizeof why, "its runs on this machine jumped "
-		    "by %.0f%% from one to the next within its last %zu, past "
-		    "%.3g%%: the next may jump as far", 100 * expm1(max), n,
-		    100 * h->jump);
+		    "by %.*f%% from one to the next within its last %zu, past "
+		    "%.3g%%: the next may jump as far", expm1(max) < 1 ? 1 : 0,
+		    100 * expm1(max), n, 100 * h->jump);
 	else
 		return 0;
 	h->flagged++;
