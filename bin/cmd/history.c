@@ -567,6 +567,7 @@ history_widen(struct history *h, struct history_rec *r)
 {
 	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
 	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove, max;
+	double jump;
 	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
 	    "ci_hi");
 	char json[440], why[224];
@@ -597,13 +598,14 @@ history_widen(struct history *h, struct history_rec *r)
 	 * A figure that jumped may jump as far again: the next run's
 	 * interval reaches that far at least.
 	 */
-	jumped = h->jump > 0 && expm1(max) > h->jump;
+	jump = expm1(max);
+	jumped = h->jump > 0 && jump > h->jump;
 	if (jumped)
 		w = fmax(w, max);
 	lo = x * exp(-w);
 	hi = x * exp(w);
 	/* Moves no double can hold (values e^700 apart) give no interval. */
-	if (!isfinite(hi) || !(lo > 0) || !isfinite(expm1(max))) {
+	if (!isfinite(hi) || !(lo > 0) || !isfinite(jump)) {
 		snprintf(json, sizeof json, "{\"runs\":%zu}", n);
 		return history_set_json(r->rec, "history", json);
 	}
@@ -611,8 +613,8 @@ history_widen(struct history *h, struct history_rec *r)
 	    "\"move_sd\":%.6g,\"jump\":%.6g,\"ci_lo\":%.17g,"
 	    "\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,"
 	    "\"run_noisy\":%s}",
-	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), expm1(max), lo,
-	    hi, clo, chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
+	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), jump, lo, hi, clo,
+	    chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
 	if ((rc = history_set_json(r->rec, "history", json)) != 0)
 		return rc;
 	if (lo < clo || hi > chi) {
@@ -640,8 +642,8 @@ history_widen(struct history *h, struct history_rec *r)
 	else if (jumped)
 		snprintf(why, sizeof why, "its runs on this machine jumped "
 		    "by %.*f%% from one to the next within its last %zu, past "
-		    "%.3g%%: the next may jump as far", expm1(max) < 1 ? 1 : 0,
-		    100 * expm1(max), n, 100 * h->jump);
+		    "%.3g%%: the next may jump as far", jump < 1 ? 1 : 0,
+		    100 * jump, n, 100 * h->jump);
 	else
 		return 0;
 	h->flagged++;
