@@ -27,20 +27,57 @@
 /* The most processes whose curves are read one by one. */
 #define LINE_MAX_PROCS 64
 
+/* Lay out the random chase at this stride, on huge pages. */
+static void
+line_chase(struct mem_chase *c, size_t len, size_t stride)
+{
+	memset(c, 0, sizeof *c);
+	c->size = len;
+	c->stride = stride;
+	c->page = LINE_GROUP * stride;
+	c->order = MEM_ORDER_RANDOM;
+	c->k = 1;
+	c->pages = 1;
+}
+
 /* Run the random chase at this stride: its result, every round's median. */
 static void
 line_measure(struct tool *t, size_t len, size_t stride, bm_result *r)
 {
 	struct mem_chase c;
 
-	memset(&c, 0, sizeof c);
-	c.size = len;
-	c.stride = stride;
-	c.page = LINE_GROUP * stride;
-	c.order = MEM_ORDER_RANDOM;
-	c.k = 1;
-	c.pages = 1;
+	line_chase(&c, len, stride);
 	mem_chase_measure(t, &c, r);
+}
+
+/*
+ * Served by a scheduler, every stride as one group (mem_chase_group): one
+ * set of workers maps the buffer once and chases each stride over it,
+ * where a set a stride faulted the whole buffer again (0.45 s for 128 MB
+ * of huge pages on a 2-vCPU AMD EPYC KVM guest, 2026-12-04, seven times
+ * a suite).  Each process's curve then comes from one process.  Returns
+ * how many strides, their results in res and medians in lat, the stride
+ * after the last in *next.
+ */
+static unsigned
+line_group(struct tool *t, size_t len, bm_result *res, double *lat,
+    struct sweep *sw, struct progress *prog, size_t *next)
+{
+	struct mem_chase c[LINE_NSTRIDES];
+	unsigned i;
+	int hit = 0;
+
+	progress_show(prog, "%u strides", LINE_NSTRIDES);
+	*next = (size_t)LINE_MAX_STRIDE * 2;
+	for (i = 0; i < LINE_NSTRIDES; i++)
+		line_chase(&c[i], len, (size_t)LINE_MIN_STRIDE << i);
+	mem_chase_group(t, c, LINE_NSTRIDES, 0, res);
+	for (i = 0; i < LINE_NSTRIDES; i++) {
+		lat[i] = res[i].per_op_ns.median;
+		hit = hit || res[i].budget_hit;
+	}
+	(void)sweep_group(sw, LINE_NSTRIDES, hit);
+	return LINE_NSTRIDES;
 }
 
 /*
@@ -171,7 +208,10 @@ main(int argc, char **argv)
 	mem_topo_precheck(&t, (size_t)o.len);
 	progress_start(&prog, &t);
 	sweep_begin(&sw, "strides", LINE_NSTRIDES);
-	for (s = LINE_MIN_STRIDE; more && s <= LINE_MAX_STRIDE; s *= 2) {
+	s = LINE_MIN_STRIDE;
+	if (tool_served_inside())
+		n = line_group(&t, (size_t)o.len, res, lat, &sw, &prog, &s);
+	for (; more && s <= LINE_MAX_STRIDE; s *= 2) {
 		progress_show(&prog, "stride %zu bytes (%u/%u)", s, n + 1,
 		    LINE_NSTRIDES);
 		line_measure(&t, (size_t)o.len, s, &res[n]);

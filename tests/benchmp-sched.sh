@@ -149,6 +149,21 @@ if have_jq; then
 	    $sets < (.figures | length) - 2' "$tmp/sw.json" >/dev/null ||
 		fail "cache's sizes served: exit $rc: $(cat "$tmp/out" \
 		    "$tmp/sw.json" "$tmp/err")"
+
+	# line's strides so too: one set for all seven, each stride's visits
+	# in a row on it; the line found (16 to 256 bytes) or, where no
+	# process's curve shows a knee (a loaded machine), said so.
+	printf 'burst=2 visit=2 %s --json -M 8m\n' "$bin/line" >"$tmp/sweep"
+	run "$sched" --budget 30 --fresh-every 0 --stats "$tmp/sw.json" \
+	    "$tmp/sweep"
+	{ { [ "$rc" -eq 0 ] && jq -e '.tool == "line" and .value >= 16 and
+	    .value <= 256' "$tmp/out" >/dev/null; } ||
+	    grep -q 'line: the line size was not found: ' "$tmp/err"; } &&
+	    jq -e '(.figures | length) == 7 and
+	    all(.figures[]; .visits == 2) and
+	    ([.figures[].sets] | add) == 1' "$tmp/sw.json" >/dev/null ||
+		fail "line's strides served: exit $rc: $(cat "$tmp/out" \
+		    "$tmp/sw.json" "$tmp/err")"
 fi
 
 # A budget of a fifth of a second still gives a figure its five visits;

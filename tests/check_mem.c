@@ -606,6 +606,45 @@ START_TEST(test_stride_steps)
 }
 END_TEST
 
+/*
+ * The page and random chases link the same ring every run, whatever
+ * builds it: 32 units of 128 bytes, 4 to a 512-byte page, followed from
+ * unit 0 (the orders the chases have had since 2026-11-26; a record's
+ * figure compared with an older one's is over the same ring).
+ */
+START_TEST(test_chase_orders)
+{
+	static const size_t ring[2][32] = {
+		{ 0, 3, 2, 7, 4, 6, 5, 11, 8, 10, 9, 12, 14, 15, 13, 19, 17,
+		  18, 16, 20, 23, 22, 21, 27, 26, 24, 25, 29, 31, 28, 30, 1 },
+		{ 0, 23, 20, 21, 22, 12, 14, 15, 13, 4, 7, 5, 6, 25, 27, 24,
+		  26, 18, 19, 16, 17, 29, 30, 31, 28, 11, 9, 10, 8, 3, 2, 1 },
+	};
+	struct mem_chase c;
+	char *p;
+	size_t i;
+	int o;
+
+	for (o = 0; o < 2; o++) {
+		memset(&c, 0, sizeof c);
+		c.size = 32 * 128;
+		c.stride = 128;
+		c.page = 512;
+		c.order = o == 0 ? MEM_ORDER_PAGE : MEM_ORDER_RANDOM;
+		c.k = 3;
+		ck_assert_int_eq(mem_chase_init(1, &c), 0);
+		p = c.map;
+		for (i = 0; i < 32; i++) {
+			ck_assert_uint_eq((size_t)(p - c.map) / 128, ring[o][i]);
+			p = *(char **)(void *)p;
+		}
+		/* One ring: unit 0 again after 32 links. */
+		ck_assert_ptr_eq(p, c.map);
+		ck_assert_int_eq(mem_chase_cleanup(1, &c), 0);
+	}
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 mem_suite(void)
@@ -624,6 +663,7 @@ mem_suite(void)
 	tcase_add_test(tc, test_tlb_agreement);
 	tcase_add_test(tc, test_stride_forward);
 	tcase_add_test(tc, test_stride_steps);
+	tcase_add_test(tc, test_chase_orders);
 	tcase_add_test(tc, test_tlb_knee_clean);
 	tcase_add_test(tc, test_tlb_knee_partial);
 	tcase_add_test(tc, test_tlb_knee_agreement);
