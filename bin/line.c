@@ -53,9 +53,11 @@ line_measure(struct tool *t, size_t len, size_t stride, bm_result *r)
 /*
  * Served by a scheduler, every stride as one group (mem_chase_group): one
  * set of workers maps the buffer once and chases each stride over it,
- * where a set a stride faulted the whole buffer again (0.45 s for 128 MB
- * of huge pages on a 2-vCPU AMD EPYC KVM guest, 2026-12-04, seven times
- * a suite).  Each process's curve then comes from one process.  Returns
+ * where a set a stride mapped and faulted the whole buffer again (the
+ * suite's line took 3.4-3.9 s on seven sets, 2.2-2.4 s on one, on a
+ * 2-vCPU AMD EPYC KVM guest, 2026-12-04, doc/measurements.md, "2026-12-04,
+ * from 14:10 UTC: a chase's set-up on the EPYC guest").  Each process's
+ * curve then comes from one process.  Returns
  * how many strides, their results in res and medians in lat, the stride
  * after the last in *next.
  */
