@@ -60,7 +60,7 @@ mem_chase_addr(const struct mem_chase *c, size_t u)
 /* Where a ring's links stand while it is linked (mem_chase_link). */
 struct mem_link {
 	char *first;		/* the ring's first unit */
-	char *prev;		/* the unit linked last, NULL before the first */
+	char *prev;		/* the unit linked last (NULL: none yet) */
 	size_t i;		/* units linked */
 	size_t n;		/* units in the ring */
 	unsigned j;		/* chains whose start is known */
@@ -117,7 +117,7 @@ mem_chase_build(struct mem_chase *c)
 		for (u = 0; u < n; u++)
 			mem_chase_link(c, &l, u);
 	} else {
-		/* The pages (groups) in order or shuffled, lines shuffled in each. */
+		/* Pages in order or shuffled, the lines shuffled in each. */
 		upp = c->page > c->stride ? c->page / c->stride : 1;
 		ngroups = (n + upp - 1) / upp;
 		grp = malloc(ngroups * sizeof *grp);
