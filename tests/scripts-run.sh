@@ -394,6 +394,9 @@ for how in visits passes; do
 	[ "$rc" -eq 1 ] && grep -q '^  lat_ctx -s 64 2 8: exit 1: lat_ctx: 2 processes (cross): the switch is not measurable' \
 	    "$tmp/err" ||
 		fail "$how: a ring not measurable: exit $rc: $(tail -n 3 "$tmp/err")"
+	# (The 8-process ring itself may be not measurable under load.)
+	grep -q ': 8 processes.*: the switch is not measurable' \
+	    "$tmp/err" && continue
 	set -- "$tmp/res-nm-$how"/*/*.jsonl
 	[ -f "$1" ] && jq -e -s 'map(.suite.figure) |
 	    index("lat_ctx -s 64 2 8 [8 procs]") != null and
