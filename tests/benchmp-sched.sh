@@ -164,6 +164,20 @@ if have_jq; then
 	    ([.figures[].sets] | add) == 1' "$tmp/sw.json" >/dev/null ||
 		fail "line's strides served: exit $rc: $(cat "$tmp/out" \
 		    "$tmp/sw.json" "$tmp/err")"
+
+	# par_mem's sizes so too: 4k to 1m, nine sizes of up to five chases
+	# each, one group on one set; a record a size, in order.
+	printf 'burst=2 visit=2 %s --json -M 1m\n' "$bin/par_mem" >"$tmp/sweep"
+	run "$sched" --budget 30 --fresh-every 0 --stats "$tmp/sw.json" \
+	    "$tmp/sweep"
+	want='4096 8192 16384 32768 65536 131072 262144 524288 1048576 '
+	[ "$rc" -eq 0 ] && [ "$(jq -r 'select(.tool == "par_mem") |
+	    .params.size' "$tmp/out" | tr '\n' ' ')" = "$want" ] &&
+	    jq -e '(.figures | length) >= 27 and
+	    all(.figures[]; .visits == 2) and
+	    ([.figures[].sets] | add) == 1' "$tmp/sw.json" >/dev/null ||
+		fail "par_mem's sizes served: exit $rc: $(cat "$tmp/out" \
+		    "$tmp/sw.json" "$tmp/err")"
 fi
 
 # A budget of a fifth of a second still gives a figure its five visits;

@@ -715,6 +715,78 @@ mem_chase_parallel_ks(size_t size, size_t stride)
 	return n;
 }
 
+/* The numbers of chains mem_chase_parallelism() tries (index log2 k). */
+static const unsigned mem_par_ks[MEM_PAR_KS] = { 1, 2, 4, 8, 16 };
+
+/*
+ * The chases that measure c's parallelism into w: one chain, then each k
+ * from the first tried on (the most chains alone when apart); returns
+ * how many (mem_chase_parallel_ks() at most).
+ */
+static size_t
+mem_chase_parallel_plan(const struct mem_chase *c, int apart,
+    struct mem_chase *w)
+{
+	size_t i, nk, first, n = 0;
+
+	nk = mem_chase_parallel_ks(c->size, c->stride);
+	first = apart && nk > 1 ? nk - 1 : 1;
+	w[n] = *c;
+	w[n++].k = 1;
+	for (i = first; i < nk; i++) {
+		w[n] = *c;
+		w[n++].k = mem_par_ks[i];
+	}
+	return n;
+}
+
+/*
+ * What the chases of mem_chase_parallel_plan(c, apart) measured into rs
+ * make of c's parallelism (p); rs is freed.
+ */
+static void
+mem_chase_parallel_judge(struct tool *t, const struct mem_chase *c,
+    int apart, bm_result *rs, struct mem_parallel *p)
+{
+	bm_result *r1 = &rs[0], *rk, ratio;
+	size_t i, nk, first;
+	int rc;
+
+	memset(p, 0, sizeof *p);
+	p->k = 1;
+	p->value = 1;
+	for (i = 0; i < MEM_PAR_KS; i++)
+		p->ratio[i] = (double)NAN;
+	nk = mem_chase_parallel_ks(c->size, c->stride);
+	first = apart && nk > 1 ? nk - 1 : 1;
+	p->one_ns = r1->per_op_ns.median;
+	p->ratio[0] = 1;
+	/* k = 1 against itself: ratios of exactly 1, the floor. */
+	if ((rc = mem_chase_ratio_pair(r1, r1, 1, &p->r)) != 0 ||
+	    (rc = mem_chase_result_stats(&p->r)) != 0)
+		tool_exit_lib(t, rc, "the parallelism's statistics");
+	for (i = first; i < nk; i++) {
+		rk = &rs[1 + i - first];
+		rc = apart ? mem_chase_ratio_median(p->one_ns, rk,
+		    mem_par_ks[i], &ratio) : mem_chase_ratio_pair(r1, rk,
+		    mem_par_ks[i], &ratio);
+		if (rc == 0)
+			rc = mem_chase_result_stats(&ratio);
+		bm_result_free(rk);
+		if (rc != 0)
+			tool_exit_lib(t, rc, "the parallelism's statistics");
+		p->ratio[i] = ratio.per_op_ns.median;
+		if (ratio.per_op_ns.median > p->value) {
+			bm_result_free(&p->r);
+			p->r = ratio;
+			p->value = ratio.per_op_ns.median;
+			p->k = mem_par_ks[i];
+		} else
+			bm_result_free(&ratio);
+	}
+	bm_result_free(r1);
+}
+
 /*
  * Memory-level parallelism of a chase, as lmbench's par_mem: one chain's
  * time per load over the time per load of k interleaved chains (k = 2,
@@ -735,26 +807,11 @@ void
 mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
     struct mem_parallel *p)
 {
-	static const unsigned ks[] = { 1, 2, 4, 8, 16 };
 	struct mem_chase w[MEM_PAR_KS];
-	bm_result rs[MEM_PAR_KS], *r1 = &rs[0], *rk, ratio;
-	size_t i, nk, first, n = 0;
-	int rc;
+	bm_result rs[MEM_PAR_KS];
+	size_t i, n;
 
-	memset(p, 0, sizeof *p);
-	p->k = 1;
-	p->value = 1;
-	for (i = 0; i < MEM_PAR_KS; i++)
-		p->ratio[i] = (double)NAN;
-	/* The chains measured: one, then each k from first on. */
-	nk = mem_chase_parallel_ks(c->size, c->stride);
-	first = apart && nk > 1 ? nk - 1 : 1;
-	w[n] = *c;
-	w[n++].k = 1;
-	for (i = first; i < nk; i++) {
-		w[n] = *c;
-		w[n++].k = ks[i];
-	}
+	n = mem_chase_parallel_plan(c, apart, w);
 	/*
 	 * Served, the chases of one size are a group on one set of workers
 	 * that faults the size's buffer once for them all (mem_chase_group).
@@ -764,31 +821,35 @@ mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
 	else
 		for (i = 0; i < n; i++)
 			mem_chase_measure(t, &w[i], &rs[i]);
-	p->one_ns = r1->per_op_ns.median;
-	p->ratio[0] = 1;
-	/* k = 1 against itself: ratios of exactly 1, the floor. */
-	if ((rc = mem_chase_ratio_pair(r1, r1, 1, &p->r)) != 0 ||
-	    (rc = mem_chase_result_stats(&p->r)) != 0)
-		tool_exit_lib(t, rc, "the parallelism's statistics");
-	for (i = first; i < nk; i++) {
-		rk = &rs[1 + i - first];
-		rc = apart ? mem_chase_ratio_median(p->one_ns, rk, ks[i],
-		    &ratio) : mem_chase_ratio_pair(r1, rk, ks[i], &ratio);
-		if (rc == 0)
-			rc = mem_chase_result_stats(&ratio);
-		bm_result_free(rk);
-		if (rc != 0)
-			tool_exit_lib(t, rc, "the parallelism's statistics");
-		p->ratio[i] = ratio.per_op_ns.median;
-		if (ratio.per_op_ns.median > p->value) {
-			bm_result_free(&p->r);
-			p->r = ratio;
-			p->value = ratio.per_op_ns.median;
-			p->k = ks[i];
-		} else
-			bm_result_free(&ratio);
+	mem_chase_parallel_judge(t, c, apart, rs, p);
+}
+
+/*
+ * The parallelism of n chases c[0..n-1] (a sweep's sizes; their chases,
+ * mem_chase_parallel_ks() each, BM_MAX_GROUP at most in all) measured as
+ * one group (mem_chase_group) into p[0..n-1]: served, one set of workers
+ * maps the largest size's buffer once for every size, where a group a
+ * size would map and fault each size's own buffer in a set of its own.
+ */
+void
+mem_chase_parallelism_group(struct tool *t, const struct mem_chase *c,
+    size_t n, struct mem_parallel *p)
+{
+	struct mem_chase w[BM_MAX_GROUP];
+	bm_result rs[BM_MAX_GROUP];
+	size_t at[BM_MAX_GROUP], i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i >= BM_MAX_GROUP || m + mem_chase_parallel_ks(c[i].size,
+		    c[i].stride) > BM_MAX_GROUP)
+			tool_exit_fail(t, "a group of more than %d chases",
+			    BM_MAX_GROUP);
+		at[i] = m;
+		m += mem_chase_parallel_plan(&c[i], 0, w + m);
 	}
-	bm_result_free(r1);
+	mem_chase_group(t, w, m, 0, rs);
+	for (i = 0; i < n; i++)
+		mem_chase_parallel_judge(t, &c[i], 0, rs + at[i], &p[i]);
 }
 
 /* Free what mem_chase_parallelism() kept. */

@@ -195,6 +195,8 @@ struct mem_parallel {
 unsigned mem_chase_parallel_ks(size_t size, size_t stride);
 void mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
     int apart, struct mem_parallel *p);
+void mem_chase_parallelism_group(struct tool *t, const struct mem_chase *c,
+    size_t n, struct mem_parallel *p);
 void mem_chase_parallelism_free(struct mem_parallel *p);
 int mem_chase_result_stats(bm_result *r);
 void mem_topo_precheck(const struct tool *t, size_t len);
