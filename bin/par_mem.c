@@ -190,6 +190,7 @@ par_mem_group(struct tool *t, const struct par_mem_opts *o,
 	size_t sizes[BM_MAX_GROUP], chases = 0, n = 0, i;
 	int hit = 0;
 
+	/* (mem_chase_paged() fills each; the compiler cannot see n > 0.) */
 	memset(c, 0, sizeof c);
 	for (; size <= o->m.len; size *= 2) {
 		unsigned k = mem_chase_parallel_ks(size, (size_t)o->m.line);
@@ -204,11 +205,8 @@ par_mem_group(struct tool *t, const struct par_mem_opts *o,
 	for (i = 0; i < n; i++)
 		hit = hit || par[i].r.budget_hit;
 	(void)sweep_group(sw, n, hit);
-	for (i = 0; i < n; i++) {
-		if (hit)
-			par[i].r.budget_hit = 1;
+	for (i = 0; i < n; i++)
 		par_mem_point(t, o, tp, sizes[i], &par[i], sw, 0);
-	}
 	return size;
 }
 
