@@ -839,9 +839,10 @@ mem_chase_parallelism_group(struct tool *t, const struct mem_chase *c,
 	bm_result rs[BM_MAX_GROUP];
 	size_t at[BM_MAX_GROUP], i, m = 0;
 
+	/* (Each size adds a chase at least: m >= i, so at[] holds them.) */
 	for (i = 0; i < n; i++) {
-		if (i >= BM_MAX_GROUP || m + mem_chase_parallel_ks(c[i].size,
-		    c[i].stride) > BM_MAX_GROUP)
+		if (m + mem_chase_parallel_ks(c[i].size, c[i].stride) >
+		    BM_MAX_GROUP)
 			tool_exit_fail(t, "a group of more than %d chases",
 			    BM_MAX_GROUP);
 		at[i] = m;
