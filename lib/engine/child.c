@@ -57,13 +57,19 @@ enum child_phase {
  */
 #define CHILD_OWN_WARMUP_NS 10000000u
 
+/* What a kept worker of a group remembers of each of its benchmarks. */
+struct child_member {
+	bm_iter_t n;		/* the count it left with, or 0 */
+	uint64_t short_ns;	/* its last visit's shortest call, or 0 */
+};
+
 /* Everything one worker knows; lives on the worker's stack. */
 struct bm_state {
 	const struct bm__plan *plan;	/* the engine's, shared by all */
 	bm_ctx *ctx;			/* plan->ctx */
 	const bm_bench *bench;		/* plan->bench, or the group's current */
 	unsigned gi;			/* a group's: bench's index */
-	bm_iter_t *group_n;		/* a group's: each one's count, or 0 */
+	struct child_member *group;	/* a group's: each one's last visit */
 	unsigned worker;
 	int ctl_fd;
 	int resp_fd;
@@ -323,10 +329,14 @@ child_switch(bm_state *s)
 
 	if (bm__pipeio_read(s->ctl_fd, &c, sizeof(c), CHILD_KEEP_WAIT_MS) != 0)
 		_exit(BM__EXIT_PARENT);
-	if (s->group_n == NULL || c.index >= s->plan->ngroup)
+	if (s->group == NULL || c.index >= s->plan->ngroup)
 		child_fail(s, -EPROTO);
 	to = &s->plan->group[c.index];
+	s->group[s->gi].n = s->n;
+	s->group[s->gi].short_ns = s->short_ns;
 	if (!bm__bench_shares(s->bench, to)) {
+		/* Set up afresh: its last visit says nothing of its calls. */
+		s->group[c.index].short_ns = 0;
 		s->initialized = 0;
 		if (s->bench->cleanup != NULL &&
 		    (rc = s->bench->cleanup(0, s->bench->cookie)) < 0)
@@ -336,12 +346,16 @@ child_switch(bm_state *s)
 			child_fail(s, rc);
 		s->initialized = 1;
 	}
-	s->group_n[s->gi] = s->n;
 	s->gi = c.index;
 	s->bench = to;
-	s->n = s->group_n[c.index] > 0 ? s->group_n[c.index] : 1;
-	/* Its shortest call is not known: it warms up as the parent says. */
-	s->short_ns = 0;
+	s->n = s->group[c.index].n > 0 ? s->group[c.index].n : 1;
+	/*
+	 * Its last visit's shortest call decides whether it warms up, as a
+	 * lone figure's does (child_visit_end): a 256 MB copy left for a
+	 * read of the same buffers is its own warmup as much as after
+	 * itself.  Unknown (0), it warms up as the parent says.
+	 */
+	s->short_ns = s->group[c.index].short_ns;
 	return c.warmup_us;
 }
 
@@ -799,7 +813,7 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 		child_fail(&s, -ENOMEM);
 	if (p->group != NULL) {
 		s.gi = (unsigned)(b - p->group);
-		if ((s.group_n = calloc(p->ngroup, sizeof(*s.group_n))) == NULL)
+		if ((s.group = calloc(p->ngroup, sizeof(*s.group))) == NULL)
 			child_fail(&s, -ENOMEM);
 	}
 	if ((rc = bm__timer_after_fork(&ctx->timer)) != 0)
