@@ -1,9 +1,10 @@
 #!/bin/sh
 # scripts-run-calibrate.sh: benchmp-run exports the second least LOOP_O of
 # seven calibrations (enough --all --store and six runs of loop_o), keeps a LOOP_O
-# the caller exported, and the tools get the value it chose.  enough and
-# loop_o are stand-ins here that print set values, so that the choice is
-# checked, not the machine.
+# the caller exported, and the tools get the value it chose; a store with
+# fewer than three calibrations gets three, one with three or more one
+# more.  enough and loop_o are stand-ins here that print set values (enough
+# adds a run to its store), so that the choice is checked, not the machine.
 . "$top_srcdir/tests/lib.sh"
 
 if ! have_jq; then
@@ -15,6 +16,7 @@ mkdir "$tmp/fake" || fail "mkdir $tmp/fake"
 cat >"$tmp/fake/enough" <<'EOS'
 #!/bin/sh
 echo "$*" >>"$FAKE_COUNT.enough"
+[ "$2" != --store ] || echo "run 1 100 0.030000 0.000700" >>"$3"
 echo "export ENOUGH=100"
 echo "export TIMING_O=0.030000"
 echo "export LOOP_O=0.000700"
@@ -44,13 +46,17 @@ unset ENOUGH TIMING_O LOOP_O
 run "$brun" --installed --quick --only basic --no-check --passes 1 \
     --budget 3600 --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "benchmp-run: exit $rc: $(tail -n 3 "$tmp/err")"
-grep -q '^benchmp-run: ENOUGH=100 TIMING_O=0.030000 LOOP_O=0.000334$' \
+grep -q '^benchmp-run: ENOUGH=100 TIMING_O=0.030000 LOOP_O=0.000334 (of 3 stored calibrations)$' \
     "$tmp/err" || fail "not the second least LOOP_O: $(grep LOOP_O "$tmp/err")"
 [ "$(cat "$tmp/count")" = 6 ] ||
 	fail "loop_o ran $(cat "$tmp/count" 2>/dev/null) times, not 6"
-# The calibration is the machine's stored one, kept beside its results.
-[ "$(cat "$tmp/count.enough")" = "--all --store $tmp/res/$(uname -n)/calibration" ] ||
+# The calibration is the machine's stored one, kept beside its results:
+# three for a fresh store.
+store=$tmp/res/$(uname -n)/calibration
+[ "$(sort -u "$tmp/count.enough")" = "--all --store $store" ] ||
 	fail "enough was run as: $(cat "$tmp/count.enough")"
+[ "$(wc -l <"$tmp/count.enough")" -eq 3 ] ||
+	fail "enough ran $(wc -l <"$tmp/count.enough") times on a fresh store, not 3"
 set -- "$tmp"/res/*/*.jsonl
 [ -f "$1" ] || fail "no results file"
 # (The chases, tlb, line and par_mem, take no loop overhead off: 0.)
@@ -67,7 +73,7 @@ export LOOP_O
 run "$brun" --installed --quick --only basic --no-check --passes 1 \
     --budget 3600 --results "$tmp/res"
 [ "$rc" -eq 0 ] || fail "benchmp-run, LOOP_O set: exit $rc: $(tail -n 3 "$tmp/err")"
-grep -q ' LOOP_O=0.000900$' "$tmp/err" ||
+grep -q ' LOOP_O=0.000900 (of 3 stored calibrations)$' "$tmp/err" ||
 	fail "the caller's LOOP_O not kept: $(grep LOOP_O "$tmp/err")"
 [ ! -e "$tmp/count" ] || fail "loop_o ran with LOOP_O exported"
 
@@ -86,6 +92,13 @@ run "$brun" --installed --quick --only basic --no-check --passes 1 \
 run "$brun" --installed --quick --only basic --no-check --passes 1 \
     --budget 3600 --results "$tmp/res" --calibration "$tmp/store"
 [ "$rc" -eq 0 ] || fail "benchmp-run --calibration: exit $rc: $(tail -n 3 "$tmp/err")"
+[ "$(sort -u "$tmp/count.enough")" = "--all --store $tmp/store" ] ||
+	fail "enough was run as: $(cat "$tmp/count.enough")"
+# A store that holds three already gets one calibration more.
+rm -f "$tmp/count.enough"
+run "$brun" --installed --quick --only basic --no-check --passes 1 \
+    --budget 3600 --results "$tmp/res" --calibration "$tmp/store"
+[ "$rc" -eq 0 ] || fail "benchmp-run, a store of 3: exit $rc: $(tail -n 3 "$tmp/err")"
 [ "$(cat "$tmp/count.enough")" = "--all --store $tmp/store" ] ||
 	fail "enough was run as: $(cat "$tmp/count.enough")"
 finish
