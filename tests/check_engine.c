@@ -972,6 +972,82 @@ START_TEST(test_served_alone)
 }
 END_TEST
 
+/* The counts a served worker's calls got: timed, and later warmups'. */
+struct warm_calls {
+	uint64_t spin_ns;	/* an operation's length */
+	uint64_t warm_ns;	/* the later visits' warmup */
+	unsigned timed;		/* timed calls */
+	unsigned later_long;	/* warmup calls after a timed one longer than
+				   the warmup itself */
+};
+
+/* Each operation spins spin_ns; the call's count noted by its state. */
+static int
+bench_warm_calls(bm_iter_t n, void *cookie)
+{
+	struct warm_calls *c = cookie;
+	int ph = bm__state_phase(bm_state_current());
+
+	if (ph == BM__STATE_TIMING)
+		c->timed++;
+	else if ((ph == BM__STATE_FIRST_PASS || ph == BM__STATE_WARMUP) &&
+	    c->timed > 0 && n * c->spin_ns > c->warm_ns)
+		c->later_long++;
+	while (n-- > 0)
+		check_spin_ns(c->spin_ns);
+	return 0;
+}
+
+/*
+ * A served worker whose timed calls are longer than half its later
+ * warmup (1 ms here; calls of about 1.8 ms of 100 us operations) warms
+ * up before each later visit in calls of a quarter of it, not in calls
+ * as long as its timed ones: no later warmup call holds more operations
+ * than fit in the warmup.  (Under any load: an operation never takes less
+ * than its 100 us, so a count never grows past about 19, and a slower
+ * call lowers the warmup's count.  Load that stretched every call of a
+ * visit past 10 ms leaves the next visit without a warmup call.)
+ */
+START_TEST(test_served_warm_calls)
+{
+	struct warm_calls *c;
+	bm_bench b = { .benchmark = bench_warm_calls };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx;
+	int cmd[2], rsp[2];
+	char env[64];
+	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
+
+	c = shared_new(sizeof(*c));
+	c->spin_ns = 100000;
+	c->warm_ns = 1000000;
+	b.cookie = c;
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(rsp), 0);
+	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
+	    (ssize_t)sizeof(cmds) - 1);
+	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
+	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+	ctx = check_ctx(1000);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.warmup_us = 1000;
+	o.percentiles = 0;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
+	ck_assert_uint_eq(r.processes, 3);
+	ck_assert_uint_ge(c->timed, 9);
+	ck_assert_uint_eq(c->later_long, 0);
+	bm_result_free(&r);
+	bm_ctx_free(ctx);
+	close(cmd[0]);
+	close(cmd[1]);
+	close(rsp[0]);
+	close(rsp[1]);
+	munmap(c, sizeof(*c));
+}
+END_TEST
+
 /*
  * A group's shared state: set-ups, and each benchmark's timed calls;
  * with set-ups of their own, each one's initialize and cleanup calls,
@@ -2527,6 +2603,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_warmup);
 	tcase_add_test(tc, test_later_warmup);
 	tcase_add_loop_test(tc, test_served_alone, 0, 2);
+	tcase_add_test(tc, test_served_warm_calls);
 	tcase_add_test(tc, test_served_group);
 	tcase_add_test(tc, test_served_group_own);
 	tcase_add_test(tc, test_group_unserved);
