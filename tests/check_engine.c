@@ -900,6 +900,42 @@ bench_served(bm_iter_t n, void *cookie)
 }
 
 /*
+ * Serve b (BENCHMP_SERVE on pipes, visits of 5 ms, one worker, three
+ * intervals a visit, 1 ms of warmup) for three visits and the end; the
+ * run must succeed with a process a visit.  Returns its context, the
+ * result in *r and the read end of the scheduler's answers in *rsp_fd
+ * (the worker's end closed): the caller frees and closes them.
+ */
+static bm_ctx *
+served_three(const bm_bench *b, bm_result *r, int *rsp_fd)
+{
+	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
+	bm_options o;
+	bm_ctx *ctx;
+	int cmd[2], rsp[2];
+	char env[64];
+
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(rsp), 0);
+	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
+	    (ssize_t)sizeof(cmds) - 1);
+	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
+	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+	ctx = check_ctx(1000);
+	bm_options_init(&o);
+	o.repetitions = 3;
+	o.warmup_us = 1000;
+	o.percentiles = 0;
+	ck_assert_int_eq(bm_run(ctx, b, &o, r), 0);
+	ck_assert_uint_eq(r->processes, 3);
+	close(cmd[0]);
+	close(cmd[1]);
+	close(rsp[1]);
+	*rsp_fd = rsp[0];
+	return ctx;
+}
+
+/*
  * A figure served to a scheduler (BENCHMP_SERVE) with one worker: each
  * visit runs one untimed pass, and once that pass has lasted the warmup
  * the worker waits for the start instead of running another (a pass may
@@ -914,33 +950,19 @@ START_TEST(test_served_alone)
 {
 	struct served_calls *c;
 	bm_bench b = { .benchmark = bench_served };
-	bm_options o;
 	bm_result r;
 	bm_record rec;
 	bm_ctx *ctx;
-	int cmd[2], rsp[2];
-	char env[64], buf[4096], *json = NULL, *p;
+	int rsp;
+	char buf[4096], *json = NULL, *p;
 	ssize_t got;
 	size_t len = 0;
 	unsigned nvisit = 0;
-	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
 
 	c = shared_new(sizeof(*c));
 	c->spin_ns = _i == 0 ? 3000000 : 12000000;
 	b.cookie = c;
-	ck_assert_int_eq(pipe(cmd), 0);
-	ck_assert_int_eq(pipe(rsp), 0);
-	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
-	    (ssize_t)sizeof(cmds) - 1);
-	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
-	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
-	ctx = check_ctx(1000);
-	bm_options_init(&o);
-	o.repetitions = 3;
-	o.warmup_us = 1000;
-	o.percentiles = 0;
-	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
-	ck_assert_uint_eq(r.processes, 3);
+	ctx = served_three(&b, &r, &rsp);
 	if (_i == 0)
 		ck_assert(c->phase[BM__STATE_FIRST_PASS] >= 1 &&
 		    c->phase[BM__STATE_FIRST_PASS] <= 3);
@@ -950,8 +972,7 @@ START_TEST(test_served_alone)
 	ck_assert_uint_eq(c->phase[BM__STATE_COOLDOWN], 0);
 	ck_assert_uint_ge(c->phase[BM__STATE_TIMING], 9);
 
-	close(rsp[1]);
-	while ((got = read(rsp[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+	while ((got = read(rsp, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += (size_t)got;
 	buf[len] = '\0';
 	ck_assert_msg(strncmp(buf, "figure 1 1 3 ", 13) == 0, "%s", buf);
@@ -965,9 +986,7 @@ START_TEST(test_served_alone)
 	free(json);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
-	close(cmd[0]);
-	close(cmd[1]);
-	close(rsp[0]);
+	close(rsp);
 	munmap(c, sizeof(*c));
 }
 END_TEST
@@ -1012,38 +1031,20 @@ START_TEST(test_served_warm_calls)
 {
 	struct warm_calls *c;
 	bm_bench b = { .benchmark = bench_warm_calls };
-	bm_options o;
 	bm_result r;
 	bm_ctx *ctx;
-	int cmd[2], rsp[2];
-	char env[64];
-	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
+	int rsp;
 
 	c = shared_new(sizeof(*c));
 	c->spin_ns = 100000;
 	c->warm_ns = 1000000;
 	b.cookie = c;
-	ck_assert_int_eq(pipe(cmd), 0);
-	ck_assert_int_eq(pipe(rsp), 0);
-	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
-	    (ssize_t)sizeof(cmds) - 1);
-	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
-	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
-	ctx = check_ctx(1000);
-	bm_options_init(&o);
-	o.repetitions = 3;
-	o.warmup_us = 1000;
-	o.percentiles = 0;
-	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), 0);
-	ck_assert_uint_eq(r.processes, 3);
+	ctx = served_three(&b, &r, &rsp);
 	ck_assert_uint_ge(c->timed, 9);
 	ck_assert_uint_eq(c->later_long, 0);
 	bm_result_free(&r);
 	bm_ctx_free(ctx);
-	close(cmd[0]);
-	close(cmd[1]);
-	close(rsp[0]);
-	close(rsp[1]);
+	close(rsp);
 	munmap(c, sizeof(*c));
 }
 END_TEST
