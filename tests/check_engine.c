@@ -900,6 +900,24 @@ bench_served(bm_iter_t n, void *cookie)
 }
 
 /*
+ * The scheduler's side for a served run: pipes for commands and answers,
+ * cmds written ahead, and BENCHMP_SERVE naming the worker's ends (visits
+ * of 5 ms).
+ */
+static void
+serve_pipes(const char *cmds, int cmd[2], int rsp[2])
+{
+	char env[64];
+
+	ck_assert_int_eq(pipe(cmd), 0);
+	ck_assert_int_eq(pipe(rsp), 0);
+	ck_assert_int_eq(write(cmd[1], cmds, strlen(cmds)),
+	    (ssize_t)strlen(cmds));
+	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
+	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+}
+
+/*
  * Serve b (BENCHMP_SERVE on pipes, visits of 5 ms, one worker, three
  * intervals a visit, 1 ms of warmup) for three visits and the end; the
  * run must succeed with a process a visit.  Returns its context, the
@@ -909,18 +927,11 @@ bench_served(bm_iter_t n, void *cookie)
 static bm_ctx *
 served_three(const bm_bench *b, bm_result *r, int *rsp_fd)
 {
-	static const char cmds[] = "visit\nvisit\nvisit\nend\n";
 	bm_options o;
 	bm_ctx *ctx;
 	int cmd[2], rsp[2];
-	char env[64];
 
-	ck_assert_int_eq(pipe(cmd), 0);
-	ck_assert_int_eq(pipe(rsp), 0);
-	ck_assert_int_eq(write(cmd[1], cmds, sizeof(cmds) - 1),
-	    (ssize_t)sizeof(cmds) - 1);
-	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
-	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
+	serve_pipes("visit\nvisit\nvisit\nend\n", cmd, rsp);
 	ctx = check_ctx(1000);
 	bm_options_init(&o);
 	o.repetitions = 3;
@@ -1158,17 +1169,11 @@ group_serve_b(const bm_bench *b, const char *cmds, bm_result *r, char *buf,
 	bm_options o;
 	bm_ctx *ctx;
 	int cmd[2], rsp[2], rc;
-	char env[64];
 	ssize_t got;
 	size_t len = 0;
 
-	ck_assert_int_eq(pipe(cmd), 0);
-	ck_assert_int_eq(pipe(rsp), 0);
-	ck_assert_int_eq(write(cmd[1], cmds, strlen(cmds)),
-	    (ssize_t)strlen(cmds));
+	serve_pipes(cmds, cmd, rsp);
 	close(cmd[1]);
-	snprintf(env, sizeof(env), "%d,%d,5000", cmd[0], rsp[1]);
-	ck_assert_int_eq(setenv("BENCHMP_SERVE", env, 1), 0);
 	ctx = check_ctx(1000);
 	bm_options_init(&o);
 	o.repetitions = 3;
