@@ -1542,6 +1542,20 @@ fake_nonlinear(void *arg, bm_iter_t n)
 }
 
 /*
+ * A machine disturbed for its first *arg probes, then quiet: two of each
+ * three probes 5% slow, so that the median try is 5% over the least.
+ */
+static double
+fake_stretch(void *arg, bm_iter_t n)
+{
+	unsigned *left = arg;
+
+	if (*left == 0)
+		return (double)n;
+	return (double)n * ((*left)-- % 3 != 0 ? 1.05 : 1.0);
+}
+
+/*
  * The interval search takes the shortest length that behaves linearly;
  * a machine that never lets it settle gets the shortest length the clock
  * allows and settled 0, never a longer length it could not prove (that
@@ -1550,6 +1564,8 @@ fake_nonlinear(void *arg, bm_iter_t n)
 START_TEST(test_calibration_search)
 {
 	double zero = 0, offset = 5e4;
+	uint64_t t0, us;
+	unsigned stretch;
 	int settled = -1;
 
 	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_offset, &zero, 1, 25,
@@ -1566,6 +1582,21 @@ START_TEST(test_calibration_search)
 	ck_assert_uint_eq(bm__calibrate_enough_fake(fake_nonlinear, NULL, 1,
 	    299, 1, &settled), 500);
 	ck_assert_int_eq(settled, 0);
+	/*
+	 * A stretch of disturbed probes as long as three attempts (of six
+	 * probes) at each of 100 to 1000 us does not decide the length:
+	 * the quiet machine after it gives 100 us, whichever candidate the
+	 * stretch ends in (the shorter ones are tried again).  A search
+	 * stalled past its time bound (0.2 s) may end elsewhere.
+	 */
+	stretch = 4 * 3 * 6;
+	t0 = bm__deadline_now();
+	us = bm__calibrate_enough_fake(fake_stretch, &stretch, 1, 25, 1,
+	    &settled);
+	if (bm__deadline_now() - t0 < 200000000u) {
+		ck_assert_uint_eq(us, 100);
+		ck_assert_int_eq(settled, 1);
+	}
 }
 END_TEST
 
