@@ -218,19 +218,27 @@ calibrate_loop_o(struct calibrate_probe *p)
 }
 
 /*
- * Whether intervals of length e_ns are trustworthy: the clock's error is
- * small against them, doubling the work doubles the time, and repeated
- * tries agree.
+ * Whether the clock allows candidate i: its error (the timing overhead
+ * and the resolution) under CAL_CLOCK_ERROR of the interval.
  */
 static int
-calibrate_enough_ok(struct calibrate_probe *p, double e_ns, double per_iter_ns,
-    double ovh_ns, double res_ns)
+calibrate_clock_allows(size_t i, double ovh_ns, double res_ns)
+{
+	return ovh_ns + res_ns <= CAL_CLOCK_ERROR *
+	    (double)calibrate_candidates_us[i] * 1000.0;
+}
+
+/*
+ * Whether intervals of length e_ns, which the clock allows, are
+ * trustworthy: doubling the work doubles the time, and repeated tries
+ * agree.
+ */
+static int
+calibrate_enough_ok(struct calibrate_probe *p, double e_ns, double per_iter_ns)
 {
 	double min1, med1, min2, med2;
 	bm_iter_t n;
 
-	if ((ovh_ns + res_ns) > CAL_CLOCK_ERROR * e_ns)
-		return 0;
 	n = (bm_iter_t)ceil(e_ns / per_iter_ns);
 	if (n < 1)
 		n = 1;
@@ -245,18 +253,14 @@ calibrate_enough_ok(struct calibrate_probe *p, double e_ns, double per_iter_ns,
 	return 1;
 }
 
-/*
- * The shortest candidate the clock allows (its error under
- * CAL_CLOCK_ERROR of the interval), or the longest.
- */
+/* The shortest candidate the clock allows, or the longest. */
 static uint64_t
 calibrate_shortest(double ovh_ns, double res_ns)
 {
 	size_t i;
 
 	for (i = 0; i + 1 < CAL_NCANDIDATES; i++)
-		if ((ovh_ns + res_ns) <= CAL_CLOCK_ERROR *
-		    (double)calibrate_candidates_us[i] * 1000.0)
+		if (calibrate_clock_allows(i, ovh_ns, res_ns))
 			break;
 	return calibrate_candidates_us[i];
 }
@@ -274,11 +278,11 @@ calibrate_candidate(struct calibrate_probe *p, size_t i, double per_iter_ns,
 	uint64_t t0 = bm__deadline_now();
 	int k;
 
-	if ((ovh_ns + res_ns) > CAL_CLOCK_ERROR * e_ns)
+	if (!calibrate_clock_allows(i, ovh_ns, res_ns))
 		return -1;
 	for (k = 0; k < CAL_ATTEMPTS ||
 	    bm__deadline_now() - t0 < CAL_CANDIDATE_NS; k++)
-		if (calibrate_enough_ok(p, e_ns, per_iter_ns, ovh_ns, res_ns))
+		if (calibrate_enough_ok(p, e_ns, per_iter_ns))
 			return 1;
 	return 0;
 }
