@@ -244,7 +244,7 @@ cache_par_apart(const struct tool *t, const struct mem_topo *tp,
 	size_t j;
 
 	mem_chase_paged(&c, at[i], (size_t)o->line, tp->page);
-	need = mem_chase_parallel_ks(c.size, c.stride) *
+	need = mem_chase_parallel_chases(c.size, c.stride, 0) *
 	    cache_point_s(w, at[i]);
 	for (j = i + 1; j < n; j++)
 		need += 2 * cache_point_s(w, at[j]);

@@ -193,7 +193,8 @@ par_mem_group(struct tool *t, const struct par_mem_opts *o,
 	/* (mem_chase_paged() fills each; the compiler cannot see n > 0.) */
 	memset(c, 0, sizeof c);
 	for (; size <= o->m.len; size *= 2) {
-		unsigned k = mem_chase_parallel_ks(size, (size_t)o->m.line);
+		unsigned k = mem_chase_parallel_chases(size,
+		    (size_t)o->m.line, 0);
 
 		if (n > 0 && chases + k > BM_MAX_GROUP)
 			break;

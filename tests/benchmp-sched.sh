@@ -165,7 +165,7 @@ if have_jq; then
 		fail "line's strides served: exit $rc: $(cat "$tmp/out" \
 		    "$tmp/sw.json" "$tmp/err")"
 
-	# par_mem's sizes so too: 4k to 1m, nine sizes of up to five chases
+	# par_mem's sizes so too: 4k to 1m, nine sizes of up to six chases
 	# each, one group on one set; a record a size, in order.
 	printf 'burst=2 visit=2 %s --json -M 1m\n' "$bin/par_mem" >"$tmp/sweep"
 	run "$sched" --budget 30 --fresh-every 0 --stats "$tmp/sw.json" \

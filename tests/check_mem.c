@@ -552,6 +552,52 @@ START_TEST(test_answers_result)
 }
 END_TEST
 
+/* A result of n samples of ns each over 10 loads, round i of every one. */
+static void
+look_result(bm_result *r, const double *ns, size_t n, unsigned rounds)
+{
+	size_t i;
+
+	memset(r, 0, sizeof *r);
+	r->samples = calloc(n, sizeof *r->samples);
+	ck_assert_ptr_nonnull(r->samples);
+	for (i = 0; i < n; i++) {
+		r->samples[i].ns = ns[i];
+		r->samples[i].n = 10;
+		r->samples[i].process = (unsigned)(i % rounds);
+	}
+	r->nsamples = n;
+	r->processes = rounds;
+}
+
+/*
+ * One chain's two looks: each sample the faster of its pair (sample j of
+ * round p of each), the median over them, the second look freed; pairs
+ * beyond the shorter look keep the first's.
+ */
+START_TEST(test_lower_look)
+{
+	const double a_ns[5] = { 100, 310, 90, 300, 500 };
+	const double b_ns[4] = { 300, 100, 95, 60 };
+	bm_result a, b;
+
+	look_result(&a, a_ns, 5, 2);
+	look_result(&b, b_ns, 4, 2);
+	a.per_op_ns.median = 30;
+	ck_assert_int_eq(mem_chase_lower_look(&a, &b), 0);
+	ck_assert_ptr_null(b.samples);
+	/* Round 0: a's 100, 90, 500 with b's 300, 95; round 1: 310, 300
+	 * with 100, 60. */
+	ck_assert(a.samples[0].ns == 100 && a.samples[2].ns == 90 &&
+	    a.samples[4].ns == 500);
+	ck_assert(a.samples[1].ns == 100 && a.samples[3].ns == 60);
+	ck_assert_uint_eq(a.samples[3].process, 1);
+	/* 10, 10, 9, 6 and 50 ns a load: the median 10. */
+	ck_assert(a.per_op_ns.median == 10);
+	bm_result_free(&a);
+}
+END_TEST
+
 /* Lay out and initialise a stride chase of n units of 128 bytes. */
 static void
 stride_ring(struct mem_chase *c, size_t n)
@@ -664,6 +710,7 @@ mem_suite(void)
 	tcase_add_test(tc, test_stride_forward);
 	tcase_add_test(tc, test_stride_steps);
 	tcase_add_test(tc, test_chase_orders);
+	tcase_add_test(tc, test_lower_look);
 	tcase_add_test(tc, test_tlb_knee_clean);
 	tcase_add_test(tc, test_tlb_knee_partial);
 	tcase_add_test(tc, test_tlb_knee_agreement);

@@ -193,6 +193,8 @@ struct mem_parallel {
 	bm_result r;		/* the chosen k's paired ratios (ns = ratio) */
 };
 unsigned mem_chase_parallel_ks(size_t size, size_t stride);
+unsigned mem_chase_parallel_chases(size_t size, size_t stride, int apart);
+int mem_chase_lower_look(bm_result *a, bm_result *b);
 void mem_chase_parallelism(struct tool *t, const struct mem_chase *c,
     int apart, struct mem_parallel *p);
 void mem_chase_parallelism_group(struct tool *t, const struct mem_chase *c,
