@@ -783,12 +783,11 @@ mem_chase_cmp_double(const void *a, const void *b)
  * after them) as one result in a: each sample of a replaced by the
  * faster of it and its pair in b (sample j of round p of each, as
  * mem_chase_ratio_pair pairs), and a's median time per load made
- * theirs.  The looks so meet the buffer in the state the chains between
- * found it in or left it in, whichever is the nearer to the chains' own:
- * served as a suite's sweep, a one chain measured first and alone has
- * met 8 and 16 MB buffers in memory where the chains after it met them
- * in the last-level cache (par_mem(8), JUDGEMENT).  b is freed; 0 or
- * -ENOMEM.
+ * theirs.  One chain so keeps the faster of the buffer's two states it
+ * met, the one the size before left and the one the chains left: served
+ * as a suite's sweep, one chain measured first and alone met 8 and 16 MB
+ * buffers in memory where the chains after it met them in the
+ * last-level cache (par_mem(8), JUDGEMENT).  b is freed; 0 or -ENOMEM.
  */
 int
 mem_chase_lower_look(bm_result *a, bm_result *b)
