@@ -769,15 +769,6 @@ mem_chase_sample_ns(const bm_sample *s)
 	return s->n > 0 ? s->ns / (double)s->n : (double)NAN;
 }
 
-/* For qsort(): doubles in increasing order. */
-static int
-mem_chase_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * One chain's two looks (a, measured before the other chains, and b,
  * after them) as one result in a: each sample of a replaced by the
@@ -787,7 +778,8 @@ mem_chase_cmp_double(const void *a, const void *b)
  * met, the one the size before left and the one the chains left: served
  * as a suite's sweep, one chain measured first and alone met 8 and 16 MB
  * buffers in memory where the chains after it met them in the
- * last-level cache (par_mem(8), JUDGEMENT).  b is freed; 0 or -ENOMEM.
+ * last-level cache (par_mem(8), JUDGEMENT).  b is freed; 0 or a library
+ * error.
  */
 int
 mem_chase_lower_look(bm_result *a, bm_result *b)
@@ -796,7 +788,9 @@ mem_chase_lower_look(bm_result *a, bm_result *b)
 	unsigned npb = b->processes > 0 ? b->processes : 1;
 	unsigned np = npa < npb ? npa : npb, p;
 	size_t i, j, n = 0;
+	bm_stats st;
 	double *v;
+	int rc = 0;
 
 	for (p = 0; p < np; p++) {
 		i = j = 0;
@@ -834,12 +828,10 @@ mem_chase_lower_look(bm_result *a, bm_result *b)
 		if (ns > 0)
 			v[n++] = ns;
 	}
-	if (n > 0) {
-		qsort(v, n, sizeof *v, mem_chase_cmp_double);
-		a->per_op_ns.median = bm_percentile(v, n, 50);
-	}
+	if (n > 0 && (rc = bm_stats_compute(v, n, &st)) == 0)
+		a->per_op_ns.median = st.median;
 	free(v);
-	return 0;
+	return rc;
 }
 
 /*
