@@ -16,7 +16,17 @@ run "$bin/enough" --all
 eval "$(cat "$tmp/out")"
 [ -n "${ENOUGH:-}" ] && [ -n "${TIMING_O:-}" ] && [ -n "${LOOP_O:-}" ] ||
 	fail "eval of enough --all did not set the variables"
+# Values measured here are vouched for on this boot (where the machine
+# let the calibration settle), values given are not.
+boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || boot=
+v=$(sed -n 's/^export BENCHMP_CALIBRATED=//p' "$tmp/out")
+[ -z "$v" ] || [ "$v" = "$boot:$TIMING_O:$LOOP_O" ] ||
+	fail "enough --all vouched for '$v'"
 expect_line '^Simple syscall: ' "$bin/lat_syscall" -N 3 null
+
+run env TIMING_O=0.05 "$bin/enough" --all
+! grep -q BENCHMP_CALIBRATED "$tmp/out" ||
+	fail "enough --all vouched for a TIMING_O given: $(cat "$tmp/out")"
 
 # A value from the environment is printed as given, without measuring.
 expect_line '^1234$' env ENOUGH=1234 "$bin/enough"
@@ -87,10 +97,15 @@ if have_jq; then
 		echo "$machine"
 		for _ in 1 2 3 4 5; do echo "run 1 50000 0.500000 0.250000"; done
 	} >"$store"
+	# The median, measured here, is vouched for on this boot.
 	run "$bin/enough" --store "$store"
-	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "export ENOUGH=50000
+	[ "$rc" -eq 0 ] && [ "$(sed -n 1,3p "$tmp/out")" = "export ENOUGH=50000
 export TIMING_O=0.500000
 export LOOP_O=0.250000" ] || fail "stored median: $(cat "$tmp/out" "$tmp/err")"
+	boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || boot=
+	[ "$(sed -n 4p "$tmp/out")" = \
+	    "${boot:+export BENCHMP_CALIBRATED=$boot:0.500000:0.250000}" ] ||
+		fail "stored median's vouch: $(cat "$tmp/out")"
 	n=$(grep -c '^run ' "$store")
 	[ "$n" -ge 5 ] && [ "$n" -le 6 ] || fail "store has $n runs"
 	# The environment's values are printed as given and nothing is kept.

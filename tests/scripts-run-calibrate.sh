@@ -20,6 +20,7 @@ echo "$*" >>"$FAKE_COUNT.enough"
 echo "export ENOUGH=100"
 echo "export TIMING_O=0.030000"
 echo "export LOOP_O=0.000700"
+echo "export BENCHMP_CALIBRATED=00000000-0000-0000-0000-000000000000:0.030000:0.000700"
 EOS
 # Each call prints the next value of a list (its count in a file).
 cat >"$tmp/fake/loop_o" <<'EOS'
@@ -64,6 +65,13 @@ jq -e -s 'map(select(.tool == "mhz")) | length > 0 and
     all(.calibration.loop_o_us == 0.000334 and
     .calibration.from_env.loop_o == true)' "$1" >/dev/null ||
 	fail "mhz did not get LOOP_O 0.000334: $(jq -c .calibration "$1" | head -n 2)"
+# The two overheads it measured are vouched for to the tools, where the
+# machine's boot has an identity.
+if [ -r /proc/sys/kernel/random/boot_id ]; then
+	jq -e '.calibration.vouched == true' "$tmp"/res/*/*.machine.json \
+	    >/dev/null || fail "not vouched: $(jq -c .calibration \
+	    "$tmp"/res/*/*.machine.json)"
+fi
 
 # A LOOP_O the caller exported stands: loop_o is not run.
 rm -f "$tmp/count"
@@ -76,6 +84,9 @@ run "$brun" --installed --quick --only basic --no-check --passes 1 \
 grep -q ' LOOP_O=0.000900 (of 3 stored calibrations)$' "$tmp/err" ||
 	fail "the caller's LOOP_O not kept: $(grep LOOP_O "$tmp/err")"
 [ ! -e "$tmp/count" ] || fail "loop_o ran with LOOP_O exported"
+jq -e '.calibration.vouched == false' "$tmp"/res/*/*.machine.json >/dev/null ||
+	fail "the caller's LOOP_O vouched for: $(jq -c .calibration \
+	    "$tmp"/res/*/*.machine.json)"
 
 # --calibration FILE: the store is that file, wherever the records go;
 # a directory, or a file in none, is a usage error.

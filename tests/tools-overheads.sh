@@ -106,6 +106,27 @@ fi
 expect_exit 2 "BENCHMP_OVERHEAD_CLOCK: 'no clock!' is not a clock's name" \
     env BENCHMP_OVERHEAD_CLOCK='no clock!' "$bin/lat_syscall" null
 
+# BENCHMP_CALIBRATED vouches for the two values exactly as given on this
+# boot (enough --all and benchmp-run export it): the probe is skipped,
+# so even a wrong value is taken without a warning.  Another boot's
+# line, or one naming other values, vouches for nothing.
+boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) || boot=
+if [ -n "$boot" ]; then
+	TIMING_O=0.02 LOOP_O=999 BENCHMP_CALIBRATED=$boot:0.02:999 run \
+	    "$bin/bw_pipe" -N 3
+	! grep -q 'warning: LOOP_O=' "$tmp/err" ||
+		fail "bw_pipe with vouched LOOP_O=999 probed: $(head -n 2 "$tmp/err")"
+	LOOP_O=999 BENCHMP_CALIBRATED=$boot:0.02:999 run "$bin/bw_pipe" -N 3
+	probe_warned bw_pipe LOOP_O 999
+	TIMING_O=0.02 LOOP_O=999 BENCHMP_CALIBRATED=$boot:0.02:0.001 run \
+	    "$bin/bw_pipe" -N 3
+	probe_warned bw_pipe LOOP_O 999
+fi
+TIMING_O=0.02 LOOP_O=999 \
+    BENCHMP_CALIBRATED=00000000-0000-0000-0000-000000000000:0.02:999 run \
+    "$bin/bw_pipe" -N 3
+probe_warned bw_pipe LOOP_O 999
+
 # None given: no probe, no warning, nothing flagged for overheads.
 run env -u TIMING_O -u LOOP_O "$bin/lat_syscall" -N 3 --json null
 [ "$rc" -eq 0 ] || fail "lat_syscall exited $rc: $(head -n 2 "$tmp/err")"

@@ -493,7 +493,9 @@ ab_run_free(struct ab_run *run)
 /*
  * Calibrate once for both arms: run enough --export --all (beside this
  * program, else on PATH) and export what it prints, unless the caller
- * exported the three values already.  Both arms then subtract the same
+ * exported the three values already (with BENCHMP_CALIBRATED, which
+ * names the two overheads it measured: a value the caller gave is not
+ * named, so the tools check that one).  Both arms then subtract the same
  * overheads, so a calibration that differs between runs is not a
  * difference between the arms.  0, or -1 and why (each run then
  * calibrates itself).
@@ -528,7 +530,8 @@ ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
 		*eq = '\0';
 		if (strcmp(line + 7, "ENOUGH") != 0 &&
 		    strcmp(line + 7, "TIMING_O") != 0 &&
-		    strcmp(line + 7, "LOOP_O") != 0)
+		    strcmp(line + 7, "LOOP_O") != 0 &&
+		    strcmp(line + 7, "BENCHMP_CALIBRATED") != 0)
 			continue;
 		if (getenv(line + 7) == NULL)
 			setenv(line + 7, eq + 1, 0);

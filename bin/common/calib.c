@@ -96,6 +96,27 @@ calib_json_string(const char *s)
 	putchar('"');
 }
 
+/*
+ * After the three export lines of values measured here (a calibration
+ * that settled, or the median of a store's, which keeps only those) with
+ * neither overhead from the environment, BENCHMP_CALIBRATED: this boot
+ * and the two values as printed, which vouches for them to the tools of
+ * this boot that are given them (tool_probe_overheads: they do not
+ * measure them again).  Nothing where the boot has no identity.
+ */
+static void
+calib_print_vouched(const bm_calibration *cal, int measured)
+{
+	char boot[64];
+
+	if (!measured ||
+	    (cal->from_env & (BM_CAL_TIMING_O | BM_CAL_LOOP_O)) != 0 ||
+	    tool_boot_id(boot, sizeof boot) != 0)
+		return;
+	printf("export BENCHMP_CALIBRATED=%s:%.6f:%.6f\n", boot,
+	    cal->timing_o_us, cal->loop_o_us);
+}
+
 /* Print the whole calibration as one JSON object (st: stored, or NULL). */
 static void
 calib_json(const bm_calibration *cal, const struct calib_stored *st)
@@ -183,6 +204,8 @@ calib_main(const char *name, unsigned which, int argc,
 		calib_print(&cal, BM_CAL_ENOUGH, 1);
 		calib_print(&cal, BM_CAL_TIMING_O, 1);
 		calib_print(&cal, BM_CAL_LOOP_O, 1);
+		calib_print_vouched(&cal, cal.settled ||
+		    (o.store != NULL && st.runs > 0));
 	} else
 		calib_print(&cal, which, o.export);
 	if (!t.json && (o.all || (o.export && which == BM_CAL_TIMING_O)))

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "benchmp/calibration.h"
 #include "benchmp/settings.h"
@@ -90,13 +91,59 @@ tool_probe_given(struct tool *t, const char *var, unsigned setting,
 		tool_probe_compare(t, var, given, measured, floor_us);
 }
 
+/* This boot's identity (see tool.h). */
+int
+tool_boot_id(char *buf, size_t size)
+{
+	FILE *f;
+	size_t n;
+
+	if (size < 2 || (f = fopen(TOOL_BOOT_ID_FILE, "r")) == NULL)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	(void)fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	/* A boot id is a UUID: anything else is not vouched for. */
+	if (*buf == '\0' || n == size - 1 ||
+	    buf[strspn(buf, "0123456789abcdef-")] != '\0')
+		return -1;
+	return 0;
+}
+
+/*
+ * Whether BENCHMP_CALIBRATED vouches for TIMING_O and LOOP_O as they are
+ * in the environment: it names this boot and the two values as written
+ * ("BOOT_ID:TIMING_O:LOOP_O", as enough --all and benchmp-run export it
+ * after a calibration of theirs on this machine).  A value changed by
+ * hand, or a line exported on another machine or before a reboot, is not
+ * vouched for, and the probe runs.
+ */
+static int
+tool_probe_vouched(void)
+{
+	const char *v = getenv("BENCHMP_CALIBRATED");
+	const char *to = getenv("TIMING_O"), *lo = getenv("LOOP_O");
+	char boot[64], want[256];
+	int n;
+
+	if (v == NULL || to == NULL || lo == NULL ||
+	    tool_boot_id(boot, sizeof boot) != 0)
+		return 0;
+	n = snprintf(want, sizeof want, "%s:%s:%s", boot, to, lo);
+	return n > 0 && (size_t)n < sizeof want && strcmp(v, want) == 0;
+}
+
 /*
  * When TIMING_O or LOOP_O came from the environment, measure them with
  * the library's own calibration on a context of the same clock (the
  * given values are kept for the run) and warn of any that differ by more
  * than PROBE_FACTOR: an exported value from another machine, another
  * clock or another state of this one moves every figure in silence
- * otherwise.  A probe that cannot run says so and the run goes on.
+ * otherwise.  A probe that cannot run says so and the run goes on.  Values
+ * that a calibration of this boot vouches for (tool_probe_vouched) are not
+ * measured again: each tool that benchmp-run starts would otherwise spend
+ * about 7 ms of its start re-measuring what benchmp-run has just measured.
  */
 void
 tool_probe_overheads(struct tool *t)
@@ -109,6 +156,8 @@ tool_probe_overheads(struct tool *t)
 
 	if (bm_ctx_source(t->ctx, BM_SETTING_TIMING_O) != BM_SOURCE_ENV &&
 	    bm_ctx_source(t->ctx, BM_SETTING_LOOP_O) != BM_SOURCE_ENV)
+		return;
+	if (tool_probe_vouched())
 		return;
 	clock = bm_ctx_timer_name(t->ctx, BM_SUBTIMER_CLOCK);
 	(void)snprintf(config, sizeof config, "clock=%s cycle=null",

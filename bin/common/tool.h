@@ -123,9 +123,16 @@ void tool_setup(struct tool *t);
 int tool_served_inside(void);
 /*
  * Warn when TIMING_O or LOOP_O from the environment differ from what this
- * machine measures by a large factor (tool-probe.c).
+ * machine measures by a large factor, unless BENCHMP_CALIBRATED vouches
+ * for them (tool-probe.c).
  */
 void tool_probe_overheads(struct tool *t);
+/*
+ * This boot's identity, a UUID the kernel draws at boot (Linux's
+ * TOOL_BOOT_ID_FILE), into buf: 0, or -1 where there is none.
+ */
+#define TOOL_BOOT_ID_FILE "/proc/sys/kernel/random/boot_id"
+int tool_boot_id(char *buf, size_t size);
 
 /*
  * For a tool that sleeps or waits on another process: refuse a CPU-time
