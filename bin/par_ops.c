@@ -231,7 +231,7 @@ par_served(struct tool *t, size_t i, struct ops_state *s, bm_result *best,
 	bm_measurement m;
 	bm_options o = t->opts;
 	bm_result r;
-	double lat, fastest[PAR_MAX_CHAINS];
+	double lat, fastest[PAR_MAX_CHAINS] = { 0 };
 	unsigned k, pass;
 	int rc;
 
