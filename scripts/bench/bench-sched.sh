@@ -99,7 +99,8 @@ if [ -z "$iters" ]; then
 		{ echo "bench-sched.sh: the chain's search failed: $(tail -n 1 "$tmp/search")" >&2; exit 1; }
 	sed -n 's/^bench-ab.sh: lat_syscall: /search: /p' "$tmp/search"
 	iters=$(awk '$1 == "lat_syscall" && $3 ~ /^\+/ { c = $2 } END { print c }' "$tmp/search")
-	case $iters in ''|*[!0-9]*) echo "bench-sched.sh: the chain's search gave no chain" >&2; exit 1 ;; esac
+	# (Below 2% the search gives aN: N links of additions.)
+	case ${iters#a} in ''|*[!0-9]*) echo "bench-sched.sh: the chain's search gave no chain" >&2; exit 1 ;; esac
 	echo "chain: $iters links, searched for +$(awk -v t="$target" 'BEGIN { print t * 100 }')%"
 else
 	echo "chain: $iters links, given"
@@ -110,7 +111,11 @@ a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
 i=1
 while [ "$i" -le "$pairs" ]; do
 	for kind in aa ab; do
-		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$([ "$kind" = ab ] && echo "$iters" || echo 0)"
+		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
+		case $kind/$iters in
+		ab/a*) b="$b AB_SHIM_ADDS=${iters#a}" ;;
+		ab/*) b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$iters" ;;
+		esac
 		t0=$(date +%s)
 		rc=0
 		# shellcheck disable=SC2086 # $run is words
