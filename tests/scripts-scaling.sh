@@ -37,8 +37,8 @@ for scal; do
 	    # The footnote of rows with more workers than CPUs.
 	    /^\* more workers than the [0-9]+ CPUs/ { next }
 	    {
-		# A note (noisy +-N%, slow spells...) follows the unit.
-		sub(/  (noisy( \+-[0-9]+%)?|slow spells|cut by budget)$/, "")
+		# A note (noisy +-N% or -L%/+H%, slow spells...) follows the unit.
+		sub(/  (noisy( \+-[0-9]+%| -[0-9]+%\/\+[0-9]+%)?|slow spells|cut by budget)$/, "")
 		split($3, ci, "-")
 		if ($4 != "MB/s" || ci[1] + 0 > $2 + 0 || ci[2] + 0 < $2 + 0 ||
 		    $NF != "MB/s")

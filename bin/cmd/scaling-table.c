@@ -24,12 +24,8 @@ table_note(const struct bm__jval *rec, char *note, size_t size)
 	double hi = bm__jnum(rec, "ci_hi");
 
 	note[0] = '\0';
-	if (bm__jtrue(rec, "noisy") && !isnan(v) && !isnan(lo) &&
-	    !isnan(hi) && v != 0)
-		snprintf(note, size, "noisy +-%.0f%%",
-		    round(fmax(hi - v, v - lo) / fabs(v) * 100));
-	else if (bm__jtrue(rec, "noisy"))
-		snprintf(note, size, "noisy");
+	if (bm__jtrue(rec, "noisy"))
+		summary_table_noisy(v, lo, hi, note, size);
 	else if (bm__jtrue(bm__jget(rec, "interference"), "bound_hit"))
 		snprintf(note, size, "slow spells");
 	else if (bm__jtrue(rec, "budget_hit"))

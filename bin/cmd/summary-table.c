@@ -150,6 +150,33 @@ table_flagged(const struct summary *s, FILE *out)
 }
 
 /*
+ * A noisy figure's note into buf: "noisy +-N%", how far its interval
+ * reaches from the value, where both sides reach about as far or
+ * neither past 10%; else "noisy -L%/+H%", each side's own reach: a
+ * bandwidth's interval of 0.2 to 5 times its value is not "+-401%",
+ * which would put its lower end below zero.  "noisy" alone where there
+ * is no interval.
+ */
+void
+summary_table_noisy(double value, double lo, double hi, char *buf,
+    size_t size)
+{
+	double l, h;
+
+	if (value == 0 || !isfinite(value) || !isfinite(lo) ||
+	    !isfinite(hi)) {
+		snprintf(buf, size, "noisy");
+		return;
+	}
+	l = fmax(round(100 * (value - lo) / fabs(value)), 1);
+	h = fmax(round(100 * (hi - value) / fabs(value)), 1);
+	if (fmax(l, h) <= 1.5 * fmin(l, h) || fmax(l, h) <= 10)
+		snprintf(buf, size, "noisy +-%.0f%%", fmax(l, h));
+	else
+		snprintf(buf, size, "noisy -%.0f%%/+%.0f%%", l, h);
+}
+
+/*
  * Write the one reason a flagged figure is not to be taken at its word,
  * in plain words, the most telling first: an invalid value, what it
  * contradicts, processes that disagree, its modes, how far its interval
@@ -160,7 +187,7 @@ static void
 table_note(const struct summary_row *r, FILE *out)
 {
 	const struct summary_contra *c = r->contra;
-	double d;
+	char note[48];
 
 	if (r->flags & 1u << SUMMARY_INVALID) {
 		fputs("  invalid value", out);
@@ -186,13 +213,8 @@ table_note(const struct summary_row *r, FILE *out)
 			fprintf(out, "  %zu modes %s ", r->nmodes, r->modes);
 		compare_put_escaped(out, r->unit);
 	} else if (r->flags & 1u << SUMMARY_NOISY) {
-		if (r->value == 0 || isnan(r->lo) || isnan(r->hi)) {
-			fputs("  noisy", out);
-		} else {
-			d = fmax((r->hi - r->value) / r->value,
-			    (r->value - r->lo) / r->value);
-			fprintf(out, "  noisy +-%.0f%%", fmax(100 * d, 1));
-		}
+		summary_table_noisy(r->value, r->lo, r->hi, note, sizeof note);
+		fprintf(out, "  %s", note);
 	} else if (r->flags & (1u << SUMMARY_DISTURBED |
 	    1u << SUMMARY_BOUND) || r->slow) {
 		fputs("  slow spells", out);

@@ -110,6 +110,9 @@ void summary_table_pad(FILE *out, const char *s, size_t w);
 const char *summary_table_title(const char *group);
 /* The width of the figure column: 32, or the widest figure. */
 size_t summary_table_figwidth(const struct summary *s);
+/* A noisy figure's note: how far its interval reaches (summary-table.c). */
+void summary_table_noisy(double value, double lo, double hi, char *buf,
+    size_t size);
 /* Print the whole table: the flagged line, the figures, the lines below. */
 void summary_table_print(const struct summary *s, FILE *out);
 
