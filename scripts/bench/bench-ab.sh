@@ -130,10 +130,7 @@ arms() {
 	case $1 in
 	lat_syscall)
 		a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
-		case $2 in
-		a*) b="env LD_PRELOAD=$shim AB_SHIM_ITERS=0 AB_SHIM_ADDS=${2#a}" ;;
-		*) b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$2" ;;
-		esac
+		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$2"
 		cmd="lat_syscall null" ;;
 	lat_pipe)
 		a="env LD_PRELOAD=$shim AB_SHIM_CALLS=write AB_SHIM_ITERS=0"
@@ -197,7 +194,7 @@ next_cost() {
 # $tmp/points.FIGURE.UNIT for the next target.  A short chain costs less a
 # link than a long one (out-of-order execution hides it), so the cost is
 # searched, not scaled once.  UNIT a: lat_syscall's chain of additions
-# (AB_SHIM_ADDS, a cycle a link), its costs written aN.
+# (a cycle a link), its costs written aN, as the shim reads them.
 search() {
 	pts=$tmp/points.$1.${3:-}
 	[ -e "$pts" ] || : >"$pts"

@@ -6,7 +6,7 @@
 # multiplications before getppid(), the call it times:
 # tests/bench/ab-shim.c).
 #
-# Usage: scripts/bench/bench-sched.sh [--pairs N] [--target F | --iters K]
+# Usage: scripts/bench/bench-sched.sh [--pairs N] [--target F | --iters [a]K]
 #                               [--budget S] [--stress] [--no-suite]
 #                               [--keep DIR] BUILDDIR
 #
@@ -23,8 +23,8 @@
 # a link's cost moves with the machine and its load (on a 2-vCPU AMD EPYC
 # KVM guest, 2026-11-30, 8 links gave +4.7% quiet and 6 links +5.5%
 # beside stress-ng --cpu 1), so the chain is searched, not fixed.
-# --iters K takes K links (1 or more) instead.  With --stress, stress-ng --cpu 1 runs beside
-# everything; --no-suite leaves the suite run out; --keep DIR keeps each
+# --iters K takes K links (1 or more) instead, aK K links of additions
+# (a cycle each).  With --stress, stress-ng --cpu 1 runs beside everything; --no-suite leaves the suite run out; --keep DIR keeps each
 # run's verdicts there (aa-N.ab.json, ab-N.ab.json: benchmp-sched's
 # JSON lines, each figure's pairs and clusters) and where its time went
 # (aa-N.visits.json, ab-N.visits.json).  Part of make bench.
@@ -32,7 +32,7 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-usage="usage: bench-sched.sh [--pairs N] [--target F | --iters K] [--budget S] [--stress] [--no-suite] [--keep DIR] BUILDDIR"
+usage="usage: bench-sched.sh [--pairs N] [--target F | --iters [a]K] [--budget S] [--stress] [--no-suite] [--keep DIR] BUILDDIR"
 pairs=2
 iters=
 target=0.05
@@ -54,10 +54,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
-for v in "$pairs" "${iters:-0}" "$budget"; do
+links=${iters:-0}
+links=${links#a}
+for v in "$pairs" "$links" "$budget"; do
 	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
 done
-[ -z "$iters" ] || [ "$iters" -gt 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
+[ -z "$iters" ] || [ "$links" -gt 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
 awk -v t="$target" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 	{ echo "bench-sched.sh: --target: '$target' is not a fraction" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -111,11 +113,8 @@ a="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
 i=1
 while [ "$i" -le "$pairs" ]; do
 	for kind in aa ab; do
-		b="env LD_PRELOAD=$shim AB_SHIM_ITERS=0"
-		case $kind/$iters in
-		ab/a*) b="$b AB_SHIM_ADDS=${iters#a}" ;;
-		ab/*) b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$iters" ;;
-		esac
+		b=$a
+		[ "$kind" = aa ] || b="env LD_PRELOAD=$shim AB_SHIM_ITERS=$iters"
 		t0=$(date +%s)
 		rc=0
 		# shellcheck disable=SC2086 # $run is words

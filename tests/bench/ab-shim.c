@@ -15,9 +15,9 @@
  * processor ran the chain beside the call, and the cost moved in steps
  * with the chain's length (13 links +1.8%, 15 links +1.5%, 20 links
  * +2.4% on lat_syscall null) where the fenced chain adds about 0.6% a
- * link (doc/measurements.md, "The shim's chain, fenced").  AB_SHIM_ADDS
- * links of dependent additions follow it, a cycle each, for a change
- * finer than a multiplication's: on lat_syscall null, one added 0.2-0.4%,
+ * link (doc/measurements.md, "The shim's chain, fenced").  Written aN
+ * (AB_SHIM_ITERS=a2), the chain is N dependent additions instead, a
+ * cycle each, for a change finer than a multiplication's: on lat_syscall null, one added 0.2-0.4%,
  * two 0.7-1.1% and eight 3.3-3.5% on a 2-vCPU Intel Xeon KVM guest
  * (model 207), 2026-12-05, where one multiplication's link added
  * 0.2-0.5% and two 1.6%.
@@ -33,10 +33,10 @@ shim_init(void)
 {
 	const char *s = getenv("AB_SHIM_ITERS"), *calls;
 
-	if (s != NULL)
+	if (s != NULL && s[0] == 'a')
+		shim_adds = strtoul(s + 1, NULL, 10);
+	else if (s != NULL)
 		shim_iters = strtoul(s, NULL, 10);
-	if ((s = getenv("AB_SHIM_ADDS")) != NULL)
-		shim_adds = strtoul(s, NULL, 10);
 	if ((calls = getenv("AB_SHIM_CALLS")) != NULL) {
 		shim_getppid = strstr(calls, "getppid") != NULL;
 		shim_write = strstr(calls, "write") != NULL;
