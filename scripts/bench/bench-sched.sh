@@ -54,11 +54,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
-links=${iters:-0}
-links=${links#a}
-for v in "$pairs" "$links" "$budget"; do
+for v in "$pairs" "$budget"; do
 	case $v in ''|*[!0-9]*) echo "bench-sched.sh: '$v' is not a count" >&2; exit 2 ;; esac
 done
+links=${iters:-0}
+links=${links#a}
+case $links in ''|*[!0-9]*) echo "bench-sched.sh: --iters: '$iters' is neither K nor aK" >&2; exit 2 ;; esac
 [ -z "$iters" ] || [ "$links" -gt 0 ] || { echo "bench-sched.sh: --iters: a chain of 0 links is no change" >&2; exit 2; }
 awk -v t="$target" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 	{ echo "bench-sched.sh: --target: '$target' is not a fraction" >&2; exit 2; }
