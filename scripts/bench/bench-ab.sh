@@ -4,7 +4,8 @@
 #
 # Usage: scripts/bench/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
 #                            [--budget S] [--targets LIST] [--modes LIST]
-#                            [--threshold P] [--search-only] BUILDDIR
+#                            [--threshold P] [--tunables T] [--search-only]
+#                            BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications (for lat_syscall below
@@ -27,7 +28,9 @@
 # bcopy is a real change of no searched cost: bw_mem 8m bcopy with
 # glibc's memmove limited by GLIBC_TUNABLES (AVX2, unaligned AVX loads,
 # ERMS and AVX-512 off) in B, which is faster by about 10% on an AMD EPYC
-# guest.  --modes classic,served runs each trial of each condition both
+# guest; --tunables T gives B GLIBC_TUNABLES=T instead (another machine's
+# real change: glibc.cpu.x86_non_temporal_threshold=0x10000 on an Intel
+# Xeon guest, doc/measurements.md).  --modes classic,served runs each trial of each condition both
 # as benchmp-ab's rounds (--no-calibrate, a rounds' option, selects
 # them) and as its visits (--served, benchmp-sched's A/B, the default),
 # one after the other.  --threshold P is the trials' benchmp-ab --threshold
@@ -45,8 +48,9 @@ export LC_ALL
 # shellcheck source=scripts/benchmp-lib.sh
 . "${0%/*}/../benchmp-lib.sh"
 
-usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] [--search-only] BUILDDIR"
+usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] [--tunables T] [--search-only] BUILDDIR"
 trials=20
+tunables=glibc.cpu.hwcaps=-AVX2,-AVX_Fast_Unaligned_Load,-ERMS,-AVX512F
 threshold=2
 stress=0
 only=
@@ -64,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--targets) targets_opt=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	--modes) modes=$(echo "${2:?$usage}" | tr ',' ' '); shift 2 ;;
 	--threshold) threshold=${2:?$usage}; shift 2 ;;
+	--tunables) tunables=${2:?$usage}; shift 2 ;;
 	--search-only) search_only=1; shift ;;
 	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
@@ -71,6 +76,12 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
 case $trials in ''|*[!0-9]*) echo "bench-ab.sh: --trials: '$trials' is not a count" >&2; exit 2 ;; esac
+case $tunables in
+*[[:space:]]*) tunables= ;;
+glibc.?*=?*) ;;
+*) tunables= ;;
+esac
+[ -n "$tunables" ] || { echo "bench-ab.sh: --tunables: not glibc.NAME=VALUE[:...] without spaces" >&2; exit 2; }
 for m in $modes; do
 	case $m in classic | served) ;; *) echo "bench-ab.sh: --modes: '$m' is not classic or served" >&2; exit 2 ;; esac
 done
@@ -145,7 +156,7 @@ arms() {
 		if [ "$2" = 0 ]; then
 			b="env"
 		else
-			b="env GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-AVX_Fast_Unaligned_Load,-ERMS,-AVX512F"
+			b="env GLIBC_TUNABLES=$tunables"
 		fi
 		cmd="bw_mem 8m bcopy" ;;
 	esac
