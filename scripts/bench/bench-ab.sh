@@ -10,8 +10,9 @@
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications (for lat_syscall below
 # 2%, of additions, written aN), then a fence, before
-# getppid() (what lat_syscall null times) or write() (twice in each of
-# lat_pipe's round trips), and ab-hog (tests/bench/ab-hog.c) runs bw_mem on CPU 0 beside
+# getppid() (what lat_syscall null times), write() (twice in each of
+# lat_pipe's round trips) or memmove() (each of bw_mem 8m bcopy's copies),
+# and ab-hog (tests/bench/ab-hog.c) runs bw_mem on CPU 0 beside
 # a process reading a 256 MB buffer on CPU 1 for a share of each
 # millisecond.  Both arms run through the same shim or hog, A with no
 # chain (or a duty of 0), B with the chain, so they differ by the cost
@@ -23,8 +24,9 @@
 # --budget seconds (default 10).  With --stress, stress-ng --cpu 1 runs
 # beside everything; with --heavy, stress-ng --cpu 4 --vm 1 --vm-bytes
 # 256m (a load average of about 5 on two CPUs).  FIGURE: lat_syscall,
-# lat_pipe, bw_mem or bcopy (default the first three; lat_syscall at 3%
-# and 5%, the others at 5%, or the fractions of --targets, as 0.01,0.05).
+# lat_pipe, bw_mem, bcopy or memmove (default the first three;
+# lat_syscall at 3% and 5%, memmove at 10%, the others at 5%, or the
+# fractions of --targets, as 0.01,0.05).
 # bcopy is a real change of no searched cost: bw_mem 8m bcopy with
 # glibc's memmove limited by GLIBC_TUNABLES (AVX2, unaligned AVX loads,
 # ERMS and AVX-512 off) in B, which is faster by about 10% on an AMD EPYC
@@ -151,6 +153,10 @@ arms() {
 		a="$hog 0 1 taskset -c 0"
 		b="$hog $2 1 taskset -c 0"
 		cmd="bw_mem 8m rd" ;;
+	memmove)
+		a="env LD_PRELOAD=$shim AB_SHIM_CALLS=memmove AB_SHIM_ITERS=0"
+		b="env LD_PRELOAD=$shim AB_SHIM_CALLS=memmove AB_SHIM_ITERS=$2"
+		cmd="bw_mem 8m bcopy" ;;
 	bcopy)
 		a="env"
 		if [ "$2" = 0 ]; then
@@ -235,14 +241,14 @@ search() {
 # effect FIGURE COST RATIO: the "cost effect" line of a calibration.
 effect() {
 	awk -v c="$2" -v r="$3" -v f="$1" 'BEGIN {
-		printf "%s %.6f\n", c, f == "bw_mem" ? 1 - r : r - 1 }'
+		printf "%s %.6f\n", c, f == "bw_mem" || f == "memmove" ? 1 - r : r - 1 }'
 }
 
 # The conditions: "figure cost label" lines, A/A first.
 : >"$tmp/conds"
-for fig in lat_syscall lat_pipe bw_mem bcopy; do
+for fig in lat_syscall lat_pipe bw_mem bcopy memmove; do
 	if [ -z "$only" ]; then
-		[ "$fig" != bcopy ] || continue
+		[ "$fig" != bcopy ] && [ "$fig" != memmove ] || continue
 	elif [ "$only" != "$fig" ]; then
 		continue
 	fi
@@ -255,6 +261,7 @@ for fig in lat_syscall lat_pipe bw_mem bcopy; do
 	lat_syscall) c0=10 ;;
 	lat_pipe) c0=1000 ;;
 	bw_mem) c0=0.2 ;;
+	memmove) c0=20000 ;;
 	esac
 	r0=$(calibrate "$fig" "$c0")
 	echo "bench-ab.sh: $fig: cost $c0 gave B/A $r0 over $cal_rounds rounds"
@@ -262,6 +269,7 @@ for fig in lat_syscall lat_pipe bw_mem bcopy; do
 	echo "$fig 0 A/A" >>"$tmp/conds"
 	targets="0.05"
 	[ "$fig" != lat_syscall ] || targets="0.03 0.05"
+	[ "$fig" != memmove ] || targets="0.10"
 	[ -z "$targets_opt" ] || targets=$targets_opt
 	for t in $targets; do
 		# Below 2% a multiplication's link is too coarse for getppid()
@@ -274,7 +282,7 @@ for fig in lat_syscall lat_pipe bw_mem bcopy; do
 	done
 done
 [ -n "$only" ] && ! grep -q . "$tmp/conds" &&
-	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe, bw_mem or bcopy" >&2; exit 2; }
+	{ echo "bench-ab.sh: --only: '$only' is not lat_syscall, lat_pipe, bw_mem, bcopy or memmove" >&2; exit 2; }
 if [ "$search_only" = 1 ]; then
 	cat "$tmp/conds"
 	exit 0

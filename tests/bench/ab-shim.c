@@ -1,5 +1,6 @@
 /* ab-shim.c: an LD_PRELOAD library adding a fixed, known cost to calls a tool times, for benchmp-ab's power benchmark. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -7,7 +8,8 @@
 
 /*
  * AB_SHIM_ITERS links of a dependent chain of multiplications run before
- * each call named in AB_SHIM_CALLS (getppid, write; default getppid):
+ * each call named in AB_SHIM_CALLS (getppid, write, memmove; default
+ * getppid):
  * a fixed cost that no cache or predictor removes.  With AB_SHIM_ITERS=0
  * the shim still stands between the tool and the call, so an arm with 0
  * and an arm with k differ by the chain alone.  An lfence after the chain
@@ -26,6 +28,8 @@ static unsigned long shim_iters;
 static unsigned long shim_adds;
 static int shim_getppid = 1;
 static int shim_write;
+static int shim_memmove;
+static void *(*shim_real_memmove)(void *, const void *, size_t);
 
 /* Read the environment once, when the library is loaded. */
 static void __attribute__((constructor))
@@ -40,6 +44,7 @@ shim_init(void)
 	if ((calls = getenv("AB_SHIM_CALLS")) != NULL) {
 		shim_getppid = strstr(calls, "getppid") != NULL;
 		shim_write = strstr(calls, "write") != NULL;
+		shim_memmove = strstr(calls, "memmove") != NULL;
 	}
 }
 
@@ -78,4 +83,25 @@ write(int fd, const void *buf, size_t len)
 	if (shim_write)
 		shim_burn();
 	return syscall(SYS_write, fd, buf, len);
+}
+
+/*
+ * bw_mem's bcopy copies with memmove: a chain before each copy is a known
+ * cost on a bandwidth (a copy of several MB takes hundreds of
+ * microseconds, so the chain runs to thousands of links).  The copy is
+ * the C library's own memmove (its resolved variant), looked up at the
+ * first call: a constructor that runs before the shim's may copy.
+ */
+void *
+memmove(void *dst, const void *src, size_t len)
+{
+	if (shim_real_memmove == NULL) {
+		shim_real_memmove = (void *(*)(void *, const void *, size_t))
+		    dlsym(RTLD_NEXT, "memmove");
+		if (shim_real_memmove == NULL)
+			abort();
+	}
+	if (shim_memmove)
+		shim_burn();
+	return shim_real_memmove(dst, src, len);
 }
