@@ -144,7 +144,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[-N reps] [--json] [--timer=CONFIG] [--output=SINK] "
 	    "[--events=LIST] [--percentiles[=N]] [--processes=MIN[:MAX]] "
 	    "[--force] [--no-interference] [--max-time=S] "
-	    "[--later-warmup=us] [--served=S] %s\n", t->name, t->args);
+	    "[--later-warmup=us] [--precision=P] [--served=S] %s\n", t->name,
+	    t->args);
 	fputs(line, f);
 }
 
