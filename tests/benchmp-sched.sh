@@ -630,4 +630,23 @@ if [ -n "$left" ]; then
 		kill -s KILL "$p"
 	done
 fi
+
+# A signal before the first sweep's end (its one visit takes 3 s): the
+# line run once, whose turn comes after that sweep, never starts.
+printf 'visit=3000 %s 1
+once sh -c ": >%s"
+' "$spin" "$tmp/started" \
+    >"$tmp/late"
+SPIN_NS=2000 "$sched" --budget 600 "$tmp/late" >"$tmp/late.out" \
+    2>"$tmp/late.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM in the first sweep: exit $rc, expected 143"
+[ ! -e "$tmp/started" ] ||
+	fail "a line run once started after SIGTERM: $(cat "$tmp/late.err")"
+left=$(left_running serve-spin)
+[ -z "$left" ] || fail "a served tool outlived the scheduler: $left"
 finish

@@ -311,4 +311,39 @@ left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
 [ -z "$left" ] || fail "SIGTERM: left running: $left"
 left=$(ls -A "$tmp/sigtmp")
 [ -z "$left" ] || fail "SIGTERM: left in TMPDIR: $left"
+
+# A signal to the suite's benchmp-sched alone (the run's own script does
+# not get it): the run ends with its status, keeps no records and leaves
+# nothing in TMPDIR or the results.
+mkdir "$tmp/schedtmp" || fail "cannot make $tmp/schedtmp"
+TMPDIR=$tmp/schedtmp "$brun" --installed --quick --only processor \
+    --budget 60 --no-check --results "$tmp/res-sched" \
+    >"$tmp/sched.out" 2>"$tmp/sched.err" &
+pid=$!
+n=0
+while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 1200 ]; do
+	spid=$(tagged benchmp-sched | head -n 1)
+	[ -z "$spid" ] || break
+	sleep 0.1
+	n=$((n + 1))
+done
+if [ -n "$spid" ]; then
+	kill -s TERM "$spid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 143 ] ||
+		fail "benchmp-sched's SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sched.err")"
+	grep -q 'benchmp-sched ended by signal 15: no records kept' \
+	    "$tmp/sched.err" ||
+		fail "benchmp-sched's SIGTERM, unsaid: $(tail -n 2 "$tmp/sched.err")"
+	left=$(find "$tmp/res-sched" -name '*.jsonl' -o -name '*.visits.json' \
+	    -o -name '*.machine.json' -o -name '*.html' 2>/dev/null)
+	[ -z "$left" ] || fail "benchmp-sched's SIGTERM: results kept: $left"
+	left=$(ls -A "$tmp/schedtmp")
+	[ -z "$left" ] || fail "benchmp-sched's SIGTERM: left in TMPDIR: $left"
+else
+	kill -s TERM "$pid" 2>/dev/null
+	wait "$pid"
+	fail "benchmp-run --only processor: no benchmp-sched seen: $(tail -n 2 "$tmp/sched.err")"
+fi
 finish

@@ -221,11 +221,44 @@ run_child(char *const *argv, int out, int err, pid_t parent)
 		close(out);
 	if (err != STDERR_FILENO)
 		close(err);
-	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
 	dprintf(STDERR_FILENO, "cannot run '%s': %s\n", argv[0],
 	    strerror(errno));
 	_exit(127);
+}
+
+/*
+ * The parent's caught signals are blocked across the fork: one sent to
+ * the child's group between the fork and the exec would otherwise run the
+ * parent's handler in the child and be lost (benchmp-sched's SIGTERM to a
+ * tool it had just started, on a signal of its own, so came to nothing
+ * and its SIGKILL followed 5 s later).  The child puts each caught signal
+ * back to its default, and SIGPIPE (which the parent ignores) too, as a
+ * shell leaves them, then unblocks: a pending one ends it.
+ */
+pid_t
+ab_fork_tool(void)
+{
+	sigset_t all, old;
+	struct sigaction sa;
+	pid_t pid;
+	int sig, saved;
+
+	(void)sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	saved = errno;
+	if (pid == 0) {
+		for (sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP &&
+			    sigaction(sig, NULL, &sa) == 0 &&
+			    sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+				(void)signal(sig, SIG_DFL);
+		(void)signal(SIGPIPE, SIG_DFL);
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return pid;
 }
 
 /* Start argv with its output on pipes.  0 or -1 and why. */
@@ -250,7 +283,7 @@ ab_run_start(struct ab_run *run, char *const *argv)
 		    strerror(errno));
 		goto fail;
 	}
-	if ((run->pid = fork()) < 0) {
+	if ((run->pid = ab_fork_tool()) < 0) {
 		snprintf(run->why, sizeof run->why, "cannot fork: %s",
 		    strerror(errno));
 		goto fail;

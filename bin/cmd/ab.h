@@ -26,6 +26,12 @@ struct ab_run {
 
 /* Start argv (NULL-terminated) with its output on pipes. */
 int ab_run_start(struct ab_run *run, char *const *argv);
+/*
+ * fork() for a child that execs a tool: the child has every caught signal
+ * and SIGPIPE at their defaults, and no signal sent to it before the
+ * exec is lost.  fork()'s value, errno kept.
+ */
+pid_t ab_fork_tool(void);
 /* Read n runs' output until they end or timeout seconds pass; 0 or -1. */
 int ab_run_wait(struct ab_run *runs, int n, double timeout,
     volatile sig_atomic_t *stop);

@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "ab.h"
 #include "sched.h"
 
 /* The most a process may print on stdout: 64 MB. */
@@ -114,7 +115,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir,
 		goto fail;
 	}
 	(void)fflush(NULL);
-	if ((pid = fork()) < 0) {
+	if ((pid = ab_fork_tool()) < 0) {
 		err = -errno;
 		goto fail;
 	}

@@ -724,6 +724,9 @@ run_once_next(struct sched *s)
 	double t;
 	size_t i;
 
+	/* After a signal, no tool is started: the run is ending. */
+	if (s->caught)
+		return 0;
 	for (i = 0; i < s->np; i++)
 		if (s->procs[i].once && s->procs[i].state == SCHED_P_NEW) {
 			t = sched_now();
