@@ -19,10 +19,10 @@
  * +2.4% on lat_syscall null) where the fenced chain adds about 0.6% a
  * link (doc/measurements.md, "The shim's chain, fenced").  Written aN
  * (AB_SHIM_ITERS=a2), the chain is N dependent additions instead, a
- * cycle each, for a change finer than a multiplication's: on lat_syscall null, one added 0.2-0.4%,
- * two 0.7-1.1% and eight 3.3-3.5% on a 2-vCPU Intel Xeon KVM guest
- * (model 207), 2026-12-05, where one multiplication's link added
- * 0.2-0.5% and two 1.6%.
+ * cycle each, for a change finer than a multiplication's: on lat_syscall
+ * null, one added 0.2-0.4%, two 0.7-1.1% and eight 3.3-3.5% on a 2-vCPU
+ * Intel Xeon KVM guest (model 207), 2026-12-05, where one
+ * multiplication's link added 0.2-0.5% and two 1.6%.
  */
 static unsigned long shim_iters;
 static unsigned long shim_adds;
