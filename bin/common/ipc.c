@@ -22,6 +22,8 @@
 #define IPC_MAX_SIZE (1ull << 30)
 /* How long a FIFO may take to find its reader. */
 #define IPC_FIFO_OPEN_MS 10000
+/* The slices of the wait for the partner's ready byte. */
+#define IPC_FIFO_SLICE_MS 10
 
 /* One worker's end of the channel and its partner. */
 struct ipc_state {
@@ -71,10 +73,11 @@ ipc_source(void *arg)
 
 /*
  * Open a FIFO for writing once its reader is there, without blocking for
- * ever if the partner died before opening it.
+ * ever if the partner died before opening it: a partner gone is -EPIPE,
+ * as a dead partner is later, and one that never opens -ETIMEDOUT.
  */
 static int
-ipc_open_writer(const char *path)
+ipc_open_writer(const char *path, struct partner *pt)
 {
 	struct timespec ms = { 0, 1000000 };
 	int fd, i;
@@ -89,6 +92,8 @@ ipc_open_writer(const char *path)
 		}
 		if (errno != ENXIO)
 			return -errno;
+		if (partner_gone(pt))
+			return -EPIPE;
 		nanosleep(&ms, NULL);
 	}
 	return -ETIMEDOUT;
@@ -115,7 +120,7 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 {
 	struct pollfd pfd;
 	char ready;
-	int rc;
+	int rc, waited;
 
 	if ((size_t)snprintf(s->in, sizeof s->in, "%s/%u.in", s->dir,
 	    worker) >= sizeof s->in ||
@@ -132,15 +137,25 @@ ipc_fifo_setup(struct ipc_state *s, unsigned worker)
 	if ((rc = placement_start(&s->place, 1, &s->partner,
 	    ipc_fifo_partner, s)) != 0)
 		return rc;
-	if ((s->wr = ipc_open_writer(s->in)) < 0)
+	if ((s->wr = ipc_open_writer(s->in, &s->partner)) < 0)
 		return s->wr;
 	/*
 	 * A FIFO read with no writer yet is end of file, not a wait: the
 	 * partner's ready byte says it holds the write end.  Then reads can
-	 * block, and end of file means the partner is gone.
+	 * block, and end of file means the partner is gone.  A FIFO whose
+	 * writer never opened it does not poll as hung up: the partner is
+	 * asked between slices of the wait.
 	 */
-	if (poll(&pfd, 1, IPC_FIFO_OPEN_MS) != 1)
-		return -ETIMEDOUT;
+	for (waited = 0;; waited += IPC_FIFO_SLICE_MS) {
+		if ((rc = poll(&pfd, 1, IPC_FIFO_SLICE_MS)) == 1)
+			break;
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+		if (partner_gone(&s->partner))
+			return -EPIPE;
+		if (waited >= IPC_FIFO_OPEN_MS)
+			return -ETIMEDOUT;
+	}
 	if (fcntl(s->rd, F_SETFL, 0) != 0)
 		return -errno;
 	if ((rc = partner_read(s->rd, &ready, 1)) != 0)

@@ -56,6 +56,20 @@ partner_stop(struct partner *p)
 	return 0;
 }
 
+/* Has the partner ended?  Reaped if so. */
+int
+partner_gone(struct partner *p)
+{
+	int st;
+
+	if (p->pid <= 0)
+		return 1;
+	if (waitpid(p->pid, &st, WNOHANG) != p->pid)
+		return 0;
+	p->pid = 0;
+	return 1;
+}
+
 /*
  * Move exactly len bytes: read into rbuf, or (rbuf NULL) write from wbuf.
  * A read's end of file is -EPIPE.

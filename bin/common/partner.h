@@ -25,6 +25,14 @@ int partner_start(struct partner *p, int (*fn)(void *), void *arg);
 int partner_stop(struct partner *p);
 
 /*
+ * 1 once the partner has ended (it is reaped then, and partner_stop leaves
+ * it alone), else 0: a wait for the partner to open its end of a channel
+ * asks it, so that a partner that died first is a dead partner, not a
+ * timeout.
+ */
+int partner_gone(struct partner *p);
+
+/*
  * Read or write exactly len bytes, surviving short transfers and EINTR.
  * End of file (the peer closed or died) is -EPIPE, so a dead partner is
  * an error, never a hang.
