@@ -12,22 +12,24 @@ if ! have_jq; then
 fi
 frontier=$top_srcdir/scripts/bench/bench-frontier.sh
 
-# rec FILE NAME VALUE LO HI: a served record of figure NAME, its median's
-# interval [LO, HI], appended to FILE.
+# rec FILE NAME VALUE LO HI [NOISY]: a served record of figure NAME, its
+# median's interval [LO, HI], its noisy flag NOISY (false), appended to
+# FILE.
 rec() {
-	printf '{"tool":"t","case":"%s","served":true,"value":%s,"values":[%s],"median_ci_lo":%s,"median_ci_hi":%s,"bimodal":false}\n' \
-	    "$2" "$3" "$3" "$4" "$5" >>"$1"
+	printf '{"tool":"t","case":"%s","served":true,"value":%s,"values":[%s],"median_ci_lo":%s,"median_ci_hi":%s,"bimodal":false,"noisy":%s}\n' \
+	    "$2" "$3" "$3" "$4" "$5" "${6:-false}" >>"$1"
 }
 mkdir -p "$tmp/a/run1/vm" "$tmp/a/run2/vm" "$tmp/b/run1/vm" \
     "$tmp/b/run2/vm" || exit 99
 # Set a: f1 steady, its interval tight; f2 moved by 10%, its interval
-# wide (noisy at every floor).
+# wide (noisy at every floor), recorded noisy.
 rec "$tmp/a/run1/vm/x.jsonl" f1 100 99.9 100.1
 rec "$tmp/a/run2/vm/x.jsonl" f1 100.5 100.4 100.6
-rec "$tmp/a/run1/vm/x.jsonl" f2 100 95 105
-rec "$tmp/a/run2/vm/x.jsonl" f2 110 105 115
-# Set b: both steady and tight; f2 moved by 1%, inside its interval.
-rec "$tmp/b/run1/vm/x.jsonl" f1 100 99.9 100.1
+rec "$tmp/a/run1/vm/x.jsonl" f2 100 95 105 true
+rec "$tmp/a/run2/vm/x.jsonl" f2 110 105 115 true
+# Set b: both steady and tight; f2 moved by 1%, inside its interval;
+# f1 recorded noisy in its first run.
+rec "$tmp/b/run1/vm/x.jsonl" f1 100 99.9 100.1 true
 rec "$tmp/b/run2/vm/x.jsonl" f1 100.2 100.1 100.3
 rec "$tmp/b/run1/vm/x.jsonl" f2 100 99.9 100.1
 rec "$tmp/b/run2/vm/x.jsonl" f2 101 100.9 101.1
@@ -46,11 +48,22 @@ expect() {
 # f2 moved past its interval of +-7.3).  rederive -n gives the library's
 # interval.
 expect 'floor 0.02' 'flagged 25.0%  precision 100.0%  recall 100.0%  next run inside 75.0%  (8 figure runs, 2 sets)'
-# History alone: b's f2 is flagged, as a's moved, and did not move; a's
-# f2 is not, as b's did not, and did.
-expect 'history 0.25 ' 'flagged 25.0%  precision  0.0%  recall  0.0%'
-expect 'history 0.25 or 0.02' 'flagged 50.0%  precision 50.0%  recall 100.0%'
-expect 'history 0.50 or 0.02' 'flagged 50.0%'
+# The flags recorded: a's f2 twice, b's f1 once.
+expect 'recorded' 'flagged 37.5%  precision 66.7%  recall 100.0%'
+expect 'every figure' 'flagged 100.0%  precision 25.0%  recall 100.0%'
+# History alone: the other set's shares are 0, but 1 for b's f2, which
+# is flagged, as a's moved, and did not move; a's f2 is not, as b's did
+# not, and did.  No line for the highest share, which flags nothing.
+expect 'history 0.00' 'flagged 25.0%  precision  0.0%  recall  0.0%'
+expect 'history 0.00 or 0.02' 'flagged 50.0%  precision 50.0%  recall 100.0%'
+grep -q '^history 1.00' "$tmp/out" && fail "a line for the highest share"
+# Own share: f2 moved in half the sets, f1 in none.
+expect 'own 0.00' 'flagged 50.0%  precision 50.0%  recall 100.0%'
+grep -q '^own 0.50' "$tmp/out" && fail "a line for the highest own share"
+# The reach: history alone never reaches 95% (every figure's 25%); with
+# the floor, and the own share, 50%.
+grep -qxF 'at a recall of 95% or more, the highest precision: history 25.0% (every figure), history or floor 0.02 50.0%, own 50.0%' \
+    "$tmp/out" || fail "the reach: $(grep '^at a recall' "$tmp/out")"
 
 # Bad usage: exit 2 with a message.
 for args in "$top_builddir $tmp/a" "--floors 2 $top_builddir $tmp/a $tmp/b" \
