@@ -455,7 +455,7 @@ sched_failures(const struct sched *s)
 
 	for (i = 0; i < s->np; i++) {
 		const struct sched_proc *p = &s->procs[i];
-		char how[128] = "";
+		char how[128] = "", arm[16] = "";
 
 		if (p->state == SCHED_P_NEW)
 			continue;
@@ -474,8 +474,9 @@ sched_failures(const struct sched *s)
 		if (how[0] == '\0' && p->why[0] == '\0')
 			continue;
 		bad++;
-		sched_say("line %u%s%c: %s: %s%s%s", p->line,
-		    p->arm ? ", arm " : "", p->arm ? p->arm : ' ', p->argv[0],
+		if (p->arm != 0)
+			snprintf(arm, sizeof(arm), ", arm %c", p->arm);
+		sched_say("line %u%s: %s: %s%s%s", p->line, arm, p->argv[0],
 		    how, how[0] && p->why[0] ? ": " : "", p->why);
 	}
 	return bad;
@@ -502,13 +503,15 @@ sched_write_stats(const struct sched *s)
 	for (i = 0; i < s->nf; i++)
 		fprintf(f, "%s{\"line\":%u,\"arm\":\"%c\",\"seq\":%u,"
 		    "\"visits\":%u,\"sets\":%u,\"set_s\":%.4f,"
-		    "\"timed_s\":%.4f,\"wall_s\":%.4f,\"precise\":%s}",
+		    "\"timed_s\":%.4f,\"wall_s\":%.4f,\"precise\":%s,"
+		    "\"longest_s\":%.4f}",
 		    i ? "," : "", s->figs[i]->p->line,
 		    s->figs[i]->p->arm ? s->figs[i]->p->arm : '-',
 		    s->figs[i]->seq, s->figs[i]->visits, s->figs[i]->nset,
 		    s->figs[i]->set_ns / 1e9, s->figs[i]->timed_ns / 1e9,
 		    s->figs[i]->wall_ns / 1e9,
-		    s->figs[i]->precise ? "true" : "false");
+		    s->figs[i]->precise ? "true" : "false",
+		    s->figs[i]->longest);
 	fprintf(f, "]}\n");
 	return fclose(f) == 0 ? 0 : -1;
 }

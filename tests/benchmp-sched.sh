@@ -303,7 +303,7 @@ mkdir "$tmp/od"
 printf '%s\nno-such-tool-here\n' "$spin" >"$tmp/plan2"
 run "$sched" --budget 1 --outdir "$tmp/od" "$tmp/plan2"
 [ "$rc" -eq 4 ] || fail "a plan with a missing tool exited $rc, expected 4"
-grep -q 'line 2 .*no-such-tool-here' "$tmp/err" ||
+grep -q 'line 2: .*no-such-tool-here' "$tmp/err" ||
 	fail "the missing tool is not named: $(cat "$tmp/err")"
 [ "$(cat "$tmp/od/1.rc")" = 0 ] && grep -q '^spin: ' "$tmp/od/1.out" ||
 	fail "line 1's outdir files: $(cat "$tmp/od/1.rc" "$tmp/od/1.out")"

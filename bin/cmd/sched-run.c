@@ -239,7 +239,8 @@ void
 sched_await_start(struct sched *s, struct sched_proc *p)
 {
 	if (p->once && p->burst == 0)
-		(void)sched_wait(s, p, SCHED_P_VISIT, 86400);
+		(void)sched_wait(s, p, SCHED_P_VISIT, SCHED_ONCE_S +
+		    s->o.budget);
 	else
 		(void)sched_wait(s, p, SCHED_P_START, SCHED_START_S);
 }
@@ -329,13 +330,26 @@ fresh_due(const struct sched *s, const struct sched_proc *p,
 	    (p->burst > 0 ? p->gsize : p->ngrp);
 }
 
+/* How long p's visit of f may take before p is killed (SCHED_VISIT_S). */
+static double
+visit_limit(const struct sched_proc *p, const struct sched_fig *f)
+{
+	double lim = SCHED_VISIT_TIMES * p->longest;
+
+	if (f->visits == 0 || p->longest <= 0)
+		return SCHED_FIRST_VISIT_S;
+	if (lim < SCHED_VISIT_MIN_S)
+		return SCHED_VISIT_MIN_S;
+	return lim > SCHED_VISIT_S ? SCHED_VISIT_S : lim;
+}
+
 /* Ask p's figure (cur) for one visit and wait for it; 0 or -1. */
 int
 sched_visit(struct sched *s, struct sched_proc *p)
 {
 	struct sched_fig *f = p->cur;
 	int fresh = fresh_due(s, p, f), set;
-	double timed = f->timed_ns, wall = f->wall_ns;
+	double timed = f->timed_ns, wall = f->wall_ns, t;
 	char cmd[32];
 
 	if (fresh)
@@ -351,9 +365,14 @@ sched_visit(struct sched *s, struct sched_proc *p)
 	if (sched_proc_send(p, cmd) != 0)
 		return -1;
 	p->state = SCHED_P_VISIT;
-	if (sched_wait(s, p, SCHED_P_VISIT, f->visits == 0 ?
-	    SCHED_FIRST_VISIT_S : SCHED_VISIT_S) != 0)
+	t = sched_now();
+	if (sched_wait(s, p, SCHED_P_VISIT, visit_limit(p, f)) != 0)
 		return -1;
+	t = sched_now() - t;
+	if (t > p->longest)
+		p->longest = t;
+	if (t > f->longest)
+		f->longest = t;
 	s->visits++;
 	s->timed_ns += f->timed_ns - timed;
 	if (set) {

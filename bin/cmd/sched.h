@@ -15,9 +15,19 @@
 #define SCHED_NAME "benchmp-sched"
 /* The shortest budget: a quick figure's least visits fit in 0.2 s. */
 #define SCHED_MIN_BUDGET_S 0.2
-/* A visit's wait: its first one sets the workers up (gigabytes, maybe). */
+/*
+ * A visit's wait: a figure's first one sets the workers up (gigabytes,
+ * maybe); a later one SCHED_VISIT_TIMES the longest visit its process
+ * has taken (a set-up included), within SCHED_VISIT_MIN_S and
+ * SCHED_VISIT_S, so that a tool that hangs in a run of 20 ms visits
+ * holds the run for half a minute, not two.
+ */
 #define SCHED_FIRST_VISIT_S 600.0
 #define SCHED_VISIT_S 120.0
+#define SCHED_VISIT_MIN_S 30.0
+#define SCHED_VISIT_TIMES 20.0
+/* A line run once, not served: its wait, past the budget. */
+#define SCHED_ONCE_S SCHED_FIRST_VISIT_S
 /* A process's wait to announce its first figure (calibration included). */
 #define SCHED_START_S 300.0
 /* The most figures a group may announce (BM_MAX_GROUP). */
@@ -134,6 +144,7 @@ struct sched_fig {
 	unsigned on_set;	/* visits on its current worker set */
 	unsigned nset, nkept;	/* later sets' first visits, kept visits */
 	double set_ns, kept_ns;	/* their wall times */
+	double longest;		/* its longest visit as waited for (s) */
 	unsigned vbase;		/* visits before its process's (a restart) */
 	int precise;		/* ended on reaching --precision */
 	int done;		/* ended */
@@ -172,6 +183,7 @@ struct sched_proc {
 	int held;		/* its figure's workers are set up */
 	double rss_kb;		/* their memory when last measured */
 	double last_visit;	/* when it was last visited (s) */
+	double longest;		/* its longest visit as waited for (s) */
 	double started;		/* when it was started (s) */
 	unsigned starts;	/* how often it was started */
 	size_t *seg;		/* where each start's output begins in text */
