@@ -10,7 +10,9 @@ sched=$bin/benchmp-sched
 spin=$top_builddir/tests/serve-spin
 unset BENCHMP_PROCESSES
 
-"$sched" --budget 300 --progress -- "$spin" 1 >"$tmp/out" 2>"$tmp/err" &
+# No end by the count of visits: the figure is visited until the stop.
+"$sched" --budget 300 --max-visits 1000000 --progress -- "$spin" 1 \
+    >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 running "$pid" benchmp-sched || { kill "$pid"; finish; }
 # Its tool, once the progress line counts a visit: the figure's first
