@@ -108,7 +108,7 @@ for f in $floors; do
 	paste "$tmp/in" "$tmp/nr" >"$tmp/in.$f"
 done
 
-# frontier FILE FLOOR...: the lines of the rules on in.FILE (columns:
+# frontier FILE [FLOOR]: the lines of the rules on in.FILE (columns:
 # set, run, name, value, the median's interval, bimodal, recorded flags,
 # then the next-run interval and noisy).  With FLOOR, the floor's line
 # alone; with none, the other rules', the floor's flag being FILE's.
@@ -192,8 +192,9 @@ frontier() {
 			line("floor " floor, "none", 0, 1)
 			exit 0
 		}
-		# The shares of each figure in a set, and the thresholds they give: every
-		# share but the highest (past it nothing is flagged).
+		# The shares of each figure in a set, and the thresholds they
+		# give: every share but the highest (past it nothing is
+		# flagged).
 		for (k in ok) {
 			split(k, p, SUBSEP)
 			c = nsets[p[2]] - 1
