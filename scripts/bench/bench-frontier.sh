@@ -129,13 +129,13 @@ frontier() {
 	# "own" past the share T, "recorded", "every" or "none"; or the
 	# floor flag too when USEFLOOR.  Its precision and recall are
 	# kept in best[] by kind, for the reach at a recall of 95%.
-	function line(tag, rule, t, usefloor,    i, k, p, n, r, h, flag,
-	    tp, fp, fn, tot, fls, ins, pairs, prec, rec95, kind) {
+	function line(tag, rule, t, usefloor,    i, k, n, r, h, flag,
+	    tp, fp, fn, tot, fls, ins, pairs, prec, recall, kind) {
 		tp = fp = fn = tot = fls = ins = pairs = 0
 		for (i = 1; i <= nk; i++) {
 			k = key[i]
 			if (!(k in ok)) continue
-			split(k, p, SUBSEP); n = runs[k]
+			n = runs[k]
 			h = 0
 			if (rule == "history")
 				h = oth[k] > t + 0
@@ -159,14 +159,13 @@ frontier() {
 			}
 		}
 		prec = tp + fp > 0 ? 100 * tp / (tp + fp) : 0
-		rec95 = tp + fn > 0 ? 100 * tp / (tp + fn) : 0
+		recall = tp + fn > 0 ? 100 * tp / (tp + fn) : 0
 		printf "%-24s flagged %4.1f%%  precision %4.1f%%  recall %4.1f%%",
-		    tag, 100 * fls / tot, prec, rec95
+		    tag, 100 * fls / tot, prec, recall
 		if (pairs > 0)
 			printf "  next run inside %4.1f%%", 100 * ins / pairs
 		printf "  (%d figure runs, %d sets)\n", tot, nset
-		kind = rule (usefloor && rule != "none" ? " or floor" : "")
-		if (rule == "none") kind = "floor"
+		kind = rule (usefloor ? " or floor" : "")
 		if (tp + fn > 0 && tp >= 0.95 * (tp + fn) &&
 		    (!(kind in best) || prec > best[kind]))
 			best[kind] = prec
