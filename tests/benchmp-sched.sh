@@ -608,6 +608,30 @@ expect_exit 2 "arm A .*cannot find '$tmp/nodir/serve-spin'" \
 SPIN_NS=2000 "$sched" --budget 600 "$tmp/one" >"$tmp/sig.out" \
     2>"$tmp/sig.err" &
 pid=$!
+# Meanwhile: its served tool holds the scheduler's two pipes at 3 and 4
+# alone, no other descriptor of it on either (what the tool runs does not
+# inherit them).
+tool=$(pgrep -P "$pid" | head -n 1)
+n=0
+while [ -z "$tool" ] && [ "$n" -lt $((hang_s * 10)) ]; do
+	sleep 0.1
+	tool=$(pgrep -P "$pid" | head -n 1)
+	n=$((n + 1))
+done
+if [ -n "$tool" ] && running "$tool" serve-spin; then
+	for fd in 3 4; do
+		end=$(readlink "/proc/$tool/fd/$fd") ||
+			{ fail "the served tool has no descriptor $fd"; continue; }
+		held=0
+		for f in "/proc/$tool/fd/"*; do
+			[ "$(readlink "$f")" = "$end" ] && held=$((held + 1))
+		done
+		[ "$held" -eq 1 ] ||
+			fail "the served tool holds $end $held times, not at $fd alone"
+	done
+else
+	fail "no served tool within $hang_s s"
+fi
 sleep 1
 kill -TERM "$pid"
 i=0

@@ -63,8 +63,15 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 	if (dup2(text, STDOUT_FILENO) < 0)
 		_exit(127);
 	if (!p->once || p->burst > 0) {
-		/* Moved out of the way first: dup2 onto 3 may close 4's source. */
-		int i2 = fcntl(in, F_DUPFD, 10), o2 = fcntl(out, F_DUPFD, 10);
+		/*
+		 * Moved out of the way first: dup2 onto 3 may close 4's
+		 * source.  The copies are close-on-exec, so that the tool
+		 * holds the pipes at 3 and 4 alone: a copy it kept open would
+		 * outlive the tool's own close-on-exec of 3 and 4 in what it
+		 * runs (lat_proc's programs) and hold the pipe's end open.
+		 */
+		int i2 = fcntl(in, F_DUPFD_CLOEXEC, 10);
+		int o2 = fcntl(out, F_DUPFD_CLOEXEC, 10);
 
 		if (i2 < 0 || o2 < 0 || dup2(i2, PROC_SERVE_IN) < 0 ||
 		    dup2(o2, PROC_SERVE_OUT) < 0)
