@@ -618,7 +618,9 @@ while [ -z "$tool" ] && [ "$n" -lt $((hang_s * 10)) ]; do
 	tool=$(pgrep -P "$pid" | head -n 1)
 	n=$((n + 1))
 done
-if [ -n "$tool" ] && running "$tool" serve-spin; then
+if [ -z "$tool" ]; then
+	fail "no served tool within $hang_s s"
+elif running "$tool" serve-spin; then
 	for fd in 3 4; do
 		end=$(readlink "/proc/$tool/fd/$fd") ||
 			{ fail "the served tool has no descriptor $fd"; continue; }
@@ -629,8 +631,6 @@ if [ -n "$tool" ] && running "$tool" serve-spin; then
 		[ "$held" -eq 1 ] ||
 			fail "the served tool holds $end $held times, not at $fd alone"
 	done
-else
-	fail "no served tool within $hang_s s"
 fi
 sleep 1
 kill -TERM "$pid"
