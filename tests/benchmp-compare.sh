@@ -113,6 +113,32 @@ grep -q '<testsuite name="benchmp compare"' "$tmp/j.xml" &&
 if command -v xmllint >/dev/null 2>&1; then
 	xmllint --noout "$tmp/j.xml" || fail "--junit: not well-formed XML"
 fi
+# The clock: where mhz's figure is better or worse, compare says how many
+# of the other figures better or worse moved with it (the spread
+# fixtures: mhz 3000 then 3600 MHz; lat_ops 1.2 then 1.0 ns and par_ops
+# 5 then 6 ops with it, lat_fifo 20 then 30 us not; tlb changed, bw_mem
+# same); a clock that held says nothing.  A record without its
+# interval's level shows the interval without one.
+sp=$top_srcdir/tests/fixtures/spread
+run "$bm" compare "$sp/clock1.jsonl" "$sp/clock3.jsonl"
+[ "$rc" -eq 1 ] &&
+    grep -qx 'the clock moved: mhz read 3000 MHz in A, 3600 in B (B/A 1\.200); 2 of the 3 other figures better or worse moved with it (within 3% once scaled by it)' \
+    "$tmp/out" && grep -qx '    B/A 1\.176-1\.224 (intervals)' "$tmp/out" ||
+	fail "a clock that moved: exit $rc: $(cat "$tmp/out")"
+run "$bm" compare "$sp/clock1.jsonl" "$sp/clock2.jsonl"
+[ "$rc" -eq 0 ] && ! grep -q 'clock moved' "$tmp/out" ||
+	fail "a clock that held: exit $rc: $(cat "$tmp/out")"
+if have_jq; then
+	run "$bm" compare --json "$sp/clock1.jsonl" "$sp/clock3.jsonl"
+	jq -e '.clock.a == 3000 and .clock.b == 3600 and
+	    (.clock.ratio - 1.2 | fabs) < 1e-9 and .clock.decided == 3 and
+	    .clock.with_clock == 2' "$tmp/out" >/dev/null ||
+		fail "--json, the clock: $(cat "$tmp/out")"
+	run "$bm" compare --json "$sp/clock1.jsonl" "$sp/clock2.jsonl"
+	jq -e 'has("clock") | not' "$tmp/out" >/dev/null ||
+		fail "--json, a clock that held: $(cat "$tmp/out")"
+fi
+
 # A report that cannot be written is a failure.
 if [ -w /dev/full ]; then
 	split same-ranks

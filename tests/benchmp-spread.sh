@@ -104,6 +104,27 @@ grep -qx 'within 3% run-to-run CV: 5 (100%)  *>= 80%  *PASS' "$tmp/out" &&
     grep -qx 'flagged figures per run: 0% 0%  *<= 15%  *PASS' "$tmp/out" ||
 	fail "two equal runs: $(cat "$tmp/out")"
 
+# The runs' clock (tests/fixtures/spread/clock*.jsonl): mhz read 3000,
+# 3000 and 3600 MHz; lat_ops (1.2, 1.2, 1.0 ns) and par_ops (5, 5, 6
+# ops) moved with it, lat_fifo (20, 20, 30 us) did not, nor did tlb (64,
+# 64, 80 pages: neither a time nor a rate); bw_mem did not move.
+c1=$fx/clock1.jsonl
+c2=$fx/clock2.jsonl
+c3=$fx/clock3.jsonl
+run "$bm" spread "$c1" "$c2" "$c3"
+[ "$rc" -eq 0 ] &&
+    grep -qx 'within 3% run-to-run CV: 1 (17%)  *>= 80%  *MISS' "$tmp/out" &&
+    grep -qx 'clock (mhz) per run: 3000 3000 3600 MHz, CV 10\.8%' \
+    "$tmp/out" &&
+    grep -qx '  of the 4 other figures beyond 3% CV, 2 (50%) within it once each run is scaled by its clock' \
+    "$tmp/out" || fail "a clock that moved: exit $rc: $(cat "$tmp/out")"
+# A clock that held: what it read, nothing scaled.
+run "$bm" spread "$c1" "$c2"
+[ "$rc" -eq 0 ] &&
+    grep -qx 'clock (mhz) per run: 3000 3000 MHz, CV 0\.0%' "$tmp/out" &&
+    ! grep -q 'scaled by its clock' "$tmp/out" ||
+	fail "a clock that held: exit $rc: $(cat "$tmp/out")"
+
 # JSON: the same numbers for machines.
 if have_jq; then
 	run "$bm" spread --json --compared "2-3:1:$tmp/c23" "$r1" "$r2" "$r3"
@@ -120,9 +141,14 @@ if have_jq; then
 	    .pairs == [{a: 2, b: 3, exit: 1}] and
 	    .targets == {within: "MISS", misled: "MISS", next: "MISS",
 	        compare: "MISS", flagged: "MISS", wall: null,
-	        measured: null}' \
+	        measured: null} and .clock == null' \
 	    "$tmp/out" >/dev/null ||
 		fail "--json: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+	run "$bm" spread --json "$c1" "$c2" "$c3"
+	[ "$rc" -eq 0 ] && jq -e '.clock.mhz == [3000, 3000, 3600] and
+	    .clock.moved == 4 and .clock.within_scaled == 2 and
+	    (.clock.cv - 0.108 | fabs) < 0.001' "$tmp/out" >/dev/null ||
+		fail "--json, the clock: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 	run "$bm" spread --json --wall 100,-,50 --measured 60,61,40 "$r1" \
 	    "$r2" "$r3"
 	[ "$rc" -eq 0 ] && jq -e '[.runs[] | .measured_s] == [60, 61, 40] and

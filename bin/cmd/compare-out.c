@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "clock.h"
 #include "compare.h"
 
 /* Names of the evidence, as the JSON report gives them. */
@@ -95,6 +96,23 @@ compare_counts(const struct compare *c, FILE *out)
 	fprintf(out, " (minimum change %g%%)\n", 100 * c->threshold);
 }
 
+/*
+ * Print what the clock explains, when it is better or worse: what mhz
+ * read in each run, and how many of the other figures better or worse
+ * moved with it.
+ */
+static void
+compare_clock_text(const struct compare *c, FILE *out)
+{
+	const struct compare_row *k = c->clock;
+
+	fprintf(out, "the clock moved: mhz read %.5g MHz in A, %.5g in B "
+	    "(B/A %.3f); %zu of the %zu other figures better or worse moved "
+	    "with it (within %.0f%% once scaled by it)\n", k->a->value,
+	    k->b->value, k->j.ratio, c->clock_with, c->clock_decided,
+	    100 * CLOCK_WITH);
+}
+
 /* Print one row of the table, or of --tsv. */
 static void
 compare_row_text(const struct compare *c, const struct compare_row *r,
@@ -124,10 +142,15 @@ compare_row_text(const struct compare *c, const struct compare_row *r,
 		return;
 	}
 	fprintf(out, "  %s\n", compare_row_word(r));
+	/* Records that do not say their intervals' level: none shown. */
 	if (r->a && r->b && isfinite(r->j.lo) &&
-	    r->j.verdict != BM__V_UNDECIDED)
+	    r->j.verdict != BM__V_UNDECIDED && isfinite(r->j.level))
 		fprintf(out, "    B/A %.4g-%.4g at %.3g%% (%s)\n", r->j.lo,
 		    r->j.hi, 100 * r->j.level, compare_evidence[r->j.evidence]);
+	else if (r->a && r->b && isfinite(r->j.lo) &&
+	    r->j.verdict != BM__V_UNDECIDED)
+		fprintf(out, "    B/A %.4g-%.4g (%s)\n", r->j.lo, r->j.hi,
+		    compare_evidence[r->j.evidence]);
 	if (r->a && r->b && r->j.why[0] != '\0')
 		fprintf(out, "    %s: %s\n", bm__verdict_word(r->j.verdict),
 		    r->j.why);
@@ -154,6 +177,8 @@ compare_out_text(const struct compare *c, FILE *out)
 		return ferror(out) ? -1 : 0;
 	fprintf(out, "\n");
 	compare_counts(c, out);
+	if (c->clock != NULL)
+		compare_clock_text(c, out);
 	if (unlisted > 0)
 		fprintf(out, "%zu figure(s) of one file only not listed "
 		    "(--matched; --all lists them)\n", unlisted);
@@ -233,6 +258,14 @@ compare_out_json(const struct compare *c, FILE *out)
 	bm__json_printf(&b, ",\"no placement\":%zu,\"only in A\":%zu,"
 	    "\"only in B\":%zu}", c->noplace, c->only_a, c->only_b);
 	compare_machine_json(c, &b);
+	if (c->clock != NULL) {
+		bm__json_printf(&b, ",\"clock\":{\"a\":");
+		bm__json_number(&b, c->clock->a->value);
+		bm__json_knum(&b, "b", c->clock->b->value);
+		bm__json_knum(&b, "ratio", c->clock->j.ratio);
+		bm__json_printf(&b, ",\"decided\":%zu,\"with_clock\":%zu}",
+		    c->clock_decided, c->clock_with);
+	}
 	bm__json_printf(&b, ",\"figures\":[");
 	for (i = 0; i < c->nrow; i++) {
 		if (!compare_listed(c, &c->row[i]))

@@ -11,6 +11,7 @@
 
 #include "benchmp.h"
 #include "internal.h"
+#include "clock.h"
 #include "compare.h"
 
 /* The default least change that counts, in percent, as benchmp-compare's. */
@@ -316,6 +317,40 @@ compare_judge(struct compare *c)
 	return 0;
 }
 
+/*
+ * The clock, when both runs read it (mhz) and it is better or worse, and
+ * of the other figures decided better or worse those that moved with it.
+ */
+static void
+compare_clock(struct compare *c)
+{
+	const struct compare_row *r;
+	double k, v;
+	size_t i;
+
+	for (i = 0; i < c->nrow && c->clock == NULL; i++) {
+		r = &c->row[i];
+		if (r->a != NULL && r->b != NULL && r->gating &&
+		    clock_is(r->a) && (r->j.verdict == BM__V_WORSE ||
+		    r->j.verdict == BM__V_BETTER) && isfinite(r->j.ratio) &&
+		    r->j.ratio > 0)
+			c->clock = r;
+	}
+	if (c->clock == NULL)
+		return;
+	k = c->clock->j.ratio;
+	for (i = 0; i < c->nrow; i++) {
+		r = &c->row[i];
+		if (r == c->clock || r->a == NULL || r->b == NULL ||
+		    !r->gating || (r->j.verdict != BM__V_WORSE &&
+		    r->j.verdict != BM__V_BETTER))
+			continue;
+		c->clock_decided++;
+		v = clock_scaled(r->a, r->j.ratio, k, 1);
+		c->clock_with += fabs(v - 1) <= CLOCK_WITH;
+	}
+}
+
 /* Write the reports; 0, or -1 with a message. */
 static int
 compare_write(struct compare *c)
@@ -410,9 +445,10 @@ compare_decide(struct compare *c)
 	if (c->matched == -1)
 		c->matched = compare_imported(&c->sa) ||
 		    compare_imported(&c->sb);
-	if ((rc = compare_pair(c)) != 0)
+	if ((rc = compare_pair(c)) != 0 || (rc = compare_judge(c)) != 0)
 		return rc;
-	return compare_judge(c);
+	compare_clock(c);
+	return 0;
 }
 
 /* Run benchmp compare. */

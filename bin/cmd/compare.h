@@ -61,6 +61,15 @@ struct compare {
 	size_t only_b;
 	size_t noplace;
 	int status;
+	/*
+	 * The clock: mhz's row where both runs read it and its verdict is
+	 * better or worse (NULL when not), and of the other figures better
+	 * or worse (a sweep's points apart), those within CLOCK_WITH of no
+	 * change once scaled by the clock's ratio: what the clock explains.
+	 */
+	const struct compare_row *clock;
+	size_t clock_decided;
+	size_t clock_with;
 	/* --threshold-for: glob patterns of names and their thresholds. */
 	char **pat;
 	double *pat_t;

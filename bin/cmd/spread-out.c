@@ -153,6 +153,29 @@ out_misled(const struct spread *s, FILE *out)
 	fputs(")\n", out);
 }
 
+/*
+ * Print the clock each run read (mhz's figure) and its CV; when it moved
+ * beyond SPREAD_WITHIN, how many of the other figures beyond it were
+ * within it once each run was scaled by its clock: the moves the host's
+ * clock explains.
+ */
+static void
+out_clock(const struct spread *s, FILE *out)
+{
+	const struct spread_clock *c = &s->clock;
+	size_t i;
+
+	fputs("\nclock (mhz) per run:", out);
+	for (i = 0; i < s->nrun; i++)
+		fprintf(out, " %.0f", s->run[i].shown[c->fig->at[i]].value);
+	fprintf(out, " MHz, CV %.1f%%\n", 100 * c->fig->cv);
+	if (c->fig->cv > SPREAD_WITHIN && c->n > 0)
+		fprintf(out, "  of the %zu other figures beyond %.0f%% CV, %zu "
+		    "(%.0f%%) within it once each run is scaled by its "
+		    "clock\n", c->n, 100 * SPREAD_WITHIN, c->within,
+		    out_pct(c->within, c->n));
+}
+
 /* Print the totals of the figures that are not a sweep's points, and of those. */
 static int
 out_totals(const struct spread *s, FILE *out)
@@ -211,6 +234,8 @@ out_totals(const struct spread *s, FILE *out)
 		out_total(out, measured, out_verdict(
 		    s->met[SPREAD_T_MEASURED]), "measuring per run:%s",
 		    meas.s ? meas.s : "");
+	if (s->clock.fig != NULL)
+		out_clock(s, out);
 	if (c->n > 0)
 		fprintf(out, "\npoints of size sweeps (not counted above): %zu; "
 		    "within %.0f%% CV %zu (%.0f%%), beyond %.0f%% %zu, next "
@@ -323,6 +348,28 @@ out_json_runs(const struct spread *s, struct bm__json *b)
 	bm__json_printf(b, "]");
 }
 
+/* Append the runs' clock to b: null where mhz is not in every run. */
+static void
+out_json_clock(const struct spread *s, struct bm__json *b)
+{
+	const struct spread_clock *c = &s->clock;
+	size_t i;
+
+	if (c->fig == NULL) {
+		bm__json_printf(b, "null");
+		return;
+	}
+	bm__json_printf(b, "{\"mhz\":[");
+	for (i = 0; i < s->nrun; i++) {
+		bm__json_printf(b, "%s", i > 0 ? "," : "");
+		bm__json_number(b, s->run[i].shown[c->fig->at[i]].value);
+	}
+	bm__json_printf(b, "]");
+	bm__json_knum(b, "cv", c->fig->cv);
+	bm__json_printf(b, ",\"moved\":%zu,\"within_scaled\":%zu}", c->n,
+	    c->within);
+}
+
 /* Write the report as one JSON object. */
 int
 spread_out_json(const struct spread *s, FILE *out)
@@ -344,7 +391,9 @@ spread_out_json(const struct spread *s, FILE *out)
 	out_json_total(&b, &s->total);
 	bm__json_printf(&b, ",\"misled\":%zu},\"curves\":", s->total.misled);
 	out_json_total(&b, &s->curve);
-	bm__json_printf(&b, "},\"targets\":{");
+	bm__json_printf(&b, "},\"clock\":");
+	out_json_clock(s, &b);
+	bm__json_printf(&b, ",\"targets\":{");
 	for (i = 0; i < SPREAD_NTARGETS; i++) {
 		bm__json_printf(&b, "%s\"%s\":", i > 0 ? "," : "", target[i]);
 		if (s->met[i] == SPREAD_NONE)

@@ -9,6 +9,7 @@
 
 #include "benchmp.h"
 #include "benchmp/stats.h"
+#include "clock.h"
 #include "spread.h"
 #include "summary.h"
 
@@ -229,6 +230,44 @@ runs_add(struct spread *s, size_t i, double *v)
 }
 
 /*
+ * The runs' clock, where mhz's figure is in every run, and of the other
+ * figures that moved beyond SPREAD_WITHIN those within it once each
+ * run's value is scaled by its run's clock (to the clock's median); v
+ * holds a value a run.  0, or an error of the library's statistics.
+ */
+static int
+runs_clock(struct spread *s, double *v)
+{
+	const struct spread_fig *c = NULL, *g;
+	bm_stats st;
+	size_t i, r;
+	int rc;
+
+	for (i = 0; i < s->nfig && c == NULL; i++)
+		if (!s->fig[i].curve && clock_is(s->fig[i].fig))
+			c = &s->fig[i];
+	if ((s->clock.fig = c) == NULL)
+		return 0;
+	for (i = 0; i < s->nfig; i++) {
+		g = &s->fig[i];
+		if (g == c || g->curve || g->cv <= SPREAD_WITHIN)
+			continue;
+		s->clock.n++;
+		for (r = 0; r < s->nrun; r++)
+			if (!isfinite(v[r] = clock_scaled(g->fig,
+			    runs_at(s, g, r)->value, runs_at(s, c, r)->value,
+			    c->median)))
+				break;
+		if (r < s->nrun)
+			continue;
+		if ((rc = bm_stats_compute(v, s->nrun, &st)) != 0)
+			return rc;
+		s->clock.within += st.cv <= SPREAD_WITHIN;
+	}
+	return 0;
+}
+
+/*
  * Judge the totals against their targets: met (1), missed (0), or
  * SPREAD_NONE when there is nothing to judge by (no compare, a run
  * whose wall time or summary is not known).
@@ -288,6 +327,8 @@ spread_runs_judge(struct spread *s)
 	for (i = 0; s->fig != NULL && v != NULL && rc == 0 && i < first->n;
 	    i++)
 		rc = runs_add(s, i, v);
+	if (s->fig != NULL && v != NULL && rc == 0)
+		rc = runs_clock(s, v);
 	free(v);
 	if (s->fig == NULL || v == NULL || rc != 0) {
 		fprintf(stderr, "%s: out of memory\n", s->prog);

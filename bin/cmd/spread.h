@@ -130,6 +130,21 @@ struct spread_total {
 	size_t nnext;
 };
 
+/*
+ * The runs' clock, where mhz's figure is in every run (fig NULL when
+ * not): that figure; of the other figures (a sweep's points apart),
+ * the n beyond SPREAD_WITHIN run to run, and those of them within it
+ * once each run's value is scaled by the clock its run read
+ * (clock_scaled; a figure that is neither a time nor a rate is not).  A
+ * report says how many figures moved with the host's clock, which
+ * benchmp cannot hold still.
+ */
+struct spread_clock {
+	const struct spread_fig *fig;
+	size_t n;
+	size_t within;
+};
+
 /* The targets of the totals, in the order they are printed. */
 enum spread_target {
 	SPREAD_T_WITHIN,	/* figures within 3% CV */
@@ -163,6 +178,7 @@ struct spread {
 	size_t nfig;
 	struct spread_total total;
 	struct spread_total curve;
+	struct spread_clock clock;
 	int met[SPREAD_NTARGETS];
 };
 
