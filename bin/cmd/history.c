@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "benchmp.h"
+#include "clock.h"
 #include "history.h"
 #include "merge.h"
 #include "opts.h"
@@ -103,6 +104,8 @@ struct history {
 	size_t past;
 	size_t widened;
 	size_t flagged;
+	/* This run's clock (mhz's record), NULL when it has none. */
+	const struct history_rec *clock;
 };
 
 /* Print the usage text to f. */
@@ -126,7 +129,10 @@ history_usage(FILE *f, const char *prog)
 "next within its last runs (two states or more on this machine), whose\n"
 "interval then reaches as far as that jump (\"jump\", the largest move).\n"
 "A record already widened (it has \"history\") is written as it is.  The\n"
-"records are written in their order; \"-\" reads standard input.\n"
+"records are written in their order; \"-\" reads standard input.  When\n"
+"the run's clock (mhz's figure) lies more than 3%% from the median of its\n"
+"past runs, standard error says so: the figures the clock times moved\n"
+"with it.\n"
 "\n"
 "  --store FILE     the machine's past runs, one line a figure and run;\n"
 "                   created when missing (its directory must exist), at\n"
@@ -650,6 +656,45 @@ history_widen(struct history *h, struct history_rec *r)
 	return history_flag(r->rec, why);
 }
 
+/*
+ * Say on stderr when this run's clock (mhz's figure) lies more than
+ * CLOCK_WITH from the median of its past runs: the host moved the
+ * guest's clock, and every figure the clock times moved with it, a move
+ * no run of what was measured made.
+ */
+static void
+history_clock(const struct history *h)
+{
+	double v[HISTORY_RUNS_MAX], x, m;
+	size_t n;
+
+	if (h->clock == NULL || isnan(x = history_value(h->clock->rec)) ||
+	    (n = history_past(h, h->clock->key, v)) < HISTORY_RUNS_MIN)
+		return;
+	qsort(v, n, sizeof *v, history_cmp);
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (fabs(x / m - 1) > CLOCK_WITH)
+		fprintf(stderr, "%s: the clock (mhz) read %.0f MHz, %+.1f%% "
+		    "from %.0f MHz, the median of its last %zu runs%s in %s: "
+		    "the host moved it, and the figures the clock times moved "
+		    "with it\n", h->prog, x, 100 * (x / m - 1), m, n,
+		    *h->identity ? " of this identity" : "", h->store);
+}
+
+/*
+ * Whether record r is this run's clock, mhz's figure, not read before
+ * (a record with "history" was judged then).
+ */
+static int
+history_is_clock(const struct history_rec *r)
+{
+	const char *tool = bm__jstr(r->rec, "tool");
+	const char *unit = bm__jstr(r->rec, "unit");
+
+	return tool != NULL && unit != NULL && strcmp(tool, "mhz") == 0 &&
+	    strcmp(unit, "MHz") == 0 && bm__jget(r->rec, "history") == NULL;
+}
+
 /* Write one line of the store to f; fprintf's count, under 0 on failure. */
 static int
 history_put(FILE *f, const struct history_line *l)
@@ -800,6 +845,8 @@ history_run(struct history *h)
 	for (i = 0; i < h->nrec; i++) {
 		if (isnan(history_value(h->rec[i].rec)))
 			continue;
+		if (h->clock == NULL && history_is_clock(&h->rec[i]))
+			h->clock = &h->rec[i];
 		if (merge_key_of(h->rec[i].rec, &h->rec[i].key) != 0 ||
 		    history_widen(h, &h->rec[i]) != 0) {
 			fprintf(stderr, "%s: out of memory\n", h->prog);
@@ -819,6 +866,7 @@ history_run(struct history *h)
 		    "%s: %zu intervals widened to their moves, %zu noisy by "
 		    "them\n", h->prog, h->past, h->figures, ident, h->store,
 		    h->widened, h->flagged);
+	history_clock(h);
 	return HISTORY_OK;
 }
 
