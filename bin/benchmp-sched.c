@@ -27,7 +27,7 @@ sched_usage_line(FILE *f)
 {
 	fprintf(f, "usage: %s [--budget S] [--visit MS] [--fresh-every N] "
 	    "[--max-visits N]\n       [--memory MB] [--pool MB] [--precision P] "
-	    "[--seed N]\n       [--progress|--quiet] [--stats FILE] "
+	    "[--seed N]\n       [--timeout S] [--progress|--quiet] [--stats FILE] "
 	    "[--outdir DIR]\n"
 	    "       [--a PREFIX --b PREFIX [--threshold P] [--json] "
 	    "[--allow-undecided]]\n       [PLAN | - | -- TOOL ARGS...]\n",
@@ -89,6 +89,11 @@ sched_help(void)
 	    "  --precision P     end a figure once its interval is within "
 	    "+-P%%\n"
 	    "  --seed N          the order's seed (default: the time)\n"
+	    "  --timeout S       no wait longer than S seconds (1 to 86400): "
+	    "a tool's\n                    start (default 300), a visit (600 "
+	    "the first, 30-120\n                    later), an end (60); a "
+	    "line run once, S past the\n                    budget (default "
+	    "600)\n"
 	    "  --stats FILE      the run's times and visits as JSON\n"
 	    "  --outdir DIR      each line's output, messages and exit status "
 	    "in\n                    DIR/N.out, N.err, N.rc (N the line)\n"
@@ -112,6 +117,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ "pool", required_argument, NULL, 'L' },
 		{ "precision", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", required_argument, NULL, 'S' },
@@ -170,6 +176,10 @@ sched_options(struct sched *s, int argc, char **argv)
 		case 's':
 			o->seed = (unsigned long)sched_number("--seed", optarg, 0,
 			    4294967295.0);
+			break;
+		case 'T':
+			o->timeout = sched_number("--timeout", optarg, 1,
+			    86400);
 			break;
 		case 'P':
 			o->progress = 1;

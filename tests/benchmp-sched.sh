@@ -673,4 +673,19 @@ rc=$?
 	fail "a line run once started after SIGTERM: $(cat "$tmp/late.err")"
 left=$(left_running serve-spin)
 [ -z "$left" ] || fail "a served tool outlived the scheduler: $left"
+
+# --timeout bounds every wait: a line run once that does not end is
+# killed --timeout past the budget, a served tool that never announces a
+# figure --timeout after its start; each named with its wait, exit 4,
+# nothing left running (the sleeps carry a word of their own).
+printf 'once sh -c "sleep 60; : timeout-once"\n' >"$tmp/t-once"
+expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal 9: no answer within 2\.0 s$' \
+    "$sched" --budget 1 --timeout 1 "$tmp/t-once"
+printf 'sh -c "sleep 60; : timeout-start"\n' >"$tmp/t-start"
+expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal 9: no answer within 1\.0 s$' \
+    "$sched" --budget 1 --timeout 1 "$tmp/t-start"
+left=$(left_running 'timeout-(once|start)')
+[ -z "$left" ] || fail "--timeout left running: $left"
+expect_exit 2 "--timeout: '0' is not a number from 1 to 86400" "$sched" \
+    --timeout 0 "$tmp/t-once"
 finish

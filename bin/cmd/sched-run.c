@@ -103,8 +103,8 @@ sched_pump(struct sched *s, int ms)
  * Wait until p leaves state from (or is gone, or a signal came), at most
  * limit seconds; then it is killed.  0 when it left the state.
  */
-int
-sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
+static int
+wait_until(struct sched *s, struct sched_proc *p, enum sched_state from,
     double limit)
 {
 	double end = sched_now() + limit;
@@ -113,13 +113,29 @@ sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
 		if (sched_now() >= end) {
 			if (p->why[0] == '\0')
 				snprintf(p->why, sizeof(p->why), "no answer "
-				    "within %.0f s", limit);
+				    "within %.*f s", limit < 10 ? 1 : 0, limit);
 			sched_proc_kill(p, SIGKILL);
 			return -1;
 		}
 		sched_pump(s, 200);
 	}
 	return p->state == from || p->state == SCHED_P_GONE ? -1 : 0;
+}
+
+/* A wait of limit seconds within --timeout, when it is given. */
+static double
+wait_bound(const struct sched *s, double limit)
+{
+	return s->o.timeout > 0 && limit > s->o.timeout ? s->o.timeout :
+	    limit;
+}
+
+/* Wait as wait_until does, at most limit seconds or --timeout. */
+int
+sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
+    double limit)
+{
+	return wait_until(s, p, from, wait_bound(s, limit));
 }
 
 /*
@@ -239,8 +255,8 @@ void
 sched_await_start(struct sched *s, struct sched_proc *p)
 {
 	if (p->once && p->burst == 0)
-		(void)sched_wait(s, p, SCHED_P_VISIT, SCHED_ONCE_S +
-		    s->o.budget);
+		(void)wait_until(s, p, SCHED_P_VISIT, wait_bound(s,
+		    SCHED_ONCE_S) + s->o.budget);
 	else
 		(void)sched_wait(s, p, SCHED_P_START, SCHED_START_S);
 }

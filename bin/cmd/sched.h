@@ -243,6 +243,7 @@ struct sched_opts {
 	double pool_mb;		/* --pool: memory set aside for bandwidths */
 	double precision;	/* 0, or the interval's half width sought */
 	double threshold;	/* A/B */
+	double timeout;		/* --timeout: the longest wait, 0 none */
 	unsigned long seed;
 	int progress;		/* -1: when stderr is a terminal */
 	int json;
