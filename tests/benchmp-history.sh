@@ -76,6 +76,7 @@ jq -e -s '.[0] as $a | ($a.history.move - 0.05 | fabs) < 1e-4 and
     $a.history.runs == 3 and $a.ci_lo == $a.history.ci_lo and
     $a.ci_hi == $a.history.ci_hi and $a.history.run_ci_lo == 9.9 and
     $a.history.run_ci_hi == 10.1 and $a.history.run_noisy == false and
+    $a.history.past_median == 10 and
     ((10 / $a.ci_lo | log) / ((1.05 | log) / 0.6745 / (2 | sqrt) *
         (4 / 3 | sqrt)) - 2.4954 | fabs) < 0.002 and
     ($a.ci_hi * $a.ci_lo - 100 | fabs) < 1e-9 and $a.noisy == true and
@@ -135,7 +136,8 @@ for j in 0 150; do
 	    --no-add "$tmp/s.jsonl"
 	jq -e -s '.[0].history == {runs: 5, move: 0, move_sd: 0, jump: 1,
 	    ci_lo: 20, ci_hi: 20, run_ci_lo: 19.8, run_ci_hi: 20.2,
-	    run_noisy: false} and .[0].noisy == false and .[0].ci_lo == 19.8' \
+	    run_noisy: false, past_median: 10} and .[0].noisy == false and
+	    .[0].ci_lo == 19.8' \
 	    "$tmp/out.raw" >/dev/null ||
 		fail "a step, --jump $j: $(head -n 1 "$tmp/out.raw")"
 done

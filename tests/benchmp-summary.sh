@@ -138,4 +138,21 @@ fi
 run "$top_srcdir/scripts/benchmp-summary" "$fx/table.jsonl"
 [ "$rc" -eq 0 ] && cmp -s "$fx/table.txt" "$tmp/out.raw" ||
 	fail "scripts/benchmp-summary: exit $rc: $(head -n 2 "$tmp/err")"
+# The clock: mhz more than 3% from the median of its past runs (benchmp
+# history's past_median) is named under the flagged line; within 3%, or
+# without past runs, nothing is said.
+clk() {
+	printf '{"tool":"mhz","case":"clock","unit":"MHz","better":"higher","value":%s,"median":%s,"samples":5,"suite":{"group":"basic","figure":"mhz"}%s}\n' \
+	    "$1" "$1" "$2"
+}
+clk 3600 ',"history":{"runs":9,"past_median":3000}' >"$tmp/clock.jsonl"
+run "$bm" summary "$tmp/clock.jsonl"
+[ "$rc" -eq 0 ] && sed -n 2p "$tmp/out" | grep -qx 'clock: mhz read 3600 MHz, +20\.0% from 3000 MHz, the median of its last 9 runs on this machine: the host moved it, and the figures the clock times moved with it' ||
+	fail "a clock that moved: exit $rc: $(cat "$tmp/out")"
+for h in ',"history":{"runs":9,"past_median":3500}' ',"history":{"runs":2}' ''; do
+	clk 3600 "$h" >"$tmp/clock.jsonl"
+	run "$bm" summary "$tmp/clock.jsonl"
+	[ "$rc" -eq 0 ] && ! grep -q '^clock:' "$tmp/out" ||
+		fail "a clock not moved or not known ($h): $(cat "$tmp/out")"
+done
 finish

@@ -494,6 +494,17 @@ history_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of n values (n > 0), from a sorted copy: v keeps its order. */
+static double
+history_median(const double *v, size_t n)
+{
+	double c[HISTORY_RUNS_MAX];
+
+	memcpy(c, v, n * sizeof *c);
+	qsort(c, n, sizeof *c, history_cmp);
+	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+}
+
 /*
  * A figure's move from one run to the next over its n values in order:
  * the median of |log(v[i+1] / v[i])|, and in *max the largest.
@@ -618,9 +629,10 @@ history_widen(struct history *h, struct history_rec *r)
 	snprintf(json, sizeof json, "{\"runs\":%zu,\"move\":%.6g,"
 	    "\"move_sd\":%.6g,\"jump\":%.6g,\"ci_lo\":%.17g,"
 	    "\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,"
-	    "\"run_noisy\":%s}",
+	    "\"run_noisy\":%s,\"past_median\":%.17g}",
 	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), jump, lo, hi, clo,
-	    chi, bm__jtrue(r->rec, "noisy") ? "true" : "false");
+	    chi, bm__jtrue(r->rec, "noisy") ? "true" : "false",
+	    history_median(v, n));
 	if ((rc = history_set_json(r->rec, "history", json)) != 0)
 		return rc;
 	if (lo < clo || hi > chi) {
@@ -671,8 +683,7 @@ history_clock(const struct history *h)
 	if (h->clock == NULL || isnan(x = history_value(h->clock->rec)) ||
 	    (n = history_past(h, h->clock->key, v)) < HISTORY_RUNS_MIN)
 		return;
-	qsort(v, n, sizeof *v, history_cmp);
-	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	m = history_median(v, n);
 	if (fabs(x / m - 1) > CLOCK_WITH)
 		fprintf(stderr, "%s: the clock (mhz) read %.0f MHz, %+.1f%% "
 		    "from %.0f MHz, the median of its last %zu runs%s in %s: "

@@ -294,6 +294,31 @@ row_keep(struct summary *s, struct summary_row *r)
 }
 
 /*
+ * Note the run's clock from rec when it is mhz's figure: its value, and
+ * the median and count of its past runs where benchmp history gave them.
+ */
+static void
+row_clock(struct summary *s, const struct bm__jval *rec)
+{
+	const char *tool = bm__jstr(rec, "tool"), *unit = bm__jstr(rec, "unit");
+	const struct bm__jval *h = bm__jget(rec, "history");
+	double v = bm__jnum(rec, "value");
+
+	if (tool == NULL || unit == NULL || strcmp(tool, "mhz") != 0 ||
+	    strcmp(unit, "MHz") != 0 || !(v > 0 && isfinite(v)))
+		return;
+	s->clock = v;
+	s->clock_past = s->clock_runs = 0;
+	if (h == NULL || h->type != BM__J_OBJECT)
+		return;
+	v = bm__jnum(h, "past_median");
+	if (v > 0 && isfinite(v)) {
+		s->clock_past = v;
+		s->clock_runs = bm__jnum(h, "runs");
+	}
+}
+
+/*
  * Add one record to the summary in arg: a per-rank record to the ranks,
  * a sweep's point that benchmp-run marks "curve" to their count, any
  * other as its figure's row.  A record of benchmp-run is named by its
@@ -332,6 +357,7 @@ row_add(struct summary *s, const struct bm__jval *rec, size_t line,
 		    row_contra(rec, &r) != 0 || row_modes(rec, &r) != 0 ?
 		    -ENOMEM : 0;
 		summary_row_figure(rec, &r);
+		row_clock(s, rec);
 		if (rc == 0)
 			rc = row_keep(s, &r);
 		if (rc != 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "clock.h"
 #include "summary.h"
 
 /* The least widths of the figure and unit columns. */
@@ -335,6 +336,27 @@ table_single(const struct summary *s, FILE *out)
 		table_scal(s, fw, uw, out);
 }
 
+/*
+ * The run's clock, when it lies more than CLOCK_WITH from the median of
+ * its past runs on the machine: the host moved it, and the figures the
+ * clock times moved with it.
+ */
+static void
+table_clock(const struct summary *s, FILE *out)
+{
+	double d;
+
+	if (!(s->clock > 0 && s->clock_past > 0))
+		return;
+	d = s->clock / s->clock_past - 1;
+	if (fabs(d) <= CLOCK_WITH)
+		return;
+	fprintf(out, "clock: mhz read %.0f MHz, %+.1f%% from %.0f MHz, the "
+	    "median of its last %.0f runs on this machine: the host moved it, "
+	    "and the figures the clock times moved with it\n", s->clock,
+	    100 * d, s->clock_past, s->clock_runs);
+}
+
 /* Print the whole table: the flagged line, the figures, the lines below. */
 void
 summary_table_print(const struct summary *s, FILE *out)
@@ -343,6 +365,7 @@ summary_table_print(const struct summary *s, FILE *out)
 	unsigned both = 1u << SUMMARY_NOISY | 1u << SUMMARY_BUDGET;
 
 	table_flagged(s, out);
+	table_clock(s, out);
 	if (s->hosts)
 		summary_hosts_print(s, out);
 	else

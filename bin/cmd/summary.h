@@ -85,6 +85,14 @@ struct summary {
 	size_t nhost;
 	double *med;
 	double *mid;
+	/*
+	 * The run's clock: what mhz read, and the median of its past runs
+	 * on the machine and their count (benchmp history's past_median and
+	 * runs); 0 when not known.
+	 */
+	double clock;
+	double clock_past;
+	double clock_runs;
 };
 
 /* summary.c: run benchmp summary with its arguments; the exit status. */
