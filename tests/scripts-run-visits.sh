@@ -30,6 +30,14 @@ expect_exit 2 'precision' "$brun" --installed --no-check --precision 5x
 expect_exit 2 'not for --a' "$brun" --installed --no-check --precision 5 \
     --a '' --b ''
 
+# --timeout: seconds from 1 to 86400, for benchmp-sched's runs alone.
+expect_exit 2 "--timeout: '0' is not" "$brun" --installed --no-check \
+    --timeout 0
+expect_exit 2 "--timeout: '1e3' is not" "$brun" --installed --no-check \
+    --timeout 1e3
+expect_exit 2 'not with --classic' "$brun" --installed --no-check \
+    --timeout 60 --classic
+
 # The memory sweeps: each point served in a burst of 3 visits, its
 # record of 3 rounds and marked so (suite.burst); the points the summary
 # takes (L1, L2 where the machine states one, main and rand mem) served
@@ -79,9 +87,10 @@ set -- "$tmp"/res-mem/*/*.jsonl
 	fail "the group's records: $(jq -c '[.tool, .case, .processes]' "$1")"
 
 # par_mem's largest size, "mem par", served apart (--role=top) in place
-# of its sweep's own point: one record of that size, a served figure.
+# of its sweep's own point: one record of that size, a served figure
+# (--timeout passed to benchmp-sched, which would refuse a bad one).
 run "$brun" --installed --quick --only basic --budget 8 --no-check \
-    --results "$tmp/res-b"
+    --timeout 300 --results "$tmp/res-b"
 [ "$rc" -eq 0 ] || fail "benchmp-run --only basic: exit $rc: $(tail -n 3 "$tmp/err")"
 set -- "$tmp"/res-b/*/*.jsonl
 [ -f "$1" ] && jq -e -s '[.[] | select(.tool == "par_mem")] |
