@@ -155,4 +155,28 @@ for h in ',"history":{"runs":9,"past_median":3500}' ',"history":{"runs":2}' ''; 
 	[ "$rc" -eq 0 ] && ! grep -q '^clock:' "$tmp/out" ||
 		fail "a clock not moved or not known ($h): $(cat "$tmp/out")"
 done
+
+# The run against its past runs (history.past_median), from five figures
+# with them: lat_a, lat_b and lat_c at 11 us against 10, bw_d at 100 MB/s
+# against 110 (each 10% worse), lat_e at 10 against 10; the median
+# figure 10% worse, four of five worse by more than 3%, none better.
+# Four figures with past runs are too few for the line.
+fig() {
+	printf '{"tool":"%s","unit":"%s","value":%s,"median":%s,"samples":5,"history":{"runs":5,"past_median":%s}}\n' \
+	    "$1" "$2" "$3" "$3" "$4"
+}
+{
+	fig lat_a us 11 10
+	fig lat_b us 11 10
+	fig lat_c us 11 10
+	fig bw_d MB/s 100 110
+	fig lat_e us 10 10
+} >"$tmp/past.jsonl"
+run "$bm" summary "$tmp/past.jsonl"
+[ "$rc" -eq 0 ] && sed -n 2p "$tmp/out" | grep -qx 'past runs: the median figure 10\.0% worse than its median over this machine'"'"'s past runs; 4 of 5 worse by more than 3%, 0 better' ||
+	fail "the run against its past: exit $rc: $(cat "$tmp/out")"
+head -n 4 "$tmp/past.jsonl" >"$tmp/past4.jsonl"
+run "$bm" summary "$tmp/past4.jsonl"
+[ "$rc" -eq 0 ] && ! grep -q '^past runs:' "$tmp/out" ||
+	fail "four figures with past runs: exit $rc: $(cat "$tmp/out")"
 finish

@@ -294,6 +294,26 @@ row_keep(struct summary *s, struct summary_row *r)
 }
 
 /*
+ * How far rec's value lies from the median of its past runs on the
+ * machine (history.past_median), as |log| signed worse positive; NAN
+ * when either is not known or the figure is better neither way.
+ */
+static double
+row_past(const struct bm__jval *rec)
+{
+	const struct bm__jval *h = bm__jget(rec, "history");
+	double v = bm__jnum(rec, "value"), m;
+	enum bm__better b = bm__reader_better(rec);
+
+	if (h == NULL || h->type != BM__J_OBJECT || b == BM__BETTER_NONE)
+		return NAN;
+	m = bm__jnum(h, "past_median");
+	if (!(v > 0 && m > 0 && isfinite(v) && isfinite(m)))
+		return NAN;
+	return b == BM__BETTER_LOWER ? log(v / m) : log(m / v);
+}
+
+/*
  * Note the run's clock from rec when it is mhz's figure: its value, and
  * the median and count of its past runs where benchmp history gave them.
  */
@@ -357,6 +377,7 @@ row_add(struct summary *s, const struct bm__jval *rec, size_t line,
 		    row_contra(rec, &r) != 0 || row_modes(rec, &r) != 0 ?
 		    -ENOMEM : 0;
 		summary_row_figure(rec, &r);
+		r.past = row_past(rec);
 		row_clock(s, rec);
 		if (rc == 0)
 			rc = row_keep(s, &r);

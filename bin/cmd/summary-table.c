@@ -3,12 +3,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
 #include "clock.h"
 #include "summary.h"
 
+/* The fewest figures with past runs for the line that sets a run against them. */
+#define TABLE_PAST_MIN	5
 /* The least widths of the figure and unit columns. */
 #define TABLE_FIGURE_W	32
 #define TABLE_UNIT_W	7
@@ -357,6 +360,49 @@ table_clock(const struct summary *s, FILE *out)
 	    100 * d, s->clock_past, s->clock_runs);
 }
 
+/* Order doubles, for a median. */
+static int
+table_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The run against the machine's past runs, where TABLE_PAST_MIN figures
+ * or more have them: how far the median figure lies from its past
+ * median, and how many lie more than CLOCK_WITH worse or better.  A
+ * host that moved the whole run (its clock, a neighbour, its memory)
+ * moves most figures one way; a change of one figure moves one.
+ */
+static void
+table_past(const struct summary *s, FILE *out)
+{
+	double *d, m;
+	size_t i, n = 0, worse = 0, better = 0;
+
+	if ((d = calloc(s->nrow + 1, sizeof *d)) == NULL)
+		return;
+	for (i = 0; i < s->nrow; i++) {
+		if (isnan(s->row[i].past))
+			continue;
+		d[n++] = s->row[i].past;
+		worse += s->row[i].past > log1p(CLOCK_WITH);
+		better += s->row[i].past < log1p(-CLOCK_WITH);
+	}
+	if (n >= TABLE_PAST_MIN) {
+		qsort(d, n, sizeof *d, table_cmp);
+		m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+		fprintf(out, "past runs: the median figure %.1f%% %s than its "
+		    "median over this machine's past runs; %zu of %zu worse by "
+		    "more than %.0f%%, %zu better\n", 100 * fabs(expm1(m)),
+		    m > 0 ? "worse" : "better", worse, n, 100 * CLOCK_WITH,
+		    better);
+	}
+	free(d);
+}
+
 /* Print the whole table: the flagged line, the figures, the lines below. */
 void
 summary_table_print(const struct summary *s, FILE *out)
@@ -365,6 +411,7 @@ summary_table_print(const struct summary *s, FILE *out)
 	unsigned both = 1u << SUMMARY_NOISY | 1u << SUMMARY_BUDGET;
 
 	table_flagged(s, out);
+	table_past(s, out);
 	table_clock(s, out);
 	if (s->hosts)
 		summary_hosts_print(s, out);

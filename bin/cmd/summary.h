@@ -54,6 +54,12 @@ struct summary_row {
 	char *modes;		/* the first two centres, "1.2/1.8" */
 	struct summary_contra *contra;
 	size_t ncontra;
+	/*
+	 * How far the record's value lies from the median of its past runs
+	 * on the machine (benchmp history's past_median), as |log| signed
+	 * worse positive; NAN when not known or better neither way.
+	 */
+	double past;
 };
 
 /* A per-rank record of an MPI run (aggregate false). */

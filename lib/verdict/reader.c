@@ -137,8 +137,8 @@ reader_params(struct bm__json *k, struct bm__json *n,
 }
 
 /* Which way the figure of rec is better: its "better", else its metric and unit. */
-static enum bm__better
-reader_better(const struct bm__jval *rec)
+enum bm__better
+bm__reader_better(const struct bm__jval *rec)
 {
 	const char *b = bm__jstr(rec, "better"), *m = bm__jstr(rec, "metric");
 	const char *u = bm__jstr(rec, "unit");
@@ -324,7 +324,7 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 		rc = -ENOMEM;
 		goto fail;
 	}
-	f->better = reader_better(rec);
+	f->better = bm__reader_better(rec);
 	f->value = bm__jnum(rec, "value");
 	f->median = bm__jnum(rec, "median");
 	f->ci_lo = bm__jnum(rec, "ci_lo");

@@ -134,6 +134,8 @@ struct bm__figset {
  * missing, not a number, zero or negative is read, with bad saying so.
  */
 int bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f);
+/* Which way the figure of rec is better: its "better", else its metric and unit. */
+enum bm__better bm__reader_better(const struct bm__jval *rec);
 /* Free what a figure holds. */
 void bm__reader_fig_free(struct bm__fig *f);
 /*
