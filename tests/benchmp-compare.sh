@@ -139,6 +139,38 @@ if have_jq; then
 		fail "--json, a clock that held: $(cat "$tmp/out")"
 fi
 
+# Each run against its machine's past runs (history.past_median, five
+# figures or more): A's at their past medians, B's 10% worse (times 10%
+# longer, a rate 10% lower is 11.1% worse); a side with fewer is not
+# known, and without any the line is not printed.
+past() {
+	for t in a b c d; do
+		printf '{"tool":"lat_%s","unit":"us","value":%s,"ci_lo":%s,"ci_hi":%s,"samples":5,"history":{"runs":5,"past_median":10}}\n' \
+		    "$t" "$1" "$1" "$1"
+	done
+	printf '{"tool":"bw_e","unit":"MB/s","value":%s,"ci_lo":%s,"ci_hi":%s,"samples":5,"history":{"runs":5,"past_median":100}}\n' \
+	    "$2" "$2" "$2"
+}
+past 10 100 >"$tmp/pa.jsonl"
+past 11 90 >"$tmp/pb.jsonl"
+run "$bm" compare --allow-undecided "$tmp/pa.jsonl" "$tmp/pb.jsonl"
+grep -qx "past runs: A's median figure within 0\.05% of its median over its machine's past runs (0 of 5 worse by more than 3%, 0 better); B's median figure 10\.0% worse than its median over its machine's past runs (5 of 5 worse by more than 3%, 0 better)" \
+    "$tmp/out" || fail "each run against its past: $(cat "$tmp/out")"
+head -n 4 "$tmp/pa.jsonl" >"$tmp/pa4.jsonl"
+run "$bm" compare --allow-undecided "$tmp/pa4.jsonl" "$tmp/pb.jsonl"
+grep -q "^past runs: A's median figure not known; B's median figure 10\.0% worse" \
+    "$tmp/out" || fail "a side too few: $(cat "$tmp/out")"
+run "$bm" compare --allow-undecided "$tmp/pa4.jsonl" "$tmp/pa4.jsonl"
+! grep -q '^past runs' "$tmp/out" || fail "no side: $(cat "$tmp/out")"
+if have_jq; then
+	run "$bm" compare --json --allow-undecided "$tmp/pa4.jsonl" \
+	    "$tmp/pb.jsonl"
+	jq -e '.past.a == null and .past.b.figures == 5 and
+	    (.past.b.shift - 0.1 | fabs) < 1e-9 and .past.b.worse == 5 and
+	    .past.b.better == 0' "$tmp/out" >/dev/null ||
+		fail "--json, the past runs: $(cat "$tmp/out")"
+fi
+
 # A report that cannot be written is a failure.
 if [ -w /dev/full ]; then
 	split same-ranks

@@ -1,6 +1,8 @@
-/* clock.h: a run's clock as mhz read it, and a figure scaled to another clock (benchmp spread, compare). */
+/* clock.h: the host's moves: a run's clock as mhz read it, a figure scaled to another clock, a run against its past runs (spread, compare, summary). */
 #ifndef BM_CLOCK_H
 #define BM_CLOCK_H
+
+#include <stddef.h>
 
 #include "verdict/verdict.h"
 
@@ -22,5 +24,34 @@ int clock_is(const struct bm__fig *f);
  */
 double clock_scaled(const struct bm__fig *f, double v, double mhz,
     double ref);
+
+/* The fewest figures with past runs to set a run against them. */
+#define CLOCK_PAST_MIN	5
+
+/*
+ * A run against the machine's past runs: of its n figures with a past
+ * median, the median shift (|log| of value over past median, signed
+ * worse positive) and how many lie more than CLOCK_WITH worse or better.
+ * A host that moves the whole run moves most figures one way.
+ */
+struct clock_past {
+	size_t n;
+	double median;
+	size_t worse;
+	size_t better;
+};
+
+/*
+ * The shift of value v against past median m, for a figure better which
+ * way (b): log(v / m) for a time, log(m / v) for a rate; NAN when not
+ * known, or the figure is better neither way.
+ */
+double clock_shift(enum bm__better b, double v, double m);
+
+/* Sum the n shifts of d (sorted in place) up into p. */
+void clock_past_sum(double *d, size_t n, struct clock_past *p);
+
+/* p's median as words into buf, before "its median": "4.7% worse than". */
+void clock_past_words(const struct clock_past *p, char *buf, size_t size);
 
 #endif /* BM_CLOCK_H */

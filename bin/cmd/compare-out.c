@@ -113,6 +113,34 @@ compare_clock_text(const struct compare *c, FILE *out)
 	    100 * CLOCK_WITH);
 }
 
+/*
+ * Print each run against its machine's past runs, where one of them
+ * can be: a run that its host moved as a whole is no fair side of a
+ * comparison.
+ */
+static void
+compare_past_text(const struct compare *c, FILE *out)
+{
+	char words[48];
+	int i;
+
+	fputs("past runs:", out);
+	for (i = 0; i < 2; i++) {
+		const struct clock_past *p = &c->past[i];
+
+		fprintf(out, "%s %c's median figure ", i ? ";" : "", "AB"[i]);
+		if (p->n == 0) {
+			fputs("not known", out);
+			continue;
+		}
+		clock_past_words(p, words, sizeof words);
+		fprintf(out, "%s its median over its machine's past runs "
+		    "(%zu of %zu worse by more than %.0f%%, %zu better)", words,
+		    p->worse, p->n, 100 * CLOCK_WITH, p->better);
+	}
+	fputc('\n', out);
+}
+
 /* Print one row of the table, or of --tsv. */
 static void
 compare_row_text(const struct compare *c, const struct compare_row *r,
@@ -179,6 +207,8 @@ compare_out_text(const struct compare *c, FILE *out)
 	compare_counts(c, out);
 	if (c->clock != NULL)
 		compare_clock_text(c, out);
+	if (c->past[0].n > 0 || c->past[1].n > 0)
+		compare_past_text(c, out);
 	if (unlisted > 0)
 		fprintf(out, "%zu figure(s) of one file only not listed "
 		    "(--matched; --all lists them)\n", unlisted);
@@ -265,6 +295,23 @@ compare_out_json(const struct compare *c, FILE *out)
 		bm__json_knum(&b, "ratio", c->clock->j.ratio);
 		bm__json_printf(&b, ",\"decided\":%zu,\"with_clock\":%zu}",
 		    c->clock_decided, c->clock_with);
+	}
+	if (c->past[0].n > 0 || c->past[1].n > 0) {
+		bm__json_printf(&b, ",\"past\":{");
+		for (i = 0; i < 2; i++) {
+			const struct clock_past *p = &c->past[i];
+
+			bm__json_printf(&b, "%s\"%c\":", i ? "," : "", "ab"[i]);
+			if (p->n == 0) {
+				bm__json_printf(&b, "null");
+				continue;
+			}
+			bm__json_printf(&b, "{\"figures\":%zu", p->n);
+			bm__json_knum(&b, "shift", expm1(p->median));
+			bm__json_printf(&b, ",\"worse\":%zu,\"better\":%zu}",
+			    p->worse, p->better);
+		}
+		bm__json_printf(&b, "}");
 	}
 	bm__json_printf(&b, ",\"figures\":[");
 	for (i = 0; i < c->nrow; i++) {

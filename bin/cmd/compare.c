@@ -351,6 +351,31 @@ compare_clock(struct compare *c)
 	}
 }
 
+/*
+ * Set run set (A or B) against its machine's past runs into p: its
+ * figures (a sweep's points apart) that carry a past median; 0 or
+ * -ENOMEM.
+ */
+static int
+compare_past(const struct bm__figset *set, struct clock_past *p)
+{
+	double *d, x;
+	size_t i, n = 0;
+
+	if ((d = calloc(set->n + 1, sizeof *d)) == NULL)
+		return -ENOMEM;
+	for (i = 0; i < set->n; i++)
+		if (!set->fig[i].curve && !isnan(x = clock_shift(
+		    set->fig[i].better, set->fig[i].value,
+		    set->fig[i].past_median)))
+			d[n++] = x;
+	clock_past_sum(d, n, p);
+	free(d);
+	if (p->n < CLOCK_PAST_MIN)
+		p->n = 0;
+	return 0;
+}
+
 /* Write the reports; 0, or -1 with a message. */
 static int
 compare_write(struct compare *c)
@@ -448,6 +473,9 @@ compare_decide(struct compare *c)
 	if ((rc = compare_pair(c)) != 0 || (rc = compare_judge(c)) != 0)
 		return rc;
 	compare_clock(c);
+	if ((rc = compare_past(&c->sa, &c->past[0])) != 0 ||
+	    (rc = compare_past(&c->sb, &c->past[1])) != 0)
+		return rc;
 	return 0;
 }
 

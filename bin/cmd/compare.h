@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "clock.h"
 #include "verdict/verdict.h"
 
 /* The exit statuses of the gate, agreed project-wide. */
@@ -70,6 +71,11 @@ struct compare {
 	const struct compare_row *clock;
 	size_t clock_decided;
 	size_t clock_with;
+	/*
+	 * Each run against its machine's past runs (records that benchmp
+	 * history gave a past_median; n 0 where fewer than CLOCK_PAST_MIN).
+	 */
+	struct clock_past past[2];
 	/* --threshold-for: glob patterns of names and their thresholds. */
 	char **pat;
 	double *pat_t;

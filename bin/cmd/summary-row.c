@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "summary.h"
 
 /* Whether the array member name of obj holds the string word. */
@@ -301,16 +302,8 @@ row_keep(struct summary *s, struct summary_row *r)
 static double
 row_past(const struct bm__jval *rec)
 {
-	const struct bm__jval *h = bm__jget(rec, "history");
-	double v = bm__jnum(rec, "value"), m;
-	enum bm__better b = bm__reader_better(rec);
-
-	if (h == NULL || h->type != BM__J_OBJECT || b == BM__BETTER_NONE)
-		return NAN;
-	m = bm__jnum(h, "past_median");
-	if (!(v > 0 && m > 0 && isfinite(v) && isfinite(m)))
-		return NAN;
-	return b == BM__BETTER_LOWER ? log(v / m) : log(m / v);
+	return clock_shift(bm__reader_better(rec), bm__jnum(rec, "value"),
+	    bm__jnum(bm__jget(rec, "history"), "past_median"));
 }
 
 /*

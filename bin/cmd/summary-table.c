@@ -10,8 +10,6 @@
 #include "clock.h"
 #include "summary.h"
 
-/* The fewest figures with past runs for the line that sets a run against them. */
-#define TABLE_PAST_MIN	5
 /* The least widths of the figure and unit columns. */
 #define TABLE_FIGURE_W	32
 #define TABLE_UNIT_W	7
@@ -360,17 +358,8 @@ table_clock(const struct summary *s, FILE *out)
 	    100 * d, s->clock_past, s->clock_runs);
 }
 
-/* Order doubles, for a median. */
-static int
-table_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
- * The run against the machine's past runs, where TABLE_PAST_MIN figures
+ * The run against the machine's past runs, where CLOCK_PAST_MIN figures
  * or more have them: how far the median figure lies from its past
  * median, and how many lie more than CLOCK_WITH worse or better.  A
  * host that moved the whole run (its clock, a neighbour, its memory)
@@ -379,28 +368,24 @@ table_cmp(const void *a, const void *b)
 static void
 table_past(const struct summary *s, FILE *out)
 {
-	double *d, m;
-	size_t i, n = 0, worse = 0, better = 0;
+	struct clock_past p;
+	char words[48];
+	double *d;
+	size_t i, n = 0;
 
 	if ((d = calloc(s->nrow + 1, sizeof *d)) == NULL)
 		return;
-	for (i = 0; i < s->nrow; i++) {
-		if (isnan(s->row[i].past))
-			continue;
-		d[n++] = s->row[i].past;
-		worse += s->row[i].past > log1p(CLOCK_WITH);
-		better += s->row[i].past < log1p(-CLOCK_WITH);
-	}
-	if (n >= TABLE_PAST_MIN) {
-		qsort(d, n, sizeof *d, table_cmp);
-		m = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
-		fprintf(out, "past runs: the median figure %.1f%% %s than its "
-		    "median over this machine's past runs; %zu of %zu worse by "
-		    "more than %.0f%%, %zu better\n", 100 * fabs(expm1(m)),
-		    m > 0 ? "worse" : "better", worse, n, 100 * CLOCK_WITH,
-		    better);
-	}
+	for (i = 0; i < s->nrow; i++)
+		if (!isnan(s->row[i].past))
+			d[n++] = s->row[i].past;
+	clock_past_sum(d, n, &p);
 	free(d);
+	if (p.n < CLOCK_PAST_MIN)
+		return;
+	clock_past_words(&p, words, sizeof words);
+	fprintf(out, "past runs: the median figure %s its median over "
+	    "this machine's past runs; %zu of %zu worse by more than %.0f%%, "
+	    "%zu better\n", words, p.worse, p.n, 100 * CLOCK_WITH, p.better);
 }
 
 /* Print the whole table: the flagged line, the figures, the lines below. */

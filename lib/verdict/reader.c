@@ -332,6 +332,7 @@ bm__reader_figure(const struct bm__jval *rec, struct bm__fig *f)
 	f->ci_level = bm__jnum(rec, "ci_level");
 	f->samples = bm__jnum(rec, "samples");
 	f->noisy = bm__jtrue(rec, "noisy");
+	f->past_median = bm__jnum(bm__jget(rec, "history"), "past_median");
 	f->bimodal = bm__jtrue(rec, "bimodal");
 	f->curve = bm__jtrue(suite, "curve");
 	f->burst = bm__jtrue(suite, "burst");

@@ -103,6 +103,7 @@ struct bm__fig {
 	int noisy;
 	int bimodal;
 	int curve;
+	double past_median;	/* history.past_median: its past runs', or NAN */
 	int burst;
 	int served;
 	struct bm__fig_mode *modes;
