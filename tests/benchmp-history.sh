@@ -136,11 +136,31 @@ for j in 0 150; do
 	    --no-add "$tmp/s.jsonl"
 	jq -e -s '.[0].history == {runs: 5, move: 0, move_sd: 0, jump: 1,
 	    ci_lo: 20, ci_hi: 20, run_ci_lo: 19.8, run_ci_hi: 20.2,
-	    run_noisy: false, past_median: 10} and .[0].noisy == false and
-	    .[0].ci_lo == 19.8' \
+	    run_noisy: false, past_median: 10} and .[0].ci_lo == 19.8 and
+	    .[0].noisy == true and
+	    .[0].noisy_why == ["it lies +100% from the median of its last 5 runs on this machine, past the precision of +-3%: the next run may move back"]' \
 	    "$tmp/out.raw" >/dev/null ||
 		fail "a step, --jump $j: $(head -n 1 "$tmp/out.raw")"
 done
+# Without a jump, a value more than the precision from the median of its
+# past runs is noisy (10, 10.1, 9.9, then 10.5: +5%), one within it not
+# (10.2: +2%).
+: >"$tmp/dev"
+for v in 10 10.1 9.9; do
+	runfile "$v" 100 >"$tmp/d.jsonl"
+	"$bm" history --store "$tmp/dev" --stamp "d$v" "$tmp/d.jsonl" \
+	    >/dev/null 2>&1 || fail "the deviation's run at $v"
+done
+runfile 10.5 100 >"$tmp/d.jsonl"
+run "$bm" history --store "$tmp/dev" --stamp d --no-add "$tmp/d.jsonl"
+jq -e -s '.[0].noisy == true and .[0].history.past_median == 10 and
+    .[0].noisy_why == ["it lies +5.0% from the median of its last 3 runs on this machine, past the precision of +-3%: the next run may move back"] and
+    .[1].noisy == false' "$tmp/out.raw" >/dev/null ||
+	fail "a value past the precision: $(head -n 1 "$tmp/out.raw")"
+runfile 10.2 100 >"$tmp/d.jsonl"
+run "$bm" history --store "$tmp/dev" --stamp d --no-add "$tmp/d.jsonl"
+jq -e -s '.[0].noisy == false' "$tmp/out.raw" >/dev/null ||
+	fail "a value within the precision: $(head -n 1 "$tmp/out.raw")"
 
 # A jump of 12.5% (8, 8, 9) past --jump 12 is said to a tenth.
 : >"$tmp/j"

@@ -127,8 +127,10 @@ history_usage(FILE *f, const char *prog)
 "precision at one standard deviation is noisy, with that reason in its\n"
 "noisy_why; so is one that jumped by more than J from one run to the\n"
 "next within its last runs (two states or more on this machine), whose\n"
-"interval then reaches as far as that jump (\"jump\", the largest move).\n"
-"A record already widened (it has \"history\") is written as it is.  The\n"
+"interval then reaches as far as that jump (\"jump\", the largest move);\n"
+"so is one whose value lies more than the precision from the median of\n"
+"its past runs (\"past_median\"): the next run may move back.  A record\n"
+"already widened (it has \"history\") is written as it is.  The\n"
 "records are written in their order; \"-\" reads standard input.  When\n"
 "the run's clock (mhz's figure) lies more than 3%% from the median of its\n"
 "past runs, standard error says so: the figures the clock times moved\n"
@@ -584,7 +586,7 @@ history_widen(struct history *h, struct history_rec *r)
 {
 	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
 	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove, max;
-	double jump;
+	double jump, dev;
 	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
 	    "ci_hi");
 	char json[440], why[224];
@@ -662,6 +664,11 @@ history_widen(struct history *h, struct history_rec *r)
 		    "by %.*f%% from one to the next within its last %zu, past "
 		    "%.3g%%: the next may jump as far", jump < 1 ? 1 : 0,
 		    100 * jump, n, 100 * h->jump);
+	else if (fabs(dev = x / history_median(v, n) - 1) > h->precision)
+		snprintf(why, sizeof why, "it lies %+.*f%% from the median of "
+		    "its last %zu runs on this machine, past the precision of "
+		    "+-%.3g%%: the next run may move back", fabs(dev) < 0.1 ?
+		    1 : 0, 100 * dev, n, 100 * h->precision);
 	else
 		return 0;
 	h->flagged++;

@@ -16,12 +16,27 @@
 #             1.103 (a derived one's, 0.73) past 3%, as the library
 #             flags it now (record-decide.c, bm__decide_move_z).
 #
-# Usage: scripts/bench/bench-history.sh BUILDDIR DIR...
+# With --replay, the sets are read again in the order given through one
+# new store, by BUILDDIR's benchmp history, each run's own interval and
+# flag restored first (as "own" does, and the reasons of the history
+# that wrote it dropped), and three lines over all the sets' figure runs
+# (a sweep's points apart) give the share flagged, the precision and the
+# recall against a move of more than 3% within a set (its runs' range
+# over their mean, as bench-flags.sh counts it):
+#
+#   own       the runs' own flags;
+#   moves     with the history's flags of a figure's moves and jumps;
+#   history   with every flag of the history, that of a value that lies
+#             past the precision from its past runs' median too.
+#
+# Usage: scripts/bench/bench-history.sh [--replay] BUILDDIR DIR...
 set -eu
 LC_ALL=C
 export LC_ALL
 top=$(cd "$(dirname "$0")/../.." && pwd)
-usage="usage: bench-history.sh BUILDDIR DIR..."
+usage="usage: bench-history.sh [--replay] BUILDDIR DIR..."
+replay=0
+[ "${1:-}" != --replay ] || { replay=1; shift; }
 case ${1:-} in
 -*)	echo "bench-history.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 esac
@@ -54,6 +69,68 @@ rule() {
 }
 reach=$(rule 1 1)
 move=$(rule 1.514 1.103)
+
+# The runs' own flags and intervals, the history's reasons dropped.
+restore="$own"' | if .noisy_why then .noisy_why = [.noisy_why[] |
+    select(startswith("its runs on this machine") or
+    startswith("it lies ") | not)] |
+    if (.noisy_why | length) == 0 then del(.noisy_why) else . end
+    else . end | del(.history)'
+# The history's flags but the median's: noisy as the run was, or for a
+# move or a jump.
+moves='if .noisy_why then .noisy_why = [.noisy_why[] |
+    select(startswith("it lies ") | not)] else . end |
+    if (.history.run_noisy | type) == "boolean" then .noisy =
+    (.history.run_noisy or ((.noisy_why // []) |
+    any(startswith("its runs on this machine")))) else . end'
+# A set's figure runs, one line each: 1 when its figure moved by more
+# than 3% within the set, then 1 when the run flagged it.
+# shellcheck disable=SC2016 # (jq's program)
+pairs='.figures[] | select(.curve | not) |
+    (((.values | max) - (.values | min)) / ((.values | add) / (.values |
+    length))) as $r | ($r > 0.03) as $m | .flagged[] |
+    "\(if $m then 1 else 0 end) \(if . then 1 else 0 end)"'
+if [ "$replay" = 1 ]; then
+	bm=$build/bin/benchmp
+	[ -x "$bm" ] || { echo "bench-history.sh: no $bm" >&2; exit 2; }
+	n=0
+	for dir; do
+		n=$((n + 1))
+		set -- "$dir"/run*/*/*.jsonl
+		[ -r "$1" ] || { echo "bench-history.sh: $dir: no runs kept there" >&2; exit 2; }
+		own_f=
+		moves_f=
+		hist_f=
+		i=0
+		for f; do
+			case $f in *.visits.jsonl) continue ;; esac
+			i=$((i + 1))
+			b=$tmp/$n.$i
+			jq -c "$restore" "$f" >"$b.own.jsonl" ||
+				{ echo "bench-history.sh: $f: not records" >&2; exit 1; }
+			"$bm" history --store "$tmp/store" --stamp "$n.$i" \
+			    -o "$b.history.jsonl" "$b.own.jsonl" 2>/dev/null ||
+				{ echo "bench-history.sh: $f: benchmp history failed" >&2; exit 1; }
+			jq -c "$moves" "$b.history.jsonl" >"$b.moves.jsonl"
+			own_f="$own_f $b.own.jsonl"
+			moves_f="$moves_f $b.moves.jsonl"
+			hist_f="$hist_f $b.history.jsonl"
+		done
+		# shellcheck disable=SC2086 # (the files, without blanks)
+		{ "$bm" spread --json $own_f | jq -r "$pairs" >>"$tmp/own"
+		  "$bm" spread --json $moves_f | jq -r "$pairs" >>"$tmp/moves"
+		  "$bm" spread --json $hist_f | jq -r "$pairs" >>"$tmp/history"
+		} || { echo "bench-history.sh: $dir: benchmp spread failed" >&2; exit 1; }
+	done
+	for kind in own moves history; do
+		awk -v k="$kind" '{ n++; f += $2; tp += $1 && $2; m += $1 }
+		    END { printf "%-8s %d figure runs: flagged %.1f%%, " \
+		        "precision %.1f%%, recall %.1f%%\n", k, n, 100 * f / n,
+		        f ? 100 * tp / f : 0, m ? 100 * tp / m : 0 }' \
+		    "$tmp/$kind"
+	done
+	exit 0
+fi
 for dir; do
 	set -- "$dir"/run*/*/*.jsonl
 	[ -r "$1" ] || { echo "bench-history.sh: $dir: no runs kept there" >&2; exit 2; }
