@@ -235,7 +235,7 @@ jq -e -s '(.[0] | has("history") | not)' "$tmp/out.raw" >/dev/null ||
 	fail "an identity read lines of none: $(head -n 1 "$tmp/out.raw")"
 
 # The clock: mhz's figure more than 3% from the median of its past runs
-# is named on stderr (the host moved it); within 3%, with fewer than
+# is named on stderr (the clock moved); within 3%, with fewer than
 # three past runs, or in a record read before, nothing is said.
 clk() {
 	printf '{"tool":"mhz","case":"clock","params":{},"metric":"clock","unit":"MHz","better":"higher","value":%s,"ci_lo":%s,"ci_hi":%s,"ci_level":0.87,"samples":5}\n' \
@@ -250,7 +250,7 @@ for v in 3000 3010 2990; do
 done
 clk 3600 >"$tmp/c.jsonl"
 run "$bm" history --store "$cs" --stamp c3600 --no-add "$tmp/c.jsonl"
-grep -qx "benchmp history: the clock (mhz) read 3600 MHz, +20.0% from 3000 MHz, the median of its last 3 runs in $cs: the host moved it, and the figures the clock times moved with it" \
+grep -qx "benchmp history: the clock (mhz) read 3600 MHz, +20.0% from 3000 MHz, the median of its last 3 runs in $cs: the figures the clock times moved with it" \
     "$tmp/err" || fail "a clock that moved: $(cat "$tmp/err")"
 # A record read before (it has "history") was judged then.
 clk 3600 | sed 's/}$/,"history":{"runs":3}}/' >"$tmp/c.jsonl"

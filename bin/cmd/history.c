@@ -677,9 +677,9 @@ history_widen(struct history *h, struct history_rec *r)
 
 /*
  * Say on stderr when this run's clock (mhz's figure) lies more than
- * CLOCK_WITH from the median of its past runs: the host moved the
- * guest's clock, and every figure the clock times moved with it, a move
- * no run of what was measured made.
+ * CLOCK_WITH from the median of its past runs: every figure the clock
+ * times moved with it (the host of a virtual machine, or the governor,
+ * moved the clock), a move no change of what was measured made.
  */
 static void
 history_clock(const struct history *h)
@@ -694,9 +694,9 @@ history_clock(const struct history *h)
 	if (fabs(x / m - 1) > CLOCK_WITH)
 		fprintf(stderr, "%s: the clock (mhz) read %.0f MHz, %+.1f%% "
 		    "from %.0f MHz, the median of its last %zu runs%s in %s: "
-		    "the host moved it, and the figures the clock times moved "
-		    "with it\n", h->prog, x, 100 * (x / m - 1), m, n,
-		    *h->identity ? " of this identity" : "", h->store);
+		    "the figures the clock times moved with it\n", h->prog, x,
+		    100 * (x / m - 1), m, n, *h->identity ?
+		    " of this identity" : "", h->store);
 }
 
 /*

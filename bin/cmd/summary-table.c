@@ -339,8 +339,8 @@ table_single(const struct summary *s, FILE *out)
 
 /*
  * The run's clock, when it lies more than CLOCK_WITH from the median of
- * its past runs on the machine: the host moved it, and the figures the
- * clock times moved with it.
+ * its past runs on the machine: the figures the clock times moved with
+ * it (the host of a virtual machine, or its governor, moved it).
  */
 static void
 table_clock(const struct summary *s, FILE *out)
@@ -353,8 +353,8 @@ table_clock(const struct summary *s, FILE *out)
 	if (fabs(d) <= CLOCK_WITH)
 		return;
 	fprintf(out, "clock: mhz read %.0f MHz, %+.1f%% from %.0f MHz, the "
-	    "median of its last %.0f runs on this machine: the host moved it, "
-	    "and the figures the clock times moved with it\n", s->clock,
+	    "median of its last %.0f runs on this machine: the figures the "
+	    "clock times moved with it\n", s->clock,
 	    100 * d, s->clock_past, s->clock_runs);
 }
 
