@@ -20,7 +20,8 @@ int clock_is(const struct bm__fig *f);
  * v, a value of figure f read while the clock read mhz, as it would read
  * at clock ref had it moved with the clock alone: a time (lower is
  * better) times mhz / ref, a rate (higher is better) times ref / mhz.
- * NAN when f says neither, or a number is not a positive one.
+ * NAN when f says neither, v is not finite or a clock not a positive
+ * number.
  */
 double clock_scaled(const struct bm__fig *f, double v, double mhz,
     double ref);
