@@ -3,9 +3,9 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "benchmp/stats.h"
 #include "clock.h"
 
 /* Whether f is a run's clock. */
@@ -43,32 +43,38 @@ clock_shift(enum bm__better b, double v, double m)
 	return NAN;
 }
 
-/* Order doubles, for the median. */
-static int
-clock_cmp(const void *a, const void *b)
+/* The median of n values, the library's (NAN for none, or out of memory). */
+double
+clock_median(const double *v, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	bm_stats st;
 
-	return (x > y) - (x < y);
+	return bm_stats_compute(v, n, &st) == 0 ? st.median : NAN;
 }
 
 /* Sum the shifts of d up into p. */
 void
-clock_past_sum(double *d, size_t n, struct clock_past *p)
+clock_past_sum(const double *d, size_t n, struct clock_past *p)
 {
 	size_t i;
 
 	memset(p, 0, sizeof *p);
 	p->n = n;
-	p->median = NAN;
-	if (n == 0)
-		return;
-	qsort(d, n, sizeof *d, clock_cmp);
-	p->median = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	p->median = clock_median(d, n);
 	for (i = 0; i < n; i++) {
 		p->worse += d[i] > log1p(CLOCK_WITH);
 		p->better += d[i] < log1p(-CLOCK_WITH);
 	}
+}
+
+/* Whether rec is a run's clock. */
+int
+clock_is_record(const struct bm__jval *rec)
+{
+	const char *tool = bm__jstr(rec, "tool"), *unit = bm__jstr(rec, "unit");
+
+	return tool != NULL && unit != NULL && strcmp(tool, "mhz") == 0 &&
+	    strcmp(unit, "MHz") == 0;
 }
 
 /* p's median as words, before "its median". */

@@ -49,8 +49,14 @@ struct clock_past {
  */
 double clock_shift(enum bm__better b, double v, double m);
 
-/* Sum the n shifts of d (sorted in place) up into p. */
-void clock_past_sum(double *d, size_t n, struct clock_past *p);
+/* Sum the n shifts of d up into p (median NAN for none). */
+void clock_past_sum(const double *d, size_t n, struct clock_past *p);
+
+/* The median of n values, the library's; NAN for none or out of memory. */
+double clock_median(const double *v, size_t n);
+
+/* Whether rec, a record read, is a run's clock: mhz's figure, in MHz. */
+int clock_is_record(const struct bm__jval *rec);
 
 /* p's median as words into buf, before "its median": "4.7% worse than". */
 void clock_past_words(const struct clock_past *p, char *buf, size_t size);

@@ -496,17 +496,6 @@ history_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of n values (n > 0), from a sorted copy: v keeps its order. */
-static double
-history_median(const double *v, size_t n)
-{
-	double c[HISTORY_RUNS_MAX];
-
-	memcpy(c, v, n * sizeof *c);
-	qsort(c, n, sizeof *c, history_cmp);
-	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-}
-
 /*
  * A figure's move from one run to the next over its n values in order:
  * the median of |log(v[i+1] / v[i])|, and in *max the largest.
@@ -586,7 +575,7 @@ history_widen(struct history *h, struct history_rec *r)
 {
 	double v[HISTORY_RUNS_MAX], x = history_value(r->rec), move, sd, q;
 	double level = bm__jnum(r->rec, "ci_level"), w, lo, hi, sdmove, max;
-	double jump, dev;
+	double jump, dev, pm;
 	double clo = bm__jnum(r->rec, "ci_lo"), chi = bm__jnum(r->rec,
 	    "ci_hi");
 	char json[440], why[224];
@@ -612,6 +601,7 @@ history_widen(struct history *h, struct history_rec *r)
 	move = history_move(v, n, &max);
 	sd = move / (HISTORY_MEDIAN_SD * sqrt(2.0));
 	q = bm__student_quantile(1 - level, (double)(n - 1));
+	pm = clock_median(v, n);
 	w = q * sd * sqrt(1 + 1.0 / (double)n);
 	/*
 	 * A figure that jumped may jump as far again: the next run's
@@ -633,8 +623,7 @@ history_widen(struct history *h, struct history_rec *r)
 	    "\"ci_hi\":%.17g,\"run_ci_lo\":%.17g,\"run_ci_hi\":%.17g,"
 	    "\"run_noisy\":%s,\"past_median\":%.17g}",
 	    n, expm1(move), expm1(move / HISTORY_MEDIAN_SD), jump, lo, hi, clo,
-	    chi, bm__jtrue(r->rec, "noisy") ? "true" : "false",
-	    history_median(v, n));
+	    chi, bm__jtrue(r->rec, "noisy") ? "true" : "false", pm);
 	if ((rc = history_set_json(r->rec, "history", json)) != 0)
 		return rc;
 	if (lo < clo || hi > chi) {
@@ -664,7 +653,7 @@ history_widen(struct history *h, struct history_rec *r)
 		    "by %.*f%% from one to the next within its last %zu, past "
 		    "%.3g%%: the next may jump as far", jump < 1 ? 1 : 0,
 		    100 * jump, n, 100 * h->jump);
-	else if (fabs(dev = x / history_median(v, n) - 1) > h->precision)
+	else if (fabs(dev = x / pm - 1) > h->precision)
 		snprintf(why, sizeof why, "it lies %+.*f%% from the median of "
 		    "its last %zu runs on this machine, past the precision of "
 		    "+-%.3g%%: the next run may move back", fabs(dev) < 0.1 ?
@@ -690,7 +679,7 @@ history_clock(const struct history *h)
 	if (h->clock == NULL || isnan(x = history_value(h->clock->rec)) ||
 	    (n = history_past(h, h->clock->key, v)) < HISTORY_RUNS_MIN)
 		return;
-	m = history_median(v, n);
+	m = clock_median(v, n);
 	if (fabs(x / m - 1) > CLOCK_WITH)
 		fprintf(stderr, "%s: the clock (mhz) read %.0f MHz, %+.1f%% "
 		    "from %.0f MHz, the median of its last %zu runs%s in %s: "
@@ -706,11 +695,7 @@ history_clock(const struct history *h)
 static int
 history_is_clock(const struct history_rec *r)
 {
-	const char *tool = bm__jstr(r->rec, "tool");
-	const char *unit = bm__jstr(r->rec, "unit");
-
-	return tool != NULL && unit != NULL && strcmp(tool, "mhz") == 0 &&
-	    strcmp(unit, "MHz") == 0 && bm__jget(r->rec, "history") == NULL;
+	return clock_is_record(r->rec) && bm__jget(r->rec, "history") == NULL;
 }
 
 /* Write one line of the store to f; fprintf's count, under 0 on failure. */

@@ -313,12 +313,10 @@ row_past(const struct bm__jval *rec)
 static void
 row_clock(struct summary *s, const struct bm__jval *rec)
 {
-	const char *tool = bm__jstr(rec, "tool"), *unit = bm__jstr(rec, "unit");
 	const struct bm__jval *h = bm__jget(rec, "history");
 	double v = bm__jnum(rec, "value");
 
-	if (tool == NULL || unit == NULL || strcmp(tool, "mhz") != 0 ||
-	    strcmp(unit, "MHz") != 0 || !(v > 0 && isfinite(v)))
+	if (!clock_is_record(rec) || !(v > 0 && isfinite(v)))
 		return;
 	s->clock = v;
 	s->clock_past = s->clock_runs = 0;
