@@ -4,7 +4,8 @@
 # last 100 runs), a figure widened and flagged from its third past run
 # on by the median of its moves (a step counted once), one that does not
 # move left as it was, two identities taken in turns read apart, a
-# record read twice not widened twice, a jump flagged and reached,
+# record read twice not widened twice, a jump flagged and reached, an
+# interval no farther than the values shown,
 # --no-add, --precision, --jump, --runs, and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
@@ -14,10 +15,12 @@ if [ ! -x "$bm" ] || ! have_jq; then
 	exit 77
 fi
 
-# rec TOOL VALUE [MEMBERS]: a record of a figure of TOOL with VALUE and
-# an interval of +-1% at 0.87, and MEMBERS (JSON members, with a comma).
+# rec TOOL VALUE [MEMBERS [VALUES]]: a record of a figure of TOOL with
+# VALUE and an interval of +-1% at 0.87, and MEMBERS (JSON members, with
+# a comma); its values (visits) VALUES, a JSON array, else five from
+# half VALUE to twice it.
 rec() {
-	awk -v t="$1" -v v="$2" -v m="${3:-}" 'BEGIN {
+	awk -v t="$1" -v v="$2" -v m="${3:-}" -v a="${4:-}" 'BEGIN {
 	    printf "{\"tool\":\"%s\",\"case\":\"c\",\"params\":{},", t
 	    printf "\"metric\":\"latency\",\"unit\":\"us\",\"better\":\"lower\","
 	    if (v == "null")
@@ -25,7 +28,12 @@ rec() {
 	    else
 		printf "\"value\":%s,\"ci_lo\":%.10g,\"ci_hi\":%.10g,", v, v * 0.99, v * 1.01
 	    printf "\"ci_level\":0.87,\"ci_kind\":\"next run\",\"noisy\":false,"
-	    printf "\"samples\":5,\"processes\":1,\"values\":[1,1,1,1,1],"
+	    if (a == "" && v == "null")
+		a = "[1,1,1,1,1]"
+	    else if (a == "")
+		a = sprintf("[%.10g,%.10g,%s,%.10g,%.10g]", v * 0.5, v * 0.9,
+		    v, v * 1.1, v * 2)
+	    printf "\"samples\":5,\"processes\":1,\"values\":%s,", a
 	    printf "\"parallel\":1%s,\"timestamp\":\"2026-01-02T03:04:05Z\"}\n", m
 	}'
 }
@@ -113,6 +121,17 @@ jq -e -s '.[0].history.runs == 3 and
     (.[0].history.move - 0.0244 | fabs) < 1e-3' "$tmp/out.raw" >/dev/null ||
 	fail "--runs 3: $(head -n 1 "$tmp/out.raw")"
 
+# Visits close to the value: the interval reaches no farther than 5%
+# (in log ratio) beyond the values lat_a has shown, 10 to 10.5 in its
+# past runs and 9.9 to 10.1 in this run's visits, where Student's t
+# reached 8.12 to 12.3; still noisy by its moves.
+rec lat_a 10 '' '[9.9,10,10.1]' >"$tmp/near.jsonl"
+run "$bm" history --store "$st" --stamp r5 --no-add "$tmp/near.jsonl"
+jq -e '(.ci_lo - 9.9 * (-0.05 | exp) | fabs) < 1e-9 and
+    (.ci_hi - 10.5 * (0.05 | exp) | fabs) < 1e-9 and
+    .history.ci_lo == .ci_lo and .history.ci_hi == .ci_hi and
+    .noisy == true' "$tmp/out.raw" >/dev/null ||
+	fail "an interval beyond the values: $(cat "$tmp/out.raw")"
 # A step (10 four times, then 20) is one move: the median is none, but
 # it is a jump past 10%: noisy, its interval as wide as the jump (a
 # factor of two each way); with --jump 0 (or 150) it is as its run says.

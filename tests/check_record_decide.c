@@ -534,7 +534,8 @@ END_TEST
  * three equal answers, the values themselves, show the floor each side
  * and are not noisy (the agreement rule judges them); answers that
  * agree while the values are more than them show where the next run
- * falls, and three processes stay too few: noisy.
+ * falls, no farther than the floor beyond the values, and three
+ * processes stay too few: noisy.
  */
 START_TEST(test_derived)
 {
@@ -567,12 +568,19 @@ START_TEST(test_derived)
 	ck_assert_int_eq(bm_record_agreement(&rec, apart, 3, 0.4), 1);
 	d = decide_expect(NULL, &rec, 1, BM_NOISY_FEW);
 	ck_assert_int_eq(bm_decision_interval(d, &lo, &hi, &noisy), 0);
+	/*
+	 * The median's sides sqrt 2 times, the floor in quadrature, reach
+	 * past the values (0.1 to 0.11022 us): the interval stops at the
+	 * floor beyond them.
+	 */
 	l = 0.105 * 1.001 - 0.1 * 1.001;
 	h = 0.11 * 1.001 - 0.105 * 1.001;
-	ck_assert_msg(fabs(lo - (0.105 * 1.001 - sqrt(2 * l * l +
-	    pow(BM__SERVED_FLOOR * 0.105 * 1.001, 2)))) < 1e-9 &&
-	    fabs(hi - (0.105 * 1.001 + sqrt(2 * h * h +
-	    pow(BM__SERVED_FLOOR * 0.105 * 1.001, 2)))) < 1e-9,
+	ck_assert(0.105 * 1.001 - sqrt(2 * l * l + pow(BM__SERVED_FLOOR *
+	    0.105 * 1.001, 2)) < 0.1 * (1 - BM__SERVED_FLOOR));
+	ck_assert(0.105 * 1.001 + sqrt(2 * h * h + pow(BM__SERVED_FLOOR *
+	    0.105 * 1.001, 2)) > 0.11 * 1.002 * (1 + BM__SERVED_FLOOR));
+	ck_assert_msg(fabs(lo - 0.1 * (1 - BM__SERVED_FLOOR)) < 1e-9 &&
+	    fabs(hi - 0.11 * 1.002 * (1 + BM__SERVED_FLOOR)) < 1e-9,
 	    "[%g, %g]", lo, hi);
 	bm_decision_free(d);
 }

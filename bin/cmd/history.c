@@ -65,6 +65,12 @@ enum {
  * the EPYC guest again, a figure's jumps".
  */
 #define HISTORY_JUMP		0.10
+/*
+ * How far beyond the farthest value a figure has shown (its past runs,
+ * this run's visits) the next run's interval may reach, in log ratio
+ * (history_reach).
+ */
+#define HISTORY_REACH		0.05
 /* The copies beside the outputs, renamed over them. */
 #define HISTORY_PART		"/.benchmp-history.XXXXXX"
 
@@ -567,6 +573,43 @@ history_flag(struct bm__jval *rec, const char *why)
 }
 
 /*
+ * Bring lo and hi in to HISTORY_REACH beyond the farthest values figure
+ * rec has shown: its n past runs v, its value x and this run's own
+ * values (visits, or its processes' samples).  With few past runs,
+ * Student's t stretches a move of 40% to an interval of -67%/+203%
+ * (lat_syscall stat, three past runs on a 2-vCPU Intel Xeon KVM guest,
+ * 2026-12-06) where no run or visit had been beyond 0.37-0.69 us.
+ * Replayed over the ten sets of three suites of that guest from
+ * 2026-12-05 12:38 UTC to 2026-12-06 07:54 UTC, each read against the
+ * set before it alone, the next run fell inside 86.4% of the time
+ * against 87.0%, and the intervals past +-100% were 90 where they were
+ * 137 (doc/measurements.md, "2026-12-06, from 07:53 UTC: intervals that
+ * reach no farther than the values").
+ */
+static void
+history_reach(const struct bm__jval *rec, const double *v, size_t n,
+    double x, double *lo, double *hi)
+{
+	const struct bm__jval *a = bm__jget(rec, "values");
+	double vmin = x, vmax = x, y;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		vmin = fmin(vmin, v[i]);
+		vmax = fmax(vmax, v[i]);
+	}
+	for (i = 0; a != NULL && a->type == BM__J_ARRAY && i < a->n; i++) {
+		if (a->item[i].type != BM__J_NUMBER ||
+		    !((y = a->item[i].num) > 0) || !isfinite(y))
+			continue;
+		vmin = fmin(vmin, y);
+		vmax = fmax(vmax, y);
+	}
+	*lo = fmax(*lo, vmin * exp(-HISTORY_REACH));
+	*hi = fmin(*hi, vmax * exp(HISTORY_REACH));
+}
+
+/*
  * Widen one record's interval to its figure's past runs, and flag it
  * when the figure moves by more than the precision; 0 or -ENOMEM.
  */
@@ -605,7 +648,8 @@ history_widen(struct history *h, struct history_rec *r)
 	w = q * sd * sqrt(1 + 1.0 / (double)n);
 	/*
 	 * A figure that jumped may jump as far again: the next run's
-	 * interval reaches that far at least.
+	 * interval reaches that far at least, as far as the values it has
+	 * shown let it (history_reach).
 	 */
 	jump = expm1(max);
 	jumped = h->jump > 0 && jump > h->jump;
@@ -613,6 +657,7 @@ history_widen(struct history *h, struct history_rec *r)
 		w = fmax(w, max);
 	lo = x * exp(-w);
 	hi = x * exp(w);
+	history_reach(r->rec, v, n, x, &lo, &hi);
 	/* Moves no double can hold (values e^700 apart) give no interval. */
 	if (!isfinite(hi) || !(lo > 0) || !isfinite(jump)) {
 		snprintf(json, sizeof json, "{\"runs\":%zu}", n);

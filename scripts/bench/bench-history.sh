@@ -29,6 +29,13 @@
 #   history   with every flag of the history, that of a value that lies
 #             past the precision from its past runs' median too.
 #
+# Two more lines say how the intervals held: how often the next run's
+# value of a figure fell inside a run's interval within a set (a sweep's
+# points apart), and how far every record's interval reached (its wider
+# side as a ratio to its value, less one: the median, the 90th and 99th
+# percentiles, the widest, and how many reached past a factor of two),
+# first the runs' own, then the history's.
+#
 # Usage: scripts/bench/bench-history.sh [--replay] BUILDDIR DIR...
 set -eu
 LC_ALL=C
@@ -90,6 +97,18 @@ pairs='.figures[] | select(.curve | not) |
     (((.values | max) - (.values | min)) / ((.values | add) / (.values |
     length))) as $r | ($r > 0.03) as $m | .flagged[] |
     "\(if $m then 1 else 0 end) \(if . then 1 else 0 end)"'
+# A set's figures (a sweep's points apart): how many next values fell
+# inside the previous run's interval, of how many pairs.
+nexts='.figures[] | select(.curve | not) | "\(.next) \(.next_pairs)"'
+# Each record's reach: its interval's wider side as a ratio to its value,
+# less one (the greater of ci_hi / value and value / ci_lo: -50% reaches
+# as far as +100%; every record with a positive value and an interval
+# above zero, a sweep's points too).
+# shellcheck disable=SC2016 # (jq's program)
+reach='select((.value | type) == "number" and .value > 0 and
+    (.ci_lo | type) == "number" and .ci_lo > 0 and
+    (.ci_hi | type) == "number") |
+    [(.ci_hi / .value), (.value / .ci_lo)] | max - 1'
 if [ "$replay" = 1 ]; then
 	bm=$build/bin/benchmp
 	[ -x "$bm" ] || { echo "bench-history.sh: no $bm" >&2; exit 2; }
@@ -120,7 +139,13 @@ if [ "$replay" = 1 ]; then
 		{ "$bm" spread --json $own_f | jq -r "$pairs" >>"$tmp/own"
 		  "$bm" spread --json $moves_f | jq -r "$pairs" >>"$tmp/moves"
 		  "$bm" spread --json $hist_f | jq -r "$pairs" >>"$tmp/history"
+		  "$bm" spread --json $own_f | jq -r "$nexts" >>"$tmp/own.next"
+		  "$bm" spread --json $hist_f | jq -r "$nexts" >>"$tmp/history.next"
 		} || { echo "bench-history.sh: $dir: benchmp spread failed" >&2; exit 1; }
+		# shellcheck disable=SC2086 # (the files, without blanks)
+		jq -r "$reach" $own_f >>"$tmp/own.reach"
+		# shellcheck disable=SC2086 # (the files, without blanks)
+		jq -r "$reach" $hist_f >>"$tmp/history.reach"
 	done
 	for kind in own moves history; do
 		awk -v k="$kind" '{ n++; f += $2; tp += $1 && $2; m += $1 }
@@ -128,6 +153,20 @@ if [ "$replay" = 1 ]; then
 		        "precision %.1f%%, recall %.1f%%\n", k, n, 100 * f / n,
 		        f ? 100 * tp / f : 0, m ? 100 * tp / m : 0 }' \
 		    "$tmp/$kind"
+	done
+	for kind in own history; do
+		sort -g "$tmp/$kind.reach" >"$tmp/$kind.sorted"
+		awk -v k="$kind" '{ n += $1; p += $2 }
+		    END { printf "%-8s %d pairs of a run and the next: the next " \
+		        "value inside %.1f%%;", k, p, p ? 100 * n / p : 0 }' \
+		    "$tmp/$kind.next"
+		awk '{ w[NR] = $1; big += $1 > 1 }
+		    function at(q) { return 100 * w[int(q * (NR - 1)) + 1] }
+		    END { if (NR == 0) { print " no intervals"; exit }
+		        printf " reach median %.1f%%, 90th %.0f%%, 99th %.0f%%, " \
+		        "widest %.0f%%; %d of %d past a factor of two\n", at(0.5),
+		        at(0.9), at(0.99), 100 * w[NR], big, NR }' \
+		    "$tmp/$kind.sorted"
 	done
 	exit 0
 fi
