@@ -100,6 +100,103 @@ run "$bm" report --output "$tmp/own.html" "$tmp/a.jsonl" "$tmp/b.jsonl"
 [ "$rc" -eq 0 ] && grep -qF '<tr><td>lat_z own</td><td>B</td><td class="n">1.000</td>' \
     "$tmp/own.html" || fail "B's own figure not listed: exit $rc"
 
+# The host's moves, after the flagged share and before the machine: the
+# run against its past runs (history.past_median) and its clock, in
+# benchmp summary's words.  hist FILE MHZ: the records of FILE (mhz at
+# 3000 MHz, lat_ops 1.2 ns, par_ops 5, bw_mem 10000 MB/s, lat_fifo 20 us,
+# tlb 64 pages) with their past medians: mhz's MHZ over nine runs;
+# lat_ops 1 (20% worse), par_ops 5.5 and bw_mem 11000 (10% worse),
+# lat_fifo 20 (as before), tlb 70 (better neither way: not counted),
+# each over five.  With MHZ 2500, mhz is 20% better: of five figures the
+# median is 10.0% worse, three worse by more than 3%, one better.
+sp=$fx/spread
+hist() {
+	awk -v mhz="$2" 'BEGIN {
+		m["mhz"] = mhz; m["lat_ops"] = 1; m["par_ops"] = 5.5
+		m["bw_mem"] = 11000; m["lat_fifo"] = 20; m["tlb"] = 70
+	}
+	{
+		match($0, /"tool":"[^"]*"/)
+		t = substr($0, RSTART + 8, RLENGTH - 9)
+		sub(/}$/, ",\"history\":{\"runs\":" (t == "mhz" ? 9 : 5) \
+		    ",\"past_median\":" m[t] "}}")
+		print
+	}' "$1"
+}
+# para FILE ID: the paragraph of FILE with id ID, or nothing.
+para() {
+	grep -o "<p id=\"$2\">[^<]*</p>" "$1"
+}
+hist "$sp/clock1.jsonl" 2500 >"$tmp/past.jsonl"
+run "$bm" report --output "$tmp/past.html" "$tmp/past.jsonl"
+[ "$rc" -eq 0 ] || fail "past runs: exit $rc: $(cat "$tmp/err")"
+past='<p id="past">Past runs: the median figure 10.0% worse than its median over this machine&#39;s past runs; 3 of 5 worse by more than 3%, 1 better.</p>'
+clock='<p id="clock">Clock: mhz read 3000 MHz, +20.0% from 2500 MHz, the median of its last 9 runs on this machine: the figures the clock times moved with it.</p>'
+[ "$(para "$tmp/past.html" past)" = "$past" ] ||
+	fail "past runs: $(para "$tmp/past.html" past)"
+[ "$(para "$tmp/past.html" clock)" = "$clock" ] ||
+	fail "the clock: $(para "$tmp/past.html" clock)"
+sed -n '/<p id="flagged">/,/<h2 id="machine">/p' "$tmp/past.html" |
+    grep -o '^<[a-z0-9]* id="[a-z]*"' | tr '\n' ' ' >"$tmp/order"
+[ "$(cat "$tmp/order")" = '<p id="flagged" <p id="past" <p id="clock" <h2 id="machine" ' ] ||
+	fail "the head's order: $(cat "$tmp/order")"
+# The words are benchmp summary's, from the same code.
+run "$bm" summary "$tmp/past.jsonl"
+for id in past clock; do
+	want=$(grep "^$id" "$tmp/out" | sed "s/'/\&#39;/g; s/^p/P/; s/^c/C/")
+	[ "$(para "$tmp/past.html" $id | sed 's/<[^>]*>//g')" = "$want." ] ||
+		fail "$id: not summary's: $want"
+done
+# A clock within 3% of its past runs' (2950 MHz): no clock, and mhz no
+# longer better by more than 3%; four figures with past runs are too few
+# to set the run against them, the clock still moved; records without
+# history: neither, and no empty paragraph.
+hist "$sp/clock1.jsonl" 2950 >"$tmp/held.jsonl"
+hist "$sp/clock1.jsonl" 2500 | sed 4q >"$tmp/four.jsonl"
+for f in held four; do
+	run "$bm" report --output "$tmp/$f.html" "$tmp/$f.jsonl"
+	[ "$rc" -eq 0 ] || fail "$f: exit $rc: $(cat "$tmp/err")"
+done
+[ "$(para "$tmp/held.html" past)" = "$(printf '%s' "$past" |
+    sed 's/, 1 better/, 0 better/')" ] && ! grep -q 'id="clock"' "$tmp/held.html" ||
+	fail "a clock that held: $(grep -o '<p id="[pc][a-z]*">[^<]*' "$tmp/held.html")"
+! grep -q 'id="past"' "$tmp/four.html" &&
+    [ "$(para "$tmp/four.html" clock)" = "$clock" ] ||
+	fail "four figures: $(grep -o '<p id="[pc][a-z]*">[^<]*' "$tmp/four.html")"
+run "$bm" report --output "$tmp/none.html" "$sp/clock1.jsonl"
+[ "$rc" -eq 0 ] && grep -q '<p id="flagged">' "$tmp/none.html" &&
+    ! grep -q 'id="past"\|id="clock"\|Past runs\|Clock:' "$tmp/none.html" ||
+	fail "no history: exit $rc: $(grep -o '<p id="[pc][a-z]*">[^<]*' "$tmp/none.html")"
+# Two runs: each run's, the past runs as benchmp compare words them.  B's
+# clock 16.7% below its past runs' 3600 MHz, mhz 20% worse with it: four
+# of five worse, none better.
+hist "$sp/clock1.jsonl" 3600 >"$tmp/slow.jsonl"
+run "$bm" report --output "$tmp/past2.html" "$tmp/past.jsonl" \
+    "$tmp/slow.jsonl"
+[ "$rc" -eq 0 ] || fail "two runs' past: exit $rc: $(cat "$tmp/err")"
+[ "$(para "$tmp/past2.html" past)" = '<p id="past">Past runs: A&#39;s median figure 10.0% worse than its median over its machine&#39;s past runs (3 of 5 worse by more than 3%, 1 better); B&#39;s median figure 10.0% worse than its median over its machine&#39;s past runs (4 of 5 worse by more than 3%, 0 better).</p>' ] ||
+	fail "two runs' past: $(para "$tmp/past2.html" past)"
+[ "$(para "$tmp/past2.html" clock)" = '<p id="clock">Clock: A: mhz read 3000 MHz, +20.0% from 2500 MHz, the median of its last 9 runs on this machine: the figures the clock times moved with it; B: mhz read 3000 MHz, -16.7% from 3600 MHz, the median of its last 9 runs on this machine: the figures the clock times moved with it.</p>' ] ||
+	fail "two runs' clocks: $(para "$tmp/past2.html" clock)"
+# B without history: not known, and A's clock alone; the line is
+# benchmp compare's.
+run "$bm" report --output "$tmp/past1.html" "$tmp/past.jsonl" \
+    "$sp/clock1.jsonl"
+[ "$rc" -eq 0 ] && para "$tmp/past1.html" past |
+    grep -qF '(3 of 5 worse by more than 3%, 1 better); B&#39;s median figure not known.</p>' &&
+    [ "$(para "$tmp/past1.html" clock)" = "$(printf '%s' "$clock" |
+    sed 's/Clock: /Clock: A: /')" ] ||
+	fail "B without history: exit $rc: $(grep -o '<p id="[pc][a-z]*">[^<]*' "$tmp/past1.html")"
+run "$bm" compare "$tmp/past.jsonl" "$sp/clock1.jsonl"
+want=$(grep '^past runs:' "$tmp/out" | sed "s/'/\&#39;/g; s/^p/P/")
+[ -n "$want" ] && [ "$(para "$tmp/past1.html" past |
+    sed 's/<[^>]*>//g')" = "$want." ] || fail "not compare's: $want"
+for h in two past2 past1; do
+	grep -q '<p id="flagged">' "$tmp/$h.html" || fail "$h: no flagged share"
+done
+! grep -q 'id="past"\|id="clock"' "$tmp/two.html" ||
+	fail "two runs without history: $(grep -o '<p id="[pc][a-z]*">[^<]*' "$tmp/two.html")"
+
 # A file that is not records: exit 1, its line named, nothing written,
 # nothing left beside the page.
 mkdir "$tmp/bad" || exit 99

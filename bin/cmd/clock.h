@@ -1,4 +1,4 @@
-/* clock.h: the host's moves: a run's clock as mhz read it, a figure scaled to another clock, a run against its past runs (spread, compare, summary). */
+/* clock.h: the host's moves: a run's clock as mhz read it, a figure scaled to another clock, a run against its past runs (spread, compare, summary, report). */
 #ifndef BM_CLOCK_H
 #define BM_CLOCK_H
 
@@ -49,7 +49,10 @@ struct clock_past {
  */
 double clock_shift(enum bm__better b, double v, double m);
 
-/* Sum the n shifts of d up into p (median NAN for none). */
+/*
+ * Sum the n shifts of d up into p (median NAN for none); p->n is 0 where
+ * n is below CLOCK_PAST_MIN, too few to set a run against.
+ */
 void clock_past_sum(const double *d, size_t n, struct clock_past *p);
 
 /* The median of n values, the library's; NAN for none or out of memory. */
@@ -60,5 +63,68 @@ int clock_is_record(const struct bm__jval *rec);
 
 /* p's median as words into buf, before "its median": "4.7% worse than". */
 void clock_past_words(const struct clock_past *p, char *buf, size_t size);
+
+/*
+ * A run's clock against its past runs on the machine: what mhz read, and
+ * the median of its past runs and their count (benchmp history's
+ * past_median and runs); 0 when not known.
+ */
+struct clock_run {
+	double mhz;
+	double past;
+	double runs;
+};
+
+/*
+ * The shift of record rec against the median of its past runs
+ * (history.past_median), which way better as bm__reader_better says:
+ * mhz's own record too, a rate.  NAN where clock_shift gives it.
+ */
+double clock_record_shift(const struct bm__jval *rec);
+
+/*
+ * Note the run's clock in k from rec when it is mhz's figure with a
+ * positive value: that value, and the median and count of its past runs
+ * where benchmp history gave them (0 where it did not).
+ */
+void clock_run_note(struct clock_run *k, const struct bm__jval *rec);
+
+/*
+ * A run's records rec[0..n) against its past runs: the shifts of those
+ * with a past median summed into p (clock_past_sum), and into k the
+ * clock of the last that is mhz's figure; 0 or -ENOMEM.
+ */
+int clock_records(const struct bm__jval *const *rec, size_t n,
+    struct clock_past *p, struct clock_run *k);
+
+/*
+ * Room for the words of clock_run_words or clock_past_line: three numbers
+ * of up to 312 characters (a double in full) and the words around them.
+ */
+#define CLOCK_LINE	1200
+
+/*
+ * The clock line's words into buf ("mhz read 3600 MHz, +20.0% from 3000
+ * MHz, the median of its last 9 runs on this machine: the figures the
+ * clock times moved with it") where k's clock lies more than CLOCK_WITH
+ * from the median of its past runs; 0, or -1 (buf empty) where it does
+ * not or either is not known.
+ */
+int clock_run_words(const struct clock_run *k, char *buf, size_t size);
+
+/*
+ * The run against its past runs as words into buf ("the median figure
+ * 10.0% worse than its median over this machine's past runs; 4 of 5
+ * worse by more than 3%, 0 better"); 0, or -1 (buf empty) where p has no
+ * figures.
+ */
+int clock_past_line(const struct clock_past *p, char *buf, size_t size);
+
+/*
+ * One of two runs against its past runs as words into buf, after "A's
+ * median figure": "10.0% worse than its median over its machine's past
+ * runs (5 of 5 worse by more than 3%, 0 better)", or "not known".
+ */
+void clock_past_side(const struct clock_past *p, char *buf, size_t size);
 
 #endif /* BM_CLOCK_H */

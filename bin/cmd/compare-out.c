@@ -121,22 +121,14 @@ compare_clock_text(const struct compare *c, FILE *out)
 static void
 compare_past_text(const struct compare *c, FILE *out)
 {
-	char words[48];
+	char words[CLOCK_LINE];
 	int i;
 
 	fputs("past runs:", out);
 	for (i = 0; i < 2; i++) {
-		const struct clock_past *p = &c->past[i];
-
-		fprintf(out, "%s %c's median figure ", i ? ";" : "", "AB"[i]);
-		if (p->n == 0) {
-			fputs("not known", out);
-			continue;
-		}
-		clock_past_words(p, words, sizeof words);
-		fprintf(out, "%s its median over its machine's past runs "
-		    "(%zu of %zu worse by more than %.0f%%, %zu better)", words,
-		    p->worse, p->n, 100 * CLOCK_WITH, p->better);
+		clock_past_side(&c->past[i], words, sizeof words);
+		fprintf(out, "%s %c's median figure %s", i ? ";" : "", "AB"[i],
+		    words);
 	}
 	fputc('\n', out);
 }

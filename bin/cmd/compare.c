@@ -371,8 +371,6 @@ compare_past(const struct bm__figset *set, struct clock_past *p)
 			d[n++] = x;
 	clock_past_sum(d, n, p);
 	free(d);
-	if (p->n < CLOCK_PAST_MIN)
-		p->n = 0;
 	return 0;
 }
 

@@ -241,9 +241,10 @@ page_member(struct report *r, const char *key, const struct bm__jval *v)
 	}
 }
 
-/* The head: the title, the style, the records named, the share of flagged figures, the machine. */
+/* The head: the title, the style, the records named, the share of flagged figures, the host's moves, the machine. */
 static void
-page_head(struct report *r, const struct report_list *plain)
+page_head(struct report *r, const struct report_list *a,
+    const struct report_list *plain, const struct report_list *bl)
 {
 	const char *na = page_base(r->run[0].path);
 	const char *nb = r->nrun == 2 ? page_base(r->run[1].path) : "";
@@ -263,8 +264,10 @@ page_head(struct report *r, const struct report_list *plain)
 	report_put(r, "<p id=\"flagged\">Flagged: %z of %z figures (%g%%): "
 	    "noisy, bimodal, disagree, contradicts the machine, interference "
 	    "bound or time budget hit, or invalid (see each figure&#39;s "
-	    "note).</p>\n<h2 id=\"machine\">Machine</h2>\n", nf, plain->n,
+	    "note).</p>\n", nf, plain->n,
 	    plain->n > 0 ? round((double)nf * 100 / (double)plain->n) : 0.0);
+	report_past(r, a, bl);
+	report_put(r, "<h2 id=\"machine\">Machine</h2>\n");
 	if (r->machine == NULL || r->machine->n == 0) {
 		report_put(r, "<p>No machine description.</p>\n");
 		return;
@@ -482,7 +485,7 @@ report_page(struct report *r)
 		r->err = -ENOMEM;
 		goto out;
 	}
-	page_head(r, &plain);
+	page_head(r, &a, &plain, &bl);
 	page_sections(r, &a, &plain, &bl);
 	if (mem.n > 0)
 		report_mem(r, &mem);

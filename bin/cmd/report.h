@@ -121,6 +121,10 @@ void report_scale(struct report *r);
 /* The lat_mem_rd section: its text, its curve and its table (report-mem.c). */
 void report_mem(struct report *r, const struct report_list *mem);
 
+/* The paragraphs on the host's moves: the run against its past runs, its clock (report-past.c); A's latest records a, B's b. */
+void report_past(struct report *r, const struct report_list *a,
+    const struct report_list *b);
+
 /* Draw the page into r->o (report-page.c). */
 void report_page(struct report *r);
 /* Write the table of records l (report-page.c). */

@@ -295,41 +295,6 @@ row_keep(struct summary *s, struct summary_row *r)
 }
 
 /*
- * How far rec's value lies from the median of its past runs on the
- * machine (history.past_median), as |log| signed worse positive; NAN
- * when either is not known or the figure is better neither way.
- */
-static double
-row_past(const struct bm__jval *rec)
-{
-	return clock_shift(bm__reader_better(rec), bm__jnum(rec, "value"),
-	    bm__jnum(bm__jget(rec, "history"), "past_median"));
-}
-
-/*
- * Note the run's clock from rec when it is mhz's figure: its value, and
- * the median and count of its past runs where benchmp history gave them.
- */
-static void
-row_clock(struct summary *s, const struct bm__jval *rec)
-{
-	const struct bm__jval *h = bm__jget(rec, "history");
-	double v = bm__jnum(rec, "value");
-
-	if (!clock_is_record(rec) || !(v > 0 && isfinite(v)))
-		return;
-	s->clock = v;
-	s->clock_past = s->clock_runs = 0;
-	if (h == NULL || h->type != BM__J_OBJECT)
-		return;
-	v = bm__jnum(h, "past_median");
-	if (v > 0 && isfinite(v)) {
-		s->clock_past = v;
-		s->clock_runs = bm__jnum(h, "runs");
-	}
-}
-
-/*
  * Add one record to the summary in arg: a per-rank record to the ranks,
  * a sweep's point that benchmp-run marks "curve" to their count, any
  * other as its figure's row.  A record of benchmp-run is named by its
@@ -368,8 +333,8 @@ row_add(struct summary *s, const struct bm__jval *rec, size_t line,
 		    row_contra(rec, &r) != 0 || row_modes(rec, &r) != 0 ?
 		    -ENOMEM : 0;
 		summary_row_figure(rec, &r);
-		r.past = row_past(rec);
-		row_clock(s, rec);
+		r.past = clock_record_shift(rec);
+		clock_run_note(&s->clock, rec);
 		if (rc == 0)
 			rc = row_keep(s, &r);
 		if (rc != 0)

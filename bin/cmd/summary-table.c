@@ -345,17 +345,10 @@ table_single(const struct summary *s, FILE *out)
 static void
 table_clock(const struct summary *s, FILE *out)
 {
-	double d;
+	char line[CLOCK_LINE];
 
-	if (!(s->clock > 0 && s->clock_past > 0))
-		return;
-	d = s->clock / s->clock_past - 1;
-	if (fabs(d) <= CLOCK_WITH)
-		return;
-	fprintf(out, "clock: mhz read %.0f MHz, %+.1f%% from %.0f MHz, the "
-	    "median of its last %.0f runs on this machine: the figures the "
-	    "clock times moved with it\n", s->clock,
-	    100 * d, s->clock_past, s->clock_runs);
+	if (clock_run_words(&s->clock, line, sizeof line) == 0)
+		fprintf(out, "clock: %s\n", line);
 }
 
 /*
@@ -369,7 +362,7 @@ static void
 table_past(const struct summary *s, FILE *out)
 {
 	struct clock_past p;
-	char words[48];
+	char line[CLOCK_LINE];
 	double *d;
 	size_t i, n = 0;
 
@@ -380,12 +373,8 @@ table_past(const struct summary *s, FILE *out)
 			d[n++] = s->row[i].past;
 	clock_past_sum(d, n, &p);
 	free(d);
-	if (p.n < CLOCK_PAST_MIN)
-		return;
-	clock_past_words(&p, words, sizeof words);
-	fprintf(out, "past runs: the median figure %s its median over "
-	    "this machine's past runs; %zu of %zu worse by more than %.0f%%, "
-	    "%zu better\n", words, p.worse, p.n, 100 * CLOCK_WITH, p.better);
+	if (clock_past_line(&p, line, sizeof line) == 0)
+		fprintf(out, "past runs: %s\n", line);
 }
 
 /* Print the whole table: the flagged line, the figures, the lines below. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "clock.h"
 #include "verdict/verdict.h"
 
 /* A figure's flags, in the order the first line counts them. */
@@ -91,14 +92,8 @@ struct summary {
 	size_t nhost;
 	double *med;
 	double *mid;
-	/*
-	 * The run's clock: what mhz read, and the median of its past runs
-	 * on the machine and their count (benchmp history's past_median and
-	 * runs); 0 when not known.
-	 */
-	double clock;
-	double clock_past;
-	double clock_runs;
+	/* The run's clock against its past runs on the machine. */
+	struct clock_run clock;
 };
 
 /* summary.c: run benchmp summary with its arguments; the exit status. */
