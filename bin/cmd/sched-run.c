@@ -447,9 +447,11 @@ sched_end(struct sched *s, struct sched_proc *p)
 }
 
 /*
- * Whether figure f's interval is within the precision asked for: the
- * interval its record will show, where the next run's median falls
- * (bm__stats_next_run), never narrower than BM__SERVED_FLOOR.
+ * Whether figure f's interval is within the precision asked for: where
+ * the next run's median falls (bm__stats_next_run), never narrower than
+ * BM__SERVED_FLOOR.  The interval its record will show is this one or
+ * narrower (it also stops 2% beyond the values, record-decide.c), so a
+ * figure judged within the precision here is within it there.
  */
 static int
 sched_precise(const struct sched *s, const struct sched_fig *f)
