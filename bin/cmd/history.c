@@ -582,9 +582,9 @@ history_flag(struct bm__jval *rec, const char *why)
  * Replayed over the ten sets of three suites of that guest from
  * 2026-12-05 12:38 UTC to 2026-12-06 07:54 UTC, each read against the
  * set before it alone, the next run fell inside 86.4% of the time
- * against 87.0%, and the intervals past +-100% were 90 where they were
- * 137 (doc/measurements.md, "2026-12-06, from 07:53 UTC: intervals that
- * reach no farther than the values").
+ * against 87.0%, and the intervals reaching past a factor of two were
+ * 96 where they were 137 (doc/measurements.md, "2026-12-06, from 07:53
+ * UTC: intervals that reach no farther than the values").
  */
 static void
 history_reach(const struct bm__jval *rec, const double *v, size_t n,

@@ -170,7 +170,8 @@ bm__decide_move_z(int derived)
  * (lat_mem_rd at 32 MB on a 2-vCPU Intel Xeon KVM guest, 2026-12-06:
  * visits of 26.7-94.3 ns gave 2.2-88 ns).  Replayed over the ten sets of
  * three suites of that guest from 2026-12-05 12:38 UTC to 2026-12-06
- * 07:54 UTC, the next run fell inside as often (86.4%, 3632 pairs), the
+ * 07:54 UTC (3632 pairs, with benchmp history's own bound), the next
+ * run fell inside 86.4% of the time with this bound and without it, the
  * widest interval +497% where it was +64011% (doc/measurements.md,
  * "2026-12-06, from 07:53 UTC: intervals that reach no farther than the
  * values").  1 when a side still reaches past precision times the
