@@ -61,9 +61,6 @@ double clock_median(const double *v, size_t n);
 /* Whether rec, a record read, is a run's clock: mhz's figure, in MHz. */
 int clock_is_record(const struct bm__jval *rec);
 
-/* p's median as words into buf, before "its median": "4.7% worse than". */
-void clock_past_words(const struct clock_past *p, char *buf, size_t size);
-
 /*
  * A run's clock against its past runs on the machine: what mhz read, and
  * the median of its past runs and their count (benchmp history's

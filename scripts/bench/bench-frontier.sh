@@ -16,7 +16,9 @@
 # interval and the flag are the library's (bm__stats_next_run, through
 # BUILDDIR/tests/bench/rederive -n F): each side of the median's
 # interval twice over and F of the median, added in quadrature; noisy
-# past 3% on either side, or bimodal.
+# past 3% on either side, or bimodal.  The library also stops the
+# interval 2% beyond the figure's least and greatest values
+# (record-decide.c, decide_reach); the floors here are read without it.
 #
 # Then, over the same figure runs:
 #  - "recorded": the flags the records carry (noisy, bimodal, disagree,

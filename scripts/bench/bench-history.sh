@@ -136,12 +136,16 @@ if [ "$replay" = 1 ]; then
 			hist_f="$hist_f $b.history.jsonl"
 		done
 		# shellcheck disable=SC2086 # (the files, without blanks)
-		{ "$bm" spread --json $own_f | jq -r "$pairs" >>"$tmp/own"
-		  "$bm" spread --json $moves_f | jq -r "$pairs" >>"$tmp/moves"
-		  "$bm" spread --json $hist_f | jq -r "$pairs" >>"$tmp/history"
-		  "$bm" spread --json $own_f | jq -r "$nexts" >>"$tmp/own.next"
-		  "$bm" spread --json $hist_f | jq -r "$nexts" >>"$tmp/history.next"
+		{ "$bm" spread --json $own_f >"$tmp/own.spread"
+		  "$bm" spread --json $moves_f >"$tmp/moves.spread"
+		  "$bm" spread --json $hist_f >"$tmp/history.spread"
 		} || { echo "bench-history.sh: $dir: benchmp spread failed" >&2; exit 1; }
+		for kind in own moves history; do
+			jq -r "$pairs" "$tmp/$kind.spread" >>"$tmp/$kind"
+		done
+		for kind in own history; do
+			jq -r "$nexts" "$tmp/$kind.spread" >>"$tmp/$kind.next"
+		done
 		# shellcheck disable=SC2086 # (the files, without blanks)
 		jq -r "$reach" $own_f >>"$tmp/own.reach"
 		# shellcheck disable=SC2086 # (the files, without blanks)

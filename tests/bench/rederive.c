@@ -32,7 +32,10 @@
  * median's interval (tab-separated), and writes its next-run interval
  * with FLOOR as the floor and whether it is noisy at the default
  * precision (1 or 0: the move's standard deviation past it), as
- * bm__stats_next_run() and decide_next() (record-decide.c) make them.
+ * bm__stats_next_run() and decide_next() (record-decide.c) make them,
+ * but for decide_next()'s bound to the figure's values (2% beyond their
+ * least and greatest), which a line of a median and its interval does
+ * not carry.
  *
  * Exit 0, 1 on a line it cannot read, 2 on bad usage.
  */
