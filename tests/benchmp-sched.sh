@@ -256,7 +256,9 @@ fi
 # together and visited in each sweep, its record in the tool's order;
 # one set of workers serves them all, fresh no oftener than a figure's
 # own set would be (--fresh-every 10: every 10 visits of each).  An A/B
-# does not pair a group's figures: each arm's line fails.
+# does not pair a group's figures: a tool told it serves an arm
+# (BENCHMP_SERVE_ARM) serves them one by one, and a line whose tool
+# announces a group there fails.
 if have_jq; then
 	run "$sched" --budget 2 --fresh-every 10 --stats "$tmp/grp.json" -- \
 	    bw_mem --json 4m rd wr cp
@@ -268,8 +270,16 @@ if have_jq; then
 	    "$tmp/grp.json" >/dev/null ||
 		fail "a group: exit $rc: $(cat "$tmp/err" "$tmp/grp.json")"
 fi
-expect_exit 4 'a group of figures, which an A/B does not pair' "$sched" \
-    --budget 1 --a '' --b '' -- bw_mem --json 4m rd wr
+expect_exit 4 'a group of figures, which an A/B does not pair' env \
+    SPIN_GROUP=2 "$sched" --budget 1 --a '' --b '' -- "$spin"
+if have_jq; then
+	run "$sched" --budget 2 --json --allow-undecided --a '' --b '' -- \
+	    figures=2 bw_mem --json 4m rd wr
+	[ "$rc" -eq 0 ] && [ "$(jq -r .seq "$tmp/out" | paste -sd, -)" = \
+	    1,2 ] ||
+		fail "bw_mem's modes in an A/B: exit $rc: $(cat "$tmp/err" \
+		    "$tmp/out")"
+fi
 
 # --precision: a figure ends once its interval is within it, and the
 # run says how many did (a spin of fixed cost reaches +-50% at once).

@@ -10,20 +10,23 @@ if ! have_jq; then
 fi
 nofig='the parts measured apart .* took as long as the whole .*: no figure$'
 
-# sig_parts MODE FILTER: a --json run of MODE whose record FILTER holds.
-# On a loaded machine the parts, timed apart, can come out dearer than
-# the whole: the tool then says so and exits 1, a correct outcome; three
-# such runs in a row skip the check (said on stderr).
+# sig_parts MODE FILTER [PREFIX...]: a --json run of MODE whose record
+# FILTER holds; with PREFIX (benchmp-sched and its options), served.  On
+# a loaded machine the parts, timed apart, can come out dearer than the
+# whole: the tool then says so and exits 1 (benchmp-sched 4), a correct
+# outcome; three such runs in a row skip the check (said on stderr).
 sig_parts() {
 	mode=$1
 	filter=$2
+	shift 2
 	for try in 1 2 3; do
 		if [ "$mode" = prot ]; then
-			run "$bin/lat_sig" -N 3 --json prot "$top_srcdir/README.md"
+			run "$@" "$bin/lat_sig" -N 3 --json prot \
+			    "$top_srcdir/README.md"
 		else
-			run "$bin/lat_sig" -N 3 --json "$mode"
+			run "$@" "$bin/lat_sig" -N 3 --json "$mode"
 		fi
-		if [ "$rc" -eq 1 ] && grep -Eq -- "$nofig" "$tmp/err"; then
+		if [ "$rc" -ne 0 ] && grep -Eq -- "$nofig" "$tmp/err"; then
 			echo "$me: $mode: try $try: $(cat "$tmp/err")" >&2
 			continue
 		fi
@@ -47,6 +50,36 @@ sig_parts prot "$close"'
     .params.file != null and .measured.whole_us > 0 and
     .measured.kill0_us > 0 and .measured.handler_us > 0 and .value > 0 and
     close(.value; .measured.whole_us - .measured.handler_us)'
+# Served, the parts and the whole are one group: each sweep visits all
+# three of prot's (two of catch's), so their visits match.
+for mode in catch prot; do
+	if [ "$mode" = catch ]; then
+		want='.measured.whole_us > 0 and .measured.kill0_us > 0 and
+		    close(.value; .measured.whole_us - .measured.kill0_us)'
+	else
+		want='.measured.handler_us > 0 and
+		    close(.value; .measured.whole_us - .measured.handler_us)'
+	fi
+	sig_parts "$mode" "$close $want" "$bin/benchmp-sched" --budget 1 \
+	    --stats "$tmp/st.json" --
+	n=2
+	[ "$mode" = catch ] || n=3
+	[ "$rc" -ne 0 ] || jq -e --argjson n "$n" '(.figures | length) == $n and
+	    all(.figures[]; .line == 1) and
+	    ([.figures[].visits] | max - min) <= 1' "$tmp/st.json" >/dev/null ||
+		fail "lat_sig $mode served, not one group: $(cat "$tmp/st.json")"
+done
+# In an A/B's arm (BENCHMP_SERVE_ARM) the parts go one after another: the
+# scheduler pairs no group.
+run "$bin/benchmp-sched" --budget 2 --json --allow-undecided --a '' --b '' \
+    -- figures=3 parts=2 "$bin/lat_sig" -N 3 --json prot "$top_srcdir/README.md"
+if [ "$rc" -ne 0 ] && grep -Eq -- "$nofig" "$tmp/err"; then
+	echo "$me: prot in an A/B: $(grep -E -- "$nofig" "$tmp/err")" >&2
+elif [ "$rc" -ne 0 ] || ! jq -s -e '([.[] | select(.part == true)] | length) == 2 and
+    ([.[] | select(.part == false)] | length == 1 and .[0].seq == 3 and
+    .[0].tool == "lat_sig")' "$tmp/out" >/dev/null; then
+	fail "lat_sig prot in an A/B: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+fi
 # install times the whole sigaction: no parts.
 expect_json '.value > 0 and .measured.whole_us == null' \
     "$bin/lat_sig" -N 3 --json install

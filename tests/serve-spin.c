@@ -8,6 +8,7 @@
 
 #include "benchmp.h"
 #include "benchmp/settings.h"
+#include "benchmp/worker.h"
 
 /* Nanoseconds on the monotonic clock. */
 static uint64_t
@@ -84,15 +85,23 @@ main(int argc, char **argv)
 	int rc;
 
 	const char *setup = getenv("SPIN_SETUP_MS");
+	/*
+	 * SPIN_GROUP=N: N figures as one group (bm_run_group), whoever
+	 * serves it: the arm unsaid, as a library that predates
+	 * BENCHMP_SERVE_ARM announces a group in an A/B's arm.
+	 */
+	const char *group = getenv("SPIN_GROUP");
+	uint64_t ngroup = 0;
 	/* SPIN_RECORD: a rate record (higher is better) instead of the line. */
 	int record = getenv("SPIN_RECORD") != NULL;
 
 	if ((setup != NULL && bm_parse_uint(setup, 0, 60000, &spin_setup_ms)
 	    != 0) ||
 	    (v != NULL && bm_parse_uint(v, 1, 1000000000u, &ns) != 0) ||
+	    (group != NULL && bm_parse_uint(group, 2, 8, &ngroup) != 0) ||
 	    (argc > 1 && bm_parse_uint(argv[1], 1, 100, &figures) != 0)) {
-		fprintf(stderr, "usage: SPIN_NS=ns SPIN_SETUP_MS=ms serve-spin "
-		    "[figures]\n");
+		fprintf(stderr, "usage: SPIN_NS=ns SPIN_SETUP_MS=ms "
+		    "SPIN_GROUP=2..8 serve-spin [figures]\n");
 		return 2;
 	}
 	if ((rc = bm_ctx_new(&ctx)) != 0 || (rc = bm_ctx_load_env(ctx)) != 0) {
@@ -108,6 +117,25 @@ main(int argc, char **argv)
 	b.cookie = &ns;
 	if (setup != NULL)
 		b.initialize = spin_setup;
+	if (ngroup > 0) {
+		bm_bench g[8];
+		bm_result gr[8];
+		unsigned i;
+
+		(void)unsetenv("BENCHMP_SERVE_ARM");
+		for (i = 0; i < ngroup; i++)
+			g[i] = b;
+		if ((rc = bm_run_group(ctx, g, ngroup, &o, gr)) != 0) {
+			fprintf(stderr, "serve-spin: %s\n", bm_ctx_errmsg(ctx));
+			return 1;
+		}
+		for (i = 0; i < ngroup; i++) {
+			printf("spin: %.1f ns %u\n", gr[i].per_op_ns.median,
+			    gr[i].processes);
+			bm_result_free(&gr[i]);
+		}
+		figures = 0;
+	}
 	while (figures-- > 0) {
 		if ((rc = bm_run(ctx, &b, &o, &r)) != 0) {
 			fprintf(stderr, "serve-spin: %s\n", bm_ctx_errmsg(ctx));

@@ -95,9 +95,20 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 	}
 	if (p->cpus[0] != '\0' && setenv("BENCHMP_SCHED", p->cpus, 1) != 0)
 		_exit(127);
-	/* An A/B's arms: their records, which name the figures, on stdout. */
-	if (p->arm != 0 && setenv("BENCHMP_OUTPUT", "-", 1) != 0)
-		_exit(127);
+	/*
+	 * An A/B's arms: their records, which name the figures, on stdout;
+	 * the arm named, so that a tool serves its figures one by one, not
+	 * as a group (which an A/B does not pair).
+	 */
+	if (p->arm != 0) {
+		env[0] = (char)p->arm;
+		env[1] = '\0';
+		if (setenv("BENCHMP_OUTPUT", "-", 1) != 0 ||
+		    setenv("BENCHMP_SERVE_ARM", env, 1) != 0)
+			_exit(127);
+	} else {
+		(void)unsetenv("BENCHMP_SERVE_ARM");
+	}
 	execvp(p->argv[0], p->argv);
 	fprintf(stderr, "benchmp-sched: %s: %s\n", p->argv[0], strerror(errno));
 	_exit(127);

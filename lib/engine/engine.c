@@ -1754,8 +1754,9 @@ bm_run(bm_ctx *ctx, const bm_bench *b, const bm_options *o, bm_result *res)
 
 /*
  * Run n benchmarks one after another as bm_run() runs each, or, served by
- * a scheduler, as one group on one set of workers (switching between two
- * that do not share their set-up through cleanup and initialize).
+ * a scheduler outside an A/B's arm, as one group on one set of workers
+ * (switching between two that do not share their set-up through cleanup
+ * and initialize).
  */
 int
 bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n, const bm_options *o,
@@ -1769,7 +1770,7 @@ bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n, const bm_options *o,
 		return -EINVAL;
 	if ((rc = bm__serve_open(ctx)) < 0)
 		return rc;
-	if (rc == 1 && n > 1)
+	if (rc == 1 && n > 1 && !ctx->serve.arm)
 		return engine_run(ctx, b, (unsigned)n, o, res);
 	for (i = 0; i < n; i++)
 		if ((rc = engine_run(ctx, &b[i], 1, o, &res[i])) != 0) {

@@ -87,6 +87,7 @@ struct bm__serve {
 	int opened;
 	int in, out;		/* the descriptors, -1 without a scheduler */
 	unsigned figures;	/* figures announced so far */
+	int arm;		/* an A/B's arm (BENCHMP_SERVE_ARM): no group */
 	uint64_t visit_us;	/* the timed length a visit aims at */
 	char buf[128];		/* a command line read in part */
 	size_t len;

@@ -19,7 +19,9 @@
  * N" and then each one's "figure" line; the scheduler's commands then
  * name the figure ("visit SEQ", "fresh SEQ", "end SEQ"; "release" lets
  * the group's one set of workers go, answered "released FIRST"), and
- * each end but the last is answered "ended SEQ".
+ * each end but the last is answered "ended SEQ".  In an A/B's arm
+ * (BENCHMP_SERVE_ARM set) the scheduler pairs figures one by one: a group's
+ * figures are then served one after another, each announced alone.
  * MEDIAN_NS is the visit's median time per operation; TIMED_NS the time
  * inside its timed intervals and WALL_NS the visit's wall time.
  */
@@ -104,6 +106,8 @@ bm__serve_open(bm_ctx *ctx)
 		    sv->out);
 	(void)fcntl(sv->in, F_SETFD, FD_CLOEXEC);
 	(void)fcntl(sv->out, F_SETFD, FD_CLOEXEC);
+	v = getenv("BENCHMP_SERVE_ARM");
+	sv->arm = v != NULL && *v != '\0';
 	sv->opened = 2;
 	return 1;
 }
