@@ -77,7 +77,7 @@ sched_help(void)
 	    "90)\n"
 	    "  --visit MS        the timed length of one visit (default 20)\n"
 	    "  --fresh-every N   fresh workers every N visits (default 10, "
-	    "4 in an A/B;\n                    0 never)\n"
+	    "16 in an A/B,\n                    four calls; 0 never)\n"
 	    "  --max-visits N    end a figure after N visits (default 400)\n"
 	    "  --memory MB       the figures held set up hold at most MB, "
 	    "the least\n                    recently visited let go first "
