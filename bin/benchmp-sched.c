@@ -334,6 +334,7 @@ sched_build(struct sched *s)
 			    s->o.visit_us) : l->visit_us;
 			p->figures = l->figures;
 			p->parts = l->parts;
+			p->counted = l->counted;
 			p->cmd = p->resp = p->out = -1;
 		}
 	}
@@ -639,7 +640,6 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
     const struct ab_figure *f, const char *name, const char *verdict,
     double r, double lo, double hi)
 {
-	const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
 	int ok = pr->st_rc == 0;
 	size_t k;
 
@@ -649,8 +649,8 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	printf("\",\"seq\":%u,\"verdict\":\"%s\",\"pairs\":%zu,"
 	    "\"clusters\":%u,\"threshold\":%g", pr->fa->seq, verdict, pr->n,
 	    pr->ncl, pr->threshold);
-	if (l->parts > 0)
-		printf(",\"parts\":%u,\"part\":%s", l->parts,
+	if (pr->fa->p->parts > 0)
+		printf(",\"parts\":%u,\"part\":%s", pr->fa->p->parts,
 		    sched_pair_part(pr) ? "true" : "false");
 	if (pr->out_of_reach)
 		printf(",\"out_of_reach\":true,\"reach_s\":%.3f", pr->reach_s);
@@ -717,7 +717,7 @@ sched_report_ab(const struct sched *s)
 		}
 		if (sched_pair_part(pr)) {
 			printf("%-40s #%u  B/A %.4f (a part of #%u)  %zu pairs",
-			    name, pr->fa->seq, r, l->figures, pr->n);
+			    name, pr->fa->seq, r, pr->fa->p->figures, pr->n);
 		} else if (pr->st_rc == 0) {
 			printf("%-40s #%u  B/A %.4f [%.4f, %.4f] %2.0f%%  %-9s "
 			    "%zu pairs, %u clusters", name, pr->fa->seq, r, lo,

@@ -325,11 +325,32 @@ sig_measure(struct tool *t, const struct sig_mode *m, bm_bench *whole,
 	tool_run(t, whole, r);
 }
 
+/*
+ * --served: catch measures kill(self, 0) first, a part; prot that and
+ * catch's handler, two parts (ops: the mode and its file).  Served
+ * outside an A/B they are one group with the figure, which the
+ * scheduler visits together whatever these say.
+ */
+static unsigned
+sig_served_figures(const struct tool *t, char *const *ops, int nops,
+    const void *cookie, unsigned *parts)
+{
+	(void)t;
+	(void)cookie;
+	*parts = 0;
+	if (nops > 0 && strcmp(ops[0], "catch") == 0)
+		*parts = 1;
+	else if (nops > 0 && strcmp(ops[0], "prot") == 0)
+		*parts = 2;
+	return 1 + *parts;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct tool t = {
 		.name = "lat_sig",
+		.served_figures = sig_served_figures,
 		.args = "install|catch|prot [file]",
 		.extra_usage = "\nprot maps the file (read-only, never written) "
 		    "or, without one, an anonymous page.\n"

@@ -281,6 +281,30 @@ if have_jq; then
 		    "$tmp/out")"
 fi
 
+# A tool may say its figures and parts itself (bm_serve_figures) where
+# the plan line does not: its first figure is then a part, paired 5 times
+# and not judged; the plan's words, where given, stand.  The library
+# refuses a count out of range, and the scheduler one on the pipe.
+if have_jq; then
+	run env SPIN_TELL=2,1 SPIN_NS=2000 "$sched" --budget 2 --json \
+	    --allow-undecided --a '' --b '' -- "$spin" 2
+	[ "$rc" -eq 0 ] && jq -s -e 'length == 2 and .[0].part == true and
+	    .[0].pairs <= 8 and .[1].part == false' "$tmp/out" >/dev/null ||
+		fail "a tool's own parts=1: exit $rc: $(cat "$tmp/err" \
+		    "$tmp/out")"
+	run env SPIN_TELL=2,1 SPIN_NS=2000 "$sched" --budget 2 --json \
+	    --allow-undecided --a '' --b '' -- figures=2 "$spin" 2
+	[ "$rc" -eq 0 ] && jq -s -e 'length == 2 and all(.[]; .part == null)' \
+	    "$tmp/out" >/dev/null ||
+		fail "the plan's figures=2 over a tool's parts: exit $rc: \
+$(cat "$tmp/err" "$tmp/out")"
+fi
+expect_exit 1 'bm_serve_figures\(2, 2\): ' env SPIN_TELL=2,2 "$spin"
+printf 'echo "figure 1 1 1 100 figures=0 parts=0" >&4; sleep 5\n' \
+    >"$tmp/tell.sh"
+expect_exit 4 'figures= and parts= out of range' "$sched" --budget 1 \
+    -- sh "$tmp/tell.sh"
+
 # --precision: a figure ends once its interval is within it, and the
 # run says how many did (a spin of fixed cost reaches +-50% at once).
 run env SPIN_NS=2000 "$sched" --budget 5 --precision 50 \

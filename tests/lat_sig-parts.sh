@@ -80,6 +80,16 @@ elif [ "$rc" -ne 0 ] || ! jq -s -e '([.[] | select(.part == true)] | length) == 
     .[0].tool == "lat_sig")' "$tmp/out" >/dev/null; then
 	fail "lat_sig prot in an A/B: exit $rc: $(cat "$tmp/err" "$tmp/out")"
 fi
+# benchmp-ab by hand: the tool says its part (bm_serve_figures), which is
+# paired and not judged.
+run "$bin/benchmp-ab" --budget 3 --json --allow-undecided --a env --b env \
+    "$bin/lat_sig" -N 3 catch
+if [ "$rc" -ne 0 ] && grep -Eq -- "$nofig" "$tmp/err"; then
+	echo "$me: catch in benchmp-ab: $(grep -E -- "$nofig" "$tmp/err")" >&2
+elif [ "$rc" -ne 0 ] || ! jq -s -e 'length == 2 and .[0].part == true and
+    .[1].part == false and .[1].tool == "lat_sig"' "$tmp/out" >/dev/null; then
+	fail "lat_sig catch in benchmp-ab: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+fi
 # install times the whole sigaction: no parts.
 expect_json '.value > 0 and .measured.whole_us == null' \
     "$bin/lat_sig" -N 3 --json install

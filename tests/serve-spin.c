@@ -92,6 +92,9 @@ main(int argc, char **argv)
 	 */
 	const char *group = getenv("SPIN_GROUP");
 	uint64_t ngroup = 0;
+	/* SPIN_TELL=N,K: bm_serve_figures(N, K) before the first run. */
+	const char *tell = getenv("SPIN_TELL");
+	unsigned tell_n = 0, tell_k = 0;
 	/* SPIN_RECORD: a rate record (higher is better) instead of the line. */
 	int record = getenv("SPIN_RECORD") != NULL;
 
@@ -99,13 +102,20 @@ main(int argc, char **argv)
 	    != 0) ||
 	    (v != NULL && bm_parse_uint(v, 1, 1000000000u, &ns) != 0) ||
 	    (group != NULL && bm_parse_uint(group, 2, 8, &ngroup) != 0) ||
+	    (tell != NULL && sscanf(tell, "%u,%u", &tell_n, &tell_k) != 2) ||
 	    (argc > 1 && bm_parse_uint(argv[1], 1, 100, &figures) != 0)) {
 		fprintf(stderr, "usage: SPIN_NS=ns SPIN_SETUP_MS=ms "
-		    "SPIN_GROUP=2..8 serve-spin [figures]\n");
+		    "SPIN_GROUP=2..8 SPIN_TELL=N,K serve-spin [figures]\n");
 		return 2;
 	}
 	if ((rc = bm_ctx_new(&ctx)) != 0 || (rc = bm_ctx_load_env(ctx)) != 0) {
 		fprintf(stderr, "serve-spin: %s\n", bm_strerror(rc));
+		return 1;
+	}
+	if (tell != NULL && (rc = bm_serve_figures(ctx, tell_n,
+	    tell_k)) != 0) {
+		fprintf(stderr, "serve-spin: bm_serve_figures(%u, %u): %s\n",
+		    tell_n, tell_k, bm_strerror(rc));
 		return 1;
 	}
 	/* SPIN_SAY: say on stderr that it started (a restart's test). */

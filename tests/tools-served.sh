@@ -53,10 +53,10 @@ fi
 expect_words 'figures=3 parts=1' "$bin/lat_ctx" --served=20 -s 0 2 4
 expect_words 'figures=5 parts=1' "$bin/lat_ctx" --served=20 \
     --placement=both -s 0 2 4
-# lat_sig: catch takes kill(self, 0) off, prot that and catch's handler,
-# each served with its parts as one group (no figures=).
-expect_words '' "$bin/lat_sig" --served=20 catch
-expect_words '' "$bin/lat_sig" --served=20 prot
+# lat_sig: catch takes kill(self, 0) off; prot that and catch's handler
+# (served as one group with them, which the scheduler visits together).
+expect_words 'figures=2 parts=1' "$bin/lat_sig" --served=20 catch
+expect_words 'figures=3 parts=2' "$bin/lat_sig" --served=20 prot
 expect_words '' "$bin/lat_sig" --served=20 install
 # lat_pagefault: the map and unmap alone, a part, then the passes.
 expect_words 'figures=2 parts=1' "$bin/lat_pagefault" --served=20 \

@@ -115,13 +115,17 @@ plan_keywords(struct sched_line *l, char *why, size_t size)
 				return -1;
 			l->visit_us = (uint64_t)v * 1000;
 		} else if (strncmp(w, "figures=", 8) == 0) {
-			if (plan_count(w, 8, 1, 1000, &v, why, size) != 0)
+			if (plan_count(w, 8, 1, SCHED_MAX_FIGURES, &v, why,
+			    size) != 0)
 				return -1;
 			l->figures = (unsigned)v;
+			l->counted = 1;
 		} else if (strncmp(w, "parts=", 6) == 0) {
-			if (plan_count(w, 6, 1, 999, &v, why, size) != 0)
+			if (plan_count(w, 6, 1, SCHED_MAX_FIGURES - 1, &v, why,
+			    size) != 0)
 				return -1;
 			l->parts = (unsigned)v;
+			l->counted = 1;
 		} else if (strncmp(w, "threshold=", 10) == 0) {
 			if (ab_plan_threshold(w, &l->threshold) != 1) {
 				snprintf(why, size, "threshold= takes a percent "

@@ -206,6 +206,33 @@ sched_proc_drop(struct sched_proc *p, const struct sched_fig *f)
 	p->cur = k > 0 ? p->grp[0] : NULL;
 }
 
+/*
+ * A tool's first figure may say how many figures it serves one after
+ * another and how many of them are parts ("figures=N parts=K" after its
+ * numbers, bm_serve_figures): taken where the plan line said neither, so
+ * that "benchmp-sched -- lat_sig catch" and benchmp-ab judge the figure,
+ * not the part.  0, or -1 when they are out of range (p is failed).
+ */
+static int
+proc_told(struct sched_proc *p, const char *line)
+{
+	const char *w = strstr(line, " figures=");
+	unsigned n, k;
+
+	if (w == NULL || p->counted || p->told)
+		return 0;
+	if (sscanf(w, " figures=%u parts=%u", &n, &k) != 2 || n < 1 ||
+	    n > SCHED_MAX_FIGURES || k >= n) {
+		proc_bad(p, "figures= and parts= out of range on the serve "
+		    "pipe");
+		return -1;
+	}
+	p->figures = n;
+	p->parts = k;
+	p->told = 1;
+	return 0;
+}
+
 /* Handle one complete line from a served process. */
 static void
 proc_line(struct sched_proc *p, char *line,
@@ -239,6 +266,8 @@ proc_line(struct sched_proc *p, char *line,
 	}
 	if (sscanf(line, "figure %u", &seq) == 1 &&
 	    (p->state == SCHED_P_START || p->state == SCHED_P_END)) {
+		if (seq == 1 && proc_told(p, line) != 0)
+			return;
 		if ((p->cur = newfig(arg, p, seq)) == NULL) {
 			proc_bad(p, "out of memory");
 			return;

@@ -483,6 +483,13 @@ run_quota(const struct sched *s, const struct sched_fig *f, double expect)
 	unsigned parts = p->parts;
 	double q;
 
+	/*
+	 * A group's figures are visited together, not one after another:
+	 * figures= and parts= (lat_sig's, whose parts are a group with its
+	 * figure when served outside an A/B) do not share them out.
+	 */
+	if (p->ngrp > 0)
+		return UINT32_MAX;
 	if (f->seq <= parts)
 		return s->least;
 	if (p->figures <= 1 || expect <= 0)

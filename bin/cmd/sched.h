@@ -32,6 +32,8 @@
 #define SCHED_START_S 300.0
 /* The most figures a group may announce (BM_MAX_GROUP). */
 #define SCHED_MAX_GROUP 64
+/* The most figures a line serves one after another (BM_MAX_SERVED_FIGURES). */
+#define SCHED_MAX_FIGURES 1000
 /* The most visits a burst= line gives each figure in a row. */
 #define SCHED_MAX_BURST 100
 /* A process's wait to end once its last figure has ended. */
@@ -162,6 +164,8 @@ struct sched_proc {
 	uint64_t visit_us;	/* its visits' timed length, 0: the run's */
 	unsigned figures;	/* figures the plan says it serves */
 	unsigned parts;		/* of them the first, parts of the others */
+	int counted;		/* the plan gave figures= or parts= */
+	int told;		/* its tool's first figure said them instead */
 	pid_t pid;
 	int cmd, resp, out;	/* its pipes, -1 when closed */
 	enum sched_state state;
@@ -203,6 +207,7 @@ struct sched_line {
 	uint64_t visit_us;
 	unsigned figures;
 	unsigned parts;		/* its first figures, parts of the others */
+	int counted;		/* figures= or parts= given */
 	double threshold;	/* A/B: this line's, or 0: the default */
 };
 

@@ -521,15 +521,23 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	}
 	if (t->timer != NULL && bm_timer_config_wants_list(t->timer))
 		tool_list_timers(t);
-	/* Served already, --served says nothing more. */
-	if (t->served_s > 0 && !tool_served_inside()) {
+	/*
+	 * --served runs the tool under benchmp-sched with the figures it
+	 * measures one after another; served already (--served says nothing
+	 * more), the tool tells the scheduler those itself, for a plan line
+	 * that does not (tool_setup).
+	 */
+	if (t->served_s > 0 || tool_served_inside()) {
 		unsigned parts = 0, figures = t->placements > 1 ?
 		    t->placements : 1;
 
 		if (t->served_figures != NULL)
 			figures = t->served_figures(t, argv + optind,
 			    argc - optind, cookie, &parts);
-		tool_served_exec(t, argc, tool_words, figures, parts);
+		if (!tool_served_inside())
+			tool_served_exec(t, argc, tool_words, figures, parts);
+		t->serve_figures = figures;
+		t->serve_parts = parts;
 	}
 	free(tool_words);
 	tool_words = NULL;
@@ -660,6 +668,10 @@ tool_setup(struct tool *t)
 	tool_check_crowd(t);
 	if ((rc = bm_ctx_new(&t->ctx)) != 0)
 		tool_exit_lib(t, rc, "cannot set up");
+	if (t->serve_figures > 1 && tool_served_inside() &&
+	    (rc = bm_serve_figures(t->ctx, t->serve_figures,
+	    t->serve_parts)) != 0)
+		tool_exit_lib(t, rc, "telling the scheduler its figures");
 	/*
 	 * A file-size limit (ulimit -f) must show as a write error naming the
 	 * file, like a full disk, not as a tool killed by SIGXFSZ.

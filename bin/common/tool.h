@@ -58,6 +58,11 @@ struct tool {
 	unsigned (*served_figures)(const struct tool *t, char *const *ops,
 	    int nops, const void *cookie, unsigned *parts);
 	unsigned placements;		/* 2 under --placement=both, else 0, 1 */
+	/*
+	 * Served already: served_figures's figures and parts, which
+	 * tool_setup tells the scheduler (bm_serve_figures); 0: one figure.
+	 */
+	unsigned serve_figures, serve_parts;
 	uint64_t started_ns;		/* when the tool started */
 	/*
 	 * Where tool_run stops the rounds of the runs that follow, as it does

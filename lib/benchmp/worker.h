@@ -43,6 +43,18 @@ BM_EXTERN int bm_state_watch(bm_state *s, long pid);
 BM_EXTERN int bm_run_group(bm_ctx *ctx, const bm_bench *b, size_t n,
     const bm_options *o, bm_result *res);
 
+/*
+ * Tell a scheduler that serves the process how many figures its runs
+ * measure one after another (1 to BM_MAX_SERVED_FIGURES) and how many of
+ * the first are parts taken off the figures after them (fewer than
+ * figures): said with its first figure, so that a plan line without the
+ * scheduler's figures= and parts= gets them.  Before the first run; 0
+ * (also when no scheduler serves it), -EINVAL out of range or too late.
+ */
+#define BM_MAX_SERVED_FIGURES 1000
+BM_EXTERN int bm_serve_figures(bm_ctx *ctx, unsigned figures,
+    unsigned parts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1431,9 +1431,16 @@ engine_serve(struct engine *e)
 	unsigned seq = ++e->ctx->serve.figures;
 	int rc, cmd;
 
-	rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
-	    e->plan.parallel, e->plan.repetitions,
-	    (unsigned long long)e->plan.enough_us);
+	/* The first figure says what bm_serve_figures was told. */
+	if (seq == 1 && e->ctx->serve.said_figures > 0)
+		rc = bm__serve_say(e->ctx, "figure %u %u %u %llu figures=%u "
+		    "parts=%u", seq, e->plan.parallel, e->plan.repetitions,
+		    (unsigned long long)e->plan.enough_us,
+		    e->ctx->serve.said_figures, e->ctx->serve.said_parts);
+	else
+		rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
+		    e->plan.parallel, e->plan.repetitions,
+		    (unsigned long long)e->plan.enough_us);
 	for (e->round = 0; rc == 0; e->round++) {
 		if ((rc = bm__serve_next(e->ctx, &cmd)) != 0 ||
 		    cmd == BM__SERVE_END)

@@ -88,6 +88,8 @@ struct bm__serve {
 	int in, out;		/* the descriptors, -1 without a scheduler */
 	unsigned figures;	/* figures announced so far */
 	int arm;		/* an A/B's arm (BENCHMP_SERVE_ARM): no group */
+	unsigned said_figures;	/* bm_serve_figures: figures, 0 unsaid */
+	unsigned said_parts;	/* and parts */
 	uint64_t visit_us;	/* the timed length a visit aims at */
 	char buf[128];		/* a command line read in part */
 	size_t len;

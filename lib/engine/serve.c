@@ -7,6 +7,7 @@
  * whole run.  The lines, one per message, are plain ASCII:
  *
  *   tool to scheduler   figure SEQ PARALLEL REPETITIONS ENOUGH_US
+ *                         [figures=N parts=K]   (the first, bm_serve_figures)
  *                       visit SEQ VISIT MEDIAN_NS TIMED_NS WALL_NS
  *                       released SEQ
  *   scheduler to tool   visit | fresh | release | end
@@ -110,6 +111,17 @@ bm__serve_open(bm_ctx *ctx)
 	sv->arm = v != NULL && *v != '\0';
 	sv->opened = 2;
 	return 1;
+}
+
+int
+bm_serve_figures(bm_ctx *ctx, unsigned figures, unsigned parts)
+{
+	if (ctx == NULL || figures < 1 || figures > BM_MAX_SERVED_FIGURES ||
+	    parts >= figures || ctx->serve.figures > 0)
+		return -EINVAL;
+	ctx->serve.said_figures = figures;
+	ctx->serve.said_parts = parts;
+	return 0;
 }
 
 /* Write one line to the scheduler: 0 or a negative error. */
