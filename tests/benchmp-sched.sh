@@ -282,8 +282,9 @@ if have_jq; then
 fi
 
 # A tool may say its figures and parts itself (bm_serve_figures) where
-# the plan line does not: its first figure is then a part, paired 5 times
-# and not judged; the plan's words, where given, stand.  The library
+# the plan line does not: its first figure is then a part, paired in the
+# two calls that hold its least visits (8 pairs) and not judged; the
+# plan's words, where given, stand.  The library
 # refuses a count out of range, and the scheduler one on the pipe.
 if have_jq; then
 	run env SPIN_TELL=2,1 SPIN_NS=2000 "$sched" --budget 2 --json \
