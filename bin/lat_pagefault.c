@@ -149,15 +149,16 @@ pf_size(struct tool *t, struct pf_state *s)
  * warmup; the passes keep theirs.  Their median in ns.
  */
 static double
-pf_map_ns(struct tool *t, bm_bench *b)
+pf_map_ns(struct tool *t, const bm_bench *b)
 {
+	bm_bench map = *b;
 	bm_result rmap;
 	uint64_t warmup_us = t->opts.warmup_us;
 	double map_ns;
 
 	tool_later_warmup(t, PF_NEXT_WARMUP_US);
-	b->benchmark = pf_bench_map;
-	tool_run(t, b, &rmap);
+	map.benchmark = pf_bench_map;
+	tool_run(t, &map, &rmap);
 	map_ns = rmap.per_op_ns.median;
 	bm_result_free(&rmap);
 	t->opts.warmup_us = warmup_us;
@@ -165,7 +166,7 @@ pf_map_ns(struct tool *t, bm_bench *b)
 }
 
 /*
- * Served, the map and unmap alone and the passes as one group (in an A/B's
+ * Served, the map and unmap alone and the passes (b) as one group (in an A/B's
  * arm the library serves them one after another): each sweep visits
  * both, on one set of workers that maps the file once for the two, so
  * that the part taken off the passes is measured across the same stretch
@@ -183,7 +184,6 @@ pf_measure_group(struct tool *t, const bm_bench *b, bm_result *r,
 	g[0] = *b;
 	g[0].benchmark = pf_bench_map;
 	g[1] = *b;
-	g[1].benchmark = file_pages_run;
 	tool_run_group(t, g, 2, gr);
 	*map_ns = gr[0].per_op_ns.median;
 	bm_result_free(&gr[0]);
@@ -283,7 +283,6 @@ main(int argc, char **argv)
 	} else {
 		if (!s.per_fault)
 			map_ns = pf_map_ns(&t, &b);
-		b.benchmark = file_pages_run;
 		tool_run(&t, &b, &r);
 	}
 	/*

@@ -1429,18 +1429,16 @@ static int
 engine_serve(struct engine *e)
 {
 	unsigned seq = ++e->ctx->serve.figures;
+	char said[48] = "";
 	int rc, cmd;
 
 	/* The first figure says what bm_serve_figures was told. */
 	if (seq == 1 && e->ctx->serve.said_figures > 0)
-		rc = bm__serve_say(e->ctx, "figure %u %u %u %llu figures=%u "
-		    "parts=%u", seq, e->plan.parallel, e->plan.repetitions,
-		    (unsigned long long)e->plan.enough_us,
+		snprintf(said, sizeof(said), " figures=%u parts=%u",
 		    e->ctx->serve.said_figures, e->ctx->serve.said_parts);
-	else
-		rc = bm__serve_say(e->ctx, "figure %u %u %u %llu", seq,
-		    e->plan.parallel, e->plan.repetitions,
-		    (unsigned long long)e->plan.enough_us);
+	rc = bm__serve_say(e->ctx, "figure %u %u %u %llu%s", seq,
+	    e->plan.parallel, e->plan.repetitions,
+	    (unsigned long long)e->plan.enough_us, said);
 	for (e->round = 0; rc == 0; e->round++) {
 		if ((rc = bm__serve_next(e->ctx, &cmd)) != 0 ||
 		    cmd == BM__SERVE_END)
