@@ -465,7 +465,10 @@ ctx_measure_all(struct tool *t, struct ctx_state *s, const unsigned *rings,
 	return failed;
 }
 
-/* Served, one ring at one placement: as one group (ctx_measure_group). */
+/*
+ * Measure and print every ring (ctx_measure_all); served, one ring at
+ * one placement with its overhead as one group (ctx_measure_group).
+ */
 int
 main(int argc, char **argv)
 {
