@@ -235,21 +235,30 @@ compat_cleanup(bm_iter_t n, void *cookie)
 }
 
 /*
- * Order samples by time per operation as get_results() holds them, whole
- * microseconds over operations compared without dividing (as
- * insertsort()), then by the exact time (for qsort).  Sorting by the
- * exact time alone left two intervals whose times round to the same
- * microsecond out of order once rounded: 4999.6 us over 68000
- * operations sorts before 5000.4 us over 68010, but as whole
- * microseconds the first is the slower.
+ * The factor compat_keep() scales the kept intervals by (compat_scale()),
+ * set before it sorts them: compat_cmp_sample() orders them as they are
+ * stored.
+ */
+static double compat_sort_k = 1;
+
+/*
+ * Order samples by time per operation as get_results() holds them, the
+ * microseconds times compat_sort_k, rounded as stored, over operations
+ * compared without dividing (as insertsort()), then by the exact time
+ * (for qsort).  Sorting by the exact time alone left two intervals whose
+ * times round to the same unit out of order once rounded: 4999.6 us over
+ * 68000 operations sorts before 5000.4 us over 68010, but as whole
+ * microseconds the first is the slower; and sorting by whole
+ * microseconds left them out of order once stored in nanoseconds.
  */
 static int
 compat_cmp_sample(const void *a, const void *b)
 {
 	const bm_sample *x = *(const bm_sample *const *)a;
 	const bm_sample *y = *(const bm_sample *const *)b;
-	double lx = (double)llround(x->ns / 1000.0) * (double)y->n;
-	double ly = (double)llround(y->ns / 1000.0) * (double)x->n;
+	double k = compat_sort_k;
+	double lx = (double)llround(x->ns * k / 1000.0) * (double)y->n;
+	double ly = (double)llround(y->ns * k / 1000.0) * (double)x->n;
 	double rx = x->ns / (double)x->n, ry = y->ns / (double)y->n;
 
 	if (lx != ly)
@@ -301,6 +310,23 @@ compat_scale(const bm_sample *kept, uint64_t nmax)
 	return k;
 }
 
+/* The index of the sample of v[0..c-1] whose time per operation is nearest med. */
+static size_t
+compat_nearest(const bm_sample **v, size_t c, double med)
+{
+	double best = INFINITY, d;
+	size_t i, m = 0;
+
+	for (i = 0; i < c; i++) {
+		d = fabs(v[i]->ns / (double)v[i]->n - med);
+		if (d < best) {
+			best = d;
+			m = i;
+		}
+	}
+	return m;
+}
+
 /*
  * Keep what the tools report, as real intervals: the round whose median
  * is the reported one (the closest to per_op_ns.median), its intervals
@@ -347,17 +373,12 @@ compat_keep(const bm_result *r)
 		free(v);
 		return -ENOMEM;
 	}
-	qsort(v, c, sizeof(*v), compat_cmp_sample);
-	best = INFINITY;
-	for (i = 0; i < c; i++) {
-		d = fabs(v[i]->ns / (double)v[i]->n - med);
-		if (d < best) {
-			best = d;
-			m = i;
-		}
-	}
-	h = m < c - 1 - m ? m : c - 1 - m;
+	m = compat_nearest(v, c, med);
 	k = compat_scale(v[m], nmax);
+	compat_sort_k = k;
+	qsort(v, c, sizeof(*v), compat_cmp_sample);
+	m = compat_nearest(v, c, med);
+	h = m < c - 1 - m ? m : c - 1 - m;
 	res = compat.own;
 	for (j = 0; j <= 2 * h; j++) {
 		/* Fastest first in v, slowest first in the results. */
