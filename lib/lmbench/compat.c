@@ -343,7 +343,7 @@ compat_nearest(const bm_sample **v, size_t c, double med)
 static int
 compat_keep(const bm_result *r)
 {
-	const bm_sample **v;
+	const bm_sample **v, *kept;
 	double med = r->per_op_ns.median, best = INFINITY, d, k;
 	size_t i, c = 0, m = 0, h, j;
 	uint64_t nmax = 0;
@@ -373,11 +373,12 @@ compat_keep(const bm_result *r)
 		free(v);
 		return -ENOMEM;
 	}
-	m = compat_nearest(v, c, med);
-	k = compat_scale(v[m], nmax);
+	kept = v[compat_nearest(v, c, med)];
+	k = compat_scale(kept, nmax);
 	compat_sort_k = k;
 	qsort(v, c, sizeof(*v), compat_cmp_sample);
-	m = compat_nearest(v, c, med);
+	for (m = 0; v[m] != kept; m++)
+		;
 	h = m < c - 1 - m ? m : c - 1 - m;
 	res = compat.own;
 	for (j = 0; j <= 2 * h; j++) {
