@@ -30,13 +30,12 @@ expect_exit 2 'precision' "$brun" --installed --no-check --precision 5x
 expect_exit 2 'not for --a' "$brun" --installed --no-check --precision 5 \
     --a '' --b ''
 
-# --timeout: seconds from 1 to 86400, for benchmp-sched's runs alone.
+# --timeout: seconds from 1 to 86400 (with --classic:
+# scripts-run-timeout.sh).
 expect_exit 2 "--timeout: '0' is not" "$brun" --installed --no-check \
     --timeout 0
 expect_exit 2 "--timeout: '1e3' is not" "$brun" --installed --no-check \
     --timeout 1e3
-expect_exit 2 'not with --classic' "$brun" --installed --no-check \
-    --timeout 60 --classic
 
 # The memory sweeps: each point served in a burst of 3 visits, its
 # record of 3 rounds and marked so (suite.burst); the points the summary

@@ -1,0 +1,56 @@
+#!/bin/sh
+# scripts-run-timeout.sh: benchmp-run run in passes (--classic) bounds its
+# wait for each tool: a tool that stops answering is killed with what it
+# started --timeout S past its share of the budget, named, and the run
+# goes on to the other figures and exits 1; the records the tool finished
+# before are kept, and nothing is left running.
+. "$top_srcdir/tests/lib.sh"
+unset BENCHMP_PROCESSES
+
+if ! have_jq; then
+	echo "$me: jq not found: skipped" >&2
+	exit 77
+fi
+if ! command -v timeout >/dev/null 2>&1; then
+	echo "$me: timeout not found: skipped" >&2
+	exit 77
+fi
+brun=$top_srcdir/scripts/benchmp-run
+real=$(cd "$bin" && pwd)/lat_syscall
+# A lat_syscall that, for null, prints its record and then hangs.
+mkdir "$tmp/fake" || fail "mkdir $tmp/fake"
+cat >"$tmp/fake/lat_syscall" <<EOS
+#!/bin/sh
+case " \$* " in
+*" null "*) "$real" "\$@"; exec sleep 611 ;;
+esac
+exec "$real" "\$@"
+EOS
+chmod +x "$tmp/fake/lat_syscall" || fail "chmod"
+PATH=$tmp/fake:$(cd "$bin" && pwd):$PATH
+export PATH
+
+# --timeout's seconds, checked with --classic too.
+expect_exit 2 "--timeout: '0' is not" "$brun" --installed --no-check \
+    --classic --timeout 0
+
+run "$brun" --installed --classic --quick --only processor --budget 12 \
+    --timeout 1 --no-check --results "$tmp/res"
+[ "$rc" -eq 1 ] || fail "exit $rc, not 1: $(tail -n 3 "$tmp/err")"
+grep -Eq '^benchmp-run: lat_syscall .*null: no answer within [0-9.]+ s \(its share and --timeout 1 s\): killed$' \
+    "$tmp/err" || fail "the hung tool not named: $(cat "$tmp/err")"
+grep -Eq '^  lat_syscall .*null: no answer within [0-9.]+ s: killed$' \
+    "$tmp/err" || fail "not in the failures' list: $(tail -n 5 "$tmp/err")"
+set -- "$tmp"/res/*/*.jsonl
+if [ -f "$1" ]; then
+	# The record null printed before it hung, and the figures after it.
+	jq -e -s '[.[] | select(.tool == "lat_syscall") | .case] |
+	    index("null") != null and index("read") != null' "$1" \
+	    >/dev/null || fail "records: $(jq -c '[.tool, .case]' "$1")"
+else
+	fail "no results file"
+fi
+left=$(left_running 'sleep 611')
+[ -z "$left" ] || fail "left running: $left"
+
+finish
