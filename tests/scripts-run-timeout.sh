@@ -3,7 +3,8 @@
 # wait for each tool: a tool that stops answering is killed with what it
 # started --timeout S past its share of the budget, named, and the run
 # goes on to the other figures and exits 1; the records the tool finished
-# before are kept, and nothing is left running.
+# before are kept, and nothing is left running.  A SIGTERM to the run
+# reaches the tool it waits for at once.
 . "$top_srcdir/tests/lib.sh"
 unset BENCHMP_PROCESSES
 
@@ -52,5 +53,24 @@ else
 fi
 left=$(left_running 'sleep 611')
 [ -z "$left" ] || fail "left running: $left"
+
+# SIGTERM while the run waits for the hung tool (--timeout 300): passed
+# on at once, the run exits 143 and leaves nothing running.
+"$brun" --installed --classic --quick --only processor --budget 60 \
+    --timeout 300 --no-check --results "$tmp/res2" </dev/null \
+    >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+n=0
+while [ -z "$(tagged 'sleep 611')" ] && [ "$n" -lt $((hang_s * 10)) ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -n "$(tagged 'sleep 611')" ] ||
+	fail "no hung lat_syscall within $hang_s s: $(tail -n 3 "$tmp/err")"
+kill -s TERM "$pid"
+wait_gone "$pid" "$hang_s"
+[ "$rc" -eq 143 ] || fail "exit $rc after SIGTERM, not 143: $(tail -n 3 "$tmp/err")"
+left=$(left_running 'sleep 611')
+[ -z "$left" ] || fail "left running after SIGTERM: $left"
 
 finish
