@@ -400,6 +400,10 @@ tool_exit_lib(const struct tool *t, int rc, const char *doing)
 			line[len] = '\0';
 		}
 		len = tool_exit_escape(line, sizeof(line) - 1, len, detail);
+		/* A bound the engine derived: say how to give another. */
+		if (rc == BM_ETIMEDOUT && t->opts.timeout_us == 0)
+			len = tool_exit_escape(line, sizeof(line) - 1, len,
+			    " (--timeout=S or BENCHMP_TIMEOUT waits longer)");
 		line[len++] = '\n';
 		line[len] = '\0';
 		tool_exit_line(line);

@@ -32,7 +32,8 @@ enum {
 	TOOL_OPT_MAX_TIME,
 	TOOL_OPT_LATER_WARMUP,
 	TOOL_OPT_PRECISION,
-	TOOL_OPT_SERVED
+	TOOL_OPT_SERVED,
+	TOOL_OPT_TIMEOUT
 };
 
 /*
@@ -111,6 +112,7 @@ static const struct option tool_long_common[] = {
 	{ "later-warmup", required_argument, NULL, TOOL_OPT_LATER_WARMUP },
 	{ "precision", required_argument, NULL, TOOL_OPT_PRECISION },
 	{ "served", required_argument, NULL, TOOL_OPT_SERVED },
+	{ "timeout", required_argument, NULL, TOOL_OPT_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 };
@@ -144,7 +146,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[-N reps] [--json] [--timer=CONFIG] [--output=SINK] "
 	    "[--events=LIST] [--percentiles[=N]] [--processes=MIN[:MAX]] "
 	    "[--force] [--no-interference] [--max-time=S] "
-	    "[--later-warmup=us] [--precision=P] [--served=S] %s\n", t->name,
+	    "[--later-warmup=us] [--precision=P] [--served=S] [--timeout=S] "
+	    "%s\n", t->name,
 	    t->args);
 	fputs(line, f);
 }
@@ -195,6 +198,11 @@ tool_help(const struct tool *t)
 	    "workers spread\n"
 	    "                  over S seconds (with --precision, until it "
 	    "is reached)\n"
+	    "  --timeout=S     wait at most S seconds for the workers at "
+	    "each step (0.01 to\n"
+	    "                  86400; default a minute for their set-up, "
+	    "10 s and twice the\n"
+	    "                  planned intervals for the others)\n"
 	    "  -h, --help      print this help\n"
 	    "  -V, --version   print the version\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
@@ -207,7 +215,7 @@ tool_help(const struct tool *t)
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
 	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
 	    "BENCHMP_MAX_TIME, BENCHMP_WARMUP, BENCHMP_LATER_WARMUP, "
-	    "BENCHMP_PRECISION.  "
+	    "BENCHMP_PRECISION,\nBENCHMP_TIMEOUT.  "
 	    "Results go to "
 	    "stdout; see "
 	    "%s(8).\n", t->name);
@@ -372,6 +380,16 @@ tool_seconds(struct tool *t, const char *what, const char *arg)
 	return v;
 }
 
+/*
+ * --timeout's seconds (or BENCHMP_TIMEOUT's, named by what) as the
+ * engine's bound on each wait for the workers, in microseconds.
+ */
+static uint64_t
+tool_wait_us(struct tool *t, const char *what, const char *arg)
+{
+	return (uint64_t)(tool_seconds(t, what, arg) * 1e6 + 0.5);
+}
+
 /* The command line's words as given, while tool_parse() runs. */
 static char **tool_words;
 
@@ -473,6 +491,10 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 			break;
 		case TOOL_OPT_MAX_TIME:
 			t->max_time_s = tool_seconds(t, "--max-time", optarg);
+			break;
+		case TOOL_OPT_TIMEOUT:
+			t->opts.timeout_us = tool_wait_us(t, "--timeout",
+			    optarg);
 			break;
 		case TOOL_OPT_LATER_WARMUP:
 			t->later_warmup_us = tool_uint(t, "--later-warmup",
@@ -692,6 +714,13 @@ tool_setup(struct tool *t)
 		t->max_time_s = env != NULL ? tool_seconds(t,
 		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
 		t->max_time_given = env != NULL;
+	}
+	if (t->opts.timeout_us == 0) {
+		const char *env = getenv("BENCHMP_TIMEOUT");
+
+		if (env != NULL && *env != '\0')
+			t->opts.timeout_us = tool_wait_us(t,
+			    "BENCHMP_TIMEOUT", env);
 	}
 	if (t->later_warmup_us == 0) {
 		const char *env = getenv("BENCHMP_LATER_WARMUP");
