@@ -268,6 +268,8 @@ main(int argc, char **argv)
 		.name = "lat_cmd",
 		/* What follows the command is the command's own. */
 		.options_first = 1,
+		/* --timeout bounds each run of the command. */
+		.own_timeout = 1,
 		.args = "[--timeout=SECONDS] [--keep-output] [--interval=MS] "
 		    "command [args...]",
 		.extra_usage = "  --timeout=S     kill a run that lasts longer "

@@ -146,9 +146,8 @@ tool_usage_line(const struct tool *t, FILE *f)
 	    "[-N reps] [--json] [--timer=CONFIG] [--output=SINK] "
 	    "[--events=LIST] [--percentiles[=N]] [--processes=MIN[:MAX]] "
 	    "[--force] [--no-interference] [--max-time=S] "
-	    "[--later-warmup=us] [--precision=P] [--served=S] [--timeout=S] "
-	    "%s\n", t->name,
-	    t->args);
+	    "[--later-warmup=us] [--precision=P] [--served=S] %s%s\n",
+	    t->name, t->own_timeout ? "" : "[--timeout=S] ", t->args);
 	fputs(line, f);
 }
 
@@ -197,28 +196,28 @@ tool_help(const struct tool *t)
 	    "  --served=S      run under benchmp-sched: visits of kept "
 	    "workers spread\n"
 	    "                  over S seconds (with --precision, until it "
-	    "is reached)\n"
-	    "  --timeout=S     wait at most S seconds for the workers at "
-	    "each step (0.01 to\n"
-	    "                  86400; default a minute for their set-up, "
-	    "10 s and twice the\n"
-	    "                  planned intervals for the others)\n"
-	    "  -h, --help      print this help\n"
-	    "  -V, --version   print the version\n",
+	    "is reached)\n",
 	    BM_MAX_PARALLEL, TOOL_DEFAULT_WARMUP_US, BM_MAX_REPETITIONS,
 	    BM_DEFAULT_REPETITIONS, TOOL_DEFAULT_PERCENTILES,
 	    BM_DEFAULT_PROCESSES, TOOL_MAX_PER_CPU, TOOL_DEFAULT_MAX_TIME_S,
 	    TOOL_LATER_WARMUP_US);
+	if (!t->own_timeout)
+		fputs("  --timeout=S     wait at most S seconds for the workers "
+		    "at each step (0.01 to\n"
+		    "                  86400; default a minute for their "
+		    "set-up, 10 s and twice the\n"
+		    "                  planned intervals for the others)\n",
+		    stdout);
+	fputs("  -h, --help      print this help\n"
+	    "  -V, --version   print the version\n", stdout);
 	if (t->extra_usage != NULL)
 		fputs(t->extra_usage, stdout);
 	printf("\nEnvironment: ENOUGH, TIMING_O, LOOP_O, BENCHMP_TIMER, "
 	    "BENCHMP_SCHED, BENCHMP_OUTPUT, BENCHMP_EVENTS,\n"
 	    "BENCHMP_PROCESSES, BENCHMP_FORCE, BENCHMP_INTERFERENCE,\n"
 	    "BENCHMP_MAX_TIME, BENCHMP_WARMUP, BENCHMP_LATER_WARMUP, "
-	    "BENCHMP_PRECISION,\nBENCHMP_TIMEOUT.  "
-	    "Results go to "
-	    "stdout; see "
-	    "%s(8).\n", t->name);
+	    "BENCHMP_PRECISION%s.  Results go to stdout; see %s(8).\n",
+	    t->own_timeout ? "" : ",\nBENCHMP_TIMEOUT", t->name);
 	tool_exit_printed(t);
 }
 
@@ -425,11 +424,17 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 		t->warmup_given = 1;
 	}
 	t->started_ns = tool_now_ns();
-	memcpy(longopts, tool_long_common, sizeof tool_long_common);
-	n = TOOL_NCOMMON;
+	/*
+	 * The tool's own options first: getopt_long takes the first exact
+	 * match, so one of the same name as a common one wins (lat_cmd's
+	 * --timeout bounds its command, not the workers' waits).
+	 */
+	n = 0;
 	while (extra_long != NULL && extra_long->name != NULL &&
-	    n < TOOL_MAX_LONG - 1)
+	    n < TOOL_MAX_LONG - 1 - TOOL_NCOMMON)
 		longopts[n++] = *extra_long++;
+	memcpy(&longopts[n], tool_long_common, sizeof tool_long_common);
+	n += TOOL_NCOMMON;
 	memset(&longopts[n], 0, sizeof longopts[n]);
 	/*
 	 * getopt_long's default order lets options follow the operands (it
@@ -715,7 +720,7 @@ tool_setup(struct tool *t)
 		    "BENCHMP_MAX_TIME", env) : TOOL_DEFAULT_MAX_TIME_S;
 		t->max_time_given = env != NULL;
 	}
-	if (t->opts.timeout_us == 0) {
+	if (t->opts.timeout_us == 0 && !t->own_timeout) {
 		const char *env = getenv("BENCHMP_TIMEOUT");
 
 		if (env != NULL && *env != '\0')

@@ -47,6 +47,7 @@ struct tool {
 	double precision;		/* --precision, BENCHMP_PRECISION; 0 unset */
 	double served_s;		/* --served=S: under benchmp-sched; 0 not */
 	int no_served;			/* --served does not apply (no figure) */
+	int own_timeout;		/* its --timeout is its own (lat_cmd) */
 	/*
 	 * --served: how many figures the run measures one after another,
 	 * and how many of the first are parts the tool takes off the
