@@ -3,7 +3,8 @@
 # wait for each tool: a tool that stops answering is killed with what it
 # started --timeout S past its share of the budget, named, and the run
 # goes on to the other figures and exits 1; the records the tool finished
-# before are kept, and nothing is left running.  A SIGTERM to the run
+# before are kept, and nothing is left running.  So is a machine check
+# that does not answer, said as such.  A SIGTERM to the run
 # reaches the tool it waits for at once.
 . "$top_srcdir/tests/lib.sh"
 unset BENCHMP_PROCESSES
@@ -35,8 +36,16 @@ export PATH
 expect_exit 2 "--timeout: '0' is not" "$brun" --installed --no-check \
     --classic --timeout 0
 
-run "$brun" --installed --classic --quick --only processor --budget 12 \
-    --timeout 1 --no-check --results "$tmp/res"
+# The same bound for the machine check: a copy of the script beside a
+# benchmp-check that hangs.
+mkdir "$tmp/chk" && cp "$brun" "$tmp/chk/benchmp-run" &&
+    cp "$top_srcdir/scripts/benchmp-lib.sh" "$tmp/chk/" &&
+    printf '#!/bin/sh\nexec sleep 612\n' >"$tmp/chk/benchmp-check" &&
+    chmod +x "$tmp/chk/benchmp-run" "$tmp/chk/benchmp-check" || exit 99
+run "$tmp/chk/benchmp-run" --installed --classic --quick --only processor \
+    --budget 12 --timeout 1 --results "$tmp/res"
+grep -q '^benchmp-run: warning: the machine check failed: stopped after 1 s (--timeout S waits longer)$' \
+    "$tmp/err" || fail "the check's bound not said: $(head -n 3 "$tmp/err")"
 [ "$rc" -eq 1 ] || fail "exit $rc, not 1: $(tail -n 3 "$tmp/err")"
 grep -Eq '^benchmp-run: lat_syscall .*null: no answer within [0-9.]+ s \(its share and --timeout 1 s\): killed$' \
     "$tmp/err" || fail "the hung tool not named: $(cat "$tmp/err")"
@@ -51,7 +60,7 @@ if [ -f "$1" ]; then
 else
 	fail "no results file"
 fi
-left=$(left_running 'sleep 611')
+left=$(left_running 'sleep 611')$(left_running 'sleep 612')
 [ -z "$left" ] || fail "left running: $left"
 
 # SIGTERM while the run waits for the hung tool (--timeout 300): passed
