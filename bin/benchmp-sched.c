@@ -673,6 +673,7 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	ab_json_number(stdout, "ci_hi", hi);
 	ab_json_number(stdout, "ci_level", ok ? pr->st.level : NAN);
 	ab_json_number(stdout, "p", ok ? pr->st.p : NAN);
+	ab_json_number(stdout, "more_s", sched_pair_more_s(s, pr));
 	printf(",\"rounds\":%zu,\"settled_early\":%s,\"control\":%s,"
 	    "\"mode\":\"served\",\"test\":\"trimmed t over generations\"",
 	    pr->n, pr->settled ? "true" : "false",
@@ -704,7 +705,7 @@ sched_report_ab(const struct sched *s)
 		const struct sched_line *l = &s->plan.line[pr->fa->p->line - 1];
 		const struct ab_figure *f = pr->rec ?
 		    &s->recs.fig[pr->rec - 1] : NULL;
-		double r, lo, hi;
+		double r, lo, hi, more;
 
 		sched_pair_terms(s, pr, &r, &lo, &hi);
 		if (!sched_pair_part(pr))
@@ -739,6 +740,11 @@ sched_report_ab(const struct sched *s)
 		if (pr->out_of_reach)
 			printf(" (out of reach: %u clusters would take %.1f s "
 			    "more)", SCHED_MIN_CLUSTERS, pr->reach_s);
+		else if (isfinite(more = sched_pair_more_s(s, pr)))
+			printf("  (about %.0f s more would decide it%s)",
+			    ceil(more), pr->fa->visits >= s->o.max_visits ?
+			    "; its visits reached the most a figure gets" :
+			    "");
 		putchar('\n');
 	}
 	if (!s->o.json)

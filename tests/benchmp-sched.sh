@@ -425,6 +425,17 @@ aa_verdict() {
 	    "$tmp/out"
 }
 aa_verdict || fail "an A/A's verdict: exit $rc: $(cat "$tmp/out")"
+# more_line: whether each figure of $tmp/out left undecided with an
+# interval says the time more that would decide it, and no other does.
+more_line() {
+	awk '/ B\/A / {
+		want = / undecided / && / \[/ && !/out of reach/
+		has = /\(about [0-9]+ s more would decide it(; its visits reached the most a figure gets)?\)$/
+		if (want != has)
+			bad = 1 }
+	    END { exit bad }' "$tmp/out"
+}
+more_line || fail "an A/A's time more: $(cat "$tmp/out")"
 
 # restart: both arms' tools started afresh for every pair of visits,
 # each going on with its figure; refused outside an A/B and for a line
@@ -468,6 +479,27 @@ if have_jq; then
 	    jq -e '.pairs >= 20 and .pairs <= 48' "$tmp/out" >/dev/null ||
 		fail "generations: $starts starts, $clusters clusters: $(cat "$tmp/out")"
 fi
+# The seconds more that would decide a figure left undecided with an
+# interval, and only such a figure: each call's four turns a cluster
+# (--fresh-every 0), 40 visits give ten (six at least where a verdict
+# settles it first) and an interval, whatever the verdict at 0.1% (one
+# process an arm for the whole run may differ from the other by a few
+# percent: worse or better then).
+run "$sched" --budget 600 --fresh-every 0 --max-visits 40 --threshold 0.1 \
+    --json --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' "$tmp/one"
+case $rc in
+0 | 1 | 3) ;;
+*) fail "an A/A of ten clusters exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+if have_jq; then
+	jq -e '.clusters >= 6 and .lo != null and
+	    ((.verdict == "undecided") == (.more_s != null)) and
+	    (.more_s == null or .more_s > 0)' "$tmp/out" >/dev/null ||
+		fail "ten clusters: more_s: $(cat "$tmp/out")"
+fi
+run "$sched" --budget 600 --fresh-every 0 --max-visits 40 --threshold 0.1 \
+    --a 'env SPIN_NS=2000' --b 'env SPIN_NS=2000' "$tmp/one"
+more_line || fail "ten clusters: the time more: $(cat "$tmp/out")"
 # A pair whose restarts cost more than the budget holds for the six
 # generations a verdict needs (a second's set-up an arm, a 4 s budget) is
 # not restarted: undecided, said so when it was judged out of reach (it

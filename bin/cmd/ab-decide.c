@@ -69,25 +69,20 @@ decide_cmp_p(const void *x, const void *y)
 
 /*
  * The seconds more that would decide undecided figure f, whose pairs
- * took spent seconds in all, or NAN: an interval's width shrinks as
- * 1/sqrt(rounds), so the rounds that bring its half width down to what
- * a verdict needs (the gap between the estimate and the threshold for
- * same, the estimate itself for a change) are n (half / need)^2.  An
- * estimate: the spread of the next rounds is this one's.
+ * took spent seconds in all, or NAN (ab_more_factor), at its time a
+ * round.
  */
 static double
 decide_more_s(const struct ab_figure *f, unsigned min_rounds, double spent)
 {
-	double band = log1p(f->threshold), half, shift, need, rounds;
+	double rounds;
 
 	if (f->stats_rc != 0 || f->n < 2 || !(spent > 0))
 		return NAN;
-	half = (f->st.hi - f->st.lo) / 2;
-	shift = fabs(f->st.shift);
-	need = shift < band ? band - shift : shift;
-	if (!(half > 0) || !(need > 0))
+	rounds = (double)f->n * ab_more_factor(f->st.lo, f->st.hi,
+	    f->st.shift, f->threshold);
+	if (isnan(rounds))
 		return NAN;
-	rounds = (double)f->n * (half / need) * (half / need);
 	if (rounds < (double)min_rounds)
 		rounds = (double)min_rounds;
 	if (rounds < (double)f->n + 1)

@@ -413,6 +413,27 @@ fig_json_string(FILE *out, const char *s)
 	free(b.s);
 }
 
+/*
+ * How many times its units (rounds, clusters) an undecided interval
+ * [lo, hi] around shift (logs of B/A) needs to decide at threshold, or
+ * NAN: an interval's width shrinks as 1/sqrt(units), so the units that
+ * bring its half width down to what a verdict needs (the gap between
+ * the estimate and the threshold for same, the estimate itself for a
+ * change) are (half / need)^2 times those it has.  An estimate: the
+ * spread of the next units is this one's.
+ */
+double
+ab_more_factor(double lo, double hi, double shift, double threshold)
+{
+	double band = log1p(threshold), half = (hi - lo) / 2, need;
+
+	shift = fabs(shift);
+	need = shift < band ? band - shift : shift;
+	if (!(half > 0) || !(need > 0))
+		return NAN;
+	return (half / need) * (half / need);
+}
+
 /* Print a number as JSON (null when not finite). */
 void
 ab_json_number(FILE *out, const char *key, double v)

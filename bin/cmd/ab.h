@@ -216,6 +216,11 @@ void ab_decide_look(struct ab_table *t, unsigned min_rounds,
 int ab_decide_finish(struct ab_table *t, unsigned min_rounds,
     enum bm__paired_test test, const double *spent);
 
+/*
+ * How many times its rounds or clusters an undecided interval [lo, hi]
+ * around shift (logs of B/A) needs to decide at threshold, or NAN.
+ */
+double ab_more_factor(double lo, double hi, double shift, double threshold);
 /* The verdict's word. */
 const char *ab_verdict_word(enum ab_verdict v);
 /* Print a figure as a line of text. */

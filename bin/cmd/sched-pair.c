@@ -410,6 +410,31 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	return 0;
 }
 
+/*
+ * The seconds more of the run that would decide pair pr, left undecided
+ * with an interval, or NAN: its clusters times ab_more_factor (what
+ * benchmp-ab's rounds estimate), at the run's wall time a cluster so far
+ * (the figures sharing the run as they did).  None for a part, nor for a
+ * pair out of reach (its restarts' own estimate).
+ */
+double
+sched_pair_more_s(const struct sched *s, const struct sched_pair *pr)
+{
+	double k;
+
+	if (pr->verdict != AB_UNDECIDED || sched_pair_part(pr) ||
+	    pr->st_rc != 0 || pr->out_of_reach || pr->ncl == 0 ||
+	    !(s->wall > 0))
+		return NAN;
+	k = pr->ncl * ab_more_factor(pr->st.lo, pr->st.hi, pr->st.shift,
+	    pr->threshold);
+	if (isnan(k))
+		return NAN;
+	if (k < pr->ncl + 1)
+		k = pr->ncl + 1;
+	return (k - pr->ncl) * s->wall / pr->ncl;
+}
+
 /* Order pairs' p values for qsort, through their indices. */
 static struct sched_pair *const *pair_sort;
 static int

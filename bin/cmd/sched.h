@@ -353,6 +353,7 @@ struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
     bm__paired *st);
 int sched_pair_part(const struct sched_pair *pr);
+double sched_pair_more_s(const struct sched *s, const struct sched_pair *pr);
 unsigned sched_pair_alt(const struct sched_pair *pr);
 uint64_t sched_ab_visit_us(const struct sched_line *l, uint64_t visit_us);
 /*
