@@ -175,7 +175,7 @@ wait_gone "$pid" 20
 if [ "$rc" -ne 143 ]; then
 	fail "benchmp-run --a --b, SIGTERM: exit $rc: $(tail -n 3 "$tmp/err")"
 elif ! grep -q 'interrupted' "$tmp/err" ||
-    ! grep -Eq '^lat_ops .* (worse|better|same|undecided)$' "$tmp/out" ||
+    ! grep -Eq '^lat_ops .* (worse|better|same|undecided( \(about [0-9]+ s more\))?)$' "$tmp/out" ||
     ! ls "$tmp"/res/*/*.ab.json >/dev/null 2>&1; then
 	fail "benchmp-run --a --b, SIGTERM: no verdicts kept: $(tail -n 3 "$tmp/err") $(head -c 300 "$tmp/out")"
 fi

@@ -254,8 +254,8 @@ case $rc in
 0 | 1 | 3) ;;
 *) fail "benchmp-run --a --b: exit $rc: $(tail -n 3 "$tmp/err")" ;;
 esac
-grep -Eq '^lat_syscall null .* (worse|better|same|undecided)$' "$tmp/out" &&
-    grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
+grep -Eq '^lat_syscall null .* (worse|better|same|undecided( \(about [0-9]+ s more\))?)$' "$tmp/out" &&
+    grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
     "$tmp/out" || fail "benchmp-run --a --b printed: $(head -c 600 "$tmp/out")"
 set -- "$tmp"/res-ab/*/*.ab.json
 [ -f "$1" ] && jq -e -s 'length >= 14 and all(.pairs >= 5) and
@@ -312,7 +312,7 @@ fi
 wait "$pid"
 rc=$?
 [ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sig.err")"
-grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' \
+grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
     "$tmp/sig.out" || fail "SIGTERM: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
 # This run's processes alone: other tests run the same tools meanwhile.
 left=$(left_running 'benchmp-sched|benchmp-ab|lat_')

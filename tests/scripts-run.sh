@@ -475,8 +475,8 @@ run "$brun" --installed --quick --only ops --a '' --b 'env' --budget 20 \
 # 0, 1 a figure worse, 3 one undecided: the machine decides which.
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 3 ]; then
 	fail "benchmp-run --a --b: exit $rc: $(tail -n 3 "$tmp/err")"
-elif ! grep -Eq '^lat_ops .* (worse|better|same|undecided)$' "$tmp/out" ||
-    ! grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided$' "$tmp/out"; then
+elif ! grep -Eq '^lat_ops .* (worse|better|same|undecided( \(about [0-9]+ s more\))?)$' "$tmp/out" ||
+    ! grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' "$tmp/out"; then
 	fail "benchmp-run --a --b printed: $(head -c 600 "$tmp/out")"
 elif ! ls "$tmp"/res-ab/*/*.ab.jsonl >/dev/null 2>&1 ||
     ! jq -e 'select(.verdict) | .tool' "$tmp"/res-ab/*/*.ab.json >/dev/null; then
