@@ -367,6 +367,7 @@ sched_free(struct sched *s)
 		free(s->pairs[i]->a);
 		free(s->pairs[i]->b);
 		free(s->pairs[i]->cl);
+		free(s->pairs[i]->first);
 		free(s->pairs[i]);
 	}
 	free(s->pairs);
@@ -678,6 +679,13 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 	    "\"mode\":\"served\",\"test\":\"trimmed t over generations\"",
 	    pr->n, pr->settled ? "true" : "false",
 	    strcmp(s->o.a, s->o.b) == 0 ? "true" : "false");
+	/* Each cluster's arm started first (a generation's), "-" for none. */
+	printf(",\"blocked\":%s,\"started_first\":\"", ok && pr->blocked ?
+	    "true" : "false");
+	for (k = 0; k < pr->ncl; k++)
+		putchar(pr->first[k] == SCHED_FIRST_A ? 'A' :
+		    pr->first[k] == SCHED_FIRST_B ? 'B' : '-');
+	putchar('"');
 	/* Each pair as it was judged: A's and B's visit medians, its cluster. */
 	printf(",\"pair_values\":[");
 	for (k = 0; k < pr->n; k++)

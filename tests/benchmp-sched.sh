@@ -479,6 +479,33 @@ if have_jq; then
 	    jq -e '.pairs >= 20 and .pairs <= 48' "$tmp/out" >/dev/null ||
 		fail "generations: $starts starts, $clusters clusters: $(cat "$tmp/out")"
 fi
+# first_order WHAT: each generation's two tools start one after the
+# other, the arm started second the time before first (the first
+# generation's in the plan's order): the arms the starts name, taken two
+# by two, are the clusters' started_first, which alternates; the interval
+# takes the two blocks apart (blocked) exactly where it has one and three
+# generations of each arm started first at least.
+first_order() {
+	have_jq || return 0
+	order=$(sed -n 's/^serve-spin: started (arm \([AB]\))$/\1/p' \
+	    "$tmp/err" | awk 'NR % 2 == 1 { printf "%s", $0 }')
+	jq -e --arg o "$order" '(.started_first == $o) and
+	    (.started_first | test("AA|BB|-") | not) and
+	    .blocked == (.lo != null and (.started_first |
+	    test("A.*A.*A") and test("B.*B.*B")))' "$tmp/out" >/dev/null ||
+		fail "$1: started first $order: $(cat "$tmp/out")"
+}
+first_order generations
+# The same over more generations (six where the machine is not too busy
+# to restart so often), whatever the verdict.
+run "$sched" --budget 600 --max-visits 160 --json \
+    --a 'env SPIN_NS=2000 SPIN_SAY=1' --b 'env SPIN_NS=2000 SPIN_SAY=1' \
+    "$tmp/one"
+case $rc in
+0 | 1 | 3) ;;
+*) fail "a blocked A/A exited $rc: $(cat "$tmp/out" "$tmp/err")" ;;
+esac
+first_order 'more generations'
 # The seconds more that would decide a figure left undecided with an
 # interval, and only such a figure: each call's four turns a cluster
 # (--fresh-every 0), 40 visits give ten (six at least where a verdict

@@ -210,6 +210,64 @@ START_TEST(test_trimmed)
 }
 END_TEST
 
+/*
+ * Two blocks of log ratios shifted apart (an A/B's generations whose arm
+ * A, or B, was started first): three at 0.03 +- 0.01, five at -0.01 +-
+ * 0.01.  The blocks' means 0.03 and -0.01 give 0.01 whatever their
+ * counts (all eight's mean is 0.005); their squared standard errors
+ * 0.0002 / (3 * 2) and 0.0002 / (5 * 4) add to the interval's, on
+ * Welch's degrees.
+ */
+START_TEST(test_blocked)
+{
+	double d[12] = { 0.03, -0.01, 0.02, -0.02, 0.04, 0.00, -0.01, -0.01,
+	    0.9, 0.9, 0.03, -0.01 };
+	int blk[12] = { 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1 }, flip[12], i;
+	int one[4] = { 0, 1, 1, 1 };
+	double v0 = 0.0002 / 6, v1 = 0.0002 / 20, se, df, q;
+	bm__paired st, sw;
+
+	se = sqrt((v0 + v1) / 4);
+	df = (v0 + v1) * (v0 + v1) / (v0 * v0 / 2 + v1 * v1 / 4);
+	q = bm__student_quantile(0.05, df);
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 8, 0.95, &st), 0);
+	ck_assert(fabs(st.shift - 0.01) < 1e-12);
+	ck_assert(fabs(st.hi - st.shift - q * se) < 1e-9);
+	ck_assert(fabs(st.shift - st.lo - q * se) < 1e-9);
+	ck_assert(fabs(st.p - bm__student_tail(0.01 / se, df)) < 1e-9);
+	ck_assert(st.p > 0.01 && st.p < 0.1 && st.n == 8);
+	/* Which block is which does not matter. */
+	for (i = 0; i < 12; i++)
+		flip[i] = !blk[i];
+	ck_assert_int_eq(bm__paired_blocked(d, flip, 8, 0.95, &sw), 0);
+	ck_assert(NEAR(sw.shift, st.shift) && NEAR(sw.lo, st.lo) &&
+	    NEAR(sw.hi, st.hi) && NEAR(sw.p, st.p));
+	/* From ten values a fifth of each block is trimmed: bursts stay out. */
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 12, 0.95, &st), 0);
+	ck_assert(st.hi < 0.1 && st.lo > -0.05);
+	/* A block of one, no block, too few, a value not finite. */
+	ck_assert_int_eq(bm__paired_blocked(d, one, 4, 0.95, &st),
+	    BM_ERANGE);
+	for (i = 0; i < 12; i++)
+		flip[i] = 0;
+	ck_assert_int_eq(bm__paired_blocked(d, flip, 8, 0.95, &st),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 3, 0.95, &st),
+	    BM_ERANGE);
+	d[2] = NAN;
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 8, 0.95, &st),
+	    BM_ERANGE);
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 8, 1.5, &st),
+	    BM_ERANGE);
+	/* The same values in each block: a point interval at their mean. */
+	for (i = 0; i < 8; i++)
+		d[i] = blk[i] ? -0.02 : 0.02;
+	ck_assert_int_eq(bm__paired_blocked(d, blk, 8, 0.95, &st), 0);
+	ck_assert(NEAR(st.shift, 0) && NEAR(st.lo, 0) && NEAR(st.hi, 0));
+	ck_assert(NEAR(st.p, 1));
+}
+END_TEST
+
 /* Build the suite. */
 static Suite *
 paired_suite(void)
@@ -220,6 +278,7 @@ paired_suite(void)
 	tcase_add_test(tc, test_sign_ten);
 	tcase_add_test(tc, test_signed_rank_ten);
 	tcase_add_test(tc, test_trimmed);
+	tcase_add_test(tc, test_blocked);
 	tcase_add_test(tc, test_sign_outliers);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_shift);

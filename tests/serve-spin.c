@@ -118,9 +118,15 @@ main(int argc, char **argv)
 		    tell_n, tell_k, bm_strerror(rc));
 		return 1;
 	}
-	/* SPIN_SAY: say on stderr that it started (a restart's test). */
+	/*
+	 * SPIN_SAY: say on stderr that it started, and in an A/B's arm
+	 * which (a restart's test, a generation's start order).
+	 */
 	if (getenv("SPIN_SAY") != NULL)
-		fprintf(stderr, "serve-spin: started\n");
+		fprintf(stderr, "serve-spin: started%s%s%s\n",
+		    getenv("BENCHMP_SERVE_ARM") ? " (arm " : "",
+		    getenv("BENCHMP_SERVE_ARM") ? getenv("BENCHMP_SERVE_ARM") :
+		    "", getenv("BENCHMP_SERVE_ARM") ? ")" : "");
 	bm_options_init(&o);
 	memset(&b, 0, sizeof(b));
 	b.benchmark = spin_bench;

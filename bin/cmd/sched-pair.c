@@ -55,12 +55,17 @@ pair_verdict(const bm__paired *st, double threshold)
 	    threshold, BM__BETTER_LOWER));
 }
 
-/* Append one pair of visit medians in cluster cl; 0 or -1 on no memory. */
+/*
+ * Append one pair of visit medians in cluster cl, whose arm started first
+ * was first (SCHED_FIRST_A, SCHED_FIRST_B, or SCHED_FIRST_NONE where a
+ * cluster is not a generation); 0 or -1 on no memory.
+ */
 static int
-pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
+pair_add(struct sched_pair *pr, double a, double b, unsigned cl, int first)
 {
 	double *ga, *gb;
 	unsigned *gc;
+	signed char *gf;
 
 	if (!(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
 		return 0;
@@ -76,11 +81,18 @@ pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
 	if (gc == NULL)
 		return -1;
 	pr->cl = gc;
+	if (cl + 1 > pr->ncl) {
+		gf = realloc(pr->first, (cl + 1) * sizeof(*gf));
+		if (gf == NULL)
+			return -1;
+		pr->first = gf;
+		memset(gf + pr->ncl, SCHED_FIRST_NONE, cl + 1 - pr->ncl);
+		pr->ncl = cl + 1;
+	}
+	pr->first[cl] = (signed char)first;
 	pr->a[pr->n] = a;
 	pr->b[pr->n] = b;
 	pr->cl[pr->n++] = cl;
-	if (cl + 1 > pr->ncl)
-		pr->ncl = cl + 1;
 	return 0;
 }
 
@@ -97,23 +109,31 @@ pair_add(struct sched_pair *pr, double a, double b, unsigned cl)
  * fifth of them at either end are trimmed (bm__paired_logratio), so
  * that one such cluster does not widen the interval of all
  * (doc/measurements.md, "Decisions: the trimmed t over generations").
+ * Generations fall in two blocks, those whose arm A was started first and
+ * those whose arm B was, which the restarts alternate: where each block
+ * has SCHED_MIN_CLUSTERS / 2, the mean of the blocks' trimmed means
+ * (bm__paired_blocked), so that what starting second does to a tool
+ * counts for neither arm; *blocked (if not NULL) says so.
  * 0, or -1 with fewer than SCHED_MIN_CLUSTERS clusters (or no memory).
  */
 int
 sched_pair_interval(const struct sched_pair *pr, double level,
-    bm__paired *st)
+    bm__paired *st, int *blocked)
 {
 	double *one, *r, *v, m;
-	size_t i, k, nv;
+	size_t i, k, nv, nb[3] = { 0, 0, 0 };
 	unsigned c;
-	int rc = -1;
+	int rc = -1, *blk;
 
+	if (blocked != NULL)
+		*blocked = 0;
 	if (pr->ncl < SCHED_MIN_CLUSTERS)
 		return -1;
 	one = malloc(pr->ncl * sizeof(*one));
 	r = malloc(pr->ncl * sizeof(*r));
 	v = malloc(pr->n * sizeof(*v));
-	if (one == NULL || r == NULL || v == NULL)
+	blk = malloc(pr->ncl * sizeof(*blk));
+	if (one == NULL || r == NULL || v == NULL || blk == NULL)
 		goto out;
 	for (k = 0, c = 0; c < pr->ncl; c++) {
 		for (nv = 0, i = 0; i < pr->n; i++)
@@ -124,15 +144,28 @@ sched_pair_interval(const struct sched_pair *pr, double level,
 		if (bm__stats_median(v, nv, &m) != 0)
 			goto out;
 		one[k] = 1;
+		blk[k] = pr->first[c] == SCHED_FIRST_B;
+		nb[pr->first[c] == SCHED_FIRST_NONE ? 0 : 1 + blk[k]]++;
 		r[k++] = exp(m);
 	}
-	if (k >= SCHED_MIN_CLUSTERS && bm__paired_logratio(one, r, k, level,
-	    BM__PAIRED_TRIMMED, st) == 0)
+	if (k < SCHED_MIN_CLUSTERS)
+		goto out;
+	if (nb[0] == 0 && nb[1] >= SCHED_MIN_CLUSTERS / 2 &&
+	    nb[2] >= SCHED_MIN_CLUSTERS / 2) {
+		/* r now the log ratios the blocks take. */
+		for (i = 0; i < k; i++)
+			r[i] = log(r[i]);
+		rc = bm__paired_blocked(r, blk, k, level, st) == 0 ? 0 : -1;
+		if (blocked != NULL)
+			*blocked = rc == 0;
+	} else if (bm__paired_logratio(one, r, k, level, BM__PAIRED_TRIMMED,
+	    st) == 0)
 		rc = 0;
 out:
 	free(one);
 	free(r);
 	free(v);
+	free(blk);
 	return rc;
 }
 
@@ -153,7 +186,7 @@ static int
 pair_restart(struct sched *s, struct sched_proc **ps)
 {
 	struct sched_fig *f[2] = { ps[0]->cur, ps[1]->cur };
-	int i, told[2], other = 0;
+	int i, j, told[2], other = 0, first;
 	double t = sched_now();
 
 	for (i = 0; i < 2; i++)
@@ -176,12 +209,19 @@ pair_restart(struct sched *s, struct sched_proc **ps)
 		    !WIFEXITED(ps[i]->status) ||
 		    WEXITSTATUS(ps[i]->status) != 0)
 			return -1;
+	/*
+	 * One after the other, the arm started second last time first: a
+	 * tool started second measured about 2% slower for as long as it
+	 * lived, and the generations' blocks take that out
+	 * (sched_pair_interval) where each arm was started first as often.
+	 */
+	first = ps[0]->started <= ps[1]->started;
 	t = sched_now();
-	for (i = 0; i < 2; i++)
-		told[i] = sched_launch(s, ps[i]) == 0;
-	for (i = 0; i < 2; i++)
-		if (told[i])
+	for (j = 0; j < 2; j++) {
+		i = j ^ first;
+		if (sched_launch(s, ps[i]) == 0)
 			sched_await_start(s, ps[i]);
+	}
 	s->start_s += sched_now() - t;
 	for (i = 0; i < 2; i++) {
 		struct sched_proc *p = ps[i];
@@ -390,7 +430,9 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 			cl = pr->n == 0 ? 0 : pr->cl[pr->n - 1] +
 			    (pr->fa->on_set == 1 || pr->fb->on_set == 1);
 		if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
-		    pr->fb->med[pr->fb->visits - 1], cl) != 0)
+		    pr->fb->med[pr->fb->visits - 1], cl, !gens ?
+		    SCHED_FIRST_NONE : pr->fa->p->started <=
+		    pr->fb->p->started ? SCHED_FIRST_A : SCHED_FIRST_B) != 0)
 			return -1;
 	}
 	/* The first turns of a generation carry its start; kept ones time it. */
@@ -402,7 +444,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 		pr->first_s = sched_now() - t1;
 	pr->on_gen++;
 	if (sched_pair_part(pr) || sched_pair_interval(pr, 1 -
-	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st) != 0)
+	    SCHED_LOOK_ALPHA / (double)pair_judged(s), &st, NULL) != 0)
 		return 0;
 	pr->look_p = st.p;
 	pr->verdict = pair_verdict(&st, pr->threshold);
@@ -463,7 +505,8 @@ sched_pair_finish(struct sched *s)
 	for (i = 0; i < s->npairs; i++) {
 		struct sched_pair *pr = s->pairs[i];
 
-		pr->st_rc = sched_pair_interval(pr, SCHED_LEVEL, &pr->st);
+		pr->st_rc = sched_pair_interval(pr, SCHED_LEVEL, &pr->st,
+		    &pr->blocked);
 		if (pr->st_rc != 0)
 			pr->st.p = 1;
 		if (sched_pair_part(pr))

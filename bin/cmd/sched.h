@@ -272,6 +272,7 @@ struct sched_pair {
 	struct sched_fig *fa, *fb;
 	double *a, *b;		/* paired visit medians */
 	unsigned *cl;		/* each pair's cluster, from 0 */
+	signed char *first;	/* each cluster's arm started first */
 	size_t n;
 	unsigned ncl;		/* clusters so far */
 	unsigned gens;		/* restarts of both arms' tools */
@@ -292,8 +293,12 @@ struct sched_pair {
 	enum ab_verdict verdict;
 	bm__paired st;
 	int st_rc;
+	int blocked;		/* st takes the generations' blocks apart */
 	size_t rec;		/* its figure in the records' table + 1, or 0 */
 };
+
+/* Which arm's tool a cluster started first (a generation's), or none. */
+enum { SCHED_FIRST_NONE, SCHED_FIRST_A, SCHED_FIRST_B };
 
 /* The scheduler's whole state. */
 struct sched {
@@ -351,7 +356,7 @@ int sched_pair_visit(struct sched *s, struct sched_pair *pr);
 void sched_pair_finish(struct sched *s);
 struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
-    bm__paired *st);
+    bm__paired *st, int *blocked);
 int sched_pair_part(const struct sched_pair *pr);
 double sched_pair_more_s(const struct sched *s, const struct sched_pair *pr);
 unsigned sched_pair_alt(const struct sched_pair *pr);

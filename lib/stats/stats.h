@@ -235,6 +235,9 @@ double bm__student_quantile(double tail, double df);
 /* Paired rounds a[i], b[i] by test.  0, BM_ERANGE, -ENOMEM. */
 int bm__paired_logratio(const double *a, const double *b, size_t n,
     double level, enum bm__paired_test test, bm__paired *out);
+/* n log ratios d in two blocks blk[i] shifted apart.  0, BM_ERANGE, -ENOMEM. */
+int bm__paired_blocked(const double *d, const int *blk, size_t n,
+    double level, bm__paired *out);
 /* Two independent samples (rank sums).  0, BM_ERANGE, -ENOMEM. */
 int bm__shift_logratio(const double *a, size_t na, const double *b,
     size_t nb, double level, bm__paired *out);
