@@ -207,9 +207,11 @@ bm_benchmp() {
 }
 
 # bm_programs DIR TOOL: set bm_bin to the directory of the programs in DIR.
-# In a build tree DIR/TOOL is libtool's wrapper script, whose start costs
-# tens of milliseconds of wall time: then bm_bin is DIR/.libs, with the
-# library's directory exported in LD_LIBRARY_PATH, as installed.
+# In a build tree without static libraries (configure --disable-static)
+# DIR/TOOL is libtool's wrapper script, whose start costs tens of
+# milliseconds of wall time: then bm_bin is DIR/.libs, with the library's
+# directory exported in LD_LIBRARY_PATH, as installed.  (Otherwise the
+# tools link libbenchmp in, and DIR holds the programs themselves.)
 bm_programs() {
 	bm_bin=$1
 	if [ -x "$1/.libs/$2" ] && [ -d "$1/../lib/.libs" ]; then

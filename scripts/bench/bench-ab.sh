@@ -114,9 +114,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-# The tools themselves, not libtool's wrapper scripts (bm_programs): the
-# visits start both arms' tools again every generation, and a wrapper's
-# start costs about 10 ms of shell (benchmp-ab stays in bin).
+# The tools themselves, not libtool's wrapper scripts (bm_programs), for
+# the rounds: a wrapper's start costs tens of milliseconds of shell
+# (benchmp-ab stays in bin).  The served mode's benchmp-sched starts the
+# tools beside itself: the programs themselves, since the tools link
+# libbenchmp in, a build's wrappers otherwise (--disable-static).
 bm_programs "$bin" lat_syscall
 PATH=$bm_bin:$bin:$PATH
 export PATH
