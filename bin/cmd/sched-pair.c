@@ -293,11 +293,87 @@ pair_out_of_reach(struct sched *s, struct sched_pair *pr)
 }
 
 /*
+ * The calls a generation of pair pr should take, from its generations so
+ * far (four at least, both arms' starts and two calls each): where its
+ * tools differ from one start to the next by sb (the spread of the
+ * generations' medians, each arm-started-first block about its own
+ * mean, less what the pairs' own spread sw puts in a median of their
+ * count) a generation's median varies by sb^2 + (pi / 2) sw^2 / (m alt)
+ * over m calls of alt pairs, and a generation costs the restart c and m
+ * calls of c1 each: their product is least at m = sqrt((pi / 2) sw^2 c
+ * / (alt sb^2 c1)), the two-stage sample's optimal allocation.  On a
+ * 2-vCPU AMD EPYC KVM guest (2026-12-07) lat_syscall null's
+ * generations' medians spread by about 2.2% within a block, its pairs by
+ * about 1.5%, and a restart cost about a call and a half: under one call,
+ * so two (the fewest), where the cost share alone gave three or four
+ * (doc/measurements.md, "Decisions: the generations' length").  0 while
+ * that is not known.
+ */
+static double
+pair_gen_calls(const struct sched_pair *pr)
+{
+	double *v, *med, *dev, sw, sb2 = 0, mean[2] = { 0, 0 }, pairs = 0;
+	double c1, m = 0;
+	size_t i, nv, nm = 0, nb[2] = { 0, 0 };
+	unsigned g;
+	int *blk;
+
+	if (pr->gens < 4 || !(pr->gen_cost > 0) || pr->on_gen < 2 ||
+	    !(pr->gen_wall > 0))
+		return 0;
+	v = malloc(pr->n * sizeof(*v));
+	med = malloc(pr->gens * sizeof(*med));
+	dev = malloc(pr->gens * sizeof(*dev));
+	blk = malloc(pr->gens * sizeof(*blk));
+	if (v == NULL || med == NULL || dev == NULL || blk == NULL)
+		goto out;
+	for (g = 0; g < pr->gens; g++) {
+		for (nv = 0, i = 0; i < pr->n; i++)
+			if (pr->cl[i] == g)
+				v[nv++] = log(pr->b[i] / pr->a[i]);
+		if (nv < 3 || bm__stats_median(v, nv, &med[nm]) != 0)
+			continue;
+		/* The pairs' spread: their median absolute deviation. */
+		for (i = 0; i < nv; i++)
+			v[i] = fabs(v[i] - med[nm]);
+		if (bm__stats_median(v, nv, &dev[nm]) != 0)
+			continue;
+		dev[nm] *= 1.4826;
+		pairs += (double)nv;
+		blk[nm] = pr->first[g] == SCHED_FIRST_B;
+		mean[blk[nm]] += med[nm];
+		nb[blk[nm]]++;
+		nm++;
+	}
+	if (nm < 4 || nb[0] == 0 || nb[1] == 0 ||
+	    bm__stats_median(dev, nm, &sw) != 0)
+		goto out;
+	mean[0] /= (double)nb[0];
+	mean[1] /= (double)nb[1];
+	for (i = 0; i < nm; i++)
+		sb2 += (med[i] - mean[blk[i]]) * (med[i] - mean[blk[i]]);
+	/* Less what the pairs' own spread puts in a median of their count. */
+	sb2 = sb2 / (double)(nm - 2) - M_PI / 2 * sw * sw / (pairs / nm);
+	c1 = pr->gen_wall / (pr->on_gen - 1);
+	if (sb2 > 0 && c1 > 0)
+		m = sqrt(M_PI / 2 * sw * sw * pr->gen_cost /
+		    ((double)sched_pair_alt(pr) * sb2 * c1));
+out:
+	free(v);
+	free(med);
+	free(dev);
+	free(blk);
+	return m;
+}
+
+/*
  * Whether pair pr's tools are started afresh before its next pair of
  * visits: a restart line's before every pair but the first; a line's
  * last figure's once the last restart's cost is at most
  * SCHED_AB_GEN_SHARE of the pairs since (SCHED_AB_GEN_FIRST pairs
- * while no restart has been costed), after SCHED_AB_GEN_MAX or a
+ * while no restart has been costed), or sooner once its generations say
+ * that fewer calls a generation decide sooner (pair_gen_calls), after
+ * SCHED_AB_GEN_MAX or a
  * SCHED_AB_GENS-th of the pairs the budget is expected to give it at
  * the latest (two at least); never with --fresh-every 0, nor for a
  * figure its tool serves before another (pair_generations), nor once
@@ -307,7 +383,7 @@ static int
 pair_new_generation(struct sched *s, struct sched_pair *pr)
 {
 	const struct sched_proc *p = pr->fa->p;
-	double want = s->expect / SCHED_AB_GENS;
+	double want = s->expect / SCHED_AB_GENS, calls;
 
 	if (pr->fa->visits == 0 || !pair_generations(s, pr->fa) || s->closing)
 		return 0;
@@ -320,7 +396,9 @@ pair_new_generation(struct sched *s, struct sched_pair *pr)
 		return 1;
 	if (pr->gen_cost <= 0)
 		return pr->on_gen >= SCHED_AB_GEN_FIRST;
-	return pr->gen_cost <= SCHED_AB_GEN_SHARE * pr->gen_wall;
+	calls = pair_gen_calls(pr);
+	return pr->gen_cost <= SCHED_AB_GEN_SHARE * pr->gen_wall ||
+	    (calls > 0 && (double)pr->on_gen >= calls);
 }
 
 /* Whether pair pr is of a part its tool takes off the figures after it. */
