@@ -96,6 +96,18 @@ pair_add(struct sched_pair *pr, double a, double b, unsigned cl, int first)
 	return 0;
 }
 
+/* Cluster c's log ratios log(B/A) into v (room for pr->n); their count. */
+static size_t
+pair_cluster_logs(const struct sched_pair *pr, unsigned c, double *v)
+{
+	size_t i, nv = 0;
+
+	for (i = 0; i < pr->n; i++)
+		if (pr->cl[i] == c)
+			v[nv++] = log(pr->b[i] / pr->a[i]);
+	return nv;
+}
+
 /*
  * Pair pr's interval at level, from its clusters: each cluster's median
  * log(B/A) is one value of Yuen's trimmed t over them, so that what its
@@ -136,10 +148,7 @@ sched_pair_interval(const struct sched_pair *pr, double level,
 	if (one == NULL || r == NULL || v == NULL || blk == NULL)
 		goto out;
 	for (k = 0, c = 0; c < pr->ncl; c++) {
-		for (nv = 0, i = 0; i < pr->n; i++)
-			if (pr->cl[i] == c)
-				v[nv++] = log(pr->b[i] / pr->a[i]);
-		if (nv == 0)
+		if ((nv = pair_cluster_logs(pr, c, v)) == 0)
 			continue;
 		if (bm__stats_median(v, nv, &m) != 0)
 			goto out;
@@ -328,9 +337,7 @@ pair_gen_calls(const struct sched_pair *pr)
 	if (v == NULL || med == NULL || dev == NULL || blk == NULL)
 		goto out;
 	for (g = 0; g < pr->gens; g++) {
-		for (nv = 0, i = 0; i < pr->n; i++)
-			if (pr->cl[i] == g)
-				v[nv++] = log(pr->b[i] / pr->a[i]);
+		nv = pair_cluster_logs(pr, g, v);
 		if (nv < 3 || bm__stats_median(v, nv, &med[nm]) != 0)
 			continue;
 		/* The pairs' spread: their median absolute deviation. */
@@ -464,7 +471,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 {
 	struct sched_proc *first = pr->fa->p, *second = pr->fb->p;
 	int regen = pair_new_generation(s, pr),
-	    gens = pair_generations(s, pr->fa);
+	    gens = pair_generations(s, pr->fa), order;
 	double t0 = sched_now(), t1, kept;
 	bm__paired st;
 	unsigned cl, turn, own;
@@ -493,6 +500,9 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 	}
 	/* Never fresh, as asked: each call's turns a cluster. */
 	own = pr->n == 0 ? 0 : pr->cl[pr->n - 1] + 1;
+	/* Which arm's tool this generation started first, if a generation. */
+	order = !gens ? SCHED_FIRST_NONE : pr->fa->p->started <=
+	    pr->fb->p->started ? SCHED_FIRST_A : SCHED_FIRST_B;
 	t1 = sched_now();
 	for (turn = 0; turn < sched_pair_alt(pr); turn++) {
 		struct sched_proc *x = turn & 1 ? second : first,
@@ -508,9 +518,7 @@ sched_pair_visit(struct sched *s, struct sched_pair *pr)
 			cl = pr->n == 0 ? 0 : pr->cl[pr->n - 1] +
 			    (pr->fa->on_set == 1 || pr->fb->on_set == 1);
 		if (pair_add(pr, pr->fa->med[pr->fa->visits - 1],
-		    pr->fb->med[pr->fb->visits - 1], cl, !gens ?
-		    SCHED_FIRST_NONE : pr->fa->p->started <=
-		    pr->fb->p->started ? SCHED_FIRST_A : SCHED_FIRST_B) != 0)
+		    pr->fb->med[pr->fb->visits - 1], cl, order) != 0)
 			return -1;
 	}
 	/* The first turns of a generation carry its start; kept ones time it. */
