@@ -1,5 +1,5 @@
 #!/bin/sh
-# linkage.sh: the tools and libbenchmp link nothing optional; the zmq sink loads libzmq when used.
+# linkage.sh: the tools and libbenchmp link nothing optional; the zmq sink and MPI load theirs when used.
 . "$top_srcdir/tests/lib.sh"
 
 if command -v readelf >/dev/null 2>&1; then
@@ -13,13 +13,11 @@ fi
 
 # What a tool may need: the C library (libdl, libpthread and librt were
 # parts of it before glibc 2.34), libm, libbenchmp; the sanitizers' run
-# time in a sanitizer build; MPI's libraries in an MPI build.
+# time in a sanitizer build.  Not MPI's libraries, in an MPI build too: a
+# rank loads them with its module (lib/engine/mpi.h).
 allowed='libc\.so|libm\.so|libbenchmp\.so|ld-linux|libdl\.so|libpthread\.so|librt\.so'
 [ "$BM_SANITIZERS" = yes ] && allowed="$allowed|libasan\.so|libubsan\.so"
 features=$("$bin/lat_syscall" -V | sed -n 's/^features://p')
-case " $features " in
-*" mpi "*) allowed="$allowed|libmpi|libopen-|libmpich" ;;
-esac
 
 # elf FILE: 0 when FILE is an ELF object.
 elf() {
@@ -116,6 +114,27 @@ case " $features " in
 *)
 	expect_exit 1 'built without libzmq' \
 	    "$bin/lat_syscall" -N 1 --output="zmq:ipc://$tmp/s" null
+	;;
+esac
+
+# MPI's module, in an MPI build: it alone needs MPI's library, and a rank
+# that cannot load it says which file and exits 1 (a launcher's variable
+# makes the tool a rank; the module is not loaded, so MPI never starts).
+case " $features " in
+*" mpi "*)
+	mod=$top_builddir/lib/.libs/benchmp-mpi.so
+	if [ ! -f "$mod" ]; then
+		fail "an MPI build without its module $mod"
+	else
+		needed "$mod" | grep -q '^libmpi' ||
+			fail "the MPI module needs no libmpi: $(needed "$mod" | tr '\n' ' ')"
+	fi
+	expect_exit 1 "cannot start MPI: cannot load $tmp/none\.so: .*No such file" \
+	    env OMPI_COMM_WORLD_SIZE=1 BENCHMP_MPI_MODULE="$tmp/none.so" \
+	    "$bin/lat_syscall" -N 1 null
+	expect_exit 1 "cannot start MPI: .*libm\.so\.6 is not this build's MPI module" \
+	    env OMPI_COMM_WORLD_SIZE=1 BENCHMP_MPI_MODULE=libm.so.6 \
+	    "$bin/lat_syscall" -N 1 null
 	;;
 esac
 no_children

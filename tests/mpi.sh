@@ -248,5 +248,14 @@ grep -Eq "^  figure +$host +other +all ranks" "$tmp/out" ||
 	fail "hosts not side by side: $(head -n 5 "$tmp/out")"
 grep -Eq '^  lat_pipe .*\*' "$tmp/out" ||
 	fail "the host divided by ten is not marked: $(cat "$tmp/out")"
+
+# A program of its own that links MPI and libbenchmp and calls MPI_Init
+# (benchmp(3), MPI): its bm_run meets the other ranks through the
+# library's MPI module, so rank 1's failing benchmark is rank 0's
+# BM_ERANK (-1012) too, with rank 1's detail.
+mpi 2 "$top_builddir/tests/mpi-own"
+[ "$rc" -eq 0 ] || fail "mpi-own: exit $rc: $(cat "$tmp/out" "$tmp/err" | head -n 5)"
+grep -q '^rank 0: -1012 rank 1 on ' "$tmp/out" ||
+	fail "mpi-own: rank 0 did not hear of rank 1's failure: $(cat "$tmp/out")"
 no_children
 finish

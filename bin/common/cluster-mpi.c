@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <mpi.h>
-
 #include "benchmp/figures.h"
 #include "cluster.h"
+#include "engine/mpi.h"
 
 #define CLUSTER_HOST_MAX 256
 /* The most measured params whose median the aggregate takes. */
@@ -31,9 +31,10 @@ static struct {
 	int size;
 	pid_t pid;		/* the process that initialised MPI */
 	const char *name;	/* the tool's, for messages */
+	const struct bm__mpi *mpi;	/* the MPI module's calls */
 	char host[CLUSTER_HOST_MAX];
 	char where[CLUSTER_HOST_MAX + 32];
-} cluster = { 0, 0, 1, 0, "", "", "" };
+} cluster = { 0, 0, 1, 0, "", NULL, "", "" };
 
 /* The aggregate's measured params: the last aggregate's, on rank 0. */
 static bm_param cluster_measured[CLUSTER_MEASURED_MAX];
@@ -55,25 +56,31 @@ cluster_launched(void)
 void
 cluster_init(const char *name)
 {
+	char err[PATH_MAX + 128];
 	int fd;
 
 	if (cluster.active || !cluster_launched())
 		return;
+	/* MPI's libraries come with its module, only in a rank (mpi.h). */
+	if ((cluster.mpi = bm__mpi_load(err, sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: cannot start MPI: %s\n", name, err);
+		exit(1);
+	}
 	/*
 	 * MPI starts before any worker is forked; the workers never call
 	 * MPI and leave through _exit(), so Open MPI's state is used by
 	 * this process alone (its fork warning is about children that
 	 * would; mpi_warn_on_fork=0 silences it).
 	 */
-	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+	if (cluster.mpi->init() != 0) {
 		fprintf(stderr, "%s: cannot start MPI\n", name);
 		exit(1);
 	}
 	cluster.active = 1;
 	cluster.pid = getpid();
 	cluster.name = name;
-	(void)MPI_Comm_rank(MPI_COMM_WORLD, &cluster.rank);
-	(void)MPI_Comm_size(MPI_COMM_WORLD, &cluster.size);
+	(void)cluster.mpi->rank(&cluster.rank);
+	(void)cluster.mpi->ranks(&cluster.size);
 	if (gethostname(cluster.host, sizeof cluster.host) != 0)
 		(void)snprintf(cluster.host, sizeof cluster.host, "?");
 	cluster.host[sizeof cluster.host - 1] = '\0';
@@ -127,12 +134,9 @@ cluster_feature(void)
 void
 cluster_finish(void)
 {
-	int fini = 0;
-
 	if (!cluster.active || cluster.pid != getpid())
 		return;
-	if (MPI_Finalized(&fini) == MPI_SUCCESS && !fini)
-		(void)MPI_Finalize();
+	cluster.mpi->finalize();
 }
 
 /* Leave the job: in order, or by aborting it; see cluster.h. */
@@ -146,7 +150,7 @@ cluster_exit(int status, int agreed)
 		exit(status);
 	}
 	fflush(NULL);
-	(void)MPI_Abort(MPI_COMM_WORLD, status);
+	cluster.mpi->abort(status);
 	exit(status);
 }
 
@@ -171,20 +175,19 @@ cluster_all(int yes)
 {
 	struct timespec nap = { 0, 1000000 };
 	int in = yes != 0, out = 0, done = 0;
-	MPI_Request req;
+	struct bm__mpi_req *req;
 	double deadline;
 
 	if (!cluster.active || cluster.size == 1 || cluster.pid != getpid())
 		return in;
-	if (MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD,
-	    &req) != MPI_SUCCESS) {
+	if (cluster.mpi->iallreduce(&in, &out, 1, BM__MPI_LAND, &req) != 0) {
 		fprintf(stderr, "%s: %sMPI failed to agree with the other "
 		    "ranks\n", cluster.name, cluster.where);
 		cluster_exit(1, 0);
 	}
 	deadline = cluster_now_s() + CLUSTER_AGREE_TIMEOUT_S;
 	for (;;) {
-		if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+		if (cluster.mpi->test(req, &done) != 0) {
 			fprintf(stderr, "%s: %sMPI failed while agreeing with "
 			    "the other ranks\n", cluster.name, cluster.where);
 			cluster_exit(1, 0);
@@ -249,8 +252,7 @@ cluster_gather_bytes(const void *mine, int len, char **all, int **lens)
 		if (n == NULL || offs == NULL)
 			rc = -ENOMEM;
 	}
-	if (rc == 0 && MPI_Gather(&len, 1, MPI_INT, n, 1, MPI_INT, 0,
-	    MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (rc == 0 && cluster.mpi->gather(&len, 1, BM__MPI_INT, n, 0) != 0)
 		rc = -EPROTO;
 	if (rc == 0 && cluster.rank == 0) {
 		for (i = 0; i < cluster.size; i++) {
@@ -260,8 +262,7 @@ cluster_gather_bytes(const void *mine, int len, char **all, int **lens)
 		if ((*all = malloc((size_t)total + 1)) == NULL)
 			rc = -ENOMEM;
 	}
-	if (rc == 0 && MPI_Gatherv(mine, len, MPI_BYTE, *all, n, offs,
-	    MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (rc == 0 && cluster.mpi->gatherv(mine, len, *all, n, offs, 0) != 0)
 		rc = -EPROTO;
 	if (rc == 0 && *all != NULL)
 		(*all)[total] = '\0';
@@ -513,16 +514,14 @@ cluster_aggregate(bm_ctx *ctx, bm_record *rec, char **json)
 	if (rc == 0)
 		rc = cluster_gather_bytes(tagged, (int)strlen(tagged), &ranks,
 		    NULL);
-	if (rc == 0 && MPI_Gather(mine, CL_NFIGURES, MPI_DOUBLE, figs,
-	    CL_NFIGURES, MPI_DOUBLE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (rc == 0 && cluster.mpi->gather(mine, CL_NFIGURES, BM__MPI_DOUBLE,
+	    figs, 0) != 0)
 		rc = -EPROTO;
-	if (rc == 0 && MPI_Gather(mm, CLUSTER_MEASURED_MAX + 1, MPI_DOUBLE,
-	    mfigs, CLUSTER_MEASURED_MAX + 1, MPI_DOUBLE, 0, MPI_COMM_WORLD) !=
-	    MPI_SUCCESS)
+	if (rc == 0 && cluster.mpi->gather(mm, CLUSTER_MEASURED_MAX + 1,
+	    BM__MPI_DOUBLE, mfigs, 0) != 0)
 		rc = -EPROTO;
-	if (rc == 0 && MPI_Gather(cluster.host, CLUSTER_HOST_MAX, MPI_CHAR,
-	    hosts, CLUSTER_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD) !=
-	    MPI_SUCCESS)
+	if (rc == 0 && cluster.mpi->gather(cluster.host, CLUSTER_HOST_MAX,
+	    BM__MPI_CHAR, hosts, 0) != 0)
 		rc = -EPROTO;
 	if (rc == 0)
 		rc = cluster_gather_samples(r, &samples);

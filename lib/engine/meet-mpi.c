@@ -1,6 +1,7 @@
 /* meet-mpi.c: the meeting hook of bm_run for MPI ranks, so a run spans a cluster. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -8,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <mpi.h>
-
 #include "internal.h"
+#include "engine/mpi.h"
 
 /*
  * Where this process is in the sequence of meetings.  The meetings are
@@ -25,17 +25,31 @@ static struct {
 	int failed;		/* a meeting of this run failed: no more */
 } meet_seq;
 
-/* Return 1 when the program has initialised MPI and not finalised it. */
+/*
+ * Whether the program has initialised MPI and not finalised it: 1, or 0.
+ * A tool loaded the MPI module (mpi.h) to start as a rank; a program of
+ * its own that links MPI and calls MPI_Init() gets the module here, which
+ * uses the program's MPI (the same library, already loaded).  A program
+ * without MPI at its start (none of its symbols) is never looked at
+ * again.  A negative error, its detail in ctx, when the module cannot be
+ * loaded by a program that has MPI.
+ */
 static int
-meet_active(void)
+meet_active(bm_ctx *ctx)
 {
-	int init = 0, fini = 0;
+	static int no_mpi;
+	const struct bm__mpi *m = bm__mpi();
+	char err[PATH_MAX + 128];
 
-	if (MPI_Initialized(&init) != MPI_SUCCESS || !init)
-		return 0;
-	if (MPI_Finalized(&fini) != MPI_SUCCESS || fini)
-		return 0;
-	return 1;
+	if (m == NULL) {
+		if (no_mpi || dlsym(RTLD_DEFAULT, "MPI_Initialized") == NULL) {
+			no_mpi = 1;
+			return 0;
+		}
+		if ((m = bm__mpi_load(err, sizeof(err))) == NULL)
+			return bm__fail(ctx, BM_ENOTSUP, "MPI: %s", err);
+	}
+	return m->active();
 }
 
 /*
@@ -46,7 +60,7 @@ meet_active(void)
  * meanwhile).
  */
 static int
-meet_wait(bm_ctx *ctx, MPI_Request *req, uint64_t timeout_ns, int rank,
+meet_wait(bm_ctx *ctx, struct bm__mpi_req *req, uint64_t timeout_ns, int rank,
     const char *host, unsigned run, const char *where)
 {
 	uint64_t deadline = bm__deadline_now() + timeout_ns;
@@ -54,7 +68,7 @@ meet_wait(bm_ctx *ctx, MPI_Request *req, uint64_t timeout_ns, int rank,
 	int done = 0;
 
 	for (;;) {
-		if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+		if (bm__mpi()->test(req, &done) != 0)
 			return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI "
 			    "failed while meeting the other ranks", rank,
 			    host);
@@ -111,12 +125,13 @@ meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
 	char host[256], msg[sizeof ctx->err];
 	unsigned run = meet_seq.run;
 	int rank = 0, in[4], out[4], err;
-	MPI_Request req;
+	const struct bm__mpi *m = bm__mpi();
+	struct bm__mpi_req *req;
 
 	if (gethostname(host, sizeof host) != 0)
 		(void)snprintf(host, sizeof host, "?");
 	host[sizeof host - 1] = '\0';
-	(void)MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	(void)m->rank(&rank);
 	/*
 	 * One reduction answers the three questions: the lowest rank that
 	 * failed (INT_MAX: none), whether every rank is at the same run
@@ -128,11 +143,10 @@ meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
 	in[1] = (int)run;
 	in[2] = -(int)run;
 	in[3] = *more ? -1 : 0;
-	if (MPI_Iallreduce(in, out, 4, MPI_INT, MPI_MIN, MPI_COMM_WORLD,
-	    &req) != MPI_SUCCESS)
+	if (m->iallreduce(in, out, 4, BM__MPI_MIN, &req) != 0)
 		return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI failed to "
 		    "meet the other ranks", rank, host);
-	if ((err = meet_wait(ctx, &req, timeout_ns, rank, host, run,
+	if ((err = meet_wait(ctx, req, timeout_ns, rank, host, run,
 	    where)) != 0)
 		return err;
 	if (out[1] != -out[2])
@@ -150,8 +164,7 @@ meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
 		(void)snprintf(msg, sizeof msg, "rank %d on %.64s: %.400s",
 		    rank, host, ctx->err[0] != '\0' ? ctx->err :
 		    bm_strerror(rc));
-	if (MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, out[0],
-	    MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (m->bcast(msg, (int)sizeof msg, BM__MPI_CHAR, out[0]) != 0)
 		(void)snprintf(msg, sizeof msg, "rank %d failed", out[0]);
 	msg[sizeof msg - 1] = '\0';
 	return bm__fail(ctx, BM_ERANK, "%s", msg);
@@ -173,8 +186,12 @@ bm__meet_mpi(bm_ctx *ctx, struct bm__meeting *m)
 		meet_seq.failed = 0;
 		return 0;
 	}
-	if (meet_seq.failed || !meet_active())
+	if (meet_seq.failed || (rc = meet_active(ctx)) == 0)
 		return m->status;
+	if (rc < 0) {
+		meet_seq.failed = 1;
+		return rc;
+	}
 	rc = meet_ranks(ctx, m->status, m->timeout_ns, &m->more,
 	    meet_where(m->phase));
 	if (rc != 0)
