@@ -795,7 +795,7 @@ run_once_next(struct sched *s)
 static double
 run_close_reserve(const struct sched *s, unsigned least)
 {
-	double t = 0, cost;
+	double t = 0, cost = 0;
 	size_t i;
 
 	for (i = 0; i < s->np; i++) {
