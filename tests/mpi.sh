@@ -257,5 +257,13 @@ mpi 2 "$top_builddir/tests/mpi-own"
 [ "$rc" -eq 0 ] || fail "mpi-own: exit $rc: $(cat "$tmp/out" "$tmp/err" | head -n 5)"
 grep -q '^rank 0: -1012 rank 1 on ' "$tmp/out" ||
 	fail "mpi-own: rank 0 did not hear of rank 1's failure: $(cat "$tmp/out")"
+# Without its module such a program's ranks fail, saying so (BM_ENOTSUP,
+# -1005); one that never calls MPI_Init is not affected.
+mpi 2 env BENCHMP_MPI_MODULE="$tmp/none.so" "$top_builddir/tests/mpi-own"
+[ "$rc" -ne 0 ] && grep -q "^rank 0: -1005 MPI: cannot load $tmp/none\.so" "$tmp/out" ||
+	fail "mpi-own without its module: exit $rc: $(cat "$tmp/out")"
+run env BENCHMP_MPI_MODULE="$tmp/none.so" "$top_builddir/tests/mpi-own" no-init
+[ "$rc" -eq 0 ] && grep -q '^rank 0: 0 ' "$tmp/out" ||
+	fail "mpi-own no-init without its module: exit $rc: $(cat "$tmp/out" "$tmp/err")"
 no_children
 finish

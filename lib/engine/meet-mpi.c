@@ -31,8 +31,9 @@ static struct {
  * its own that links MPI and calls MPI_Init() gets the module here, which
  * uses the program's MPI (the same library, already loaded).  A program
  * without MPI at its start (none of its symbols) is never looked at
- * again.  A negative error, its detail in ctx, when the module cannot be
- * loaded by a program that has MPI.
+ * again.  A negative error, its detail in ctx, when a program that has
+ * initialised MPI cannot load the module (asked with its own
+ * MPI_Initialized(), whose form and MPI_SUCCESS, 0, the standard fixes).
  */
 static int
 meet_active(bm_ctx *ctx)
@@ -40,14 +41,17 @@ meet_active(bm_ctx *ctx)
 	static int no_mpi;
 	const struct bm__mpi *m = bm__mpi();
 	char err[PATH_MAX + 128];
+	int (*initialized)(int *), init = 0;
 
 	if (m == NULL) {
-		if (no_mpi || dlsym(RTLD_DEFAULT, "MPI_Initialized") == NULL) {
+		if (no_mpi || (initialized = (int (*)(int *))dlsym(
+		    RTLD_DEFAULT, "MPI_Initialized")) == NULL) {
 			no_mpi = 1;
 			return 0;
 		}
 		if ((m = bm__mpi_load(err, sizeof(err))) == NULL)
-			return bm__fail(ctx, BM_ENOTSUP, "MPI: %s", err);
+			return initialized(&init) != 0 || !init ? 0 :
+			    bm__fail(ctx, BM_ENOTSUP, "MPI: %s", err);
 	}
 	return m->active();
 }
