@@ -7,8 +7,9 @@
 /*
  * A build with MPI (--with-mpi) puts every MPI call in one module,
  * benchmp-mpi.so (mpi-module.c), which alone links the MPI libraries; a
- * rank loads it when its launcher started it (cluster_init), and a tool
- * run by hand never does.  Linked into the tools instead, Open MPI's
+ * tool loads it when a launcher started it as a rank (cluster_init), a
+ * program of its own that has MPI at its first bm_run (meet-mpi.c), and a
+ * tool run by hand never does.  Linked into the tools instead, Open MPI's
  * libraries (libmpi, libopen-rte, libopen-pal, hwloc, libevent, ...) made
  * every tool start 2.7 ms later and lat_proc fork, which measures
  * process creation, 36% slower on a 2-vCPU AMD EPYC KVM guest
