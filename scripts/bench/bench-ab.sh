@@ -5,7 +5,7 @@
 # Usage: scripts/bench/bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE]
 #                            [--budget S] [--targets LIST] [--modes LIST]
 #                            [--threshold P] [--tunables T] [--search-only]
-#                            BUILDDIR
+#                            [--cost C] BUILDDIR
 #
 # The regressions are real: an LD_PRELOAD library (tests/bench/ab-shim.c)
 # runs a fixed dependent chain of multiplications (for lat_syscall below
@@ -40,7 +40,10 @@
 # (percent, default 2: a change within it is "same" by definition).
 # --search-only prints the conditions ("figure cost label" lines, the
 # searched costs among them) and runs no trial (bench-sched.sh takes its
-# chain from it).
+# chain from it).  --cost C takes C (links, or aN for additions) for the
+# one target of --only's figure without a search: where the search's
+# rounds cannot place a point as small as 1%, a cost the trials of an
+# earlier run measured (their median ratio says what it gives now).
 #
 # Prints per condition: the cost, the median ratio over the trials, how
 # many said worse, better, same and undecided, and the median wall time of
@@ -51,7 +54,7 @@ export LC_ALL
 # shellcheck source=scripts/benchmp-lib.sh
 . "${0%/*}/../benchmp-lib.sh"
 
-usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] [--tunables T] [--search-only] BUILDDIR"
+usage="usage: bench-ab.sh [--trials N] [--stress | --heavy] [--only FIGURE] [--budget S] [--targets LIST] [--modes LIST] [--threshold P] [--tunables T] [--search-only] [--cost C] BUILDDIR"
 trials=20
 tunables=glibc.cpu.hwcaps=-AVX2,-AVX_Fast_Unaligned_Load,-ERMS,-AVX512F
 threshold=2
@@ -61,6 +64,7 @@ budget=10
 targets_opt=
 modes=served
 search_only=0
+cost_opt=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trials) trials=${2:?$usage}; shift 2 ;;
@@ -73,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--threshold) threshold=${2:?$usage}; shift 2 ;;
 	--tunables) tunables=${2:?$usage}; shift 2 ;;
 	--search-only) search_only=1; shift ;;
+	--cost) cost_opt=${2:?$usage}; shift 2 ;;
 	-*) echo "bench-ab.sh: $1: unknown option" >&2; echo "$usage" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -92,6 +97,20 @@ for t in $targets_opt; do
 	awk -v t="$t" 'BEGIN { exit !(t + 0 > 0 && t + 0 < 1) }' ||
 		{ echo "bench-ab.sh: --targets: '$t' is not a fraction" >&2; exit 2; }
 done
+if [ -n "$cost_opt" ]; then
+	case $only in
+	lat_syscall | lat_pipe | bw_mem | memmove) ;;
+	*) echo "bench-ab.sh: --cost needs --only lat_syscall, lat_pipe, bw_mem or memmove" >&2; exit 2 ;;
+	esac
+	set -f
+	# shellcheck disable=SC2086 # (the targets' words, counted)
+	set -- $targets_opt "$@"
+	set +f
+	[ $# -eq 2 ] || { echo "bench-ab.sh: --cost needs one target (--targets)" >&2; exit 2; }
+	shift
+	awk -v c="${cost_opt#a}" 'BEGIN { exit !(c ~ /^[0-9]+(\.[0-9]+)?$/ && c + 0 > 0) }' ||
+		{ echo "bench-ab.sh: --cost: '$cost_opt' is not a positive number (aN: additions)" >&2; exit 2; }
+fi
 build=$(cd "$1" && pwd)
 bin=$build/bin
 shim=$build/tests/bench/ab-shim.so
@@ -263,6 +282,11 @@ for fig in lat_syscall lat_pipe bw_mem bcopy memmove; do
 	if [ "$fig" = bcopy ]; then
 		echo "$fig 0 A/A" >>"$tmp/conds"
 		echo "$fig 1 tunables" >>"$tmp/conds"
+		continue
+	fi
+	if [ -n "$cost_opt" ]; then
+		echo "$fig 0 A/A" >>"$tmp/conds"
+		echo "$fig $cost_opt +$(awk -v t="$targets_opt" 'BEGIN { print t * 100 }')%" >>"$tmp/conds"
 		continue
 	fi
 	case $fig in
