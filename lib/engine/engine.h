@@ -133,6 +133,8 @@ struct bm_ctx {
 	char err[BM__ERR_MAX];
 };
 
+/* dlerror()'s reason why (NULL: none) for file, without file's name. */
+const char *bm__dl_reason(const char *file, const char *why);
 /* Record an error's detail on the context and return err. */
 int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

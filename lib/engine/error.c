@@ -49,6 +49,19 @@ bm_version(void)
 	return PACKAGE_VERSION;
 }
 
+/* dlerror()'s reason for file, without the file's name it often starts with. */
+const char *
+bm__dl_reason(const char *file, const char *why)
+{
+	size_t n = strlen(file);
+
+	if (why == NULL)
+		return "unknown error";
+	if (strncmp(why, file, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+		return why + n + 2;
+	return why;
+}
+
 /* Keep the detail of an error on the context and return the code. */
 int
 bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)

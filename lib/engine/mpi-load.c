@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "engine/mpi.h"
 
 /* The loaded calls, NULL before. */
@@ -42,7 +43,7 @@ const struct bm__mpi *
 bm__mpi_load(char *err, size_t len)
 {
 	const struct bm__mpi *m;
-	const char *file = getenv("BENCHMP_MPI_MODULE"), *why;
+	const char *file = getenv("BENCHMP_MPI_MODULE");
 	char path[PATH_MAX];
 	void *lib;
 
@@ -60,13 +61,8 @@ bm__mpi_load(char *err, size_t len)
 	 */
 	(void)dlerror();
 	if ((lib = dlopen(file, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		/* dlerror() often starts with the file's name: say it once. */
-		if ((why = dlerror()) == NULL)
-			why = "unknown error";
-		else if (strncmp(why, file, strlen(file)) == 0 &&
-		    strncmp(why + strlen(file), ": ", 2) == 0)
-			why += strlen(file) + 2;
-		(void)snprintf(err, len, "cannot load %s: %s", file, why);
+		(void)snprintf(err, len, "cannot load %s: %s", file,
+		    bm__dl_reason(file, dlerror()));
 		return NULL;
 	}
 	m = (const struct bm__mpi *)dlsym(lib, BM__MPI_SYMBOL);

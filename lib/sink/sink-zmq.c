@@ -72,20 +72,14 @@ zmq_sink_free(struct zmq_sink *z)
 static int
 zmq_load(bm_ctx *ctx, struct zmq_sink *z)
 {
-	const char *file = getenv("BENCHMP_ZMQ_LIBRARY"), *why, *missing;
+	const char *file = getenv("BENCHMP_ZMQ_LIBRARY"), *missing;
 
 	if (file == NULL || *file == '\0')
 		file = ZMQ_DEFAULT_LIBRARY;
 	(void)dlerror();
 	if ((z->lib = dlopen(file, RTLD_NOW | RTLD_LOCAL)) == NULL) {
-		/* dlerror() often starts with the file's name: say it once. */
-		if ((why = dlerror()) == NULL)
-			why = "unknown error";
-		else if (strncmp(why, file, strlen(file)) == 0 &&
-		    strncmp(why + strlen(file), ": ", 2) == 0)
-			why += strlen(file) + 2;
 		return bm__fail(ctx, BM_ENOTSUP, "zmq sink: cannot load "
-		    "%.200s: %s", file, why);
+		    "%.200s: %s", file, bm__dl_reason(file, dlerror()));
 	}
 #define ZMQ_SYM(field, name) \
 	if ((z->api.field = (__typeof__(z->api.field))dlsym(z->lib, \

@@ -102,12 +102,8 @@ if [ -n "$cost_opt" ]; then
 	lat_syscall | lat_pipe | bw_mem | memmove) ;;
 	*) echo "bench-ab.sh: --cost needs --only lat_syscall, lat_pipe, bw_mem or memmove" >&2; exit 2 ;;
 	esac
-	set -f
-	# shellcheck disable=SC2086 # (the targets' words, counted)
-	set -- $targets_opt "$@"
-	set +f
-	[ $# -eq 2 ] || { echo "bench-ab.sh: --cost needs one target (--targets)" >&2; exit 2; }
-	shift
+	[ "$(echo "$targets_opt" | awk '{ print NF }')" = 1 ] ||
+		{ echo "bench-ab.sh: --cost needs one target (--targets)" >&2; exit 2; }
 	awk -v c="${cost_opt#a}" 'BEGIN { exit !(c ~ /^[0-9]+(\.[0-9]+)?$/ && c + 0 > 0) }' ||
 		{ echo "bench-ab.sh: --cost: '$cost_opt' is not a positive number (aN: additions)" >&2; exit 2; }
 fi
