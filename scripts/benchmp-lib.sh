@@ -133,15 +133,18 @@ bm_decimal_in() {
 
 # bm_tmpdir NAME: make $tmp, a private directory NAME.XXXXXX under $TMPDIR
 # (mode 700, a name that mktemp makes up: nobody can guess it or plant a
-# link at it), removed on every exit; SIGINT and SIGTERM exit 130 and 143
-# through that cleanup.  A script with more to clean up defines
-# bm_at_exit, which runs first.
+# link at it), removed on every exit; SIGINT, SIGTERM, SIGHUP and SIGPIPE
+# exit 130, 143, 129 and 141 through that cleanup (a terminal closed, or
+# a reader gone from a pipe, leaves nothing behind).  A script with more
+# to clean up defines bm_at_exit, which runs first.
 bm_tmpdir() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") ||
 		die "cannot create a temporary directory"
 	trap 'bm_at_exit; rm -rf "$tmp"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	trap 'exit 141' PIPE
 }
 
 # What a script adds to the cleanup of bm_tmpdir: nothing by default.

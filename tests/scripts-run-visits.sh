@@ -320,6 +320,39 @@ left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
 left=$(ls -A "$tmp/sigtmp")
 [ -z "$left" ] || fail "SIGTERM: left in TMPDIR: $left"
 
+# SIGHUP to the run (its terminal closed) during the suite: it exits 129,
+# its tools with it, and leaves neither its temporary directory nor a
+# half-made record behind.
+mkdir "$tmp/huptmp" || fail "cannot make $tmp/huptmp"
+TMPDIR=$tmp/huptmp "$brun" --installed --quick --only processor \
+    --budget 60 --no-check --results "$tmp/res-hup" \
+    >"$tmp/hup.out" 2>"$tmp/hup.err" &
+pid=$!
+n=0
+spid=
+while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 1200 ]; do
+	spid=$(tagged benchmp-sched | head -n 1)
+	[ -z "$spid" ] || break
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -s HUP "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ -n "$spid" ]; then
+	[ "$rc" -eq 129 ] ||
+		fail "SIGHUP: exit $rc, expected 129: $(tail -n 2 "$tmp/hup.err")"
+	left=$(find "$tmp/res-hup" -name '*.jsonl' -o -name '*.visits.json' \
+	    -o -name '*.machine.json' -o -name '*.html' 2>/dev/null)
+	[ -z "$left" ] || fail "SIGHUP: results kept: $left"
+else
+	fail "benchmp-run --only processor: no benchmp-sched seen: $(tail -n 2 "$tmp/hup.err")"
+fi
+left=$(left_running 'benchmp-sched|lat_')
+[ -z "$left" ] || fail "SIGHUP: left running: $left"
+left=$(ls -A "$tmp/huptmp")
+[ -z "$left" ] || fail "SIGHUP: left in TMPDIR: $left"
+
 # A signal to the suite's benchmp-sched alone (the run's own script does
 # not get it): the run ends with its status, keeps no records and leaves
 # nothing in TMPDIR or the results.

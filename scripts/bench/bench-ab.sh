@@ -129,6 +129,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 # The tools themselves, not libtool's wrapper scripts (bm_programs), for
 # the rounds: a wrapper's start costs tens of milliseconds of shell
 # (benchmp-ab stays in bin).  The served mode's benchmp-sched starts the

@@ -40,6 +40,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-estimators.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # One R line per record of a figure found in every run (its number, kind,
 # key and direction, and its median), a V line per value and a W line

@@ -62,6 +62,8 @@ export BENCH_STATS BENCH_STATS_OUT
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # Per run, one line a figure: run, name, then as recorded (value, ci_lo,
 # ci_hi, flagged 0/1), then the other flags the summary counts (1 or 0).

@@ -66,6 +66,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-frontier.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # One line a served figure a run: set, run, name, value, the median's
 # interval, bimodal and recorded flags (1 or 0).

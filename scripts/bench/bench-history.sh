@@ -55,6 +55,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-history.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 # The run's own interval and flag where history widened them.
 own='if (.history.run_ci_lo | type) == "number" then
     .ci_lo = .history.run_ci_lo | .ci_hi = .history.run_ci_hi |

@@ -80,6 +80,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-sched.XXXXXX")
 spid=
 trap '[ -z "$spid" ] || kill "$spid" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 if [ "$stress" = 1 ]; then
 	stress-ng --cpu 1 --timeout 86400 >/dev/null 2>&1 &
 	spid=$!
