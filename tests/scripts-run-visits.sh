@@ -288,70 +288,47 @@ set -- "$tmp"/res-ctx/*/*.ab.json
 
 # SIGTERM to the suite's A/B ends it within seconds, benchmp-sched and
 # every tool with it, and keeps what it had decided; the tools' private
-# directories (lat_select's) and the script's own go with them.
-mkdir "$tmp/sigtmp" || fail "cannot make $tmp/sigtmp"
-TMPDIR=$tmp/sigtmp "$brun" --installed --quick --only processor --a '' \
-    --b 'env' --budget 600 --no-check --results "$tmp/res-sig" \
-    >"$tmp/sig.out" 2>"$tmp/sig.err" &
-pid=$!
-n=0
-while ! grep -q 'decided' "$tmp/sig.err" 2>/dev/null && [ "$n" -lt 600 ]; do
-	sleep 0.1
-	n=$((n + 1))
+# directories (lat_select's) and the script's own go with them.  So does
+# SIGHUP (its terminal closed), with its own status.
+for sig in TERM HUP; do
+	case $sig in
+	TERM) want=143 ;;
+	HUP) want=129 ;;
+	esac
+	mkdir "$tmp/sigtmp$sig" || fail "cannot make $tmp/sigtmp$sig"
+	TMPDIR=$tmp/sigtmp$sig "$brun" --installed --quick --only processor \
+	    --a '' --b 'env' --budget 600 --no-check \
+	    --results "$tmp/res-sig$sig" >"$tmp/sig.out" 2>"$tmp/sig.err" &
+	pid=$!
+	n=0
+	while ! grep -q 'decided' "$tmp/sig.err" 2>/dev/null &&
+	    [ "$n" -lt 600 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -s "$sig" "$pid"
+	n=0
+	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		fail "SIG$sig: benchmp-run --a --b still runs after 30 s"
+		kill -s KILL "$pid"
+	fi
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq "$want" ] ||
+		fail "SIG$sig: exit $rc, expected $want: $(tail -n 2 "$tmp/sig.err")"
+	grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
+	    "$tmp/sig.out" ||
+		fail "SIG$sig: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
+	# This run's processes alone: other tests run the same tools meanwhile.
+	left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
+	[ -z "$left" ] || fail "SIG$sig: left running: $left"
+	left=$(ls -A "$tmp/sigtmp$sig")
+	[ -z "$left" ] || fail "SIG$sig: left in TMPDIR: $left"
 done
-kill -s TERM "$pid"
-n=0
-while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 300 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-if kill -0 "$pid" 2>/dev/null; then
-	fail "SIGTERM: benchmp-run --a --b still runs after 30 s"
-	kill -s KILL "$pid"
-fi
-wait "$pid"
-rc=$?
-[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc, expected 143: $(tail -n 2 "$tmp/sig.err")"
-grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
-    "$tmp/sig.out" || fail "SIGTERM: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
-# This run's processes alone: other tests run the same tools meanwhile.
-left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
-[ -z "$left" ] || fail "SIGTERM: left running: $left"
-left=$(ls -A "$tmp/sigtmp")
-[ -z "$left" ] || fail "SIGTERM: left in TMPDIR: $left"
-
-# SIGHUP to the run (its terminal closed) during the suite: it exits 129,
-# its tools with it, and leaves neither its temporary directory nor a
-# half-made record behind.
-mkdir "$tmp/huptmp" || fail "cannot make $tmp/huptmp"
-TMPDIR=$tmp/huptmp "$brun" --installed --quick --only processor \
-    --budget 60 --no-check --results "$tmp/res-hup" \
-    >"$tmp/hup.out" 2>"$tmp/hup.err" &
-pid=$!
-n=0
-spid=
-while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 1200 ]; do
-	spid=$(tagged benchmp-sched | head -n 1)
-	[ -z "$spid" ] || break
-	sleep 0.1
-	n=$((n + 1))
-done
-kill -s HUP "$pid" 2>/dev/null
-wait "$pid"
-rc=$?
-if [ -n "$spid" ]; then
-	[ "$rc" -eq 129 ] ||
-		fail "SIGHUP: exit $rc, expected 129: $(tail -n 2 "$tmp/hup.err")"
-	left=$(find "$tmp/res-hup" -name '*.jsonl' -o -name '*.visits.json' \
-	    -o -name '*.machine.json' -o -name '*.html' 2>/dev/null)
-	[ -z "$left" ] || fail "SIGHUP: results kept: $left"
-else
-	fail "benchmp-run --only processor: no benchmp-sched seen: $(tail -n 2 "$tmp/hup.err")"
-fi
-left=$(left_running 'benchmp-sched|lat_')
-[ -z "$left" ] || fail "SIGHUP: left running: $left"
-left=$(ls -A "$tmp/huptmp")
-[ -z "$left" ] || fail "SIGHUP: left in TMPDIR: $left"
 
 # A signal to the suite's benchmp-sched alone (the run's own script does
 # not get it): the run ends with its status, keeps no records and leaves
