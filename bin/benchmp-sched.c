@@ -77,7 +77,7 @@ sched_help(void)
 	    "90)\n"
 	    "  --visit MS        the timed length of one visit (default 20)\n"
 	    "  --fresh-every N   fresh workers every N visits (default 10, "
-	    "16 in an A/B,\n                    four calls; 0 never)\n"
+	    "16 in an A/B,\n                    four calls, 4 of one line; 0 never)\n"
 	    "  --max-visits N    end a figure after N visits (default 400)\n"
 	    "  --memory MB       the figures held set up hold at most MB, "
 	    "the least\n                    recently visited let go first "
@@ -132,7 +132,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sched_opts *o = &s->o;
-	int c, fresh_set = 0, memory_set = 0;
+	int c, memory_set = 0;
 
 	o->budget = 90;
 	o->visit_us = 20000;
@@ -154,7 +154,7 @@ sched_options(struct sched *s, int argc, char **argv)
 		case 'f':
 			o->fresh_every = (unsigned)sched_number("--fresh-every",
 			    optarg, 0, 100000);
-			fresh_set = 1;
+			o->fresh_given = 1;
 			break;
 		case 'm':
 			o->max_visits = (unsigned)sched_number("--max-visits",
@@ -221,14 +221,6 @@ sched_options(struct sched *s, int argc, char **argv)
 	}
 	if ((o->a == NULL) != (o->b == NULL))
 		sched_usage_error("--a and --b go together");
-	/*
-	 * An A/B pairs visits of two processes: what is fixed for one set of
-	 * workers (its pages, its layout) would otherwise count as many
-	 * pairs.  Fresh workers every SCHED_AB_FRESH pairs' turns unless
-	 * told.
-	 */
-	if (o->a != NULL && !fresh_set)
-		o->fresh_every = SCHED_AB_FRESH * SCHED_AB_ALT;
 	if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
 		/* -- TOOL ARGS: a plan of that one command. */
 		if (optind == argc)
@@ -341,6 +333,20 @@ sched_build(struct sched *s)
 	/* The words stay referenced by the processes' argv: freed last. */
 	s->prefix[0] = pre[0];
 	s->prefix[1] = pre[1];
+}
+
+/*
+ * An A/B pairs visits of two processes: what is fixed for one set of
+ * workers (its pages, its layout) would otherwise count as many pairs.
+ * Fresh workers every SCHED_AB_FRESH calls (SCHED_AB_ALT visits each),
+ * every SCHED_AB_FRESH_ONE where one line has the budget, unless told.
+ */
+static void
+sched_ab_fresh(struct sched *s)
+{
+	if (s->o.a != NULL && !s->o.fresh_given)
+		s->o.fresh_every = (s->plan.n == 1 ? SCHED_AB_FRESH_ONE :
+		    SCHED_AB_FRESH) * SCHED_AB_ALT;
 }
 
 /* Free all the scheduler holds, so that a leak checker sees none. */
@@ -792,6 +798,7 @@ main(int argc, char **argv)
 			sched_usage_error("plan line %zu: restart is for an "
 			    "A/B", i + 1);
 	}
+	sched_ab_fresh(&s);
 	sched_build(&s);
 	sched_signals(&s);
 	sched_mem_pool(&s);

@@ -61,8 +61,21 @@
 #define SCHED_MAX_VISITS 400
 /* The largest --pool (MB) the options take; the machine bounds it further. */
 #define SCHED_MAX_POOL_MB 1048576
-/* An A/B's fresh workers: every this many pairs of a figure's arm. */
+/*
+ * An A/B's fresh workers: every this many calls (SCHED_AB_ALT visits of
+ * each arm), SCHED_AB_FRESH_ONE in a plan of one line.  A set of workers
+ * differs from the next that its tool forks by about 2% in lat_syscall
+ * null's B/A for as long as it lives (on a 2-vCPU AMD EPYC KVM guest,
+ * 2026-12-07: two calls of one set 1.0-1.4% apart, SD; of two sets
+ * 2.6-3.1%), so a set a call makes a generation's median the mean of its
+ * sets: +1% caught in 10 of 10 trials (3.2 s in the median) where a set
+ * every four calls caught it in 9 (6.7 s), the A/As alike.  In a suite's
+ * A/B the sets' cost is the other figures' time: a set a call left its
+ * figures a third fewer pairs (doc/measurements.md, "Decisions: a set of
+ * workers a call").
+ */
 #define SCHED_AB_FRESH 4
+#define SCHED_AB_FRESH_ONE 1
 /*
  * An A/B visits a pair's two arms in turns, SCHED_AB_ALT visits each of
  * a SCHED_AB_ALT-th of the visit's length (A B B A A B B A), and pairs
@@ -243,6 +256,7 @@ struct sched_opts {
 	double budget;		/* s */
 	uint64_t visit_us;
 	unsigned fresh_every;	/* visits on one worker set, 0: never new */
+	int fresh_given;	/* --fresh-every given */
 	unsigned max_visits;	/* the most visits a figure gets */
 	double memory_kb;	/* the most the held figures may hold, 0: all */
 	double pool_mb;		/* --pool: memory set aside for bandwidths */
