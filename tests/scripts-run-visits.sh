@@ -323,6 +323,10 @@ for sig in TERM $hup; do
 	if kill -0 "$pid" 2>/dev/null; then
 		fail "SIG$sig: benchmp-run --a --b still runs after 30 s"
 		kill -s KILL "$pid"
+		# Its benchmp-sched would otherwise be taken for the next run's.
+		for p in $(tagged benchmp-sched); do
+			kill -s TERM "$p" 2>/dev/null
+		done
 	fi
 	wait "$pid"
 	rc=$?
