@@ -315,21 +315,14 @@ for sig in TERM $hup; do
 		n=$((n + 1))
 	done
 	kill -s "$sig" "$pid"
-	n=0
-	while kill -0 "$pid" 2>/dev/null && [ "$n" -lt 300 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	if kill -0 "$pid" 2>/dev/null; then
+	wait_gone "$pid" 30
+	if [ "$rc" -eq 137 ]; then
 		fail "SIG$sig: benchmp-run --a --b still runs after 30 s"
-		kill -s KILL "$pid"
 		# Its benchmp-sched would otherwise be taken for the next run's.
 		for p in $(tagged benchmp-sched); do
 			kill -s TERM "$p" 2>/dev/null
 		done
 	fi
-	wait "$pid"
-	rc=$?
 	[ "$rc" -eq "$want" ] ||
 		fail "SIG$sig: exit $rc, expected $want: $(tail -n 2 "$tmp/sig.err")"
 	grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \

@@ -120,17 +120,13 @@ if [ "$stress" != 0 ] && ! command -v stress-ng >/dev/null 2>&1; then
 	exit 77
 fi
 [ "$(nproc)" -ge 2 ] || { echo "bench-ab.sh: SKIP: bw_mem's hog needs two CPUs" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-ab.XXXXXX")
 stress_pid=
-cleanup() {
+# stress-ng, where started, goes with the temporary directory.
+bm_at_exit() {
 	[ -z "$stress_pid" ] || kill "$stress_pid" 2>/dev/null || :
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-ab.sh
+bm_tmpdir bench-ab
 # The tools themselves, not libtool's wrapper scripts (bm_programs), for
 # the rounds: a wrapper's start costs tens of milliseconds of shell
 # (benchmp-ab stays in bin).  The served mode's benchmp-sched starts the

@@ -57,12 +57,10 @@ for f in "$bin/benchmp" "$bin/benchmp-ab" "$bin/lat_syscall" "$shim"; do
 	[ -e "$f" ] || { echo "bench-compare.sh: $f: not built (make bench-compare builds it)" >&2; exit 2; }
 done
 command -v jq >/dev/null 2>&1 || { echo "bench-compare.sh: SKIP: no jq" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-compare.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-compare.sh
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
+bm_tmpdir bench-compare
 PATH=$bin:$PATH
 export PATH
 

@@ -36,12 +36,8 @@ done
 
 # Every statistic is the library's (benchmp-stats, through bm_stats):
 # jq only takes the records apart, awk only picks and lays out.
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-estimators.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-estimators.sh
+bm_tmpdir bench-estimators
 
 # One R line per record of a figure found in every run (its number, kind,
 # key and direction, and its median), a V line per value and a W line

@@ -54,16 +54,14 @@ rederive=$build/tests/bench/rederive
 for f; do
 	[ -r "$f" ] || { echo "bench-flags.sh: $f: cannot read it" >&2; exit 2; }
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-flags.XXXXXX")
+prog=bench-flags.sh
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
+bm_tmpdir bench-flags
 # The statistics are the library's: awk runs benchmp-stats, named here.
 BENCH_STATS=$build/bin/benchmp-stats
 BENCH_STATS_OUT=$tmp/stats
 export BENCH_STATS BENCH_STATS_OUT
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
 
 # Per run, one line a figure: run, name, then as recorded (value, ci_lo,
 # ci_hi, flagged 0/1), then the other flags the summary counts (1 or 0).

@@ -62,12 +62,10 @@ for f in $floors; do
 	esac
 done
 command -v jq >/dev/null 2>&1 || { echo "bench-frontier.sh: SKIP: no jq" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-frontier.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-frontier.sh
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
+bm_tmpdir bench-frontier
 
 # One line a served figure a run: set, run, name, value, the median's
 # interval, bimodal and recorded flags (1 or 0).

@@ -51,12 +51,10 @@ esac
 build=$1
 shift
 command -v jq >/dev/null 2>&1 || { echo "bench-history.sh: SKIP: no jq" >&2; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-history.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-history.sh
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
+bm_tmpdir bench-history
 # The run's own interval and flag where history widened them.
 own='if (.history.run_ci_lo | type) == "number" then
     .ci_lo = .history.run_ci_lo | .ci_hi = .history.run_ci_hi |

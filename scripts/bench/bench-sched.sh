@@ -76,12 +76,15 @@ if [ "$stress" = 1 ] && ! command -v stress-ng >/dev/null 2>&1; then
 	echo "bench-sched.sh: SKIP: --stress needs stress-ng" >&2
 	exit 77
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-sched.XXXXXX")
 spid=
-trap '[ -z "$spid" ] || kill "$spid" 2>/dev/null; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-trap 'exit 129' HUP
-trap 'exit 141' PIPE
+prog=bench-sched.sh
+# shellcheck source=scripts/benchmp-lib.sh
+. "${0%/*}/../benchmp-lib.sh"
+# stress-ng, where started, goes with the temporary directory.
+bm_at_exit() {
+	[ -z "$spid" ] || kill "$spid" 2>/dev/null || :
+}
+bm_tmpdir bench-sched
 if [ "$stress" = 1 ]; then
 	stress-ng --cpu 1 --timeout 86400 >/dev/null 2>&1 &
 	spid=$!
