@@ -136,7 +136,7 @@ sched_options(struct sched *s, int argc, char **argv)
 
 	o->budget = 90;
 	o->visit_us = 20000;
-	o->fresh_every = 10;
+	o->fresh_every = SCHED_FRESH_EVERY;
 	o->max_visits = SCHED_MAX_VISITS;
 	o->threshold = 0.02;
 	o->seed = (unsigned long)time(NULL);

@@ -89,6 +89,18 @@
  */
 #define SCHED_AB_ALT 4
 /*
+ * Outside an A/B, fresh workers every this many visits of a figure unless
+ * --fresh-every says.  Every 4 visits repeated no better from run to run
+ * in suites of a noisy hour: within 3% 40% of the figures against 38%,
+ * measuring 57-59% of the wall time against 62-64% (a 2-vCPU AMD EPYC
+ * KVM guest, 2026-12-07): unpaired, the host's phases move a figure from
+ * visit to visit (3.4-4.8%) by more than a set's offset (about 2%), which
+ * an A/B's pairing leaves, and renews (SCHED_AB_FRESH).  See
+ * doc/measurements.md, "2026-12-07, from 10:47 UTC: a suite's sets of
+ * workers, every 10 visits or 4".
+ */
+#define SCHED_FRESH_EVERY 10
+/*
  * Outside an A/B, fresh workers no oftener than keeps what setting them
  * up costs (a 256 MB buffer faulted: 200 ms) within this share of the
  * time the kept ones' visits take.
