@@ -2,7 +2,10 @@
 # tools-limits.sh: small resource limits a user may run under: a 32 KB
 # stack (lat_proc's 20 KB of paths on main's stack died of SIGSEGV before
 # a word, and so did every message of a failing tool, 20 KB of buffers on
-# the stack) and 65 descriptors for one worker (a fixed reserve of 64
+# the stack; lat_pipe died of 4 KB message buffers for MPI and its 5 KB
+# state, lat_fs of a warning through unbuffered stderr, whose fprintf
+# formats in 8 KB of stack, in a make check with a larger environment)
+# and 65 descriptors for one worker (a fixed reserve of 64
 # refused it).  The programs run themselves, not libtool's wrapper script,
 # which does not survive a 32 KB stack.
 . "$top_srcdir/tests/lib.sh"

@@ -52,15 +52,17 @@ cluster_launched(void)
 	    getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL;
 }
 
-/* Join the job if a launcher started us; see cluster.h. */
-void
-cluster_init(const char *name)
+/*
+ * Start MPI and join the job.  Its own function, never inlined: the
+ * message buffer (a path's length) takes stack only in a rank, and a tool
+ * run by hand may run under a stack of 32 KB.
+ */
+static void __attribute__((noinline))
+cluster_start(const char *name)
 {
 	char err[PATH_MAX + 128];
 	int fd;
 
-	if (cluster.active || !cluster_launched())
-		return;
 	/* MPI's libraries come with its module, only in a rank (mpi.h). */
 	if ((cluster.mpi = bm__mpi_load(err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: cannot start MPI: %s\n", name, err);
@@ -93,6 +95,14 @@ cluster_init(const char *name)
 		(void)dup2(fd, STDOUT_FILENO);
 		(void)close(fd);
 	}
+}
+
+/* Join the job if a launcher started us; see cluster.h. */
+void
+cluster_init(const char *name)
+{
+	if (!cluster.active && cluster_launched())
+		cluster_start(name);
 }
 
 /* 1 in a rank of an MPI job. */

@@ -304,7 +304,11 @@ ipc_report(struct tool *t, const bm_result *r, void *cookie)
 int
 ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 {
-	struct ipc_state s;
+	/*
+	 * Static, as the program has one: its placement and FIFO names
+	 * (5 KB) stay off a stack that a user may limit to 32 KB.
+	 */
+	static struct ipc_state s;
 	struct tool t;
 	bm_bench b;
 	char args[64];

@@ -389,6 +389,21 @@ tool_wait_us(struct tool *t, const char *what, const char *arg)
 	return (uint64_t)(tool_seconds(t, what, arg) * 1e6 + 0.5);
 }
 
+/*
+ * Give standard error a buffer of its own, flushed at each newline.
+ * Unbuffered, each fprintf to it formats through a buffer of BUFSIZ on
+ * the stack (glibc), and lat_fs's warning under ulimit -s 32 died of
+ * that with an environment of a few KB.  Messages end in a newline, so
+ * each line still leaves at once; exit flushes the rest.
+ */
+static void
+tool_stderr_buffer(void)
+{
+	static char buf[BUFSIZ];
+
+	(void)setvbuf(stderr, buf, _IOLBF, sizeof(buf));
+}
+
 /* The command line's words as given, while tool_parse() runs. */
 static char **tool_words;
 
@@ -405,6 +420,7 @@ tool_parse(struct tool *t, int argc, char **argv, const char *extra_short,
 	int opt, rc;
 
 	tool_std_fds(t);
+	tool_stderr_buffer();
 	/*
 	 * The words as given, before getopt moves them (--served); kept
 	 * where a usage error's exit still reaches them.

@@ -26,6 +26,25 @@ static struct {
 } meet_seq;
 
 /*
+ * Load the MPI module for a program that has MPI_Initialized(): whether
+ * MPI is active, as meet_active().  Its own function, never inlined, so
+ * the message buffer (a path's length) takes stack only on this rare
+ * path: every run meets, and a tool may run under a stack of 32 KB.
+ */
+static int __attribute__((noinline))
+meet_load(bm_ctx *ctx, int (*initialized)(int *))
+{
+	const struct bm__mpi *m;
+	char err[PATH_MAX + 128];
+	int init = 0;
+
+	if ((m = bm__mpi_load(err, sizeof(err))) == NULL)
+		return initialized(&init) != 0 || !init ? 0 :
+		    bm__fail(ctx, BM_ENOTSUP, "MPI: %s", err);
+	return m->active();
+}
+
+/*
  * Whether the program has initialised MPI and not finalised it: 1, or 0.
  * A tool loaded the MPI module (mpi.h) to start as a rank; a program of
  * its own that links MPI and calls MPI_Init() gets the module here, which
@@ -40,8 +59,7 @@ meet_active(bm_ctx *ctx)
 {
 	static int no_mpi;
 	const struct bm__mpi *m = bm__mpi();
-	char err[PATH_MAX + 128];
-	int (*initialized)(int *), init = 0;
+	int (*initialized)(int *);
 
 	if (m == NULL) {
 		if (no_mpi || (initialized = (int (*)(int *))dlsym(
@@ -49,9 +67,7 @@ meet_active(bm_ctx *ctx)
 			no_mpi = 1;
 			return 0;
 		}
-		if ((m = bm__mpi_load(err, sizeof(err))) == NULL)
-			return initialized(&init) != 0 || !init ? 0 :
-			    bm__fail(ctx, BM_ENOTSUP, "MPI: %s", err);
+		return meet_load(ctx, initialized);
 	}
 	return m->active();
 }
