@@ -306,8 +306,9 @@ main(int argc, char **argv)
 	};
 	struct bw_state s;
 	const struct bw_mode *m[BW_NMODES];
-	bm_bench b[BW_NMODES];
-	bm_result r[BW_NMODES];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_bench b[BW_NMODES];
+	static bm_result r[BW_NMODES];
 	bm_param params[2], found;
 	bm_record rec;
 	char line[128];

@@ -281,8 +281,9 @@ cache_sweep_group(struct tool *t, const struct mem_topo *tp,
     const struct mem_sweep_opts *o, struct cache_sweep *w, size_t size,
     size_t npoints, struct progress *prog)
 {
-	struct mem_chase c[BM_MAX_GROUP];
-	bm_result r[BM_MAX_GROUP];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct mem_chase c[BM_MAX_GROUP];
+	static bm_result r[BM_MAX_GROUP];
 	size_t sizes[CACHE_MAX_POINTS], n, i, m;
 	double each;
 	int hit;

@@ -405,7 +405,8 @@ ctx_measure_group(struct tool *t, struct ctx_state *s, unsigned nprocs,
     double *ovr_us, bm_result *r)
 {
 	bm_bench g[2];
-	bm_result gr[2];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_result gr[2];
 
 	memset(g, 0, sizeof g);
 	g[0].cookie = g[1].cookie = s;
@@ -475,7 +476,8 @@ main(int argc, char **argv)
 	struct tool t = { .name = "lat_ctx", .args = "[-s kbytes] "
 	    "[--placement=WHERE] nprocs..." };
 	unsigned rings[CTX_MAX_RINGS], maxring;
-	struct ctx_state s;
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct ctx_state s;
 	bm_result r;
 	double ovr_us;
 	int nrings, failed;

@@ -267,8 +267,9 @@ lmr_group(struct tool *t, const struct lmr_opts *o,
     const struct mem_topo *tp, size_t size, size_t stride, size_t len,
     struct progress *prog, struct lmr_roles *ro, struct sweep *sw)
 {
-	struct mem_chase c[BM_MAX_GROUP];
-	bm_result r[BM_MAX_GROUP];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct mem_chase c[BM_MAX_GROUP];
+	static bm_result r[BM_MAX_GROUP];
 	size_t sizes[BM_MAX_GROUP], n = 0, i;
 	int hit = 0;
 

@@ -61,7 +61,8 @@ main(int argc, char **argv)
 {
 	struct tool t = { .name = "lat_ops", .args = "[OP ...]",
 	    .served_figures = lat_ops_served_figures };
-	struct ops_state s;
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct ops_state s;
 	unsigned char want[OPS_NALL];
 	size_t i;
 

@@ -179,7 +179,8 @@ pf_measure_group(struct tool *t, const bm_bench *b, bm_result *r,
     double *map_ns)
 {
 	bm_bench g[2];
-	bm_result gr[2];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_result gr[2];
 
 	g[0] = *b;
 	g[0].benchmark = pf_bench_map;

@@ -282,7 +282,8 @@ sig_measure_group(struct tool *t, const struct sig_mode *m, bm_bench *whole,
     struct sig_state *s, bm_result *r, double *kill_ns, double *handler_ns)
 {
 	bm_bench g[3];
-	bm_result gr[3];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_result gr[3];
 	size_t i, n = 0;
 
 	memset(g, 0, sizeof g);

@@ -187,7 +187,9 @@ main(int argc, char **argv)
 		    "default twice the last-level cache\n"
 	};
 	double lat[LINE_NSTRIDES], answers[LINE_MAX_PROCS], cost, agreed;
-	bm_result res[LINE_NSTRIDES], ar;
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_result res[LINE_NSTRIDES];
+	bm_result ar;
 	struct mem_topo tp;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	bm_param params[1], found5[5], measured[8];

@@ -154,7 +154,8 @@ main(int argc, char **argv)
 		    "the cycle timer's rate\n  -c  print only the cycle time "
 		    "in nanoseconds\n"
 	};
-	struct ops_state s;
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct ops_state s;
 	struct mhz_opts o = { 0, 0 };
 	bm_bench b;
 	bm_result r;

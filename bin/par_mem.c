@@ -185,8 +185,9 @@ static size_t
 par_mem_group(struct tool *t, const struct par_mem_opts *o,
     const struct mem_topo *tp, size_t size, struct sweep *sw)
 {
-	struct mem_chase c[BM_MAX_GROUP];
-	struct mem_parallel par[BM_MAX_GROUP];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct mem_chase c[BM_MAX_GROUP];
+	static struct mem_parallel par[BM_MAX_GROUP];
 	size_t sizes[BM_MAX_GROUP], chases = 0, n = 0, i;
 	int hit = 0;
 

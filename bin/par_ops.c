@@ -293,7 +293,8 @@ main(int argc, char **argv)
 {
 	struct tool t = { .name = "par_ops", .args = "[OP ...]",
 	    .served_figures = par_served_figures };
-	struct ops_state s;
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct ops_state s;
 	bm_result best;
 	bm_record rec;
 	bm_param param[4];

@@ -268,7 +268,8 @@ stream_group(struct tool *t, struct stream_state *s,
     const struct stream_kernel *ks, const struct mem_topo *tp,
     unsigned version)
 {
-	bm_result r[4];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_result r[4];
 	bm_bench b[4];
 	size_t i;
 

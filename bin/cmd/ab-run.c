@@ -316,7 +316,8 @@ fail:
 static int
 run_read(struct ab_run *run, int is_out)
 {
-	char buf[65536];
+	/* Static: 64 KB off a stack that a user may limit to 32 KB. */
+	static char buf[65536];
 	ssize_t got;
 
 	got = read(is_out ? run->out_fd : run->err_fd, buf, sizeof buf);

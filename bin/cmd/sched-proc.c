@@ -358,7 +358,8 @@ proc_read_resp(struct sched_proc *p,
 static void
 proc_read_text(struct sched_proc *p)
 {
-	char buf[65536];
+	/* Static: 64 KB off a stack that a user may limit to 32 KB. */
+	static char buf[65536];
 	ssize_t got = read(p->out, buf, sizeof(buf));
 	char *grown;
 

@@ -495,7 +495,8 @@ void
 mem_chase_group(struct tool *t, struct mem_chase *c, size_t n, size_t keep,
     bm_result *r)
 {
-	bm_bench b[BM_MAX_GROUP];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static bm_bench b[BM_MAX_GROUP];
 	size_t i;
 
 	if (n == 0 || n > BM_MAX_GROUP)
@@ -904,8 +905,9 @@ void
 mem_chase_parallelism(struct tool *t, const struct mem_chase *c, int apart,
     struct mem_parallel *p)
 {
-	struct mem_chase w[MEM_PAR_KS + 1];
-	bm_result rs[MEM_PAR_KS + 1];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct mem_chase w[MEM_PAR_KS + 1];
+	static bm_result rs[MEM_PAR_KS + 1];
 	size_t i, n;
 
 	n = mem_chase_parallel_plan(c, apart, w);
@@ -932,8 +934,9 @@ void
 mem_chase_parallelism_group(struct tool *t, const struct mem_chase *c,
     size_t n, struct mem_parallel *p)
 {
-	struct mem_chase w[BM_MAX_GROUP];
-	bm_result rs[BM_MAX_GROUP];
+	/* Static, off a stack that a user may limit to 32 KB. */
+	static struct mem_chase w[BM_MAX_GROUP];
+	static bm_result rs[BM_MAX_GROUP];
 	size_t at[BM_MAX_GROUP], i, m = 0;
 
 	/* (Each size adds a chase at least: m >= i, so at[] holds them.) */

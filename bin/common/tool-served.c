@@ -44,7 +44,9 @@ void
 tool_served_exec(struct tool *t, int argc, char **argv, unsigned figures,
     unsigned parts)
 {
-	char self[4096], sched[4096 + sizeof(SERVED_SCHED)], budget[32];
+	/* Static: 8 KB off a stack that a user may limit to 32 KB. */
+	static char self[4096], sched[4096 + sizeof(SERVED_SCHED)];
+	char budget[32];
 	char prec[32], nfig[32], npart[32], **av, *slash;
 	ssize_t len;
 	int i, n = 0;
