@@ -187,9 +187,7 @@ main(int argc, char **argv)
 		    "default twice the last-level cache\n"
 	};
 	double lat[LINE_NSTRIDES], answers[LINE_MAX_PROCS], cost, agreed;
-	/* Static, off a stack that a user may limit to 32 KB. */
-	static bm_result res[LINE_NSTRIDES];
-	bm_result ar;
+	static bm_result res[LINE_NSTRIDES], ar;	/* off a 32 KB stack */
 	struct mem_topo tp;
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	bm_param params[1], found5[5], measured[8];
