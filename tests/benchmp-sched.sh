@@ -252,6 +252,14 @@ if have_jq; then
 	    fail "--pool past the memory: exit $rc: $(cat "$tmp/err")"
 fi
 
+# An A/A's exit: 0, or 1 with a figure called worse.  A false alarm is an
+# outcome an honest test gives now and then (more often on a loaded
+# machine: bw_mem rd 0.976 in 24 pairs during a make distcheck).
+aa_ok() {
+	[ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] &&
+	    jq -s -e 'any(.[]; .verdict == "worse")' "$tmp/out" >/dev/null; }
+}
+
 # A group (bw_mem's modes over one buffer): every figure announced
 # together and visited in each sweep, its record in the tool's order;
 # one set of workers serves them all, fresh no oftener than a figure's
@@ -275,7 +283,7 @@ expect_exit 4 'a group of figures, which an A/B does not pair' env \
 if have_jq; then
 	run "$sched" --budget 2 --json --allow-undecided --a '' --b '' -- \
 	    figures=2 bw_mem --json 4m rd wr
-	[ "$rc" -eq 0 ] && [ "$(jq -r .seq "$tmp/out" | paste -sd, -)" = \
+	aa_ok && [ "$(jq -r .seq "$tmp/out" | paste -sd, -)" = \
 	    1,2 ] ||
 		fail "bw_mem's modes in an A/B: exit $rc: $(cat "$tmp/err" \
 		    "$tmp/out")"
@@ -289,13 +297,13 @@ fi
 if have_jq; then
 	run env SPIN_TELL=2,1 SPIN_NS=2000 "$sched" --budget 2 --json \
 	    --allow-undecided --a '' --b '' -- "$spin" 2
-	[ "$rc" -eq 0 ] && jq -s -e 'length == 2 and .[0].part == true and
+	aa_ok && jq -s -e 'length == 2 and .[0].part == true and
 	    .[0].pairs <= 8 and .[1].part == false' "$tmp/out" >/dev/null ||
 		fail "a tool's own parts=1: exit $rc: $(cat "$tmp/err" \
 		    "$tmp/out")"
 	run env SPIN_TELL=2,1 SPIN_NS=2000 "$sched" --budget 2 --json \
 	    --allow-undecided --a '' --b '' -- figures=2 "$spin" 2
-	[ "$rc" -eq 0 ] && jq -s -e 'length == 2 and all(.[]; .part == null)' \
+	aa_ok && jq -s -e 'length == 2 and all(.[]; .part == null)' \
 	    "$tmp/out" >/dev/null ||
 		fail "the plan's figures=2 over a tool's parts: exit $rc: \
 $(cat "$tmp/err" "$tmp/out")"
