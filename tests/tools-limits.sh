@@ -41,18 +41,6 @@ if (ulimit -s "$stack") 2>/dev/null; then
 		[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
 			fail "$args under ulimit -s $stack: exit $rc: $(head -n 2 "$tmp/err")"
 	done
-	# Served by benchmp-sched (its 64 KB read buffer and the exec's
-	# 8 KB of paths were on the stack), a figure alone and a group.
-	for args in "lat_syscall null" "lat_sig catch"; do
-		# shellcheck disable=SC2086
-		set -- $args
-		name=$1
-		shift
-		run sh -c 'ulimit -s "$0" && exec "$@"' "$stack" \
-		    "$real/$name" --served=0.2 "$@"
-		[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
-			fail "$args --served under ulimit -s $stack: exit $rc: $(head -n 2 "$tmp/err")"
-	done
 	# A failing tool's message, under the same limit: said, exit 2.
 	run sh -c 'ulimit -s "$0" && exec "$@"' "$stack" "$real/lat_proc" \
 	    -N 2 --precision=0.0001 shell
