@@ -272,7 +272,9 @@ ab_thue_morse(unsigned r)
 static void __attribute__((noreturn))
 ab_served_exec(const struct ab_opts *o)
 {
-	char sched[4096], budget[32], threshold[32], seed[32];
+	/* Static: the exec's path, off a stack its user may bound. */
+	static char sched[4096];
+	char budget[32], threshold[32], seed[32];
 	char *argv[24 + 1];
 	size_t n = 0, k, ntool = 0;
 	char **all;

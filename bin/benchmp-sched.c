@@ -21,6 +21,20 @@
 
 static struct sched *sched_self;
 
+/*
+ * stderr line-buffered in a static buffer: glibc formats a message to an
+ * unbuffered stream through 8 KB of stack, and a tool's --served runs
+ * here under whatever stack limit its user set (sched_progress flushes
+ * its lines ended by \r).
+ */
+static void
+sched_stderr_buffer(void)
+{
+	static char buf[BUFSIZ];
+
+	(void)setvbuf(stderr, buf, _IOLBF, sizeof(buf));
+}
+
 /* Print the usage line to f. */
 static void
 sched_usage_line(FILE *f)
@@ -409,7 +423,7 @@ sched_status(const struct sched_proc *p)
 static int
 sched_write_outdir(const struct sched *s)
 {
-	char path[4096];
+	static char path[4096];
 	size_t i;
 	FILE *f;
 
@@ -781,6 +795,7 @@ main(int argc, char **argv)
 	unsigned bad;
 	size_t i, nfig;
 
+	sched_stderr_buffer();
 	memset(&s, 0, sizeof(s));
 	sched_options(&s, argc, argv);
 	if (s.o.command != NULL) {

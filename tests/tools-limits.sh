@@ -41,6 +41,20 @@ if (ulimit -s "$stack") 2>/dev/null; then
 		[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
 			fail "$args under ulimit -s $stack: exit $rc: $(head -n 2 "$tmp/err")"
 	done
+	# Served by benchmp-sched, a figure alone and a group: its 64 KB
+	# read buffer, the exec's paths, four PATH_MAX buffers on the chain
+	# that finds a tool beside it and glibc's formatting to unbuffered
+	# stderr were on the stack.
+	for args in "lat_syscall null" "lat_sig catch"; do
+		# shellcheck disable=SC2086
+		set -- $args
+		name=$1
+		shift
+		run sh -c 'ulimit -s "$0" && exec "$@"' "$stack" \
+		    "$real/$name" --served=0.2 "$@"
+		[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
+			fail "$args --served under ulimit -s $stack: exit $rc: $(head -n 2 "$tmp/err")"
+	done
 	# A failing tool's message, under the same limit: said, exit 2.
 	run sh -c 'ulimit -s "$0" && exec "$@"' "$stack" "$real/lat_proc" \
 	    -N 2 --precision=0.0001 shell

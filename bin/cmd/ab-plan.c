@@ -205,7 +205,8 @@ int
 ab_plan_read(struct ab_plan *p, const char *path, const char **err)
 {
 	static char msg[160];
-	char line[AB_LINE_MAX + 2];
+	/* Static, as sched_plan_read's: each line is copied. */
+	static char line[AB_LINE_MAX + 2];
 	unsigned long lineno = 1, total = 0;
 	size_t len = 0;
 	FILE *f;
@@ -340,7 +341,8 @@ ab_prefix_argv(char **prefix, const char *tool, char *const *args,
 char **
 ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
 {
-	char beside[PATH_MAX];
+	/* Static: ab_prefix_argv copies it. */
+	static char beside[PATH_MAX];
 	const char *tool = cmd->argv[0];
 
 	if (plan_count(prefix) == 0 && strchr(tool, '/') == NULL &&
@@ -363,7 +365,8 @@ int
 ab_plan_found(const char *name)
 {
 	const char *path = getenv("PATH"), *p, *end;
-	char buf[PATH_MAX];
+	/* Static, as ab_arm_missing's: their chain stays off the stack. */
+	static char buf[PATH_MAX];
 
 	if (strchr(name, '/') != NULL)
 		return plan_executable(name);
@@ -395,7 +398,7 @@ ab_arm_missing(char **prefix, const char *tool)
 	static char name[PATH_MAX];
 	size_t np = plan_count(prefix);
 	int dir = ab_dir_prefix(prefix, np);
-	char beside[PATH_MAX];
+	static char beside[PATH_MAX];
 
 	if (dir) {
 		snprintf(name, sizeof name, "%s%s", prefix[np - 1], tool);
@@ -433,15 +436,20 @@ ab_self_dir(char *dir, size_t size)
 	return 0;
 }
 
-/* The path of name beside this program, if it is there: 0 or -1. */
+/*
+ * The path of name beside this program, if it is there: 0 or -1.  Built
+ * in path itself, no copy of PATH_MAX beside it: benchmp-sched reaches
+ * here under a tool's --served, whose stack a user may bound (ulimit -s).
+ */
 int
 ab_beside_self(const char *name, char *path, size_t size)
 {
-	char self[PATH_MAX];
+	size_t len;
 
-	if (strchr(name, '/') != NULL || ab_self_dir(self, sizeof self) != 0)
+	if (strchr(name, '/') != NULL || ab_self_dir(path, size) != 0)
 		return -1;
-	if (snprintf(path, size, "%s/%s", self, name) >= (int)size)
+	len = strlen(path);
+	if (snprintf(path + len, size - len, "/%s", name) >= (int)(size - len))
 		return -1;
 	return plan_executable(path) ? 0 : -1;
 }

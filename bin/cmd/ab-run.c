@@ -539,7 +539,8 @@ ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
 {
 	char *argv[] = { NULL, "--export", "--all", NULL }, *line, *save;
 	struct ab_run run;
-	char path[4096];
+	/* Static: an A/B's stack may be bound by its user (ulimit -s). */
+	static char path[4096];
 
 	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
 	    getenv("LOOP_O") != NULL)

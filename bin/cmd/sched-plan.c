@@ -32,7 +32,8 @@ plan_line_free(struct sched_line *l)
 static int
 plan_resolve(struct sched_line *l)
 {
-	char beside[4096];
+	/* Static: copied at once, and kept off a bounded stack. */
+	static char beside[4096];
 
 	if (strchr(l->argv[0], '/') != NULL ||
 	    ab_beside_self(l->argv[0], beside, sizeof(beside)) != 0)
@@ -226,7 +227,8 @@ sched_plan_read(const char *path, struct sched_plan *plan, char *why,
     size_t size)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char line[AB_LINE_MAX + 2];
+	/* Static: each line is copied (plan_add), and a stack may be bound. */
+	static char line[AB_LINE_MAX + 2];
 	size_t len = 0, total = 0;
 	unsigned ln = 1;
 	int c, rc = 0;

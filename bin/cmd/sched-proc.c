@@ -44,7 +44,9 @@ static void __attribute__((noreturn))
 proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
     const char *outdir, int pool)
 {
-	char env[64], path[4096];
+	/* Static: the child's own copy, off a stack its user may bound. */
+	static char path[4096];
+	char env[64];
 	int fd;
 
 	(void)setpgid(0, 0);

@@ -166,6 +166,8 @@ sched_progress(struct sched *s, int last)
 	    "%.0f%% measuring%s", SCHED_NAME, wall, s->o.budget, s->nf,
 	    decided, s->visits, wall > 0 ? 100 * s->timed_ns / 1e9 / wall : 0,
 	    last ? "\n" : "");
+	/* stderr is line-buffered (main): a line ended by \r goes now. */
+	(void)fflush(stderr);
 }
 
 /*
