@@ -155,8 +155,9 @@ cache_report(struct tool *t, const struct mem_topo *tp,
 	struct mem_chase c;
 	bm_param params[3], found[5], measured[8];
 	bm_record rec;
-	bm_result lr;
-	struct mem_parallel mp;
+	/* Static (one level at a time, each set before use): 4 KB. */
+	static bm_result lr;
+	static struct mem_parallel mp;
 	double par;
 	int rc, phit;
 
@@ -538,12 +539,14 @@ main(int argc, char **argv)
 		    "  -M len          the largest size (k/m/g); default four "
 		    "times the last-level cache\n"
 	};
+	/* Static, as the sweep: 6 KB off a stack a user may bound. */
 	static struct cache_sweep w;
-	struct cache_cut m;
-	struct cache_judge j;
+	static struct cache_cut m;
+	static struct cache_judge j;
+	static size_t at[CACHE_MAX_POINTS];
 	struct mem_sweep_opts o = { 0, 0, 64 * 1024 };
 	struct mem_topo tp;
-	size_t s, b, n, at[CACHE_MAX_POINTS];
+	size_t s, b, n;
 	int memory;
 
 	mem_sweep_parse(&t, argc, argv, "cL:M:", &o, &tp);

@@ -295,7 +295,7 @@ main(int argc, char **argv)
 	    .served_figures = par_served_figures };
 	/* Static, off a stack that a user may limit to 32 KB. */
 	static struct ops_state s;
-	bm_result best;
+	static bm_result best;
 	bm_record rec;
 	bm_param param[4];
 	char line[128];

@@ -72,8 +72,8 @@ tlb_measure(struct tool *t, const struct mem_topo *tp, size_t line,
     size_t npages, struct tlb_sweep *w)
 {
 	int hit;
-
-	bm_result rs, rp;
+	/* Static (one point at a time, each filled by tlb_point): 4 KB. */
+	static bm_result rs, rp;
 	size_t p, i;
 	unsigned np;
 
@@ -252,7 +252,7 @@ tlb_report(struct tool *t, const struct mem_topo *tp,
 	bm_param params[3], found[3], measured[6];
 	bm_contradiction c[1];
 	bm_record rec;
-	bm_result ar;
+	static bm_result ar;	/* static: 2 KB off a bounded stack */
 	char source[64];
 	size_t nc = 0;
 	int rc, have_ar;

@@ -719,7 +719,7 @@ int
 bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 {
 	static const bm_settings none;
-	struct ctx_resolved r;
+	struct ctx_resolved *r;
 	char err[BM__ERR_MAX];
 	char *output = NULL;
 	bm__timer t;
@@ -730,70 +730,82 @@ bm_ctx_configure(bm_ctx *ctx, const bm_settings *st)
 		return -EINVAL;
 	if (st == NULL)
 		st = &none;
-	memset(&r, 0, sizeof r);
-	r.regions = -1;
-	r.interference = -1;
-	if ((rc = ctx_read_env(ctx, st, &r)) != 0 ||
-	    (rc = ctx_read_defaults(ctx, st, &r)) != 0 ||
-	    (rc = ctx_read_cmdline(ctx, st, &r)) != 0)
+	/*
+	 * On the heap: 4.5 KB (a CPU list, the events) that every tool's
+	 * start would put on a stack its user may bound (ulimit -s).
+	 */
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return bm__fail(ctx, -ENOMEM, "no memory for the settings");
+	r->regions = -1;
+	r->interference = -1;
+	if ((rc = ctx_read_env(ctx, st, r)) != 0 ||
+	    (rc = ctx_read_defaults(ctx, st, r)) != 0 ||
+	    (rc = ctx_read_cmdline(ctx, st, r)) != 0) {
+		free(r);
 		return rc;
+	}
 	memset(&t, 0, sizeof t);
-	if (r.timer != NULL && (rc = bm__timer_init(&t, r.timer, err,
-	    sizeof err)) != 0)
-		return bm__fail(ctx, rc, "%s: %s", ctx_timer_names[r.timer_src],
+	if (r->timer != NULL && (rc = bm__timer_init(&t, r->timer, err,
+	    sizeof err)) != 0) {
+		rc = bm__fail(ctx, rc, "%s: %s", ctx_timer_names[r->timer_src],
 		    err);
-	if (r.output != NULL && (output = strdup(r.output)) == NULL) {
-		if (r.timer != NULL)
+		free(r);
+		return rc;
+	}
+	if (r->output != NULL && (output = strdup(r->output)) == NULL) {
+		if (r->timer != NULL)
 			bm__timer_fini(&t);
+		free(r);
 		return bm__fail(ctx, -ENOMEM, "no memory for the sink spec");
 	}
-	if (r.timer != NULL)
-		ctx_timer_apply(ctx, &t, r.timer_src);
-	if (r.sched != NULL) {
-		ctx->sched = r.s;
+	if (r->timer != NULL)
+		ctx_timer_apply(ctx, &t, r->timer_src);
+	if (r->sched != NULL) {
+		ctx->sched = r->s;
 		ctx->source[BM_SETTING_SCHED] = BM_SOURCE_ENV;
 	}
-	if (r.pmin != 0) {
-		ctx->proc_min = r.pmin;
-		ctx->proc_max = r.pmax;
-		ctx->source[BM_SETTING_PROCESSES] = (unsigned char)r.procs_src;
+	if (r->pmin != 0) {
+		ctx->proc_min = r->pmin;
+		ctx->proc_max = r->pmax;
+		ctx->source[BM_SETTING_PROCESSES] = (unsigned char)r->procs_src;
 	}
-	if (r.events != NULL) {
-		bm__events_probe(&r.ev);
-		ctx->events = r.ev;
-		ctx->source[BM_SETTING_EVENTS] = (unsigned char)r.events_src;
+	if (r->events != NULL) {
+		bm__events_probe(&r->ev);
+		ctx->events = r->ev;
+		ctx->source[BM_SETTING_EVENTS] = (unsigned char)r->events_src;
 	}
 	if (output != NULL) {
 		free(ctx->output);
 		ctx->output = output;
-		ctx->source[BM_SETTING_OUTPUT] = (unsigned char)r.output_src;
+		ctx->source[BM_SETTING_OUTPUT] = (unsigned char)r->output_src;
 	}
 	/* bm_ctx_set_regions() is the command line's, above the variable. */
-	if (r.regions >= 0 && ctx->source[BM_SETTING_REGIONS] <=
+	if (r->regions >= 0 && ctx->source[BM_SETTING_REGIONS] <=
 	    BM_SOURCE_ENV) {
-		ctx->regions_off = !r.regions;
+		ctx->regions_off = !r->regions;
 		ctx->source[BM_SETTING_REGIONS] = BM_SOURCE_ENV;
 	}
 	/* bm_ctx_set_interference() is the command line's too. */
-	if (r.interference >= 0 && ctx->source[BM_SETTING_INTERFERENCE] <=
-	    r.interference_src) {
-		ctx->interference_off = !r.interference;
+	if (r->interference >= 0 && ctx->source[BM_SETTING_INTERFERENCE] <=
+	    r->interference_src) {
+		ctx->interference_off = !r->interference;
 		ctx->source[BM_SETTING_INTERFERENCE] =
-		    (unsigned char)r.interference_src;
+		    (unsigned char)r->interference_src;
 	}
 	/* bm_ctx_set_cycle_hz() is the command line's, above the variable. */
-	if (r.tsc_hz > 0 && ctx->source[BM_SETTING_TSC_HZ] <= BM_SOURCE_ENV) {
-		ctx->rate.given_hz = r.tsc_hz;
+	if (r->tsc_hz > 0 && ctx->source[BM_SETTING_TSC_HZ] <= BM_SOURCE_ENV) {
+		ctx->rate.given_hz = r->tsc_hz;
 		ctx->rate.known = 0;
 		ctx->source[BM_SETTING_TSC_HZ] = BM_SOURCE_ENV;
 	}
 	ctx->cal_other_clock = 0;
 	for (i = 0; i < CTX_NCALVARS; i++) {
-		if (r.cal_src[i] != BM_SOURCE_BUILTIN &&
-		    !ctx_cal_other_clock(ctx, &r, i))
-			ctx_cal_store(ctx, ctx_calvars[i].which, r.cal[i],
-			    r.cal_src[i]);
+		if (r->cal_src[i] != BM_SOURCE_BUILTIN &&
+		    !ctx_cal_other_clock(ctx, r, i))
+			ctx_cal_store(ctx, ctx_calvars[i].which, r->cal[i],
+			    r->cal_src[i]);
 	}
+	free(r);
 	ctx->err[0] = '\0';
 	return 0;
 }
