@@ -6,7 +6,6 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -394,14 +393,13 @@ main(int argc, char **argv)
 	/*
 	 * A burst of load can make a part, timed apart, as dear as the
 	 * whole: measure all again, up to SIG_TRIES times in all.  Not in
-	 * an A/B's arm (BENCHMP_SERVE_ARM): its scheduler pairs the figures
-	 * it was told of, and a try more in one arm served a fourth that it
-	 * ended before its first visit, a failure.
+	 * an A/B's arm (tool_served_arm): a try more in one arm served a
+	 * fourth figure, which the scheduler ended before its first visit,
+	 * a failure.
 	 */
 	for (try = 1;; try++) {
 		sig_measure(&t, m, &b, &s, &r, &kill_ns, &handler_ns);
-		if (try == SIG_TRIES || (tool_served_inside() &&
-		    getenv("BENCHMP_SERVE_ARM") != NULL) ||
+		if (try == SIG_TRIES || tool_served_arm() ||
 		    r.per_op_ns.median >
 		    sig_offset_ns(m, kill_ns, handler_ns))
 			break;

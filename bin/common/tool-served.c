@@ -30,6 +30,19 @@ tool_served_inside(void)
 }
 
 /*
+ * Whether this process serves an A/B's arm (BENCHMP_SERVE_ARM, read as
+ * the engine reads it): its scheduler pairs the figures it was told of,
+ * one by one, and expects no more.
+ */
+int
+tool_served_arm(void)
+{
+	const char *v = getenv("BENCHMP_SERVE_ARM");
+
+	return tool_served_inside() && v != NULL && *v != '\0';
+}
+
+/*
  * Exec benchmp-sched --budget S [--precision P] -- [figures=N [parts=K]]
  * SELF ARGS: the words the tool was given (argv, argc of them, as before
  * getopt moved them), --served with them, which the tool then served

@@ -128,6 +128,11 @@ void tool_setup(struct tool *t);
  */
 int tool_served_inside(void);
 /*
+ * Whether it serves an A/B's arm (BENCHMP_SERVE_ARM): the figures the
+ * scheduler was told of, no more (tool-served.c).
+ */
+int tool_served_arm(void);
+/*
  * Warn when TIMING_O or LOOP_O from the environment differ from what this
  * machine measures by a large factor, unless BENCHMP_CALIBRATED vouches
  * for them (tool-probe.c).
