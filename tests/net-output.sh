@@ -80,6 +80,145 @@ expect_exit 2 '-s and -S exclude each other' "$bin/lat_tcp" -s -S localhost
 expect_exit 2 "unexpected argument 'host'" "$bin/lat_unix_connect" host
 expect_exit 2 'too many arguments' "$bin/lat_connect" a b
 
+# The tools speak IPv4, as lmbench's: an IPv6 address is refused by name
+# (it reached for a server that listens on IPv4 alone: "Connection
+# refused").  Where localhost gives ::1 first, the clients above reached
+# the IPv4 server all the same.
+expect_exit 1 'cannot resolve ::1 to an IPv4 address' "$bin/lat_tcp" -N 3 ::1
+expect_exit 1 'cannot resolve ::1 to an IPv4 address' "$bin/lat_udp" \
+    -p "$port" -S ::1
+# A UDP stop with no server: the port's ICMP error is no answer (it made
+# -S exit 0).
+expect_exit 1 'the server did not answer the stop' "$bin/lat_udp" \
+    -p "$port" -S 127.0.0.1
+
+# server_gone NAME: the server NAME -s -p $port (or $sock) has exited.
+server_gone() {
+	[ -z "$(left_running "$1 -s -p $2")" ] ||
+		fail "$1 -s -p $2: the server is still running"
+}
+
+# Out of descriptors (ulimit -n 4: its socket is the server's last one),
+# the server tries to accept again instead of exiting with nobody told:
+# a stop it cannot accept goes unanswered, and the server is still there.
+if [ -f "$bin/.libs/lat_connect" ]; then
+	real=$bin/.libs
+	LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export LD_LIBRARY_PATH
+else
+	real=$bin
+fi
+# shellcheck disable=SC3045
+if (ulimit -n 4) 2>/dev/null; then
+	sh -c 'ulimit -n 4 && exec "$@"' sh "$real/lat_connect" -s -p "$port" \
+	    </dev/null >/dev/null 2>"$tmp/err" ||
+		fail "lat_connect -s under ulimit -n 4: $(cat "$tmp/err")"
+	expect_exit 1 'the server did not answer the stop' "$bin/lat_connect" \
+	    -p "$port" -S 127.0.0.1
+	srv=$(tagged "lat_connect -s -p $port")
+	[ -n "$srv" ] || fail "lat_connect -s out of descriptors exited"
+	for p in $srv; do
+		kill "$p"
+	done
+	server_gone lat_connect "$port"
+fi
+
+# SIGTERM or SIGHUP to lat_unix_connect's server removes its socket, and
+# the socket of one killed outright is replaced by the next -s: the next
+# -s failed, "Address already in use".
+for sig in TERM HUP KILL; do
+	run "$bin/lat_unix_connect" -s -p "$sock"
+	[ "$rc" -eq 0 ] ||
+		fail "lat_unix_connect -s before SIG$sig: $(cat "$tmp/err")"
+	for p in $(tagged "lat_unix_connect -s -p $sock"); do
+		kill -s "$sig" "$p"
+	done
+	server_gone lat_unix_connect "$sock"
+	[ "$sig" = KILL ] || [ ! -e "$sock" ] || fail "SIG$sig left $sock"
+done
+run "$bin/lat_unix_connect" -s -p "$sock"
+[ "$rc" -eq 0 ] || fail "lat_unix_connect -s on a stale socket: $(cat "$tmp/err")"
+run "$bin/lat_unix_connect" -s -p "$sock"
+[ "$rc" -eq 1 ] && grep -q 'Address already in use$' "$tmp/err" ||
+	fail "a second lat_unix_connect -s: exit $rc: $(cat "$tmp/err")"
+run "$bin/lat_unix_connect" -S -p "$sock"
+[ "$rc" -eq 0 ] || fail "lat_unix_connect -S: $(cat "$tmp/err")"
+server_gone lat_unix_connect "$sock"
+rm -f "$sock"
+
+if command -v python3 >/dev/null 2>&1; then
+	# A stop to an AF_UNIX listener whose backlog is full gives up after
+	# 5 s (its connect waited for ever).
+	# shellcheck disable=SC2016 # Python's text
+	python3 -c '
+import socket, sys, time
+l = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+l.bind(sys.argv[1])
+l.listen(0)
+held = []
+try:
+    while True:
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.setblocking(False)
+        c.connect(sys.argv[1])
+        held.append(c)
+except BlockingIOError:
+    pass
+print("full", flush=True)
+time.sleep(float(sys.argv[2]))
+' "$TMPDIR/full.sock" $((hang_s * 2)) >"$tmp/full" 2>&1 &
+	fpid=$!
+	n=0
+	while ! grep -q full "$tmp/full" && kill -0 "$fpid" 2>/dev/null &&
+	    [ "$n" -lt $((hang_s * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	expect_exit 1 "cannot reach the server at $TMPDIR/full.sock" \
+	    timeout "$hang_s" "$bin/lat_unix_connect" -S -p "$TMPDIR/full.sock"
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	rm -f "$TMPDIR/full.sock"
+
+	# A client that sends part of a header and holds its connection is
+	# dropped after 5 s, and the next client served: the server read the
+	# rest with no bound, and served nobody else, for good.
+	run "$bin/lat_tcp" -s -p "$port"
+	[ "$rc" -eq 0 ] || fail "lat_tcp -s exited $rc: $(cat "$tmp/err")"
+	# shellcheck disable=SC2016 # Python's text
+	python3 -c '
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+c.sendall(b"BMP")
+print("sent", flush=True)
+c.settimeout(float(sys.argv[2]))
+try:
+    print("closed" if c.recv(1) == b"" else "data")
+except socket.timeout:
+    print("held")
+except OSError:
+    print("closed")
+' "$port" "$hang_s" >"$tmp/part" 2>&1 &
+	ppid=$!
+	n=0
+	while ! grep -q sent "$tmp/part" && kill -0 "$ppid" 2>/dev/null &&
+	    [ "$n" -lt $((hang_s * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	expect_line "^TCP latency using localhost: $us" "$bin/lat_tcp" \
+	    --timeout=120 -N 3 -p "$port" localhost
+	wait "$ppid"
+	grep -qx closed "$tmp/part" ||
+		fail "a partial header held the server: $(cat "$tmp/part")"
+	run "$bin/lat_tcp" -p "$port" -S localhost
+	[ "$rc" -eq 0 ] || fail "lat_tcp -S exited $rc: $(cat "$tmp/err")"
+	server_gone lat_tcp "$port"
+else
+	echo "$me: no python3: a partial header and a full backlog are not" \
+	    "tested" >&2
+fi
+
 # A server that dies mid-run is an error, not a hang.
 ENOUGH=200000 "$bin/lat_tcp" -N 100 >"$tmp/out" 2>"$tmp/err" &
 kill_helper $! lat_tcp partner

@@ -14,13 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_PRCTL_H
 #include <sys/prctl.h>
 #endif
 
 #include "benchmp/worker.h"
+#include "mem.h"
 #include "net.h"
 #include "partner.h"
 #include "placement.h"
@@ -29,8 +32,13 @@
 /* The largest message or transfer (1 GB) and UDP datagram. */
 #define NET_MAX_SIZE (1ul << 30)
 #define NET_MAX_DATAGRAM 65507ul
-/* How long a request header, a UDP reply or a stop's answer may take. */
+/*
+ * How long a request header, a UDP reply, a stop's connect or a stop's
+ * answer may take.
+ */
 #define NET_WAIT_MS 5000
+/* The pause before a new accept when the server is out of descriptors. */
+#define NET_ACCEPT_PAUSE_MS 100
 
 /*
  * Every TCP and AF_UNIX connection that wants more than a connect starts
@@ -112,17 +120,76 @@ net_wait(int fd, int ms)
 	return rc == 0 ? -ETIMEDOUT : 0;
 }
 
-/* Read a whole header, within NET_WAIT_MS. */
+/* Milliseconds on the monotonic clock. */
+static int64_t
+net_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Read a whole header within NET_WAIT_MS, however the client splits it:
+ * a client that sends part of one and holds the connection must not
+ * block the server, which reads headers one connection after another,
+ * for every other client (a blocking read of the rest did).  0, -EPIPE
+ * at end of file, -ETIMEDOUT or -errno.
+ */
 static int
 net_read_header(int fd, uint32_t *cmd, size_t *msg, size_t *total)
 {
 	unsigned char h[NET_HEADER];
+	int64_t end = net_now_ms() + NET_WAIT_MS, left;
+	size_t have = 0;
+	ssize_t got;
 	int rc;
 
-	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0 ||
-	    (rc = partner_read(fd, h, sizeof h)) != 0)
-		return rc;
+	while (have < sizeof h) {
+		left = end - net_now_ms();
+		if ((rc = net_wait(fd, left > 0 ? (int)left : 0)) != 0)
+			return rc;
+		got = recv(fd, h + have, sizeof h - have, MSG_DONTWAIT);
+		if (got == 0)
+			return -EPIPE;
+		if (got < 0) {
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == EWOULDBLOCK)
+				continue;
+			return -errno;
+		}
+		have += (size_t)got;
+	}
 	return net_parse_header(h, cmd, msg, total);
+}
+
+/*
+ * After accept() failed with err: 1 to accept again, 0 to give up.  The
+ * errors of the connection (a client that went away: Linux's accept
+ * passes its network errors on) and of the moment (out of descriptors,
+ * of buffers, of memory) are retried, the last ones after a pause that
+ * lets a connection process exit; only an error of the listening socket
+ * itself ends the server, which would otherwise exit with nobody told.
+ */
+static int
+net_accept_again(int err)
+{
+	switch (err) {
+	case EBADF:
+	case EFAULT:
+	case EINVAL:
+	case ENOTSOCK:
+		return 0;
+	case EMFILE:
+	case ENFILE:
+	case ENOBUFS:
+	case ENOMEM:
+		(void)poll(NULL, 0, NET_ACCEPT_PAUSE_MS);
+		return 1;
+	default:
+		return 1;
+	}
 }
 
 /* A connection's server process: echo messages or send transfers. */
@@ -171,7 +238,7 @@ net_serve_stream(int lfd, enum net_kind kind)
 
 	for (;;) {
 		if ((fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
+			if (net_accept_again(errno))
 				continue;
 			return 1;
 		}
@@ -265,7 +332,7 @@ net_own_server(void *arg)
 		return net_serve(s, s->fd);
 	signal(SIGPIPE, SIG_IGN);
 	while ((fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-		if (errno != EINTR && errno != ECONNABORTED)
+		if (!net_accept_again(errno))
 			return 1;
 	}
 	close(s->fd);
@@ -345,13 +412,18 @@ net_resolve(struct tool *t, struct net_state *s)
 		s->addrlen = sizeof sun;
 		return 0;
 	}
+	/*
+	 * IPv4 alone, as lmbench's tools: the server listens on IPv4 only
+	 * (net_bind), and a name whose first address is IPv6 (localhost
+	 * with ::1 first in /etc/hosts, a dual-stack host) was refused.
+	 */
 	memset(&hints, 0, sizeof hints);
-	hints.ai_family = AF_UNSPEC;
+	hints.ai_family = AF_INET;
 	hints.ai_socktype = s->desc->kind == NET_UDP_ECHO ? SOCK_DGRAM :
 	    SOCK_STREAM;
 	if ((rc = getaddrinfo(s->host, s->port, &hints, &ai)) != 0)
-		tool_exit_fail(t, "cannot resolve %s: %s", s->host,
-		    gai_strerror(rc));
+		tool_exit_fail(t, "cannot resolve %s to an IPv4 address: %s",
+		    s->host, gai_strerror(rc));
 	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
 	s->addrlen = ai->ai_addrlen;
 	freeaddrinfo(ai);
@@ -399,6 +471,59 @@ net_connect(const struct net_state *s)
 			continue;
 		close(fd);
 		return -errno;
+	}
+	return fd;
+}
+
+/*
+ * A socket connected to addr within ms milliseconds, for -S and the check
+ * of a socket left behind: a blocking connect to a host that drops the
+ * packets waits about two minutes, and one to an AF_UNIX listener whose
+ * backlog is full waits until it accepts, for ever if it never does.
+ * The socket is blocking again once connected.  -errno, or -ETIMEDOUT.
+ */
+static int
+net_connect_within(const struct sockaddr *addr, socklen_t len, int type,
+    int ms)
+{
+	int64_t end = net_now_ms() + ms, left;
+	struct pollfd p;
+	socklen_t elen = sizeof(int);
+	int fd, fl, err, rc;
+
+	if ((fd = socket(addr->sa_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) < 0)
+		return -errno;
+	rc = connect(fd, addr, len) == 0 ? 0 : -errno;
+	/* AF_UNIX says EAGAIN, not EINPROGRESS, while the backlog is full. */
+	while (rc == -EAGAIN && (left = end - net_now_ms()) > 0) {
+		(void)poll(NULL, 0, left < 10 ? (int)left : 10);
+		rc = connect(fd, addr, len) == 0 ? 0 : -errno;
+	}
+	if (rc == -EAGAIN)
+		rc = -ETIMEDOUT;
+	if (rc == -EINPROGRESS) {
+		left = end - net_now_ms();
+		p.fd = fd;
+		p.events = POLLOUT;
+		while ((rc = poll(&p, 1, left > 0 ? (int)left : 0)) < 0 &&
+		    errno == EINTR)
+			left = end - net_now_ms();
+		if (rc < 0)
+			rc = -errno;
+		else if (rc == 0)
+			rc = -ETIMEDOUT;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
+			rc = -errno;
+		else
+			rc = -err;
+	}
+	if (rc == 0 && ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0))
+		rc = -errno;
+	if (rc != 0) {
+		close(fd);
+		return rc;
 	}
 	return fd;
 }
@@ -519,21 +644,104 @@ net_close(bm_iter_t n, void *cookie)
 	return 0;
 }
 
+/*
+ * The socket of lat_unix_connect -s, which a fatal signal removes, and
+ * the one process that removes it (0: none): the server, or the tool
+ * before it forks the server.
+ */
+static char net_sock_path[sizeof ((struct sockaddr_un *)0)->sun_path];
+static volatile pid_t net_sock_owner;
+
+/* Remove the server's socket in its owner (async-signal-safe). */
+static void
+net_sock_remove(void)
+{
+	if (net_sock_owner != 0 && net_sock_owner == getpid())
+		(void)unlink(net_sock_path);
+}
+
+/*
+ * Is the socket at path one that nobody serves, left by a server that
+ * could not remove it (SIGKILL, a crash)?  Only a socket whose connect is
+ * refused is: a live server accepts, or, its backlog full, says EAGAIN.
+ */
+static int
+net_sock_stale(const struct net_state *s)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(s->path, &st) != 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	fd = net_connect_within((const struct sockaddr *)&s->addr,
+	    s->addrlen, SOCK_STREAM, NET_WAIT_MS);
+	if (fd >= 0)
+		close(fd);
+	return fd == -ECONNREFUSED;
+}
+
+/*
+ * Bind the -s server's socket.  An AF_UNIX one gets the handlers that
+ * remove it first, with the fatal signals held until the caller releases
+ * them in *old (so that SIGTERM or SIGHUP cannot leave it behind, and a
+ * second -s fail with EADDRINUSE); one left behind by a server killed
+ * outright is replaced.
+ */
+static int
+net_daemon_bind(struct net_state *s, int *fd, sigset_t *old)
+{
+	struct sockaddr_un sun;
+	int rc;
+
+	if (s->desc->kind != NET_UNIX_CONNECT)
+		return net_bind(s, 1, fd);
+	if (strlen(s->path) >= sizeof net_sock_path)
+		return -ENAMETOOLONG;
+	tool_exit_fatal_hold(net_sock_remove, old);
+	snprintf(net_sock_path, sizeof net_sock_path, "%s", s->path);
+	net_sock_owner = getpid();
+	if ((rc = net_bind(s, 1, fd)) != -EADDRINUSE)
+		return rc;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, s->path, strlen(s->path) + 1);
+	memcpy(&s->addr, &sun, sizeof sun);
+	s->addrlen = sizeof sun;
+	if (!net_sock_stale(s))
+		return rc;
+	if (unlink(s->path) != 0 && errno != ENOENT)
+		return rc;
+	return net_bind(s, 1, fd);
+}
+
 /* -s: bind, then serve in the background; the tool returns at once. */
 static int
 net_daemon(struct tool *t, struct net_state *s)
 {
+	sigset_t old;
 	pid_t pid;
-	int fd, null, rc;
+	int fd, null, rc, err;
 
-	if ((rc = net_bind(s, 1, &fd)) != 0)
+	(void)sigprocmask(SIG_SETMASK, NULL, &old);
+	if ((rc = net_daemon_bind(s, &fd, &old)) != 0) {
+		net_sock_owner = 0;
+		tool_exit_fatal_release(&old);
 		tool_exit_fail(t, "cannot serve on %s %s: %s",
 		    s->desc->kind == NET_UNIX_CONNECT ? "socket" : "port",
 		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->port,
 		    strerror(-rc));
-	if ((pid = fork()) < 0)
+	}
+	if ((pid = fork()) < 0) {
+		err = errno;
+		net_sock_remove();
+		net_sock_owner = 0;
+		tool_exit_fatal_release(&old);
 		tool_exit_fail(t, "cannot fork the server: %s",
-		    strerror(errno));
+		    strerror(err));
+	}
+	/* The socket is the server's now: the tool leaves it there. */
+	net_sock_owner = pid > 0 ? 0 : getpid();
+	tool_exit_fatal_release(&old);
 	if (pid > 0)
 		return 0;
 	(void)setsid();
@@ -554,20 +762,42 @@ net_daemon(struct tool *t, struct net_state *s)
 	_exit(rc);
 }
 
-/* -S: ask the server to exit and wait for its answer. */
+/*
+ * The UDP server's answer to the stop h: its echo.  A port that nobody
+ * serves answers with an ICMP error, which poll() reports as readable
+ * too (POLLERR), and recv() then as ECONNREFUSED: only the echo itself
+ * says a server heard.  0, -EPROTO or -errno.
+ */
+static int
+net_udp_stop_echo(int fd, const unsigned char *h)
+{
+	unsigned char echo[NET_HEADER + 1];
+	ssize_t got;
+
+	while ((got = recv(fd, echo, sizeof echo, 0)) < 0 && errno == EINTR)
+		;
+	if (got < 0)
+		return -errno;
+	if (got != NET_HEADER || memcmp(echo, h, NET_HEADER) != 0)
+		return -EPROTO;
+	return 0;
+}
+
+/* -S: ask the server to exit and wait for its answer, NET_WAIT_MS each. */
 static int
 net_stop(struct tool *t, struct net_state *s)
 {
 	unsigned char h[NET_HEADER];
-	int fd, rc;
+	int fd, rc, udp = s->desc->kind == NET_UDP_ECHO;
 
 	net_resolve(t, s);
-	if ((fd = net_connect(s)) < 0)
+	if ((fd = net_connect_within((const struct sockaddr *)&s->addr,
+	    s->addrlen, udp ? SOCK_DGRAM : SOCK_STREAM, NET_WAIT_MS)) < 0)
 		tool_exit_fail(t, "cannot reach the server at %s: %s",
 		    s->desc->kind == NET_UNIX_CONNECT ? s->path : s->host,
 		    strerror(-fd));
 	net_header(h, NET_CMD_STOP, 1, 0);
-	if (s->desc->kind == NET_UDP_ECHO) {
+	if (udp) {
 		if (send(fd, h, sizeof h, 0) != (ssize_t)sizeof h)
 			tool_exit_fail(t, "cannot send the stop: %s",
 			    strerror(errno));
@@ -575,7 +805,8 @@ net_stop(struct tool *t, struct net_state *s)
 		tool_exit_fail(t, "cannot send the stop: %s", strerror(-rc));
 	}
 	/* TCP: the server closes; UDP: it echoes the stop. */
-	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0)
+	if ((rc = net_wait(fd, NET_WAIT_MS)) != 0 ||
+	    (udp && (rc = net_udp_stop_echo(fd, h)) != 0))
 		tool_exit_fail(t, "the server did not answer the stop: %s",
 		    strerror(-rc));
 	close(fd);
@@ -732,6 +963,13 @@ net_main(const struct net_tool *desc, int argc, char **argv)
 		return net_stop(&t, s);
 	tool_setup(&t);
 	tool_wall_clock(&t);
+	/*
+	 * Each worker's message, and its own server's copy beside it: -m 1g
+	 * -P 16 asked for 32 GB without a word, and the OOM killer answered.
+	 */
+	if (desc->kind == NET_TCP_ECHO || desc->kind == NET_TCP_SOURCE)
+		mem_topo_fits(&t, (uint64_t)s->msg * (s->own ? 2 : 1),
+		    t.opts.parallel, 0, 0);
 
 	if (s->own) {
 		/* Each worker runs its own server (net_start_own). */
