@@ -79,8 +79,16 @@ fs_init(bm_iter_t n, void *cookie)
 	s->round = s->shared[s->worker].rounds++;
 	if (s->round >= FS_ROUNDS)
 		return -ERANGE;
-	snprintf(s->wdir, sizeof s->wdir, "%s/w%u", s->dir, s->worker);
-	if (mkdir(s->wdir, 0700) != 0)
+	/*
+	 * Named by the worker's process too (as file_clone's copies): served,
+	 * the engine kills a worker set mid-warmup to start one with fewer
+	 * intervals, whose cleanup never runs, and the next worker of that
+	 * index found wN there and failed (EEXIST).  The private directory
+	 * is removed with what it holds; a name reused with a pid is ours.
+	 */
+	snprintf(s->wdir, sizeof s->wdir, "%s/w%u.%ld", s->dir, s->worker,
+	    (long)getpid());
+	if (mkdir(s->wdir, 0700) != 0 && errno != EEXIST)
 		return -errno;
 	if ((s->buf = calloc(1, s->size > 0 ? (size_t)s->size : 1)) == NULL)
 		return -ENOMEM;

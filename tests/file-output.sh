@@ -166,6 +166,20 @@ expect_exit 2 "-s: 'x' is not a size" "$bin/lat_fs" -s x
 expect_exit 1 "cannot make a private directory in $tmp/nodir" "$bin/lat_fs" \
     -n 10 "$tmp/nodir"
 
+# Served, a first pass long beside the visit makes the engine kill the
+# worker set in its warmup and start one with fewer intervals, whose
+# workers have the killed ones' numbers: their copies (-C) and lat_fs's
+# directories are named by the process too (the new ones failed, "File
+# exists").  Short intervals and -N 200 make that happen here; where it
+# does not, the runs only measure.
+dd if=/dev/urandom of="$tmp/data8" bs=65536 count=128 2>/dev/null
+expect_line "$bw" env ENOUGH=100 "$bin/bw_file_rd" -C -N 200 --served=1 \
+    8m io_only "$tmp/data8"
+expect_line '^0k	20	[0-9]+	[0-9]+$' env ENOUGH=100 "$bin/lat_fs" -N 200 \
+    --served=0.5 -n 20 -s 0 "$tmp/fsdir"
+[ -z "$(ls -A "$tmp/fsdir")" ] || fail "lat_fs left: $(ls -A "$tmp/fsdir")"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
+
 # SIGINT mid-run ends the run and removes the clones and the private
 # directory.
 if interrupt bw_file_rd 1 env ENOUGH=200000 "$bin/bw_file_rd" -N 100 -C \

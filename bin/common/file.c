@@ -97,7 +97,14 @@ file_check(struct tool *t, const char *path, int flags, uint64_t min)
 	return size;
 }
 
-/* Copy the first size bytes of src for one worker. */
+/*
+ * Copy the first size bytes of src for one worker, as dir/clone.WORKER.PID.
+ * Named by the worker's process too (as lat_fcntl's lock file): served,
+ * the engine kills a worker set mid-warmup to start one with fewer
+ * intervals, whose cleanup never runs, and the next worker of that
+ * index found its copy there and failed (EEXIST).  dir is the tool's
+ * own, removed with what it holds; a name reused with a pid is ours.
+ */
 int
 file_clone(const char *src, const char *dir, unsigned worker, uint64_t size,
     char *out, size_t outlen)
@@ -107,7 +114,8 @@ file_clone(const char *src, const char *dir, unsigned worker, uint64_t size,
 	size_t want;
 	int in, fd, rc = 0;
 
-	if ((size_t)snprintf(out, outlen, "%s/clone.%u", dir, worker) >= outlen)
+	if ((size_t)snprintf(out, outlen, "%s/clone.%u.%ld", dir, worker,
+	    (long)getpid()) >= outlen)
 		return -ENAMETOOLONG;
 	if ((buf = malloc(FILE_CHUNK)) == NULL)
 		return -ENOMEM;
@@ -115,7 +123,7 @@ file_clone(const char *src, const char *dir, unsigned worker, uint64_t size,
 		free(buf);
 		return rc;
 	}
-	if ((fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	if ((fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0600)) < 0) {
 		rc = -errno;
 		close(in);

@@ -33,9 +33,9 @@ int file_write_full(int fd, const void *buf, size_t len);
 uint64_t file_check(struct tool *t, const char *path, int flags, uint64_t min);
 
 /*
- * -C: copy the first size bytes of src to dir/clone.N for worker N, so
- * parallel workers do not share one file's pages; the copy's path goes to
- * out.  0 or -errno.
+ * -C: copy the first size bytes of src to dir/clone.N.PID for worker N
+ * (PID the worker's process), so parallel workers do not share one
+ * file's pages; the copy's path goes to out.  0 or -errno.
  */
 int file_clone(const char *src, const char *dir, unsigned worker,
     uint64_t size, char *out, size_t outlen);
