@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "benchmp/figures.h"
 #include "benchmp/worker.h"
+#include "common/mem.h"
 #include "common/partner.h"
 #include "common/placement.h"
 #include "common/tool.h"
@@ -19,6 +21,14 @@
 #define CTX_MAX_KB (1u << 20)
 /* The most ring sizes on one command line. */
 #define CTX_MAX_RINGS 64
+/*
+ * The descriptors a worker holds beside its ring's pipes (standard
+ * streams, the engine's channel, the overhead's pipe): the soft limit is
+ * raised to the ring's 2N plus these, and a hard limit below the ring's
+ * 2N plus CTX_FD_MIN refused up front.
+ */
+#define CTX_FD_SPARE 64
+#define CTX_FD_MIN 8
 
 /*
  * One worker's ring: process i (the worker is 0) reads the token from
@@ -367,6 +377,35 @@ ctx_parse(struct tool *t, int argc, char **argv, struct ctx_state *s,
 	return nrings;
 }
 
+/*
+ * Make room for the largest ring's pipes: the worker makes all 2N of them
+ * before it forks the members, so a ring of 1024 (the most) failed with
+ * EMFILE at about 510 under the common soft limit of 1024 descriptors.
+ * The soft limit is raised as far as the hard one allows; a hard limit
+ * that cannot hold the ring is refused now, not in a worker.
+ */
+static void
+ctx_fd_room(const struct tool *t, unsigned maxring)
+{
+	rlim_t want = 2 * (rlim_t)maxring + CTX_FD_SPARE;
+	rlim_t least = 2 * (rlim_t)maxring + CTX_FD_MIN;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < least)
+		tool_exit_fail(t, "a ring of %u processes needs %ju open "
+		    "files, more than the limit of %ju (ulimit -Hn)", maxring,
+		    (uintmax_t)least, (uintmax_t)rl.rlim_max);
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ?
+	    rl.rlim_max : want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		tool_exit_fail(t, "cannot raise the limit of open files to "
+		    "%ju for a ring of %u processes: %s",
+		    (uintmax_t)rl.rlim_cur, maxring, strerror(errno));
+}
+
 /* The overhead in us: one process's, its worker placed where a ring's is. */
 static double
 ctx_overhead_us(struct tool *t, struct ctx_state *s, bm_bench *b)
@@ -489,6 +528,12 @@ main(int argc, char **argv)
 	nrings = ctx_parse(&t, argc, argv, &s, rings, &maxring);
 	tool_setup(&t);
 	tool_wall_clock(&t);
+	ctx_fd_room(&t, maxring);
+	/*
+	 * Every process of a ring sums a working set of its own: -s 1048576
+	 * 64 asked each worker for 64 GB, which the OOM killer answered.
+	 */
+	mem_topo_fits(&t, (uint64_t)s.size * maxring, t.opts.parallel, 0, 0);
 	placement_setup(&s.place, &t, maxring);
 
 	if (nrings == 1 && placement_runs(&s.place) == 1 &&

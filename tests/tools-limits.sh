@@ -73,8 +73,49 @@ if (ulimit -n 65) 2>/dev/null; then
 	run sh -c 'ulimit -n 65 && exec "$@"' sh "$real/lat_pipe" -P 4 -N 2
 	[ "$rc" -eq 0 ] && [ -s "$tmp/out" ] ||
 		fail "lat_pipe -P 4 under ulimit -n 65: exit $rc: $(head -n 2 "$tmp/err")"
+	# lat_ctx's largest ring, 2048 pipe ends, under the common soft
+	# limit of 1024 (EMFILE half way round): the soft limit is raised,
+	# and a hard one too low refused before any worker starts.  (A ring
+	# no dearer than the overhead is not measurable: said, exit 1.)
+	if (ulimit -S -n 1024 && ulimit -H -n 2200) 2>/dev/null; then
+		run sh -c 'ulimit -S -n 1024 && ulimit -H -n 2200 && exec "$@"' \
+		    sh "$real/lat_ctx" --timeout=600 -N 1 -s 0 1024
+		[ "$rc" -eq 0 ] && grep -q '^1024 ' "$tmp/out" ||
+		    { [ "$rc" -eq 1 ] && grep -q 'switch is not measurable' \
+		    "$tmp/err"; } ||
+			fail "lat_ctx 1024 under ulimit -Sn 1024: exit $rc: $(head -n 2 "$tmp/err")"
+	fi
+	if (ulimit -n 1024) 2>/dev/null; then
+		expect_exit 1 '^lat_ctx: a ring of 1024 processes needs 2056 open files, more than the limit of 1024 \(ulimit -Hn\)$' \
+		    sh -c 'ulimit -n 1024 && exec "$@"' sh "$real/lat_ctx" -N 1 \
+		    1024
+	fi
 else
 	echo "$me: this sh has no ulimit -n: the descriptor limit is not tested" >&2
+fi
+# Workers of 2 GB (a 1 GB message and its partner's copy, or two ring
+# members of 1 GB), twice as many as the memory available holds: refused
+# before any worker starts, not left to the OOM killer.  ulimit -v 1 GB
+# bounds the harm of a check gone missing (not under AddressSanitizer,
+# whose runtime reserves terabytes of address space).
+avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+p=$((${avail:-0} / 1048576 + 2))
+# shellcheck disable=SC3045
+if [ -n "$avail" ] && [ "$p" -le 4096 ] && [ "$stack" -eq 32 ] &&
+    (ulimit -v 1048576) 2>/dev/null; then
+	for args in "lat_unix -m 1g" "lat_tcp -m 1g" "bw_tcp -m 1g" \
+	    "lat_ctx -s 1048576 2"; do
+		# shellcheck disable=SC2086
+		set -- $args
+		name=$1
+		shift
+		expect_exit 1 "^$name: $p worker\\(s\\) of 2147 MB need [0-9]+ MB; [0-9]+ MB are available \\(MemAvailable\\)\$" \
+		    sh -c 'ulimit -v 1048576 && exec "$@"' sh "$real/$name" \
+		    -N 1 -P "$p" "$@"
+	done
+else
+	echo "$me: no MemAvailable, more than 4 TB, or a sanitizer: the" \
+	    "memory check is not tested" >&2
 fi
 # lat_ctx 16 with at most 10 processes: a ring member's fork fails half
 # way round and the members already started are reaped, not left as

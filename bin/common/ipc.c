@@ -14,6 +14,7 @@
 
 #include "benchmp/worker.h"
 #include "ipc.h"
+#include "mem.h"
 #include "partner.h"
 #include "placement.h"
 #include "tool.h"
@@ -329,6 +330,13 @@ ipc_main(const struct ipc_tool *desc, int argc, char **argv)
 		tool_exit_usage(&t, "unexpected argument '%s'", argv[optind]);
 	tool_setup(&t);
 	tool_wall_clock(&t);
+	/*
+	 * Each worker's message buffer and its partner's copy (the partner
+	 * writes into it, or the worker does, and the pages are copied):
+	 * lat_unix -m 1g -P 16 asked for 32 GB without a word, and the OOM
+	 * killer answered.
+	 */
+	mem_topo_fits(&t, 2 * (uint64_t)s.msg, t.opts.parallel, 0, 0);
 	if (desc->channel == IPC_FIFO)
 		s.dir = tool_exit_tmpdir(&t);
 	placement_setup(&s.place, &t, 2);
