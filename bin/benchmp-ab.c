@@ -528,8 +528,9 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		o->budget = 86400;
 	if (o->served)
 		return;
+	/* Close-on-exec: the arms must not hold it (nor write to it). */
 	if (o->records_path != NULL &&
-	    (o->records = fopen(o->records_path, "a")) == NULL)
+	    (o->records = fopen(o->records_path, "ae")) == NULL)
 		ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
 		    strerror(errno));
 }
@@ -751,7 +752,18 @@ main(int argc, char **argv)
 	double t0, *spent;
 	int rc;
 	char why[512];
+	struct sigaction sa;
 
+	/*
+	 * The arms reaped here, whatever the caller left: with SIGCHLD
+	 * ignored (inherited through exec) the kernel reaps them, their
+	 * exit status is lost, and every arm would fail, its end not seen.
+	 */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGCHLD, &sa, NULL) != 0)
+		ab_die(AB_EXIT_FAIL, "sigaction: %s", strerror(errno));
 	ab_options(argc, argv, &o);
 	ab_check_arms(&o);
 	if (o.served)

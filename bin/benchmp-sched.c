@@ -76,6 +76,22 @@ sched_number(const char *name, const char *s, double lo, double hi)
 	return v;
 }
 
+/*
+ * Parse a whole-number option within [lo, hi], or exit 2 naming it: a
+ * fraction cut to its whole part would run another mode than asked
+ * (--fresh-every 0.5 is 0, never fresh).
+ */
+static unsigned long
+sched_whole(const char *name, const char *s, double lo, double hi)
+{
+	double v = sched_number(name, s, lo, hi);
+
+	if (v != floor(v))
+		sched_usage_error("%s: '%.40s' is not a whole number from %g "
+		    "to %g", name, s, lo, hi);
+	return (unsigned long)v;
+}
+
 /* The help text. */
 static void __attribute__((noreturn))
 sched_help(void)
@@ -166,12 +182,12 @@ sched_options(struct sched *s, int argc, char **argv)
 			    1, 10000) * 1000);
 			break;
 		case 'f':
-			o->fresh_every = (unsigned)sched_number("--fresh-every",
+			o->fresh_every = (unsigned)sched_whole("--fresh-every",
 			    optarg, 0, 100000);
 			o->fresh_given = 1;
 			break;
 		case 'm':
-			o->max_visits = (unsigned)sched_number("--max-visits",
+			o->max_visits = (unsigned)sched_whole("--max-visits",
 			    optarg, SCHED_MIN_VISITS, 1000000);
 			break;
 		case 'M':
@@ -188,8 +204,7 @@ sched_options(struct sched *s, int argc, char **argv)
 			    0.01, 100) / 100;
 			break;
 		case 's':
-			o->seed = (unsigned long)sched_number("--seed", optarg, 0,
-			    4294967295.0);
+			o->seed = sched_whole("--seed", optarg, 0, 4294967295.0);
 			break;
 		case 'T':
 			o->timeout = sched_number("--timeout", optarg, 1,
@@ -205,6 +220,12 @@ sched_options(struct sched *s, int argc, char **argv)
 			o->stats = optarg;
 			break;
 		case 'O':
+			/* Room for each line's files' names under it. */
+			if (strlen(optarg) + sizeof(SCHED_OUTDIR_FILE) >
+			    SCHED_PATH_MAX)
+				sched_usage_error("--outdir: '%.40s...' is longer "
+				    "than %zu characters", optarg,
+				    SCHED_PATH_MAX - sizeof(SCHED_OUTDIR_FILE));
 			o->outdir = optarg;
 			break;
 		case 'a':
@@ -404,7 +425,7 @@ sched_free(struct sched *s)
 
 /*
  * The exit status a process's caller sees: its own, 128 + a signal, 1
- * for a protocol failure, or -1 when it never ran.
+ * for a protocol failure or a status lost, or -1 when it never ran.
  */
 static int
 sched_status(const struct sched_proc *p)
@@ -414,39 +435,67 @@ sched_status(const struct sched_proc *p)
 	if (p->state != SCHED_P_GONE || WIFSIGNALED(p->status))
 		return p->state == SCHED_P_GONE ? 128 + WTERMSIG(p->status) :
 		    137;
+	if (!WIFEXITED(p->status))
+		return 1;
 	if (WEXITSTATUS(p->status) != 0)
 		return WEXITSTATUS(p->status);
 	return p->why[0] != '\0' ? 1 : 0;
 }
 
-/* Write each process's output and exit status to --outdir; 0 or -1. */
+/*
+ * Close f, written: 0, or -1 with errno when a write failed, then or
+ * before (a stream's error stays, but its buffer may be empty by then:
+ * fclose alone says nothing of a write that failed earlier).
+ */
+static int
+sched_close_written(FILE *f)
+{
+	int bad = ferror(f), err = errno;
+
+	if (fclose(f) != 0)
+		return -1;
+	if (bad) {
+		errno = err != 0 ? err : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Write each process's output and exit status to --outdir; 0, or -1
+ * with the file that failed said.
+ */
 static int
 sched_write_outdir(const struct sched *s)
 {
-	static char path[4096];
+	static char path[SCHED_PATH_MAX];
 	size_t i;
 	FILE *f;
 
 	for (i = 0; i < s->np; i++) {
 		const struct sched_proc *p = &s->procs[i];
 		const char *ext[2] = { "out", "rc" };
-		int k;
+		int k, bad;
 
 		for (k = 0; k < 2; k++) {
 			snprintf(path, sizeof(path), "%s/%u%s.%s", s->o.outdir,
 			    p->line, p->arm == 'A' ? "-A" : p->arm == 'B' ?
 			    "-B" : "", ext[k]);
 			if ((f = fopen(path, "w")) == NULL)
-				return -1;
-			if (k == 0 && p->tlen > 0)
-				(void)fwrite(p->text, 1, p->tlen, f);
+				goto fail;
+			errno = 0;
+			bad = k == 0 && p->tlen > 0 &&
+			    fwrite(p->text, 1, p->tlen, f) != p->tlen;
 			if (k == 1)
 				fprintf(f, "%d\n", sched_status(p));
-			if (fclose(f) != 0)
-				return -1;
+			if (sched_close_written(f) != 0 || bad)
+				goto fail;
 		}
 	}
 	return 0;
+fail:
+	sched_say("%s: %s", path, strerror(errno != 0 ? errno : EIO));
+	return -1;
 }
 
 /* Print what each process of the plan printed, in plan order. */
@@ -523,6 +572,7 @@ sched_write_stats(const struct sched *s)
 
 	if (f == NULL)
 		return -1;
+	errno = 0;
 	fprintf(f, "{\"wall_s\":%.3f,\"timed_s\":%.3f,\"visits\":%u,"
 	    "\"budget_s\":%g,\"visit_us\":%llu,\"memory_mb\":%.0f,"
 	    "\"releases\":%u,\"start_s\":%.3f,\"end_s\":%.3f,"
@@ -545,7 +595,7 @@ sched_write_stats(const struct sched *s)
 		    s->figs[i]->precise ? "true" : "false",
 		    s->figs[i]->longest);
 	fprintf(f, "]}\n");
-	return fclose(f) == 0 ? 0 : -1;
+	return sched_close_written(f);
 }
 
 /*
@@ -794,8 +844,21 @@ main(int argc, char **argv)
 	int sig, rc = SCHED_EXIT_OK;
 	unsigned bad;
 	size_t i, nfig;
+	struct sigaction sa;
 
 	sched_stderr_buffer();
+	/*
+	 * Children reaped here, whatever the caller left: with SIGCHLD
+	 * ignored (inherited through exec) the kernel reaps them, and a
+	 * tool's exit status, a crash's signal, would be lost.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	(void)sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGCHLD, &sa, NULL) != 0) {
+		sched_say("sigaction: %s", strerror(errno));
+		return SCHED_EXIT_FAIL;
+	}
 	memset(&s, 0, sizeof(s));
 	sched_options(&s, argc, argv);
 	if (s.o.command != NULL) {
@@ -852,10 +915,8 @@ main(int argc, char **argv)
 		if (rc == SCHED_EXIT_OK)
 			rc = v;
 	} else if (s.o.outdir != NULL) {
-		if (sched_write_outdir(&s) != 0) {
-			sched_say("%s: %s", s.o.outdir, strerror(errno));
+		if (sched_write_outdir(&s) != 0)
 			rc = SCHED_EXIT_FAIL;
-		}
 	} else if (sched_print_outputs(&s) != 0) {
 		sched_say("cannot write the results: %s", strerror(errno));
 		rc = SCHED_EXIT_FAIL;

@@ -129,6 +129,37 @@ if have_jq && [ "$(jq -r '.ab_arm' "$tmp/rec.jsonl" | tr -d '\n')" != ABBABAABBA
 	fail "the order is $(jq -r .ab_arm "$tmp/rec.jsonl" | tr -d '\n'), not Thue-Morse's"
 fi
 
+# The records' file is benchmp-ab's alone: no arm holds it open (it
+# could write to it, or keep it busy), each arm's descriptors listed.
+# shellcheck disable=SC2016 # (the prefix's own $$ and $@)
+printf '%s\n' '#!/bin/sh' "ls -l /proc/\$\$/fd/ >>'$tmp/arm-fds'" \
+    'exec "$@"' >"$tmp/fdarm"
+chmod +x "$tmp/fdarm"
+run env AB_FAKE_STATE="$tmp/fd.state" "$ab" --no-calibrate --budget 86400 \
+    --records "$tmp/fd-records.jsonl" --max-rounds 6 --a "$tmp/fdarm" \
+    --b "$tmp/fdarm" "$fake"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 3 ]; then
+	fail "an arm listing its descriptors: exit $rc: $(head -n 2 "$tmp/err")"
+elif ! grep -q ' -> ' "$tmp/arm-fds"; then
+	fail "an arm listing its descriptors: none listed"
+elif grep -q 'fd-records\.jsonl' "$tmp/arm-fds"; then
+	fail "an arm holds the records' file: $(grep -m 1 'fd-records' \
+	    "$tmp/arm-fds")"
+fi
+
+# A caller that ignores SIGCHLD (inherited through exec): each arm's end
+# and exit status are still seen, any verdict, never an arm failed.
+if command -v perl >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # (perl's variables)
+	run env AB_FAKE_STATE="$tmp/chld.state" perl -e \
+	    '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' "$ab" --no-calibrate \
+	    --budget 86400 --max-rounds 6 --a '' --b '' "$fake"
+	case $rc in
+	0 | 1 | 3) ;;
+	*) fail "SIGCHLD ignored: exit $rc: $(head -n 2 "$tmp/err")" ;;
+	esac
+fi
+
 # Usage errors: exit 2, a message naming what is wrong.
 expect_exit 2 '--a PREFIX is required' "$ab" --b '' "$fake"
 expect_exit 2 '--b PREFIX is required' "$ab" --a '' "$fake"

@@ -33,6 +33,20 @@ expect_exit 2 'no such file|No such file' "$sched" --budget 1 "$tmp/missing"
 expect_exit 2 'budget' "$sched" --budget 0 "$tmp/ok"
 expect_exit 2 'go together' "$sched" --a '' "$tmp/ok"
 expect_exit 2 'usage' "$sched" --no-such-option "$tmp/ok"
+# A count is a whole number: a fraction cut short would be another run
+# (--fresh-every 0.5 as 0, never fresh).
+expect_exit 2 "--fresh-every: '0.5' is not a whole number" "$sched" \
+    --fresh-every 0.5 "$tmp/ok"
+expect_exit 2 "--max-visits: '5.9' is not a whole number" "$sched" \
+    --max-visits 5.9 "$tmp/ok"
+expect_exit 2 "--seed: '1.5' is not a whole number" "$sched" --seed 1.5 \
+    "$tmp/ok"
+# An --outdir that leaves no room for its files' names (N-A.out) is
+# refused at once, not cut short into one name for them all.
+expect_exit 2 '--outdir: .* is longer than 4078 characters' "$sched" \
+    --budget 1 --outdir "$(printf '%04090d' 0)" "$tmp/ok"
+run "$sched" --budget 1 --outdir "$(printf '%04078d' 0)" "$tmp/ok"
+[ "$rc" -ne 2 ] || fail "an --outdir of 4078 characters: $(cat "$tmp/err")"
 
 # A plan of two served figures (one a CRLF line), a figure served twice
 # by one process, and a tool run once: every output in plan order, each
@@ -353,6 +367,99 @@ grep -q 'line 2: .*no-such-tool-here' "$tmp/err" ||
 [ "$(cat "$tmp/od/2.rc")" = 127 ] ||
 	fail "line 2's exit status: $(cat "$tmp/od/2.rc")"
 [ -s "$tmp/od/2.err" ] || fail "line 2's messages are not kept"
+# An output not written whole (a full disk, here /dev/full) fails the
+# run (exit 4) with the file named, never a line's output cut short
+# under exit 0; so does --stats.
+if [ -w /dev/full ]; then
+	mkdir "$tmp/full"
+	ln -s /dev/full "$tmp/full/1.out"
+	printf '%s\n' "awk 'BEGIN { for (i = 0; i < 20000; i++) print i }'" \
+	    >"$tmp/big.sh"
+	printf 'once sh %s\n' "$tmp/big.sh" >"$tmp/big"
+	expect_exit 4 "^benchmp-sched: $tmp/full/1.out: No space left on device\$" \
+	    "$sched" --budget 1 --outdir "$tmp/full" "$tmp/big"
+	expect_exit 4 '^benchmp-sched: /dev/full: No space left on device$' \
+	    "$sched" --budget 1 --stats /dev/full "$tmp/big"
+fi
+
+# A tool that answers a visit twice (two lines in one write), that stops
+# reading its commands after its first visit (the next one's pipe
+# broken), or that exits then, served or in a burst= line: its line fails
+# with the fault named (exit 4), within the budget, nothing left running.
+# The scheduler never goes on visiting, without a wait, a process it can
+# tell nothing.
+printf '%s\n' "printf 'figure 1 1 1 100\\n' >&4" \
+    'read -r cmd <&3 || exit 1' \
+    "printf 'visit 1 0 100 1000 2000\\nvisit 1 0 100 1000 2000\\n' >&4" \
+    'read -r cmd <&3' 'exit 0' >"$tmp/twice.sh"
+printf '%s\n' "printf 'figure 1 1 1 100\\n' >&4" \
+    'read -r cmd <&3 || exit 1' 'exec 3<&-' \
+    "printf 'visit 1 0 100 1000 2000\\n' >&4" 'sleep 60' 'exit 0' \
+    >"$tmp/deaf.sh"
+sed '/^sleep/d' "$tmp/deaf.sh" >"$tmp/quits.sh"
+for how in twice deaf quits burst=2:twice burst=2:deaf burst=2:quits; do
+	tool=${how#*:}
+	word=
+	[ "$tool" = "$how" ] || word=${how%%:*}
+	printf '%s sh %s\n' "$word" "$tmp/$tool.sh" >"$tmp/broken"
+	"$sched" --budget 1 --timeout 5 "$tmp/broken" >"$tmp/out" \
+	    2>"$tmp/err" &
+	wait_gone $! "$hang_s"
+	case $tool in
+	twice) why='an unexpected line on the serve pipe' ;;
+	deaf) why='cannot send it a command: Broken pipe' ;;
+	# Its end seen with its answer, or after: both say it.
+	*) why='(cannot send it a command: Broken pipe|exited before its figure ended)' ;;
+	esac
+	[ "$rc" -eq 4 ] && grep -Eq "^benchmp-sched: line 1: sh: .*$why\$" \
+	    "$tmp/err" || fail "a tool that $how: exit $rc (137: still \
+running after $hang_s s): $(cat "$tmp/err")"
+	left=$(left_running "$tmp/$tool.sh")
+	[ -z "$left" ] || fail "a tool that $how: left running: $left"
+done
+
+# A tool past its wait is sent SIGTERM and given 5 s before a SIGKILL:
+# its handler removes its temporary directory, which a SIGKILL at once
+# left behind.
+printf '%s\n' "mkdir '$tmp/tidy' || exit 1" \
+    "trap 'rmdir \"$tmp/tidy\"; exit 143' TERM" 'sleep 60 &' 'wait' \
+    >"$tmp/tidy.sh"
+printf 'once sh %s\n' "$tmp/tidy.sh" >"$tmp/t-tidy"
+expect_exit 4 '^benchmp-sched: line 1: sh: exit status 143: no answer within 2\.0 s$' \
+    "$sched" --budget 1 --timeout 1 "$tmp/t-tidy"
+[ ! -d "$tmp/tidy" ] || fail "a tool's directory left behind at its wait"
+
+# A restart's tool is read from its own first byte: what the tool before
+# it left of a line at its end is not the start of the next one's first.
+# shellcheck disable=SC2016 # (the stand-in's own $n)
+printf '%s\n' "printf 'figure 1 1 1 100\\n' >&4" 'n=0' \
+    'while read -r cmd <&3; do' \
+    "	case \$cmd in end*) printf x >&4; exit 0 ;; esac" \
+    "	printf 'visit 1 %d 100 1000 2000\\n' \"\$n\" >&4" \
+    '	n=$((n + 1))' 'done' >"$tmp/partial.sh"
+printf 'restart sh %s\n' "$tmp/partial.sh" >"$tmp/partial"
+run "$sched" --budget 1 --max-visits 6 --memory 0 --a '' --b '' \
+    "$tmp/partial"
+case $rc in
+0 | 1 | 3) ;;
+*) fail "a restart after a line cut short: exit $rc: $(cat "$tmp/err")" ;;
+esac
+
+# A caller that ignores SIGCHLD (inherited through exec): the tools' ends
+# are still seen, a tool killed by a signal named so (exit 4), never
+# taken for one that exited 0.
+if command -v perl >/dev/null 2>&1; then
+	printf 'once sh -c "kill -s TERM $$"\n' >"$tmp/term"
+	# shellcheck disable=SC2016 # (perl's variables)
+	expect_exit 4 '^benchmp-sched: line 1: sh: killed by signal 15$' \
+	    perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' "$sched" \
+	    --budget 1 "$tmp/term"
+	# shellcheck disable=SC2016 # (perl's variables)
+	run perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' "$sched" \
+	    --budget 1 -- "$spin" 1
+	[ "$rc" -eq 0 ] && grep -q '^spin: ' "$tmp/out" ||
+		fail "SIGCHLD ignored: a served tool: exit $rc: $(cat "$tmp/err")"
+fi
 
 # An A/B of a known change: B spins twice as long, so it is worse (exit
 # 1), or at worst undecided (exit 3) on a machine too busy to settle it,
@@ -781,10 +888,10 @@ left=$(left_running serve-spin)
 # figure --timeout after its start; each named with its wait, exit 4,
 # nothing left running (the sleeps carry a word of their own).
 printf 'once sh -c "sleep 60; : timeout-once"\n' >"$tmp/t-once"
-expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal 9: no answer within 2\.0 s$' \
+expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal (15|9): no answer within 2\.0 s$' \
     "$sched" --budget 1 --timeout 1 "$tmp/t-once"
 printf 'sh -c "sleep 60; : timeout-start"\n' >"$tmp/t-start"
-expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal 9: no answer within 1\.0 s$' \
+expect_exit 4 '^benchmp-sched: line 1: .*: killed by signal (15|9): no answer within 1\.0 s$' \
     "$sched" --budget 1 --timeout 1 "$tmp/t-start"
 left=$(left_running 'timeout-(once|start)')
 [ -z "$left" ] || fail "--timeout left running: $left"

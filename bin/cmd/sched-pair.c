@@ -245,7 +245,7 @@ pair_restart(struct sched *s, struct sched_proc **ps)
 			if (p->why[0] == '\0')
 				snprintf(p->why, sizeof(p->why), "started "
 				    "again, it did not serve its figure");
-			sched_proc_kill(p, SIGKILL);
+			sched_terminate(s, p);
 			return -1;
 		}
 	}

@@ -37,15 +37,15 @@ proc_close(int *fd)
 }
 
 /*
- * In the child: put the serve pipe's ends at PROC_SERVE_IN and
+ * In the child of parent: put the serve pipe's ends at PROC_SERVE_IN and
  * PROC_SERVE_OUT, stdout on its pipe, and exec.  Never returns.
  */
 static void __attribute__((noreturn))
 proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
-    const char *outdir, int pool)
+    const char *outdir, int pool, pid_t parent)
 {
 	/* Static: the child's own copy, off a stack its user may bound. */
-	static char path[4096];
+	static char path[SCHED_PATH_MAX];
 	char env[64];
 	int fd;
 
@@ -59,8 +59,15 @@ proc_exec(struct sched_proc *p, int in, int out, int text, uint64_t visit_us,
 			_exit(127);
 	}
 #if defined(HAVE_PRCTL) && HAVE_DECL_PR_SET_PDEATHSIG
-	/* The tool dies with the scheduler, whatever kills the scheduler. */
-	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/*
+	 * The tool dies with the scheduler, whatever kills the scheduler.
+	 * One that died before the prctl sends no signal: the parent is then
+	 * another process already, and the tool must not run orphaned.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(127);
+#else
+	(void)parent;
 #endif
 	if (dup2(text, STDOUT_FILENO) < 0)
 		_exit(127);
@@ -127,7 +134,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir,
     int pool)
 {
 	int c[2] = { -1, -1 }, r[2] = { -1, -1 }, t[2] = { -1, -1 }, err;
-	pid_t pid;
+	pid_t pid, self = getpid();
 
 	if (pipe2(t, O_CLOEXEC) != 0 || ((!p->once || p->burst > 0) &&
 	    (pipe2(c, O_CLOEXEC) != 0 || pipe2(r, O_CLOEXEC) != 0))) {
@@ -140,7 +147,7 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir,
 		goto fail;
 	}
 	if (pid == 0)
-		proc_exec(p, c[0], r[1], t[1], visit_us, outdir, pool);
+		proc_exec(p, c[0], r[1], t[1], visit_us, outdir, pool, self);
 	(void)setpgid(pid, pid);
 	proc_close(&c[0]);
 	proc_close(&r[1]);
@@ -149,6 +156,13 @@ sched_proc_start(struct sched_proc *p, uint64_t visit_us, const char *outdir,
 	p->cmd = c[1];
 	p->resp = r[0];
 	p->out = t[0];
+	/*
+	 * A restart's pipe is read from its first byte: what the last
+	 * process left of a line, or of a group it announced, is not this
+	 * one's.
+	 */
+	p->rlen = 0;
+	p->gwant = 0;
 	p->state = p->once && p->burst == 0 ? SCHED_P_VISIT : SCHED_P_START;
 	return 0;
 fail:
@@ -161,7 +175,13 @@ fail:
 	return err;
 }
 
-/* Send a command line to a served process: 0 or -1 (it is gone). */
+/*
+ * Send a command line to a served process: 0, or -1 when it cannot be
+ * told.  A process whose pipe breaks (it exited between two visits) is
+ * failed, why said, its pipe closed and sent SIGTERM, as proc_bad does:
+ * left idle with its pipe open, it would be visited again and again
+ * without a wait, and nothing would reap it.
+ */
 int
 sched_proc_send(struct sched_proc *p, const char *cmd)
 {
@@ -173,7 +193,12 @@ sched_proc_send(struct sched_proc *p, const char *cmd)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
+			if (p->why[0] == '\0')
+				snprintf(p->why, sizeof(p->why), "cannot send it "
+				    "a command: %s", strerror(w < 0 ? errno :
+				    EPIPE));
 			proc_close(&p->cmd);
+			sched_proc_kill(p, SIGTERM);
 			return -1;
 		}
 		done += (size_t)w;
@@ -452,19 +477,40 @@ sched_proc_kill(struct sched_proc *p, int sig)
 
 /*
  * Reap p if it has exited and all it printed was read; it is gone then.
- * A served process whose pipe closed cannot serve any more.
+ * A served process whose pipe closed cannot serve any more.  One reaped
+ * by another (ECHILD: SIGCHLD ignored, which main prevents) is gone with
+ * its status lost, a failure: a tool that crashed must not pass as one
+ * that exited 0.
  */
 void
 sched_proc_reap(struct sched_proc *p)
 {
 	pid_t got;
+	int lost;
 
 	if (p->pid <= 0 || p->state == SCHED_P_GONE)
 		return;
 	if (p->out >= 0)
 		return;
 	got = waitpid(p->pid, &p->status, WNOHANG);
-	if (got == p->pid || (got < 0 && errno == ECHILD)) {
+	lost = got < 0 && errno == ECHILD;
+	if (lost) {
+		p->status = SCHED_STATUS_LOST;
+		if (p->why[0] == '\0')
+			snprintf(p->why, sizeof(p->why), "its exit status was "
+			    "lost (%s)", strerror(ECHILD));
+	}
+	/*
+	 * A served figure ends when the scheduler ends it: a tool that
+	 * exits 0 before (between two visits, in one) failed all the same.
+	 */
+	if (got == p->pid && (!p->once || p->burst > 0) &&
+	    (p->state == SCHED_P_IDLE || p->state == SCHED_P_VISIT ||
+	    p->state == SCHED_P_RELEASE) && WIFEXITED(p->status) &&
+	    WEXITSTATUS(p->status) == 0 && p->why[0] == '\0')
+		snprintf(p->why, sizeof(p->why), "exited before its figure "
+		    "ended");
+	if (got == p->pid || lost) {
 		p->state = SCHED_P_GONE;
 		proc_close(&p->resp);
 		proc_close(&p->cmd);

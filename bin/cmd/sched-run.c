@@ -100,8 +100,27 @@ sched_pump(struct sched *s, int ms)
 }
 
 /*
+ * End process p: SIGTERM, then SIGKILL if it is not gone SCHED_TERM_S
+ * later.  A tool's handler of SIGTERM removes its temporary directory
+ * ($TMPDIR/benchmp-NAME.XXXXXX) and stops its workers, which a SIGKILL at
+ * once left behind.  After a signal the wait is run_reap_all's.
+ */
+void
+sched_terminate(struct sched *s, struct sched_proc *p)
+{
+	double end = sched_now() + SCHED_TERM_S;
+
+	sched_proc_kill(p, SIGTERM);
+	while (p->state != SCHED_P_GONE && !s->caught && sched_now() < end)
+		sched_pump(s, 100);
+	if (p->state != SCHED_P_GONE && !s->caught)
+		sched_proc_kill(p, SIGKILL);
+}
+
+/*
  * Wait until p leaves state from (or is gone, or a signal came), at most
- * limit seconds; then it is killed.  0 when it left the state.
+ * limit seconds; then it is ended (sched_terminate).  0 when it left the
+ * state.
  */
 static int
 wait_until(struct sched *s, struct sched_proc *p, enum sched_state from,
@@ -114,7 +133,7 @@ wait_until(struct sched *s, struct sched_proc *p, enum sched_state from,
 			if (p->why[0] == '\0')
 				snprintf(p->why, sizeof(p->why), "no answer "
 				    "within %.*f s", limit < 10 ? 1 : 0, limit);
-			sched_proc_kill(p, SIGKILL);
+			sched_terminate(s, p);
 			return -1;
 		}
 		sched_pump(s, 200);
@@ -540,6 +559,18 @@ proc_least(const struct sched_proc *p)
 }
 
 /*
+ * Whether process p may be visited: serving a figure, its command pipe
+ * open.  One whose pipe closed (sched_proc_send, a protocol fault) stays
+ * idle until it is reaped; visited, it would fail at once, without a
+ * wait, and a sweep that counts such a visit never ends.
+ */
+static int
+run_idle(const struct sched_proc *p)
+{
+	return p->state == SCHED_P_IDLE && p->cmd >= 0;
+}
+
+/*
  * The units a sweep visits, in *units (n of them): the processes serving
  * a figure, or in an A/B the pairs whose two arms serve one, not settled.
  */
@@ -550,7 +581,7 @@ run_units(struct sched *s, void **units)
 
 	if (s->o.a == NULL) {
 		for (i = 0; i < s->np; i++)
-			if (s->procs[i].state == SCHED_P_IDLE && !s->procs[i].once)
+			if (run_idle(&s->procs[i]) && !s->procs[i].once)
 				units[n++] = &s->procs[i];
 		return n;
 	}
@@ -558,7 +589,7 @@ run_units(struct sched *s, void **units)
 		struct sched_proc *a = &s->procs[i], *b = &s->procs[i + 1];
 		struct sched_pair *pr;
 
-		if (a->state != SCHED_P_IDLE || b->state != SCHED_P_IDLE)
+		if (!run_idle(a) || !run_idle(b))
 			continue;
 		if ((pr = sched_pair_of(s, a->cur)) == NULL || pr->settled)
 			continue;
@@ -924,9 +955,12 @@ run_close(struct sched *s)
 				run_end_unit(s, units[i]);
 			}
 		}
-		/* A pair whose arms fell out of step: end both. */
+		/*
+		 * A pair whose arms fell out of step, a burst line that
+		 * failed: end what is still idle and can be told.
+		 */
 		for (i = 0; i < s->np && !any; i++)
-			if (s->procs[i].state == SCHED_P_IDLE) {
+			if (run_idle(&s->procs[i])) {
 				sched_end(s, &s->procs[i]);
 				any = 1;
 			}
@@ -937,16 +971,17 @@ run_close(struct sched *s)
 }
 
 /*
- * Wait for every process to end; kill what is left after SCHED_EXIT_S.
- * After a signal, each gets one SIGTERM and SCHED_TERM_S to end (its
- * private files removed, its workers and partners stopped) before a
- * SIGKILL: a suite's A/B stopped so left the temporary directories of
- * tools still at work behind when the SIGKILL followed at once.
+ * Wait for every process to end, SCHED_EXIT_S at most (or --timeout);
+ * then, or at once after a signal, each gets one SIGTERM and
+ * SCHED_TERM_S to end (its private files removed, its workers and
+ * partners stopped) before a SIGKILL: a suite's A/B stopped so left the
+ * temporary directories of tools still at work behind when the SIGKILL
+ * followed at once.
  */
 static void
 run_reap_all(struct sched *s)
 {
-	double end = sched_now() + SCHED_EXIT_S;
+	double end = sched_now() + wait_bound(s, SCHED_EXIT_S);
 	size_t i, left;
 	int termed = 0;
 
@@ -957,14 +992,13 @@ run_reap_all(struct sched *s)
 				left++;
 		if (left == 0)
 			return;
-		if (s->caught && !termed) {
+		if (!termed && (s->caught || sched_now() >= end)) {
 			for (i = 0; i < s->np; i++)
 				sched_proc_kill(&s->procs[i], SIGTERM);
 			termed = 1;
-			if (end > sched_now() + SCHED_TERM_S)
-				end = sched_now() + SCHED_TERM_S;
+			end = sched_now() + SCHED_TERM_S;
 		}
-		if (sched_now() >= end)
+		if (termed && sched_now() >= end)
 			for (i = 0; i < s->np; i++)
 				sched_proc_kill(&s->procs[i], SIGKILL);
 		if (sched_now() >= end + SCHED_EXIT_S)

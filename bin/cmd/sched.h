@@ -38,8 +38,21 @@
 #define SCHED_MAX_BURST 100
 /* A process's wait to end once its last figure has ended. */
 #define SCHED_EXIT_S 60.0
-/* After a signal: a process's wait to end after its SIGTERM. */
+/*
+ * A process's wait to end after its SIGTERM (a signal's, a wait's bound,
+ * the run's end) before its SIGKILL: its tool removes its temporary
+ * directory and stops its workers.
+ */
 #define SCHED_TERM_S 5.0
+/*
+ * A process's wait status where it was not seen (waitpid's ECHILD: a
+ * parent that ignored SIGCHLD reaped it): neither an exit nor a signal.
+ */
+#define SCHED_STATUS_LOST (-1)
+/* The longest path of a line's file under --outdir, its NUL included. */
+#define SCHED_PATH_MAX 4096
+/* A line's longest file name under --outdir: its line, arm and kind. */
+#define SCHED_OUTDIR_FILE "/4294967295-A.out"
 /* The fewest visits a figure is judged on, and paired on in an A/B. */
 #define SCHED_MIN_VISITS 5
 /*
@@ -192,9 +205,14 @@ struct sched_proc {
 	int counted;		/* the plan gave figures= or parts= */
 	int told;		/* its tool's first figure said them instead */
 	pid_t pid;
-	int cmd, resp, out;	/* its pipes, -1 when closed */
+	/*
+	 * Its pipes, -1 when closed: a process whose command pipe is closed
+	 * (a protocol fault, a command it could not be sent) is sent SIGTERM
+	 * and never visited again, whatever its state says.
+	 */
+	int cmd, resp, out;
 	enum sched_state state;
-	int status;		/* wait status once gone */
+	int status;		/* wait status once gone, or SCHED_STATUS_LOST */
 	char rbuf[256];		/* a response line read in part */
 	size_t rlen;
 	char *text;		/* what it printed on stdout */
@@ -364,6 +382,7 @@ void sched_vsay(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 int sched_run(struct sched *s);
 void sched_start(struct sched *s, struct sched_proc *p);
+void sched_terminate(struct sched *s, struct sched_proc *p);
 int sched_launch(struct sched *s, struct sched_proc *p);
 void sched_await_start(struct sched *s, struct sched_proc *p);
 int sched_visit(struct sched *s, struct sched_proc *p);
