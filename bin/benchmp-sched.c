@@ -35,6 +35,22 @@ sched_stderr_buffer(void)
 	(void)setvbuf(stderr, buf, _IOLBF, sizeof(buf));
 }
 
+/*
+ * SIGCHLD at its default, whatever the caller left: ignored (inherited
+ * through exec), the kernel reaps the children, and a tool's exit
+ * status, a crash's signal, would be lost.  0, or -1 with errno.
+ */
+static int
+sched_sigchld_default(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	(void)sigemptyset(&sa.sa_mask);
+	return sigaction(SIGCHLD, &sa, NULL);
+}
+
 /* Print the usage line to f. */
 static void
 sched_usage_line(FILE *f)
@@ -844,18 +860,9 @@ main(int argc, char **argv)
 	int sig, rc = SCHED_EXIT_OK;
 	unsigned bad;
 	size_t i, nfig;
-	struct sigaction sa;
 
 	sched_stderr_buffer();
-	/*
-	 * Children reaped here, whatever the caller left: with SIGCHLD
-	 * ignored (inherited through exec) the kernel reaps them, and a
-	 * tool's exit status, a crash's signal, would be lost.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	(void)sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGCHLD, &sa, NULL) != 0) {
+	if (sched_sigchld_default() != 0) {
 		sched_say("sigaction: %s", strerror(errno));
 		return SCHED_EXIT_FAIL;
 	}

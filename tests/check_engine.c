@@ -2073,6 +2073,9 @@ static struct {
 	enum bm__phase fail_at;
 	unsigned extra;		/* ROUND: answer "another" this many times */
 	int failed_answer;	/* FAILED: 0 gives back 0, else the status */
+	/* Raise raise_sig at this phase, or BM__PHASE_BEGIN for never. */
+	enum bm__phase raise_at;
+	int raise_sig;
 } hook;
 
 /* Note a phase and answer as the test asked. */
@@ -2085,6 +2088,8 @@ hook_note(bm_ctx *ctx, struct bm__meeting *m)
 	hook.more[hook.n] = m->more;
 	hook.timeout_ns[hook.n] = m->timeout_ns;
 	hook.n++;
+	if (m->phase != BM__PHASE_BEGIN && m->phase == hook.raise_at)
+		ck_assert_int_eq(raise(hook.raise_sig), 0);
 	if (m->phase == BM__PHASE_FAILED)
 		return hook.failed_answer ? m->status : 0;
 	if (m->phase != BM__PHASE_BEGIN && m->phase == hook.fail_at)
@@ -2105,6 +2110,7 @@ hook_ctx(void)
 
 	memset(&hook, 0, sizeof(hook));
 	hook.fail_at = BM__PHASE_BEGIN;
+	hook.raise_at = BM__PHASE_BEGIN;
 	hook.failed_answer = 1;
 	ctx->meet = hook_note;
 	return ctx;
@@ -2256,6 +2262,99 @@ START_TEST(test_hook_fails_run)
 END_TEST
 
 /*
+ * SIGINT or SIGTERM after the workers' last wait (at the last round's
+ * meeting, where the merges and the hook run, or at the end's) still
+ * ends the run as interrupted, with FAILED the hook's last phase: the
+ * engine's handler took the signal, and nothing else would see it.
+ */
+START_TEST(test_signal_at_end)
+{
+	static const enum bm__phase at_round[] = { BM__PHASE_BEGIN,
+	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
+	    BM__PHASE_FAILED };
+	static const enum bm__phase at_end[] = { BM__PHASE_BEGIN,
+	    BM__PHASE_WARM, BM__PHASE_TIMED, BM__PHASE_ROUND,
+	    BM__PHASE_MEASURED, BM__PHASE_FAILED };
+	static const int sigs[] = { SIGINT, SIGTERM };
+	bm_bench b = { .benchmark = bench_empty };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx;
+	unsigned k, end;
+	int rc;
+
+	for (end = 0; end < 2; end++) {
+		for (k = 0; k < 2; k++) {
+			ctx = hook_ctx();
+			hook.raise_at = end ? BM__PHASE_MEASURED :
+			    BM__PHASE_ROUND;
+			hook.raise_sig = sigs[k];
+			bm_options_init(&o);
+			o.parallel = 2;
+			o.repetitions = 2;
+			o.processes = 1;
+			rc = bm_run(ctx, &b, &o, &r);
+			ck_assert_msg(rc == BM_EINTR, "%s at %s: %d %s",
+			    strsignal(sigs[k]), end ? "the end" : "the round",
+			    rc, bm_ctx_errmsg(ctx));
+			ck_assert_int_eq(bm_ctx_signal(ctx), sigs[k]);
+			if (end)
+				hook_assert(at_end, 6);
+			else
+				hook_assert(at_round, 5);
+			ck_assert_int_eq(hook.status[hook.n - 1], BM_EINTR);
+			ck_assert_ptr_null(r.samples);
+			bm_ctx_free(ctx);
+			check_no_children();
+		}
+	}
+}
+END_TEST
+
+/* An application's SIGTERM handler: it counts. */
+static volatile sig_atomic_t app_sigterms;
+
+static void
+app_count_sigterm(int sig)
+{
+	(void)sig;
+	app_sigterms++;
+}
+
+/*
+ * A SIGTERM that comes while the run fails of something else (the hook
+ * fails at TIMED and the signal comes with it) is not the run's failure,
+ * and the engine's handler took it: the application's own handler gets
+ * it once its disposition is back, and the run's failure stays its own.
+ */
+START_TEST(test_signal_beside_failure)
+{
+	bm_bench b = { .benchmark = bench_empty };
+	struct sigaction sa;
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = hook_ctx();
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = app_count_sigterm;
+	ck_assert_int_eq(sigaction(SIGTERM, &sa, NULL), 0);
+	hook.fail_at = BM__PHASE_TIMED;
+	hook.raise_at = BM__PHASE_TIMED;
+	hook.raise_sig = SIGTERM;
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.repetitions = 2;
+	o.processes = 1;
+	ck_assert_int_eq(bm_run(ctx, &b, &o, &r), BM_ERANK);
+	ck_assert_int_eq(bm_ctx_signal(ctx), 0);
+	ck_assert_int_eq(app_sigterms, 1);
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
  * Worker 1 forks a process that inherits the engine's pipes and outlives
  * it, then is killed: no end of file comes on its pipe, and the death is
  * still reported at once as a death (by which signal), not as a worker
@@ -2310,6 +2409,160 @@ START_TEST(test_death_pipes_held)
 	(void)close(orphan_pipe[0]);
 	(void)close(orphan_pipe[1]);
 	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
+ * Kept workers of a served figure exit after their cleanup's byte.
+ * Worker 0 does, and stays unreaped until the parent reaps the set;
+ * worker 1, once worker 0 has exited (a zombie in /proc), forks a
+ * process that holds its pipes and is killed in its cleanup.  Its
+ * death must be reported as a death, not missed behind worker 0's exit
+ * until the phase bound ends the wait ("did not clean up").
+ */
+static int
+kept_init(bm_iter_t n, void *cookie)
+{
+	(void)n;
+	if (bm_worker_index(bm_state_current()) == 0)
+		*(volatile pid_t *)cookie = getpid();
+	return 0;
+}
+
+/* Whether process pid has exited and not been reaped (state Z). */
+static int
+kept_zombie(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	got = read(fd, buf, sizeof(buf) - 1);
+	(void)close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	/* The state follows the name, which is in parentheses. */
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && p[2] == 'Z';
+}
+
+static int
+kept_cleanup(bm_iter_t n, void *cookie)
+{
+	struct timespec ts = { 0, 1000000 }, hold = { 120, 0 };
+	pid_t pid0 = *(volatile pid_t *)cookie, pid;
+	unsigned i;
+
+	(void)n;
+	if (bm_worker_index(bm_state_current()) != 1)
+		return 0;
+	/* A minute at most: a machine without /proc tests less. */
+	for (i = 0; i < 60000 && !kept_zombie(pid0); i++)
+		(void)nanosleep(&ts, NULL);
+	pid = fork();
+	if (pid == 0) {
+		pid = getpid();
+		if (write(orphan_pipe[1], &pid, sizeof(pid)) < 0)
+			_exit(1);
+		(void)nanosleep(&hold, NULL);
+		_exit(0);
+	}
+	raise(SIGKILL);
+	return 0;
+}
+
+START_TEST(test_death_after_kept_exit)
+{
+	bm_bench b = { .initialize = kept_init, .benchmark = bench_empty,
+	    .cleanup = kept_cleanup };
+	bm_options o;
+	bm_result r;
+	bm_ctx *ctx = check_ctx(1000);
+	pid_t orphan = 0;
+	int cmd[2], rsp[2], rc;
+
+	b.cookie = shared_new(sizeof(pid_t));
+	ck_assert_int_eq(pipe(orphan_pipe), 0);
+	serve_pipes("visit\nend\n", cmd, rsp);
+	bm_options_init(&o);
+	o.parallel = 2;
+	o.repetitions = 3;
+	o.warmup_us = 1000;
+	rc = bm_run(ctx, &b, &o, &r);
+	ck_assert_int_eq(read(orphan_pipe[0], &orphan, sizeof(orphan)),
+	    sizeof(orphan));
+	ck_assert_int_gt(orphan, 0);
+	(void)kill(orphan, SIGKILL);
+	ck_assert_msg(rc == BM_ECHILD &&
+	    strstr(bm_ctx_errmsg(ctx), "worker 1") != NULL &&
+	    strstr(bm_ctx_errmsg(ctx), "signal 9") != NULL, "%s: %s",
+	    bm_strerror(rc), bm_ctx_errmsg(ctx));
+	(void)close(orphan_pipe[0]);
+	(void)close(orphan_pipe[1]);
+	(void)close(cmd[0]);
+	(void)close(cmd[1]);
+	(void)close(rsp[0]);
+	(void)close(rsp[1]);
+	munmap(b.cookie, sizeof(pid_t));
+	bm_ctx_free(ctx);
+	check_no_children();
+}
+END_TEST
+
+/*
+ * A worker whose parent died between the fork and its request to die
+ * with the parent (PR_SET_PDEATHSIG, which then never fires) leaves at
+ * once, before initialize, rather than live on as an orphan: the parent
+ * here is a middle process that forks the worker and exits, and the
+ * worker starts once it has another parent.  It must end its pipe
+ * without a byte (no INIT).
+ */
+START_TEST(test_parent_gone_at_fork)
+{
+	bm_bench b = { .benchmark = bench_empty };
+	struct timespec ts = { 0, 1000000 };
+	int ctl[2], resp[2], st;
+	unsigned char c;
+	pid_t mid, pid;
+	unsigned i;
+
+	ck_assert_int_eq(pipe(ctl), 0);
+	ck_assert_int_eq(pipe(resp), 0);
+	mid = fork();
+	ck_assert_int_ge(mid, 0);
+	if (mid == 0) {
+		struct bm__plan p;
+
+		memset(&p, 0, sizeof(p));
+		p.ctx = check_ctx(1000);
+		p.bench = &b;
+		p.parallel = 1;
+		p.repetitions = 1;
+		p.enough_us = 1000;
+		p.cpus = 1;
+		p.parent = (long)getpid();
+		if ((pid = fork()) == 0) {
+			(void)close(ctl[1]);
+			(void)close(resp[0]);
+			for (i = 0; i < 60000 && (long)getppid() == p.parent;
+			    i++)
+				(void)nanosleep(&ts, NULL);
+			bm__child_main(&p, 0, ctl[0], resp[1]);
+		}
+		_exit(pid > 0 ? 0 : 1);
+	}
+	(void)close(ctl[0]);
+	(void)close(resp[1]);
+	ck_assert_int_eq(waitpid(mid, &st, 0), mid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(read(resp[0], &c, 1), 0);
+	(void)close(ctl[1]);
+	(void)close(resp[0]);
 	check_no_children();
 }
 END_TEST
@@ -2616,6 +2869,8 @@ engine_suite(void)
 	tcase_add_test(jobs, test_stop_continue);
 	tcase_set_timeout(ends, 120);
 	tcase_add_test(ends, test_death_pipes_held);
+	tcase_add_test(ends, test_death_after_kept_exit);
+	tcase_add_test(ends, test_parent_gone_at_fork);
 	tcase_add_test(ends, test_death_sigchld_app);
 	tcase_add_test(ends, test_death_status_taken);
 	tcase_add_test(ends, test_death_own_status);
@@ -2662,6 +2917,8 @@ engine_suite(void)
 	tcase_add_test(tc, test_hook_more_rounds);
 	tcase_add_test(tc, test_hook_failed_once);
 	tcase_add_test(tc, test_hook_fails_run);
+	tcase_add_test(tc, test_signal_at_end);
+	tcase_add_test(tc, test_signal_beside_failure);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -222,6 +224,52 @@ START_TEST(test_fifo)
 }
 END_TEST
 
+/*
+ * A FIFO whose reader opened it and reads nothing: once the pipe is full
+ * a record waits 5 s for room and fails, rather than block the tool for
+ * ever, and every record the FIFO took is whole (each fits PIPE_BUF).
+ */
+START_TEST(test_fifo_reader_stalls)
+{
+	char dir[] = "/tmp/check_sink.XXXXXX", path[64], spec[80];
+	char rec[1000], buf[sizeof(rec)];
+	bm_sink *s = NULL;
+	bm_ctx *ctx;
+	unsigned i, put = 0, got = 0;
+	ssize_t n;
+	int rd, rc = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	snprintf(spec, sizeof spec, "file:%s", path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rd, 0);
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &s), 0);
+	memset(rec, 'x', sizeof(rec));
+	rec[sizeof(rec) - 1] = '\n';
+	/* 10 MB at most: more than any pipe holds. */
+	for (i = 0; i < 10000 && rc == 0; i++)
+		if ((rc = bm_sink_write(ctx, s, rec, sizeof(rec))) == 0)
+			put++;
+	ck_assert_msg(rc == BM_ETIMEDOUT, "%d: %s", rc, bm_ctx_errmsg(ctx));
+	ck_assert_ptr_nonnull(strstr(bm_ctx_errmsg(ctx), "took no data "
+	    "for 5 s"));
+	ck_assert_uint_gt(put, 0);
+	ck_assert_int_eq(bm_sink_close(ctx, s), 0);
+	while ((n = read(rd, buf, sizeof(buf))) == (ssize_t)sizeof(buf)) {
+		ck_assert(memcmp(buf, rec, sizeof(rec)) == 0);
+		got++;
+	}
+	ck_assert_int_eq(n, 0);
+	ck_assert_uint_eq(got, put);
+	close(rd);
+	bm_ctx_free(ctx);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
 
 START_TEST(test_tcp_roundtrip)
 {
@@ -540,6 +588,85 @@ START_TEST(test_zmq_no_receiver)
 }
 END_TEST
 
+/* The threads of this process (/proc/self/task), or 0 without /proc. */
+static unsigned
+zmq_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *ent;
+	unsigned n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((ent = readdir(d)) != NULL)
+		if (ent->d_name[0] != '.')
+			n++;
+	(void)closedir(d);
+	return n;
+}
+
+static volatile sig_atomic_t zmq_alarms;
+
+static void
+zmq_on_alarm(int sig)
+{
+	(void)sig;
+	zmq_alarms++;
+}
+
+/*
+ * Closing a zmq sink with records still queued waits for them (the
+ * linger), and signals that interrupt the wait (a handler without
+ * SA_RESTART, every 50 ms) must not leave the sink's context and its I/O
+ * threads running: the close ends the context anyway, and the process
+ * has the threads it had before the sink.  The receiver takes one
+ * message and reads nothing, so 32 MB stay queued.
+ */
+START_TEST(test_zmq_close_interrupted)
+{
+	static char rec[65536];
+	struct itimerval every = { { 0, 50000 }, { 0, 50000 } }, off;
+	char endpoint[256], spec[300];
+	size_t elen = sizeof endpoint;
+	struct sigaction sa;
+	void *zctx, *pull;
+	unsigned before, i;
+	bm_sink *s;
+	bm_ctx *ctx;
+	int one = 1;
+
+	zctx = zmq_ctx_new();
+	ck_assert_ptr_nonnull(zctx);
+	pull = zmq_socket(zctx, ZMQ_PULL);
+	ck_assert_ptr_nonnull(pull);
+	ck_assert_int_eq(zmq_setsockopt(pull, ZMQ_RCVHWM, &one, sizeof one),
+	    0);
+	ck_assert_int_eq(zmq_bind(pull, "tcp://127.0.0.1:*"), 0);
+	ck_assert_int_eq(zmq_getsockopt(pull, ZMQ_LAST_ENDPOINT, endpoint,
+	    &elen), 0);
+	snprintf(spec, sizeof spec, "zmq:%s", endpoint);
+	before = zmq_threads();
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	ck_assert_int_eq(bm_sink_open(ctx, spec, &s), 0);
+	memset(rec, 'x', sizeof rec);
+	for (i = 0; i < 500; i++)
+		ck_assert_int_eq(bm_sink_write(ctx, s, rec, sizeof rec), 0);
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = zmq_on_alarm;
+	ck_assert_int_eq(sigaction(SIGALRM, &sa, NULL), 0);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &every, NULL), 0);
+	ck_assert_int_eq(bm_sink_close(ctx, s), 0);
+	memset(&off, 0, sizeof off);
+	ck_assert_int_eq(setitimer(ITIMER_REAL, &off, NULL), 0);
+	if (before > 0)
+		ck_assert_uint_eq(zmq_threads(), before);
+	bm_ctx_free(ctx);
+	zmq_close(pull);
+	zmq_ctx_term(zctx);
+}
+END_TEST
+
 START_TEST(test_zmq_no_library)
 {
 	bm_sink *s = NULL;
@@ -573,6 +700,7 @@ sink_suite(void)
 	tcase_add_loop_test(tc, test_bad_spec, 0,
 	    (int)(sizeof bad_sinks / sizeof bad_sinks[0]));
 	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_fifo_reader_stalls);
 	tcase_add_test(tc, test_tcp_roundtrip);
 	tcase_add_test(tc, test_unix_roundtrip);
 	tcase_add_test(tc, test_tcp_big);
@@ -585,6 +713,7 @@ sink_suite(void)
 	tcase_add_test(tc, test_zmq_roundtrip);
 	tcase_add_test(tc, test_zmq_no_receiver);
 	tcase_add_test(tc, test_zmq_no_library);
+	tcase_add_test(tc, test_zmq_close_interrupted);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -33,20 +34,16 @@ enum child_phase {
 /* No count beyond this: an empty benchmark must still terminate. */
 #define CHILD_MAX_N ((bm_iter_t)1 << 62)
 /*
- * How long an initialised worker waits for the others: longer than the
- * parent waits for their initialize (BM__ENGINE_INIT_BOUNDS minutes at
- * most; it kills the workers when it gives up), so this bound only ends
- * a worker whose parent is wedged.
+ * A worker waits for its parent's next command (the go after initialize,
+ * the exit byte after cleanup, a kept worker's next visit) as long as the
+ * parent may take to send it (bm__engine_init_bound_ns,
+ * bm__engine_reply_bound_ns: the parent kills the workers when it gives
+ * up) and this much more, so that the bound only ends a worker whose
+ * parent is wedged, never one of a healthy run whose other workers are
+ * slow: a worker that left early would fail the run.  A parent that dies
+ * ends the wait at once (the pipe's end of file).
  */
-#define CHILD_GO_WAIT_MS ((BM__ENGINE_INIT_BOUNDS + 1) * 60000)
-/* How long a finished worker waits for the exit byte before leaving. */
-#define CHILD_EXIT_WAIT_MS 60000
-/*
- * A kept worker waits for its next visit as long as its parent waits for
- * the scheduler (serve.c's hour), and a minute more; the parent's end
- * closes the pipe before that.
- */
-#define CHILD_KEEP_WAIT_MS (3660 * 1000)
+#define CHILD_WAIT_MARGIN_NS (60ull * 1000000000u)
 /*
  * A kept worker alone whose timed calls all lasted this long in its last
  * visit (a 256 MB copy: 20-50 ms) waits for its next visit's start at
@@ -83,6 +80,8 @@ struct bm_state {
 	int inflight;		/* a benchmark call is being timed */
 	int ready_sent;
 	int initialized;	/* initialize succeeded: cleanup is due */
+	uint64_t cmd_at;	/* bm__deadline_now() at the last go or visit */
+	uint64_t pass_us;	/* the longest from one of them to the start */
 	bm_iter_t n;		/* count for a timed call */
 	bm_iter_t warm_n;	/* a later warmup's shorter count, or 0 */
 	bm_iter_t call_n;	/* count for the call in flight */
@@ -264,10 +263,54 @@ child_poll_cmd(bm_state *s)
 }
 
 /*
- * Send the record, clean up, say how cleanup went, and exit when the
- * parent says so.  A failed cleanup is reported on the pipe as any
- * callback's failure is, so that no exit status has to carry it.
+ * The bound in ms on a wait of ns for the parent, with the margin; -1 (no
+ * bound but the parent's end) beyond what an int holds, 24 days.
  */
+static int
+child_wait_ms(uint64_t ns)
+{
+	uint64_t ms = (ns + CHILD_WAIT_MARGIN_NS) / 1000000u;
+
+	return ms > INT_MAX ? -1 : (int)ms;
+}
+
+/*
+ * The bound on a wait for the parent's next command: what the parent may
+ * take (bm__engine_reply_bound_ns) with the untimed pass it may have
+ * seen, which is at most the time from the go or visit to the start (the
+ * parent starts when every worker has passed), or to now before the start.
+ */
+static int
+child_reply_ms(const bm_state *s)
+{
+	uint64_t pass_us = s->pass_us, since;
+
+	if (s->phase == CHILD_WARMUP && s->cmd_at != 0) {
+		since = (bm__deadline_now() - s->cmd_at) / 1000u;
+		if (since > pass_us)
+			pass_us = since;
+	}
+	return child_wait_ms(bm__engine_reply_bound_ns(s->plan, pass_us));
+}
+
+/* Note a go or a visit's command: the worker's untimed pass starts. */
+static void
+child_commanded(bm_state *s)
+{
+	s->cmd_at = bm__deadline_now();
+}
+
+/* The start came: time the intervals, noting how long the pass took. */
+static void
+child_started(bm_state *s)
+{
+	uint64_t pass_us = (bm__deadline_now() - s->cmd_at) / 1000u;
+
+	if (pass_us > s->pass_us)
+		s->pass_us = pass_us;
+	s->phase = CHILD_TIMING;
+}
+
 /* Run cleanup and say how it went: BM__MSG_CLEAN, or its failure and exit. */
 static void
 child_cleanup(bm_state *s)
@@ -284,6 +327,11 @@ child_cleanup(bm_state *s)
 	child_send(s, BM__MSG_CLEAN);
 }
 
+/*
+ * Send the record, clean up, say how cleanup went, and exit when the
+ * parent says so.  A failed cleanup is reported on the pipe as any
+ * callback's failure is, so that no exit status has to carry it.
+ */
 static void __attribute__((noreturn))
 child_finish(bm_state *s)
 {
@@ -292,7 +340,7 @@ child_finish(bm_state *s)
 
 	child_send_record(s, BM__MSG_RESULT, 0);
 	child_cleanup(s);
-	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_EXIT_WAIT_MS);
+	rc = bm__pipeio_read(s->ctl_fd, &cmd, 1, child_reply_ms(s));
 	_exit(rc == 0 && cmd == BM__CMD_EXIT ? BM__EXIT_OK :
 	    BM__EXIT_PARENT);
 }
@@ -314,7 +362,7 @@ child_wait_cmd(bm_state *s)
 {
 	unsigned char cmd = 0;
 
-	if (bm__pipeio_read(s->ctl_fd, &cmd, 1, CHILD_KEEP_WAIT_MS) != 0)
+	if (bm__pipeio_read(s->ctl_fd, &cmd, 1, child_reply_ms(s)) != 0)
 		_exit(BM__EXIT_PARENT);
 	return cmd;
 }
@@ -335,7 +383,8 @@ child_switch(bm_state *s)
 	const bm_bench *to;
 	int rc;
 
-	if (bm__pipeio_read(s->ctl_fd, &c, sizeof(c), CHILD_KEEP_WAIT_MS) != 0)
+	/* (The payload came in the command's write.) */
+	if (bm__pipeio_read(s->ctl_fd, &c, sizeof(c), child_reply_ms(s)) != 0)
 		_exit(BM__EXIT_PARENT);
 	if (s->group == NULL || c.index >= s->plan->ngroup)
 		child_fail(s, -EPROTO);
@@ -408,6 +457,7 @@ child_visit_end(bm_state *s)
 		child_cleanup(s);
 		_exit(BM__EXIT_OK);
 	}
+	child_commanded(s);
 	warm_us = s->plan->later_warmup_us;
 	if (cmd == BM__CMD_BENCH)
 		warm_us = child_switch(s);
@@ -427,7 +477,7 @@ child_visit_end(bm_state *s)
 		child_send(s, BM__MSG_READY);
 		s->ready_sent = 1;
 		if (child_wait_cmd(s) == BM__CMD_START)
-			s->phase = CHILD_TIMING;
+			child_started(s);
 	}
 }
 
@@ -612,7 +662,7 @@ bm_interval(bm_state *s)
 			else
 				cmd = child_poll_cmd(s);
 			if (cmd == BM__CMD_START)
-				s->phase = CHILD_TIMING;
+				child_started(s);
 			break;
 		case CHILD_TIMING:
 			if (!accepted)
@@ -834,6 +884,12 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	/* No orphans: if the parent dies, so does the worker. */
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+	/*
+	 * A parent that died between the fork and the line above sent no
+	 * signal: the worker has another parent already, and leaves.
+	 */
+	if ((long)getppid() != p->parent)
+		_exit(BM__EXIT_PARENT);
 	memset(&s, 0, sizeof(s));
 	s.plan = p;
 	s.ctx = ctx;
@@ -873,9 +929,11 @@ bm__child_main(const struct bm__plan *p, unsigned worker, int ctl_fd,
 	 * others (seconds with -P 256 on two CPUs), and would find its count
 	 * on a machine less busy than the one it is timed on.
 	 */
-	rc = bm__pipeio_read(ctl_fd, &go, 1, CHILD_GO_WAIT_MS);
+	rc = bm__pipeio_read(ctl_fd, &go, 1,
+	    child_wait_ms(bm__engine_init_bound_ns(p)));
 	if (rc != 0 || go != BM__CMD_GO)
 		child_fail(&s, rc != 0 ? rc : -EPROTO);
+	child_commanded(&s);
 	s.warm0 = bm__clock_now(&ctx->timer);
 	s.warm_ns = p->warmup_us * 1000u;
 	for (;;) {

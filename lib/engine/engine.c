@@ -112,7 +112,7 @@ struct engine {
 	unsigned group_visits;	/* visits of all the group's figures */
 };
 
-static uint64_t engine_phase_timeout(const bm_options *o, unsigned reps,
+static uint64_t engine_phase_timeout(const struct bm__plan *p,
     uint64_t enough_us);
 
 /*
@@ -502,22 +502,27 @@ engine_ended(struct engine *e, unsigned i, unsigned char want,
 }
 
 /*
- * After a SIGCHLD: the first worker that has ended, as engine_ended()
- * reports it, or 0 when none has (the child was another of the
- * application's).  The count is read before the look, so that a SIGCHLD
+ * After a SIGCHLD: the first worker whose end is news, as engine_ended()
+ * reports it, or 0 when none is (the child was another of the
+ * application's, or a kept worker that exited after its cleanup's byte).
+ * Every worker is looked at: one that exited as it should, and stays
+ * unreaped until engine_finish() reaps it, must not hide another that
+ * died after it.  The count is read before the look, so that a SIGCHLD
  * during it is looked at again.
  */
 static int
 engine_look(struct engine *e, unsigned char want, unsigned flag)
 {
 	unsigned i, now = bm__signals_children();
+	int rc;
 
 	if (now == e->children)
 		return 0;
 	e->children = now;
 	for (i = 0; i < e->nw; i++)
-		if (engine_gone(&e->w[i]))
-			return engine_ended(e, i, want, flag);
+		if (engine_gone(&e->w[i]) &&
+		    (rc = engine_ended(e, i, want, flag)) != 0)
+			return rc;
 	return 0;
 }
 
@@ -749,6 +754,19 @@ engine_fork(struct engine *e, unsigned i)
 }
 
 /*
+ * The longest a meeting waits for the others, with a phase bound of
+ * phase_ns and a warmup of warmup_us: others that meet this run (MPI
+ * ranks) may still be calibrating, initialising or warming up when this
+ * one arrives, and the bound covers all of that.
+ */
+static uint64_t
+engine_meet_bound(uint64_t phase_ns, uint64_t warmup_us)
+{
+	return BM__ENGINE_INIT_BOUNDS * bm__engine_init_timeout_ns +
+	    2 * phase_ns + warmup_us * 1000u;
+}
+
+/*
  * Call the meeting hook, if any, at a phase of the run with its status (a
  * failure at BM__PHASE_FAILED, 0 before), and return the status to go on
  * with: 0, or the failure that ends the run (at FAILED, the one the hook
@@ -769,15 +787,12 @@ engine_phase(struct engine *e, enum bm__phase phase, int status, int *more)
 	m.status = status;
 	m.more = more != NULL && *more;
 	/*
-	 * Others that meet this run (MPI ranks) may still be calibrating,
-	 * initialising or warming up when this one arrives: the bound covers
-	 * all of that.  Until this run knows its intervals' bound (and its
-	 * options are checked), the base bound stands for it.
+	 * Until this run knows its intervals' bound (and its options are
+	 * checked), the base bound stands for it.
 	 */
-	m.timeout_ns = BM__ENGINE_INIT_BOUNDS * bm__engine_init_timeout_ns +
-	    2 * (e->phase_timeout_ns != 0 ?
-	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS) +
-	    (e->o != NULL ? e->plan.warmup_us * 1000u : 0);
+	m.timeout_ns = engine_meet_bound(e->phase_timeout_ns != 0 ?
+	    e->phase_timeout_ns : ENGINE_BASE_TIMEOUT_NS,
+	    e->o != NULL ? e->plan.warmup_us : 0);
 	rc = e->ctx->meet(e->ctx, &m);
 	if (phase == BM__PHASE_FAILED && rc == 0)
 		return status;
@@ -822,8 +837,7 @@ engine_start(struct engine *e, uint64_t *pass_us)
 	 */
 	*pass_us = (bm__deadline_now() - t0) / 1000u;
 	if (rc == 0 && e->o->timeout_us == 0 && *pass_us > p->enough_us)
-		e->phase_timeout_ns = engine_phase_timeout(e->o,
-		    p->repetitions, *pass_us);
+		e->phase_timeout_ns = engine_phase_timeout(p, *pass_us);
 	return rc;
 }
 
@@ -1006,17 +1020,53 @@ engine_check(bm_ctx *ctx, const bm_bench *b, const bm_options *o)
  * nanoseconds.  Each round of fresh workers has its own bounds.
  */
 static uint64_t
-engine_phase_timeout(const bm_options *o, unsigned reps, uint64_t enough_us)
+engine_phase_timeout(const struct bm__plan *p, uint64_t enough_us)
 {
-	double ns, share = (double)o->parallel / bm_cpus_allowed();
+	double ns, share = (double)p->parallel / (p->cpus > 0 ? p->cpus : 1);
 
-	if (o->timeout_us != 0)
-		return o->timeout_us * 1000u;
+	if (p->timeout_us != 0)
+		return p->timeout_us * 1000u;
 	ns = (double)ENGINE_BASE_TIMEOUT_NS + ENGINE_PLAN_MARGIN *
 	    (double)enough_us *
-	    1000.0 * (reps + 8.0) * (share > 1 ? share : 1);
+	    1000.0 * (p->repetitions + 8.0) * (share > 1 ? share : 1);
 	return ns > ENGINE_MAX_TIMEOUT_US * 1000.0 ?
 	    ENGINE_MAX_TIMEOUT_US * 1000u : (uint64_t)ns;
+}
+
+/*
+ * The longest the parent waits for initialize: the caller's bound, or
+ * BM__ENGINE_INIT_BOUNDS first bounds while the workers work.
+ */
+uint64_t
+bm__engine_init_bound_ns(const struct bm__plan *p)
+{
+	if (p->timeout_us != 0)
+		return engine_phase_timeout(p, p->enough_us);
+	return BM__ENGINE_INIT_BOUNDS * bm__engine_init_timeout_ns;
+}
+
+/*
+ * The longest the parent may take from a worker's message to its next
+ * command: up to two phase bounds (the slowest worker's record, then its
+ * cleanup), a meeting's bound with the warmup before it, and a kept
+ * worker's wait for the scheduler, with the phase bound as the parent
+ * raises it after a first pass of pass_us (engine_start, engine_visit).
+ * A worker's view of the pass is no shorter than the parent's, short of
+ * the moments the go took to reach it, which its margin covers.
+ */
+uint64_t
+bm__engine_reply_bound_ns(const struct bm__plan *p, uint64_t pass_us)
+{
+	uint64_t phase, ns;
+
+	phase = engine_phase_timeout(p, pass_us > p->enough_us ? pass_us :
+	    p->enough_us);
+	ns = 2 * phase + p->warmup_us * 1000u;
+	if (p->ctx->meet != NULL)
+		ns += engine_meet_bound(phase, p->warmup_us);
+	if (p->keep)
+		ns += BM__SERVE_IDLE_MS * 1000000ull;
+	return ns;
 }
 
 /* The rounds and precision of a run: the context's, options' or defaults. */
@@ -1172,8 +1222,8 @@ engine_rounds_run(struct engine *e)
 			e->t1 = bm__deadline_now();
 		e->plan.warmup_us = engine_warmup_us(e->o, e->round);
 		rc = engine_next_round(e);
-		e->phase_timeout_ns = engine_phase_timeout(e->o,
-		    e->plan.repetitions, e->plan.enough_us);
+		e->phase_timeout_ns = engine_phase_timeout(&e->plan,
+		    e->plan.enough_us);
 		if (rc == 0)
 			rc = engine_drive(e);
 		engine_kill_all(e);
@@ -1355,8 +1405,7 @@ engine_visit(struct engine *e, int fresh)
 		e->on_set[e->cur] = 1;
 		e->last = e->cur;
 		/* A benchmark's pass longer than the first's: its bound. */
-		bound = engine_phase_timeout(e->o, e->plan.repetitions,
-		    pass_us);
+		bound = engine_phase_timeout(&e->plan, pass_us);
 		if (rc == 0 && e->o->timeout_us == 0 &&
 		    pass_us > e->plan.enough_us && bound > e->phase_timeout_ns)
 			e->phase_timeout_ns = bound;
@@ -1561,6 +1610,10 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	p->loop_o_cycles = cal->loop_o_cycles;
 	p->enough_us = o->enough_us > cal->enough_us ? o->enough_us :
 	    cal->enough_us;
+	/* The workers bound their waits by these (bm__engine_*_bound_ns). */
+	p->timeout_us = o->timeout_us;
+	p->cpus = bm_cpus_allowed();
+	p->parent = (long)getpid();
 	/*
 	 * With more workers than CPUs the kernel time-shares them in slices
 	 * of milliseconds: an interval shorter than a few slices runs either
@@ -1568,7 +1621,7 @@ engine_plan(struct engine *e, const bm_bench *b, const bm_options *o,
 	 * of a whole CPU.  Intervals of several slices show the sharing.
 	 */
 	p->interference = !e->ctx->interference_off;
-	p->shared = o->parallel > bm_cpus_allowed();
+	p->shared = o->parallel > p->cpus;
 	if (p->shared && p->enough_us < ENGINE_SHARED_ENOUGH_US)
 		p->enough_us = ENGINE_SHARED_ENOUGH_US;
 	/*
@@ -1634,6 +1687,24 @@ engine_throttle(const struct bm__throttle *thr0, bm_result *res)
 }
 
 /*
+ * Put the application's signal dispositions back.  A signal the engine
+ * caught but did not report (it came after the last look, or beside
+ * another failure) is raised again once the application's disposition
+ * is back, so that the application gets it as it would have a moment
+ * later, and no Ctrl-C is lost.
+ */
+static void
+engine_signals_close(const bm_ctx *ctx)
+{
+	int sig;
+
+	bm__signals_close();
+	sig = bm__signals_caught();
+	if (sig != 0 && ctx->last_signal == 0)
+		(void)raise(sig);
+}
+
+/*
  * Run n benchmarks (n > 1: a group served, engine_serve_group) in rounds
  * of parallel workers or in visits, and collect their samples into
  * res[0..n-1].  Every failure goes to out, the one way back: it tells
@@ -1688,8 +1759,7 @@ engine_run(bm_ctx *ctx, const bm_bench *b, unsigned n, const bm_options *o,
 
 	e.o = o;
 	e.res = res;
-	e.phase_timeout_ns = engine_phase_timeout(o, e.plan.repetitions,
-	    e.plan.enough_us);
+	e.phase_timeout_ns = engine_phase_timeout(&e.plan, e.plan.enough_us);
 	e.w = calloc(o->parallel, sizeof(*e.w));
 	e.pfd = calloc((size_t)o->parallel + 1, sizeof(*e.pfd));
 	e.pidx = calloc((size_t)o->parallel + 1, sizeof(*e.pidx));
@@ -1727,13 +1797,23 @@ engine_run(bm_ctx *ctx, const bm_bench *b, unsigned n, const bm_options *o,
 			rc = bm__result_merge(ctx, &res[i],
 			    e.plan.repetitions);
 	}
+	/*
+	 * The handlers stay in place until the end: a signal that came
+	 * after the workers' last wait (in the last merges, the hook)
+	 * ends the run as any other does, before the others are met, so
+	 * that they hear of it, and after that meeting too.
+	 */
+	if (rc == 0 && bm__signals_caught())
+		rc = engine_interrupted(&e);
 	if (rc == 0)
 		rc = engine_phase(&e, BM__PHASE_MEASURED, 0, NULL);
+	if (rc == 0 && bm__signals_caught())
+		rc = engine_interrupted(&e);
 out:
 	if (rc != 0)
 		rc = engine_phase(&e, BM__PHASE_FAILED, rc, NULL);
 	if (signals)
-		bm__signals_close();
+		engine_signals_close(ctx);
 	free(e.w);
 	free(e.pfd);
 	free(e.pidx);

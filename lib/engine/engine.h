@@ -74,6 +74,12 @@ int bm__meet_mpi(bm_ctx *ctx, struct bm__meeting *m);
 #define BM__MEET_DEFAULT NULL
 #endif
 
+/*
+ * The longest a served figure waits for the scheduler's next command
+ * (serve.c): an hour.
+ */
+#define BM__SERVE_IDLE_MS (3600 * 1000)
+
 /* The longest error detail a context keeps, with its NUL. */
 #define BM__ERR_MAX 512
 
@@ -179,7 +185,32 @@ struct bm__plan {
 	 */
 	const bm_bench *group;
 	unsigned ngroup;
+	/*
+	 * What a worker needs to bound its waits for the parent by the
+	 * parent's own (bm__engine_init_bound_ns, bm__engine_reply_bound_ns):
+	 * the caller's timeout_us (0: derived), the CPUs the workers share,
+	 * and the parent's pid, which a worker that finds another parent
+	 * after fork (the parent died before the worker asked to die with
+	 * it) leaves on.
+	 */
+	uint64_t timeout_us;
+	unsigned cpus;
+	long parent;
 };
+
+/*
+ * The longest the parent waits for its workers' initialize (engine.c): a
+ * worker waits for the go at least this long after its own.
+ */
+uint64_t bm__engine_init_bound_ns(const struct bm__plan *p);
+/*
+ * The longest the parent may take from a worker's message to its next
+ * command (engine.c) once the worker has seen an untimed pass of pass_us:
+ * the other workers' records and cleanups, the meetings, the warmup and,
+ * for a kept worker, the scheduler's next command.
+ */
+uint64_t bm__engine_reply_bound_ns(const struct bm__plan *p,
+    uint64_t pass_us);
 
 /*
  * Whether benchmarks a and b share their set-up (initialize, cleanup and

@@ -26,6 +26,18 @@ static struct {
 } meet_seq;
 
 /*
+ * The reduction of the last meeting, in storage that outlives the call
+ * that posted it: a meeting left pending (BM_ETIMEDOUT, BM_EINTR) is
+ * completed by MPI when the late ranks come, and writes its answer then.
+ * While it is pending no other is posted over it.
+ */
+static struct {
+	int in[4];
+	int out[4];
+	struct bm__mpi_req *req;	/* the pending request, or NULL */
+} meet_op;
+
+/*
  * Load the MPI module for a program that has MPI_Initialized(): whether
  * MPI is active, as meet_active().  Its own function, never inlined, so
  * the message buffer (a path's length) takes stack only on this rare
@@ -92,8 +104,10 @@ meet_wait(bm_ctx *ctx, struct bm__mpi_req *req, uint64_t timeout_ns, int rank,
 			return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI "
 			    "failed while meeting the other ranks", rank,
 			    host);
-		if (done)
+		if (done) {
+			meet_op.req = NULL;
 			return 0;
+		}
 		if (bm__signals_caught()) {
 			ctx->last_signal = bm__signals_caught();
 			return bm__fail(ctx, BM_EINTR, "interrupted by "
@@ -130,6 +144,26 @@ meet_where(enum bm__phase phase)
 }
 
 /*
+ * Whether an earlier meeting is still pending (the late ranks have not
+ * come): 1, after which no meeting can be posted; 0 when none is, or it
+ * has completed since (its answer is stale and dropped: the ranks that
+ * came to it are out of step with this one, and the next meeting's run
+ * numbers say so).
+ */
+static int
+meet_pending(void)
+{
+	int done = 0;
+
+	if (meet_op.req == NULL)
+		return 0;
+	if (bm__mpi()->test(meet_op.req, &done) != 0 || !done)
+		return 1;
+	meet_op.req = NULL;
+	return 0;
+}
+
+/*
  * Meet every other rank with this rank's status rc: 0 when every rank is
  * well and in step (with more, the ranks' wish for another round, set to
  * 1 on every rank when any wished for one), and otherwise BM_ERANK on
@@ -144,14 +178,17 @@ meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
 {
 	char host[256], msg[sizeof ctx->err];
 	unsigned run = meet_seq.run;
-	int rank = 0, in[4], out[4], err;
+	int rank = 0, *in = meet_op.in, *out = meet_op.out, err;
 	const struct bm__mpi *m = bm__mpi();
-	struct bm__mpi_req *req;
 
 	if (gethostname(host, sizeof host) != 0)
 		(void)snprintf(host, sizeof host, "?");
 	host[sizeof host - 1] = '\0';
 	(void)m->rank(&rank);
+	if (meet_pending())
+		return bm__fail(ctx, BM_ETIMEDOUT, "rank %d on %s: an earlier "
+		    "meeting of the ranks is still pending (a rank was late "
+		    "or gone): MPI must be aborted", rank, host);
 	/*
 	 * One reduction answers the three questions: the lowest rank that
 	 * failed (INT_MAX: none), whether every rank is at the same run
@@ -163,10 +200,12 @@ meet_ranks(bm_ctx *ctx, int rc, uint64_t timeout_ns, int *more,
 	in[1] = (int)run;
 	in[2] = -(int)run;
 	in[3] = *more ? -1 : 0;
-	if (m->iallreduce(in, out, 4, BM__MPI_MIN, &req) != 0)
+	if (m->iallreduce(in, out, 4, BM__MPI_MIN, &meet_op.req) != 0) {
+		meet_op.req = NULL;
 		return bm__fail(ctx, BM_EPROTO, "rank %d on %s: MPI failed to "
 		    "meet the other ranks", rank, host);
-	if ((err = meet_wait(ctx, req, timeout_ns, rank, host, run,
+	}
+	if ((err = meet_wait(ctx, meet_op.req, timeout_ns, rank, host, run,
 	    where)) != 0)
 		return err;
 	if (out[1] != -out[2])

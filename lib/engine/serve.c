@@ -39,8 +39,6 @@
 
 #include "internal.h"
 
-/* The longest a served figure waits for its next command: an hour. */
-#define SERVE_IDLE_MS (3600 * 1000)
 /* The timed length a visit aims at unless the variable says: 20 ms. */
 #define SERVE_VISIT_US 20000u
 /* A descriptor number the variable may name. */
@@ -182,7 +180,7 @@ serve_word(const char *line, unsigned *seq)
 }
 
 /*
- * Wait for the scheduler's next command, at most SERVE_IDLE_MS, and
+ * Wait for the scheduler's next command, at most BM__SERVE_IDLE_MS, and
  * acting at once on a signal the engine catches (its pipe wakes the
  * poll).  End of file, an unknown or overlong line, are the scheduler's
  * failure and end the run.
@@ -214,21 +212,23 @@ bm__serve_next_fig(bm_ctx *ctx, int *cmd, unsigned *seq)
 			return bm__fail(ctx, BM_EPROTO, "the scheduler sent "
 			    "an overlong line");
 		bm__signals_drain();
-		if (bm__signals_caught())
+		if (bm__signals_caught()) {
+			ctx->last_signal = bm__signals_caught();
 			return bm__fail(ctx, BM_EINTR, "interrupted by signal "
 			    "%d while waiting for the scheduler",
-			    bm__signals_caught());
+			    ctx->last_signal);
+		}
 		pfd[0].fd = sv->in;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = bm__signals_fd();
 		pfd[1].events = POLLIN;
-		rc = poll(pfd, 2, SERVE_IDLE_MS);
+		rc = poll(pfd, 2, BM__SERVE_IDLE_MS);
 		if (rc < 0 && errno != EINTR)
 			return bm__fail(ctx, -errno, "poll: %s",
 			    strerror(errno));
 		if (rc == 0)
 			return bm__fail(ctx, BM_ETIMEDOUT, "the scheduler sent "
-			    "nothing for %d s", SERVE_IDLE_MS / 1000);
+			    "nothing for %d s", BM__SERVE_IDLE_MS / 1000);
 		if (rc < 0 || pfd[0].revents == 0)
 			continue;
 		got = read(sv->in, sv->buf + sv->len,

@@ -51,17 +51,30 @@ struct zmq_sink {
 	void *socket;
 };
 
-/* Release what a sink holds, the library last. */
-static void
+/*
+ * Release what a sink holds, the library last; 0, or the error of a
+ * context that would not end.  Ending the context waits for the queued
+ * records (ZMQ_LINGER_MS at most), and a signal interrupts that wait
+ * (EINTR) with the context and its I/O threads alive: it is ended again.
+ * A context that still fails to end keeps its threads running libzmq's
+ * code, so the library stays loaded then (a handle lost, not a crash).
+ */
+static int
 zmq_sink_free(struct zmq_sink *z)
 {
+	int rc = 0, err = 0;
+
 	if (z->socket != NULL)
 		z->api.close(z->socket);
-	if (z->context != NULL)
-		z->api.ctx_term(z->context);
-	if (z->lib != NULL)
+	if (z->context != NULL) {
+		while ((rc = z->api.ctx_term(z->context)) != 0 &&
+		    (err = z->api.errno_()) == EINTR)
+			continue;
+	}
+	if (z->lib != NULL && rc == 0)
 		(void)dlclose(z->lib);
 	free(z);
+	return rc == 0 ? 0 : -(err != 0 ? err : EIO);
 }
 
 /*
@@ -113,7 +126,7 @@ bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle)
 	if ((z = calloc(1, sizeof *z)) == NULL)
 		return bm__fail(ctx, -ENOMEM, "no memory for a zmq sink");
 	if ((rc = zmq_load(ctx, z)) != 0) {
-		zmq_sink_free(z);
+		(void)zmq_sink_free(z);
 		return rc;
 	}
 	if ((z->context = z->api.ctx_new()) == NULL ||
@@ -129,7 +142,7 @@ bm__zmq_open(bm_ctx *ctx, const char *endpoint, void **handle)
 		rc = bm__fail(ctx, err == EINVAL || err == EPROTONOSUPPORT ?
 		    BM_EPARSE : -err, "sink zmq:%.64s: %s", endpoint,
 		    z->api.strerror_(err));
-		zmq_sink_free(z);
+		(void)zmq_sink_free(z);
 		return rc;
 	}
 	*handle = z;
@@ -158,7 +171,10 @@ bm__zmq_send(bm_ctx *ctx, void *handle, const char *msg, size_t len)
 int
 bm__zmq_close(bm_ctx *ctx, void *handle)
 {
-	(void)ctx;
-	zmq_sink_free(handle);
+	int rc;
+
+	if ((rc = zmq_sink_free(handle)) != 0)
+		return bm__fail(ctx, rc, "closing the zmq sink: %s",
+		    strerror(-rc));
 	return 0;
 }

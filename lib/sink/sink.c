@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +12,17 @@
 
 #include "internal.h"
 
+/*
+ * The bound on writing a record to a FIFO or a character device (a
+ * terminal) whose reader takes nothing: the same as the other sinks'.
+ */
+#define SINK_WRITE_MS 5000
+
 struct bm_sink {
 	int kind;		/* BM__SINK_* */
 	int fd;			/* stdout, file, tcp and unix */
-	int broken;		/* a stream lost part of a record */
+	int broken;		/* a stream or a FIFO lost part of a record */
+	int waits;		/* a file sink that is a FIFO or a device */
 	void *zmq;		/* zmq */
 	char *what;		/* the spec, for messages */
 };
@@ -44,10 +52,12 @@ sink_cut(bm_sink *s, off_t part)
  * Open a file sink: appended, created if missing, never truncated.  The
  * open never blocks: opening a FIFO for writing waits for a reader, for
  * ever if none comes, so it is opened with O_NONBLOCK, which fails with
- * ENXIO when nobody reads; then the descriptor is made blocking again, so
- * that a record goes out whole.  What is neither a regular file, a FIFO
- * nor a character device (/dev/null, a terminal) is refused: a block
- * device would be overwritten from its start, a socket cannot be opened.
+ * ENXIO when nobody reads.  A FIFO or a character device (/dev/null, a
+ * terminal) stays non-blocking, so that a reader that stops reading
+ * costs a write SINK_WRITE_MS and not the tool (sink_write_wait); a
+ * regular file is made blocking again.  What is neither is refused: a
+ * block device would be overwritten from its start, a socket cannot be
+ * opened.
  */
 static int
 sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
@@ -78,8 +88,9 @@ sink_open_file(bm_ctx *ctx, bm_sink *s, const char *path)
 		return bm__fail(ctx, -EINVAL, "sink file %s is not a regular "
 		    "file, a FIFO or a character device", path);
 	}
-	if ((flags = fcntl(s->fd, F_GETFL)) < 0 ||
-	    fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+	s->waits = !S_ISREG(st.st_mode);
+	if (!s->waits && ((flags = fcntl(s->fd, F_GETFL)) < 0 ||
+	    fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
 		err = errno;
 		goto fail;
 	}
@@ -218,6 +229,82 @@ sink_write_fd(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 }
 
 /*
+ * Wait until fd takes data or the deadline passes: 1 ready, 0 timed out,
+ * or a negative errno.
+ */
+static int
+sink_poll_out(int fd, uint64_t deadline)
+{
+	struct pollfd p;
+	uint64_t now;
+	int n;
+
+	for (;;) {
+		now = bm__deadline_now();
+		if (now >= deadline)
+			return 0;
+		p.fd = fd;
+		p.events = POLLOUT;
+		p.revents = 0;
+		n = poll(&p, 1, (int)((deadline - now + 999999) / 1000000));
+		if (n > 0)
+			return 1;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+/*
+ * Write a record to a FIFO or a character device, non-blocking, waiting
+ * for room up to SINK_WRITE_MS in all.  A record of PIPE_BUF bytes or
+ * fewer goes into a FIFO as a unit or not at all, so writers sharing it
+ * never interleave; a longer one goes in parts, as a blocking write would
+ * put it.  A record cut by a failure leaves half a line: the sink then
+ * refuses every later one, as a stream does.
+ */
+static int
+sink_write_wait(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
+{
+	uint64_t deadline = bm__deadline_now() + SINK_WRITE_MS * 1000000ull;
+	size_t done = 0;
+	ssize_t w;
+	int rc = 0;
+
+	if (s->broken)
+		return bm__fail(ctx, -EPIPE, "writing to sink %s: an earlier "
+		    "record went out in part", s->what);
+	while (done < len) {
+		w = write(s->fd, rec + done, len - done);
+		if (w > 0) {
+			done += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			rc = bm__fail(ctx, -errno, "writing to sink %s: %s",
+			    s->what, strerror(errno));
+			break;
+		}
+		if ((rc = sink_poll_out(s->fd, deadline)) == 1)
+			continue;
+		if (rc < 0)
+			rc = bm__fail(ctx, rc, "writing to sink %s: %s",
+			    s->what, strerror(-rc));
+		else
+			rc = bm__fail(ctx, BM_ETIMEDOUT, "writing to sink %s: "
+			    "the reader took no data for %d s", s->what,
+			    SINK_WRITE_MS / 1000);
+		break;
+	}
+	if (done == len)
+		return 0;
+	if (done > 0)
+		s->broken = 1;
+	return rc;
+}
+
+/*
  * Send a record on a stream socket.  A record cut by a failure (the
  * listener stopped reading, or went) leaves half a line in the stream: the
  * sink then refuses every later record, so that none is glued to the half
@@ -261,6 +348,8 @@ bm_sink_write(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 	 */
 	if (s->kind == BM__SINK_STDOUT)
 		(void)fflush(stdout);
+	if (s->waits)
+		return sink_write_wait(ctx, s, rec, len);
 	return sink_write_fd(ctx, s, rec, len);
 }
 
