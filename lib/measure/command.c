@@ -30,6 +30,12 @@
  * sleep waits for the end of the slice at most.
  */
 #define COMMAND_SLICE_NS 50000000ull
+/*
+ * How long a command killed with SIGKILL may take to be reaped: one in
+ * uninterruptible sleep (a hung NFS or FUSE mount) is not, and the run
+ * must still end within its bound, leaving it to init.
+ */
+#define COMMAND_REAP_NS (30ull * 1000000000u)
 
 /*
  * Periodic readings (--interval): perf stat -I refuses intervals under
@@ -226,6 +232,39 @@ command_reading(bm_ctx *ctx, struct command_tick *tk, uint64_t t,
 	return rc;
 }
 
+/*
+ * Kill the command pid and reap it within COMMAND_REAP_NS: 0, or
+ * BM_ETIMEDOUT when it is still there (then it is said, and left).
+ * status may be NULL.
+ */
+static int
+command_kill(bm_ctx *ctx, pid_t pid, int *status, const char *name)
+{
+	uint64_t deadline = bm__deadline_now() + COMMAND_REAP_NS;
+	struct timespec pause = { 0, 1000000 };
+	int st;
+	pid_t got;
+
+	(void)kill(pid, SIGKILL);
+	for (;;) {
+		got = waitpid(pid, &st, WNOHANG);
+		if (got == pid || (got < 0 && errno == ECHILD))
+			break;
+		if (got < 0 && errno != EINTR)
+			break;
+		if (bm__deadline_now() >= deadline) {
+			(void)bm__fail(ctx, BM_ETIMEDOUT, "%s was killed but "
+			    "did not end within %.0f s (uninterruptible "
+			    "sleep?)", name, (double)COMMAND_REAP_NS / 1e9);
+			return BM_ETIMEDOUT;
+		}
+		(void)nanosleep(&pause, NULL);
+	}
+	if (status != NULL)
+		*status = got == pid ? st : 0;
+	return 0;
+}
+
 /* Wait for the child within timeout_ns; 0 with its status or an error. */
 static int
 command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
@@ -247,9 +286,7 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 			return bm__fail(ctx, -errno, "waiting for %s: %s", name,
 			    strerror(errno));
 		if (bm__signals_caught()) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
+			(void)command_kill(ctx, pid, status, name);
 			ctx->last_signal = bm__signals_caught();
 			return bm__fail(ctx, BM_EINTR, "interrupted by signal "
 			    "%d (%s)", ctx->last_signal,
@@ -257,9 +294,8 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 		}
 		now = bm__deadline_now();
 		if (now >= deadline) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
+			if ((rc = command_kill(ctx, pid, status, name)) != 0)
+				return rc;
 			return bm__fail(ctx, BM_ETIMEDOUT, "%s did not finish "
 			    "within %.0f s: killed", name,
 			    (double)timeout_ns / 1e9);
@@ -268,10 +304,7 @@ command_wait(bm_ctx *ctx, pid_t pid, uint64_t timeout_ns, int *status,
 			rc = command_reading(ctx, tk,
 			    bm__clock_now(&ctx->timer), NULL);
 			if (rc != 0) {
-				kill(pid, SIGKILL);
-				while (waitpid(pid, status, 0) < 0 &&
-				    errno == EINTR)
-					;
+				(void)command_kill(ctx, pid, status, name);
 				return rc;
 			}
 			/* Late (a slow callback): skip, never bunch up. */
@@ -332,8 +365,7 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 	/* Count from the exec on, in the command and everything it starts. */
 	rc = bm__counters_open_task(&c, &ctx->events, (int)pid);
 	if (rc != 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		(void)command_kill(ctx, pid, NULL, argv[0]);
 		close(go[1]);
 		close(errp[0]);
 		(void)command_sweep(ctx, pid, before, argv[0]);
@@ -352,10 +384,8 @@ command_once(bm_ctx *ctx, char *const argv[], uint64_t timeout_ns,
 	close(go[1]);
 	if (rc == 0)
 		rc = command_wait(ctx, pid, timeout_ns, &status, argv[0], tk);
-	else {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-	}
+	else
+		(void)command_kill(ctx, pid, NULL, argv[0]);
 	t1 = bm__clock_now(&ctx->timer);
 	/* Nothing the command started outlives its run. */
 	if ((err = command_sweep(ctx, pid, before, argv[0])) != 0 && rc == 0)
