@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -84,6 +85,50 @@ START_TEST(test_invalid)
 	memset(deep + 65, ']', 65);
 	deep[130] = '\0';
 	ck_assert_int_eq(parse(deep), BM_EPARSE);
+}
+END_TEST
+
+/*
+ * A line of many short strings (the 1 MB a record line may hold) parses
+ * within 1 GB of address space: each string takes its own length, not
+ * the rest of the text (200000 copies of it, 100 GB, before).
+ */
+START_TEST(test_many_strings)
+{
+	static const size_t n = 200000;
+	struct rlimit old, lim;
+	struct bm__jval *v;
+	size_t i, len = 0;
+	const char *san;
+	char *s;
+
+	ck_assert((s = malloc(n * 5 + 2)) != NULL);
+	s[len++] = '[';
+	for (i = 0; i < n; i++) {
+		memcpy(s + len, i > 0 ? ",\"ab\"" : "\"ab\"", i > 0 ? 5 : 4);
+		len += i > 0 ? 5 : 4;
+	}
+	s[len++] = ']';
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+	lim = old;
+	/* (A sanitizer maps terabytes of shadow: no limit holds it.) */
+	san = getenv("BM_SANITIZERS");
+	if ((san == NULL || strcmp(san, "yes") != 0) &&
+	    (lim.rlim_cur == RLIM_INFINITY || lim.rlim_cur > (1ul << 30)))
+		lim.rlim_cur = (rlim_t)1 << 30;
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	ck_assert_int_eq(bm__jparse(s, len, &v, NULL, NULL), 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+	ck_assert_uint_eq(v->n, n);
+	ck_assert(v->item[n - 1].len == 2 &&
+	    strcmp(v->item[n - 1].str, "ab") == 0);
+	bm__jval_free(v);
+	free(s);
+	/* An escape, a pair of surrogates: their text is longer than they. */
+	ck_assert_int_eq(bm__jparse("\"\\\"\\ud83d\\ude00\"", 16, &v,
+	    NULL, NULL), 0);
+	ck_assert(v->len == 5 && memcmp(v->str, "\"\xf0\x9f\x98\x80", 6) == 0);
+	bm__jval_free(v);
 }
 END_TEST
 
@@ -333,6 +378,7 @@ reader_suite(void)
 
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_invalid);
+	tcase_add_test(tc, test_many_strings);
 	tcase_add_test(tc, test_real_record);
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_bad_lines);

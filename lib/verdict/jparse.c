@@ -163,6 +163,22 @@ jp_uescape(struct jp *p, size_t *i, char *o, size_t *k)
 	return 0;
 }
 
+/*
+ * The offset of the end of the string at the current place: its closing
+ * quote, or the first control character, or the end of the text.  An
+ * escape's next byte is skipped, so \" does not end it.
+ */
+static size_t
+jp_string_end(const struct jp *p)
+{
+	size_t i = p->at + 1;
+
+	while (i < p->len && p->s[i] != '"' &&
+	    (unsigned char)p->s[i] >= 0x20)
+		i += p->s[i] == '\\' ? 2 : 1;
+	return i < p->len ? i : p->len;
+}
+
 /* Read the JSON string at the current place into *str (malloc) and *len. */
 static int
 jp_string(struct jp *p, char **str, size_t *len)
@@ -170,8 +186,12 @@ jp_string(struct jp *p, char **str, size_t *len)
 	size_t i = p->at + 1, k = 0;
 	char *o;
 
-	/* Decoded, a string is never longer than its text. */
-	if ((o = malloc(p->len - p->at + 1)) == NULL)
+	/*
+	 * Decoded, a string is never longer than its text, so its own span
+	 * is enough; the rest of the whole text for each string would make
+	 * a line of many short strings ask for gigabytes.
+	 */
+	if ((o = malloc(jp_string_end(p) - p->at)) == NULL)
 		return p->err = -ENOMEM;
 	for (;;) {
 		unsigned char c;
