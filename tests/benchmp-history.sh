@@ -5,7 +5,8 @@
 # on by the median of its moves (a step counted once), one that does not
 # move left as it was, two identities taken in turns read apart, a
 # record read twice not widened twice, a jump flagged and reached, an
-# interval no farther than the values shown,
+# interval no farther than the values shown, two sizes of a tool's own
+# records kept apart,
 # --no-add, --precision, --jump, --runs, and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
@@ -192,6 +193,39 @@ run "$bm" history --store "$tmp/j" --stamp last --jump 12 --precision 50 \
     --no-add "$tmp/s.jsonl"
 jq -e -s '.[0].noisy_why == ["its runs on this machine jumped by 12.5% from one to the next within its last 3, past 12%: the next may jump as far"]' \
     "$tmp/out.raw" >/dev/null || fail "a jump of 12.5%: $(head -n 1 "$tmp/out.raw")"
+
+# Records a tool wrote itself (no suite.figure) that differ in a
+# parameter alone are two figures: kept under two keys (their parameters
+# last, as benchmp compare keys them: a private temporary path as
+# <tmp>/), each read against its own past runs alone; a labelled
+# record's key holds no parameters (the stores kept so far still match).
+sizes() {
+	rec bw "$1" | sed 's|"params":{}|"params":{"size":1048576,"file":"/tmp/benchmp-run.AbC123/f"}|'
+	rec bw "$2" | sed 's|"params":{}|"params":{"size":8388608,"file":"/tmp/benchmp-run.XyZ987/f"}|'
+}
+: >"$tmp/sizes"
+for r in 1 2 3; do
+	sizes 1000 100 >"$tmp/z.jsonl"
+	"$bm" history --store "$tmp/sizes" --stamp "z$r" "$tmp/z.jsonl" \
+	    >/dev/null 2>&1 || fail "the sizes' run $r"
+done
+[ "$(cut -f 3 "$tmp/sizes" | sort -u | wc -l)" -eq 2 ] &&
+    grep -q '^z1	1000	\[null,"bw","c","latency",null,1,null,null,{"size":1048576,"file":"<tmp>/f"}\]$' \
+    "$tmp/sizes" ||
+	fail "two sizes under one key: $(cat "$tmp/sizes")"
+run "$bm" history --store "$tmp/sizes" --stamp z4 --no-add "$tmp/z.jsonl"
+[ "$rc" -eq 0 ] && jq -e -s '.[0].history.runs == 3 and
+    .[0].history.move == 0 and .[0].history.past_median == 1000 and
+    .[1].history.runs == 3 and .[1].history.move == 0 and
+    .[1].history.past_median == 100 and .[0].noisy == false and
+    .[1].noisy == false' "$tmp/out.raw" >/dev/null ||
+	fail "two sizes read as one figure: exit $rc: $(cat "$tmp/out.raw")"
+rec bw 5 ',"suite":{"figure":"bw 1m"}' |
+    sed 's|"params":{}|"params":{"size":1048576}|' >"$tmp/label.jsonl"
+"$bm" history --store "$tmp/label" --stamp l1 "$tmp/label.jsonl" \
+    >/dev/null 2>&1 &&
+    grep -q '^l1	5	\["bw 1m","bw","c","latency",null,1,null,null\]$' \
+    "$tmp/label" || fail "a labelled record's key: $(cat "$tmp/label")"
 
 # Values no interval can hold (1e-300, 1e300, 1e-300): runs alone.
 printf 'x%s\t%s\t[null,"lat_a","c","latency",null,1,null,null]\n' \

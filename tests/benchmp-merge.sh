@@ -3,7 +3,8 @@
 # the merged records exactly as benchmp-run's jq and benchmp-stats wrote
 # them (passes.out), a figure measured once kept as it is, one whose
 # records cannot be merged kept as its last pass with a warning, the
-# output replaced whole, and what it refuses.
+# output replaced whole, a tool's own records of two sizes kept apart,
+# and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
 bm=$bin/benchmp
@@ -90,6 +91,26 @@ expect_line '^benchmp merge [0-9]' "$bm" merge -V
 run "$bm" help merge
 [ "$rc" -eq 0 ] && head -n 1 "$tmp/out" | grep -qx 'usage: benchmp merge \[-o FILE\] RAW\.jsonl' ||
 	fail "help merge: exit $rc: $(head -n 2 "$tmp/out")"
+
+# Records a tool wrote itself (no suite.figure) that differ in a
+# parameter alone are two figures, not two passes of one: each written as
+# read; two passes of one size still merge.
+grep '"tool":"bw_y"' "$fx/passes.jsonl" | sed 's/,"suite":{[^}]*}//' \
+    >"$tmp/bw.jsonl" || exit 99
+{
+	sed 's/"params":{}/"params":{"size":1048576}/' "$tmp/bw.jsonl"
+	sed 's/^{"_line":1,/{"_line":2,/; s/"params":{}/"params":{"size":8388608}/' \
+	    "$tmp/bw.jsonl"
+	sed 's/^{"_line":1,/{"_line":3,/; s/"params":{}/"params":{"size":8388608}/' \
+	    "$tmp/bw.jsonl"
+} >"$tmp/sizes.jsonl" || exit 99
+run "$bm" merge "$tmp/sizes.jsonl"
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out.raw")" -eq 2 ] &&
+    head -n 1 "$tmp/out.raw" | grep '"params":{"size":1048576}' |
+    grep -vq '"passes"' &&
+    sed -n 2p "$tmp/out.raw" | grep '"params":{"size":8388608}' |
+    grep -q '"suite":{"passes":2}' ||
+	fail "two sizes merged as one figure: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
 
 # A figure its tool called unsteady: merged, it shows no interval either,
 # and is noisy.

@@ -72,7 +72,8 @@ int merge_key_group(struct merge *m);
 /*
  * The key of a record's figure as compact JSON into *key (malloc'd):
  * [suite.figure, tool, case, metric, params.placement, parallel, rank,
- * aggregate]; 0 or -ENOMEM.
+ * aggregate], and a record without suite.figure's parameters after them;
+ * 0 or -ENOMEM.
  */
 int merge_key_of(const struct bm__jval *rec, char **key);
 /*
