@@ -1,8 +1,8 @@
 #!/bin/sh
 # benchmp-spread.sh: benchmp spread on three made-up runs of known values
 # (tests/fixtures/spread/run*.jsonl): the table and the totals exactly,
-# compare's verdicts, the wall times, JSON, the --sides table, and what it
-# refuses.
+# compare's verdicts, the wall times, JSON, the --sides table, no PASS
+# with nothing to judge, and what it refuses.
 . "$top_srcdir/tests/lib.sh"
 
 bm=$bin/benchmp
@@ -103,6 +103,31 @@ grep -qx 'within 3% run-to-run CV: 5 (100%)  *>= 80%  *PASS' "$tmp/out" &&
     "$tmp/out" &&
     grep -qx 'flagged figures per run: 0% 0%  *<= 15%  *PASS' "$tmp/out" ||
 	fail "two equal runs: $(cat "$tmp/out")"
+
+# Nothing to judge is no PASS: figures without an interval give no
+# next-run total, sweep's points alone no figure total; a figure at 0
+# (no measurement) is no figure that repeats.
+printf '%s\n' '{"tool":"tlb","unit":"pages","value":64,"median":64}' \
+    '{"tool":"lat_x","unit":"us","value":0,"median":0,"ci_lo":0,"ci_hi":0,"samples":11}' \
+    >"$tmp/none.jsonl" || exit 99
+run "$bm" spread "$tmp/none.jsonl" "$tmp/none.jsonl"
+[ "$rc" -eq 0 ] && grep -qx 'figures in all 2 runs: 1 *' "$tmp/out" &&
+    ! grep -q '^lat_x' "$tmp/out" &&
+    grep -qx 'within 3% run-to-run CV: 1 (100%)  *>= 80%  *PASS' "$tmp/out" &&
+    grep -Eqx 'next value in previous interval: 0/0 \([0-9-]+%?\)  *>= 90%  *-' \
+    "$tmp/out" || fail "no interval, a figure at 0: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+printf '%s\n' '{"tool":"lat_mem_rd","unit":"ns","value":2,"median":2,"ci_lo":1.9,"ci_hi":2.1,"samples":11,"suite":{"curve":true}}' \
+    >"$tmp/curve.jsonl" || exit 99
+run "$bm" spread "$tmp/curve.jsonl" "$tmp/curve.jsonl"
+[ "$rc" -eq 0 ] && grep -qx 'figures in all 2 runs: 0 *' "$tmp/out" &&
+    grep -Eqx 'within 3% run-to-run CV: 0 \([0-9-]+%?\)  *>= 80%  *-' "$tmp/out" &&
+    grep -Eqx '  of them off by >10% in a run that did not flag it: 0  *0  *-' \
+    "$tmp/out" &&
+    grep -Eqx 'next value in previous interval: 0/0 \([0-9-]+%?\)  *>= 90%  *-' \
+    "$tmp/out" || fail "sweep's points alone: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+printf '{"tool":"lat_x","unit":"us","value":0}\n' >"$tmp/zero.jsonl" || exit 99
+expect_exit 1 'no figure was measured in every run' "$bm" spread \
+    "$tmp/zero.jsonl" "$tmp/zero.jsonl"
 
 # The runs' clock (tests/fixtures/spread/clock*.jsonl): mhz read 3000,
 # 3000 and 3600 MHz; lat_ops (1.2, 1.2, 1.0 ns) and par_ops (5, 5, 6

@@ -119,19 +119,23 @@ runs_at(const struct spread *s, const struct spread_fig *g, size_t r)
 
 /*
  * Find the figure of key in every run (its places into at) with a value
- * that is a number in each; 1 when it is, 0 when not.
+ * that is a number over 0 in each; 1 when it is, 0 when not.  A value of
+ * 0 or less is no measurement, as benchmp compare reads it: a figure at
+ * 0 in every run would count as repeating exactly (CV 0).
  */
 static int
 runs_everywhere(const struct spread *s, const char *key, size_t *at)
 {
 	const struct bm__fig *f;
+	double v;
 	size_t r;
 
 	for (r = 0; r < s->nrun; r++) {
 		if ((f = bm__reader_find(&s->run[r].set, key)) == NULL)
 			return 0;
 		at[r] = (size_t)(f - s->run[r].set.fig);
-		if (!isfinite(s->run[r].shown[at[r]].value))
+		v = s->run[r].shown[at[r]].value;
+		if (!isfinite(v) || !(v > 0))
 			return 0;
 	}
 	return 1;
@@ -269,19 +273,24 @@ runs_clock(struct spread *s, double *v)
 
 /*
  * Judge the totals against their targets: met (1), missed (0), or
- * SPREAD_NONE when there is nothing to judge by (no compare, a run
- * whose wall time or summary is not known).
+ * SPREAD_NONE when there is nothing to judge by (no figure but a
+ * sweep's points, no figure with an interval in every run, no compare,
+ * a run whose wall time or summary is not known): none of none is no
+ * pass.
  */
 static void
 runs_targets(struct spread *s)
 {
 	size_t i;
 
-	s->met[SPREAD_T_WITHIN] = (double)s->total.within >=
-	    SPREAD_WITHIN_SHARE * (double)s->total.n;
-	s->met[SPREAD_T_MISLED] = s->total.misled == 0;
-	s->met[SPREAD_T_NEXT] = (double)s->total.next >=
-	    SPREAD_NEXT_SHARE * (double)s->total.nnext;
+	s->met[SPREAD_T_WITHIN] = s->total.n == 0 ? SPREAD_NONE :
+	    (double)s->total.within >= SPREAD_WITHIN_SHARE *
+	    (double)s->total.n;
+	s->met[SPREAD_T_MISLED] = s->total.n == 0 ? SPREAD_NONE :
+	    s->total.misled == 0;
+	s->met[SPREAD_T_NEXT] = s->total.nnext == 0 ? SPREAD_NONE :
+	    (double)s->total.next >= SPREAD_NEXT_SHARE *
+	    (double)s->total.nnext;
 	s->met[SPREAD_T_COMPARE] = s->npair > 0 ? 1 : SPREAD_NONE;
 	for (i = 0; i < s->npair; i++)
 		if (s->pair[i].exit != 0)
