@@ -1,5 +1,5 @@
 #!/bin/sh
-# benchmp-report.sh: benchmp report on fixture records: names escaped and cut, numbers in four digits, the machine, benchmp compare's verdicts, its errors.
+# benchmp-report.sh: benchmp report on fixture records: names escaped and cut, numbers in four digits, the machine, benchmp compare's verdicts, values near the largest double, its errors.
 . "$top_srcdir/tests/lib.sh"
 
 bm=$bin/benchmp
@@ -223,6 +223,29 @@ expect_exit 1 'm.json: not a machine description: not an object' \
     "$bm" report --output "$tmp/x.html" --machine "$tmp/m.json" \
     "$fx/report/names.jsonl"
 [ ! -e "$tmp/x.html" ] || fail "a page written with a bad machine"
+# Values near the largest double (their round axis top, 2e308, is no
+# number): a page with a log axis and a bounded grid, a bar chart and a
+# lat_mem_rd curve, written in time (a hang guard, 60 s, and 2 GB of
+# address space where no sanitizer maps its shadow: the grid never ends
+# otherwise).
+if command -v timeout >/dev/null 2>&1; then
+	printf '%s\n' \
+	    '{"tool":"huge","case":"a","params":{},"metric":"latency","unit":"us","value":1.7e308,"samples":5,"suite":{"group":"processor","figure":"huge a"}}' \
+	    '{"tool":"huge","case":"b","params":{},"metric":"latency","unit":"us","value":1.6e308,"samples":5,"suite":{"group":"processor","figure":"huge b"}}' \
+	    '{"tool":"lat_mem_rd","case":"stride","params":{"size":1024,"stride":64},"metric":"latency","unit":"ns","value":1.62e308,"samples":5}' \
+	    '{"tool":"lat_mem_rd","case":"stride","params":{"size":2048,"stride":64},"metric":"latency","unit":"ns","value":1.6e308,"samples":5}' \
+	    >"$tmp/huge.jsonl" || exit 99
+	lim=
+	[ "${BM_SANITIZERS:-no}" = yes ] || lim='ulimit -v 2000000;'
+	# shellcheck disable=SC2016 # (sh -c's script, with its arguments)
+	run sh -c "$lim"' exec timeout -s KILL 60 "$@"' sh "$bm" report \
+	    --output "$tmp/huge.html" "$tmp/huge.jsonl"
+	[ "$rc" -eq 0 ] && tail -n 1 "$tmp/huge.html" | grep -qx '</body></html>' &&
+	    grep -qF 'class="axis">log scale, 1e+307 to 1e+308</text>' \
+	    "$tmp/huge.html" ||
+		fail "values near the largest double: exit $rc: $(head -c 300 "$tmp/err")"
+fi
+
 # Usage errors: exit 2 and the usage line.
 expect_exit 2 'missing the results file' "$bm" report
 grep -q '^usage: benchmp report ' "$tmp/err" || fail "no usage line"

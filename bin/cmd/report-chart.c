@@ -11,6 +11,12 @@
 #define CHART_X0	320.0
 #define CHART_W		470.0
 #define CHART_H		18.0
+/*
+ * The most grid lines of an axis: eight round steps, or the decades a
+ * double spans (10^-324 to 10^308); a bound, so that an axis gone wrong
+ * writes no endless grid.
+ */
+#define CHART_GRID_MAX	700.0
 
 /* A step for an axis from 0 to at least top: 1, 2 or 5 times a power of ten, at most eight steps. */
 double
@@ -52,20 +58,23 @@ chart_at(const struct chart_axis *ax, double v)
 	if (!isfinite(v) || v <= 0)
 		return CHART_X0;
 	if (ax->log)
-		return CHART_X0 + fmax((log10(v) - ax->l0) / (ax->l1 - ax->l0),
-		    0) * CHART_W;
+		return CHART_X0 + fmin(fmax((log10(v) - ax->l0) /
+		    (ax->l1 - ax->l0), 0), 1) * CHART_W;
 	return CHART_X0 + v / ax->max * CHART_W;
 }
 
 /*
  * The axis of the records of l: linear from zero to a round number, or
  * logarithmic over whole decades when the medians span more than two
- * decades, so that a 1 ns and a 1 ms figure both show.
+ * decades, so that a 1 ns and a 1 ms figure both show.  Near the largest
+ * double the round number is past it (1.7e308 rounds up to 2e308,
+ * infinity): such an axis is logarithmic too, its last decade the last
+ * one a double holds.
  */
 static void
 chart_axis(const struct report_list *l, struct chart_axis *ax)
 {
-	double max = -INFINITY, min = INFINITY, st;
+	double max = -INFINITY, min = INFINITY, st, top;
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
@@ -78,11 +87,16 @@ chart_axis(const struct report_list *l, struct chart_axis *ax)
 	}
 	max = max > 0 ? max : 1;
 	min = isfinite(min) ? min : max;
-	ax->log = max / min > 100;
 	st = report_chart_step(max);
-	ax->max = ax->log ? max : ceil(max / st) * st;
+	top = ceil(max / st) * st;
+	ax->log = max / min > 100 || !isfinite(top);
+	ax->max = ax->log ? max : top;
 	ax->l0 = floor(log10(min));
 	ax->l1 = ceil(log10(ax->max));
+	if (!isfinite(pow(10, ax->l1)))
+		ax->l1 -= 1;
+	if (ax->l0 >= ax->l1)
+		ax->l0 = ax->l1 - 1;
 }
 
 /* Write the key of a bar chart: a swatch of each placement, by name, and one process beside them. */
@@ -154,7 +168,7 @@ void
 report_chart_bars(struct report *r, const char *group, const char *unit,
     const struct report_list *l)
 {
-	double height = 30 + (double)l->n * CHART_H + 24, st, v;
+	double height = 30 + (double)l->n * CHART_H + 24, st, v, span;
 	struct chart_axis ax;
 	size_t i, n;
 
@@ -172,7 +186,8 @@ report_chart_bars(struct report *r, const char *group, const char *unit,
 		report_put(r, "0 to %t</text>", ax.max);
 	/* Grid lines with their values: each decade, or each round step. */
 	st = report_chart_step(ax.max);
-	n = (size_t)(ax.log ? ax.l1 - ax.l0 : round(ax.max / st));
+	span = ax.log ? ax.l1 - ax.l0 : round(ax.max / st);
+	n = span >= 0 && span <= CHART_GRID_MAX ? (size_t)span : 0;
 	for (i = 0; i <= n; i++) {
 		v = ax.log ? pow(10, ax.l0 + (double)i) : (double)i * st;
 		report_put(r, "<path d=\"M%p 28V%g\" class=\"grid\"/><text "

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,9 +197,17 @@ mem_points(const struct report_list *mem, struct mem_curve *cv)
 		if (!q->spike)
 			ytop = fmax(ytop, q->value);
 	}
-	ytop = (isfinite(ytop) && ytop > 0 ? ytop : 1) * 1.05;
+	ytop = fmin((isfinite(ytop) && ytop > 0 ? ytop : 1) * 1.05, DBL_MAX);
 	cv->ystep = report_chart_step(ytop);
 	cv->ymax = ceil(ytop / cv->ystep) * cv->ystep;
+	/*
+	 * Near the largest double the round number is past it (infinity),
+	 * and the grid would never reach it: one step, to the top.
+	 */
+	if (!isfinite(cv->ymax)) {
+		cv->ymax = ytop;
+		cv->ystep = ytop;
+	}
 	cv->span = log2(cv->s1 / cv->s0);
 	if (!(cv->span > 0))
 		cv->span = 1;
