@@ -140,11 +140,56 @@ bm_decimal_in() {
 bm_tmpdir() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") ||
 		die "cannot create a temporary directory"
-	trap 'bm_at_exit; rm -rf "$tmp"' EXIT
+	bm_part=
+	trap 'bm_at_exit; bm_part_drop; rm -rf "$tmp"' EXIT
+	bm_traps
+}
+
+# bm_traps: SIGINT, SIGTERM, SIGHUP and SIGPIPE exit 130, 143, 129 and
+# 141 (through the EXIT trap, where there is one).
+bm_traps() {
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 	trap 'exit 141' PIPE
+}
+
+# bm_part_drop: remove the copy bm_out_put is writing, if there is one.
+bm_part_drop() {
+	[ -z "${bm_part:-}" ] || rm -f -- "$bm_part"
+	bm_part=
+}
+
+# bm_wait_passing PID [SIG [group]]: wait for the background process PID
+# to end, passing on at once a SIGINT, SIGTERM or SIGHUP this script gets
+# (as SIG where given; with "group", to the process group of its own that
+# setsid(1) gave PID, and to PID if it has none yet): a trap runs
+# only after a foreground command ends, and a trapped signal ends a wait,
+# not PID, which is waited for again.  Its status goes to bm_wp_rc;
+# bm_wp_sig is 130, 143 or 129 when a signal came, else empty.  The traps
+# are bm_traps' again after.  A child of a script ignores SIGINT (no job
+# control): a script in the background is sent SIGTERM for it.
+bm_wait_passing() {
+	bm_wp_pid=$1
+	bm_wp_as=${2:-}
+	bm_wp_to=$1
+	[ "${3:-}" != group ] || bm_wp_to=-$1
+	bm_wp_sig=
+	trap 'bm_wp_sig=130; bm_wp_pass INT' INT
+	trap 'bm_wp_sig=143; bm_wp_pass TERM' TERM
+	trap 'bm_wp_sig=129; bm_wp_pass HUP' HUP
+	while :; do
+		bm_wp_rc=0
+		wait "$bm_wp_pid" || bm_wp_rc=$?
+		kill -0 "$bm_wp_pid" 2>/dev/null || break
+	done
+	bm_traps
+}
+
+# bm_wp_pass SIG: pass SIG (or bm_wait_passing's SIG) on to what it waits for.
+bm_wp_pass() {
+	kill -s "${bm_wp_as:-$1}" -- "$bm_wp_to" 2>/dev/null ||
+		kill -s "${bm_wp_as:-$1}" "$bm_wp_pid" 2>/dev/null
 }
 
 # What a script adds to the cleanup of bm_tmpdir: nothing by default.
@@ -368,14 +413,23 @@ bm_out_put() {
 	case $bm_d in -*) bm_d=./$bm_d ;; esac
 	bm_part=
 	: >"$tmp/bm_err"
+	# A signal before the rename removes the copy: bm_tmpdir's EXIT trap
+	# does, and these traps where the caller runs this in a subshell,
+	# which has no EXIT trap of its own.
+	trap 'bm_part_drop; exit 130' INT
+	trap 'bm_part_drop; exit 143' TERM
+	trap 'bm_part_drop; exit 129' HUP
+	trap 'bm_part_drop; exit 141' PIPE
 	if ! bm_part=$(mktemp "$bm_d/.$prog.XXXXXX" 2>"$tmp/bm_err") ||
 	    ! chmod "$(printf '%o' $((0666 & ~0$(umask))))" "$bm_part" ||
 	    ! cat -- "$1" >"$bm_part" 2>"$tmp/bm_err" ||
 	    [ -d "$2" ] || ! mv -f -- "$bm_part" "$2" 2>"$tmp/bm_err"; then
-		[ -z "$bm_part" ] || rm -f -- "$bm_part"
+		bm_part_drop
 		bm_why=$(sed -n '1s/^[a-z]*: //p' "$tmp/bm_err")
 		die "cannot write $2${bm_why:+: $bm_why}"
 	fi
+	bm_part=
+	bm_traps
 }
 
 # bm_print FILE: copy FILE to standard output, or exit 1 saying that it

@@ -1,5 +1,6 @@
 #!/bin/sh
-# scripts-plot.sh: benchmp-plot draws real PNG and SVG files.
+# scripts-plot.sh: benchmp-plot draws real PNG and SVG files, and leaves
+# no copy of one beside its output when a signal comes as it is renamed.
 . "$top_srcdir/tests/lib.sh"
 
 plot=$top_srcdir/scripts/benchmp-plot
@@ -152,6 +153,22 @@ fi
 expect_exit 1 'cannot write /nonexistent/x.png' "$plot" summary \
     --output /nonexistent/x "$data/run-a.jsonl"
 [ ! -s "$tmp/out" ] || fail "--output /nonexistent/x: $(wc -c <"$tmp/out") bytes on stdout"
+
+# A signal as a chart's copy is renamed over its output (a stand-in for
+# mv(1) sends it to the shell that runs it, then fails): the script ends,
+# and no copy is left beside the output.
+mkdir "$tmp/sig" "$tmp/mv" || exit 99
+realmv=$(command -v mv) || exit 99
+# shellcheck disable=SC2016 # (the stand-in's own $3 and $PPID)
+printf '%s\n' '#!/bin/sh' 'case $3 in' \
+    '*/.benchmp-plot.*) kill -s TERM "$PPID"; exit 1 ;;' 'esac' \
+    "exec '$realmv' \"\$@\"" >"$tmp/mv/mv" && chmod +x "$tmp/mv/mv" ||
+	exit 99
+PATH=$tmp/mv:$PATH run "$plot" summary --output "$tmp/sig/one" \
+    "$data/run-a.jsonl"
+set -- "$tmp"/sig/.benchmp-plot.*
+[ "$rc" -ne 0 ] && [ ! -e "$1" ] ||
+	fail "a signal as a chart was renamed: exit $rc, left: $(ls -A "$tmp/sig")"
 
 expect_exit 2 'missing the chart' "$plot"
 expect_exit 2 "unknown chart 'pie'" "$plot" pie "$data/run-a.jsonl"

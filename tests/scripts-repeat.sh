@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts-repeat.sh: benchmp-repeat's report, from runs of a stand-in
-# benchmp-run that writes the A/A fixtures (no suite is run here).
+# benchmp-run that writes the A/A fixtures (no suite is run here), and a
+# SIGTERM passed on to a run that goes on.
 . "$top_srcdir/tests/lib.sh"
 
 if ! have_jq; then
@@ -17,8 +18,18 @@ cp "$top_srcdir/scripts/benchmp-repeat" "$top_srcdir/scripts/benchmp-compare" \
     "$bin/benchmp-stats" "$tmp/bin/" || fail "cannot copy the scripts"
 cat >"$tmp/bin/benchmp-run" <<'EOS'
 #!/bin/sh
-# A stand-in for benchmp-run: --results DIR, then any options.
+# A stand-in for benchmp-run: --results DIR, then any options.  With
+# $FAKE_HANG it writes its pid there and waits for a signal (a run that
+# takes long), ending its own child on SIGTERM as benchmp-run does.
 [ "$1" = --results ] || exit 2
+if [ -n "$FAKE_HANG" ]; then
+	trap 'kill "$child" 2>/dev/null; exit 143' TERM
+	sleep 615 &
+	child=$!
+	echo "$$" >"$FAKE_HANG"
+	wait "$child"
+	exit 1
+fi
 n=$(cat "$FAKE_STATE" 2>/dev/null || echo 0)
 n=$((n + 1))
 echo "$n" >"$FAKE_STATE"
@@ -39,7 +50,8 @@ aa1=$top_srcdir/tests/data/aa-1.jsonl
 aa2=$top_srcdir/tests/data/aa-2.jsonl
 FAKE_STATE=$tmp/state
 FAKE_MEASURED=0.0
-export FAKE_STATE FAKE_RUNS FAKE_EXIT FAKE_MEASURED
+FAKE_HANG=
+export FAKE_STATE FAKE_RUNS FAKE_EXIT FAKE_MEASURED FAKE_HANG
 
 # Three runs of the same records: every figure at 0% CV, each median in
 # the other runs' intervals where it has one, every compare same.
@@ -185,6 +197,36 @@ FAKE_EXIT=0
 FAKE_RUNS="/dev/null /dev/null"
 rm -f "$FAKE_STATE"
 expect_exit 1 'run 1 gave no records' "$rep" -k 2
+
+# SIGTERM while a run goes on: passed on to benchmp-run at once, which
+# ends; the script exits 143 and leaves nothing running.
+FAKE_HANG=$tmp/hang.pid
+"$rep" -k 2 </dev/null >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+n=0
+while [ ! -s "$FAKE_HANG" ] && [ "$n" -lt $((hang_s * 10)) ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if [ ! -s "$FAKE_HANG" ]; then
+	fail "SIGTERM: no run started within $hang_s s: $(cat "$tmp/err")"
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+else
+	kill -s TERM "$pid"
+	wait_gone "$pid" "$hang_s"
+	[ "$rc" -eq 143 ] ||
+		fail "SIGTERM: exit $rc, not 143: $(cat "$tmp/err")"
+	left=$(left_running 'sleep 615')
+	run_pid=$(cat "$FAKE_HANG")
+	if kill -0 "$run_pid" 2>/dev/null; then
+		fail "SIGTERM: benchmp-run ($run_pid) left running"
+		kill -s KILL "$run_pid"
+	fi
+	[ -z "$left" ] || fail "SIGTERM: left running: $left"
+	for p in $(tagged 'sleep 615'); do kill -s KILL "$p"; done
+fi
+FAKE_HANG=
 
 # Usage errors.
 for k in 0 1 21 x ''; do

@@ -314,6 +314,11 @@ for sig in TERM $hup; do
 		sleep 0.1
 		n=$((n + 1))
 	done
+	# On a loaded machine the run may still calibrate after 60 s: the
+	# signal then ends it before anything was decided, rightly with no
+	# verdicts.
+	decided=0
+	! grep -q 'decided' "$tmp/sig.err" 2>/dev/null || decided=1
 	kill -s "$sig" "$pid"
 	wait_gone "$pid" 30
 	if [ "$rc" -eq 137 ]; then
@@ -325,9 +330,13 @@ for sig in TERM $hup; do
 	fi
 	[ "$rc" -eq "$want" ] ||
 		fail "SIG$sig: exit $rc, expected $want: $(tail -n 2 "$tmp/sig.err")"
-	grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
-	    "$tmp/sig.out" ||
-		fail "SIG$sig: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
+	if [ "$decided" = 1 ]; then
+		grep -Eq '^[0-9]+ worse, [0-9]+ better, [0-9]+ same, [0-9]+ undecided(; about [0-9]+ s more would decide the slowest of them)?$' \
+		    "$tmp/sig.out" ||
+			fail "SIG$sig: no verdicts kept: $(head -c 300 "$tmp/sig.out")"
+	else
+		echo "$me: SIG$sig: nothing was decided within 60 s (a loaded machine): the verdicts kept are not checked" >&2
+	fi
 	# This run's processes alone: other tests run the same tools meanwhile.
 	left=$(left_running 'benchmp-sched|benchmp-ab|lat_')
 	[ -z "$left" ] || fail "SIG$sig: left running: $left"

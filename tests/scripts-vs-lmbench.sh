@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts-vs-lmbench.sh: benchmp-vs-lmbench parses both sides' lines and
 # builds its table, on test doubles: stub scripts that print fixed
-# lmbench-format lines in place of lmbench's tools and of benchmp's.
+# lmbench-format lines in place of lmbench's tools and of benchmp's; a
+# signal ends a tool that hangs and what it left.
 . "$top_srcdir/tests/lib.sh"
 
 vs=$top_srcdir/scripts/benchmp-vs-lmbench
@@ -55,6 +56,13 @@ case $d in
 	lat_fs) printf '0k\t100\t5000\t90000\n10k\t100\t2000\t50000\n' ;;
 	mhz) echo "-1 System too busy"; exit 1 ;;
 	lat_sig) echo "Signal handler installation: 0.2570 microseconds" ;;
+	lat_unix)
+		# A run that hangs until SIGTERM (which it notes), and a
+		# partner that ignores SIGTERM, as lmbench's lat_fifo leaves one.
+		sh -c 'trap "" TERM; exec sleep 616' &
+		trap 'echo TERM >"$d/term.$t"; exit 143' TERM
+		sleep 617 &
+		wait ;;
 	esac ;;
 *)
 	case $t in
@@ -79,7 +87,8 @@ case $d in
 	esac ;;
 esac
 EOF
-for t in lat_syscall lat_pipe lat_ops lat_ctx lat_mem_rd lat_fs mhz lat_sig hello; do
+for t in lat_syscall lat_pipe lat_ops lat_ctx lat_mem_rd lat_fs mhz lat_sig \
+    lat_unix hello; do
 	cp "$tmp/stub" "$lmb/$t" && cp "$tmp/stub" "$ours/$t" &&
 		chmod +x "$lmb/$t" "$ours/$t" || exit 99
 done
@@ -172,5 +181,47 @@ grep -q '^benchmp-vs-lmbench .*; benchmp --served=fifth$' "$tmp/out" ||
 # --list runs nothing and needs no lmbench.
 run sh "$vs" --list
 [ "$rc" -eq 0 ] && grep -q '^bw_mem 8m rd ' "$tmp/out" || fail "--list: $rc"
+
+# A signal while lmbench's tool runs (a SIGINT as a terminal sends it,
+# where env(1) can give the script its default back; else SIGTERM): the
+# tool, in a process group of its own, is sent SIGTERM at once, its
+# partner that ignores SIGTERM is killed, and the script exits of the
+# signal.
+if env --default-signal=INT true 2>/dev/null; then
+	sig=INT want=130
+	set -- env --default-signal=INT
+else
+	sig=TERM want=143
+	set --
+fi
+# (Without setsid(1) the tools share the script's process group, and
+# what a tool leaves is not ended: nothing to test.)
+if ! command -v setsid >/dev/null 2>&1; then
+	echo "$me: no setsid: the signal case is not run" >&2
+	finish
+fi
+"$@" sh "$vs" -k 1 --lmbench "$lmb" --bin "$ours" --only lat_unix \
+    </dev/null >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+n=0
+while { [ -z "$(tagged 'sleep 617')" ] || [ -z "$(tagged 'sleep 616')" ]; } &&
+    [ "$n" -lt $((hang_s * 10)) ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if [ -z "$(tagged 'sleep 617')" ]; then
+	fail "$sig: lat_unix did not start within $hang_s s: $(cat "$tmp/err")"
+	kill -s KILL "$pid" 2>/dev/null
+	wait "$pid"
+else
+	kill -s "$sig" "$pid"
+	wait_gone "$pid" "$hang_s"
+	[ "$rc" -eq "$want" ] ||
+		fail "$sig: exit $rc, not $want: $(cat "$tmp/err")"
+	[ -s "$lmb/term.lat_unix" ] || fail "$sig: the tool was not sent SIGTERM"
+	left=$(left_running 'sleep 61[67]')
+	[ -z "$left" ] || fail "$sig: left running: $left"
+fi
+for p in $(tagged 'sleep 61[67]'); do kill -s KILL "$p"; done
 
 finish
