@@ -146,20 +146,26 @@ net_read_header(int fd, uint32_t *cmd, size_t *msg, size_t *total)
 	ssize_t got;
 	int rc;
 
+	/*
+	 * The read comes first: a header (or lat_connect's end of file) is
+	 * mostly there already, and the server's cost a connection stays one
+	 * read, as it was; the wait only when it is not.
+	 */
 	while (have < sizeof h) {
-		left = end - net_now_ms();
-		if ((rc = net_wait(fd, left > 0 ? (int)left : 0)) != 0)
-			return rc;
 		got = recv(fd, h + have, sizeof h - have, MSG_DONTWAIT);
 		if (got == 0)
 			return -EPIPE;
-		if (got < 0) {
-			if (errno == EINTR || errno == EAGAIN ||
-			    errno == EWOULDBLOCK)
-				continue;
-			return -errno;
+		if (got > 0) {
+			have += (size_t)got;
+			continue;
 		}
-		have += (size_t)got;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return -errno;
+		left = end - net_now_ms();
+		if ((rc = net_wait(fd, left > 0 ? (int)left : 0)) != 0)
+			return rc;
 	}
 	return net_parse_header(h, cmd, msg, total);
 }
