@@ -542,7 +542,9 @@ sched_served_any(const struct sched *s, const struct sched_proc *p)
 
 /*
  * Say which processes failed (exit status, signal, protocol, an A/B's
- * tool that served nothing) on stderr; return how many.
+ * tool that served nothing) on stderr; return how many.  An A/B's tool
+ * that ended without its figure (sched_arm_no_figure) is said, and
+ * leaves its line undecided rather than the run failed.
  */
 static unsigned
 sched_failures(const struct sched *s)
@@ -556,6 +558,13 @@ sched_failures(const struct sched *s)
 
 		if (p->state == SCHED_P_NEW)
 			continue;
+		if (sched_arm_no_figure(s, p)) {
+			/* Its figures measured, its own end without one. */
+			sched_say("line %u, arm %c: %s: exit status 1 after its "
+			    "figures were measured: no figure, its line "
+			    "undecided", p->line, p->arm, p->argv[0]);
+			continue;
+		}
 		if (p->state != SCHED_P_GONE)
 			snprintf(how, sizeof(how), "did not end");
 		else if (WIFSIGNALED(p->status))
@@ -741,6 +750,8 @@ sched_pair_json(const struct sched *s, const struct sched_pair *pr,
 		    sched_pair_part(pr) ? "true" : "false");
 	if (pr->out_of_reach)
 		printf(",\"out_of_reach\":true,\"reach_s\":%.3f", pr->reach_s);
+	if (pr->nofig != 0)
+		printf(",\"no_figure\":\"%c\"", pr->nofig);
 	if (ok)
 		printf(",\"ratio\":%.6g,\"lo\":%.6g,\"hi\":%.6g,"
 		    "\"level\":%.4f", r, lo, hi, pr->st.level);
@@ -831,7 +842,9 @@ sched_report_ab(const struct sched *s)
 			    ab_median(f->b, f->n), f->unit);
 		else if (f == NULL && pr->n > 0)
 			printf(" (of the time per operation)");
-		if (pr->out_of_reach)
+		if (pr->nofig != 0)
+			printf(" (arm %c's tool gave no figure)", pr->nofig);
+		else if (pr->out_of_reach)
 			printf(" (out of reach: %u clusters would take %.1f s "
 			    "more)", SCHED_MIN_CLUSTERS, pr->reach_s);
 		else if (isfinite(more = sched_pair_more_s(s, pr)))

@@ -446,6 +446,36 @@ case $rc in
 *) fail "a restart after a line cut short: exit $rc: $(cat "$tmp/err")" ;;
 esac
 
+# An A/B's tool that exits 1 at its end, its figure visited and ended,
+# has said it has no figure (as lat_sig does on a loaded machine): that
+# line is undecided, named, and the run's status is its verdicts' (3, or
+# 0 with --allow-undecided), not a failure.  Exiting 1 before its
+# figure ended is a failure still (4).
+# shellcheck disable=SC2016 # (the stand-in's own $n and $NOFIG)
+printf '%s\n' "printf 'figure 1 1 1 100\\n' >&4" 'n=0' \
+    'while read -r cmd <&3; do' \
+    '	case $cmd in end*) exit "${NOFIG:-0}" ;; esac' \
+    '	[ "$n" -lt "${DIE_AT:-999999}" ] || exit 1' \
+    "	printf 'visit 1 %d 100 1000 2000\\n' \"\$n\" >&4" \
+    '	n=$((n + 1))' 'done' >"$tmp/nofig.sh"
+printf 'sh %s\n' "$tmp/nofig.sh" >"$tmp/nofig"
+nofig_said='^benchmp-sched: line 1, arm B: env: exit status 1 after its figures were measured: no figure, its line undecided$'
+expect_exit 3 "$nofig_said" "$sched" --budget 1 --max-visits 6 --a '' \
+    --b 'env NOFIG=1' "$tmp/nofig"
+grep -q "(arm B's tool gave no figure)\$" "$tmp/out" &&
+    grep -q '^benchmp-sched: 0 worse, 0 better, 0 same, 1 undecided$' \
+    "$tmp/out" || fail "a tool without its figure: $(cat "$tmp/out")"
+expect_exit 0 "$nofig_said" "$sched" --budget 1 --max-visits 6 --a '' \
+    --b 'env NOFIG=1' --allow-undecided --json "$tmp/nofig"
+if have_jq; then
+	jq -e '.no_figure == "B" and .verdict == "undecided"' "$tmp/out" \
+	    >/dev/null ||
+		fail "a tool without its figure, --json: $(cat "$tmp/out")"
+fi
+expect_exit 4 '^benchmp-sched: line 1, arm B: env: exit status 1' \
+    "$sched" --budget 1 --max-visits 6 --a '' --b 'env DIE_AT=2' \
+    "$tmp/nofig"
+
 # A caller that ignores SIGCHLD (inherited through exec): the tools' ends
 # are still seen, a tool killed by a signal named so (exit 4), never
 # taken for one that exited 0.

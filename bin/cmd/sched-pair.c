@@ -551,7 +551,7 @@ sched_pair_more_s(const struct sched *s, const struct sched_pair *pr)
 	double k;
 
 	if (pr->verdict != AB_UNDECIDED || sched_pair_part(pr) ||
-	    pr->st_rc != 0 || pr->out_of_reach || pr->ncl == 0 ||
+	    pr->nofig != 0 || pr->st_rc != 0 || pr->out_of_reach || pr->ncl == 0 ||
 	    !(s->wall > 0))
 		return NAN;
 	k = pr->ncl * ab_more_factor(pr->st.lo, pr->st.hi, pr->st.shift,
@@ -575,10 +575,38 @@ pair_cmp_p(const void *x, const void *y)
 }
 
 /*
+ * Whether an A/B's tool p ended saying it has no figure: every figure it
+ * announced visited and ended, no fault of the protocol, then exit
+ * status 1, as a tool exits for a figure it will not print (lat_sig's
+ * parts as dear as its whole on a loaded machine, lat_sig(8)).  The
+ * visits were all made and paired; what the tool would not vouch for is
+ * its figure, so its line is undecided, not the comparison failed.
+ */
+int
+sched_arm_no_figure(const struct sched *s, const struct sched_proc *p)
+{
+	unsigned seen = 0;
+	size_t i;
+
+	if (p->arm == 0 || p->state != SCHED_P_GONE || p->why[0] != '\0' ||
+	    p->status == SCHED_STATUS_LOST || !WIFEXITED(p->status) ||
+	    WEXITSTATUS(p->status) != 1)
+		return 0;
+	for (i = 0; i < s->nf; i++)
+		if (s->figs[i]->p == p) {
+			if (s->figs[i]->visits == 0 || !s->figs[i]->done)
+				return 0;
+			seen++;
+		}
+	return seen > 0 && seen >= p->figures;
+}
+
+/*
  * The final verdicts: every judged pair's interval at SCHED_LEVEL; a pair
  * not settled at a look changes only where Benjamini-Hochberg's
  * procedure over the judged pairs' p values keeps it (false discoveries
- * at SCHED_FDR).  A part has its interval and no verdict (undecided).
+ * at SCHED_FDR).  A part has its interval and no verdict (undecided), as
+ * has a figure whose tool gave none in an arm (sched_arm_no_figure).
  */
 void
 sched_pair_finish(struct sched *s)
@@ -595,7 +623,9 @@ sched_pair_finish(struct sched *s)
 		    &pr->blocked);
 		if (pr->st_rc != 0)
 			pr->st.p = 1;
-		if (sched_pair_part(pr))
+		pr->nofig = sched_arm_no_figure(s, pr->fa->p) ? 'A' :
+		    sched_arm_no_figure(s, pr->fb->p) ? 'B' : 0;
+		if (sched_pair_part(pr) || pr->nofig != 0)
 			pr->verdict = AB_UNDECIDED;
 		else
 			ix[m++] = i;

@@ -339,6 +339,7 @@ struct sched_pair {
 	int st_rc;
 	int blocked;		/* st takes the generations' blocks apart */
 	size_t rec;		/* its figure in the records' table + 1, or 0 */
+	char nofig;		/* 'A' or 'B': that arm's tool gave no figure */
 };
 
 /* Which arm's tool a cluster started first (a generation's), or none. */
@@ -399,6 +400,8 @@ int sched_wait(struct sched *s, struct sched_proc *p, enum sched_state from,
 /* sched-pair.c: an A/B's pairs, their looks and final verdicts. */
 int sched_pair_visit(struct sched *s, struct sched_pair *pr);
 void sched_pair_finish(struct sched *s);
+/* Whether an A/B's tool p said at its end that it has no figure. */
+int sched_arm_no_figure(const struct sched *s, const struct sched_proc *p);
 struct sched_pair *sched_pair_of(struct sched *s, struct sched_fig *f);
 int sched_pair_interval(const struct sched_pair *pr, double level,
     bm__paired *st, int *blocked);
