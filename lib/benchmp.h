@@ -244,7 +244,7 @@ BM_EXTERN void bm_result_free(bm_result *res);
 
 /* A parameter or a measured value of a record: a string or a number. */
 typedef struct bm_param {
-	const char *key, *str;	/* str: a string value, or NULL for num */
+	const char *key, *str;	/* key not NULL; str: a string, NULL for num */
 	double num;
 	uint64_t reserved[2];
 } bm_param;

@@ -287,6 +287,107 @@ START_TEST(test_region)
 }
 END_TEST
 
+/* Counters of two members as a group, fed by hand: nothing is read. */
+static void
+events_fake_group(bm__counters *c, bm__events *ev)
+{
+	char err[256];
+
+	ck_assert_int_eq(bm__events_parse(ev, "cycles,instructions", err,
+	    sizeof err), 0);
+	ev->info[0].status = ev->info[1].status = 0;
+	memset(c, 0, sizeof *c);
+	c->leader = 99;
+	c->nopen = 2;
+	c->slot[0] = 0;
+	c->slot[1] = 1;
+}
+
+/*
+ * Multiplexed counters: each stretch between two readings is scaled by
+ * its own share of time running, so the difference of two readings is
+ * the count between them; a group the PMU never ran counted nothing that
+ * can be scaled (NAN, as for an event not counted, not 0).
+ */
+START_TEST(test_multiplexed)
+{
+	/* nr, time enabled, time running, the two counts. */
+	static const uint64_t ran[] = { 2, 1000, 1000, 10, 20 };
+	static const uint64_t half[] = { 2, 2000, 1500, 20, 40 };
+	static const uint64_t never[] = { 2, 1000, 0, 0, 0 };
+	static const uint64_t then[] = { 2, 3000, 1000, 50, 0 };
+	static const uint64_t still[] = { 2, 4000, 1000, 50, 0 };
+	bm__counters c;
+	bm__events ev;
+	double v[BM_MAX_EVENTS], v0;
+
+	events_fake_group(&c, &ev);
+	bm__counters_take(&c, &ev, ran, v);
+	ck_assert_double_eq_tol(v[0], 10, 1e-9);
+	ck_assert_double_eq_tol(v[1], 20, 1e-9);
+	v0 = v[0];
+	/*
+	 * The next 1000 ns enabled ran 500: 10 counted, 20 estimated.  The
+	 * reading scaled as a whole (20 * 2000 / 1500) would say 16.7.
+	 */
+	bm__counters_take(&c, &ev, half, v);
+	ck_assert_double_eq_tol(v[0] - v0, 20, 1e-9);
+	ck_assert_double_eq_tol(v[1], 60, 1e-9);
+
+	events_fake_group(&c, &ev);
+	bm__counters_take(&c, &ev, never, v);
+	ck_assert(isnan(v[0]) && isnan(v[1]));
+	/* The next reading that ran scales the whole stretch since the open. */
+	bm__counters_take(&c, &ev, then, v);
+	ck_assert_double_eq_tol(v[0], 150, 1e-9);
+	ck_assert_double_eq_tol(v[1], 0, 1e-9);
+	v0 = v[0];
+	/* Not run since that reading: unknown again, never a count of 0. */
+	bm__counters_take(&c, &ev, still, v);
+	ck_assert(isnan(v[0]) && isnan(v[1]) && isnan(v[0] - v0));
+}
+END_TEST
+
+/*
+ * The median count per operation is over the intervals that counted the
+ * event: an interval without a count (NAN) is left out, and an event no
+ * interval counted is NAN, without failing the merge.
+ */
+START_TEST(test_merge_uncounted)
+{
+	bm_sample s[4];
+	bm_result r;
+	bm_ctx *ctx;
+	size_t k;
+
+	ck_assert_int_eq(bm_ctx_new(&ctx), 0);
+	memset(s, 0, sizeof s);
+	memset(&r, 0, sizeof r);
+	for (k = 0; k < 4; k++) {
+		s[k].n = 10;
+		s[k].ns = 1000;
+		s[k].cycles = NAN;
+		s[k].events[1] = NAN;
+	}
+	s[0].events[0] = NAN;
+	s[1].events[0] = NAN;
+	s[2].events[0] = NAN;
+	s[3].events[0] = 50;
+	r.samples = s;
+	r.nsamples = 4;
+	r.parallel = 1;
+	r.repetitions = 4;
+	r.processes = 1;
+	r.nevents = 2;
+	ck_assert_int_eq(bm__result_merge(ctx, &r, 4), 0);
+	ck_assert_double_eq_tol(r.event_per_op[0], 5, 1e-9);
+	ck_assert(isnan(r.event_per_op[1]));
+	free(r.process_ns);
+	free(r.process_ops_per_s);
+	bm_ctx_free(ctx);
+}
+END_TEST
+
 /* Run the suite: every test in its own process with a timeout. */
 int
 main(void)
@@ -299,6 +400,8 @@ main(void)
 		test_command,
 		test_command_sigchld_ignored,
 		test_region,
+		test_multiplexed,
+		test_merge_uncounted,
 	};
 
 	return check_suite_main("events", 60, tests,

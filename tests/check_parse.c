@@ -120,6 +120,30 @@ START_TEST(test_double)
 	ck_assert_int_eq(bm_parse_double("", 0, 100, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double(".", 0, 100, &v), BM_EPARSE);
 	ck_assert_int_eq(bm_parse_double(NULL, 0, 100, &v), BM_EPARSE);
+	ck_assert_int_eq(bm_parse_double("0,5", 0, 1, &v), BM_EPARSE);
+}
+END_TEST
+
+/*
+ * A program that set a locale with a decimal comma: TIMING_O=0.5 is still
+ * a half, and 0,5 still no number (strtod alone reads them the other way
+ * round there).
+ */
+START_TEST(test_double_locale)
+{
+	char dir[64];
+	double v = 0;
+
+	if (check_comma_locale("check_parse", dir) != 0) {
+		check_comma_locale_end(dir);
+		return;
+	}
+	ck_assert_int_eq(bm_parse_double("0.5", 0, 1, &v), 0);
+	ck_assert(v == 0.5);
+	ck_assert_int_eq(bm_parse_double("2.5e-1", 0, 1, &v), 0);
+	ck_assert(v == 0.25);
+	ck_assert_int_eq(bm_parse_double("0,5", 0, 1, &v), BM_EPARSE);
+	check_comma_locale_end(dir);
 }
 END_TEST
 
@@ -226,6 +250,11 @@ parse_suite(void)
 	tcase_add_test(tc, test_sched_parse);
 	tcase_add_test(tc, test_sched_list);
 	tcase_add_test(tc, test_sched_apply);
+	suite_add_tcase(s, tc);
+	/* localedef takes a second or more on a loaded machine. */
+	tc = tcase_create("locale");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_double_locale);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -592,6 +592,68 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* A parameter without a key would be a null key, which JSON has none of. */
+START_TEST(test_null_key)
+{
+	bm_param p[2] = { { .key = "size", .num = 1 }, { .key = NULL,
+	    .num = 2 } };
+	bm_param m[1] = { { .key = NULL, .str = "sysfs" } };
+	bm_decision *d = NULL;
+	bm_record rec;
+	char *s = NULL;
+
+	record_setup();
+	record_latency(&rec, p, 2);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(bm_record_decide(NULL, &rec, &d), 0);
+	ck_assert_int_eq(bm_decision_json(d, &s), -EINVAL);
+	ck_assert_ptr_null(s);
+	bm_decision_free(d);
+	record_latency(&rec, p, 1);
+	rec.measured = m;
+	rec.nmeasured = 1;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), -EINVAL);
+	ck_assert_ptr_null(s);
+	rec.nmeasured = 0;
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	free(s);
+}
+END_TEST
+
+/*
+ * A program that set a locale with a decimal comma still gets records
+ * with a decimal point: "value":0,125 is no JSON, and in a list it would
+ * be two numbers.
+ */
+START_TEST(test_locale_comma)
+{
+	char dir[64], *s = NULL, out[256];
+	const char *p;
+	unsigned commas;
+	bm_record rec;
+
+	if (check_comma_locale("check_record", dir) != 0) {
+		check_comma_locale_end(dir);
+		return;
+	}
+	record_setup();
+	record_latency(&rec, NULL, 0);
+	ck_assert_int_eq(bm_record_json(NULL, &rec, &s), 0);
+	ck_assert_msg(strstr(s, "\"value\":0.125,") != NULL, "%s", s);
+	/* Six values, five commas; a comma for a point would split each. */
+	ck_assert_ptr_nonnull(p = strstr(s, "\"values\":["));
+	for (commas = 0; *p != ']' && *p != '\0'; p++)
+		commas += *p == ',';
+	ck_assert_msg(commas == 5, "%s", s);
+	if (have_jq())
+		ck_assert_int_eq(jq(s, "-e '.value == 0.125 and "
+		    "(.values | length) == 6'", out, sizeof out), 0);
+	free(s);
+	check_comma_locale_end(dir);
+}
+END_TEST
+
 /*
  * bm_stats_json: the members of a record's statistics, in its order and
  * number format, for values tagged with rounds; bad input refused.
@@ -1337,6 +1399,12 @@ record_suite(void)
 	tcase_add_test(tc, test_judgement);
 	tcase_add_test(tc, test_unsteady);
 	tcase_add_test(tc, test_judged_answers);
+	tcase_add_test(tc, test_null_key);
+	suite_add_tcase(s, tc);
+	/* localedef takes a second or more on a loaded machine. */
+	tc = tcase_create("locale");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_locale_comma);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -108,7 +108,7 @@ END_TEST
 
 /* Read the clock, the cycle subtimer and a group of events now. */
 static void
-outer_read(bm_ctx *ctx, const bm__counters *ctr, uint64_t *ns,
+outer_read(bm_ctx *ctx, bm__counters *ctr, uint64_t *ns,
     uint64_t *cy, double *ev)
 {
 	*ns = bm__clock_now(&ctx->timer);

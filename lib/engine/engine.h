@@ -5,6 +5,7 @@
 #ifndef BM_ENGINE_ENGINE_H
 #define BM_ENGINE_ENGINE_H
 
+#include <locale.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -144,6 +145,18 @@ const char *bm__dl_reason(const char *file, const char *why);
 /* Record an error's detail on the context and return err. */
 int bm__fail(bm_ctx *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * parse.c: numbers in C's format whatever the program's locale.  enter
+ * switches the calling thread to the C locale and returns the one it
+ * replaced, for leave to put back; (locale_t)0 when no C locale could be
+ * made, and the caller then turns the locale's decimal point into '.'
+ * (or back) with swap: 0, or -1 when the text does not fit in cap bytes.
+ */
+locale_t bm__numeric_enter(void);
+void bm__numeric_leave(locale_t old);
+int bm__numeric_swap(const char *s, const char *from, const char *to,
+    char *buf, size_t cap);
 
 /* serve.c: 1 when a scheduler serves this process's runs, 0 when none. */
 int bm__serve_open(bm_ctx *ctx);

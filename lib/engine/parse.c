@@ -3,11 +3,89 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+
+/*
+ * A program that calls setlocale(LC_ALL, "") in a locale with a decimal
+ * comma (de_DE) would have printf() write 1,5 into a record, which is no
+ * JSON (or two numbers in a list), and strtod() stop at the point of
+ * "0.5".  Numbers of records, of the scheduler's lines and of a user's
+ * settings are C's, whatever the locale: the thread switches to this C
+ * locale (made once, shared by every thread) around the formatting or
+ * parsing, and back.  (locale_t)0 when it cannot be made (no memory): the
+ * callers then fix the decimal point themselves.
+ */
+static _Atomic(locale_t) parse_c_locale;
+
+/* The C locale for numbers, or (locale_t)0; made on the first call. */
+static locale_t
+parse_locale_c(void)
+{
+	locale_t l, none = (locale_t)0;
+
+	if ((l = atomic_load(&parse_c_locale)) != (locale_t)0)
+		return l;
+	if ((l = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0)) == (locale_t)0)
+		return l;
+	/* Two threads made one each: the first stored is kept. */
+	if (!atomic_compare_exchange_strong(&parse_c_locale, &none, l)) {
+		freelocale(l);
+		l = none;
+	}
+	return l;
+}
+
+/* Switch this thread to C's numbers; returns what bm__numeric_leave takes. */
+locale_t
+bm__numeric_enter(void)
+{
+	locale_t c = parse_locale_c();
+
+	return c != (locale_t)0 ? uselocale(c) : (locale_t)0;
+}
+
+/* Put back the locale bm__numeric_enter() replaced ((locale_t)0: none). */
+void
+bm__numeric_leave(locale_t old)
+{
+	if (old != (locale_t)0)
+		(void)uselocale(old);
+}
+
+/*
+ * Write s into buf (cap bytes) with each "from" replaced by "to"; 0, or -1
+ * when it does not fit.  The fallback when no C locale could be made.
+ */
+int
+bm__numeric_swap(const char *s, const char *from, const char *to, char *buf,
+    size_t cap)
+{
+	size_t nf = strlen(from), nt = strlen(to), at = 0;
+
+	while (*s != '\0') {
+		if (nf > 0 && strncmp(s, from, nf) == 0) {
+			if (cap - at <= nt)
+				return -1;
+			memcpy(buf + at, to, nt);
+			at += nt;
+			s += nf;
+		} else {
+			if (cap - at <= 1)
+				return -1;
+			buf[at++] = *s++;
+		}
+	}
+	if (cap - at < 1)
+		return -1;
+	buf[at] = '\0';
+	return 0;
+}
 
 /*
  * Parse the leading unsigned decimal digits of s into *out and return a
@@ -97,13 +175,51 @@ bm_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Parse a finite decimal number (no sign, no hex, no inf) in [min, max]. */
+/*
+ * strtod() of C's numbers, a decimal point whatever the program's locale;
+ * *whole says whether all of s was read.  Without a C locale the point is
+ * turned into the locale's first (s holds no comma: the caller refused
+ * it; and a number too long for the buffer is none a user types).
+ */
+static double
+parse_strtod(const char *s, int *whole)
+{
+	const char *dp;
+	char buf[256], *end;
+	locale_t old;
+	double v;
+
+	if ((old = bm__numeric_enter()) != (locale_t)0) {
+		v = strtod(s, &end);
+		bm__numeric_leave(old);
+		*whole = end != s && *end == '\0';
+		return v;
+	}
+	dp = localeconv()->decimal_point;
+	if (dp == NULL || *dp == '\0' || strcmp(dp, ".") == 0) {
+		v = strtod(s, &end);
+		*whole = end != s && *end == '\0';
+		return v;
+	}
+	if (bm__numeric_swap(s, ".", dp, buf, sizeof buf) != 0) {
+		*whole = 0;
+		return 0;
+	}
+	v = strtod(buf, &end);
+	*whole = end != buf && *end == '\0';
+	return v;
+}
+
+/*
+ * Parse a finite decimal number (no sign, no hex, no inf) in [min, max],
+ * with a decimal point whatever the locale.
+ */
 int
 bm_parse_double(const char *s, double min, double max, double *out)
 {
 	const char *p;
-	char *end;
 	double v;
+	int whole;
 
 	if (s == NULL)
 		return BM_EPARSE;
@@ -112,13 +228,14 @@ bm_parse_double(const char *s, double min, double max, double *out)
 	if (!isdigit((unsigned char)*p) &&
 	    !(*p == '.' && isdigit((unsigned char)p[1])))
 		return BM_EPARSE;
-	v = strtod(s, &end);
-	if (end == s || *end != '\0')
-		return BM_EPARSE;
-	for (p = s; p < end; p++) {
-		if (isalpha((unsigned char)*p) && *p != 'e' && *p != 'E')
+	for (p = s; *p != '\0'; p++) {
+		if (!isdigit((unsigned char)*p) && *p != '.' && *p != 'e' &&
+		    *p != 'E' && *p != '-' && *p != '+')
 			return BM_EPARSE;
 	}
+	v = parse_strtod(s, &whole);
+	if (!whole)
+		return BM_EPARSE;
 	/*
 	 * strtod() sets ERANGE on underflow too, but "1e-400" reads as 0 (or
 	 * a subnormal), the nearest double, which the range below judges

@@ -189,9 +189,9 @@ int
 bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 {
 	bm_stats st;
-	double *v, *cy, *rate, ns, n;
+	double *v, *cy, *rate, ns, n, x;
 	unsigned *round, np = r->processes > 0 ? r->processes : 1;
-	size_t k, ncy = 0, per = (size_t)r->parallel * reps;
+	size_t k, ncy = 0, nev, per = (size_t)r->parallel * reps;
 	unsigned i, p;
 	int rc;
 
@@ -255,15 +255,22 @@ bm__result_merge(bm_ctx *ctx, bm_result *r, unsigned reps)
 	} else if (rc == 0 && ncy > 0 &&
 	    (rc = bm_stats_compute(cy, ncy, &st)) == 0)
 		r->cycles_per_op = st.median;
-	/* Counts per operation: the median over the intervals. */
+	/*
+	 * Counts per operation: the median over the intervals that counted
+	 * the event.  One the PMU never ran (multiplexed out for all of
+	 * it) has no count, NAN, and a median is no ordering with NaNs in
+	 * it; NAN when no interval counted it.
+	 */
 	for (i = 0; i < BM_MAX_EVENTS; i++) {
 		r->event_per_op[i] = NAN;
 		if (rc != 0 || i >= r->nevents || r->events[i].status != 0)
 			continue;
-		for (k = 0; k < r->nsamples; k++)
-			cy[k] = r->samples[k].events[i] /
-			    (double)r->samples[k].n;
-		if ((rc = bm_stats_compute(cy, r->nsamples, &st)) == 0)
+		for (nev = k = 0; k < r->nsamples; k++) {
+			x = r->samples[k].events[i] / (double)r->samples[k].n;
+			if (isfinite(x))
+				cy[nev++] = x;
+		}
+		if (nev > 0 && (rc = bm_stats_compute(cy, nev, &st)) == 0)
 			r->event_per_op[i] = st.median;
 	}
 	r->op_mean_ns = r->op_var_ns = NAN;

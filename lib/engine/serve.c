@@ -127,12 +127,16 @@ int
 bm__serve_say(bm_ctx *ctx, const char *fmt, ...)
 {
 	char line[160];
+	locale_t old;
 	va_list ap;
 	int len, rc;
 
+	/* The scheduler reads C's numbers ("%.6g" is 1.5, never 1,5). */
+	old = bm__numeric_enter();
 	va_start(ap, fmt);
 	len = vsnprintf(line, sizeof(line) - 1, fmt, ap);
 	va_end(ap);
+	bm__numeric_leave(old);
 	if (len < 0 || (size_t)len >= sizeof(line) - 1)
 		return bm__fail(ctx, -EOVERFLOW, "a line to the scheduler is "
 		    "too long");

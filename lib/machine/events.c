@@ -241,25 +241,68 @@ bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid)
 	return events_open_all(c, ev, pid, 1);
 }
 
+/*
+ * Take member slot's new reading (its count, times enabled and running
+ * since the open) and return its count so far, or NAN.  When the kernel
+ * multiplexes more events than the PMU has counters, a member counts only
+ * part of the time it is enabled, and its count is scaled up by enabled
+ * over running.  Each stretch between two readings is scaled by its own
+ * ratio: scaling each cumulative reading by its ratio since the open, as
+ * perf stat does for a whole run, makes the difference of two readings
+ * wrong, even negative, when the share of time running changed between
+ * them.  A member enabled but never on the PMU since the last reading
+ * counted nothing that can be scaled: its count is unknown (NAN, and the
+ * next reading that ran scales the whole stretch since that one).
+ */
+static double
+events_take(bm__counters *c, size_t slot, uint64_t count, uint64_t enabled,
+    uint64_t running)
+{
+	uint64_t dc = count - c->raw[slot];
+	uint64_t de = enabled - c->enabled[slot];
+	uint64_t dr = running - c->running[slot];
+
+	if (dr == 0 && de > 0)
+		return NAN;
+	c->scaled[slot] += dr > 0 && dr < de ?
+	    (double)dc * (double)de / (double)dr : (double)dc;
+	c->raw[slot] = count;
+	c->enabled[slot] = enabled;
+	c->running[slot] = running;
+	return c->scaled[slot];
+}
+
 /* Read one counter opened alone: value, time enabled, time running. */
 static int
-events_read_single(int fd, double *v)
+events_read_single(bm__counters *c, size_t slot, double *v)
 {
 	uint64_t buf[3];
 
-	if (read(fd, buf, sizeof buf) != (ssize_t)sizeof buf)
+	if (read(c->fds[slot], buf, sizeof buf) != (ssize_t)sizeof buf)
 		return -EIO;
-	*v = buf[2] > 0 && buf[2] < buf[1] ?
-	    (double)buf[0] * (double)buf[1] / (double)buf[2] : (double)buf[0];
+	*v = events_take(c, slot, buf[0], buf[1], buf[2]);
 	return 0;
+}
+
+/* Take a group's reading: nr, time enabled, time running, the values. */
+void
+bm__counters_take(bm__counters *c, const bm__events *ev, const uint64_t *buf,
+    double *v)
+{
+	size_t i;
+
+	for (i = 0; i < ev->n; i++) {
+		if (ev->info[i].status == 0)
+			v[i] = events_take(c, c->slot[i], buf[3 + c->slot[i]],
+			    buf[1], buf[2]);
+	}
 }
 
 /* Read the group; NAN for events that are not counted. */
 int
-bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
+bm__counters_read(bm__counters *c, const bm__events *ev, double *v)
 {
 	uint64_t buf[3 + BM_MAX_EVENTS];
-	double scale = 1.0;
 	size_t i;
 	ssize_t got;
 
@@ -270,7 +313,7 @@ bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
 	if (c->single) {
 		for (i = 0; i < ev->n; i++) {
 			if (ev->info[i].status == 0 &&
-			    events_read_single(c->fds[c->slot[i]], &v[i]) != 0)
+			    events_read_single(c, c->slot[i], &v[i]) != 0)
 				return -EIO;
 		}
 		return 0;
@@ -278,13 +321,7 @@ bm__counters_read(const bm__counters *c, const bm__events *ev, double *v)
 	got = read(c->leader, buf, (3 + c->nopen) * sizeof buf[0]);
 	if (got != (ssize_t)((3 + c->nopen) * sizeof buf[0]))
 		return got < 0 ? -errno : -EIO;
-	/* buf: nr, time enabled, time running, then the values. */
-	if (buf[2] > 0 && buf[2] < buf[1])
-		scale = (double)buf[1] / (double)buf[2];
-	for (i = 0; i < ev->n; i++) {
-		if (ev->info[i].status == 0)
-			v[i] = (double)buf[3 + c->slot[i]] * scale;
-	}
+	bm__counters_take(c, ev, buf, v);
 	return 0;
 }
 

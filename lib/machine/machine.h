@@ -63,13 +63,22 @@ int bm__events_parse(bm__events *ev, const char *list, char *err,
 /* Try each event here and fill in its status and detail. */
 void bm__events_probe(bm__events *ev);
 
-/* The counters of one worker: a perf_event group of the events that work. */
+/*
+ * The counters of one worker: a perf_event group of the events that work,
+ * and for each member the raw count and times of its last reading and the
+ * count so far, each stretch between two readings scaled by its own share
+ * of time running (events.c).
+ */
 typedef struct bm__counters {
 	int leader;			/* -1: nothing is counted */
 	int single;			/* one fd per event, read one by one */
 	int fds[BM_MAX_EVENTS];
 	size_t nopen;
 	size_t slot[BM_MAX_EVENTS];	/* event i is the slot[i]-th member */
+	uint64_t raw[BM_MAX_EVENTS];	/* by slot: count, time enabled */
+	uint64_t enabled[BM_MAX_EVENTS];	/* and running at the last */
+	uint64_t running[BM_MAX_EVENTS];	/* reading that ran */
+	double scaled[BM_MAX_EVENTS];	/* by slot: the count so far */
 } bm__counters;
 
 /* Open the group in the calling process; 0 or -errno. */
@@ -81,11 +90,18 @@ int bm__counters_open(bm__counters *c, const bm__events *ev);
  */
 int bm__counters_open_task(bm__counters *c, const bm__events *ev, int pid);
 /*
- * Read the group into v[i] for every requested event (NAN where not
- * counted), scaled for multiplexing; 0 or -errno.
+ * Read the group into v[i] for every requested event: the count since the
+ * open, scaled for multiplexing, so that the difference of two readings is
+ * the count between them; NAN where not counted (not supported, or not on
+ * the PMU at all since the last reading that was); 0 or -errno.
  */
-int bm__counters_read(const bm__counters *c, const bm__events *ev,
-    double *v);
+int bm__counters_read(bm__counters *c, const bm__events *ev, double *v);
+/*
+ * Take a group's reading as read(2) gives it (nr, time enabled, time
+ * running, nr values) into v as bm__counters_read() does.
+ */
+void bm__counters_take(bm__counters *c, const bm__events *ev,
+    const uint64_t *buf, double *v);
 void bm__counters_close(bm__counters *c);
 
 /*

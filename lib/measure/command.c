@@ -49,7 +49,7 @@
 struct command_tick {
 	bm_reading_fn fn;
 	void *cookie;
-	const bm__counters *c;
+	bm__counters *c;
 	uint64_t every_ns;	/* 0: no readings */
 	uint64_t next;		/* the next reading, on bm__deadline_now() */
 	uint64_t t0, tprev;	/* the run's start, the last reading (timer) */

@@ -51,7 +51,7 @@ struct measure_one {
  * when the counters could not be read.
  */
 static int
-measure_call(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
+measure_call(bm_ctx *ctx, bm__counters *c, bm_fn fn, void *arg,
     bm_iter_t n, struct measure_one *m)
 {
 	const bm__timer *t = &ctx->timer;
@@ -89,7 +89,7 @@ measure_cmp(const void *a, const void *b)
 
 /* The median time and cycles of the empty loop of n iterations. */
 static int
-measure_base(bm_ctx *ctx, const bm__counters *c, bm_iter_t n, double *ns,
+measure_base(bm_ctx *ctx, bm__counters *c, bm_iter_t n, double *ns,
     double *cycles)
 {
 	struct measure_one one;
@@ -153,7 +153,7 @@ measure_next_n(bm_iter_t n, double elapsed, double enough_ns)
  * warmup on untimed-for-the-result calls; *n holds the count found.
  */
 static int
-measure_find_n(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
+measure_find_n(bm_ctx *ctx, bm__counters *c, bm_fn fn, void *arg,
     double enough_ns, uint64_t warmup_us, bm_iter_t max_n, bm_iter_t *n)
 {
 	struct measure_one one;
@@ -190,7 +190,7 @@ measure_find_n(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
  * the result's samples.
  */
 static int
-measure_intervals(bm_ctx *ctx, const bm__counters *c, bm_fn fn, void *arg,
+measure_intervals(bm_ctx *ctx, bm__counters *c, bm_fn fn, void *arg,
     bm_iter_t n, bm_measurement *m)
 {
 	struct measure_one one;

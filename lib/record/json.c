@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,17 +11,22 @@
 
 #include "internal.h"
 
-/* Append formatted text. */
+/*
+ * Append formatted text, its numbers with C's decimal point whatever
+ * locale the program set (parse.c).
+ */
 void
 bm__json_printf(struct bm__json *b, const char *fmt, ...)
 {
 	va_list ap;
 	size_t need;
+	locale_t old;
 	char *n;
 	int w;
 
 	if (b->err)
 		return;
+	old = bm__numeric_enter();
 	/* An empty buffer has no memory yet: NULL + 0 is undefined in C. */
 	va_start(ap, fmt);
 	w = vsnprintf(b->s != NULL ? b->s + b->len : NULL, b->cap - b->len,
@@ -28,16 +34,16 @@ bm__json_printf(struct bm__json *b, const char *fmt, ...)
 	va_end(ap);
 	if (w < 0) {
 		b->err = -EINVAL;
-		return;
+		goto done;
 	}
 	if ((size_t)w < b->cap - b->len) {
 		b->len += (size_t)w;
-		return;
+		goto done;
 	}
 	need = b->len + (size_t)w + 1;
 	if ((n = realloc(b->s, need * 2)) == NULL) {
 		b->err = -ENOMEM;
-		return;
+		goto done;
 	}
 	b->s = n;
 	b->cap = need * 2;
@@ -45,6 +51,8 @@ bm__json_printf(struct bm__json *b, const char *fmt, ...)
 	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)w;
+done:
+	bm__numeric_leave(old);
 }
 
 /* Length of the valid UTF-8 sequence at p (at most left bytes), or 0; its code point in *cpp. */
@@ -120,14 +128,33 @@ bm__json_string(struct bm__json *b, const char *str)
 	bm__json_printf(b, "\"");
 }
 
-/* Append a number exactly, or null where JSON has no number for it. */
+/*
+ * Append a number exactly, or null where JSON has no number for it.  The
+ * point is C's: in the C locale, or the locale's own point replaced when
+ * no C locale could be made (1,5 is no JSON number).
+ */
 void
 bm__json_number(struct bm__json *b, double v)
 {
-	if (isfinite(v))
-		bm__json_printf(b, "%.17g", v);
-	else
+	char num[64], fixed[64];
+	const char *dp;
+	locale_t old;
+
+	if (!isfinite(v)) {
 		bm__json_printf(b, "null");
+		return;
+	}
+	if ((old = bm__numeric_enter()) != (locale_t)0) {
+		(void)snprintf(num, sizeof num, "%.17g", v);
+		bm__numeric_leave(old);
+	} else {
+		(void)snprintf(num, sizeof num, "%.17g", v);
+		dp = localeconv()->decimal_point;
+		if (dp != NULL && *dp != '\0' && strcmp(dp, ".") != 0 &&
+		    bm__numeric_swap(num, dp, ".", fixed, sizeof fixed) == 0)
+			memcpy(num, fixed, sizeof num);
+	}
+	bm__json_printf(b, "%s", num);
 }
 
 /* Append "key":value for a string. */

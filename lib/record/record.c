@@ -576,13 +576,31 @@ rec_judgement(struct rec_buf *b, const bm_record *rec)
 	rec_printf(b, "]");
 }
 
+/*
+ * 0 when every one of n parameters has a key: a NULL one would be written
+ * as null, which JSON has no object key for.
+ */
+static int
+rec_params_check(const bm_param *p, size_t n)
+{
+	size_t i;
+
+	if (n > 0 && p == NULL)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (p[i].key == NULL)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* 0 when a record can be formatted, else -EINVAL; see internal.h. */
 int
 bm__record_check(const bm_record *rec)
 {
 	if (rec == NULL || rec->tool == NULL || rec->result == NULL ||
-	    (rec->nparams > 0 && rec->params == NULL) ||
-	    (rec->nmeasured > 0 && rec->measured == NULL) ||
+	    rec_params_check(rec->params, rec->nparams) != 0 ||
+	    rec_params_check(rec->measured, rec->nmeasured) != 0 ||
 	    (rec->nanswers > 0 && rec->answers == NULL) ||
 	    (rec->ncontradicts > 0 && rec->contradicts == NULL) ||
 	    (unsigned)rec->agreement > (unsigned)BM_AGREEMENT_DISAGREE ||

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +23,18 @@ struct bm_sink {
 	int kind;		/* BM__SINK_* */
 	int fd;			/* stdout, file, tcp and unix */
 	int broken;		/* a stream or a FIFO lost part of a record */
-	int waits;		/* a file sink that is a FIFO or a device */
+	int waits;		/* a FIFO, a device or a socket: not a file */
 	void *zmq;		/* zmq */
 	char *what;		/* the spec, for messages */
 };
 
 /*
- * Take back the partial record of a short write: the file loses its last
- * part bytes, but only if they are still its end (our offset is the file's
- * size), so another process's record that came after them is never cut.
+ * Take back the partial record of a short write to a regular file (a
+ * file: sink, or standard output redirected to one): the file loses its
+ * last part bytes, but only if they are still its end (our offset is the
+ * file's size), so another process's record that came after them is never
+ * cut.  The offset goes back too: standard output need not be O_APPEND,
+ * and the next record would leave a hole of zeros where the part was.
  */
 static void
 sink_cut(bm_sink *s, off_t part)
@@ -38,14 +42,16 @@ sink_cut(bm_sink *s, off_t part)
 	struct stat st;
 	off_t end;
 
-	if (s->kind != BM__SINK_FILE || part <= 0)
+	if ((s->kind != BM__SINK_FILE && s->kind != BM__SINK_STDOUT) ||
+	    part <= 0)
 		return;
 	end = lseek(s->fd, 0, SEEK_CUR);
 	if (end < part || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size != end)
 		return;
 	/* Best effort: the write error is reported either way. */
-	(void)!ftruncate(s->fd, end - part);
+	if (ftruncate(s->fd, end - part) == 0)
+		(void)lseek(s->fd, end - part, SEEK_SET);
 }
 
 /*
@@ -156,6 +162,7 @@ int
 bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 {
 	const char *arg;
+	struct stat st;
 	bm_sink *s;
 	int kind, rc;
 
@@ -173,7 +180,17 @@ bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 	s->fd = -1;
 	switch (kind) {
 	case BM__SINK_STDOUT:
+		/*
+		 * A regular file takes a record with one write, cut back
+		 * when it is short, as a file: sink; anything else (a pipe,
+		 * a terminal, a socket, perhaps non-blocking) is written as
+		 * a file: sink writes a FIFO, the record finished within
+		 * SINK_WRITE_MS, never left in part for the next to be glued
+		 * on.  The program's SIGPIPE disposition holds, as for its
+		 * printf().
+		 */
 		s->fd = STDOUT_FILENO;
+		s->waits = fstat(s->fd, &st) == 0 && !S_ISREG(st.st_mode);
 		break;
 	case BM__SINK_FILE:
 		rc = sink_open_file(ctx, s, arg);
@@ -201,7 +218,8 @@ bm_sink_open(bm_ctx *ctx, const char *spec, bm_sink **out)
 }
 
 /*
- * Write a record with one write(): on an O_APPEND descriptor the kernel
+ * Write a record to a regular file (a file: sink, or standard output
+ * redirected to one) with one write(): on an O_APPEND descriptor the kernel
  * places each write at the end as a unit, so records of processes sharing
  * the file never interleave.  A short write (a full disk, a file-size
  * limit) is reported as an error, not retried, because a second write
@@ -255,8 +273,42 @@ sink_poll_out(int fd, uint64_t deadline)
 }
 
 /*
- * Write a record to a FIFO or a character device, non-blocking, waiting
- * for room up to SINK_WRITE_MS in all.  A record of PIPE_BUF bytes or
+ * write() to a file: sink without SIGPIPE: a FIFO whose reader has gone
+ * raises it, and a tool takes that for a fatal signal, where the sink
+ * promises -EPIPE.  SIGPIPE is blocked around the write, and only one the
+ * write raised is taken from the pending signals: one that was pending
+ * already (sent by someone else) stays for the program.  The standard
+ * output sink keeps the program's disposition.
+ */
+static ssize_t
+sink_write_nosigpipe(bm_sink *s, const char *buf, size_t len)
+{
+	static const struct timespec zero = { 0, 0 };
+	sigset_t sigpipe, old, pending;
+	ssize_t w;
+	int had, err;
+
+	if (s->kind != BM__SINK_FILE)
+		return write(s->fd, buf, len);
+	sigemptyset(&sigpipe);
+	sigaddset(&sigpipe, SIGPIPE);
+	if (sigprocmask(SIG_BLOCK, &sigpipe, &old) != 0)
+		return write(s->fd, buf, len);
+	had = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	w = write(s->fd, buf, len);
+	err = errno;
+	if (w < 0 && err == EPIPE && !had)
+		(void)sigtimedwait(&sigpipe, NULL, &zero);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return w;
+}
+
+/*
+ * Write a record to a FIFO or a character device of a file: sink (opened
+ * non-blocking), or to standard output that is no regular file: after a
+ * short write the rest follows, waiting for room up to SINK_WRITE_MS in
+ * all when the descriptor is non-blocking.  A record of PIPE_BUF bytes or
  * fewer goes into a FIFO as a unit or not at all, so writers sharing it
  * never interleave; a longer one goes in parts, as a blocking write would
  * put it.  A record cut by a failure leaves half a line: the sink then
@@ -274,7 +326,7 @@ sink_write_wait(bm_ctx *ctx, bm_sink *s, const char *rec, size_t len)
 		return bm__fail(ctx, -EPIPE, "writing to sink %s: an earlier "
 		    "record went out in part", s->what);
 	while (done < len) {
-		w = write(s->fd, rec + done, len - done);
+		w = sink_write_nosigpipe(s, rec + done, len - done);
 		if (w > 0) {
 			done += (size_t)w;
 			continue;
