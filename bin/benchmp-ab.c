@@ -74,6 +74,7 @@ struct ab_opts {
 	struct ab_plan plan;
 	int served;		/* benchmp-sched's visits, not rounds of runs */
 	size_t nserved;		/* the lines of a plan for benchmp-sched */
+	struct sched_plan splan;	/* that plan's, until its arms are checked */
 	const char *plan_path;	/* --plan */
 	char **tool;		/* TOOL ARGS... on the command line, or NULL */
 };
@@ -501,16 +502,14 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		 * checked and counted here; one on standard input is left to
 		 * benchmp-sched to read, and counts as one line.
 		 */
-		struct sched_plan sp;
 		char why[256];
 
-		memset(&sp, 0, sizeof sp);
 		o->nserved = 1;
 		if (strcmp(plan, "-") != 0) {
-			if (sched_plan_read(plan, &sp, why, sizeof why) != 0)
+			if (sched_plan_read(plan, &o->splan, why,
+			    sizeof why) != 0)
 				ab_die(AB_EXIT_USAGE, "%s: %s", plan, why);
-			o->nserved = sp.n;
-			sched_plan_free(&sp);
+			o->nserved = o->splan.n;
 		}
 	} else if (plan != NULL) {
 		if (ab_plan_read(&o->plan, plan, &err) != 0)
@@ -526,31 +525,56 @@ ab_options(int argc, char **argv, struct ab_opts *o)
 		o->budget = 10.0 * (double)(o->plan.n + o->nserved);
 	if (o->budget > 86400)
 		o->budget = 86400;
-	if (o->served)
-		return;
-	/* Close-on-exec: the arms must not hold it (nor write to it). */
+}
+
+/* Check that each arm's program for tool exists; exit 2 if not. */
+static void
+ab_check_tool(const struct ab_opts *o, const char *tool)
+{
+	char *what;
+
+	if ((what = ab_arm_missing(o->a, tool)) != NULL)
+		ab_die(AB_EXIT_USAGE, "arm A (%s): cannot find '%s'",
+		    o->a_text[0] ? o->a_text : "''", what);
+	if ((what = ab_arm_missing(o->b, tool)) != NULL)
+		ab_die(AB_EXIT_USAGE, "arm B (%s): cannot find '%s'",
+		    o->b_text[0] ? o->b_text : "''", what);
+}
+
+/*
+ * Check that each arm's program exists for each command, of the rounds'
+ * plan or of benchmp-sched's (a tool found beside this program by the
+ * name the plan gave, which a directory prefix takes it by); exit 2 if
+ * not, before anything runs.
+ */
+static void
+ab_check_arms(struct ab_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->plan.n; i++)
+		ab_check_tool(o, o->plan.cmd[i].argv[0]);
+	for (i = 0; i < o->splan.n; i++) {
+		const struct sched_line *l = &o->splan.line[i];
+
+		ab_check_tool(o, l->path != NULL ? strrchr(l->path, '/') + 1 :
+		    l->argv[0]);
+	}
+	sched_plan_free(&o->splan);
+}
+
+/*
+ * Open the --records file, once the arguments are checked: a usage error
+ * leaves no file behind.  Close-on-exec: the arms must not hold it (nor
+ * write to it).
+ */
+static void
+ab_records_open(struct ab_opts *o)
+{
 	if (o->records_path != NULL &&
 	    (o->records = fopen(o->records_path, "ae")) == NULL)
 		ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
 		    strerror(errno));
-}
-
-/* Check that each arm's program exists for each command; exit 2 if not. */
-static void
-ab_check_arms(const struct ab_opts *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->plan.n; i++) {
-		char *what;
-
-		if ((what = ab_arm_missing(o->a, o->plan.cmd[i].argv[0])))
-			ab_die(AB_EXIT_USAGE, "arm A (%s): cannot find '%s'",
-			    o->a_text[0] ? o->a_text : "''", what);
-		if ((what = ab_arm_missing(o->b, o->plan.cmd[i].argv[0])))
-			ab_die(AB_EXIT_USAGE, "arm B (%s): cannot find '%s'",
-			    o->b_text[0] ? o->b_text : "''", what);
-	}
 }
 
 /*
@@ -597,14 +621,6 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 			ab_die(AB_EXIT_FAIL, "arm %c (%s) failed running %s: %s",
 			    'A' + arm, text[arm][0] ? text[arm] : "''",
 			    cmd->text, why);
-	/* In the order the arms ran. */
-	for (k = 0; k < 2 && o->records != NULL && rc == 0; k++) {
-		arm = k ^ first;
-		if (ab_record_save(o->records, run[arm].out, 'A' + arm,
-		    round) != 0)
-			ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
-			    strerror(errno));
-	}
 	if (rc == 0) {
 		k = ab_table_add(t, c, cmd->threshold > 0 ? cmd->threshold :
 		    o->threshold, run[0].out, run[1].out, why, sizeof why,
@@ -612,6 +628,14 @@ ab_round_command(const struct ab_opts *o, struct ab_table *t, size_t c,
 		if (k == -1)
 			ab_die(AB_EXIT_FAIL, "%s: %s", cmd->text, why);
 		rc = k != 0;
+	}
+	/* Once read as records (and paired), in the order the arms ran. */
+	for (k = 0; k < 2 && o->records != NULL && rc == 0; k++) {
+		arm = k ^ first;
+		if (ab_record_save(o->records, run[arm].out, 'A' + arm,
+		    round) != 0)
+			ab_die(AB_EXIT_FAIL, "%s: %s", o->records_path,
+			    strerror(errno));
 	}
 	ab_run_free(&run[0]);
 	ab_run_free(&run[1]);
@@ -732,8 +756,10 @@ ab_report(const struct ab_opts *o, const struct ab_table *t, unsigned rounds,
 
 /*
  * Catch the signals that end a comparison early but keep its verdicts
- * (SIGINT, SIGTERM, SIGHUP), ignore SIGPIPE, and start the guard and the
- * handlers that take the arm along on every other fatal signal.
+ * (SIGINT, SIGTERM, SIGHUP unless ignored at the start), ignore SIGPIPE,
+ * put SIGCHLD back to its default (the arms' exit statuses are read
+ * here), and start the guard and the handlers that take the arm along on
+ * every other fatal signal.
  */
 static void
 ab_signals(void)
@@ -752,22 +778,12 @@ main(int argc, char **argv)
 	double t0, *spent;
 	int rc;
 	char why[512];
-	struct sigaction sa;
 
-	/*
-	 * The arms reaped here, whatever the caller left: with SIGCHLD
-	 * ignored (inherited through exec) the kernel reaps them, their
-	 * exit status is lost, and every arm would fail, its end not seen.
-	 */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGCHLD, &sa, NULL) != 0)
-		ab_die(AB_EXIT_FAIL, "sigaction: %s", strerror(errno));
 	ab_options(argc, argv, &o);
 	ab_check_arms(&o);
 	if (o.served)
 		ab_served_exec(&o);
+	ab_records_open(&o);
 	ab_signals();
 	t0 = ab_now();
 	if (o.calibrate && ab_run_calibrate(&ab_stop, why, sizeof why) != 0 &&

@@ -302,13 +302,17 @@ sched_on_signal(int sig)
 	errno = saved;
 }
 
-/* Catch the signals that end the run, so that no tool outlives it. */
+/*
+ * Catch the signals that end the run, so that no tool outlives it.  A
+ * SIGHUP ignored at the start (nohup) stays ignored, by the tools too:
+ * the run goes on after a logout, as nohup promises.
+ */
 static void
 sched_signals(struct sched *s)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
 	    SIGUSR2, SIGALRM };
-	struct sigaction sa;
+	struct sigaction sa, old;
 	size_t i;
 
 	if (pipe2(s->sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) {
@@ -320,7 +324,9 @@ sched_signals(struct sched *s)
 	sa.sa_handler = sched_on_signal;
 	(void)sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		(void)sigaction(sigs[i], &sa, NULL);
+		if (sigs[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) != 0 ||
+		    old.sa_handler != SIG_IGN)
+			(void)sigaction(sigs[i], &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	(void)sigaction(SIGPIPE, &sa, NULL);
 }

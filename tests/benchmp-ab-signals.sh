@@ -1,5 +1,5 @@
 #!/bin/sh
-# benchmp-ab-signals.sh: no arm outlives benchmp-ab, whatever signal ends it; SIGTERM and SIGINT keep the verdicts so far, in benchmp-ab and through benchmp-run.
+# benchmp-ab-signals.sh: no arm outlives benchmp-ab, whatever signal ends it; SIGTERM and SIGINT keep the verdicts so far, in benchmp-ab and through benchmp-run; a SIGHUP ignored at the start (nohup) stays ignored.
 . "$top_srcdir/tests/lib.sh"
 
 ab=$bin/benchmp-ab
@@ -52,8 +52,15 @@ gone_within() {
 # Whatever signal ends benchmp-ab, the arm under way (its whole process
 # group) ends with it: SIGKILL through the guard and the arm's parent
 # death signal, the others through their handlers, which then die of
-# the signal.
-for sig in KILL QUIT USR1 ALRM TERM HUP; do
+# the signal.  A SIGHUP ignored when this test started (nohup) stays
+# ignored by benchmp-ab, rightly: not sent then (it is tested below).
+hup=HUP
+case $(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null) in
+*[13579bdfBDF])
+	echo "$me: SIGHUP is ignored here (nohup): its check is not run" >&2
+	hup= ;;
+esac
+for sig in KILL QUIT USR1 ALRM TERM $hup; do
 	rm -f "$tmp/spawn"
 	"$ab" --no-calibrate --a "env AB_FAKE_HANG=1 AB_FAKE_SPAWN=$tmp/spawn" \
 	    --b '' "$fake" >"$tmp/out" 2>"$tmp/err" &
@@ -83,6 +90,32 @@ for sig in KILL QUIT USR1 ALRM TERM HUP; do
 		kill -s KILL -- "-$pg" 2>/dev/null
 	fi
 done
+
+# A SIGHUP ignored when benchmp-ab starts (nohup) stays ignored: the
+# comparison goes on (a logout once stopped it, exit 129), and SIGTERM
+# then ends it as ever.
+rm -f "$tmp/spawn"
+sh -c 'trap "" HUP; exec "$@"' sh "$ab" --no-calibrate \
+    --a "env AB_FAKE_HANG=1 AB_FAKE_SPAWN=$tmp/spawn" --b '' "$fake" \
+    >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+if wait_file "$tmp/spawn"; then
+	pg=$(ps -o pgid= -p "$(cat "$tmp/spawn")" | tr -d ' ')
+	kill -s HUP "$pid"
+	sleep 0.5
+	kill -s TERM "$pid"
+	wait_gone "$pid" 20
+	[ "$rc" -eq 143 ] ||
+		fail "SIGHUP ignored, then SIGTERM: exit $rc, not 143: $(head -n 2 "$tmp/err")"
+	if [ -n "$pg" ] && ! gone_within "$pg" 20; then
+		fail "SIGHUP ignored: the arm's processes are left: $(group_ps "$pg")"
+		kill -s KILL -- "-$pg" 2>/dev/null
+	fi
+else
+	fail "SIGHUP ignored: the arm did not start"
+	kill -s KILL "$pid"
+	wait "$pid"
+fi
 
 # SIGTERM in the middle: the round under way stops at once, the verdicts
 # reached so far are printed, marked interrupted, and the exit is 143.

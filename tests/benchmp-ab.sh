@@ -238,6 +238,49 @@ for how in short defaults; do
 	fi
 done
 
+# A prefix that is a directory without its slash names no program: a
+# usage error before anything runs (it was found, then failed, exit 4).
+mkdir "$tmp/armdir" || exit 99
+expect_exit 2 "arm B .*cannot find '$tmp/armdir'" ab_q --a '' \
+    --b "$tmp/armdir" "$fake"
+# So is a tool that cannot be found on a line of benchmp-sched's plan
+# (--served), its words before the tool aside, in either arm.
+printf 'visit=5 %s\nno-such-ab-tool x\n' "$fake" >"$tmp/missing.plan"
+expect_exit 2 "arm A .*cannot find 'no-such-ab-tool'" "$ab" --served \
+    --a '' --b '' --plan "$tmp/missing.plan"
+printf 'lat_syscall null\n' >"$tmp/dir.plan"
+expect_exit 2 "arm B .*cannot find '$tmp/armdir/lat_syscall'" "$ab" \
+    --served --a '' --b "$tmp/armdir/" --plan "$tmp/dir.plan"
+
+# --records: a usage error leaves no file; an arm's line that is no
+# record (invalid JSON) never lands in it, however the round ends.
+expect_exit 2 "arm B .*cannot find 'no-such-prefix-cmd'" "$ab" --records \
+    "$tmp/usage.jsonl" --a '' --b 'no-such-prefix-cmd' "$fake"
+[ ! -e "$tmp/usage.jsonl" ] || fail "--records: a usage error left the file"
+expect_exit 4 'arm B printed a record that is not valid JSON' \
+    ab_q --records "$tmp/garbage.jsonl" --a '' --b 'env AB_FAKE_GARBAGE=1' \
+    "$fake"
+if [ -e "$tmp/garbage.jsonl" ] && grep -qv '}$' "$tmp/garbage.jsonl"; then
+	fail "--records: a line that is no record saved: $(grep -v '}$' "$tmp/garbage.jsonl")"
+fi
+
+# The calibration reaches both arms whole: on a clock other than the one
+# the tools assume, with the clock its TIMING_O was measured on.
+printf '%s\n' '#!/bin/sh' \
+    "echo \"clock=\${BENCHMP_OVERHEAD_CLOCK-unset}\" >>'$tmp/clock-env'" \
+    'exec "$@"' >"$tmp/clockarm" && chmod +x "$tmp/clockarm" || exit 99
+run env -u ENOUGH -u TIMING_O -u LOOP_O -u BENCHMP_OVERHEAD_CLOCK \
+    BENCHMP_TIMER=clock=posix-monotonic-raw AB_FAKE_STATE="$tmp/clock.state" \
+    "$ab" --rounds --budget 86400 --a "$tmp/clockarm" --b "$tmp/clockarm" \
+    "$fake"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 3 ]; then
+	fail "a calibration on posix-monotonic-raw: exit $rc: $(head -n 2 "$tmp/err")"
+elif grep -q 'no calibration' "$tmp/err"; then
+	echo "$me: enough did not calibrate on posix-monotonic-raw: its clock not checked: $(head -n 1 "$tmp/err")" >&2
+elif [ "$(sort -u "$tmp/clock-env")" != clock=posix-monotonic-raw ]; then
+	fail "the arms' BENCHMP_OVERHEAD_CLOCK: $(sort -u "$tmp/clock-env" | tr '\n' ' ')"
+fi
+
 run "$ab" --help
 if [ "$rc" -ne 0 ] || ! grep -q '^usage: benchmp-ab' "$tmp/out"; then
 	fail "--help: exit $rc"

@@ -914,6 +914,29 @@ rc=$?
 left=$(left_running serve-spin)
 [ -z "$left" ] || fail "a served tool outlived the scheduler: $left"
 
+# A SIGHUP ignored when the scheduler starts (nohup) stays ignored, by
+# it and its tools: the run goes on (a logout once ended it, exit 129),
+# and SIGTERM then ends it as ever, its tool with it.
+printf 'once sh -c ": >%s; sleep 60; : hup-once"\n' "$tmp/hup.started" \
+    >"$tmp/hup-plan"
+sh -c 'trap "" HUP; exec "$@"' sh "$sched" --budget 600 "$tmp/hup-plan" \
+    >"$tmp/hup.out" 2>"$tmp/hup.err" &
+pid=$!
+n=0
+while [ ! -e "$tmp/hup.started" ] && [ "$n" -lt $((hang_s * 10)) ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -e "$tmp/hup.started" ] || fail "SIGHUP ignored: the line did not start"
+kill -s HUP "$pid"
+sleep 0.5
+kill -s TERM "$pid"
+wait_gone "$pid" "$hang_s"
+[ "$rc" -eq 143 ] ||
+	fail "SIGHUP ignored, then SIGTERM: exit $rc, not 143: $(head -n 2 "$tmp/hup.err")"
+left=$(left_running hup-once)
+[ -z "$left" ] || fail "SIGHUP ignored: a tool outlived the scheduler: $left"
+
 # --timeout bounds every wait: a line run once that does not end is
 # killed --timeout past the budget, a served tool that never announces a
 # figure --timeout after its start; each named with its wait, exit 4,

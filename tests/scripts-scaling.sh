@@ -3,8 +3,10 @@
 # it) finds the tools of its build without PATH; its table gives each
 # throughput's interval and a bandwidth in MB/s, in its columns; a bad
 # --max is a usage error; a run that fails, prints an odd record or hangs
-# exits 1, leaves nothing running and the records file whole; and the
-# chart has whole worker counts on the x axis.
+# exits 1, leaves nothing running and the records file whole; a caller's
+# ignored SIGCHLD, a directory as the tool, records in a device, a closed
+# output after the plot and a run read past its deadline are handled;
+# and the chart has whole worker counts on the x axis.
 . "$top_srcdir/tests/lib.sh"
 
 bindir=$(cd "$bin" && pwd) || exit 99
@@ -155,6 +157,124 @@ if [ -w /dev/full ]; then
 	expect_exit 1 '^benchmp scaling: cannot write /dev/full \(disk full\?\)$' \
 	    "$bindir/benchmp" scaling --max 2 --no-plot --output /dev/full \
 	    "$tmp/tool"
+fi
+
+# A caller that ignores SIGCHLD (inherited through exec): each run's end
+# and exit status are still seen (every point failed, its end not seen).
+if command -v perl >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # (perl's variables)
+	run perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' \
+	    "$bindir/benchmp" scaling --max 2 --no-plot \
+	    --output "$tmp/chld.jsonl" "$tmp/tool"
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/chld.jsonl")" -eq 2 ] ||
+		fail "SIGCHLD ignored: exit $rc: $(head -n 2 "$tmp/err")"
+else
+	echo "$me: perl not found: SIGCHLD ignored not tried" >&2
+fi
+
+# A directory is no tool: refused before anything is made (it passed,
+# and left a records directory behind).
+mkdir "$tmp/adir" "$tmp/scratch" || exit 99
+expect_exit 1 "^benchmp scaling: $tmp/adir: no such tool\$" \
+    env TMPDIR="$tmp/scratch" "$bindir/benchmp" scaling --max 1 "$tmp/adir"
+[ -z "$(ls -A "$tmp/scratch")" ] ||
+	fail "a directory as the tool: left $(ls -A "$tmp/scratch")"
+
+# Records in a device: no plot by default, said (BASE was /dev/null, its
+# charts beside the device); --plot with them is a usage error.
+run "$bindir/benchmp" scaling --max 1 --output /dev/null "$tmp/tool"
+[ "$rc" -eq 0 ] &&
+    grep -q '^benchmp scaling: records in a device: no plot$' "$tmp/err" ||
+	fail "--output /dev/null: exit $rc: $(cat "$tmp/err")"
+expect_exit 2 '^benchmp scaling: --plot: the records go to a device' \
+    "$bindir/benchmp" scaling --max 1 --output /dev/null --plot "$tmp/dev" \
+    "$tmp/tool"
+[ ! -e "$tmp/dev.png" ] || fail "--plot with /dev/null: a chart drawn"
+
+# The plot's line on standard output is written out and checked: a
+# reader gone by then is a failure said (it exited 0).  gnuplot, a
+# stand-in that runs the real one, waits until the table's reader is
+# gone.
+if command -v gnuplot >/dev/null 2>&1 && have_jq &&
+    mkfifo "$tmp/fifo" 2>/dev/null; then
+	mkdir "$tmp/gp" || exit 99
+	# shellcheck disable=SC2016 # (the stand-in's own $n)
+	printf '%s\n' '#!/bin/sh' 'n=0' \
+	    "while [ ! -e '$tmp/gp.go' ] && [ \$n -lt $((hang_s * 10)) ]; do" \
+	    '	sleep 0.1' '	n=$((n + 1))' 'done' \
+	    "exec '$(command -v gnuplot)' \"\$@\"" >"$tmp/gp/gnuplot" &&
+	    chmod +x "$tmp/gp/gnuplot" || exit 99
+	PATH=$tmp/gp:$PATH "$bindir/benchmp" scaling --max 1 \
+	    --output "$tmp/p.jsonl" --plot "$tmp/p" "$tmp/tool" >"$tmp/fifo" \
+	    2>"$tmp/err" </dev/null &
+	pid=$!
+	# The header and the one row, then the pipe has no reader.
+	head -n 2 <"$tmp/fifo" >"$tmp/table"
+	: >"$tmp/gp.go"
+	wait_gone "$pid" "$hang_s"
+	[ "$rc" -eq 1 ] &&
+	    grep -q '^benchmp scaling: writing to standard output failed$' \
+	    "$tmp/err" || fail "the plot's line to a closed pipe: exit $rc: $(cat "$tmp/err")"
+else
+	echo "$me: gnuplot, jq or mkfifo not here: a closed output after the plot not tried" >&2
+fi
+
+# A run that ended within its timeout is read to its end even when this
+# command is kept from running until past it (the run stops it here, as
+# a loaded machine may keep it): its output was closed unread at the
+# deadline ("printed no record").  The output is more than one read, in
+# a pipe grown to hold it all (perl) while nobody reads it.
+if command -v perl >/dev/null 2>&1; then
+	printf '%s\n' '#!/bin/sh' \
+	    "perl -e 'fcntl(STDOUT, 1031, 1048576) or exit 1' || { : >'$tmp/big.nopipe'; exit 3; }" \
+	    "kill -s STOP \$PPID && echo \"\$PPID \$\$ \$(date +%s)\" >'$tmp/big.stopped'" \
+	    "awk 'BEGIN { for (i = 0; i < 8000; i++) print \"padding line\", i, \"no record\" }'" \
+	    "sed -n 's/^1 //p' '$tmp/recs'" >"$tmp/bigtool" &&
+	    chmod +x "$tmp/bigtool" || exit 99
+	t0=$(date +%s)
+	st=
+	"$bindir/benchmp" scaling --timeout 3 --max 1 --no-plot \
+	    --output "$tmp/big.jsonl" "$tmp/bigtool" >"$tmp/out" 2>"$tmp/err" \
+	    </dev/null &
+	pid=$!
+	# Until the stand-in has stopped benchmp, or benchmp has ended.
+	n=0
+	while [ ! -s "$tmp/big.stopped" ] && [ ! -e "$tmp/big.nopipe" ] &&
+	    ! awk '{ exit $3 != "Z" }' "/proc/$pid/stat" 2>/dev/null &&
+	    [ "$n" -lt $((hang_s * 10)) ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ -s "$tmp/big.stopped" ]; then
+		read -r parent bigpid st <"$tmp/big.stopped"
+		# The stand-in ends (a zombie, not reaped while its parent is
+		# stopped), and the time goes past its deadline.
+		n=0
+		while ! awk '{ exit $3 != "Z" }' "/proc/$bigpid/stat" \
+		    2>/dev/null && [ "$n" -lt $((hang_s * 10)) ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		while [ $(($(date +%s) - st)) -lt 5 ]; do
+			sleep 0.2
+		done
+		kill -s CONT "$parent"
+	fi
+	kill -s CONT "$pid" 2>/dev/null
+	wait_gone "$pid" "$hang_s"
+	if [ -e "$tmp/big.nopipe" ]; then
+		echo "$me: perl cannot grow a pipe here: a run read past its deadline not tried" >&2
+	elif [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/big.jsonl")" -eq 1 ]; then
+		:
+	elif { [ -z "$st" ] || [ $((st - t0)) -gt 2 ]; } && [ "$rc" -eq 1 ] &&
+	    grep -q 'did not finish within its timeout' "$tmp/err"; then
+		# Its start so slow that its deadline came first: timed out.
+		echo "$me: the stand-in started too late to stop benchmp before its deadline: not told" >&2
+	else
+		fail "a run read past its deadline: exit $rc: $(head -n 2 "$tmp/err")"
+	fi
+else
+	echo "$me: perl not found: a run read past its deadline not tried" >&2
 fi
 
 # A run still going after --timeout is killed with what it started, and

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "benchmp.h"
@@ -353,11 +354,18 @@ ab_arm_argv(char **prefix, const struct ab_cmd *cmd)
 	    "--json");
 }
 
-/* 1 when path names an executable regular file. */
+/*
+ * 1 when path names an executable regular file.  access(X_OK) alone
+ * says yes to a directory (a prefix such as /opt/new/bin without its
+ * slash), which exec then refuses.
+ */
 static int
 plan_executable(const char *path)
 {
-	return access(path, X_OK) == 0;
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    access(path, X_OK) == 0;
 }
 
 /* 1 when name is found as execvp() would find it. */

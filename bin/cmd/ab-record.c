@@ -114,6 +114,18 @@ rec_skip(const char *p, const char *end, int depth)
 	return p;
 }
 
+/*
+ * Where the record on the line [p, end) starts (its '{'), or NULL when
+ * the line is not one: the one test of what is a record, for reading
+ * and for saving alike.
+ */
+static const char *
+rec_start(const char *p, const char *end)
+{
+	p = rec_ws(p, end);
+	return p < end && *p == '{' ? p : NULL;
+}
+
 /* Release what a record holds. */
 static void
 rec_clear(struct ab_rec *r)
@@ -461,7 +473,7 @@ ab_record_read(const char *out, char arm, struct ab_rec **recs, char *why,
 			ab_record_free(v, n);
 			return -2;
 		}
-		if (rec_ws(p, end) >= end || *rec_ws(p, end) != '{') {
+		if (rec_start(p, end) == NULL) {
 			p = nl != NULL ? nl + 1 : end;
 			continue;
 		}
@@ -494,7 +506,10 @@ fail:
 
 /*
  * Append the records of one run to f, each marked with its arm and
- * round (the keys go first in the object).  0 or -1 (errno).
+ * round (the keys go first in the object).  The lines saved are those
+ * ab_record_read takes as records, which the caller has read without an
+ * error first: each is a JSON object with members, so the file holds
+ * nothing else.  0 or -1 (errno).
  */
 int
 ab_record_save(FILE *f, const char *out, char arm, unsigned round)
@@ -502,13 +517,18 @@ ab_record_save(FILE *f, const char *out, char arm, unsigned round)
 	const char *p = out;
 
 	while (*p != '\0') {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		const char *nl = strchr(p, '\n'), *end, *rec, *last;
 
-		if (len > 2 && p[0] == '{' && p[1] == '"')
+		end = nl != NULL ? nl : p + strlen(p);
+		if ((rec = rec_start(p, end)) != NULL) {
+			/* Its blanks (a CR) after the closing brace left out. */
+			for (last = end; last > rec && (last[-1] == ' ' ||
+			    last[-1] == '\t' || last[-1] == '\r'); last--)
+				;
 			fprintf(f, "{\"ab_arm\":\"%c\",\"ab_round\":%u,%.*s\n",
-			    arm, round, (int)(len - 1), p + 1);
-		p += len + (nl != NULL);
+			    arm, round, (int)(last - rec - 1), rec + 1);
+		}
+		p = nl != NULL ? nl + 1 : end;
 	}
 	return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }

@@ -22,6 +22,8 @@
 #define AB_OUT_MAX		(16u << 20)
 /* The descriptors the guard closes, all but its pipe's. */
 #define RUN_GUARD_FDS		1024
+/* The most reads of what an ended run left in its pipes (all AB_OUT_MAX). */
+#define RUN_DRAIN_READS		((int)(AB_OUT_MAX / 65536) + 2)
 
 /*
  * What a signal handler must reach, so file-level (one benchmp-ab, one
@@ -179,22 +181,39 @@ ab_run_guard(const int *keep, size_t nkeep)
  * Catch SIGINT, SIGTERM and SIGHUP with on_signal (which ends the runs
  * early: a run is in a process group of its own, which the terminal's
  * ^C does not reach, so the caller kills it), ignore SIGPIPE (a closed
- * output is an error said), and start the guard and the handlers that
- * take the run along on every other fatal signal.  0 or -1 (errno).
+ * output is an error said), put SIGCHLD back to its default, and start
+ * the guard and the handlers that take the run along on every other
+ * fatal signal.  0 or -1 (errno).
+ *
+ * SIGCHLD ignored (inherited through exec, as a caller may leave it)
+ * would have the kernel reap the runs: their exit status lost, every
+ * run would fail, its end not seen.  A SIGHUP ignored at the start
+ * (nohup) stays ignored, for the runs too: the comparison goes on after
+ * a logout, as nohup promises.  SIGINT is caught even when ignored (a
+ * background job's): a run's own process group is out of the terminal's
+ * reach, so only this process can end it.
  */
 int
 ab_run_signals(void (*on_signal)(int))
 {
 	static const int keep[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa;
+	struct sigaction sa, old;
 	size_t i;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
+	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < 3; i++)
+	if (sigaction(SIGCHLD, &sa, NULL) != 0)
+		return -1;
+	sa.sa_handler = on_signal;
+	for (i = 0; i < 3; i++) {
+		if (sigaction(keep[i], NULL, &old) != 0)
+			return -1;
+		if (keep[i] == SIGHUP && old.sa_handler == SIG_IGN)
+			continue;
 		if (sigaction(keep[i], &sa, NULL) != 0)
 			return -1;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	return ab_run_guard(keep, sizeof keep / sizeof keep[0]);
 }
@@ -384,6 +403,66 @@ run_close(struct ab_run *run)
 }
 
 /*
+ * Read what is left in a run's pipes without waiting for more: once the
+ * run has ended, all it wrote is there.  At most RUN_DRAIN_READS reads,
+ * for a process that left its group and writes on.
+ */
+static void
+run_drain(struct ab_run *run)
+{
+	int k, is_out, more = 1;
+
+	for (k = 0; k < RUN_DRAIN_READS && more; k++) {
+		more = 0;
+		for (is_out = 0; is_out < 2; is_out++) {
+			int *fd = is_out ? &run->out_fd : &run->err_fd;
+			struct pollfd pfd;
+
+			if (*fd < 0)
+				continue;
+			pfd.fd = *fd;
+			pfd.events = POLLIN;
+			pfd.revents = 0;
+			if (poll(&pfd, 1, 0) <= 0 ||
+			    !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			more = 1;
+			if (run_read(run, is_out) == 0) {
+				close(*fd);
+				*fd = -1;
+			}
+		}
+	}
+}
+
+/*
+ * The deadline has passed, or a signal stopped the runs (stopped).  A
+ * run that ended by now is looked for once more, and what it wrote is
+ * read: this process may have been kept from running (stopped, a loaded
+ * machine) until past the deadline while the run ended in time, and its
+ * record was then lost unread.  A run still going is timed out, unless
+ * stopped; either way its group is killed and its pipes closed.
+ */
+static void
+run_deadline(struct ab_run *run, int stopped)
+{
+	int st;
+
+	if (!stopped && run->status == -1 && run->pid > 0 &&
+	    waitpid(run->pid, &st, WNOHANG) == run->pid)
+		run->status = st;
+	if (!stopped && run->status != -1) {
+		/* What it left behind holding its pipes writes no more. */
+		(void)kill(-run->pid, SIGKILL);
+		run_drain(run);
+	} else if (!stopped) {
+		run->timed_out = 1;
+	}
+	run_kill(run);
+	run_close(run);
+}
+
+/*
  * Read the n runs' output until each has closed its pipes and exited, or
  * timeout seconds pass (the late ones are killed, timed_out set) or *stop
  * is set (all are killed).  Whatever a run forked and left is killed
@@ -434,12 +513,8 @@ ab_run_wait(struct ab_run *runs, int n, double timeout,
 		if (left == 0)
 			break;
 		if (*stop || rest <= 0) {
-			for (i = 0; i < n; i++) {
-				if (runs[i].status == -1 && !*stop)
-					runs[i].timed_out = 1;
-				run_kill(&runs[i]);
-				run_close(&runs[i]);
-			}
+			for (i = 0; i < n; i++)
+				run_deadline(&runs[i], *stop != 0);
 			run_tell(0);
 			return *stop ? -1 : 0;
 		}
@@ -529,10 +604,12 @@ ab_run_free(struct ab_run *run)
  * program, else on PATH) and export what it prints, unless the caller
  * exported the three values already (with BENCHMP_CALIBRATED, which
  * names the two overheads it measured: a value the caller gave is not
- * named, so the tools check that one).  Both arms then subtract the same
- * overheads, so a calibration that differs between runs is not a
- * difference between the arms.  0, or -1 and why (each run then
- * calibrates itself).
+ * named, so the tools check that one; and with BENCHMP_OVERHEAD_CLOCK,
+ * the clock of the TIMING_O taken from it when that is not the one the
+ * tools assume, so that a tool on another clock measures its own).
+ * Both arms then subtract the same overheads, so a calibration that
+ * differs between runs is not a difference between the arms.  0, or -1
+ * and why (each run then calibrates itself).
  */
 int
 ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
@@ -541,9 +618,9 @@ ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
 	struct ab_run run;
 	/* Static: an A/B's stack may be bound by its user (ulimit -s). */
 	static char path[4096];
+	int own_timing = getenv("TIMING_O") == NULL;
 
-	if (getenv("ENOUGH") != NULL && getenv("TIMING_O") != NULL &&
-	    getenv("LOOP_O") != NULL)
+	if (getenv("ENOUGH") != NULL && !own_timing && getenv("LOOP_O") != NULL)
 		return 0;
 	if (ab_beside_self("enough", path, sizeof path) != 0)
 		snprintf(path, sizeof path, "enough");
@@ -566,7 +643,9 @@ ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size)
 		if (strcmp(line + 7, "ENOUGH") != 0 &&
 		    strcmp(line + 7, "TIMING_O") != 0 &&
 		    strcmp(line + 7, "LOOP_O") != 0 &&
-		    strcmp(line + 7, "BENCHMP_CALIBRATED") != 0)
+		    strcmp(line + 7, "BENCHMP_CALIBRATED") != 0 &&
+		    (strcmp(line + 7, "BENCHMP_OVERHEAD_CLOCK") != 0 ||
+		    !own_timing))
 			continue;
 		if (getenv(line + 7) == NULL)
 			setenv(line + 7, eq + 1, 0);

@@ -52,7 +52,8 @@ int ab_run_calibrate(volatile sig_atomic_t *stop, char *why, size_t size);
  */
 int ab_run_guard(const int *keep, size_t nkeep);
 /*
- * Catch SIGINT, SIGTERM and SIGHUP with on_signal, ignore SIGPIPE, and
+ * Catch SIGINT, SIGTERM and SIGHUP (unless ignored at the start: nohup)
+ * with on_signal, ignore SIGPIPE, put SIGCHLD back to its default, and
  * start the guard (ab_run_guard) for every other fatal signal; 0 or -1.
  */
 int ab_run_signals(void (*on_signal)(int));
@@ -128,8 +129,9 @@ long ab_record_read(const char *out, char arm, struct ab_rec **recs,
  */
 struct ab_rec **ab_record_sorted(struct ab_rec *v, long n);
 /*
- * Append the records of one run to f, each marked with its arm and
- * round (the keys go first in the object).  0 or -1 (errno).
+ * Append the records of one run to f (read by ab_record_read without an
+ * error first), each marked with its arm and round (the keys go first in
+ * the object).  0 or -1 (errno).
  */
 int ab_record_save(FILE *f, const char *out, char arm, unsigned round);
 /* Release n records and their array. */

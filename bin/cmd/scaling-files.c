@@ -124,11 +124,14 @@ files_default(struct scaling *s)
 /*
  * The plot by default: BASE beside the records (their name without
  * .jsonl) when gnuplot is there, else none, said on stderr; none with
- * --no-plot.  0 or the exit status.
+ * --no-plot, nor for records in a device (/dev/null: the plot reads
+ * them back, and BASE.png would go beside the device).  0 or the exit
+ * status.
  */
 static int
 files_default_plot(struct scaling *s)
 {
+	struct stat st;
 	size_t n;
 
 	if (s->noplot) {
@@ -138,6 +141,10 @@ files_default_plot(struct scaling *s)
 	}
 	if (s->base != NULL)
 		return 0;
+	if (fstat(s->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: records in a device: no plot\n", s->prog);
+		return 0;
+	}
 	if (!ab_plan_found("gnuplot")) {
 		fprintf(stderr, "%s: gnuplot not found (Debian package "
 		    "gnuplot-nox): no plot\n", s->prog);

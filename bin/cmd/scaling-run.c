@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ab.h"
+#include "opts.h"
 #include "scaling.h"
 
 /*
@@ -221,9 +222,12 @@ scaling_run_plot(struct scaling *s)
 	if (rc != 0)
 		return rc;
 	fputs(run.err, stderr);
+	/* Written out now: a closed pipe is a failure said, not exit 0. */
 	if (run.out_len > 0 &&
 	    fwrite(run.out, 1, run.out_len, stdout) != run.out_len)
 		rc = scaling_fail(s, "writing to standard output failed");
+	else
+		rc = opts_printed(s->prog);
 	ab_run_free(&run);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ab.h"
@@ -183,8 +184,14 @@ scaling_options(struct scaling *s, int argc, char **argv)
 static int
 scaling_run(struct scaling *s)
 {
+	struct stat st;
 	int rc;
 
+	/* The plot reads the records back: a device (/dev/null) keeps none. */
+	if (s->plot != NULL && !s->noplot && s->output != NULL &&
+	    stat(s->output, &st) == 0 && S_ISCHR(st.st_mode))
+		return scaling_bad(s->prog, "--plot: the records go to a "
+		    "device, nothing to plot from:", s->output);
 	s->ncpu = bm_cpus_allowed();
 	if (s->max == 0)
 		s->max = s->ncpu < SCALING_MAX_WORKERS / 2 ? 2 * s->ncpu :
