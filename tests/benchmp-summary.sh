@@ -71,6 +71,20 @@ run "$bm" summary "$tmp/b.jsonl"
     grep -q '^  t  *1\.0000 us  *-  *-$' "$tmp/out.raw" ||
 	fail "bimodal without modes: $(cat "$tmp/out.raw")"
 
+# A latency, bandwidth or rate of 0 or less is no measurement: invalid,
+# counted and noted, no number shown; a reading (a count) may be 0.
+printf '%s\n' '{"tool":"z","case":"lat","metric":"latency","value":0,"unit":"us"}' \
+    '{"tool":"z","case":"bw","metric":"bandwidth","value":-3,"unit":"MB/s"}' \
+    '{"tool":"z","case":"n","metric":"reading","value":0,"unit":"pages"}' \
+    >"$tmp/z.jsonl"
+run "$bm" summary "$tmp/z.jsonl"
+[ "$rc" -eq 0 ] &&
+    [ "$(head -n 1 "$tmp/out.raw")" = "flagged: 2 of 3 (67%): 2 invalid" ] &&
+    grep -q '^  z lat  *invalid us .*  invalid value$' "$tmp/out.raw" &&
+    grep -q '^  z bw  *invalid MB/s .*  invalid value$' "$tmp/out.raw" &&
+    grep -q '^  z n  *0\.0000 pages ' "$tmp/out.raw" ||
+	fail "values of 0: $(cat "$tmp/out.raw")"
+
 # The hosts side by side: each host's median of its ranks (of the latest
 # batch; "-" for a host with no number), * on one more than 10% from the
 # median of the hosts; the default with per-rank records.

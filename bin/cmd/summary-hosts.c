@@ -213,7 +213,7 @@ summary_hosts_print(const struct summary *s, FILE *out)
 			fprintf(out, " %*s", (int)hosts_width(s->host[h]),
 			    cell);
 		}
-		if (isnan(r->value))
+		if (r->flags & 1u << SUMMARY_INVALID)
 			fprintf(out, " %12s ", "invalid");
 		else
 			fprintf(out, " %12.5g ", r->value);

@@ -181,6 +181,28 @@ row_ncontra(const struct bm__jval *rec)
 }
 
 /*
+ * Whether value, rec's figure, can be one: a number, and above 0 where
+ * the metric is a time or a rate (latency, bandwidth, rate), which no
+ * measurement gives as 0 or less; a reading (a size, a count) may be 0.
+ */
+static int
+row_valid(const struct bm__jval *rec, double value)
+{
+	static const char *const positive[] = { "latency", "bandwidth",
+	    "rate" };
+	const char *metric = bm__jstr(rec, "metric");
+	size_t i;
+
+	if (!isfinite(value))
+		return 0;
+	for (i = 0; metric != NULL && i < sizeof(positive) /
+	    sizeof(positive[0]); i++)
+		if (strcmp(metric, positive[i]) == 0)
+			return value > 0;
+	return 1;
+}
+
+/*
  * The figure and flags of rec into r.  A record shows its value; one
  * written before its value was its robust figure (the best process, see
  * benchmp(3)) shows that figure the same way: its interval ("best" for
@@ -216,7 +238,7 @@ summary_row_figure(const struct bm__jval *rec, struct summary_row *r)
 	    bm__jtrue(rec, "disturbed");
 	/* Modes split a median; a robust figure is one process's. */
 	bimodal = bm__jtrue(rec, "bimodal") && !robust;
-	r->flags = (unsigned)!isfinite(r->value) << SUMMARY_INVALID |
+	r->flags = (unsigned)!row_valid(rec, r->value) << SUMMARY_INVALID |
 	    (unsigned)noisy << SUMMARY_NOISY |
 	    (unsigned)disturbed << SUMMARY_DISTURBED |
 	    (unsigned)bimodal << SUMMARY_BIMODAL |

@@ -262,7 +262,7 @@ table_row(const struct summary_row *r, size_t fw, size_t uw, FILE *out)
 {
 	fputs("  ", out);
 	summary_table_pad(out, r->label, fw);
-	if (isnan(r->value))
+	if (r->flags & 1u << SUMMARY_INVALID)
 		fprintf(out, " %12s ", "invalid");
 	else if (fabs(r->value) >= 1e9)
 		fprintf(out, " %12.6g ", r->value);
