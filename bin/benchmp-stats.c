@@ -15,6 +15,7 @@
 #include "benchmp.h"
 #include "internal.h"
 #include "cmd/stats-print.h"
+#include "verdict/verdict.h"
 
 #define STATS_NAME		"benchmp-stats"
 /* The longest line read, newline excluded. */
@@ -22,10 +23,11 @@
 /* At most this many values and rounds (a suite's merge has thousands). */
 #define STATS_MAX_VALUES	10000000
 #define STATS_MAX_ROUNDS	100000
-/* Slots of the label table: a power of two, over twice the rounds. */
-#define STATS_SLOTS		(1u << 18)
-
-/* The values read so far, with their rounds, and the labels seen. */
+/*
+ * The values read so far, with their rounds, and the labels seen: each
+ * label's round in rounds, a number label by its value (its own hash), a
+ * text one by its text's hash and its text.
+ */
 struct stats_input {
 	double *v;
 	unsigned *round;
@@ -33,8 +35,7 @@ struct stats_input {
 	size_t cap;
 	unsigned nr;
 	int form;		/* 0 none yet, 1 value alone, 2 round and value */
-	unsigned long long *label;	/* a slot's label */
-	unsigned *slot;		/* a slot's round + 1, 0 when free */
+	struct bm__keymap rounds;
 	unsigned long long last_label;	/* the label of the previous line */
 	unsigned last_round;
 	int textkeys;		/* --each: a label is any text, kept in key */
@@ -146,30 +147,28 @@ stats_usage_error(const char *what, const char *arg)
 
 /*
  * The round of a label: the labels are numbered in the order they first
- * appear, in an open-addressed table (the same label on consecutive
+ * appear, in the library's key map (the same label on consecutive
  * lines, the usual case, skips it).
  */
 static unsigned
 stats_round(struct stats_input *in, unsigned long long label,
     unsigned long long line)
 {
-	uint32_t h;
+	size_t at;
 
 	if (in->nr > 0 && label == in->last_label)
 		return in->last_round;
-	h = (uint32_t)((label * 0x9e3779b97f4a7c15ull) >> 46) &
-	    (STATS_SLOTS - 1);
-	while (in->slot[h] != 0 && in->label[h] != label)
-		h = (h + 1) & (STATS_SLOTS - 1);
-	if (in->slot[h] == 0) {
+	if (!bm__keymap_find_hash(&in->rounds, label, NULL, NULL, NULL,
+	    &at)) {
 		if (in->nr >= STATS_MAX_ROUNDS)
 			stats_fail(line, "more than %u rounds",
 			    STATS_MAX_ROUNDS);
-		in->label[h] = label;
-		in->slot[h] = ++in->nr;
+		if (bm__keymap_add_hash(&in->rounds, label, in->nr) != 0)
+			stats_fail(line, "cannot allocate memory");
+		at = in->nr++;
 	}
 	in->last_label = label;
-	in->last_round = in->slot[h] - 1;
+	in->last_round = (unsigned)at;
 	return in->last_round;
 }
 
@@ -243,30 +242,32 @@ stats_add(struct stats_input *in, double v, unsigned round,
 	in->n++;
 }
 
+/* The text of round at (a bm__keymap_key). */
+static const char *
+stats_key_at(const void *arg, size_t at)
+{
+	const struct stats_input *in = arg;
+
+	return in->key[at];
+}
+
 /*
  * The round of a text key (--each): numbered in the order the keys first
- * appear, in the same table as the labels, a slot holding the key's hash
- * and the round whose text it must equal.
+ * appear, in the same map as the labels, by the key's hash and text.
  */
 static unsigned
 stats_key_round(struct stats_input *in, const char *key,
     unsigned long long line)
 {
-	unsigned long long hash = 14695981039346656037ull;
-	const unsigned char *p;
+	uint64_t hash;
+	size_t at;
 	char **nk;
-	uint32_t h;
 
 	if (in->nr > 0 && strcmp(key, in->key[in->last_round]) == 0)
 		return in->last_round;
-	for (p = (const unsigned char *)key; *p != '\0'; p++)
-		hash = (hash ^ *p) * 1099511628211ull;
-	h = (uint32_t)((hash * 0x9e3779b97f4a7c15ull) >> 46) &
-	    (STATS_SLOTS - 1);
-	while (in->slot[h] != 0 && (in->label[h] != hash ||
-	    strcmp(in->key[in->slot[h] - 1], key) != 0))
-		h = (h + 1) & (STATS_SLOTS - 1);
-	if (in->slot[h] == 0) {
+	hash = bm__keymap_hash(key);
+	if (!bm__keymap_find_hash(&in->rounds, hash, key, stats_key_at, in,
+	    &at)) {
 		if (in->nr >= STATS_MAX_ROUNDS)
 			stats_fail(line, "more than %u keys",
 			    STATS_MAX_ROUNDS);
@@ -277,12 +278,12 @@ stats_key_round(struct stats_input *in, const char *key,
 				stats_fail(line, "cannot allocate memory");
 			in->key = nk;
 		}
-		if ((in->key[in->nr] = strdup(key)) == NULL)
+		if ((in->key[in->nr] = strdup(key)) == NULL ||
+		    bm__keymap_add_hash(&in->rounds, hash, in->nr) != 0)
 			stats_fail(line, "cannot allocate memory");
-		in->label[h] = hash;
-		in->slot[h] = ++in->nr;
+		at = in->nr++;
 	}
-	in->last_round = in->slot[h] - 1;
+	in->last_round = (unsigned)at;
 	return in->last_round;
 }
 
@@ -639,13 +640,8 @@ main(int argc, char **argv)
 	stats_options(argc, argv, &o);
 	memset(&in, 0, sizeof in);
 	in.textkeys = o.each;
-	in.label = calloc(STATS_SLOTS, sizeof *in.label);
-	in.slot = calloc(STATS_SLOTS, sizeof *in.slot);
-	if (in.label == NULL || in.slot == NULL)
-		stats_fail(0, "cannot allocate memory");
 	stats_read(&in);
-	free(in.label);
-	free(in.slot);
+	bm__keymap_free(&in.rounds);
 	if (o.shift > 0)
 		return stats_shift(&in, o.shift);
 	if (o.print)

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,185 @@ START_TEST(test_add)
 }
 END_TEST
 
+/* The keys of the keymap tests: an array that moves as it grows. */
+struct keys {
+	char **k;
+	size_t n;
+};
+
+/* The key at place at of a struct keys (a bm__keymap_key). */
+static const char *
+key_at(const void *arg, size_t at)
+{
+	const struct keys *ks = arg;
+
+	return ks->k[at];
+}
+
+/* Add key to ks and to m at its place, after checking it is not there. */
+static void
+key_add(struct bm__keymap *m, struct keys *ks, const char *key,
+    uint64_t hash)
+{
+	size_t at = 99;
+
+	ck_assert(!bm__keymap_find_hash(m, hash, key, key_at, ks, &at));
+	ck_assert_uint_eq(at, 99);
+	ks->k = realloc(ks->k, (ks->n + 1) * sizeof *ks->k);
+	ck_assert(ks->k != NULL);
+	ck_assert((ks->k[ks->n] = strdup(key)) != NULL);
+	ck_assert_int_eq(bm__keymap_add_hash(m, hash, ks->n), 0);
+	ks->n++;
+}
+
+/* Free the keys. */
+static void
+key_free(struct keys *ks)
+{
+	size_t i;
+
+	for (i = 0; i < ks->n; i++)
+		free(ks->k[i]);
+	free(ks->k);
+}
+
+/* A zeroed map is empty: nothing found, freed as it is. */
+START_TEST(test_keymap_empty)
+{
+	struct bm__keymap m;
+	struct keys ks = { NULL, 0 };
+	size_t at = 7;
+
+	memset(&m, 0, sizeof m);
+	ck_assert(!bm__keymap_find(&m, "a", key_at, &ks, &at));
+	ck_assert(!bm__keymap_find(&m, "", key_at, &ks, &at));
+	ck_assert(!bm__keymap_find_hash(&m, 0, NULL, NULL, NULL, &at));
+	ck_assert_uint_eq(at, 7);
+	bm__keymap_free(&m);
+	ck_assert(m.slot == NULL && m.cap == 0 && m.n == 0);
+	ck_assert(bm__keymap_hash("") == 14695981039346656037ull);
+	ck_assert(bm__keymap_hash("a") == 0xaf63dc4c8601ec8cull);
+}
+END_TEST
+
+/*
+ * Keys of one hash share a chain: each is found by its text, one not
+ * added is not; a hash alone (get NULL) finds the first of it.
+ */
+START_TEST(test_keymap_collisions)
+{
+	struct bm__keymap m;
+	struct keys ks = { NULL, 0 };
+	char key[16];
+	size_t i, at;
+
+	memset(&m, 0, sizeof m);
+	for (i = 0; i < 40; i++) {
+		snprintf(key, sizeof key, "k%zu", i);
+		key_add(&m, &ks, key, 42);
+	}
+	ck_assert_uint_eq(m.n, 40);
+	ck_assert(m.cap >= 2 * m.n);
+	for (i = 0; i < 40; i++) {
+		snprintf(key, sizeof key, "k%zu", i);
+		ck_assert(bm__keymap_find_hash(&m, 42, key, key_at, &ks, &at));
+		ck_assert_uint_eq(at, i);
+		/* The right text under another hash is not found. */
+		ck_assert(!bm__keymap_find_hash(&m, 43, key, key_at, &ks,
+		    &at));
+	}
+	ck_assert(!bm__keymap_find_hash(&m, 42, "k40", key_at, &ks, &at));
+	ck_assert(!bm__keymap_find_hash(&m, 42, "k", key_at, &ks, &at));
+	ck_assert(bm__keymap_find_hash(&m, 42, NULL, NULL, NULL, &at));
+	ck_assert_uint_eq(at, 0);
+	bm__keymap_free(&m);
+	key_free(&ks);
+}
+END_TEST
+
+/*
+ * Growth keeps every key at its place, the map at most half full, its
+ * slots a power of two; the array moving (realloc) and an entry replaced
+ * by another copy of its key change nothing; numbers in a row as their
+ * own hash (benchmp-stats's labels) are found by value.
+ */
+START_TEST(test_keymap_growth)
+{
+	struct bm__keymap m, num;
+	struct keys ks = { NULL, 0 };
+	char key[32];
+	size_t i, at, cap = 0;
+
+	memset(&m, 0, sizeof m);
+	memset(&num, 0, sizeof num);
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof key, "tool\037case %zu", i);
+		key_add(&m, &ks, key, bm__keymap_hash(key));
+		ck_assert(m.cap >= 2 * m.n && (m.cap & (m.cap - 1)) == 0);
+		if (m.cap != cap) {
+			/* Just grown: every key before is still found. */
+			cap = m.cap;
+			ck_assert(bm__keymap_find(&m, "tool\037case 0", key_at,
+			    &ks, &at) && at == 0);
+		}
+		ck_assert_int_eq(bm__keymap_add_hash(&num, i * 3, i), 0);
+	}
+	ck_assert_uint_eq(m.n, 5000);
+	free(ks.k[1234]);
+	ck_assert((ks.k[1234] = strdup("tool\037case 1234")) != NULL);
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof key, "tool\037case %zu", i);
+		ck_assert(bm__keymap_find(&m, key, key_at, &ks, &at));
+		ck_assert_uint_eq(at, i);
+		ck_assert(bm__keymap_find_hash(&num, i * 3, NULL, NULL, NULL,
+		    &at) && at == i);
+		ck_assert(!bm__keymap_find_hash(&num, i * 3 + 1, NULL, NULL,
+		    NULL, &at));
+	}
+	ck_assert(!bm__keymap_find(&m, "tool\037case 5000", key_at, &ks,
+	    &at));
+	ck_assert(!bm__keymap_find(&m, "tool\037case", key_at, &ks, &at));
+	bm__keymap_free(&m);
+	bm__keymap_free(&num);
+	key_free(&ks);
+}
+END_TEST
+
+/*
+ * A set of many figures: each key once, in the order first seen, the
+ * last record of a key in the place of its first; find gives each.
+ */
+START_TEST(test_add_many)
+{
+	struct bm__figset set;
+	struct bm__fig f;
+	char rec[96];
+	size_t i, at;
+
+	memset(&set, 0, sizeof set);
+	for (i = 0; i < 3000; i++) {
+		snprintf(rec, sizeof rec, "{\"tool\":\"t%zu\",\"value\":%zu}",
+		    i % 1000, i + 1);
+		figure_of(rec, &f);
+		ck_assert_int_eq(bm__reader_add(&set, &f, &at), 0);
+		ck_assert_uint_eq(at, i % 1000);
+	}
+	ck_assert_uint_eq(set.n, 1000);
+	for (i = 0; i < 1000; i++) {
+		snprintf(rec, sizeof rec, "t%zu", i);
+		ck_assert(bm__reader_find(&set, set.fig[i].key) == &set.fig[i]);
+		ck_assert_str_eq(set.fig[i].name, rec);
+		ck_assert(set.fig[i].value == (double)(i + 2001));
+	}
+	figure_of("{\"tool\":\"t1000\",\"value\":1}", &f);
+	ck_assert(bm__reader_find(&set, f.key) == NULL);
+	bm__reader_free(&set);
+	ck_assert(set.n == 0 && set.map.n == 0);
+	ck_assert(bm__reader_find(&set, f.key) == NULL);
+	bm__reader_fig_free(&f);
+}
+END_TEST
+
 /* The throughput of a record's JSON text into tp. */
 static void
 throughput_of(const char *s, struct bm__throughput *tp)
@@ -385,6 +565,10 @@ reader_suite(void)
 	tcase_add_test(tc, test_lines);
 	tcase_add_test(tc, test_slurp);
 	tcase_add_test(tc, test_add);
+	tcase_add_test(tc, test_keymap_empty);
+	tcase_add_test(tc, test_keymap_collisions);
+	tcase_add_test(tc, test_keymap_growth);
+	tcase_add_test(tc, test_add_many);
 	tcase_add_test(tc, test_throughput);
 	suite_add_tcase(s, tc);
 	return s;

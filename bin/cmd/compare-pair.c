@@ -134,21 +134,35 @@ pair_where(const struct bm__fig *f, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * B's figures that pair otherwise than by key, in their order: its
+ * lmbench imports and its unpinned figures, so that a figure of A
+ * found in B by neither key nor import reads these, not all of B.
+ */
+struct pair_odd {
+	const struct bm__fig **f;
+	size_t n;
+};
+
 /* The figure of B for a (not found by key): an import's, or an unpinned one's. */
 static const struct bm__fig *
-pair_other(const struct compare *c, const struct bm__fig *a)
+pair_other(const struct compare *c, const struct pair_odd *odd,
+    const struct bm__fig *a)
 {
-	const struct bm__fig *b = NULL, *p;
-	size_t i;
+	const struct bm__fig *b = NULL, *p, *x;
+	size_t i, n = a->imported ? c->sb.n : odd->n;
 	int none;
 
-	for (i = 0; i < c->sb.n; i++)
-		if (pair_holds(a, &c->sb.fig[i]) || pair_holds(&c->sb.fig[i], a))
-			b = &c->sb.fig[i];
+	/* A figure not imported pairs with an import alone. */
+	for (i = 0; i < n; i++) {
+		x = a->imported ? &c->sb.fig[i] : odd->f[i];
+		if (pair_holds(a, x) || pair_holds(x, a))
+			b = x;
+	}
 	if (b != NULL)
 		return b;
-	for (i = 0; i < c->sb.n; i++) {
-		const struct bm__fig *u = &c->sb.fig[i];
+	for (i = 0; i < odd->n; i++) {
+		const struct bm__fig *u = odd->f[i];
 
 		if (pair_unpinned(u) && pair_placed(u, a) &&
 		    (p = pair_pick(u, &c->sa, c->threshold, &none)) == a)
@@ -159,7 +173,8 @@ pair_other(const struct compare *c, const struct bm__fig *a)
 
 /* Fill row r with a of A (unpinned or not) and its pair in B. */
 static void
-pair_a(const struct compare *c, const struct bm__fig *a, struct compare_row *r)
+pair_a(const struct compare *c, const struct pair_odd *odd,
+    const struct bm__fig *a, struct compare_row *r)
 {
 	char w[64];
 	int none;
@@ -175,36 +190,53 @@ pair_a(const struct compare *c, const struct bm__fig *a, struct compare_row *r)
 			return;
 	}
 	if ((r->b = bm__reader_find(&c->sb, a->key)) == NULL)
-		r->b = pair_other(c, a);
+		r->b = pair_other(c, odd, a);
 	if (r->b != NULL && pair_unpinned(r->b))
 		snprintf(r->at, sizeof r->at, " [B unpinned at %s]",
 		    pair_where(a, w, sizeof w));
 }
 
-/* Pair the figures of A and B into rows: A's in order, then B's own. */
+/*
+ * Pair the figures of A and B into rows: A's in order, then B's own
+ * (those no row of A took, marked in used).
+ */
 int
 compare_pair(struct compare *c)
 {
+	struct pair_odd odd;
+	char *used;
 	size_t i, j, n = 0;
 
 	c->row = calloc(c->sa.n + c->sb.n + 1, sizeof *c->row);
-	if (c->row == NULL)
+	odd.f = calloc(c->sb.n + 1, sizeof *odd.f);
+	used = calloc(c->sb.n + 1, 1);
+	if (c->row == NULL || odd.f == NULL || used == NULL) {
+		free(odd.f);
+		free(used);
 		return -ENOMEM;
-	for (i = 0; i < c->sa.n; i++)
-		pair_a(c, &c->sa.fig[i], &c->row[n++]);
+	}
+	odd.n = 0;
+	for (i = 0; i < c->sb.n; i++)
+		if (c->sb.fig[i].imported || pair_unpinned(&c->sb.fig[i]))
+			odd.f[odd.n++] = &c->sb.fig[i];
+	for (i = 0; i < c->sa.n; i++) {
+		pair_a(c, &odd, &c->sa.fig[i], &c->row[n]);
+		if (c->row[n].b != NULL)
+			used[c->row[n].b - c->sb.fig] = 1;
+		n++;
+	}
 	for (i = 0; i < c->sb.n; i++) {
 		const struct bm__fig *b = &c->sb.fig[i];
-		int used = bm__reader_find(&c->sa, b->key) != NULL;
 
-		for (j = 0; j < c->sa.n && !used; j++)
-			used = c->row[j].b == b;
-		if (used)
+		if (used[i] || bm__reader_find(&c->sa, b->key) != NULL)
 			continue;
 		c->row[n].b = b;
 		for (j = 0; j < c->sa.n && pair_unpinned(b); j++)
 			c->row[n].noplace |= pair_placed(b, &c->sa.fig[j]);
 		n++;
 	}
+	free(odd.f);
+	free(used);
 	c->nrow = n;
 	return 0;
 }

@@ -102,6 +102,14 @@ struct history {
 	int add;
 	struct history_line *line;
 	size_t nline;
+	/*
+	 * The store's lines of each key, newest first: the newest line of
+	 * key k is newest[k] - 1, the line before line i of its key
+	 * older[i] - 1 (0: none); keys indexes them by key.
+	 */
+	struct bm__keymap keys;
+	size_t *newest;
+	size_t *older;
 	char *text;
 	struct history_rec *rec;
 	size_t nrec;
@@ -358,6 +366,55 @@ history_parse(struct history *h, size_t len)
 	return 0;
 }
 
+/* The key of the store's key k (a bm__keymap_key): its newest line's. */
+static const char *
+history_key(const void *arg, size_t k)
+{
+	const struct history *h = arg;
+
+	return h->line[h->newest[k] - 1].key;
+}
+
+/*
+ * Chain the store's lines of each key, newest first (h->newest,
+ * h->older), so that a figure's past runs are found without reading
+ * every line of the store for each; 0, or -1 with a message.
+ */
+static int
+history_index(struct history *h)
+{
+	size_t i, k, nkey = 0, cap = 0, *grown;
+	uint64_t hash;
+
+	if (h->nline == 0)
+		return 0;
+	if ((h->older = calloc(h->nline, sizeof *h->older)) == NULL)
+		goto fail;
+	for (i = 0; i < h->nline; i++) {
+		hash = bm__keymap_hash(h->line[i].key);
+		if (bm__keymap_find_hash(&h->keys, hash, h->line[i].key,
+		    history_key, h, &k)) {
+			h->older[i] = h->newest[k];
+			h->newest[k] = i + 1;
+			continue;
+		}
+		if (nkey == cap) {
+			cap = cap > 0 ? 2 * cap : 1024;
+			if ((grown = realloc(h->newest, cap *
+			    sizeof *grown)) == NULL)
+				goto fail;
+			h->newest = grown;
+		}
+		if (bm__keymap_add_hash(&h->keys, hash, nkey) != 0)
+			goto fail;
+		h->newest[nkey++] = i + 1;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "%s: out of memory\n", h->prog);
+	return -1;
+}
+
 /* Read the store (a missing one is empty); 0, or -1 with a message. */
 static int
 history_read_store(struct history *h)
@@ -396,7 +453,9 @@ history_read_store(struct history *h)
 		return -1;
 	}
 	fclose(f);
-	return history_parse(h, len);
+	if (history_parse(h, len) != 0)
+		return -1;
+	return history_index(h);
 }
 
 /* Keep one record read (the bm__reader_records callback). */
@@ -478,11 +537,12 @@ history_past(const struct history *h, const char *key, double *v)
 {
 	size_t i, n = 0;
 
-	for (i = h->nline; i-- > 0 && n < h->runs;)
-		if (strcmp(h->line[i].key, key) == 0 &&
-		    strcmp(h->line[i].identity, h->identity) == 0 &&
-		    strcmp(h->line[i].stamp, h->stamp) != 0)
-			v[n++] = h->line[i].value;
+	if (!bm__keymap_find(&h->keys, key, history_key, h, &i))
+		return 0;
+	for (i = h->newest[i]; i != 0 && n < h->runs; i = h->older[i - 1])
+		if (strcmp(h->line[i - 1].identity, h->identity) == 0 &&
+		    strcmp(h->line[i - 1].stamp, h->stamp) != 0)
+			v[n++] = h->line[i - 1].value;
 	/* Newest first: turn them round. */
 	for (i = 0; i < n / 2; i++) {
 		double t = v[i];
@@ -765,7 +825,10 @@ history_store_text(struct history *h, char **buf, size_t *size)
 
 	/* The first line of the oldest run kept. */
 	for (i = h->nline; i-- > 0;) {
-		if (strcmp(h->line[i].stamp, h->stamp) == 0)
+		/* A run's lines are together: the next line counted its run. */
+		if (strcmp(h->line[i].stamp, h->stamp) == 0 ||
+		    (i + 1 < h->nline && strcmp(h->line[i].stamp,
+		    h->line[i + 1].stamp) == 0))
 			continue;
 		for (k = 0; k < nseen; k++)
 			if (strcmp(seen[k], h->line[i].stamp) == 0)
@@ -941,6 +1004,9 @@ history_main(const char *prog, int argc, char **argv)
 	}
 	free(h.rec);
 	free(h.line);
+	free(h.newest);
+	free(h.older);
+	bm__keymap_free(&h.keys);
 	free(h.text);
 	return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,12 +282,23 @@ page_head(struct report *r, const struct report_list *a,
 	report_put(r, "</dl>\n");
 }
 
+/* The unit of the record at place at of a list (a bm__keymap_key). */
+static const char *
+page_unit_at(const void *arg, size_t at)
+{
+	const struct report_list *l = arg;
+
+	return l->r[at]->f.unit;
+}
+
 /* One section: its title, a chart per unit with two figures or more, its table. */
 static void
 page_section(struct report *r, const char *g, const struct report_list *rs,
     const struct page_row *row, size_t nrow, double scal)
 {
 	struct report_list u;
+	struct bm__keymap seen;
+	uint64_t hash;
 	size_t i, k;
 
 	report_put(r, "<h2 id=\"section-%h\">%h</h2>\n", g, page_title(g));
@@ -294,14 +306,19 @@ page_section(struct report *r, const char *g, const struct report_list *rs,
 		report_put(r, "<p>scal load (worker processes run at once, -P, "
 		    "the most of any figure): %g</p>\n", scal);
 	/* In the order of each unit's first figure; one alone is in the table only. */
+	memset(&seen, 0, sizeof seen);
 	for (i = 0; i < rs->n; i++) {
 		const struct report_rec *x = rs->r[i];
 
-		for (k = 0; k < i && !page_unit(rs->r[k], x->f.unit); k++)
-			;
-		if (!isfinite(x->f.value) || k < i)
+		if (!isfinite(x->f.value))
 			continue;
-		if (report_rec_pick(&u, NULL, rs, page_unit, x->f.unit) != 0) {
+		hash = bm__keymap_hash(x->f.unit);
+		if (bm__keymap_find_hash(&seen, hash, x->f.unit, page_unit_at,
+		    rs, &k))
+			continue;
+		if (bm__keymap_add_hash(&seen, hash, i) != 0 ||
+		    report_rec_pick(&u, NULL, rs, page_unit, x->f.unit) != 0) {
+			bm__keymap_free(&seen);
 			r->err = -ENOMEM;
 			return;
 		}
@@ -309,10 +326,20 @@ page_section(struct report *r, const char *g, const struct report_list *rs,
 			report_chart_bars(r, g, x->f.unit, &u);
 		free(u.r);
 	}
+	bm__keymap_free(&seen);
 	if (r->nrun == 2)
 		page_table2(r, row, nrow, g);
 	else
 		report_page_table(r, rs);
+}
+
+/* The section of row at of an array of rows (a bm__keymap_key). */
+static const char *
+page_group_at(const void *arg, size_t at)
+{
+	const struct page_row *row = arg;
+
+	return (row[at].a ? row[at].a : row[at].b)->group;
 }
 
 /*
@@ -325,7 +352,9 @@ page_sections(struct report *r, const struct report_list *a,
 {
 	struct page_row *row;
 	struct report_list rs;
+	struct bm__keymap seen;
 	double scal = -INFINITY;
+	uint64_t hash;
 	size_t i, k, n = 0;
 
 	if ((row = malloc((plain->n + bl->n + 1) * sizeof *row)) == NULL) {
@@ -345,21 +374,23 @@ page_sections(struct report *r, const struct report_list *a,
 	/* The scal load: the most workers of any figure, 1 when none says. */
 	for (i = 0; i < a->n; i++)
 		scal = fmax(scal, bm__jnum(a->r[i]->j, "parallel"));
+	memset(&seen, 0, sizeof seen);
 	for (i = 0; i < n; i++) {
-		const char *g = (row[i].a ? row[i].a : row[i].b)->group;
+		const char *g = page_group_at(row, i);
 
-		for (k = 0; k < i && strcmp((row[k].a ? row[k].a :
-		    row[k].b)->group, g) != 0; k++)
-			;
-		if (k < i)
+		hash = bm__keymap_hash(g);
+		if (bm__keymap_find_hash(&seen, hash, g, page_group_at, row,
+		    &k))
 			continue;
-		if (report_rec_pick(&rs, NULL, plain, page_group, g) != 0) {
+		if (bm__keymap_add_hash(&seen, hash, i) != 0 ||
+		    report_rec_pick(&rs, NULL, plain, page_group, g) != 0) {
 			r->err = -ENOMEM;
 			break;
 		}
 		page_section(r, g, &rs, row, n, isfinite(scal) ? scal : 1);
 		free(rs.r);
 	}
+	bm__keymap_free(&seen);
 	free(row);
 }
 

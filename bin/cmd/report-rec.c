@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,13 +20,6 @@ report_rec_flagged(const struct report_rec *x)
 	    bm__jtrue(x->j, "disagree") || bm__jtrue(x->j, "budget_hit") ||
 	    (c != NULL && c->type == BM__J_ARRAY && c->n > 0) ||
 	    bm__jtrue(bm__jget(x->j, "interference"), "bound_hit");
-}
-
-/* Whether two strings that may be NULL are equal. */
-static int
-rec_eq(const char *x, const char *y)
-{
-	return x == y || (x != NULL && y != NULL && strcmp(x, y) == 0);
 }
 
 /*
@@ -97,88 +91,168 @@ rec_group(const struct report_rec *x)
 	return strcmp(x->f.tool, "lat_mem_rd") == 0 ? "memory" : "other";
 }
 
-/* Whether x and y are one figure, at the same or other worker counts: tool, case, parameters, metric and unit. */
-static int
-rec_same_series(const struct report_rec *x, const struct report_rec *y)
+/* Append s to b with its length before it ("5:lat_x"), NULL as "-": no two lists of parts read alike. */
+static void
+rec_part(struct bm__json *b, const char *s)
 {
+	if (s == NULL)
+		bm__json_printf(b, "-");
+	else
+		bm__json_printf(b, "%zu:%s", strlen(s), s);
+}
+
+/*
+ * The key of x's figure at any worker count: its tool, unit, case,
+ * metric and parameters, so that two records have one key when they are
+ * one figure (the same strings, NULL only as NULL); NULL on ENOMEM.
+ */
+static char *
+rec_series_key(const struct report_rec *x)
+{
+	struct bm__json b;
 	size_t i;
 
-	if (strcmp(x->f.tool, y->f.tool) != 0 ||
-	    strcmp(x->f.unit, y->f.unit) != 0 ||
-	    !rec_eq(x->f.kase, y->f.kase) ||
-	    !rec_eq(bm__jstr(x->j, "metric"), bm__jstr(y->j, "metric")) ||
-	    x->f.nparams != y->f.nparams)
-		return 0;
-	for (i = 0; i < x->f.nparams; i++)
-		if (strcmp(x->f.pname[i], y->f.pname[i]) != 0 ||
-		    strcmp(x->f.pval[i], y->f.pval[i]) != 0)
-			return 0;
-	return 1;
+	memset(&b, 0, sizeof b);
+	rec_part(&b, x->f.tool);
+	rec_part(&b, x->f.unit);
+	rec_part(&b, x->f.kase);
+	rec_part(&b, bm__jstr(x->j, "metric"));
+	bm__json_printf(&b, "%zu;", x->f.nparams);
+	for (i = 0; i < x->f.nparams; i++) {
+		rec_part(&b, x->f.pname[i]);
+		rec_part(&b, x->f.pval[i]);
+	}
+	if (b.err == 0 && b.s != NULL)
+		return b.s;
+	free(b.s);
+	return NULL;
 }
+
+/* The string at place at of an array of strings (a bm__keymap_key). */
+static const char *
+rec_string_at(const void *arg, size_t at)
+{
+	char *const *key = arg;
+
+	return key[at];
+}
+
+/* One figure's records at their worker counts: the first, the last linked, whether one is at 1 worker and one at another count. */
+struct rec_figure {
+	size_t first;
+	size_t tail;
+	int one;
+	int other;
+};
 
 /*
  * Mark the scaling series of a run: the records of one figure at two or
  * more worker counts, one of them 1 (as benchmp-scaling writes them),
- * each marked with its first record.
+ * each marked with its first record and linked to the next (next); 0
+ * or -ENOMEM.
  */
-static void
+static int
 rec_series(struct report_run *run)
 {
-	size_t i, j;
+	struct bm__keymap map;
+	struct rec_figure *fg;
+	char **key;
+	uint64_t hash;
+	size_t i, k;
+	int rc = -ENOMEM;
 
+	memset(&map, 0, sizeof map);
+	key = calloc(run->n + 1, sizeof *key);
+	fg = calloc(run->n + 1, sizeof *fg);
+	if (key == NULL || fg == NULL)
+		goto out;
+	/* Each record's figure: its first record's place, in fg[i].first. */
 	for (i = 0; i < run->n; i++) {
-		int one = 0, other = 0;
+		double p = bm__jnum(run->rec[i].j, "parallel");
 
-		for (j = i; j < run->n && run->rec[i].series == 0; j++) {
-			double p = bm__jnum(run->rec[j].j, "parallel");
-
-			if (run->rec[j].series != 0 ||
-			    !rec_same_series(&run->rec[i], &run->rec[j]))
-				continue;
-			one |= p == 1;
-			other |= isfinite(p) && p != 1;
+		if ((key[i] = rec_series_key(&run->rec[i])) == NULL)
+			goto out;
+		hash = bm__keymap_hash(key[i]);
+		if (!bm__keymap_find_hash(&map, hash, key[i], rec_string_at,
+		    key, &k)) {
+			if (bm__keymap_add_hash(&map, hash, i) != 0)
+				goto out;
+			k = i;
 		}
-		for (j = i; j < run->n && one && other; j++)
-			if (run->rec[j].series == 0 &&
-			    rec_same_series(&run->rec[i], &run->rec[j]))
-				run->rec[j].series = i + 1;
+		fg[i].first = k;
+		fg[k].one |= p == 1;
+		fg[k].other |= isfinite(p) && p != 1;
 	}
+	for (i = 0; i < run->n; i++) {
+		k = fg[i].first;
+		if (!fg[k].one || !fg[k].other)
+			continue;
+		run->rec[i].series = k + 1;
+		if (i != k)
+			run->rec[fg[k].tail].next = i + 1;
+		fg[k].tail = i;
+	}
+	rc = 0;
+out:
+	for (i = 0; key != NULL && i < run->n; i++)
+		free(key[i]);
+	free(key);
+	free(fg);
+	bm__keymap_free(&map);
+	return rc;
+}
+
+/* The name of the record at place at of a run (a bm__keymap_key). */
+static const char *
+rec_label_at(const void *arg, size_t at)
+{
+	const struct report_run *run = arg;
+
+	return run->rec[at].label;
 }
 
 /*
  * The latest record of each name outside the series, kept on the name's
  * first record (the page lists names in the order of their first), and
  * which of them a section shows: not a sweep's point (suite.curve), and
- * of lat_mem_rd only the points the summary gave a role.
+ * of lat_mem_rd only the points the summary gave a role; 0 or -ENOMEM.
  */
-static void
+static int
 rec_latest(struct report_run *run)
 {
+	struct bm__keymap map;
+	uint64_t hash;
 	size_t i, k;
 
+	memset(&map, 0, sizeof map);
 	for (i = 0; i < run->n; i++) {
-		struct report_rec *x = &run->rec[i], *last = x;
+		struct report_rec *x = &run->rec[i];
 		const struct bm__jval *suite = bm__jget(x->j, "suite");
 		const struct bm__jval *role = bm__jget(suite, "role");
 
 		x->plain = !x->f.curve &&
 		    (strcmp(x->f.tool, "lat_mem_rd") != 0 ||
 		    (role != NULL && role->type != BM__J_NULL));
-		for (k = 0; k < i && x->series == 0; k++)
-			if (run->rec[k].series == 0 &&
-			    strcmp(run->rec[k].label, x->label) == 0)
-				break;
-		if (x->series != 0 || k < i)
+		if (x->series != 0)
 			continue;
-		for (k = i + 1; k < run->n; k++)
-			if (run->rec[k].series == 0 &&
-			    strcmp(run->rec[k].label, x->label) == 0)
-				last = &run->rec[k];
-		x->latest = last;
-		last->shown = 1;
+		hash = bm__keymap_hash(x->label);
+		if (bm__keymap_find_hash(&map, hash, x->label, rec_label_at,
+		    run, &k)) {
+			run->rec[k].latest = x;
+		} else if (bm__keymap_add_hash(&map, hash, i) != 0) {
+			bm__keymap_free(&map);
+			return -ENOMEM;
+		} else {
+			x->latest = x;
+		}
 	}
+	bm__keymap_free(&map);
+	for (i = 0; i < run->n; i++)
+		if (run->rec[i].latest != NULL)
+			run->rec[i].latest->shown = 1;
 	for (i = 0; i < run->n; i++)
 		run->rec[i].plain &= run->rec[i].shown;
+	return 0;
 }
 
 /* The record of run read from line, or NULL. */
@@ -200,44 +274,101 @@ rec_at(const struct report_run *run, size_t line)
 	return NULL;
 }
 
+/* The key of A's figure in row at of a comparison (a bm__keymap_key). */
+static const char *
+rec_row_key(const void *arg, size_t at)
+{
+	const struct compare *c = arg;
+
+	return c->row[at].a->key;
+}
+
+/* The key of the partner of the record at place at of A (a bm__keymap_key). */
+static const char *
+rec_pair_key(const void *arg, size_t at)
+{
+	const struct report_run *run = arg;
+
+	return run->rec[at].pair->f.key;
+}
+
 /*
  * Each shown record of A with its partner in B as benchmp compare paired
  * their figures (the same key, an lmbench import by its parameters, an
- * unpinned figure by its placement): the row of its key.
+ * unpinned figure by its placement): the row of its key.  Then each
+ * shown record of B whose key a record of A was paired with; 0 or
+ * -ENOMEM.
  */
-static void
+static int
 rec_pairs(struct report *r)
 {
 	const struct compare *c = &r->cmp;
+	struct report_run *a = &r->run[0], *b = &r->run[1];
+	struct bm__keymap rows, keys;
+	uint64_t hash;
 	size_t i, k;
+	int *use, rc = -ENOMEM;
 
-	for (i = 0; i < r->run[0].n; i++) {
-		struct report_rec *x = &r->run[0].rec[i];
+	memset(&rows, 0, sizeof rows);
+	memset(&keys, 0, sizeof keys);
+	if ((use = calloc(a->n + 1, sizeof *use)) == NULL)
+		return -ENOMEM;
+	/* The first row of each key of A that has both figures. */
+	for (k = 0; k < c->nrow; k++) {
+		if (c->row[k].a == NULL || c->row[k].b == NULL)
+			continue;
+		hash = bm__keymap_hash(c->row[k].a->key);
+		if (!bm__keymap_find_hash(&rows, hash, c->row[k].a->key,
+		    rec_row_key, c, &i) &&
+		    bm__keymap_add_hash(&rows, hash, k) != 0)
+			goto out;
+	}
+	for (i = 0; i < a->n; i++) {
+		struct report_rec *x = &a->rec[i];
 
-		for (k = 0; k < c->nrow && x->shown; k++)
-			if (c->row[k].a != NULL && c->row[k].b != NULL &&
-			    strcmp(c->row[k].a->key, x->f.key) == 0) {
-				x->row = &c->row[k];
-				x->pair = rec_at(&r->run[1], c->row[k].b->line);
-				break;
-			}
+		if (x->shown && bm__keymap_find(&rows, x->f.key, rec_row_key,
+		    c, &k)) {
+			x->row = &c->row[k];
+			x->pair = rec_at(b, c->row[k].b->line);
+		}
 		if (x->pair != NULL && !x->pair->shown)
 			x->pair = NULL;
 	}
-	/* A record of B of a key paired (several names may share one) is not B's own. */
-	for (i = 0; i < r->run[1].n; i++) {
-		struct report_rec *y = &r->run[1].rec[i];
+	/*
+	 * A record of B of a key paired (several names may share one) is
+	 * not B's own: the keys of the partners, each on the first record
+	 * of A paired with it, and whether a plain record of A has a plain
+	 * partner of it (use).
+	 */
+	for (i = 0; i < a->n; i++) {
+		const struct report_rec *x = &a->rec[i];
 
-		for (k = 0; k < r->run[0].n && y->shown; k++) {
-			const struct report_rec *x = &r->run[0].rec[k];
+		if (x->pair == NULL)
+			continue;
+		hash = bm__keymap_hash(x->pair->f.key);
+		if (!bm__keymap_find_hash(&keys, hash, x->pair->f.key,
+		    rec_pair_key, a, &k)) {
+			if (bm__keymap_add_hash(&keys, hash, i) != 0)
+				goto out;
+			k = i;
+		}
+		use[k] |= x->plain && x->pair->plain;
+	}
+	for (i = 0; i < b->n; i++) {
+		struct report_rec *y = &b->rec[i];
 
-			if (x->pair == NULL ||
-			    strcmp(x->pair->f.key, y->f.key) != 0)
-				continue;
+		if (y->shown && bm__keymap_find(&keys, y->f.key, rec_pair_key,
+		    a, &k)) {
 			y->paired = 1;
-			y->used |= x->plain && x->pair->plain;
+			y->used |= use[k];
 		}
 	}
+	rc = 0;
+out:
+	free(use);
+	bm__keymap_free(&rows);
+	bm__keymap_free(&keys);
+	return rc;
 }
 
 /* Names, sections, scaling series, the latest record of each name, pairs. */
@@ -261,12 +392,12 @@ report_rec_prepare(struct report *r)
 			    pl->str : NULL;
 		}
 		/* B's series are in its sections: only A has a scaling section. */
-		if (i == 0)
-			rec_series(run);
-		rec_latest(run);
+		if ((i == 0 && rec_series(run) != 0) ||
+		    rec_latest(run) != 0)
+			return -ENOMEM;
 	}
 	if (r->nrun == 2)
-		rec_pairs(r);
+		return rec_pairs(r);
 	return 0;
 }
 

@@ -33,14 +33,16 @@ scale_points(const struct report_run *run, size_t first,
 	double o1, ox;
 	size_t i, k, n = 0;
 
-	if ((p = malloc((run->n + 1) * sizeof *p)) == NULL)
+	for (i = first + 1; i != 0; i = run->rec[i - 1].next)
+		n++;
+	if ((p = malloc((n + 1) * sizeof *p)) == NULL)
 		return 0;
-	for (i = first; i < run->n; i++) {
-		if (run->rec[i].series != first + 1)
-			continue;
+	n = 0;
+	/* The series' records in their order, linked from its first. */
+	for (i = first + 1; i != 0; i = run->rec[i - 1].next) {
 		/* By workers; of a count measured twice, the latest. */
-		p[n].x = &run->rec[i];
-		p[n].workers = run->rec[i].f.parallel;
+		p[n].x = &run->rec[i - 1];
+		p[n].workers = run->rec[i - 1].f.parallel;
 		for (k = n++; k > 0 && p[k - 1].workers >= p[k].workers; k--) {
 			t = p[k];
 			p[k] = p[k - 1];

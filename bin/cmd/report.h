@@ -13,7 +13,8 @@
  * One record of a file, as the page shows it: the record as read, its
  * figure as benchmp compare reads it, its name on the page, its section
  * (suite.group, else memory or other) and placement (params.placement),
- * 1 + the first record of its scaling series (0 in none), on the first
+ * 1 + the first record of its scaling series (0 in none) and 1 + the
+ * next record of that series (0: the last, or none), on the first
  * record of a name that name's last, whether it is the last of its name
  * (shown: a series' records never are) and shown in its section (plain:
  * not a sweep's point); A's partner in B and compare's row of the two;
@@ -27,6 +28,7 @@ struct report_rec {
 	const char *group;
 	const char *place;
 	size_t series;
+	size_t next;
 	struct report_rec *latest;
 	int shown;
 	int plain;

@@ -52,16 +52,21 @@ runs_each(void *arg, struct bm__jval *rec, size_t line, char *why,
 {
 	struct runs_reading *rd = arg;
 	struct spread_run *run = rd->run;
-	struct spread_shown sh, *grown;
+	struct spread_shown sh, *grown = run->shown;
 	struct bm__fig f;
-	size_t at;
+	size_t at, cap;
 	int rc;
 
 	if ((rc = bm__reader_figure(rec, &f)) == 0) {
 		runs_shown(rec, &f, &sh);
-		grown = realloc(run->shown, (run->set.n + 1) * sizeof *grown);
-		if (grown != NULL)
-			run->shown = grown;
+		if (run->set.n == run->shown_cap) {
+			cap = run->shown_cap > 0 ? 2 * run->shown_cap : 64;
+			grown = realloc(run->shown, cap * sizeof *grown);
+			if (grown != NULL) {
+				run->shown = grown;
+				run->shown_cap = cap;
+			}
+		}
 		if (grown == NULL ||
 		    (rc = bm__reader_add(&run->set, &f, &at)) != 0) {
 			bm__reader_fig_free(&f);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,19 +27,29 @@
 /* The most fields a line of the inputs is cut into. */
 #define SIDES_FIELDS		3
 
-/* One side's numbers of a figure (its values) or of a run (its wall times), and their statistics. */
+/* One side's numbers of a figure (its values) or of a run (its wall times), room for cap, and their statistics. */
 struct sides_group {
 	char *side;
 	char *name;
 	double *v;
 	size_t n;
+	size_t cap;
 	bm_stats st;
 };
 
-/* Groups of numbers, in the order first seen. */
+/* A side of a set: its name, and its groups by name (places in the set's g). */
+struct sides_side {
+	char *side;
+	struct bm__keymap map;
+};
+
+/* Groups of numbers, in the order first seen (room for cap), and the sides seen (a few). */
 struct sides_set {
 	struct sides_group *g;
 	size_t n;
+	size_t cap;
+	struct sides_side *side;
+	size_t nside;
 };
 
 /* A run of the table: its name, and whether benchmp ran it at both placements. */
@@ -62,6 +73,8 @@ struct sides {
 	char **fig;
 	const char **figrun;
 	size_t nfig;
+	size_t figcap;
+	struct bm__keymap figs;
 	size_t nok;
 	size_t ndiffer;
 	size_t nother;
@@ -70,17 +83,56 @@ struct sides {
 /* Where a row stands to lmbench's placement. */
 enum { SIDES_ONE, SIDES_HERE, SIDES_OTHER, SIDES_UNKNOWN };
 
+/* The name of the group at place at of a set (a bm__keymap_key). */
+static const char *
+sides_name_at(const void *arg, size_t at)
+{
+	const struct sides_set *set = arg;
+
+	return set->g[at].name;
+}
+
+/* The side of set named side, or NULL. */
+static struct sides_side *
+sides_side(const struct sides_set *set, const char *side)
+{
+	size_t i;
+
+	for (i = 0; i < set->nside; i++)
+		if (strcmp(set->side[i].side, side) == 0)
+			return &set->side[i];
+	return NULL;
+}
+
 /* The group of side and name in set, or NULL. */
 static struct sides_group *
 sides_find(const struct sides_set *set, const char *side, const char *name)
 {
+	const struct sides_side *sd = sides_side(set, side);
 	size_t i;
 
-	for (i = 0; i < set->n; i++)
-		if (strcmp(set->g[i].side, side) == 0 &&
-		    strcmp(set->g[i].name, name) == 0)
-			return &set->g[i];
-	return NULL;
+	return sd != NULL && bm__keymap_find(&sd->map, name, sides_name_at,
+	    set, &i) ? &set->g[i] : NULL;
+}
+
+/* The side of set named side, made when new; NULL on ENOMEM. */
+static struct sides_side *
+sides_side_add(struct sides_set *set, const char *side)
+{
+	struct sides_side *sd = sides_side(set, side), *grown;
+
+	if (sd != NULL)
+		return sd;
+	grown = realloc(set->side, (set->nside + 1) * sizeof *grown);
+	if (grown == NULL)
+		return NULL;
+	set->side = grown;
+	sd = &set->side[set->nside];
+	memset(sd, 0, sizeof *sd);
+	if ((sd->side = strdup(side)) == NULL)
+		return NULL;
+	set->nside++;
+	return sd;
 }
 
 /* Add v (none when NAN) to the group of side and name, made when new; 0 or -ENOMEM. */
@@ -88,29 +140,52 @@ static int
 sides_add(struct sides_set *set, const char *side, const char *name, double v)
 {
 	struct sides_group *g = sides_find(set, side, name), *grown;
+	struct sides_side *sd;
 	double *nv;
+	size_t cap;
 
 	if (g == NULL) {
-		grown = realloc(set->g, (set->n + 1) * sizeof *grown);
-		if (grown == NULL)
+		if ((sd = sides_side_add(set, side)) == NULL)
 			return -ENOMEM;
-		set->g = grown;
+		if (set->n == set->cap) {
+			cap = set->cap > 0 ? 2 * set->cap : 16;
+			if ((grown = realloc(set->g, cap * sizeof *grown)) ==
+			    NULL)
+				return -ENOMEM;
+			set->g = grown;
+			set->cap = cap;
+		}
 		g = &set->g[set->n];
 		memset(g, 0, sizeof *g);
 		if ((g->side = strdup(side)) == NULL ||
-		    (g->name = strdup(name)) == NULL) {
+		    (g->name = strdup(name)) == NULL ||
+		    bm__keymap_add(&sd->map, name, set->n) != 0) {
 			free(g->side);
+			free(g->name);
 			return -ENOMEM;
 		}
 		set->n++;
 	}
 	if (isnan(v))
 		return 0;
-	if ((nv = realloc(g->v, (g->n + 1) * sizeof *nv)) == NULL)
-		return -ENOMEM;
-	g->v = nv;
+	if (g->n == g->cap) {
+		cap = g->cap > 0 ? 2 * g->cap : 8;
+		if ((nv = realloc(g->v, cap * sizeof *nv)) == NULL)
+			return -ENOMEM;
+		g->v = nv;
+		g->cap = cap;
+	}
 	g->v[g->n++] = v;
 	return 0;
+}
+
+/* The figure at place at of the table (a bm__keymap_key). */
+static const char *
+sides_fig_at(const void *arg, size_t at)
+{
+	const struct sides *sd = arg;
+
+	return sd->fig[at];
 }
 
 /* Add figure name to the figures when it is new; 0 or -ENOMEM. */
@@ -118,16 +193,25 @@ static int
 sides_add_fig(struct sides *sd, const char *name)
 {
 	char **grown;
-	size_t i;
+	uint64_t hash = bm__keymap_hash(name);
+	size_t i, cap;
 
-	for (i = 0; i < sd->nfig; i++)
-		if (strcmp(sd->fig[i], name) == 0)
-			return 0;
-	if ((grown = realloc(sd->fig, (sd->nfig + 1) * sizeof *grown)) == NULL)
-		return -ENOMEM;
-	sd->fig = grown;
+	if (bm__keymap_find_hash(&sd->figs, hash, name, sides_fig_at, sd,
+	    &i))
+		return 0;
+	if (sd->nfig == sd->figcap) {
+		cap = sd->figcap > 0 ? 2 * sd->figcap : 16;
+		if ((grown = realloc(sd->fig, cap * sizeof *grown)) == NULL)
+			return -ENOMEM;
+		sd->fig = grown;
+		sd->figcap = cap;
+	}
 	if ((sd->fig[sd->nfig] = strdup(name)) == NULL)
 		return -ENOMEM;
+	if (bm__keymap_add_hash(&sd->figs, hash, sd->nfig) != 0) {
+		free(sd->fig[sd->nfig]);
+		return -ENOMEM;
+	}
 	sd->nfig++;
 	return 0;
 }
@@ -476,6 +560,11 @@ sides_set_free(struct sides_set *set)
 		free(set->g[i].v);
 	}
 	free(set->g);
+	for (i = 0; i < set->nside; i++) {
+		free(set->side[i].side);
+		bm__keymap_free(&set->side[i].map);
+	}
+	free(set->side);
 }
 
 /* Free what the table holds. */
@@ -490,6 +579,7 @@ sides_free(struct sides *sd)
 	for (i = 0; i < sd->nfig; i++)
 		free(sd->fig[i]);
 	free(sd->fig);
+	bm__keymap_free(&sd->figs);
 	free(sd->figrun);
 	sides_set_free(&sd->val);
 	sides_set_free(&sd->wall);

@@ -60,15 +60,16 @@ struct spread_shown {
 
 /*
  * One run: its figures (the last record of each key, where the first
- * was), what each shows (shown[i] for set.fig[i]), the share of flagged
- * figures its summary gives (nflagged of nrows; none when nrows is 0),
- * its wall time and the seconds it measured (NAN when not known) and its
- * exit status.
+ * was), what each shows (shown[i] for set.fig[i], room for shown_cap
+ * of them), the share of flagged figures its summary gives (nflagged of
+ * nrows; none when nrows is 0), its wall time and the seconds it
+ * measured (NAN when not known) and its exit status.
  */
 struct spread_run {
 	const char *path;
 	struct bm__figset set;
 	struct spread_shown *shown;
+	size_t shown_cap;
 	size_t nflagged;
 	size_t nrows;
 	double wall;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,14 +275,18 @@ row_rank(struct summary *s, const struct bm__jval *rec,
 	const struct bm__jval *fig = bm__jget(bm__jget(rec, "suite"),
 	    "figure");
 	struct summary_rank *grown, *k;
+	size_t cap;
 
 	if (fig == NULL || fig->type == BM__J_NULL)
 		fig = bm__jget(rec, "tool");
 
-	grown = realloc(s->rank, (s->nrank + 1) * sizeof *grown);
-	if (grown == NULL)
-		return -ENOMEM;
-	s->rank = grown;
+	if (s->nrank == s->rank_cap) {
+		cap = s->rank_cap > 0 ? 2 * s->rank_cap : 64;
+		if ((grown = realloc(s->rank, cap * sizeof *grown)) == NULL)
+			return -ENOMEM;
+		s->rank = grown;
+		s->rank_cap = cap;
+	}
 	k = &s->rank[s->nrank];
 	memset(k, 0, sizeof *k);
 	k->batch = bm__jnum(bm__jget(rec, "suite"), "batch");
@@ -296,22 +301,38 @@ row_rank(struct summary *s, const struct bm__jval *rec,
 	return k->host != NULL && k->label != NULL ? 0 : -ENOMEM;
 }
 
+/* The label of the row at place at of a summary (a bm__keymap_key). */
+static const char *
+row_label(const void *arg, size_t at)
+{
+	const struct summary *s = arg;
+
+	return s->row[at].label;
+}
+
 /* Make r the row of its figure: a new one, or in place of an earlier record's. */
 static int
 row_keep(struct summary *s, struct summary_row *r)
 {
 	struct summary_row *grown;
-	size_t i;
+	uint64_t hash = bm__keymap_hash(r->label);
+	size_t i, cap;
 
-	for (i = 0; i < s->nrow; i++)
-		if (strcmp(s->row[i].label, r->label) == 0) {
-			row_free(&s->row[i]);
-			s->row[i] = *r;
-			return 0;
-		}
-	if ((grown = realloc(s->row, (s->nrow + 1) * sizeof *grown)) == NULL)
+	if (bm__keymap_find_hash(&s->rows, hash, r->label, row_label, s,
+	    &i)) {
+		row_free(&s->row[i]);
+		s->row[i] = *r;
+		return 0;
+	}
+	if (s->nrow == s->row_cap) {
+		cap = s->row_cap > 0 ? 2 * s->row_cap : 64;
+		if ((grown = realloc(s->row, cap * sizeof *grown)) == NULL)
+			return -ENOMEM;
+		s->row = grown;
+		s->row_cap = cap;
+	}
+	if (bm__keymap_add_hash(&s->rows, hash, s->nrow) != 0)
 		return -ENOMEM;
-	s->row = grown;
 	s->row[s->nrow++] = *r;
 	return 0;
 }
@@ -402,6 +423,7 @@ summary_row_free_all(struct summary *s)
 		free(s->rank[i].label);
 	}
 	free(s->row);
+	bm__keymap_free(&s->rows);
 	free(s->rank);
 	free(s->host);
 	free(s->med);

@@ -76,17 +76,21 @@ struct summary_rank {
 
 /*
  * A summary: the options, the figures (the latest record of each, in
- * the order they first came), the per-rank records, the sweeps' points
- * counted, and for the hosts' table each figure's median of each host
- * (med[figure * nhost + host], NAN for none) and of the hosts (mid).
+ * the order they first came, room for row_cap of them, indexed by
+ * label), the per-rank records, the sweeps' points counted, and for the
+ * hosts' table each figure's median of each host (med[figure * nhost +
+ * host], NAN for none) and of the hosts (mid).
  */
 struct summary {
 	const char *prog;
 	int hosts;		/* -1 as the records say, 0 or 1 */
 	struct summary_row *row;
 	size_t nrow;
+	size_t row_cap;
+	struct bm__keymap rows;
 	struct summary_rank *rank;
 	size_t nrank;
+	size_t rank_cap;
 	size_t ncurve;
 	const char **host;
 	size_t nhost;

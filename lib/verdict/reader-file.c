@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,26 +10,53 @@
 #include "internal.h"
 #include "verdict.h"
 
+/* The key of the figure at place at of a set (a bm__keymap_key). */
+static const char *
+reader_file_key(const void *arg, size_t at)
+{
+	const struct bm__figset *set = arg;
+
+	return set->fig[at].key;
+}
+
 /* Add f to set, in place of its key's figure if there is one (the last record counts); its place in *at. */
 int
 bm__reader_add(struct bm__figset *set, struct bm__fig *f, size_t *at)
 {
 	struct bm__fig *grown;
-	size_t i;
+	uint64_t hash = bm__keymap_hash(f->key);
+	size_t i, cap;
 
-	for (i = 0; i < set->n; i++)
-		if (strcmp(set->fig[i].key, f->key) == 0) {
-			bm__reader_fig_free(&set->fig[i]);
-			set->fig[i] = *f;
-			*at = i;
-			return 0;
-		}
-	if ((grown = realloc(set->fig, (set->n + 1) * sizeof *grown)) == NULL)
+	if (bm__keymap_find_hash(&set->map, hash, f->key, reader_file_key,
+	    set, &i)) {
+		bm__reader_fig_free(&set->fig[i]);
+		set->fig[i] = *f;
+		*at = i;
+		return 0;
+	}
+	if (set->n == set->cap) {
+		cap = set->cap > 0 ? 2 * set->cap : 64;
+		if (cap > SIZE_MAX / sizeof *grown ||
+		    (grown = realloc(set->fig, cap * sizeof *grown)) == NULL)
+			return -ENOMEM;
+		set->fig = grown;
+		set->cap = cap;
+	}
+	if (bm__keymap_add_hash(&set->map, hash, set->n) != 0)
 		return -ENOMEM;
-	set->fig = grown;
 	*at = set->n;
 	set->fig[set->n++] = *f;
 	return 0;
+}
+
+/* The figure of set with key, or NULL. */
+const struct bm__fig *
+bm__reader_find(const struct bm__figset *set, const char *key)
+{
+	size_t i;
+
+	return bm__keymap_find(&set->map, key, reader_file_key, set, &i) ?
+	    &set->fig[i] : NULL;
 }
 
 /* Make the figure of one record and add it to a set (the bm__reader_lines callback of bm__reader_buf). */

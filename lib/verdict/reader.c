@@ -380,18 +380,7 @@ bm__reader_free(struct bm__figset *set)
 	for (i = 0; i < set->n; i++)
 		bm__reader_fig_free(&set->fig[i]);
 	free(set->fig);
+	bm__keymap_free(&set->map);
 	set->fig = NULL;
-	set->n = 0;
-}
-
-/* The figure of set with key, or NULL. */
-const struct bm__fig *
-bm__reader_find(const struct bm__figset *set, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (strcmp(set->fig[i].key, key) == 0)
-			return &set->fig[i];
-	return NULL;
+	set->n = set->cap = 0;
 }

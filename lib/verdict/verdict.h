@@ -1,8 +1,9 @@
-/* verdict.h: stored records read back (jparse.c, reader*.c) and judged (verdict.c); internal. */
+/* verdict.h: stored records read back (jparse.c, reader*.c, keymap.c) and judged (verdict.c); internal. */
 #ifndef BM_VERDICT_H
 #define BM_VERDICT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * How deep a JSON value may nest, how long one record line and how large
@@ -123,10 +124,56 @@ struct bm__fig {
 	size_t nparams;
 };
 
-/* The figures of one file of records, in the order first seen. */
+/*
+ * An index of the entries of an array by a string key (keymap.c), so
+ * that a file of many records finds a key's entry at once, not by
+ * comparing with every entry before it.  Open addressing with linear
+ * probing: a slot holds a key's 64-bit hash (FNV-1a) and 1 + its entry's
+ * place (0: a free slot); at most half the slots are used, their number
+ * doubled when more would be.  The keys stay in the caller's array and
+ * are read back through a bm__keymap_key, so that the array may move
+ * (realloc) and an entry be replaced by one of the same key.  A zeroed
+ * struct is an empty map.
+ */
+struct bm__keymap_slot {
+	uint64_t hash;
+	size_t at;
+};
+struct bm__keymap {
+	struct bm__keymap_slot *slot;
+	size_t cap;		/* slots: 0 or a power of two */
+	size_t n;		/* entries */
+};
+/* The key of the entry at place at of the caller's array arg. */
+typedef const char *(*bm__keymap_key)(const void *arg, size_t at);
+/* The FNV-1a hash of key. */
+uint64_t bm__keymap_hash(const char *key);
+/*
+ * The place of key's entry into *at: 1, or 0 when the map has none.  An
+ * entry of key's hash is key's when get(arg, its place) equals key
+ * (strcmp); with get NULL the hash alone is the key (a map of numbers).
+ */
+int bm__keymap_find(const struct bm__keymap *m, const char *key,
+    bm__keymap_key get, const void *arg, size_t *at);
+/* The same with key's hash given (bm__keymap_hash, or a number's own). */
+int bm__keymap_find_hash(const struct bm__keymap *m, uint64_t hash,
+    const char *key, bm__keymap_key get, const void *arg, size_t *at);
+/* Add the entry of key, which the map must not have, at place at; 0 or -ENOMEM. */
+int bm__keymap_add(struct bm__keymap *m, const char *key, size_t at);
+/* The same with key's hash given. */
+int bm__keymap_add_hash(struct bm__keymap *m, uint64_t hash, size_t at);
+/* Free a map's slots; it is empty after. */
+void bm__keymap_free(struct bm__keymap *m);
+
+/*
+ * The figures of one file of records, in the order first seen, room for
+ * cap of them, and their index by key.
+ */
 struct bm__figset {
 	struct bm__fig *fig;
 	size_t n;
+	size_t cap;
+	struct bm__keymap map;
 };
 
 /*
