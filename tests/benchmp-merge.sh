@@ -123,4 +123,24 @@ run "$bm" merge "$tmp/unsteady.jsonl"
     grep -q '"noisy":true,' "$tmp/out.raw" ||
 	fail "unsteady: exit $rc: $(cat "$tmp/out.raw" "$tmp/err")"
 
+# A name of one of its own descriptors is written through it, at its
+# offset, never renamed over: /dev/stdout redirected to a file (a link
+# into /proc, which a rename would replace), and /dev/fd/3 opened for
+# appending.
+"$bm" merge -o "$tmp/o/merged2.jsonl" "$fx/passes.jsonl" 2>/dev/null ||
+	fail "merge to a file failed"
+if [ -L /dev/stdout ]; then
+	"$bm" merge -o /dev/stdout "$fx/passes.jsonl" >"$tmp/o/via-stdout" \
+	    2>"$tmp/err" && cmp -s "$tmp/o/merged2.jsonl" "$tmp/o/via-stdout" &&
+	    [ -L /dev/stdout ] ||
+		fail "-o /dev/stdout to a file: $(cat "$tmp/err")"
+fi
+if [ -d /dev/fd ]; then
+	echo first >"$tmp/o/fd3"
+	"$bm" merge -o /dev/fd/3 "$fx/passes.jsonl" 3>>"$tmp/o/fd3" \
+	    2>"$tmp/err" && [ "$(head -n 1 "$tmp/o/fd3")" = first ] &&
+	    [ "$(sed 1d "$tmp/o/fd3" | cksum)" = "$(cksum <"$tmp/o/merged2.jsonl")" ] ||
+		fail "-o /dev/fd/3 appending: $(cat "$tmp/err")"
+fi
+
 finish

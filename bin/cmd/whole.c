@@ -32,7 +32,41 @@ whole_dir(const char *path, const char *part, char *buf, size_t size)
 }
 
 /*
- * Check that path can be written, before anything is made: a
+ * The descriptor path names of this process's own (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.  Such a name is a link
+ * into /proc: renamed over, the link itself would be replaced (as root,
+ * /dev/stdout of the whole machine) where standard output redirected to
+ * a file was meant, so it is written through the descriptor.
+ */
+static int
+whole_own_fd(const char *path)
+{
+	static const char *const dir[] = { "/dev/fd/", "/proc/self/fd/" };
+	size_t i, n;
+	char *end;
+	long fd;
+
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	for (i = 0; i < sizeof(dir) / sizeof(dir[0]); i++) {
+		n = strlen(dir[i]);
+		if (strncmp(path, dir[i], n) != 0 || path[n] < '0' ||
+		    path[n] > '9')
+			continue;
+		errno = 0;
+		fd = strtol(path + n, &end, 10);
+		if (errno == 0 && *end == '\0' && fd <= INT_MAX &&
+		    fcntl((int)fd, F_GETFD) != -1)
+			return (int)fd;
+	}
+	return -1;
+}
+
+/*
+ * Check that path can be written, before anything is made: one of this
+ * process's descriptors (whole_own_fd) is written through, as is a
  * character device (/dev/stdout, /dev/null) or a FIFO is written
  * through (renaming over it would replace the node, and as root
  * /dev/null itself); a missing file, a regular file or a link to one is
@@ -45,6 +79,10 @@ whole_check(const char *prog, const char *path, int *through)
 	struct stat st;
 
 	*through = 0;
+	if (whole_own_fd(path) >= 0) {
+		*through = 1;
+		return 0;
+	}
 	if (stat(path, &st) == 0) {
 		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 			*through = 1;
@@ -88,12 +126,19 @@ whole_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* Write size bytes of buf through a device or FIFO; 0, or -1 with errno. */
+/*
+ * Write size bytes of buf through a device or FIFO, or to one of this
+ * process's descriptors (at its offset, as the shell opened it); 0, or
+ * -1 with errno.
+ */
 static int
 whole_through(const char *path, const char *buf, size_t size)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), e;
+	int fd = whole_own_fd(path), e;
 
+	if (fd >= 0)
+		return whole_all(fd, buf, size);
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (whole_all(fd, buf, size) != 0) {
