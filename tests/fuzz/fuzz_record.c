@@ -94,9 +94,11 @@ static void
 check_records(const char *s, size_t len)
 {
 	struct bm__judgement *j;
-	struct bm__figset set = { NULL, 0 };
+	struct bm__figset set;
 	char why[256];
 	size_t i, n;
+
+	memset(&set, 0, sizeof set);
 
 	(void)bm__reader_lines(s, len, check_each, NULL, why, sizeof why);
 	if (bm__reader_buf(s, len, &set, why, sizeof why) != 0) {
